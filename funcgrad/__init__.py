@@ -1,0 +1,11 @@
+"""funcgrad: composable automatic differentiation for NumPy code.
+
+    import funcgrad as fg
+    import funcgrad.numpy as fnp
+
+    fg.grad(lambda x: fnp.sum(fnp.tanh(x) ** 2))(x)
+"""
+from . import numpy, tree_util
+from .transforms import custom_vjp, grad, stop_gradient, value_and_grad, vjp
+
+__version__ = "0.1.0"

@@ -1,0 +1,83 @@
+"""Primitives: the operations the engine differentiates, each declared once with its rules."""
+from .box import Box, find_top_trace
+
+# Every primitive by name: the one registry both funcgrad's transforms and compat use.
+registry = {}
+
+
+class Primitive:
+    """A NumPy-level operation plus its derivative rules.
+
+    Array arguments are passed positionally and everything else (axis, shapes,
+    subscripts) as keyword parameters, so the engine can tell what may be traced.
+    VJP rules are staged: ``rule(ans, *args, **params)`` runs in the forward pass
+    and returns ``g -> cotangent`` for one argument (DESIGN.md, decision 3).
+    """
+
+    __slots__ = ("name", "impl", "vjp_rules", "vjp_rule_any_arg", "jvp_rule",
+                 "multiple_results", "__weakref__")
+
+    def __init__(self, name, impl, multiple_results=False, register=True):
+        self.name = name
+        self.impl = impl
+        self.vjp_rules = ()
+        self.vjp_rule_any_arg = None
+        self.jvp_rule = None
+        self.multiple_results = multiple_results
+        if register:
+            if name in registry:
+                raise ValueError(f"a primitive named {name!r} is already registered")
+            registry[name] = self
+
+    def __call__(self, *args, **params):
+        # Hot path: untraced arguments go straight to NumPy.
+        for arg in args:
+            if isinstance(arg, Box):
+                return bind_traced(self, args, params)
+        return self.impl(*args, **params)
+
+    def stage_vjp(self, argnum, ans, args, params):
+        """Run the rule for argument `argnum` in the forward pass; returns g -> cotangent."""
+        if argnum < len(self.vjp_rules) and self.vjp_rules[argnum] is not None:
+            return self.vjp_rules[argnum](ans, *args, **params)
+        if self.vjp_rule_any_arg is not None:
+            return self.vjp_rule_any_arg(argnum, ans, *args, **params)
+        raise NotImplementedError(
+            f"funcgrad: primitive '{self.name}' has no VJP rule for argument {argnum}, "
+            f"so it cannot be differentiated with respect to that argument. Pass that "
+            f"argument as a constant (wrap it in stop_gradient), or register a rule with "
+            f"defvjp({self.name}, ...).")
+
+    def __repr__(self):
+        return f"<primitive {self.name}>"
+
+
+def bind_traced(primitive, args, params):
+    """Hand a primitive application to the innermost transform watching its arguments."""
+    out = find_top_trace(args).process_primitive(primitive, args, params)
+    if primitive.multiple_results and isinstance(out, Box):
+        return tuple(tuple_get(out, index=i) for i in range(len(out.value)))
+    return out
+
+
+def defvjp(primitive, *rules):
+    """Register one staged VJP rule per positional argument (None: not differentiable)."""
+    primitive.vjp_rules = rules
+
+
+def defvjp_any_arg(primitive, rule):
+    """Register one rule ``rule(argnum, ans, *args, **params)`` for variadic primitives."""
+    primitive.vjp_rule_any_arg = rule
+
+
+# A primitive with multiple results is boxed as one tuple, then split into one box per
+# result by `tuple_get`; its VJP receives a tuple of cotangents (None: zero).
+tuple_get = Primitive("tuple_get", lambda values, index: values[index], register=False)
+
+
+def _tuple_get_vjp(ans, values, index):
+    count = len(values)
+    return lambda g: tuple(g if i == index else None for i in range(count))
+
+
+defvjp(tuple_get, _tuple_get_vjp)

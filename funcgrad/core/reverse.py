@@ -1,0 +1,129 @@
+"""Reverse mode: recording nodes in the forward pass and pulling cotangents back."""
+from .box import Box, Trace, new_box
+from .values import add_cotangents, is_differentiable
+
+
+class Node:
+    """One recorded primitive application.
+
+    `vjps[k]` maps the cotangent of this node's output to the cotangent of
+    `parents[k]`, which was argument `argnums[k]` of `primitive`. A leaf (an input
+    of a transform) has no primitive and no parents.
+    """
+
+    __slots__ = ("primitive", "params", "parents", "argnums", "vjps", "__weakref__")
+
+    def __init__(self, primitive, params, parents, argnums, vjps):
+        self.primitive = primitive
+        self.params = params
+        self.parents = parents
+        self.argnums = argnums
+        self.vjps = vjps
+
+    @classmethod
+    def leaf(cls):
+        return cls(None, None, (), (), ())
+
+    def __repr__(self):
+        name = self.primitive.name if self.primitive is not None else "leaf"
+        return f"<Node {name}>"
+
+
+class LeakedBoxError(RuntimeError):
+    pass
+
+
+class ReverseTrace(Trace):
+    """Records every primitive applied to its boxes, for a later backward pass."""
+
+    __slots__ = ()
+
+    def process_primitive(self, primitive, args, params):
+        if not self.active:
+            raise LeakedBoxError(
+                f"funcgrad: '{primitive.name}' was applied to a value traced by a transform "
+                f"that has already returned (it leaked out, e.g. through a global or a "
+                f"closure). Return it from the transformed function instead.")
+        values = list(args)
+        parents = []
+        argnums = []
+        for i, arg in enumerate(args):
+            if isinstance(arg, Box) and arg._trace is self:
+                values[i] = arg.value
+                parents.append(arg.node)
+                argnums.append(i)
+        ans = primitive(*values, **params)
+        if not is_differentiable(ans):
+            return ans
+        vjps = tuple(primitive.stage_vjp(i, ans, values, params) for i in argnums)
+        return new_box(ans, self, Node(primitive, params, tuple(parents), tuple(argnums), vjps))
+
+    def record(self, ans, node):
+        """Box a value computed outside `process_primitive` (custom rules)."""
+        return new_box(ans, self, node)
+
+
+def _count_consumers(roots):
+    """How many times each reachable node is used as a parent (iteratively: no recursion)."""
+    consumers = {}
+    stack = []
+    for root in roots:
+        if root not in consumers:
+            consumers[root] = 0
+            stack.append(root)
+    while stack:
+        for parent in stack.pop().parents:
+            if parent in consumers:
+                consumers[parent] += 1
+            else:
+                consumers[parent] = 1
+                stack.append(parent)
+    return consumers
+
+
+def backward_pass(roots, root_cotangents, retain_graph=False, wanted=None):
+    """Pull cotangents from `roots` back through the graph.
+
+    Returns {node: cotangent} for the nodes in `wanted` (default: every leaf reached).
+    A node's cotangent is complete once all its consumers have been processed, so
+    nodes are visited in reverse topological order with an explicit stack. Each
+    cotangent is dropped once pulled back, and each node's staged rules (and the
+    values they hold) once used, unless `retain_graph`.
+    """
+    cotangents = {}
+    for root, ct in zip(roots, root_cotangents):
+        cotangents[root] = add_cotangents(cotangents.get(root), ct)
+    consumers = _count_consumers(cotangents)
+    ready = [node for node in cotangents if consumers[node] == 0]
+    results = {}
+    while ready:
+        node = ready.pop()
+        ct = cotangents.pop(node, None)
+        if wanted is None:
+            if not node.parents and ct is not None:
+                results[node] = ct
+        elif node in wanted and ct is not None:
+            results[node] = ct
+        if ct is not None:
+            vjps = node.vjps
+            if vjps is None:
+                raise RuntimeError(
+                    f"funcgrad: trying to pull a cotangent through '{node.primitive.name}' a "
+                    f"second time, but its saved values were freed by the first backward "
+                    f"pass. Pass retain_graph=True to the first backward pass to keep them.")
+            for parent, argnum, vjp in zip(node.parents, node.argnums, vjps):
+                try:
+                    parent_ct = vjp(ct)
+                except Exception as error:
+                    error.add_note(f"funcgrad: raised by the VJP rule of '{node.primitive.name}' "
+                                   f"for argument {argnum}")
+                    raise
+                if parent_ct is not None:
+                    cotangents[parent] = add_cotangents(cotangents.get(parent), parent_ct)
+        if not retain_graph and node.parents:
+            node.vjps = None
+        for parent in node.parents:
+            consumers[parent] -= 1
+            if consumers[parent] == 0:
+                ready.append(parent)
+    return results

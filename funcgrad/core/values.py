@@ -1,0 +1,51 @@
+"""What the engine needs to know about values: differentiable or not, zeros, ones, sums.
+
+The engine builds no derivative here; these are value-space utilities (seeds, symbolic
+zeros made concrete, accumulation), so NumPy is used only for array creation.
+"""
+import numpy as np
+
+_INEXACT_KINDS = frozenset("fc")
+
+
+def dtype_of(x):
+    dtype = getattr(x, "dtype", None)
+    return dtype if dtype is not None else np.result_type(x)
+
+
+def shape_of(x):
+    shape = getattr(x, "shape", None)
+    return shape if shape is not None else np.shape(x)
+
+
+def is_differentiable(x):
+    """Floating and complex values carry derivatives; integers and booleans are constants."""
+    kind = type(x)
+    if kind is float or kind is complex or kind is tuple:
+        return True
+    if kind is int or kind is bool:
+        return False
+    dtype = getattr(x, "dtype", None)
+    return dtype is not None and dtype.kind in _INEXACT_KINDS
+
+
+def zeros_like_value(x):
+    """A constant zero cotangent with x's shape and dtype (x may be boxed)."""
+    if type(x) is tuple:
+        return tuple(zeros_like_value(part) for part in x)
+    return np.zeros(shape_of(x), dtype_of(x))
+
+
+def ones_like_value(x):
+    return np.ones(shape_of(x), dtype_of(x))
+
+
+def add_cotangents(a, b):
+    """Sum two cotangents of one value; None stands for a symbolic zero."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if type(a) is tuple:
+        return tuple(add_cotangents(x, y) for x, y in zip(a, b))
+    return a + b

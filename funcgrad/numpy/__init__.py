@@ -1,0 +1,19 @@
+"""funcgrad.numpy: NumPy's API, differentiable. Write ``import funcgrad.numpy as np``.
+
+Every function here accepts plain NumPy values (and then returns what NumPy would)
+as well as values traced by funcgrad's transforms.
+"""
+from numpy import (e, euler_gamma, inf, nan, newaxis, pi, dtype, ndarray,
+                   float16, float32, float64, complex64, complex128, int8, int16, int32, int64,
+                   uint8, bool_, iscomplexobj, isscalar, ndim, shape, size, result_type,
+                   promote_types, finfo, iinfo, random)
+
+from . import box as _box  # registers ArrayBox for NumPy values
+from .box import ArrayBox
+from .casting import *  # noqa: F401,F403
+from .creation import *  # noqa: F401,F403
+from .elementwise import *  # noqa: F401,F403
+from .indexing import *  # noqa: F401,F403
+from .products import *  # noqa: F401,F403
+from .reductions import *  # noqa: F401,F403
+from .shape_ops import *  # noqa: F401,F403

@@ -1,0 +1,27 @@
+"""Axis arguments, normalized once so every rule sees a tuple of non-negative ints."""
+import operator
+
+import numpy as np
+
+
+def normalize_axis(axis, ndim, function):
+    """``axis`` (None, int or tuple) as a sorted tuple of non-negative ints."""
+    if axis is None:
+        return tuple(range(ndim))
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    result = []
+    for a in axes:
+        a = operator.index(a)
+        if not -ndim <= a < ndim:
+            raise np.exceptions.AxisError(
+                f"funcgrad.numpy.{function}: axis {a} is out of bounds for an array of "
+                f"dimension {ndim}")
+        result.append(a % ndim)
+    if len(set(result)) != len(result):
+        raise ValueError(f"funcgrad.numpy.{function}: repeated axis in {axis!r}")
+    return tuple(sorted(result))
+
+
+def kept_shape(shape, axes):
+    """The shape of a reduction over ``axes`` with keepdims=True."""
+    return tuple(1 if i in axes else n for i, n in enumerate(shape))

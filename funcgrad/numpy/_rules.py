@@ -1,0 +1,37 @@
+"""What the VJP rules share: declaring primitives, and cotangents shaped like their primals."""
+from ..core import Primitive, defvjp, defvjp_any_arg, dtype_of, shape_of
+
+
+def primitive(impl, name=None, multiple_results=False):
+    """Declare ``impl`` (a NumPy function) as a funcgrad primitive."""
+    return Primitive(name or impl.__name__, impl, multiple_results)
+
+
+def aval(x):
+    """What a rule remembers of an argument whose value it does not need: shape and dtype."""
+    return shape_of(x), dtype_of(x)
+
+
+def unbroadcast(g, shape, dtype):
+    """Turn ``g`` into the cotangent of a primal with ``shape`` and ``dtype``.
+
+    The single place where broadcasting is undone (DESIGN.md, decision 8): it sums
+    over the axes NumPy broadcast, then casts to the primal's dtype (dropping the
+    imaginary part for a real primal, as JAX does).
+    """
+    # Imported here: these modules declare their primitives with this one's helpers.
+    from . import casting, elementwise, reductions, shape_ops
+    g_shape = shape_of(g)
+    if g_shape != shape:
+        extra = len(g_shape) - len(shape)
+        axes = tuple(range(extra)) + tuple(
+            extra + i for i, n in enumerate(shape) if n == 1 and g_shape[extra + i] != 1)
+        g = reductions.sum(g, axis=axes)
+        if shape_of(g) != shape:
+            g = shape_ops.reshape(g, shape)
+    g_dtype = dtype_of(g)
+    if g_dtype != dtype:
+        if g_dtype.kind == "c" and dtype.kind != "c":
+            g = elementwise.real(g)
+        g = casting.astype(g, dtype)
+    return g

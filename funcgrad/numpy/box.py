@@ -1,0 +1,146 @@
+"""ArrayBox: a traced array that behaves like an ndarray (operators, properties, methods)."""
+import sys
+
+import numpy as np
+
+from ..core import Box, dtype_of, register_box_class, shape_of
+
+
+def _namespace():
+    return sys.modules["funcgrad.numpy"]
+
+
+class ArrayBox(Box):
+    __slots__ = ()
+    # Operators of NumPy arrays and scalars defer to ours (see __array_ufunc__), so
+    # `ndarray * box` is traced like `box * ndarray`.
+    __array_priority__ = 100.0
+
+    shape = property(lambda self: shape_of(self.value))
+    dtype = property(lambda self: dtype_of(self.value))
+    ndim = property(lambda self: len(shape_of(self.value)))
+    size = property(lambda self: int(np.prod(shape_of(self.value))))
+    T = property(lambda self: _namespace().transpose(self))
+    real = property(lambda self: _namespace().real(self))
+    imag = property(lambda self: _namespace().imag(self))
+
+    def __len__(self):
+        shape = shape_of(self.value)
+        if not shape:
+            raise TypeError("len() of unsized object (a traced 0-d array)")
+        return shape[0]
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __getitem__(self, index):
+        return _namespace().getitem(self, index)
+
+    def __setitem__(self, index, value):
+        raise TypeError(
+            "funcgrad: traced arrays are immutable, so `x[idx] = v` cannot be differentiated. "
+            "Build a new array instead, e.g. with funcgrad.numpy.where(mask, v, x) or "
+            "funcgrad.numpy.concatenate.")
+
+    # Values of traced scalars are concrete, so Python control flow on them works.
+    def __bool__(self):
+        return bool(self.value)
+
+    def __float__(self):
+        return float(self.value)
+
+    def __int__(self):
+        return int(self.value)
+
+    def __complex__(self):
+        return complex(self.value)
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(
+            "funcgrad: a traced value was converted to a NumPy array, which would lose its "
+            "derivative. Use funcgrad.numpy functions on it (e.g. funcgrad.numpy.array or "
+            "stack to build arrays from traced values), or stop_gradient(x) if you want the "
+            "plain value.")
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        # NumPy calls this for `ndarray + box` and for `numpy.sin(box)`: run ours instead.
+        ours = getattr(_namespace(), ufunc.__name__, None)
+        if method != "__call__" or ours is None or "out" in kwargs:
+            raise TypeError(
+                f"funcgrad: numpy.{ufunc.__name__}{'' if method == '__call__' else '.' + method}"
+                f" was called on a traced value"
+                f"{' with out=' if 'out' in kwargs else ''}; call the funcgrad.numpy "
+                f"function of that name instead (without out=).")
+        return ours(*inputs, **kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        module = func.__module__.replace("numpy", "funcgrad.numpy", 1)
+        ours = getattr(sys.modules.get(module), func.__name__, None)
+        if ours is None:
+            raise TypeError(
+                f"funcgrad: {func.__module__}.{func.__name__} was called on a traced value, "
+                f"and funcgrad.numpy has no differentiable version of it.")
+        return ours(*args, **kwargs)
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self):
+        return f"ArrayBox({self.value!r}, level={self._trace.level})"
+
+    # Methods that take shapes or axes as varargs, like ndarray's.
+    def reshape(self, *shape, order="C"):
+        shape = shape[0] if len(shape) == 1 else shape
+        return _namespace().reshape(self, shape, order=order)
+
+    def transpose(self, *axes):
+        axes = axes[0] if len(axes) == 1 else (axes or None)
+        return _namespace().transpose(self, axes)
+
+    def astype(self, dtype):
+        return _namespace().astype(self, dtype)
+
+    def item(self):
+        return self.value.item() if hasattr(self.value, "item") else self.value
+
+
+def _forward_to(name, reflected=False):
+    if reflected:
+        def method(self, other):
+            return getattr(_namespace(), name)(other, self)
+    else:
+        def method(self, *args, **kwargs):
+            return getattr(_namespace(), name)(self, *args, **kwargs)
+    method.__name__ = name
+    return method
+
+
+_OPERATORS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "power", "matmul": "matmul",
+}
+for _dunder, _function in _OPERATORS.items():
+    setattr(ArrayBox, f"__{_dunder}__", _forward_to(_function))
+    setattr(ArrayBox, f"__r{_dunder}__", _forward_to(_function, reflected=True))
+
+_UNARY_AND_COMPARISONS = {
+    "__neg__": "negative", "__pos__": "positive", "__abs__": "absolute",
+    "__lt__": "less", "__le__": "less_equal", "__gt__": "greater", "__ge__": "greater_equal",
+    "__eq__": "equal", "__ne__": "not_equal",
+}
+for _dunder, _function in _UNARY_AND_COMPARISONS.items():
+    setattr(ArrayBox, _dunder, _forward_to(_function))
+
+# ndarray methods that are the funcgrad.numpy function of the same name.
+ARRAY_METHODS = (
+    "all", "any", "argmax", "argmin", "argsort", "clip", "conj", "conjugate", "copy",
+    "cumprod", "cumsum", "diagonal", "dot", "flatten", "max", "mean", "min", "nonzero",
+    "prod", "ptp", "ravel", "repeat", "round", "sort", "squeeze", "std", "sum", "swapaxes",
+    "take", "trace", "var",
+)
+for _name in ARRAY_METHODS:
+    setattr(ArrayBox, _name, _forward_to(_name))
+
+for _type in (np.ndarray, float, complex, np.float16, np.float32, np.float64, np.longdouble,
+              np.complex64, np.complex128, np.clongdouble, ArrayBox):
+    register_box_class(_type, ArrayBox)

@@ -1,0 +1,105 @@
+"""Checks shared by the transforms: argnums, inputs and outputs, with messages that say how to fix them."""
+import operator
+
+import numpy as np
+
+from ..core import Box, dtype_of, shape_of
+from ..tree_util import keystr, tree_flatten_with_path
+
+_ARRAY_SCALARS = (float, complex, int, bool, np.ndarray, np.generic)
+
+
+def normalize_argnums(argnums, transform):
+    """argnums as a tuple of ints, plus whether the caller gave a single int."""
+    if isinstance(argnums, (int, np.integer)) and not isinstance(argnums, bool):
+        return (operator.index(argnums),), True
+    try:
+        argnums = tuple(operator.index(a) for a in argnums)
+    except TypeError:
+        raise TypeError(f"funcgrad.{transform}: argnums must be an int or a tuple of ints, "
+                        f"got {argnums!r}") from None
+    if len(set(argnums)) != len(argnums):
+        raise ValueError(f"funcgrad.{transform}: argnums {argnums} repeats an argument")
+    return argnums, False
+
+
+def resolve_argnums(argnums, nargs, transform):
+    """Check argnums against the call and make negative entries positive."""
+    resolved = []
+    for argnum in argnums:
+        if not -nargs <= argnum < nargs:
+            raise TypeError(
+                f"funcgrad.{transform}: argnums={argnum} asks to differentiate with respect to "
+                f"positional argument {argnum}, but the function was called with only {nargs} "
+                f"positional argument{'s' if nargs != 1 else ''}. Pass that argument "
+                f"positionally, or change argnums.")
+        resolved.append(argnum % nargs)
+    return tuple(resolved)
+
+
+def _paths(tree, prefix):
+    return [prefix + keystr(path) for path, _ in tree_flatten_with_path(tree)[0]]
+
+
+def check_differentiable_inputs(flat, tree, transform, prefix="args"):
+    """Differentiated inputs must be float or complex arrays (or boxes of them)."""
+    for i, x in enumerate(flat):
+        if isinstance(x, Box):
+            continue
+        if not isinstance(x, _ARRAY_SCALARS):
+            where = _paths(tree, prefix)[i]
+            raise TypeError(
+                f"funcgrad.{transform}: the differentiated input {where} is a "
+                f"{type(x).__name__}, which is not an array. Differentiated inputs must be "
+                f"arrays or scalars, or pytrees (tuples, lists, dicts, ...) of them; pass other "
+                f"values as arguments outside argnums, or close over them.")
+        if dtype_of(x).kind not in "fc":
+            where = _paths(tree, prefix)[i]
+            raise TypeError(
+                f"funcgrad.{transform}: can only differentiate with respect to float or complex "
+                f"inputs, but {where} has dtype {dtype_of(x)}. Convert it (e.g. "
+                f"x.astype(float) or 1.0 instead of 1), or leave it out of argnums so it is "
+                f"treated as a constant.")
+
+
+def check_output_leaf(x, index, transform):
+    if not isinstance(x, (Box,) + _ARRAY_SCALARS):
+        raise TypeError(f"funcgrad.{transform}: output leaf {index} of the function is a "
+                        f"{type(x).__name__}, not an array; transformed functions must return "
+                        f"arrays or pytrees of arrays (return other values through has_aux).")
+
+
+def check_scalar_output(out, transform):
+    """grad needs a real scalar output."""
+    if not isinstance(out, (Box,) + _ARRAY_SCALARS):
+        raise TypeError(
+            f"funcgrad.{transform}: the function must return a scalar array, but it returned "
+            f"a {type(out).__name__}. If it returns auxiliary data too, pass has_aux=True and "
+            f"return (scalar, aux).")
+    shape, dtype = shape_of(out), dtype_of(out)
+    if shape != ():
+        raise TypeError(
+            f"funcgrad.{transform}: the function must return a scalar (shape ()), but it "
+            f"returned an array of shape {shape} and dtype {dtype}. For a non-scalar output "
+            f"use vjp(f, x) to pull back a cotangent of that shape; to differentiate the sum "
+            f"of the outputs, use {transform}(lambda x: f(x).sum()).")
+    if dtype.kind != "f":
+        kind = "complex" if dtype.kind == "c" else "non-float"
+        raise TypeError(
+            f"funcgrad.{transform}: the function must return a real floating-point scalar, but "
+            f"it returned a {kind} value of dtype {dtype}. "
+            + ("Differentiate its real part, imaginary part or abs instead."
+               if dtype.kind == "c" else
+               "Integer and boolean outputs are constants and have no gradient."))
+
+
+def check_cotangent(ct, primal, index, transform):
+    """A cotangent passed in by the user must match its output's shape and dtype."""
+    if isinstance(ct, (float, int)) and not isinstance(ct, bool) and shape_of(primal) == ():
+        return np.asarray(ct, dtype_of(primal))
+    if shape_of(ct) != shape_of(primal) or dtype_of(ct) != dtype_of(primal):
+        raise ValueError(
+            f"funcgrad.{transform}: the cotangent for output {index} has shape "
+            f"{shape_of(ct)} and dtype {dtype_of(ct)}, but that output has shape "
+            f"{shape_of(primal)} and dtype {dtype_of(primal)}; they must match.")
+    return ct

@@ -1,0 +1,129 @@
+"""custom_vjp: a function whose reverse-mode derivative the user supplies."""
+import functools
+
+from ..core import (Box, Node, Primitive, ReverseTrace, dtype_of, find_top_trace, shape_of,
+                    tuple_get, zeros_like_value)
+from ..tree_util import tree_flatten, tree_unflatten
+
+
+class custom_vjp:
+    """Give a function its own VJP, JAX-style::
+
+        @custom_vjp
+        def f(x, y): ...
+
+        def f_fwd(x, y):        # -> (output, residuals)
+            return f(x, y), (x, y)
+
+        def f_bwd(res, g):      # -> one cotangent (or None) per positional argument
+            x, y = res
+            return (g * y, g * x)
+
+        f.defvjp(f_fwd, f_bwd)
+
+    Only the first derivative uses ``f_bwd`` directly; higher orders differentiate
+    through ``f_fwd`` and ``f_bwd``, so write them with ``funcgrad.numpy``.
+    """
+
+    def __init__(self, fun):
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        self.fwd = None
+        self.bwd = None
+        # Named for graphs and errors, but kept out of the registry: it is the user's.
+        self.primitive = Primitive(f"custom_vjp[{fun.__qualname__}]", fun,
+                                   multiple_results=True, register=False)
+
+    def defvjp(self, fwd, bwd):
+        self.fwd = fwd
+        self.bwd = bwd
+        return self
+
+    def __call__(self, *args):
+        if self.fwd is None:
+            raise TypeError(f"funcgrad.custom_vjp: {self.__name__} has no VJP yet; call "
+                            f"{self.__name__}.defvjp(fwd, bwd) before using it.")
+        flat, in_tree = tree_flatten(args)
+        trace = find_top_trace(flat)
+        if trace is None:
+            return self.fun(*args)
+        if not isinstance(trace, ReverseTrace):
+            raise NotImplementedError(
+                f"funcgrad.custom_vjp: {self.__name__} has only a reverse-mode rule and cannot "
+                f"be used under {type(trace).__name__}; use custom_jvp for forward mode.")
+        return self._apply_traced(trace, flat, in_tree)
+
+    def _apply_traced(self, trace, flat, in_tree):
+        values, parents, positions = [], [], []
+        for i, x in enumerate(flat):
+            if isinstance(x, Box) and x._trace is trace:
+                values.append(x.value)
+                parents.append(x.node)
+                positions.append(i)
+            else:
+                values.append(x)
+        out, residuals = self.fwd(*tree_unflatten(in_tree, values))
+        out_flat, out_tree = tree_flatten(out)
+        backward = _UserBackward(self, residuals, out_tree, tuple(out_flat), values, in_tree)
+        vjps = tuple(backward.for_input(i) for i in positions)
+        node = Node(self.primitive, None, tuple(parents), tuple(positions), vjps)
+        packed = trace.record(tuple(out_flat), node)
+        return tree_unflatten(out_tree, [tuple_get(packed, index=i) for i in range(len(out_flat))])
+
+
+class _UserBackward:
+    """Calls the user's bwd once per backward pass and hands each input its cotangent."""
+
+    def __init__(self, owner, residuals, out_tree, outputs, inputs, in_tree):
+        self.owner = owner
+        self.residuals = residuals
+        self.out_tree = out_tree
+        self.outputs = outputs
+        self.input_meta = [(shape_of(x), dtype_of(x)) for x in inputs]
+        # Each positional argument's own tree structure, to check bwd's answer against.
+        self.arg_trees = [tree_flatten(arg)[1]
+                          for arg in tree_unflatten(in_tree, [0] * len(inputs))]
+        self._last_g = self._last_cts = None
+
+    def for_input(self, position):
+        return lambda g: self._cotangents(g)[position]
+
+    def _cotangents(self, g):
+        # The engine pulls every input's cotangent with the same g object in a row.
+        if g is not self._last_g:
+            g_full = [zeros_like_value(x) if c is None else c for c, x in zip(g, self.outputs)]
+            cts = self.owner.bwd(self.residuals, tree_unflatten(self.out_tree, g_full))
+            self._last_g, self._last_cts = g, self._check(cts)
+        return self._last_cts
+
+    def _check(self, cts):
+        name = self.owner.__name__
+        nargs = len(self.arg_trees)
+        if not isinstance(cts, (tuple, list)):
+            raise TypeError(f"funcgrad.custom_vjp: the bwd of {name} must return a tuple with "
+                            f"one cotangent per positional argument ({nargs}), got a "
+                            f"{type(cts).__name__}.")
+        if len(cts) != nargs:
+            raise TypeError(f"funcgrad.custom_vjp: the bwd of {name} returned {len(cts)} "
+                            f"cotangents, but {name} takes {nargs} positional arguments; "
+                            f"return one per argument (None for no gradient).")
+        flat_cts, argnum_of_leaf = [], []
+        for argnum, (ct, arg_tree) in enumerate(zip(cts, self.arg_trees)):
+            if ct is None:
+                leaves = [None] * arg_tree.num_leaves
+            else:
+                leaves, ct_tree = tree_flatten(ct)
+                if ct_tree != arg_tree:
+                    raise TypeError(
+                        f"funcgrad.custom_vjp: the bwd of {name} returned a cotangent for "
+                        f"argument {argnum} with structure {ct_tree}, but that argument has "
+                        f"structure {arg_tree}.")
+            flat_cts.extend(leaves)
+            argnum_of_leaf.extend([argnum] * len(leaves))
+        for ct, (shape, dtype), argnum in zip(flat_cts, self.input_meta, argnum_of_leaf):
+            if ct is not None and (shape_of(ct) != shape or dtype_of(ct) != dtype):
+                raise ValueError(
+                    f"funcgrad.custom_vjp: the bwd of {name} returned a cotangent of shape "
+                    f"{shape_of(ct)} and dtype {dtype_of(ct)} for argument {argnum}, which has "
+                    f"shape {shape} and dtype {dtype}; they must match.")
+        return flat_cts

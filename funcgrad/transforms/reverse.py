@@ -1,0 +1,139 @@
+"""Reverse-mode transforms: vjp, grad, value_and_grad."""
+import functools
+
+from ..core import Box, Node, ReverseTrace, backward_pass, new_box, ones_like_value, zeros_like_value
+from ..tree_util import tree_flatten, tree_map, tree_unflatten
+from ._checks import (check_cotangent, check_differentiable_inputs, check_output_leaf,
+                      check_scalar_output, normalize_argnums, resolve_argnums)
+
+
+def _unbox_level(x, trace, transform):
+    """The value of `x` as seen outside `trace` (lower-level boxes stay boxed)."""
+    if isinstance(x, Box):
+        if x._trace is trace:
+            return x.value
+        if x._trace.level > trace.level:
+            raise RuntimeError(
+                f"funcgrad.{transform}: the function returned a value traced by an inner "
+                f"transform that has already finished (it leaked out through a side effect).")
+    return x
+
+
+def _split_aux(out, transform):
+    if not (isinstance(out, (tuple, list)) and len(out) == 2):
+        raise TypeError(f"funcgrad.{transform}: with has_aux=True the function must return a "
+                        f"pair (output, aux), but it returned a {type(out).__name__}.")
+    return out
+
+
+class _Linearized:
+    """A traced function: its outputs and the graph that leads back to its inputs."""
+
+    __slots__ = ("inputs", "in_tree", "leaves", "outputs", "out_tree", "out_nodes", "aux")
+
+    def __init__(self, fun, primals, has_aux, transform):
+        flat, self.in_tree = tree_flatten(primals)
+        check_differentiable_inputs(flat, primals, transform)
+        trace = ReverseTrace()
+        self.inputs = flat
+        self.leaves = [Node.leaf() for _ in flat]
+        boxed = [new_box(x, trace, leaf) for x, leaf in zip(flat, self.leaves)]
+        try:
+            out = fun(*tree_unflatten(self.in_tree, boxed))
+        finally:
+            trace.active = False
+        self.aux = None
+        if has_aux:
+            out, aux = _split_aux(out, transform)
+            self.aux = tree_map(lambda x: _unbox_level(x, trace, transform), aux)
+        out_flat, self.out_tree = tree_flatten(out)
+        self.outputs = []
+        self.out_nodes = []
+        for i, x in enumerate(out_flat):
+            check_output_leaf(x, i, transform)
+            traced_here = isinstance(x, Box) and x._trace is trace
+            self.out_nodes.append(x.node if traced_here else None)
+            self.outputs.append(_unbox_level(x, trace, transform))
+
+    def pull_back(self, out_cotangents, retain_graph):
+        """Cotangents of the flat inputs, given those of the flat outputs."""
+        roots, cts = [], []
+        for node, ct in zip(self.out_nodes, out_cotangents):
+            if node is not None and ct is not None:
+                roots.append(node)
+                cts.append(ct)
+        found = backward_pass(roots, cts, retain_graph) if roots else {}
+        return [found[leaf] if leaf in found else zeros_like_value(x)
+                for leaf, x in zip(self.leaves, self.inputs)]
+
+
+def vjp(fun, *primals, has_aux=False):
+    """Evaluate ``fun(*primals)`` and return ``(out, vjp_fn)`` (plus ``aux`` if has_aux).
+
+    ``vjp_fn(ct)`` takes a cotangent with the structure, shapes and dtypes of ``out``
+    and returns a tuple with one cotangent per primal. It may be called many times.
+    """
+    traced = _Linearized(fun, primals, has_aux, "vjp")
+    out = tree_unflatten(traced.out_tree, traced.outputs)
+
+    def vjp_fn(ct):
+        ct_flat, ct_tree = tree_flatten(ct)
+        if ct_tree != traced.out_tree:
+            raise ValueError(f"funcgrad.vjp: the cotangent has structure {ct_tree}, but the "
+                             f"function's output has structure {traced.out_tree}.")
+        ct_flat = [check_cotangent(c, x, i, "vjp")
+                   for i, (c, x) in enumerate(zip(ct_flat, traced.outputs))]
+        return tree_unflatten(traced.in_tree, traced.pull_back(ct_flat, retain_graph=True))
+
+    return (out, vjp_fn, traced.aux) if has_aux else (out, vjp_fn)
+
+
+def value_and_grad(fun, argnums=0, has_aux=False):
+    """Like `grad`, but the returned function gives ``(value, gradient)``
+    (``((value, aux), gradient)`` with has_aux)."""
+    argnums, single = normalize_argnums(argnums, "value_and_grad")
+
+    @functools.wraps(fun)
+    def value_and_grad_fun(*args, **kwargs):
+        out, aux, grads = _value_aux_grad(fun, argnums, single, has_aux, args, kwargs,
+                                          "value_and_grad")
+        return ((out, aux), grads) if has_aux else (out, grads)
+
+    return value_and_grad_fun
+
+
+def grad(fun, argnums=0, has_aux=False):
+    """The gradient of scalar-valued ``fun`` with respect to the arguments in ``argnums``.
+
+    >>> float(grad(lambda x: x ** 3)(2.0))   # 3 * 2 ** 2
+    12.0
+
+    ``argnums`` is an int (one gradient, shaped like that argument) or a tuple of ints
+    (a tuple of gradients). Arguments may be pytrees of arrays. With ``has_aux=True``,
+    ``fun`` returns ``(scalar, aux)`` and the result is ``(gradient, aux)``.
+    """
+    argnums, single = normalize_argnums(argnums, "grad")
+
+    @functools.wraps(fun)
+    def grad_fun(*args, **kwargs):
+        _, aux, grads = _value_aux_grad(fun, argnums, single, has_aux, args, kwargs, "grad")
+        return (grads, aux) if has_aux else grads
+
+    return grad_fun
+
+
+def _value_aux_grad(fun, argnums, single, has_aux, args, kwargs, transform):
+    argnums = resolve_argnums(argnums, len(args), transform)
+
+    def fun_of_differentiated(*diff_args):
+        full = list(args)
+        for argnum, value in zip(argnums, diff_args):
+            full[argnum] = value
+        return fun(*full, **kwargs)
+
+    traced = _Linearized(fun_of_differentiated, tuple(args[i] for i in argnums), has_aux,
+                         transform)
+    out = tree_unflatten(traced.out_tree, traced.outputs)
+    check_scalar_output(out, transform)
+    grads = tree_unflatten(traced.in_tree, traced.pull_back([ones_like_value(out)], False))
+    return out, traced.aux, grads[0] if single else grads
