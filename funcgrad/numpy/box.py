@@ -76,6 +76,8 @@ class ArrayBox(Box):
     def __array_function__(self, func, types, args, kwargs):
         module = func.__module__.replace("numpy", "funcgrad.numpy", 1)
         ours = getattr(sys.modules.get(module), func.__name__, None)
+        if ours is func:  # a NumPy function we re-export as is (it only reads shapes)
+            return func._implementation(*args, **kwargs)
         if ours is None:
             raise TypeError(
                 f"funcgrad: {func.__module__}.{func.__name__} was called on a traced value, "

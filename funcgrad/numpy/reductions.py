@@ -4,8 +4,8 @@ import numpy as np
 from ._axes import kept_shape, normalize_axis
 from ._rules import aval, defvjp, primitive
 from .casting import astype
-from .elementwise import equal, multiply, true_divide, where
-from .shape_ops import broadcast_to, reshape
+from .elementwise import equal, multiply, true_divide
+from .shape_ops import broadcast_to, concatenate, reshape, transpose
 
 
 def _spread(g, shape, axes):
@@ -32,17 +32,29 @@ def _mean_vjp(ans, x, axes, keepdims):
     return lambda g: _spread(true_divide(g, count), shape, axes)
 
 
+def _exclusive_cumprod(x):
+    """Products of the elements before each one along the last axis, by log-depth doubling:
+    only multiplications, so every derivative order is exact even at zeros."""
+    n = np.shape(x)[-1]
+    ones = np.ones(np.shape(x)[:-1] + (1,), np.result_type(x.dtype))
+    inclusive, shift = x, 1
+    while shift < n:
+        pad = np.ones(np.shape(x)[:-1] + (shift,), np.result_type(x.dtype))
+        inclusive = multiply(inclusive, concatenate([pad, inclusive[..., :n - shift]], axis=-1))
+        shift *= 2
+    return concatenate([ones, inclusive[..., :n - 1]], axis=-1)
+
+
 def _prod_vjp(ans, x, axes, keepdims):
-    # prod over the other elements, computed without dividing by zero: with one zero,
-    # only that element gets a gradient (the product of the rest); with more, none does.
-    shape, dtype = aval(x)
-    is_zero = equal(x, 0)
-    zeros_per_slice = np.sum(is_zero, axis=axes, keepdims=True)
-    x_no_zeros = where(is_zero, 1, x)
-    prod_no_zeros = _prod(x_no_zeros, axes=axes, keepdims=True)
-    others = where(zeros_per_slice == 0, true_divide(prod_no_zeros, x_no_zeros),
-                   where(is_zero & (zeros_per_slice == 1), prod_no_zeros, 0))
-    others = astype(others, dtype)
+    # d prod / dx_i is the product of the other elements: exclusive products from the
+    # left times those from the right, with the reduced axes moved last and flattened.
+    shape = aval(x)[0]
+    kept = [i for i in range(len(shape)) if i not in axes]
+    order = kept + list(axes)
+    moved_shape = tuple(shape[i] for i in order)
+    flat = reshape(transpose(x, order), moved_shape[:len(kept)] + (-1,))
+    others = multiply(_exclusive_cumprod(flat), _exclusive_cumprod(flat[..., ::-1])[..., ::-1])
+    others = transpose(reshape(others, moved_shape), tuple(np.argsort(order)))
     return lambda g: multiply(_spread(g, shape, axes), others)
 
 

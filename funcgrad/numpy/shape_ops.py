@@ -26,11 +26,12 @@ def _broadcast_to_vjp(ans, a, shape):
 
 
 def _concatenate_vjp(argnum, ans, *arrays, axis):
+    from .indexing import getitem  # indexing's own rules use this module
     sizes = [np.shape(a)[axis] for a in arrays]
     start = int(np.sum(sizes[:argnum]))
     index = (slice(None),) * axis + (slice(start, start + sizes[argnum]),)
-    from .indexing import getitem
-    return lambda g: getitem(g, index)
+    shape, dtype = aval(arrays[argnum])
+    return lambda g: unbroadcast(getitem(g, index), shape, dtype)
 
 
 defvjp(_reshape, _reshape_vjp)

@@ -1,0 +1,17 @@
+"""Test configuration: JAX in float64 on the CPU, and Hypothesis profiles."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+os.environ.setdefault("JAX_ENABLE_X64", "1")
+
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+# The default profile keeps the whole suite within minutes on 2 cores; `-m slow` tests
+# and HYPOTHESIS_PROFILE=thorough search harder.
+settings.register_profile(
+    "default", max_examples=12, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile(
+    "thorough", max_examples=200, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))

@@ -1,0 +1,292 @@
+"""The JAX oracle: one declarative `Case` per function, checked for values and derivatives.
+
+A case is a function written once against a NumPy-like namespace and called with
+``funcgrad.numpy`` and ``jax.numpy``; Hypothesis draws its arguments. `check_case`
+compares the value, ``vjp`` for a random cotangent, and ``grad``/``value_and_grad`` of
+the cotangent-weighted sum with JAX, and that each cotangent has its primal's shape and
+dtype. Cases with ``order=2`` also compare a second derivative.
+"""
+import dataclasses
+from typing import Callable, Optional
+
+import hypothesis.extra.numpy as hnp
+import hypothesis.strategies as st
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad.tree_util import tree_flatten, tree_map, tree_unflatten
+
+jax.config.update("jax_enable_x64", True)
+
+TOLERANCES = {np.dtype("float32"): (2e-4, 2e-5), np.dtype("float64"): (1e-7, 1e-9),
+              np.dtype("complex64"): (2e-4, 2e-5), np.dtype("complex128"): (1e-7, 1e-9)}
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    """One function to check against JAX.
+
+    fun:      ``fun(np, *args, **static)``, called with funcgrad.numpy and jax.numpy.
+    args:     strategy drawing ``(args, static)``: a tuple of arrays and a dict of
+              non-array keyword arguments (axis, shape, ...).
+    jax_fun:  ``jax_fun(*args, **static)`` when the JAX spelling differs.
+    diff:     positions of the arguments to differentiate (default: every float one).
+    order:    2 also compares a Hessian-vector product.
+    """
+    name: str
+    fun: Callable
+    args: st.SearchStrategy
+    jax_fun: Optional[Callable] = None
+    diff: Optional[tuple] = None
+    order: int = 1
+    rtol: Optional[float] = None
+    atol: Optional[float] = None
+    differentiable: bool = True
+
+    def funcgrad_fun(self):
+        return lambda *args, **static: self.fun(fnp, *args, **static)
+
+    def jax_version(self):
+        if self.jax_fun is not None:
+            return self.jax_fun
+        return lambda *args, **static: self.fun(jnp, *args, **static)
+
+
+# ---- strategies ----------------------------------------------------------------------
+
+FLOAT_DTYPES = (np.float64, np.float32)
+
+
+def floats(low=-3.0, high=3.0, dtype=np.float64, exclude_zero=False):
+    width = 32 if np.dtype(dtype) == np.float32 else 64
+    if width == 32:  # bounds must be exactly representable in float32
+        low = float(np.nextafter(np.float32(low), np.float32(np.inf))
+                    if np.float32(low) < low else np.float32(low))
+        high = float(np.nextafter(np.float32(high), np.float32(-np.inf))
+                     if np.float32(high) > high else np.float32(high))
+    elements = st.floats(low, high, width=width, allow_nan=False, allow_infinity=False,
+                         allow_subnormal=False)
+    if exclude_zero:
+        elements = elements.filter(lambda v: abs(v) > 0.25)
+    return elements
+
+
+def array(shape, dtype=np.float64, low=-3.0, high=3.0, exclude_zero=False, elements=None):
+    """An array of ``shape``; values are mixed with small integers so ties and zeros occur."""
+    if elements is None:
+        element = floats(low, high, dtype, exclude_zero)
+        ints = st.integers(int(np.ceil(low)), int(np.floor(high))).map(float)
+        if exclude_zero:
+            ints = ints.filter(lambda v: v != 0)
+        elements = st.one_of(element, ints) if low <= high - 1 else element
+    return hnp.arrays(dtype, shape, elements=elements)
+
+
+def shapes(min_dims=0, max_dims=3, min_side=1, max_side=3):
+    # Small sides keep the number of distinct shapes, and so JAX's compilations, low.
+    return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side,
+                            max_side=max_side)
+
+
+def dtypes(choices=FLOAT_DTYPES):
+    return st.sampled_from(choices)
+
+
+@st.composite
+def unary(draw, low=-3.0, high=3.0, exclude_zero=False, min_dims=0, max_dims=3):
+    """One array argument of any shape."""
+    dtype = draw(dtypes())
+    shape = draw(shapes(min_dims, max_dims))
+    return (draw(array(shape, dtype, low, high, exclude_zero)),), {}
+
+
+@st.composite
+def broadcasting(draw, count=2, low=-3.0, high=3.0, exclude_zero=False, same_dtype=False):
+    """``count`` arrays of mutually broadcastable shapes (dtypes may differ)."""
+    shapes_ = draw(hnp.mutually_broadcastable_shapes(num_shapes=count, max_dims=3,
+                                                     max_side=3)).input_shapes
+    first = draw(dtypes())
+    return tuple(draw(array(shape, first if same_dtype or i == 0 else draw(dtypes()), low,
+                            high, exclude_zero))
+                 for i, shape in enumerate(shapes_)), {}
+
+
+@st.composite
+def with_axis(draw, low=-3.0, high=3.0, min_dims=0, allow_none=True, allow_tuple=True,
+              keepdims=True, exclude_zero=False):
+    """One array, and ``axis`` (None, int or tuple; negative too) and ``keepdims``."""
+    dtype = draw(dtypes())
+    shape = draw(shapes(min_dims=min_dims))
+    ndim = len(shape)
+    options = []
+    if allow_none:
+        options.append(st.none())
+    if ndim:
+        options.append(st.integers(-ndim, ndim - 1))
+        if allow_tuple:
+            options.append(st.lists(st.integers(0, ndim - 1), unique=True, max_size=ndim)
+                           .map(tuple))
+    axis = draw(st.one_of(*options)) if options else None
+    static = {"axis": axis}
+    if keepdims:
+        static["keepdims"] = draw(st.booleans())
+    return (draw(array(shape, dtype, low, high, exclude_zero)),), static
+
+
+# ---- checks --------------------------------------------------------------------------
+
+
+def _tolerance(case, dtype):
+    rtol, atol = TOLERANCES.get(np.dtype(dtype), (1e-7, 1e-9))
+    return case.rtol or rtol, case.atol or atol
+
+
+def _least_precise(args):
+    """float32 tolerances apply whenever any input is single precision."""
+    single = any(np.result_type(a) in (np.float32, np.complex64) for a in args)
+    return np.dtype(np.float32 if single else np.float64)
+
+
+def assert_close(case, ours, theirs, what, precision=None):
+    ours_flat, ours_tree = tree_flatten(ours)
+    theirs_flat, theirs_tree = tree_flatten(tree_map(np.asarray, theirs))
+    assert len(ours_flat) == len(theirs_flat), f"{case.name}: {what}: structure differs"
+    for a, b in zip(ours_flat, theirs_flat):
+        a = np.asarray(a)
+        assert a.shape == b.shape, f"{case.name}: {what}: shape {a.shape} != JAX's {b.shape}"
+        rtol, atol = _tolerance(case, precision or a.dtype)
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, equal_nan=True,
+                                   err_msg=f"{case.name}: {what} differs from JAX")
+
+
+def _assert_like_primal(case, cotangent, primal, position):
+    assert np.shape(cotangent) == np.shape(primal), (
+        f"{case.name}: cotangent of argument {position} has shape {np.shape(cotangent)}, "
+        f"primal has {np.shape(primal)}")
+    assert np.result_type(cotangent) == np.result_type(primal), (
+        f"{case.name}: cotangent of argument {position} has dtype "
+        f"{np.result_type(cotangent)}, primal has {np.result_type(primal)}")
+
+
+def _draw_cotangent(data, out):
+    def draw_one(leaf):
+        leaf = np.asarray(leaf)
+        if leaf.dtype.kind not in "fc":
+            return None
+        real_dtype = np.float32 if leaf.dtype in (np.float32, np.complex64) else np.float64
+        ct = data.draw(array(leaf.shape, real_dtype, -2.0, 2.0))
+        if leaf.dtype.kind == "c":
+            ct = ct + 1j * data.draw(array(leaf.shape, real_dtype, -2.0, 2.0))
+        return ct.astype(leaf.dtype)
+    return tree_map(draw_one, out)
+
+
+_JAX_ORACLES = {}
+
+
+def _jax_value_and_vjp(case, static, diff):
+    """JAX's (value, vjp) for a case, jitted once per case and static arguments: one
+    compilation per shape instead of one per primitive, per shape."""
+    key = (case.name, repr(static), diff)
+    if key not in _JAX_ORACLES:
+        jax_fun = case.jax_version()
+
+        def value_and_vjp(args, ct):
+            def partial(*diff_args):
+                full = list(args)
+                for i, a in zip(diff, diff_args):
+                    full[i] = a
+                return jax_fun(*full, **static)
+            out, pullback = jax.vjp(partial, *(args[i] for i in diff))
+            return out, pullback(ct)
+
+        _JAX_ORACLES[key] = jax.jit(value_and_vjp)
+    return _JAX_ORACLES[key]
+
+
+def _float0_for_missing(ct, out):
+    return tree_map(lambda c, o: np.zeros(np.shape(o), jax.dtypes.float0) if c is None else c,
+                    ct, out, is_leaf=lambda x: x is None)
+
+
+def check_case(case, data):
+    args, static = data.draw(case.args, label="args")
+    precision = _least_precise(args)
+    ours_fun, jax_fun = case.funcgrad_fun(), case.jax_version()
+
+    value = ours_fun(*args, **static)
+    numpy_value = case.fun(np, *args, **static) if case.jax_fun is None else None
+    if numpy_value is not None:
+        for ours, theirs in zip(tree_flatten(value)[0], tree_flatten(numpy_value)[0]):
+            assert np.result_type(ours) == np.result_type(theirs), (
+                f"{case.name}: dtype {np.result_type(ours)} differs from NumPy's "
+                f"{np.result_type(theirs)}")
+    if not case.differentiable:
+        assert_close(case, value, jax_fun(*args, **static), "value", precision)
+        return
+
+    diff = case.diff if case.diff is not None else tuple(
+        i for i, a in enumerate(args) if np.result_type(a).kind in "fc")
+    ct = _draw_cotangent(data, value)
+    expected, expected_cts = _jax_value_and_vjp(case, static, diff)(
+        args, _float0_for_missing(ct, value))
+    assert_close(case, value, expected, "value", precision)
+    if not [c for c in tree_flatten(ct)[0] if c is not None]:
+        return
+
+    def partial(f, *diff_args):
+        full = list(args)
+        for i, a in zip(diff, diff_args):
+            full[i] = a
+        return f(*full, **static)
+
+    diff_args = tuple(args[i] for i in diff)
+    out, pullback = fg.vjp(lambda *a: partial(ours_fun, *a), *diff_args)
+    ours_ct = tree_map(lambda c, o: np.zeros(np.shape(o), np.result_type(o)) if c is None
+                       else c, ct, out, is_leaf=lambda x: x is None)
+    cts = pullback(ours_ct)
+    for i, (c, a) in enumerate(zip(cts, diff_args)):
+        _assert_like_primal(case, c, a, diff[i])
+    assert_close(case, cts, expected_cts, "vjp", precision)
+
+    def weighted(*a):
+        leaves = tree_flatten(partial(ours_fun, *a))[0]
+        total = 0.0
+        for leaf, c in zip(leaves, tree_flatten(ct, is_leaf=lambda x: x is None)[0]):
+            if c is not None:
+                total = total + fnp.sum(fnp.real(leaf * c))
+        return total
+
+    argnums = tuple(range(len(diff)))
+    assert_close(case, fg.grad(weighted, argnums=argnums)(*diff_args), expected_cts, "grad",
+                 precision)
+    _, grads = fg.value_and_grad(weighted, argnums=argnums)(*diff_args)
+    assert_close(case, grads, expected_cts, "value_and_grad", precision)
+
+    if case.order >= 2:
+        _check_second_order(case, data, partial, ours_fun, jax_fun, diff_args, ct)
+
+
+def _check_second_order(case, data, partial, ours_fun, jax_fun, diff_args, ct):
+    """Compare d/dx <vjp(ct), v>: a Hessian-vector product of the weighted output."""
+    directions = tuple(data.draw(array(np.shape(a), np.result_type(a), -1.0, 1.0))
+                       for a in diff_args)
+    ct_leaves = tree_flatten(ct, is_leaf=lambda x: x is None)[0]
+
+    def make(namespace, vjp, f):
+        def inner(*a):
+            out, pullback = vjp(lambda *b: partial(f, *b), *a)
+            out_ct = tree_unflatten(tree_flatten(out)[1], ct_leaves)
+            total = 0.0
+            for c, v in zip(pullback(out_ct), directions):
+                total = total + namespace.sum(namespace.real(c * v))
+            return total
+        return inner
+
+    argnums = tuple(range(len(diff_args)))
+    ours = fg.grad(make(fnp, fg.vjp, ours_fun), argnums=argnums)(*diff_args)
+    theirs = jax.jit(jax.grad(make(jnp, jax.vjp, jax_fun), argnums=argnums))(*diff_args)
+    assert_close(case, ours, theirs, "second derivative", _least_precise(diff_args))

@@ -1,0 +1,37 @@
+"""Oracle cases: elementwise functions."""
+from oracle import Case, broadcasting, unary
+
+CASES = [
+    Case("negative", lambda np, x: np.negative(x), unary(), order=2),
+    Case("positive", lambda np, x: np.positive(x), unary()),
+    Case("neg_operator", lambda np, x: -x, unary()),
+    Case("exp", lambda np, x: np.exp(x), unary(), order=2),
+    Case("log", lambda np, x: np.log(x), unary(low=0.05, high=5.0), order=2),
+    Case("sin", lambda np, x: np.sin(x), unary(), order=2),
+    Case("cos", lambda np, x: np.cos(x), unary(), order=2),
+    Case("tanh", lambda np, x: np.tanh(x), unary(), order=2),
+    Case("sqrt", lambda np, x: np.sqrt(x), unary(low=0.05, high=5.0), order=2),
+    Case("absolute", lambda np, x: np.abs(x), unary()),
+    Case("sign", lambda np, x: np.sign(x) * x, unary()),
+    Case("real", lambda np, x: np.real(x), unary()),
+    Case("imag", lambda np, x: np.imag(x) + x, unary()),
+    Case("conjugate", lambda np, x: np.conjugate(x), unary()),
+    Case("add", lambda np, x, y: np.add(x, y), broadcasting(), order=2),
+    Case("add_operator_scalar", lambda np, x: 2.5 + x + 1, unary()),
+    Case("subtract", lambda np, x, y: x - y, broadcasting(), order=2),
+    Case("multiply", lambda np, x, y: x * y, broadcasting(), order=2),
+    Case("divide", lambda np, x, y: x / y, broadcasting(exclude_zero=True), order=2),
+    Case("rdivide_scalar", lambda np, x: 1.5 / x, unary(exclude_zero=True)),
+    Case("power", lambda np, x, y: np.power(x, y), broadcasting(low=0.1, high=3.0), order=2),
+    Case("power_int_exponent", lambda np, x: x ** 3, unary(), order=2),
+    Case("power_negative_base_square", lambda np, x: x ** 2.0, unary()),
+    Case("maximum", lambda np, x, y: np.maximum(x, y), broadcasting()),
+    Case("minimum", lambda np, x, y: np.minimum(x, y), broadcasting()),
+    Case("where", lambda np, x, y: np.where(x > y, x * 2, y), broadcasting()),
+    Case("clip", lambda np, x: np.clip(x, -1.0, 1.0), unary()),
+    Case("clip_traced_bounds", lambda np, x, lo, hi: np.clip(x, lo, lo + np.abs(hi)),
+         broadcasting(count=3)),
+    Case("comparisons", lambda np, x, y: np.where((x < y) | (x >= y * 2) | (x == y)
+                                                  | (x != 1.0) & (x <= 0) & (y > 0), x, y),
+         broadcasting()),
+]

@@ -1,0 +1,63 @@
+"""Every primitive, checked against JAX (values, vjp, grad, value_and_grad, dtypes)."""
+import importlib
+import pkgutil
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import funcgrad.numpy  # noqa: F401 -- registers the primitives
+from funcgrad.core import ReverseTrace, registry
+from oracle import check_case
+import oracle_cases
+
+
+def _all_cases():
+    cases = []
+    for module in pkgutil.iter_modules(oracle_cases.__path__):
+        cases.extend(importlib.import_module(f"oracle_cases.{module.name}").CASES)
+    return cases
+
+
+CASES = _all_cases()
+
+
+def test_case_names_are_unique():
+    names = [case.name for case in CASES]
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+@given(data=st.data())
+def test_matches_jax(case, data):
+    check_case(case, data)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+@settings(max_examples=150)
+@given(data=st.data())
+def test_matches_jax_thoroughly(case, data):
+    check_case(case, data)
+
+
+def test_every_registered_primitive_has_an_oracle_case(monkeypatch):
+    """A primitive that no case applies to a traced value fails the suite."""
+    seen = set()
+    process = ReverseTrace.process_primitive
+
+    def recording(self, primitive, args, params):
+        seen.add(primitive.name)
+        return process(self, primitive, args, params)
+
+    monkeypatch.setattr(ReverseTrace, "process_primitive", recording)
+
+    @settings(max_examples=3, database=None)
+    @given(data=st.data())
+    def run(case, data):
+        check_case(case, data)
+
+    for case in CASES:
+        run(case)
+    missing = sorted(set(registry) - seen)
+    assert not missing, f"primitives with no oracle case: {missing}"
