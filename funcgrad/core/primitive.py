@@ -14,15 +14,16 @@ class Primitive:
     and returns ``g -> cotangent`` for one argument (DESIGN.md, decision 3).
     """
 
-    __slots__ = ("name", "impl", "vjp_rules", "vjp_rule_any_arg", "jvp_rule",
-                 "multiple_results", "__weakref__")
+    __slots__ = ("name", "impl", "vjp_rules", "vjp_rule_any_arg", "jvp_rules",
+                 "jvp_rule_any_arg", "multiple_results", "__weakref__")
 
     def __init__(self, name, impl, multiple_results=False, register=True):
         self.name = name
         self.impl = impl
         self.vjp_rules = ()
         self.vjp_rule_any_arg = None
-        self.jvp_rule = None
+        self.jvp_rules = ()
+        self.jvp_rule_any_arg = None
         self.multiple_results = multiple_results
         if register:
             if name in registry:
@@ -68,6 +69,21 @@ def defvjp(primitive, *rules):
 def defvjp_any_arg(primitive, rule):
     """Register one rule ``rule(argnum, ans, *args, **params)`` for variadic primitives."""
     primitive.vjp_rule_any_arg = rule
+
+
+def defjvp(primitive, *rules):
+    """Register one JVP rule per positional argument (None: no rule for that argument).
+
+    ``rule(t, ans, *args, **params)`` returns the output tangent contributed by the
+    tangent ``t`` of that argument; forward mode sums the contributions. Arguments
+    without a rule fall back to transposing the VJP rule (DESIGN.md, decision 5).
+    """
+    primitive.jvp_rules = rules
+
+
+def defjvp_any_arg(primitive, rule):
+    """Register one JVP rule ``rule(argnum, t, ans, *args, **params)`` for variadic primitives."""
+    primitive.jvp_rule_any_arg = rule
 
 
 # A primitive with multiple results is boxed as one tuple, then split into one box per

@@ -1,5 +1,7 @@
 """What the VJP rules share: declaring primitives, and cotangents shaped like their primals."""
-from ..core import Primitive, defvjp, defvjp_any_arg, dtype_of, shape_of
+# defvjp and friends are re-exported so each rule module imports from one place.
+from ..core import (Primitive, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg,  # noqa: F401
+                    dtype_of, shape_of)
 
 
 def primitive(impl, name=None, multiple_results=False):

@@ -1,0 +1,2 @@
+"""funcgrad.scipy: differentiable parts of SciPy (needs SciPy installed)."""
+from . import special, stats  # noqa: F401

@@ -1,0 +1,3 @@
+"""funcgrad.scipy.special (being filled in, see issue 3)."""
+
+__all__ = []
