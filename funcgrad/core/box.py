@@ -53,7 +53,19 @@ def register_box_class(value_type, box_class):
 
 
 def new_box(value, trace, node):
-    return _box_class_for_type.get(type(value), Box)(value, trace, node)
+    box_class = _box_class_for_type.get(type(value))
+    if box_class is None:
+        box_class = _box_class_for_subclass(type(value))
+    return box_class(value, trace, node)
+
+
+def _box_class_for_subclass(value_type):
+    """Subclasses (of ndarray, say) get their base's box class; remembered for next time."""
+    for base in value_type.__mro__[1:]:
+        if base in _box_class_for_type:
+            _box_class_for_type[value_type] = _box_class_for_type[base]
+            return _box_class_for_type[base]
+    return Box
 
 
 def find_top_trace(args):

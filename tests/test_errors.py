@@ -1,0 +1,114 @@
+"""Bad input gets a clear error that says what was wrong and how to fix it."""
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad.core import Primitive, defvjp
+
+
+def test_grad_of_non_scalar_names_the_shape_and_the_alternatives():
+    with pytest.raises(TypeError, match=r"shape \(3,\).*vjp"):
+        fg.grad(lambda x: x * 2.0)(np.ones(3))
+
+
+def test_grad_of_tuple_output():
+    with pytest.raises(TypeError, match="has_aux"):
+        fg.grad(lambda x: (x, x))(1.0)
+
+
+def test_grad_of_integer_output():
+    with pytest.raises(TypeError, match="real floating-point scalar"):
+        fg.grad(lambda x: fnp.sum(x > 0))(np.ones(2))
+
+
+@pytest.mark.parametrize("bad", [1, True, np.arange(3), np.array([True])])
+def test_differentiating_an_integer_or_boolean_input(bad):
+    with pytest.raises(TypeError, match=r"float or complex inputs.*args\[0\].*astype"):
+        fg.grad(lambda x: fnp.sum(x * 1.0))(bad)
+
+
+def test_differentiating_a_non_array_leaf_names_its_path():
+    with pytest.raises(TypeError, match=r"args\[0\]\['name'\] is a str"):
+        fg.grad(lambda d: d["w"])({"w": 1.0, "name": "weights"})
+
+
+@pytest.mark.parametrize("argnums", [2, (0, 3), -3])
+def test_argnums_out_of_range(argnums):
+    with pytest.raises(TypeError, match=f"argnums={argnums if isinstance(argnums, int) else 3}"
+                       r".*only 2 positional arguments"):
+        fg.grad(lambda x, y: x * y, argnums=argnums)(1.0, 2.0)
+
+
+def test_argnums_of_wrong_type_or_repeated():
+    with pytest.raises(TypeError, match="argnums must be an int or a tuple"):
+        fg.grad(lambda x: x, argnums="0")
+    with pytest.raises(ValueError, match="repeats"):
+        fg.grad(lambda x: x, argnums=(0, 0))
+
+
+def test_primitive_without_a_rule_names_primitive_and_argument():
+    half_done = Primitive("half_done", np.multiply, register=False)
+    defvjp(half_done, lambda ans, x, y: lambda g: g * y)
+    assert fg.grad(lambda x: half_done(x, 2.0))(1.0) == 2.0
+    with pytest.raises(NotImplementedError, match="'half_done' has no VJP rule for argument 1"):
+        fg.grad(lambda y: half_done(3.0, y))(1.0)
+
+
+def test_error_inside_a_rule_names_the_primitive():
+    fragile = Primitive("fragile", np.sin, register=False)
+
+    def broken(ans, x):
+        def vjp(g):
+            raise ZeroDivisionError("boom")
+        return vjp
+    defvjp(fragile, broken)
+    with pytest.raises(ZeroDivisionError) as info:
+        fg.grad(lambda x: fragile(x))(1.0)
+    assert any("VJP rule of 'fragile'" in note for note in info.value.__notes__)
+
+
+def test_cotangent_of_wrong_shape_dtype_or_structure():
+    _, pullback = fg.vjp(lambda x: (x, x * 2.0), np.ones(2))
+    with pytest.raises(ValueError, match=r"output 1 has shape \(3,\)"):
+        pullback((np.ones(2), np.ones(3)))
+    with pytest.raises(ValueError, match="dtype float32"):
+        pullback((np.ones(2), np.ones(2, np.float32)))
+    with pytest.raises(ValueError, match="structure"):
+        pullback([np.ones(2), np.ones(2)])
+
+
+def test_has_aux_without_a_pair():
+    with pytest.raises(TypeError, match=r"pair \(output, aux\)"):
+        fg.grad(lambda x: x, has_aux=True)(1.0)
+
+
+def test_leaked_box_is_reported():
+    leaked = []
+    fg.grad(lambda x: leaked.append(x) or x)(1.0)
+    with pytest.raises(RuntimeError, match="leaked"):
+        fnp.sin(leaked[0])
+
+
+def test_setitem_on_traced_array():
+    def f(x):
+        x[0] = 1.0
+        return fnp.sum(x)
+    with pytest.raises(TypeError, match="immutable"):
+        fg.grad(f)(np.ones(2))
+
+
+def test_converting_a_traced_value_to_numpy():
+    with pytest.raises(TypeError, match="would lose its derivative"):
+        fg.grad(lambda x: np.asarray(x).sum())(np.ones(2))
+
+
+def test_unhashable_aux_data_in_a_custom_node():
+    class Box:
+        def __init__(self, v):
+            self.v = v
+
+    fg.tree_util.register_pytree_node(Box, lambda b: ((b.v,), {"unhashable": []}),
+                                      lambda aux, children: Box(*children))
+    with pytest.raises(TypeError, match="hashable"):
+        fg.grad(lambda b: b.v)(Box(1.0))
