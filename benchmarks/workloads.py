@@ -1,0 +1,145 @@
+"""The workloads, written once per peer in that peer's own idiom.
+
+Each ``make_*`` takes a peer name and returns a zero-argument callable that does one
+unit of work (or None where the workload has no meaning for that peer).
+"""
+import numpy as np
+
+OVERHEAD_CHAIN = 100                 # primitives per timed call
+NET = dict(N=64, D_in=1000, H=100, D_out=10)
+LEARNING_RATE = 1e-6
+
+
+# ---- per-primitive overhead: a chain of sin on a (3,) array, forward + backward -----------
+
+def make_overhead(peer):
+    x = np.linspace(0.1, 0.3, 3)
+    if peer == "numpy":
+        def run():
+            y = x
+            for _ in range(OVERHEAD_CHAIN):
+                y = np.sin(y)
+            return y
+        return run
+    if peer in ("funcgrad", "autograd"):
+        if peer == "funcgrad":
+            import funcgrad as ad
+            import funcgrad.numpy as anp
+        else:
+            import autograd as ad
+            import autograd.numpy as anp
+
+        def chain(y):
+            for _ in range(OVERHEAD_CHAIN):
+                y = anp.sin(y)
+            return anp.sum(y)
+        grad = ad.grad(chain)
+        return lambda: grad(x)
+    torch = _torch_like(peer)
+    leaf = torch.tensor(x, requires_grad=True)
+
+    def run():
+        y = leaf
+        for _ in range(OVERHEAD_CHAIN):
+            y = torch.sin(y)
+        y.sum().backward()
+        leaf.grad = None
+    return run
+
+
+# ---- the seed network: N=64, 1000-100-10, float32, relu, squared loss, one SGD step -------
+
+def network_data(seed=0):
+    rng = np.random.default_rng(seed)
+    n, d_in, h, d_out = NET["N"], NET["D_in"], NET["H"], NET["D_out"]
+    return tuple(rng.standard_normal(shape).astype(np.float32)
+                 for shape in [(n, d_in), (n, d_out), (d_in, h), (h, d_out)])
+
+
+def numpy_step(x, y, w1, w2):
+    """The hand-written floor: forward, gradients by hand, update in place."""
+    h = x @ w1
+    h_relu = np.maximum(h, 0)
+    y_pred = h_relu @ w2
+    loss = np.square(y_pred - y).sum()
+    grad_y_pred = 2.0 * (y_pred - y)
+    grad_w2 = h_relu.T @ grad_y_pred
+    grad_h = grad_y_pred @ w2.T
+    grad_h[h < 0] = 0
+    grad_w1 = x.T @ grad_h
+    w1 -= LEARNING_RATE * grad_w1
+    w2 -= LEARNING_RATE * grad_w2
+    return loss
+
+
+def make_network_step(peer):
+    x, y, w1, w2 = network_data()
+    if peer == "numpy":
+        return lambda: numpy_step(x, y, w1, w2)
+    if peer in ("funcgrad", "autograd"):
+        value_and_grad, loss = _functional_network(peer)
+        # autograd differentiates one argument, so both peers take the weights as a tuple.
+        vg = value_and_grad(lambda weights, x, y: loss(*weights, x, y))
+        weights = [(w1, w2)]
+
+        def run():
+            value, (g1, g2) = vg(weights[0], x, y)
+            w1_, w2_ = weights[0]
+            weights[0] = (w1_ - LEARNING_RATE * g1, w2_ - LEARNING_RATE * g2)
+            return value
+        return run
+    torch = _torch_like(peer)
+    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+    w1t = torch.from_numpy(w1.copy()).requires_grad_()
+    w2t = torch.from_numpy(w2.copy()).requires_grad_()
+
+    def run():
+        loss = (xt.mm(w1t).clamp(min=0).mm(w2t) - yt).pow(2).sum()
+        loss.backward()
+        with torch.no_grad():
+            w1t.sub_(LEARNING_RATE * w1t.grad)
+            w2t.sub_(LEARNING_RATE * w2t.grad)
+        w1t.grad = None
+        w2t.grad = None
+        return loss
+    return run
+
+
+def _functional_network(peer):
+    if peer == "funcgrad":
+        import funcgrad as ad
+        import funcgrad.numpy as anp
+    else:
+        import autograd as ad
+        import autograd.numpy as anp
+
+    def loss(w1, w2, x, y):
+        y_pred = anp.maximum(x @ w1, 0.0) @ w2
+        return anp.sum((y_pred - y) ** 2)
+    return ad.value_and_grad, loss
+
+
+def make_network_forward(peer):
+    """funcgrad's loss on plain arrays: the denominator of the cheap-gradient ratio."""
+    if peer != "funcgrad":
+        return None
+    x, y, w1, w2 = network_data()
+    _, loss = _functional_network("funcgrad")
+    return lambda: loss(w1, w2, x, y)
+
+
+def make_network_gradient(peer):
+    if peer != "funcgrad":
+        return None
+    x, y, w1, w2 = network_data()
+    value_and_grad, loss = _functional_network("funcgrad")
+    vg = value_and_grad(loss, argnums=(0, 1))
+    return lambda: vg(w1, w2, x, y)
+
+
+def _torch_like(peer):
+    if peer == "torch":
+        import torch
+        return torch
+    import compat
+    return compat
