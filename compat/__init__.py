@@ -1,4 +1,64 @@
-"""compat: the stateful Variable / .backward() API of PyTorch-style scripts, on funcgrad's engine.
+"""compat: PyTorch's stateful autograd API (Tensor, Variable, backward, .grad,
+autograd.Function) on funcgrad's engine.
 
-Empty until its issue lands; see the README for what exists today.
+Scripts written for PyTorch run with their imports changed::
+
+    import compat as torch
+    from compat.autograd import Variable
+
+Every operation is computed with funcgrad.numpy on the tensors' boxes of funcgrad's eager
+tape (funcgrad.core.eager), so derivatives come from funcgrad's registered VJP rules.
+Tensors are float32 by default and follow PyTorch's type promotion, printing and errors.
 """
+from . import _methods  # noqa: F401 -- installs the Tensor methods and operators
+from . import autograd
+from ._dtypes import (bool, dtype, float16, float32, float64, get_default_dtype, int8, int16,
+                      int32, int64, promote_types, result_type, set_default_dtype, uint8)
+from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
+                         Generator, HalfTensor, IntTensor, LongTensor, ShortTensor, arange,
+                         as_tensor, default_generator, empty, empty_like, eye, from_numpy,
+                         full, full_like, initial_seed, linspace, manual_seed, ones, ones_like,
+                         rand, rand_like, randint, randn, randn_like, randperm, tensor, zeros,
+                         zeros_like)
+from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, no_grad,
+                         set_grad_enabled)
+from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bmm, cat, clamp,
+                   clamp_max, clamp_min, clone, concat, cos, cumsum, div, dot, eq, equal, exp,
+                   flatten, ge, gt, isnan, le, log, log_softmax, logical_not, lt, masked_fill,
+                   matmul, max, maximum, mean, min, minimum, mm, mul, mv, ne, neg, norm,
+                   permute, pow, prod, reciprocal, relu, remainder, reshape, rsub, sigmoid,
+                   sin, softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh,
+                   transpose, unsqueeze, var, where)
+from ._printing import get_printoptions, set_printoptions
+from ._tensor import Size, Tensor
+
+float = float32  # noqa: A001 -- torch's aliases
+double = float64
+half = float16
+long = int64
+int = int32  # noqa: A001
+short = int16
+
+clip = clamp
+multiply = mul
+divide = div
+true_divide = div
+subtract = sub
+negative = neg
+absolute = abs
+
+
+def is_tensor(obj):
+    """True if `obj` is a compat Tensor."""
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input):
+    return input.dtype.is_floating_point
+
+
+def numel(input):
+    return input.numel()
+
+
+__version__ = "0.1.0"

@@ -1,0 +1,198 @@
+"""Tensor dtypes (`compat.float32`, ...) and PyTorch's type promotion rules.
+
+NumPy and PyTorch disagree on promotion: PyTorch keeps ``int64 + float32`` as float32,
+divides integers into the default float dtype, and lets a dimensioned tensor win over a
+0-d tensor or a Python number of the same category (``float32 * float64 0-d`` is float32).
+Every compat operation asks `result_type` for its dtype and casts its operands to it.
+"""
+import numpy as np
+
+_BOOL, _INT, _FLOAT = 0, 1, 2
+_py_bool = type(True)  # `bool` below is the tensor dtype, as in torch
+
+
+class dtype:
+    """A tensor element type; prints as PyTorch's does (``torch.float32``)."""
+
+    __slots__ = ("name", "numpy", "category", "legacy_name")
+
+    def __init__(self, name, numpy_type, category, legacy_name):
+        self.name = name
+        self.numpy = np.dtype(numpy_type)
+        self.category = category
+        self.legacy_name = legacy_name
+
+    @property
+    def is_floating_point(self):
+        return self.category == _FLOAT
+
+    @property
+    def is_complex(self):
+        return False
+
+    @property
+    def is_signed(self):
+        return self.numpy.kind != "u" and self.category != _BOOL
+
+    @property
+    def itemsize(self):
+        return self.numpy.itemsize
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return self.name
+
+
+bool = dtype("bool", np.bool_, _BOOL, "BoolTensor")  # noqa: A001 -- torch's name
+uint8 = dtype("uint8", np.uint8, _INT, "ByteTensor")
+int8 = dtype("int8", np.int8, _INT, "CharTensor")
+int16 = dtype("int16", np.int16, _INT, "ShortTensor")
+int32 = dtype("int32", np.int32, _INT, "IntTensor")
+int64 = dtype("int64", np.int64, _INT, "LongTensor")
+float16 = dtype("float16", np.float16, _FLOAT, "HalfTensor")
+float32 = dtype("float32", np.float32, _FLOAT, "FloatTensor")
+float64 = dtype("float64", np.float64, _FLOAT, "DoubleTensor")
+
+ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
+_BY_NUMPY = {d.numpy: d for d in ALL}
+BY_NAME = {d.name: d for d in ALL}
+_BY_LEGACY_NAME = {d.legacy_name: d for d in ALL}
+BY_NAME.update(float=float32, double=float64, half=float16, long=int64, int=int32,
+               short=int16)
+
+
+class _Defaults:
+    float = float32
+
+
+DEFAULTS = _Defaults()
+
+
+def get_default_dtype():
+    """The dtype of floating tensors made from Python floats (float32 unless changed)."""
+    return DEFAULTS.float
+
+
+def set_default_dtype(d):
+    """Make `d` (compat.float32 or compat.float64) the default floating dtype."""
+    if d not in (float32, float64, float16):
+        raise TypeError(f"compat.set_default_dtype: only floating dtypes can be the default, "
+                        f"got {d!r}")
+    DEFAULTS.float = d
+
+
+def from_numpy_dtype(np_dtype, where="compat"):
+    """The compat dtype of a NumPy dtype (an error for types tensors cannot hold)."""
+    try:
+        return _BY_NUMPY[np.dtype(np_dtype)]
+    except (KeyError, TypeError):
+        raise TypeError(f"{where}: can't convert an array of type {np_dtype}; the supported "
+                        f"types are {', '.join(d.name for d in ALL)}.") from None
+
+
+def as_dtype(d, where="compat"):
+    """A compat dtype from a compat dtype, a NumPy dtype, a Python type or a name."""
+    if isinstance(d, dtype):
+        return d
+    legacy = getattr(d, "_compat_dtype", None)
+    if legacy is not None:
+        return legacy
+    if d is float:
+        return DEFAULTS.float
+    if d is int:
+        return int64
+    if d is _py_bool:
+        return bool
+    if isinstance(d, str):
+        name = d.removeprefix("torch.")
+        if name in BY_NAME:
+            return BY_NAME[name]
+        if name in _BY_LEGACY_NAME:
+            return _BY_LEGACY_NAME[name]
+    return from_numpy_dtype(d, where)
+
+
+def promote_types(a, b):
+    """PyTorch's promotion of two dtypes: a floating type beats any integer or bool type;
+    within a category the wider type wins (as in NumPy)."""
+    if a is b:
+        return a
+    if a.category != b.category:
+        return a if a.category > b.category else b
+    return _BY_NUMPY[np.promote_types(a.numpy, b.numpy)]
+
+
+def _combine(higher, lower):
+    """The result of a higher-priority group (dimensioned tensors over 0-d tensors over
+    Python numbers) with a lower one: the lower one only counts if its category is higher."""
+    if higher is None:
+        return lower
+    if lower is None or higher.category == _FLOAT:
+        return higher
+    if higher.category == _BOOL or lower.category > higher.category:
+        return promote_types(higher, lower)
+    return higher
+
+
+def scalar_dtype(x):
+    """The dtype PyTorch gives a Python number taking part in an operation."""
+    if isinstance(x, _py_bool) or isinstance(x, np.bool_):
+        return bool
+    if isinstance(x, (int, np.integer)):
+        return int64
+    if isinstance(x, (float, np.floating)):
+        return DEFAULTS.float
+    raise TypeError(f"compat: expected a tensor or a number, got {type(x).__name__}")
+
+
+def result_type(*operands):
+    """The dtype of an operation on `operands` (tensors and Python numbers), as in PyTorch."""
+    common = _common_float(operands)
+    if common is not None:
+        return common
+    dims = zeros = numbers = None
+    for x in operands:
+        if isinstance(x, _TENSOR[0]):
+            d = x.dtype
+            if x._data.ndim:
+                dims = d if dims is None else promote_types(dims, d)
+            else:
+                zeros = d if zeros is None else promote_types(zeros, d)
+        else:
+            d = scalar_dtype(x)
+            numbers = d if numbers is None else promote_types(numbers, d)
+    return _combine(dims, _combine(zeros, numbers))
+
+
+def _common_float(operands):
+    """The fast path: tensors all of one floating dtype, and Python numbers."""
+    common = None
+    for x in operands:
+        kind = type(x)
+        if kind is _TENSOR[0]:
+            d = _BY_NUMPY[x._data.dtype]
+            if common is None:
+                common = d
+            elif d is not common:
+                return None
+        elif kind is not float and kind is not int and kind is not _py_bool:
+            return None
+    return common if common is not None and common.category == _FLOAT else None
+
+
+def can_cast(source, target):
+    """Whether an in-place result of dtype `source` may be written into a `target` tensor."""
+    return source.category <= target.category
+
+
+_TENSOR = [None]  # compat.Tensor, filled in by _tensor (which imports this module)
+
+
+def of_array(array):
+    return _BY_NUMPY[array.dtype]
+
+
+__all__ = ["dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
+           "float64", "get_default_dtype", "set_default_dtype", "promote_types", "result_type"]

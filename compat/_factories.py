@@ -1,0 +1,316 @@
+"""Making tensors: tensor(), ones/zeros/..., random tensors, from_numpy, and the legacy
+constructors (``Tensor(3, 4)``, ``FloatTensor([1.0, 2.0])``)."""
+import numbers
+import warnings
+
+import numpy as np
+
+from . import _dtypes
+from ._tensor import Size, Tensor, make, make_leaf
+
+
+class Generator:
+    """The source of random tensors; `manual_seed` makes its draws repeatable.
+
+    compat draws with NumPy's generator, so its random numbers are not PyTorch's.
+    """
+
+    def __init__(self, seed=None):
+        self._seed = seed
+        self.rng = np.random.default_rng(seed)
+
+    def manual_seed(self, seed):
+        self._seed = int(seed)
+        self.rng = np.random.default_rng(self._seed)
+        return self
+
+    def initial_seed(self):
+        return self._seed
+
+    def __repr__(self):
+        return f"<compat.Generator object at {id(self):#x}>"
+
+
+default_generator = Generator()
+
+
+def manual_seed(seed):
+    """Seed the default generator (for repeatable rand/randn/randint/randperm/normal_)."""
+    return default_generator.manual_seed(seed)
+
+
+def initial_seed():
+    return default_generator.initial_seed()
+
+
+def _rng(generator):
+    return (generator or default_generator).rng
+
+
+def _size(size, name):
+    """A shape given as varargs (``ones(2, 3)``) or as one sequence (``ones((2, 3))``)."""
+    if len(size) == 1 and not isinstance(size[0], numbers.Integral):
+        size = size[0]
+    try:
+        shape = tuple(int(n) for n in size)
+    except TypeError:
+        raise TypeError(f"compat.{name}(): the size must be ints or one sequence of ints, "
+                        f"got {size!r}") from None
+    if any(n < 0 for n in shape):
+        raise RuntimeError(f"compat.{name}(): negative dimension in {shape}")
+    return shape
+
+
+def _dtype(dtype, default=None):
+    if dtype is None:
+        return default or _dtypes.get_default_dtype()
+    return _dtypes.as_dtype(dtype)
+
+
+def _check_device(device):
+    if device is not None and str(device).split(":")[0] not in ("cpu",):
+        raise RuntimeError(f"compat runs on the CPU only; device {device!r} is not available")
+
+
+def _finish(data, requires_grad):
+    return make_leaf(data, requires_grad)
+
+
+def _filled(fill, name):
+    def factory(*size, dtype=None, requires_grad=False, device=None, out=None, layout=None,
+                pin_memory=False, memory_format=None):
+        _check_device(device)
+        if out is not None:
+            raise TypeError(f"compat.{name}(): out= is not supported")
+        d = _dtype(dtype)
+        return _finish(fill(_size(size, name), d.numpy), requires_grad)
+    factory.__name__ = name
+    factory.__doc__ = f"A new tensor of the given size filled as numpy.{fill.__name__} does."
+    return factory
+
+
+ones = _filled(np.ones, "ones")
+zeros = _filled(np.zeros, "zeros")
+empty = _filled(np.empty, "empty")
+
+
+def full(size, fill_value, *, dtype=None, requires_grad=False, device=None):
+    """A tensor of `size` filled with `fill_value` (its dtype follows the value's kind)."""
+    _check_device(device)
+    d = _dtype(dtype, _dtypes.scalar_dtype(fill_value))
+    return _finish(np.full(_size((size,), "full"), fill_value, d.numpy), requires_grad)
+
+
+def eye(n, m=None, *, dtype=None, requires_grad=False, device=None):
+    _check_device(device)
+    return _finish(np.eye(n, m, dtype=_dtype(dtype).numpy), requires_grad)
+
+
+def arange(start, end=None, step=1, *, dtype=None, requires_grad=False, device=None):
+    """start, start + step, ... below end; int64 when every argument is an integer."""
+    _check_device(device)
+    if end is None:
+        start, end = 0, start
+    numbers_given = (start, end, step)
+    integral = all(isinstance(x, numbers.Integral) for x in numbers_given)
+    d = _dtype(dtype, _dtypes.int64 if integral else None)
+    if step == 0:
+        raise RuntimeError("arange: step must be nonzero")
+    values = np.arange(start, end, step, dtype=np.int64 if integral else np.float64)
+    return _finish(values.astype(d.numpy), requires_grad)
+
+
+def linspace(start, end, steps, *, dtype=None, requires_grad=False, device=None):
+    _check_device(device)
+    return _finish(np.linspace(start, end, steps).astype(_dtype(dtype).numpy), requires_grad)
+
+
+def rand(*size, generator=None, dtype=None, requires_grad=False, device=None):
+    """Uniform samples in [0, 1)."""
+    _check_device(device)
+    d = _dtype(dtype)
+    values = _rng(generator).random(_size(size, "rand"))
+    return _finish(values.astype(d.numpy), requires_grad)
+
+
+def randn(*size, generator=None, dtype=None, requires_grad=False, device=None):
+    """Standard normal samples."""
+    _check_device(device)
+    d = _dtype(dtype)
+    values = _rng(generator).standard_normal(_size(size, "randn"))
+    return _finish(values.astype(d.numpy), requires_grad)
+
+
+def randint(low, high=None, size=None, *, generator=None, dtype=None, requires_grad=False,
+            device=None):
+    """Integers drawn uniformly from [low, high) (``randint(high, size)`` also works)."""
+    _check_device(device)
+    if size is None:
+        low, high, size = 0, low, high
+    d = _dtype(dtype, _dtypes.int64)
+    values = _rng(generator).integers(low, high, _size((size,), "randint"))
+    return _finish(values.astype(d.numpy), requires_grad)
+
+
+def randperm(n, *, generator=None, dtype=None, requires_grad=False, device=None):
+    _check_device(device)
+    return _finish(_rng(generator).permutation(n).astype(_dtype(dtype, _dtypes.int64).numpy),
+                   requires_grad)
+
+
+def _like(factory, name):
+    def like(input, *, dtype=None, requires_grad=False, device=None, **kwargs):
+        return factory(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad,
+                       device=device, **kwargs)
+    like.__name__ = name
+    return like
+
+
+ones_like = _like(ones, "ones_like")
+zeros_like = _like(zeros, "zeros_like")
+empty_like = _like(empty, "empty_like")
+rand_like = _like(rand, "rand_like")
+randn_like = _like(randn, "randn_like")
+
+
+def full_like(input, fill_value, *, dtype=None, requires_grad=False, device=None):
+    return full(input.shape, fill_value, dtype=dtype or input.dtype,
+                requires_grad=requires_grad, device=device)
+
+
+def _leaves(data):
+    """Yield the leaves of nested lists/tuples (iteratively)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        else:
+            yield item
+
+
+def _replace_tensors(data):
+    if isinstance(data, Tensor):
+        return data._data
+    if isinstance(data, (list, tuple)):
+        return [_replace_tensors(item) for item in data]
+    return data
+
+
+def _array_of(data, dtype, where):
+    """The values of `data` (numbers, nested sequences, arrays, tensors) as a new array of
+    PyTorch's inferred dtype (Python floats -> the default float dtype, ints -> int64)."""
+    if isinstance(data, np.ndarray):
+        array = np.array(data, copy=True)
+        inferred = _dtypes.from_numpy_dtype(array.dtype, where)
+    else:
+        holds_arrays = any(isinstance(x, (Tensor, np.ndarray, np.generic))
+                           for x in _leaves(data))
+        array = np.array(_replace_tensors(data))
+        if array.dtype == object:
+            raise TypeError(f"{where}: could not convert {type(data).__name__} to a tensor "
+                            f"(ragged or non-numeric data)")
+        if holds_arrays and array.dtype.kind in "biuf":
+            inferred = _dtypes.from_numpy_dtype(array.dtype, where)
+        else:
+            kind = array.dtype.kind
+            inferred = (_dtypes.bool if kind == "b" else _dtypes.int64 if kind in "iu"
+                        else _dtypes.get_default_dtype())
+    d = _dtypes.as_dtype(dtype) if dtype is not None else inferred
+    return array.astype(d.numpy, copy=False)
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new leaf tensor holding a copy of `data` (numbers, nested lists, arrays)."""
+    _check_device(device)
+    if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.clone().detach() rather than compat.tensor(sourceTensor).",
+                      UserWarning, stacklevel=2)
+    return _finish(_array_of(data, dtype, "compat.tensor"), requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """`data` as a tensor, sharing memory with an ndarray or tensor where the dtype allows."""
+    if isinstance(data, Tensor):
+        return data if dtype is None else data.to(dtype)
+    if isinstance(data, np.ndarray) and (dtype is None or
+                                         _dtypes.as_dtype(dtype).numpy == data.dtype):
+        return from_numpy(data)
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(array):
+    """A tensor sharing memory with the ndarray `array` (changes show in both)."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    _dtypes.from_numpy_dtype(array.dtype, "compat.from_numpy")
+    return make(array)
+
+
+def legacy_new(dtype, args, kwargs, name):
+    """PyTorch's legacy constructors: ``Tensor()`` (empty), ``Tensor(2, 3)`` / ``Tensor(size)``
+    (uninitialised), ``Tensor(sequence or ndarray)`` (a copy), ``Tensor(tensor)`` (the same
+    storage, which must have this dtype)."""
+    _check_device(kwargs.pop("device", None))
+    if kwargs:
+        raise TypeError(f"compat.{name}(): unexpected keyword arguments {sorted(kwargs)}")
+    if not args:
+        return make(np.empty((0,), dtype.numpy))
+    if all(isinstance(a, numbers.Integral) and not isinstance(a, bool) for a in args) or (
+            len(args) == 1 and isinstance(args[0], Size)):
+        return make(np.empty(_size(args, name), dtype.numpy))
+    if len(args) != 1:
+        raise TypeError(f"compat.{name}(): expected sizes (ints) or one sequence of data, got "
+                        f"{args!r}")
+    data = args[0]
+    if isinstance(data, Tensor):
+        if data.dtype is not dtype:
+            raise TypeError(f"expected {dtype.legacy_name.removesuffix('Tensor')} (got "
+                            f"{data.dtype.legacy_name.removesuffix('Tensor')})")
+        return make(data._data, None, data._version)
+    if isinstance(data, numbers.Number):
+        raise TypeError(f"compat.{name}(): new(): data must be a sequence (got "
+                        f"{type(data).__name__})")
+    return make(_array_of(data, dtype, f"compat.{name}"))
+
+
+class _TensorType(type):
+    """The legacy type classes: ``FloatTensor(...)`` constructs, ``isinstance(t,
+    FloatTensor)`` checks the dtype, and ``t.type(FloatTensor)`` converts."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.dtype is cls._compat_dtype
+
+    def __call__(cls, *args, **kwargs):
+        return legacy_new(cls._compat_dtype, args, kwargs, cls.__name__)
+
+    def __repr__(cls):
+        return f"<class 'torch.{cls.__name__}'>"
+
+    @property
+    def dtype(cls):
+        return cls._compat_dtype
+
+
+def _tensor_type(d):
+    return _TensorType(d.legacy_name, (), {"_compat_dtype": d, "__module__": "compat"})
+
+
+FloatTensor = _tensor_type(_dtypes.float32)
+DoubleTensor = _tensor_type(_dtypes.float64)
+HalfTensor = _tensor_type(_dtypes.float16)
+LongTensor = _tensor_type(_dtypes.int64)
+IntTensor = _tensor_type(_dtypes.int32)
+ShortTensor = _tensor_type(_dtypes.int16)
+CharTensor = _tensor_type(_dtypes.int8)
+ByteTensor = _tensor_type(_dtypes.uint8)
+BoolTensor = _tensor_type(_dtypes.bool)
+
+__all__ = [
+    "Generator", "manual_seed", "initial_seed", "ones", "zeros", "empty", "full", "eye",
+    "arange", "linspace", "rand", "randn", "randint", "randperm", "ones_like", "zeros_like",
+    "empty_like", "rand_like", "randn_like", "full_like", "tensor", "as_tensor", "from_numpy",
+    "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor", "ShortTensor",
+    "CharTensor", "ByteTensor", "BoolTensor",
+]

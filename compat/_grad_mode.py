@@ -1,0 +1,114 @@
+"""Whether operations are recorded: no_grad, enable_grad, set_grad_enabled, inference_mode.
+
+One process-wide switch (PyTorch keeps one per thread). Each class works as a context
+manager, as a decorator (``@no_grad()``), and, like PyTorch's, also undecorated
+(``@no_grad``).
+"""
+import functools
+
+
+class _State:
+    __slots__ = ("enabled",)
+
+    def __init__(self):
+        self.enabled = True
+
+
+STATE = _State()
+
+
+def is_grad_enabled():
+    """True when operations on tensors that require grad are being recorded."""
+    return STATE.enabled
+
+
+class _GradMode:
+    """Sets recording to `enabled` inside a `with` block or a decorated function."""
+
+    enabled = None
+
+    def __new__(cls, func=None):
+        self = super().__new__(cls)
+        if func is not None:  # used as a decorator without parentheses
+            return self(func)
+        return self
+
+    def __init__(self, func=None):
+        self._saved = []
+
+    def __enter__(self):
+        self._saved.append(STATE.enabled)
+        STATE.enabled = self.enabled
+
+    def __exit__(self, *exc_info):
+        STATE.enabled = self._saved.pop()
+
+    def __call__(self, func):
+        mode = type(self)
+
+        @functools.wraps(func)
+        def run_in_mode(*args, **kwargs):
+            with mode():
+                return func(*args, **kwargs)
+        return run_in_mode
+
+
+class no_grad(_GradMode):
+    """Operations inside do not record history (their results do not require grad)."""
+
+    enabled = False
+
+
+class enable_grad(_GradMode):
+    """Record history again, e.g. inside a no_grad block."""
+
+    enabled = True
+
+
+class inference_mode(_GradMode):
+    """Same as no_grad here (``inference_mode(False)`` leaves recording as it is)."""
+
+    enabled = False
+
+    def __new__(cls, mode=True):
+        if callable(mode):
+            return super().__new__(cls, mode)
+        return super().__new__(cls)
+
+    def __init__(self, mode=True):
+        super().__init__()
+        self._mode = bool(mode) if not callable(mode) else True
+
+    def __enter__(self):
+        self._saved.append(STATE.enabled)
+        if self._mode:
+            STATE.enabled = False
+
+
+class set_grad_enabled:
+    """Turn recording on or off: at once when called, until the end of a ``with`` block
+    when used as one, or around a function when used as a decorator."""
+
+    def __init__(self, mode):
+        self.enabled = bool(mode)
+        self._previous = STATE.enabled
+        STATE.enabled = self.enabled
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc_info):
+        STATE.enabled = self._previous
+
+    def __call__(self, func):
+        STATE.enabled = self._previous  # as a decorator it only applies inside func
+        enabled = self.enabled
+
+        @functools.wraps(func)
+        def run_in_mode(*args, **kwargs):
+            with set_grad_enabled(enabled):
+                return func(*args, **kwargs)
+        return run_in_mode
+
+
+__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled"]

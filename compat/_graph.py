@@ -1,0 +1,318 @@
+"""Tensor history as PyTorch presents it, and backward()/autograd.grad on the eager tape.
+
+The eager tape (funcgrad.core.eager) records funcgrad primitives. A compat operation
+labels the node of its result with PyTorch's name (``MulBackward0``) and records its
+tensor inputs as the node's `edges`; `grad_fn` objects are thin views of those nodes,
+created on first access and cached on the node.
+"""
+import itertools
+
+import numpy as np
+
+import funcgrad.numpy as fnp
+from funcgrad.core import Box, tuple_get
+from funcgrad.core import eager
+
+from . import _ops
+from ._grad_mode import STATE, set_grad_enabled
+from ._tensor import Tensor, make
+
+# Names of nodes recorded by funcgrad itself (VJP rules run under create_graph, casts).
+_PRIMITIVE_LABELS = {
+    "add": "AddBackward0", "subtract": "SubBackward0", "multiply": "MulBackward0",
+    "true_divide": "DivBackward0", "divide": "DivBackward0", "negative": "NegBackward0",
+    "power": "PowBackward1", "reciprocal": "ReciprocalBackward0", "square": "PowBackward0",
+    "exp": "ExpBackward0", "log": "LogBackward0", "sin": "SinBackward0", "cos": "CosBackward0",
+    "tanh": "TanhBackward0", "sqrt": "SqrtBackward0", "absolute": "AbsBackward0",
+    "sign": "SgnBackward0", "matmul": "MmBackward0", "sum": "SumBackward1",
+    "mean": "MeanBackward1", "prod": "ProdBackward1", "max": "AmaxBackward0",
+    "min": "AminBackward0", "reshape": "ViewBackward0", "transpose": "PermuteBackward0",
+    "broadcast_to": "ExpandBackward0", "concatenate": "CatBackward0",
+    "getitem": "IndexBackward0", "add_at_zeros": "IndexPutBackward0",
+    "astype": "ToCopyBackward0", "where": "WhereBackward0", "maximum": "MaximumBackward0",
+    "minimum": "MinimumBackward0", "positive": "CloneBackward0",
+}
+
+
+class Node:
+    """A recorded operation, as ``tensor.grad_fn`` shows it (subclassed once per name)."""
+
+    __slots__ = ("_node",)
+
+    def __init__(self, node):
+        self._node = node
+
+    def name(self):
+        return type(self).__name__
+
+    @property
+    def next_functions(self):
+        """The grad_fn of each input (None for inputs that need no gradient), with the
+        index of the output of that node the input was."""
+        node = self._node
+        edges = node.edges if node.edges is not None else node.parents
+        return tuple((None, 0) if edge is None else _target(edge) for edge in edges)
+
+    @property
+    def metadata(self):
+        return {}
+
+    def register_hook(self, hook):
+        raise NotImplementedError("compat: hooks on grad_fn nodes are not supported; "
+                                  "register them on tensors with Tensor.register_hook")
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+
+class AccumulateGrad(Node):
+    """The node that accumulates a leaf's gradient into its .grad."""
+
+    __slots__ = ()
+
+    @property
+    def variable(self):
+        return self._node.sink()
+
+    @property
+    def next_functions(self):
+        return ()
+
+
+_NODE_CLASSES = {"AccumulateGrad": AccumulateGrad}
+
+
+def node_class(name):
+    """The grad_fn class called `name` (made on first use)."""
+    cls = _NODE_CLASSES.get(name)
+    if cls is None:
+        cls = _NODE_CLASSES[name] = type(name, (Node,), {"__slots__": ()})
+    return cls
+
+
+def _label(node):
+    if node.label is not None:
+        return node.label
+    name = node.primitive.name
+    return _PRIMITIVE_LABELS.get(name) or name.title().replace("_", "") + "Backward0"
+
+
+def grad_fn_of(node):
+    """The grad_fn object of a non-leaf node (one object per node)."""
+    if node.primitive is tuple_get:  # one output of a multi-output node
+        node = node.parents[0]
+    if node.meta is None:
+        node.meta = node_class(_label(node))(node)
+    return node.meta
+
+
+def _target(node):
+    if not node.parents:
+        if node.meta is None:
+            node.meta = AccumulateGrad(node)
+        return node.meta, 0
+    if node.primitive is tuple_get:
+        return grad_fn_of(node.parents[0]), node.params["index"]
+    return grad_fn_of(node), 0
+
+
+# ---- hooks -------------------------------------------------------------------------------
+
+_hook_ids = itertools.count()
+
+
+class RemovableHandle:
+    """Returned by register_hook; remove() unregisters the hook."""
+
+    def __init__(self, hooks, key):
+        self._hooks = hooks
+        self.id = key
+
+    def remove(self):
+        self._hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.remove()
+
+
+def register_tensor_hook(node, hook):
+    if node.hooks is None:
+        node.hooks = {}
+    key = next(_hook_ids)
+
+    def on_cotangent(ct):
+        new_grad = hook(tensor_of_cotangent(ct))
+        if new_grad is None:
+            return None
+        if not isinstance(new_grad, Tensor):
+            raise TypeError(f"a tensor hook must return a Tensor or None, got "
+                            f"{type(new_grad).__name__}")
+        if new_grad._data.shape != np.shape(ct):
+            raise RuntimeError(f"hook returned a gradient of shape {list(new_grad.shape)}, "
+                               f"but the tensor has shape {list(np.shape(ct))}")
+        return cotangent_of(new_grad)
+
+    node.hooks[key] = on_cotangent
+    return RemovableHandle(node.hooks, key)
+
+
+# ---- cotangents <-> tensors --------------------------------------------------------------
+
+
+def tensor_of_cotangent(ct, copy=False):
+    """A tensor holding a cotangent of the tape (one that requires grad under create_graph);
+    `copy` gives a plain cotangent storage of its own (cotangents may share arrays)."""
+    if isinstance(ct, Box):
+        if type(ct.value) is not np.ndarray:
+            ct.value = np.asarray(ct.value)
+        return make(ct.value, ct)
+    return make(np.array(ct, copy=True) if copy else np.asarray(ct))
+
+
+def cotangent_of(t):
+    """What the tape computes with for a gradient tensor `t`."""
+    box = t._box
+    return box if box is not None and STATE.enabled else t._data
+
+
+def _root_cotangent(output, gradient, index, create_graph):
+    if gradient is None:
+        if output._data.size != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs; pass "
+                               "a gradient tensor of the output's shape to backward()")
+        return np.ones(output._data.shape, output._data.dtype)
+    if not isinstance(gradient, Tensor):
+        from ._factories import tensor
+        gradient = tensor(gradient, dtype=output.dtype)
+    if gradient._data.shape != output._data.shape:
+        raise RuntimeError(f"Mismatch in shape: grad_output[{index}] has a shape of "
+                           f"{gradient.shape} and output[{index}] has a shape of "
+                           f"{output.shape}.")
+    value = gradient._box if create_graph and gradient._box is not None else gradient._data
+    if gradient._data.dtype != output._data.dtype:
+        value = fnp.astype(value, output._data.dtype)
+    return value
+
+
+def _roots(outputs, gradients, create_graph):
+    roots, cotangents = [], []
+    for i, (output, gradient) in enumerate(zip(outputs, gradients)):
+        if not isinstance(output, Tensor):
+            raise TypeError(f"compat: can only differentiate tensors, got "
+                            f"{type(output).__name__}")
+        if output._box is None:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not "
+                               f"have a grad_fn")
+        roots.append(output._box.node)
+        cotangents.append(_root_cotangent(output, gradient, i, create_graph))
+    return roots, cotangents
+
+
+def _as_tuple(x):
+    if x is None:
+        return None
+    if isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
+
+
+def _accumulate(t, ct):
+    """Add a cotangent into t.grad: in place for plain gradients (as PyTorch does), out of
+    place (recorded) for gradients that require grad; None is a zero."""
+    if ct is None:
+        if t._grad is None:
+            t._grad = make(np.zeros_like(t._data))
+    elif isinstance(ct, Box) or (t._grad is not None and t._grad._box is not None):
+        new = tensor_of_cotangent(ct)
+        if t._grad is not None:
+            t._grad = t._grad + new
+        elif new._box is not None:
+            t._grad = _ops.copy_of(new)
+        else:
+            t._grad = make(new._data.copy())
+    elif t._grad is None:
+        t._grad = make(np.array(ct, dtype=t._data.dtype, copy=True))
+    else:
+        np.add(t._grad._data, ct, out=t._grad._data)
+        t._grad._version.value += 1
+
+
+def run_backward(outputs, gradients, retain_graph, create_graph, inputs=None):
+    """backward(): accumulate the gradients of `outputs` into the leaves' .grad (or into
+    the .grad of `inputs` only, when given)."""
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots, cotangents = _roots(outputs, gradients, create_graph)
+    wanted = None
+    targets = {}
+    if inputs is not None:
+        for t in _as_tuple(inputs):
+            if t._box is None:
+                raise RuntimeError("backward(inputs=...): every input must require grad")
+            targets[t._box.node] = t
+        wanted = set(targets)
+    with set_grad_enabled(create_graph):
+        found = eager.backward(roots, cotangents, retain_graph, create_graph, wanted)
+        for node, ct in found.items():
+            t = targets[node] if wanted is not None else node.sink()
+            if t is not None:
+                _accumulate(t, ct)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False,
+         materialize_grads=False):
+    """The gradients of `outputs` with respect to `inputs`, returned (not accumulated into
+    .grad). `grad_outputs` plays the part of backward's `gradient`."""
+    if is_grads_batched:
+        raise NotImplementedError("compat.autograd.grad: is_grads_batched is not supported")
+    outputs = _as_tuple(outputs)
+    inputs = _as_tuple(inputs)
+    grad_outputs = _as_tuple(grad_outputs) or (None,) * len(outputs)
+    if len(grad_outputs) != len(outputs):
+        raise RuntimeError(f"grad requires one grad_output per output: got {len(grad_outputs)} "
+                           f"grad_outputs for {len(outputs)} outputs")
+    if retain_graph is None:
+        retain_graph = create_graph
+    for t in inputs:
+        if not isinstance(t, Tensor) or t._box is None:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    roots, cotangents = _roots(outputs, grad_outputs, create_graph)
+    wanted = {t._box.node for t in inputs}
+    with set_grad_enabled(create_graph):
+        found = eager.backward(roots, cotangents, retain_graph, create_graph, wanted)
+    grads = []
+    for t in inputs:
+        node = t._box.node
+        if node in found:  # reached: a None cotangent is a zero
+            ct = found[node]
+            grads.append(make(np.zeros_like(t._data)) if ct is None
+                         else tensor_of_cotangent(ct, copy=True))
+        elif materialize_grads:
+            grads.append(make(np.zeros_like(t._data)))
+        elif allow_unused:
+            grads.append(None)
+        else:
+            raise RuntimeError("One of the differentiated Tensors appears to not have been "
+                               "used in the graph. Set allow_unused=True if this is the "
+                               "desired behavior.")
+    return tuple(grads)
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+             grad_variables=None, inputs=None):
+    """compat.autograd.backward: backward() from several outputs at once."""
+    tensors = _as_tuple(tensors)
+    if grad_variables is not None:
+        grad_tensors = grad_variables
+    grad_tensors = _as_tuple(grad_tensors) or (None,) * len(tensors)
+    if len(grad_tensors) != len(tensors):
+        raise RuntimeError(f"backward got {len(grad_tensors)} gradients for {len(tensors)} "
+                           f"tensors")
+    run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs)
+
+
+__all__ = ["Node", "AccumulateGrad", "grad", "backward"]

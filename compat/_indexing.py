@@ -1,0 +1,168 @@
+"""Indexing: ``t[index]`` (views for basic indices, recorded one step per index as PyTorch
+does) and ``t[index] = value`` (an in-place update)."""
+import numbers
+import warnings
+
+import numpy as np
+
+import funcgrad.numpy as fnp
+
+from ._grad_mode import STATE
+from ._inplace import (alias_of, assign, check_inplace, copy_, fill_with_wrapped_number_,
+                       placed_at, write)
+from ._record import engine, operand, wrap, wrap_view
+from ._tensor import Tensor
+
+_BASIC = (numbers.Integral, slice, type(None), type(Ellipsis))
+
+
+def _index_parts(index):
+    """The index as a tuple, with tensors as NumPy arrays (0-d integer tensors as ints)."""
+    parts = index if isinstance(index, tuple) else (index,)
+    converted = []
+    for part in parts:
+        if isinstance(part, Tensor):
+            data = part._data
+            if data.dtype.kind not in "biu":
+                raise IndexError("tensors used as indices must be long, int, byte or bool "
+                                 "tensors")
+            part = int(data) if data.ndim == 0 and data.dtype.kind in "iu" else data
+        elif isinstance(part, bool):
+            part = np.asarray(part)
+        elif isinstance(part, numbers.Integral):
+            part = int(part)
+        converted.append(part)
+    return tuple(converted)
+
+
+def _is_basic(parts):
+    return all(isinstance(p, _BASIC) for p in parts)
+
+
+def _index_tensors(index):
+    parts = index if isinstance(index, tuple) else (index,)
+    return tuple(p for p in parts if isinstance(p, Tensor))
+
+
+def getitem(input, index):
+    """``input[index]`` for ints, slices, None, Ellipsis, lists and integer/bool tensors.
+    Basic indexing gives views, recorded one step per index as PyTorch does."""
+    parts = _index_parts(index)
+    if input._data.ndim == 0 and len(parts) == 1 and type(parts[0]) is int and parts[0] in (0, -1):
+        return _legacy_scalar_index(input)
+    if _is_basic(parts):
+        return _basic_index(input, parts)
+    basic, advanced = _split_index(parts)
+    if not _selects_all(basic):
+        input = _basic_index(input, basic)
+    out = fnp.getitem(engine(input), advanced)
+    return wrap(out, "IndexBackward0", (input,), others=_index_tensors(index))
+
+
+def _split_index(parts):
+    """PyTorch applies ints, slices and None first, then the integer and boolean arrays to
+    the resulting view: the basic part, and the array part for that view."""
+    basic, advanced = [], []
+    for part in parts:
+        if isinstance(part, _BASIC):
+            basic.append(part)
+            if part is Ellipsis:
+                advanced.append(Ellipsis)
+            elif not isinstance(part, numbers.Integral):
+                advanced.append(slice(None))
+        else:
+            basic.append(slice(None))
+            advanced.append(part)
+    return tuple(basic), tuple(advanced)
+
+
+def _selects_all(parts):
+    return all(p is Ellipsis or (isinstance(p, slice) and p == slice(None)) for p in parts)
+
+
+def _legacy_scalar_index(input):
+    warnings.warn("indexing a 0-d tensor with [0] is the pre-0.4 idiom (e.g. loss.data[0]); "
+                  "use tensor.item() to get the number", DeprecationWarning, stacklevel=3)
+    if input._box is not None:
+        return input
+    return input.item()
+
+
+def _basic_index(input, parts):
+    ndim = input._data.ndim
+    consumed = sum(1 for p in parts if p is not None and p is not Ellipsis)
+    if consumed > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    if sum(1 for p in parts if p is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    current, axis = input, 0
+    for part in parts:
+        if part is Ellipsis:
+            axis += ndim - consumed
+        elif part is None:
+            current = wrap_view(current, fnp.expand_dims, "UnsqueezeBackward0", axis=axis)
+            axis += 1
+        elif isinstance(part, slice):
+            if part.step is not None and part.step <= 0:
+                raise ValueError("step must be greater than zero")
+            if part != slice(None) or len(parts) == 1:
+                current = wrap_view(current, fnp.getitem, "SliceBackward0",
+                                    index=(slice(None),) * axis + (part,))
+            axis += 1
+        else:
+            size = current._data.shape[axis]
+            if not -size <= part < size:
+                raise IndexError(f"index {part} is out of bounds for dimension {axis} with "
+                                 f"size {size}")
+            current = wrap_view(current, fnp.getitem, "SelectBackward0",
+                                index=(slice(None),) * axis + (part,))
+    if current is input:
+        current = wrap_view(input, fnp.reshape, "AliasBackward0", shape=input._data.shape)
+    return current
+
+
+def setitem(input, index, value):
+    """``input[index] = value``: an in-place update, recorded (as a `where` that takes the
+    new values at the index) when either side requires grad."""
+    parts = _index_parts(index)
+    if _selects_all(parts):  # x[:] = v is a fill or a copy, as in PyTorch
+        if isinstance(value, Tensor):
+            copy_(input, value)
+        else:
+            fill_with_wrapped_number_(input, value)
+        return
+    recording = STATE.enabled and (input._box is not None or (
+        isinstance(value, Tensor) and value._box is not None))
+    check_inplace(input, recording, view_message=True)
+    if not recording:
+        new = value._data if isinstance(value, Tensor) else value
+        write(input, new, parts)
+        return
+    old = alias_of(input)
+    dtype = input.dtype
+    mask = np.zeros(input._data.shape, np.bool_)
+    mask[parts] = True
+    if isinstance(value, Tensor):
+        if value.dtype is not dtype:
+            value = value.to(dtype)
+        placed = _placed(value, parts, input._data.shape)
+    else:
+        placed = operand(value, dtype)
+    label = "CopySlices" if _is_basic(parts) else "IndexPutBackward0"
+    inputs = (old, value)
+    result = wrap(fnp.where(mask, placed, engine(old)), label, inputs,
+                  others=_index_tensors(index))
+    assign(input, result, inputs)
+
+
+def _placed(value, parts, shape):
+    """`value`'s elements at the positions ``parts`` selects in an array of `shape`."""
+    positions = np.arange(int(np.prod(shape))).reshape(shape)[parts]
+    values = engine(value)
+    extra = value.dim() - positions.ndim
+    if extra > 0:  # leading length-1 dimensions of the value are ignored, as in NumPy
+        values = fnp.reshape(values, value._data.shape[extra:])
+    return placed_at(fnp.broadcast_to(values, positions.shape), positions, shape)
+
+
+__all__ = ["getitem", "setitem"]

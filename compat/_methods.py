@@ -1,0 +1,159 @@
+"""Tensor methods and operators: each is one of the operations in `_ops`."""
+import numbers
+
+import numpy as np
+
+from . import _dtypes, _indexing, _inplace, _ops
+from ._factories import default_generator, full, ones, tensor, zeros, empty
+from ._tensor import Tensor
+
+# Methods that are the operation of the same name.
+_SAME_NAME = (
+    "add", "sub", "mul", "div", "remainder", "reciprocal", "pow", "square", "neg", "exp",
+    "log", "sin", "cos", "tanh", "sqrt", "abs", "sigmoid", "relu", "clamp", "clamp_min",
+    "clamp_max", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_not",
+    "isnan", "equal", "allclose", "argmax", "argmin", "any", "all", "sum", "mean", "prod",
+    "max", "min", "amax", "amin", "var", "std", "norm", "cumsum", "mm", "mv", "dot", "bmm",
+    "matmul", "view", "view_as", "reshape", "reshape_as", "flatten", "t", "transpose",
+    "permute", "expand", "expand_as", "unsqueeze", "squeeze", "softmax", "log_softmax",
+    "masked_fill", "clone",
+    "add_", "sub_", "mul_", "div_", "pow_", "neg_", "exp_", "log_", "sqrt_", "tanh_",
+    "sigmoid_", "relu_", "abs_", "clamp_", "clamp_min_", "clamp_max_", "fill_", "zero_",
+    "copy_", "masked_fill_",
+)
+_ALIASES = {
+    "multiply": "mul", "divide": "div", "true_divide": "div", "subtract": "sub",
+    "negative": "neg", "absolute": "abs", "clip": "clamp", "clip_": "clamp_", "greater": "gt",
+    "less": "lt", "greater_equal": "ge", "less_equal": "le", "not_equal": "ne",
+    "multiply_": "mul_", "divide_": "div_", "subtract_": "sub_",
+}
+
+
+def _number_or_tensor(x):
+    return isinstance(x, (Tensor, numbers.Number, np.generic))
+
+
+def _operator(op):
+    """A binary operator: NotImplemented for operands that are not tensors or numbers."""
+    def method(self, other):
+        return op(self, other) if _number_or_tensor(other) else NotImplemented
+    return method
+
+
+def _install():
+    for name in _SAME_NAME + tuple(_ALIASES):
+        target = _ALIASES.get(name, name)
+        module = _inplace if target.endswith("_") else _ops
+        setattr(Tensor, name, getattr(module, target))
+    binary = {
+        "add": _ops.add, "sub": _ops.sub, "mul": _ops.mul, "truediv": _ops.div,
+        "pow": _ops.pow, "matmul": _ops.matmul, "mod": _ops.remainder,
+        "and": _ops.bitwise_and, "or": _ops.bitwise_or, "xor": _ops.bitwise_xor,
+        "eq": _ops.eq, "ne": _ops.ne, "lt": _ops.lt, "le": _ops.le, "gt": _ops.gt,
+        "ge": _ops.ge,
+    }
+    for name, op in binary.items():
+        setattr(Tensor, f"__{name}__", _operator(op))
+    # `number op tensor`: commutative operators keep the tensor first, as PyTorch does.
+    reflected = {
+        "radd": _ops.add, "rmul": _ops.mul, "rsub": _ops.rsub, "rtruediv": _ops.rdiv,
+        "rpow": lambda self, other: _ops.pow(other, self),
+        "rmatmul": lambda self, other: _ops.matmul(other, self),
+        "rand": _ops.bitwise_and, "ror": _ops.bitwise_or, "rxor": _ops.bitwise_xor,
+        "rmod": lambda self, other: _ops.remainder(other, self),
+    }
+    for name, op in reflected.items():
+        setattr(Tensor, f"__{name}__", _operator(op))
+    inplace = {"iadd": _inplace.add_, "isub": _inplace.sub_, "imul": _inplace.mul_,
+               "itruediv": _inplace.div_, "ipow": _inplace.pow_}
+    for name, op in inplace.items():
+        setattr(Tensor, f"__{name}__", _operator(op))
+    Tensor.__floordiv__ = _operator(
+        lambda self, other: _ops.div(self, other, rounding_mode="floor"))
+    Tensor.__rfloordiv__ = _operator(
+        lambda self, other: _ops.div(other, self, rounding_mode="floor"))
+    Tensor.__neg__ = _ops.neg
+    Tensor.__pos__ = lambda self: self
+    Tensor.__abs__ = _ops.abs
+    Tensor.__invert__ = _ops.bitwise_not
+    Tensor.__getitem__ = _indexing.getitem
+    Tensor.__setitem__ = _indexing.setitem
+    Tensor.T = property(lambda self: _ops.permute(self, *reversed(range(self.dim()))))
+    Tensor.to = _to
+    Tensor.type = _type
+    Tensor.type_as = lambda self, other: _ops.to_dtype(self, other.dtype)
+    for name, d in (("float", _dtypes.float32), ("double", _dtypes.float64),
+                    ("half", _dtypes.float16), ("long", _dtypes.int64), ("int", _dtypes.int32),
+                    ("short", _dtypes.int16), ("char", _dtypes.int8), ("byte", _dtypes.uint8),
+                    ("bool", _dtypes.bool)):
+        setattr(Tensor, name, _caster(d))
+    Tensor.new_ones = _new_factory(ones)
+    Tensor.new_zeros = _new_factory(zeros)
+    Tensor.new_empty = _new_factory(empty)
+    Tensor.new_full = _new_full
+    Tensor.new_tensor = _new_tensor
+    Tensor.normal_ = _inplace.initializer(_normal)
+    Tensor.uniform_ = _inplace.initializer(_uniform)
+
+
+def _caster(d):
+    def cast(self, memory_format=None):
+        return _ops.to_dtype(self, d)
+    cast.__name__ = d.name
+    cast.__doc__ = f"This tensor as {d!r} (itself if it already is)."
+    return cast
+
+
+def _to(self, *args, **kwargs):
+    """``to(dtype)``, ``to(device)``, ``to(device, dtype)`` or ``to(other_tensor)``."""
+    dtype = kwargs.pop("dtype", None)
+    kwargs.pop("non_blocking", None)
+    copy = kwargs.pop("copy", False)
+    device = kwargs.pop("device", None)
+    if kwargs:
+        raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
+    for arg in args:
+        if isinstance(arg, Tensor):
+            dtype = arg.dtype
+        elif isinstance(arg, str) or arg is None:
+            device = arg
+        else:
+            dtype = arg
+    if device is not None and str(device).split(":")[0] != "cpu":
+        raise RuntimeError(f"compat runs on the CPU only; device {device!r} is not available")
+    result = self if dtype is None else _ops.to_dtype(self, dtype)
+    return _ops.clone(result) if copy and result is self else result
+
+
+def _type(self, dtype=None, non_blocking=False):
+    """The legacy type name (``'torch.FloatTensor'``), or this tensor converted to `dtype`
+    (a dtype, a legacy type class such as compat.DoubleTensor, or its name)."""
+    if dtype is None:
+        return f"torch.{self.dtype.legacy_name}"
+    return _ops.to_dtype(self, dtype)
+
+
+def _new_factory(factory):
+    def new(self, *size, dtype=None, requires_grad=False, device=None):
+        return factory(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    new.__name__ = "new_" + factory.__name__
+    return new
+
+
+def _new_full(self, size, fill_value, *, dtype=None, requires_grad=False, device=None):
+    return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def _new_tensor(self, data, *, dtype=None, requires_grad=False, device=None):
+    return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def _normal(shape, mean=0.0, std=1.0, *, generator=None):
+    return (generator or default_generator).rng.normal(mean, std, shape)
+
+
+def _uniform(shape, a=0.0, b=1.0, *, generator=None):
+    return (generator or default_generator).rng.uniform(a, b, shape)
+
+
+_install()

@@ -1,0 +1,835 @@
+"""Tensor operations with autograd, each computed with funcgrad.numpy (see `_record`).
+
+No derivative is written here: where PyTorch's derivative at a kink differs from
+funcgrad's convention (abs, clamp, relu at 0), the operation is composed of primitives
+whose derivatives give PyTorch's.
+"""
+import builtins
+import numbers
+import warnings
+
+import numpy as np
+
+import funcgrad.numpy as fnp
+from funcgrad.core import unbox_all
+
+from . import _dtypes
+from ._dtypes import DEFAULTS, result_type
+from ._grad_mode import STATE
+from ._record import check_tensor, elementwise, engine, float_dtype, operand, wrap_view, wrap
+from ._tensor import Tensor, make
+
+_int64, _bool, _float = _dtypes.int64, _dtypes.bool, _dtypes._FLOAT
+
+
+def _unary(fn, label, saves_result=False):
+    """A float operation of one tensor (integer tensors compute in the default float)."""
+    def op(input):
+        return wrap(fn(operand(input, float_dtype(input))), label, (input,),
+                    saves_result=saves_result)
+    op.__name__ = fn.name
+    return op
+
+
+# ---- arithmetic ------------------------------------------------------------------------
+
+
+def _binary(fn, label, input, other, dtype=None, edges=None, **options):
+    """`fn` of two operands cast to `dtype` (PyTorch's result dtype by default); `edges`
+    are the inputs next_functions lists (both by default)."""
+    dtype = dtype or result_type(input, other)
+    out = elementwise(fn, operand(input, dtype), operand(other, dtype))
+    return wrap(out, label, (input, other) if edges is None else edges, **options)
+
+
+def _scaled(x, alpha):
+    return x if alpha == 1 else mul(x, alpha)
+
+
+def add(input, other, *, alpha=1):
+    """input + alpha * other"""
+    return _binary(fnp.add, "AddBackward0", input, _scaled(other, alpha),
+                   edges=(input, other))
+
+
+def sub(input, other, *, alpha=1):
+    """input - alpha * other"""
+    if result_type(input, other) is _bool:
+        raise RuntimeError("subtraction of two bool tensors is not supported; use ^ or "
+                           "logical_xor")
+    return _binary(fnp.subtract, "SubBackward0", input, _scaled(other, alpha),
+                   edges=(input, other))
+
+
+def rsub(input, other, *, alpha=1):
+    """other - alpha * input (``number - tensor``)"""
+    return _binary(fnp.subtract, "RsubBackward1", other, _scaled(input, alpha), edges=(input,),
+                   others=(other,) if isinstance(other, Tensor) else ())
+
+
+def mul(input, other):
+    # PyTorch frees a product even by a number (it saved the number as a tensor).
+    return _binary(fnp.multiply, "MulBackward0", input, other, frees=True)
+
+
+def div(input, other, *, rounding_mode=None):
+    """input / other (true division; integers divide into the default float dtype)."""
+    if rounding_mode is not None:
+        return _rounded_div(input, other, rounding_mode)
+    dtype = result_type(input, other)
+    if dtype.category != _float:
+        dtype = DEFAULTS.float
+    return _binary(fnp.true_divide, "DivBackward0", input, other, dtype, frees=True)
+
+
+def _rounded_div(input, other, rounding_mode):
+    """Division rounded down (floor) or toward zero (trunc): a zero derivative, as PyTorch's.
+    (PyTorch's ``//`` instead records an operation whose backward raises.)"""
+    if rounding_mode == "floor":
+        return _binary(fnp.floor_divide, "DivBackward2", input, other)
+    if rounding_mode != "trunc":
+        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or "
+                         f"'floor', but found {rounding_mode!r}")
+    dtype = result_type(input, other)
+    quotient = elementwise(fnp.true_divide, operand(input, dtype), operand(other, dtype))
+    return wrap(fnp.astype(fnp.trunc(quotient), dtype.numpy), "DivBackward2", (input, other))
+
+
+def remainder(input, other):
+    """The remainder with the sign of `other`, as Python's %."""
+    if not isinstance(other, Tensor):
+        return _binary(fnp.remainder, "RemainderBackward0", input, other, edges=(input,))
+    if not isinstance(input, Tensor):
+        return _binary(fnp.remainder, "RemainderBackward1", input, other, edges=(other,))
+    return _binary(fnp.remainder, "RemainderBackward1", input, other)
+
+
+def reciprocal(input):
+    dtype = float_dtype(input)
+    return wrap(fnp.true_divide(1.0, operand(input, dtype)), "ReciprocalBackward0", (input,),
+                saves_result=True)
+
+
+def rdiv(input, other):
+    """other / input for a number `other`: PyTorch computes reciprocal, then multiplies."""
+    return mul(reciprocal(input), other)
+
+
+def pow(input, exponent):
+    """input ** exponent (either may be a number, not both)."""
+    if not isinstance(input, Tensor):
+        return _binary(fnp.power, "PowBackward2", input, exponent, edges=(exponent,),
+                       saves_result=True)
+    if isinstance(exponent, Tensor):
+        return _binary(fnp.power, "PowBackward1", input, exponent, saves_result=True)
+    return _binary(fnp.power, "PowBackward0", input, exponent, edges=(input,), frees=True)
+
+
+def square(input):
+    return pow(input, 2)
+
+
+def neg(input):
+    if input.dtype is _bool:
+        raise RuntimeError("negation, the `-` operator, on a bool tensor is not supported; "
+                           "use ~ or logical_not")
+    return wrap(fnp.negative(engine(input)), "NegBackward0", (input,))
+
+
+exp = _unary(fnp.exp, "ExpBackward0", saves_result=True)
+log = _unary(fnp.log, "LogBackward0")
+sin = _unary(fnp.sin, "SinBackward0")
+cos = _unary(fnp.cos, "CosBackward0")
+tanh = _unary(fnp.tanh, "TanhBackward0", saves_result=True)
+sqrt = _unary(fnp.sqrt, "SqrtBackward0", saves_result=True)
+
+
+def abs(input):
+    """|input|, as input * sign(input), so that the derivative at 0 is 0 (PyTorch's)."""
+    if input.dtype is _bool:
+        return make(input._data.copy())
+    value = engine(input)
+    return wrap(fnp.multiply(value, fnp.sign(value)), "AbsBackward0", (input,))
+
+
+def sigmoid(input):
+    """1 / (1 + exp(-input)), in a form that never overflows (exp of -|input| only)."""
+    value = operand(input, float_dtype(input))
+    small = fnp.exp(fnp.negative(fnp.absolute(value)))
+    one_plus = fnp.add(1.0, small)
+    out = fnp.where(unbox_all(value) >= 0, fnp.true_divide(1.0, one_plus),
+                    fnp.true_divide(small, one_plus))
+    return wrap(out, "SigmoidBackward0", (input,), saves_result=True)
+
+
+def relu(input):
+    """max(input, 0), whose derivative at 0 is 0 (PyTorch's)."""
+    value = engine(input)
+    zero = 0 if input.dtype.category != _float else 0.0
+    return wrap(fnp.where(unbox_all(value) > 0, value, zero), "ReluBackward0", (input,),
+                saves_result=True)
+
+
+def _bound(bound, dtype):
+    return operand(bound, dtype) if bound is not None else None
+
+
+def _clamped(value, low, high):
+    # A bound is taken where the value is strictly beyond it, so the derivative is 1 on the
+    # closed interval, as in PyTorch; NaN passes through.
+    raw = unbox_all(value)
+    if low is not None:
+        value = fnp.where(raw < unbox_all(low), low, value)
+        raw = unbox_all(value)
+    if high is not None:
+        value = fnp.where(raw > unbox_all(high), high, value)
+    return value
+
+
+def clamp(input, min=None, max=None):
+    """Limit the elements to [min, max] (either may be None, or a tensor)."""
+    if min is None and max is None:
+        raise RuntimeError("clamp: at least one of 'min' or 'max' must not be None")
+    dtype = result_type(*(x for x in (input, min, max) if x is not None))
+    if input.dtype.category >= dtype.category:
+        dtype = input.dtype
+    value = _clamped(operand(input, dtype), _bound(min, dtype), _bound(max, dtype))
+    tensor_bounds = tuple(b for b in (min, max) if isinstance(b, Tensor))
+    label = "ClampBackward0" if tensor_bounds else "ClampBackward1"
+    return wrap(value, label, (input,) + tensor_bounds)
+
+
+def clamp_min(input, min):
+    return wrap(_clamped(operand(input, input.dtype), _bound(min, input.dtype), None),
+                "ClampMinBackward0", (input,))
+
+
+def clamp_max(input, max):
+    return wrap(_clamped(operand(input, input.dtype), None, _bound(max, input.dtype)),
+                "ClampMaxBackward0", (input,))
+
+
+def maximum(input, other):
+    return _binary(fnp.maximum, "MaximumBackward0", input, other)
+
+
+def minimum(input, other):
+    return _binary(fnp.minimum, "MinimumBackward0", input, other)
+
+
+# ---- comparisons and logic (no gradient) ---------------------------------------------------
+
+
+def _compare(numpy_fn):
+    def op(input, other):
+        dtype = result_type(input, other)
+        a = input._data.astype(dtype.numpy, copy=False)
+        b = other._data.astype(dtype.numpy, copy=False) if isinstance(other, Tensor) else other
+        return make(np.asarray(elementwise(numpy_fn, a, b)))
+    op.__name__ = numpy_fn.__name__
+    return op
+
+
+eq = _compare(np.equal)
+ne = _compare(np.not_equal)
+lt = _compare(np.less)
+le = _compare(np.less_equal)
+gt = _compare(np.greater)
+ge = _compare(np.greater_equal)
+
+
+def _logical(numpy_fn):
+    def op(input, other):
+        dtype = result_type(input, other)
+        if dtype.category == _float:
+            raise TypeError(f"{numpy_fn.__name__} is only supported for integer and bool "
+                            f"tensors, not {dtype}")
+        b = other._data if isinstance(other, Tensor) else other
+        return make(np.asarray(numpy_fn(input._data, b), dtype.numpy))
+    return op
+
+
+bitwise_and = _logical(np.bitwise_and)
+bitwise_or = _logical(np.bitwise_or)
+bitwise_xor = _logical(np.bitwise_xor)
+
+
+def bitwise_not(input):
+    if input.dtype.category == _float:
+        raise TypeError("~ (bitwise_not) is only supported for integer and bool tensors")
+    return make(np.invert(input._data))
+
+
+def logical_not(input):
+    return make(np.logical_not(input._data))
+
+
+def isnan(input):
+    return make(np.isnan(input._data))
+
+
+def equal(input, other):
+    """True if both tensors have the same shape and elements."""
+    return input.shape == other.shape and bool(np.array_equal(input._data, other._data))
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol,
+                            equal_nan=equal_nan))
+
+
+def argmax(input, dim=None, keepdim=False):
+    return _arg_reduce(np.argmax, input, dim, keepdim)
+
+
+def argmin(input, dim=None, keepdim=False):
+    return _arg_reduce(np.argmin, input, dim, keepdim)
+
+
+def _arg_reduce(numpy_fn, input, dim, keepdim):
+    if dim is None:
+        return make(np.asarray(numpy_fn(input._data), np.int64))
+    axis = input._dim(dim)
+    return make(np.asarray(numpy_fn(input._data, axis=axis, keepdims=keepdim), np.int64))
+
+
+def any(input, dim=None, keepdim=False):
+    axis = None if dim is None else input._dim(dim)
+    return make(np.asarray(np.any(input._data, axis=axis, keepdims=keepdim)))
+
+
+def all(input, dim=None, keepdim=False):
+    axis = None if dim is None else input._dim(dim)
+    return make(np.asarray(np.all(input._data, axis=axis, keepdims=keepdim)))
+
+
+# ---- reductions -------------------------------------------------------------------------
+
+
+def _axes(input, dim):
+    """`dim` (None, an int or a sequence of ints) as a tuple of axes, None for all."""
+    if dim is None:
+        return None
+    dims = (dim,) if isinstance(dim, numbers.Integral) else tuple(dim)
+    if input._data.ndim == 0:
+        for d in dims:
+            input._dim(d)
+        return ()
+    axes = tuple(input._dim(d) for d in dims)
+    if len(set(axes)) != len(axes):
+        raise RuntimeError(f"dim {axes} appears multiple times in the list of dims")
+    return axes
+
+
+def _reduction(fn, labels, integer_dtype=None):
+    """A reduction over `dim` (all elements when None); `labels` are PyTorch's names for
+    the full and the per-dimension form."""
+    def reduce(input, dim=None, keepdim=False, *, dtype=None):
+        if dtype is not None:
+            target = _dtypes.as_dtype(dtype)
+        elif input.dtype.category != _float:
+            if integer_dtype is None:
+                raise RuntimeError(
+                    f"{fn.__name__}(): could not infer output dtype. Input dtype must be either "
+                    f"a floating point or complex dtype. Got: {input.dtype.name.title()}")
+            target = integer_dtype
+        else:
+            target = input.dtype
+        axes = _axes(input, dim)
+        out = fn(operand(input, target), axis=axes, keepdims=bool(keepdim))
+        return wrap(out, labels[dim is not None], (input,))
+    reduce.__name__ = fn.__name__
+    return reduce
+
+
+sum = _reduction(fnp.sum, ("SumBackward0", "SumBackward1"), _int64)
+mean = _reduction(fnp.mean, ("MeanBackward0", "MeanBackward1"))
+prod = _reduction(fnp.prod, ("ProdBackward0", "ProdBackward1"), _int64)
+
+
+class _ReturnType(tuple):
+    """PyTorch's named (values, indices) result, e.g. ``torch.return_types.max``."""
+
+    __slots__ = ()
+    _name = ""
+
+    def __new__(cls, values, indices):
+        return super().__new__(cls, (values, indices))
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+
+    def __repr__(self):
+        return (f"torch.return_types.{self._name}(\nvalues={self[0]!r},\n"
+                f"indices={self[1]!r})")
+
+
+def _return_type(name):
+    return type(name, (_ReturnType,), {"__slots__": (), "_name": name})
+
+
+_MAX_RESULT = _return_type("max")
+_MIN_RESULT = _return_type("min")
+
+
+def _extreme(input, dim, keepdim, which):
+    """max/min over all elements (ties share the gradient), or over `dim` with indices
+    (the gradient goes to the chosen index), as in PyTorch."""
+    name = "Max" if which == "max" else "Min"
+    if dim is None:
+        if input._data.size == 0:
+            raise RuntimeError(f"{which}(): expected a tensor with at least one element")
+        fn = fnp.max if which == "max" else fnp.min
+        return wrap(fn(engine(input)), f"{name}Backward1", (input,), saves_result=True)
+    axis = input._dim(dim)
+    if input._data.ndim == 0:
+        index = np.zeros((), np.int64)
+        values = wrap(fnp.reshape(engine(input), ()), f"{name}Backward0", (input,))
+    else:
+        pick = np.argmax if which == "max" else np.argmin
+        index = np.asarray(pick(input._data, axis=axis, keepdims=True), np.int64)
+        grids = list(np.indices(index.shape, sparse=True))
+        grids[axis] = index
+        out = fnp.getitem(engine(input), tuple(grids))
+        if not keepdim:
+            out = fnp.squeeze(out, axis=axis)
+            index = np.squeeze(index, axis=axis)
+        values = wrap(out, f"{name}Backward0", (input,))
+    result = _MAX_RESULT if which == "max" else _MIN_RESULT
+    return result(values, make(np.asarray(index)))
+
+
+def max(input, dim=None, keepdim=False):
+    """The largest element; or (values, indices) along `dim`; or the elementwise maximum
+    when `dim` is a tensor."""
+    if isinstance(dim, Tensor):
+        return maximum(input, dim)
+    return _extreme(input, dim, keepdim, "max")
+
+
+def min(input, dim=None, keepdim=False):
+    if isinstance(dim, Tensor):
+        return minimum(input, dim)
+    return _extreme(input, dim, keepdim, "min")
+
+
+def amax(input, dim=(), keepdim=False):
+    axes = _axes(input, dim) if dim != () else None
+    return wrap(fnp.max(engine(input), axis=axes, keepdims=keepdim), "AmaxBackward0",
+                (input,))
+
+
+def amin(input, dim=(), keepdim=False):
+    axes = _axes(input, dim) if dim != () else None
+    return wrap(fnp.min(engine(input), axis=axes, keepdims=keepdim), "AminBackward0",
+                (input,))
+
+
+def _variance(input, dim, unbiased, keepdim, correction, name):
+    if input.dtype.category != _float:
+        raise RuntimeError(f"{name}(): only floating point tensors are supported, got "
+                           f"{input.dtype}")
+    if isinstance(dim, bool):  # var(x, False) means unbiased=False, as in PyTorch
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 1 if unbiased else 0
+    axes = _axes(input, dim)
+    shape = input._data.shape
+    count = int(np.prod([shape[a] for a in (range(len(shape)) if axes is None else axes)]))
+    value = engine(input)
+    deviation = fnp.subtract(value, fnp.mean(value, axis=axes, keepdims=True))
+    squares = fnp.sum(fnp.multiply(deviation, deviation), axis=axes, keepdims=bool(keepdim))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if count - correction <= 0:
+            warnings.warn(f"{name}(): degrees of freedom is <= 0", UserWarning, stacklevel=3)
+        return fnp.true_divide(squares, builtins.max(count - correction, 0))
+
+
+def var(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
+    """Variance over `dim` (Bessel's correction unless unbiased=False / correction=0)."""
+    return wrap(_variance(input, dim, unbiased, keepdim, correction, "var"), "VarBackward0",
+                (input,))
+
+
+def std(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
+    """Standard deviation over `dim`."""
+    variance = _variance(input, dim, unbiased, keepdim, correction, "std")
+    return wrap(fnp.sqrt(variance), "StdBackward0", (input,), saves_result=True)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    """The vector p-norm over `dim` (all elements by default): p = 2 ('fro'), 1, inf, or
+    any other positive number. The derivative of the 2-norm at 0 is 0, as in PyTorch."""
+    if input.dtype.category != _float:
+        raise RuntimeError(f"norm(): only floating point tensors are supported, got "
+                           f"{input.dtype}")
+    axes = _axes(input, dim)
+    value = engine(input)
+    keepdims = bool(keepdim)
+    if p in ("fro", 2, 2.0):
+        squares = fnp.sum(fnp.multiply(value, value), axis=axes, keepdims=keepdims)
+        zero = unbox_all(squares) == 0
+        out = fnp.where(zero, 0.0, fnp.sqrt(fnp.where(zero, 1.0, squares)))
+    elif p in (1, 1.0):
+        out = fnp.sum(fnp.multiply(value, fnp.sign(value)), axis=axes, keepdims=keepdims)
+    elif p in (np.inf, float("inf")):
+        out = fnp.max(fnp.multiply(value, fnp.sign(value)), axis=axes, keepdims=keepdims)
+    elif isinstance(p, numbers.Real) and p > 0:
+        magnitude = fnp.multiply(value, fnp.sign(value))
+        out = fnp.power(fnp.sum(fnp.power(magnitude, p), axis=axes, keepdims=keepdims),
+                        1.0 / p)
+    else:
+        raise NotImplementedError(f"compat.norm: p={p!r} is not supported; use 'fro', 1, 2, "
+                                  f"inf or a positive number")
+    result = wrap(out, "LinalgVectorNormBackward0", (input,), saves_result=True)
+    return result if dtype is None else result.to(dtype)
+
+
+def cumsum(input, dim, *, dtype=None):
+    """Running sums along `dim`, as a product with a triangular matrix of ones (so the
+    derivative is funcgrad's matmul rule: the reversed running sum)."""
+    target = _dtypes.as_dtype(dtype) if dtype is not None else (
+        input.dtype if input.dtype.category == _float else _int64)
+    if input._data.ndim == 0:
+        return wrap(fnp.positive(operand(input, target)), "CumsumBackward0", (input,))
+    axis = input._dim(dim)
+    n = input._data.shape[axis]
+    upper = np.triu(np.ones((n, n), target.numpy))
+    order = [a for a in range(input._data.ndim) if a != axis] + [axis]
+    moved = fnp.transpose(operand(input, target), order)
+    summed = fnp.matmul(moved, upper)
+    return wrap(fnp.transpose(summed, tuple(np.argsort(order))), "CumsumBackward0", (input,),
+                frees=False)
+
+
+# ---- products ---------------------------------------------------------------------------
+
+
+def _matmul_dtype(a, b, name):
+    check_tensor(a, name)
+    check_tensor(b, name)
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"{name}: expected both operands to have the same dtype, but got "
+                           f"{a.dtype} and {b.dtype}")
+    return a.dtype
+
+
+def _product(a, b, label, name):
+    _matmul_dtype(a, b, name)
+    return wrap(fnp.matmul(engine(a), engine(b)), label, (a, b))
+
+
+def mm(input, mat2):
+    """Matrix product of two 2-D tensors."""
+    if input.dim() != 2 or mat2.dim() != 2:
+        raise RuntimeError(f"mm: both arguments must be matrices, got {input.dim()}-D and "
+                           f"{mat2.dim()}-D tensors")
+    if input.shape[1] != mat2.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x"
+                           f"{input.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
+    return _product(input, mat2, "MmBackward0", "mm")
+
+
+def mv(input, vec):
+    if input.dim() != 2 or vec.dim() != 1:
+        raise RuntimeError("mv: expected a matrix and a vector")
+    return _product(input, vec, "MvBackward0", "mv")
+
+
+def dot(input, other):
+    if input.dim() != 1 or other.dim() != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {other.dim()}D "
+                           f"tensors")
+    if input.shape != other.shape:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.numel()}] and "
+                           f"src [{other.numel()}] to have the same number of elements")
+    return _product(input, other, "DotBackward0", "dot")
+
+
+def bmm(input, mat2):
+    if input.dim() != 3 or mat2.dim() != 3:
+        raise RuntimeError("bmm: both arguments must be 3-D tensors")
+    return _product(input, mat2, "BmmBackward0", "bmm")
+
+
+def matmul(input, other):
+    """Matrix product with NumPy's rules for vectors and batches."""
+    a_dim, b_dim = input.dim(), other.dim()
+    if a_dim == 0 or b_dim == 0:
+        raise RuntimeError("both arguments to matmul need to be at least 1D")
+    if a_dim == 1 and b_dim == 1:
+        return dot(input, other)
+    if a_dim == 2 and b_dim == 2:
+        return mm(input, other)
+    if a_dim == 2 and b_dim == 1:
+        return mv(input, other)
+    if a_dim == 1 and b_dim == 2:
+        return wrap_view(mm(unsqueeze(input, 0), other), fnp.squeeze, "SqueezeBackward4", axis=0)
+    return _product(input, other, "UnsafeViewBackward0", "matmul")
+
+
+# ---- shapes -----------------------------------------------------------------------------
+
+
+def _shape_args(shape, name):
+    """A shape given as varargs or as one sequence."""
+    if len(shape) == 1 and not isinstance(shape[0], numbers.Integral):
+        shape = shape[0]
+    try:
+        return tuple(int(s) for s in shape)
+    except TypeError:
+        raise TypeError(f"compat.{name}: the shape must be ints, got {shape!r}") from None
+
+
+def _viewable(array, shape):
+    """Whether `array` can take `shape` without copying (NumPy refuses to set such a
+    shape in place)."""
+    probe = array.view()
+    try:
+        probe.shape = shape
+    except AttributeError:
+        return False
+    return True
+
+
+def view(input, *shape):
+    """The same storage with another shape; fails where that needs a copy (use reshape)."""
+    if len(shape) == 1 and isinstance(shape[0], _dtypes.dtype):
+        raise NotImplementedError("compat: view(dtype) is not supported")
+    shape = _shape_args(shape, "view")
+    if not _viewable(input._data, shape):
+        if int(np.prod(shape)) not in (input._data.size, -input._data.size):
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size "
+                               f"{input._data.size}")
+        raise RuntimeError("view size is not compatible with input tensor's size and stride "
+                           "(at least one dimension spans across two contiguous subspaces). "
+                           "Use .reshape(...) instead.")
+    return wrap_view(input, fnp.reshape, "ViewBackward0", shape=shape)
+
+
+def reshape(input, *shape):
+    """The elements with another shape: a view when possible, else a copy (recorded as
+    PyTorch does, a clone then a view)."""
+    shape = _shape_args(shape, "reshape")
+    if _viewable(input._data, shape) or input._box is None:
+        return wrap_view(input, fnp.reshape, "ViewBackward0", shape=shape)
+    return wrap_view(clone(input), fnp.reshape, "UnsafeViewBackward0", shape=shape)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    shape = input._data.shape
+    if not shape:
+        return reshape(input, 1)
+    start, end = input._dim(start_dim), input._dim(end_dim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return input
+    middle = int(np.prod(shape[start:end + 1]))
+    return reshape(input, shape[:start] + (middle,) + shape[end + 1:])
+
+
+def t(input):
+    """Transpose of a matrix (vectors and scalars are returned as they are)."""
+    if input.dim() > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
+                           f"{input.dim()}D")
+    return wrap_view(input, fnp.transpose, "TBackward0")
+
+
+def transpose(input, dim0, dim1):
+    axes = list(range(input.dim()))
+    if axes:
+        a, b = input._dim(dim0), input._dim(dim1)
+        axes[a], axes[b] = axes[b], axes[a]
+    return wrap_view(input, fnp.transpose, "TransposeBackward0", axes=tuple(axes))
+
+
+def permute(input, *dims):
+    dims = _shape_args(dims, "permute")
+    if len(dims) != input.dim():
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input "
+                           f"does not match the length of the desired ordering of dimensions "
+                           f"i.e. input.dim() = {input.dim()} is not equal to len(dims) = "
+                           f"{len(dims)}")
+    return wrap_view(input, fnp.transpose, "PermuteBackward0",
+                     axes=tuple(input._dim(d) for d in dims))
+
+
+def expand(input, *sizes):
+    """A broadcast view with `sizes` (-1 keeps a dimension)."""
+    sizes = _shape_args(sizes, "expand")
+    shape = input._data.shape
+    lead = len(sizes) - len(shape)
+    if lead < 0:
+        raise RuntimeError(f"expand: the number of sizes provided ({len(sizes)}) must be "
+                           f"greater or equal to the number of dimensions in the tensor "
+                           f"({len(shape)})")
+    target = tuple(shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(sizes))
+    if target == shape:  # broadcast_to would return its input itself; keep one node per op
+        return wrap_view(input, fnp.reshape, "ExpandBackward0", shape=shape)
+    try:
+        return wrap_view(input, fnp.broadcast_to, "ExpandBackward0", shape=target)
+    except ValueError as error:
+        raise RuntimeError(f"expand: {error}") from None
+
+
+def expand_as(input, other):
+    return expand(input, *other.shape)
+
+
+def view_as(input, other):
+    return view(input, *other.shape)
+
+
+def reshape_as(input, other):
+    return reshape(input, *other.shape)
+
+
+def unsqueeze(input, dim):
+    return wrap_view(input, fnp.expand_dims, "UnsqueezeBackward0", axis=input._dim(dim, extra=1))
+
+
+def squeeze(input, dim=None):
+    """Remove dimensions of length 1 (only `dim`, if given; other lengths are kept)."""
+    shape = input._data.shape
+    if dim is None:
+        return wrap_view(input, fnp.reshape, "SqueezeBackward0",
+                         shape=tuple(n for n in shape if n != 1))
+    axes = (dim,) if isinstance(dim, numbers.Integral) else tuple(dim)
+    axes = {input._dim(a) for a in axes} if shape else set()
+    kept = tuple(n for i, n in enumerate(shape) if not (i in axes and n == 1))
+    label = "SqueezeBackward1" if isinstance(dim, numbers.Integral) else "SqueezeBackward2"
+    return wrap_view(input, fnp.reshape, label, shape=kept)
+
+
+def _join_dtype(tensors, name):
+    tensors = list(tensors)
+    if not tensors:  # PyTorch's error types differ between the two
+        error = ValueError if name == "cat" else RuntimeError
+        raise error(f"{name}(): expected a non-empty list of Tensors")
+    for x in tensors:
+        check_tensor(x, name)
+    return tensors, result_type(*tensors)
+
+
+def cat(tensors, dim=0):
+    """Join tensors along an existing dimension."""
+    tensors, dtype = _join_dtype(tensors, "cat")
+    axis = tensors[0]._dim(dim)
+    values = [operand(x, dtype) for x in tensors]
+    return wrap(fnp.concatenate(values, axis=axis), "CatBackward0", tuple(tensors))
+
+
+concat = cat
+
+
+def stack(tensors, dim=0):
+    """Join tensors of one shape along a new dimension."""
+    tensors, dtype = _join_dtype(tensors, "stack")
+    axis = tensors[0]._dim(dim, extra=1)
+    shapes = {x._data.shape for x in tensors}
+    if len(shapes) != 1:
+        raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                           f"{[list(x.shape) for x in tensors]}")
+    values = [operand(x, dtype) for x in tensors]
+    return wrap(fnp.stack(values, axis=axis), "StackBackward0", tuple(tensors))
+
+
+def where(condition, input=None, other=None):
+    """Elements of `input` where `condition` holds, else of `other`."""
+    if input is None and other is None:
+        return tuple(make(np.asarray(i, np.int64)) for i in np.nonzero(condition._data))
+    cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    if cond.dtype != np.bool_:
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a "
+                           f"tensor with dtype {_dtypes.of_array(cond)}")
+    dtype = result_type(input, other)
+    out = fnp.where(cond, operand(input, dtype), operand(other, dtype))
+    others = (condition,) if isinstance(condition, Tensor) else ()
+    return wrap(out, "WhereBackward0", (input, other), others=others)
+
+
+def masked_fill(input, mask, value):
+    dtype = input.dtype
+    out = fnp.where(mask._data, operand(value, dtype), engine(input))
+    edges = (input, value) if isinstance(value, Tensor) else (input,)
+    return wrap(out, "MaskedFillBackward0", edges, others=(mask,))
+
+
+def _softmax_dim(input, dim, name):
+    if dim is None:
+        warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the "
+                      f"call to include dim=X as an argument.", UserWarning, stacklevel=3)
+        dim = 0 if input.dim() in (0, 1, 3) else 1
+    return input._dim(dim)
+
+
+def _shifted(input, axis, dtype):
+    """input minus its maximum along `axis`; the maximum is a constant, which changes
+    neither softmax nor its derivative."""
+    if dtype is not None:
+        input = input.to(dtype)
+    if input.dtype.category != _float:
+        raise RuntimeError(f"softmax is only implemented for floating point tensors, got "
+                           f"{input.dtype}")
+    value = engine(input)
+    raw = input._data
+    top = np.max(raw, axis=axis, keepdims=True) if raw.size else 0
+    top = np.where(np.isfinite(top), top, 0).astype(raw.dtype)
+    return input, fnp.subtract(value, top)
+
+
+def softmax(input, dim=None, dtype=None):
+    """exp(input) normalized to sum to 1 along `dim`."""
+    axis = _softmax_dim(input, dim, "softmax")
+    input, shifted = _shifted(input, axis, dtype)
+    e = fnp.exp(shifted)
+    out = fnp.true_divide(e, fnp.sum(e, axis=axis, keepdims=True))
+    return wrap(out, "SoftmaxBackward0", (input,), saves_result=True)
+
+
+def log_softmax(input, dim=None, dtype=None):
+    """log(softmax(input)), computed without forming softmax."""
+    axis = _softmax_dim(input, dim, "log_softmax")
+    input, shifted = _shifted(input, axis, dtype)
+    total = fnp.sum(fnp.exp(shifted), axis=axis, keepdims=True)
+    return wrap(fnp.subtract(shifted, fnp.log(total)), "LogSoftmaxBackward0", (input,),
+                saves_result=True)
+
+
+# ---- copies and casts ---------------------------------------------------------------------
+
+
+def clone(input):
+    """A copy with its own storage (recorded: the gradient passes through)."""
+    if input._box is None or not STATE.enabled:
+        return make(input._data.copy())
+    return wrap(fnp.positive(input._box), "CloneBackward0", (input,))
+
+
+def copy_of(input):
+    """A recorded copy named as PyTorch names the copy that create_graph accumulates."""
+    return wrap(fnp.positive(input._box), "CopyBackwards", (input,))
+
+
+def to_dtype(input, dtype):
+    """The tensor converted to `dtype` (the tensor itself if it has that dtype already)."""
+    dtype = _dtypes.as_dtype(dtype)
+    if input.dtype is dtype:
+        return input
+    if dtype.category != _float and input._box is not None and STATE.enabled:
+        return make(input._data.astype(dtype.numpy))
+    return wrap(fnp.astype(engine(input), dtype.numpy), "ToCopyBackward0", (input,))
+
+
+__all__ = [
+    "add", "sub", "rsub", "mul", "div", "remainder", "reciprocal", "pow", "square", "neg",
+    "exp", "log", "sin", "cos", "tanh", "sqrt", "abs", "sigmoid", "relu", "clamp",
+    "clamp_min", "clamp_max", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
+    "logical_not", "isnan", "equal", "allclose", "argmax", "argmin", "any", "all", "sum", "mean",
+    "prod", "max", "min", "amax", "amin", "var", "std", "norm", "cumsum", "mm", "mv", "dot",
+    "bmm", "matmul", "view", "reshape", "flatten", "t", "transpose", "permute", "expand",
+    "unsqueeze", "squeeze", "cat", "concat", "stack", "where", "masked_fill", "softmax",
+    "log_softmax", "clone",
+]

@@ -1,0 +1,162 @@
+"""Recording one compat operation: its operands, and the tensor of its result.
+
+An operation casts its operands to PyTorch's result dtype (`operand`), calls funcgrad.numpy
+on their boxes (recorded on the eager tape) or arrays (when nothing requires grad or
+recording is off), and wraps the result (`wrap`): the result's node gets PyTorch's name
+and its inputs as edges, and the versions of the tensors its VJPs saved are noted, for the
+in-place checks of the backward pass.
+"""
+import numbers
+
+import numpy as np
+
+import funcgrad.numpy as fnp
+from funcgrad.core import Box
+
+from . import _dtypes
+from ._dtypes import DEFAULTS
+from ._grad_mode import STATE
+from ._tensor import Tensor, make
+
+_float = _dtypes._FLOAT
+
+
+def engine(x):
+    """What funcgrad computes with for tensor `x`: its box when recording, else its array."""
+    box = x._box
+    return box if box is not None and STATE.enabled else x._data
+
+
+_PYTHON_NUMBERS = (float, int, bool)
+
+
+def operand(x, dtype):
+    """Operand `x` (a tensor or a Python number) for a computation in `dtype`."""
+    if type(x) is Tensor:
+        box = x._box
+        value = box if box is not None and STATE.enabled else x._data
+        if x._data.dtype != dtype.numpy:
+            value = fnp.astype(value, dtype.numpy)
+        return value
+    if type(x) in _PYTHON_NUMBERS:
+        return x
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, numbers.Number):
+        return x
+    raise TypeError(f"compat: expected a Tensor or a number, got {type(x).__name__}")
+
+
+def elementwise(fn, a, b):
+    """fn(a, b), with NumPy's broadcasting error raised as PyTorch's RuntimeError."""
+    try:
+        return fn(a, b)
+    except ValueError as error:
+        raise RuntimeError(str(error)) from None
+
+
+def float_dtype(x):
+    """The dtype of a float-only operation on tensor `x` (integers compute in the default
+    float dtype)."""
+    d = x.dtype
+    return d if d.category == _float else DEFAULTS.float
+
+
+class _What:
+    """How an error message names a saved tensor (formatted only if the error happens)."""
+
+    __slots__ = ("dtype", "shape", "creator")
+
+    def __init__(self, t):
+        self.dtype = t.dtype
+        self.shape = t._data.shape
+        box = t._box
+        self.creator = None if box is None else box.node.label
+
+    def __str__(self):
+        origin = f", output of {self.creator}" if self.creator else ""
+        return f"[torch.{self.dtype.legacy_name} {list(self.shape)}{origin}]"
+
+
+def new_nodes(node, inputs):
+    """The nodes one operation recorded: those reachable from its result's node without
+    passing through its inputs' nodes."""
+    stop = {x._box.node for x in inputs if type(x) is Tensor and x._box is not None}
+    if stop.issuperset(node.parents):  # one primitive on the inputs: the common case
+        return [node]
+    found = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        found.append(n)
+        for parent in n.parents:
+            if parent not in stop:
+                stop.add(parent)
+                stack.append(parent)
+    return found
+
+
+def _note_saved(new_nodes, inputs, out, saves_result):
+    """Record on the result's node the version of every input tensor whose storage the new
+    nodes' VJPs hold (checked before backward uses them); inputs they do not hold are only
+    checked when create_graph replays the nodes on their inputs."""
+    captured = []
+    for n in new_nodes:
+        captured.extend(n.captured)
+    entries = []
+    if captured:
+        for x in inputs:
+            if isinstance(x, Tensor):
+                held = any(v is x._data for v in captured)
+                entries.append((x._version, x._version.value, _What(x), not held))
+    if saves_result:
+        entries.append((out._version, out._version.value, _What(out), False))
+    if entries:
+        new_nodes[0].saved = tuple(entries)
+
+
+def edge(x):
+    return x._box.node if isinstance(x, Tensor) and x._box is not None else None
+
+
+def wrap(out, label, edges, others=(), saves_result=False, view_of=None, frees=None):
+    """The tensor for a funcgrad result `out`.
+
+    `edges` are the inputs PyTorch lists in next_functions, `others` further tensors the
+    computation read (e.g. a condition); `saves_result` says PyTorch saves the result for
+    backward (modifying it in place is then an error); `view_of` is the tensor the result
+    may be a view of (it then shares that tensor's version counter). `frees` overrides the
+    tape's default for whether backward frees the operation (PyTorch frees exactly the
+    operations that saved something, numbers included).
+    """
+    boxed = isinstance(out, Box)
+    data = out.value if boxed else out
+    if type(data) is not np.ndarray:
+        data = np.asarray(data)
+        if boxed:
+            out.value = data
+    version = base = None
+    if view_of is not None and np.may_share_memory(data, view_of._data):
+        version = view_of._version
+        base = view_of._base if view_of._base is not None else view_of
+    if not boxed:
+        return make(data, None, version, base)
+    t = make(data, out, version, base)
+    node = out.node
+    node.label = label
+    node.edges = tuple([edge(x) for x in edges])
+    recorded = new_nodes(node, edges + others)
+    _note_saved(recorded, edges + others, t, saves_result)
+    if frees is not None:
+        for n in recorded:
+            n.frees = frees
+    return t
+
+
+def check_tensor(x, name):
+    if not isinstance(x, Tensor):
+        raise TypeError(f"compat.{name}: expected a Tensor, got {type(x).__name__}")
+
+
+def wrap_view(input, fn, label, **params):
+    return wrap(fn(engine(input), **params), label, (input,), view_of=input)

@@ -1,0 +1,378 @@
+"""Tensor: a mutable NumPy array plus the autograd state that ties it to funcgrad's eager tape.
+
+A tensor holds
+
+* ``_data``: its storage, an ndarray that views, ``.data``, ``detach()`` and
+  ``from_numpy`` may share and that in-place operations overwrite;
+* ``_box``: when it requires grad, a box of the eager tape (funcgrad.core.eager) whose value
+  is ``_data`` and whose node is its history: a leaf node for a leaf, else the node of the
+  operation that made it; None when it does not require grad;
+* ``_version``: the counter of in-place modifications of its storage, shared with its views,
+  which lets the backward pass notice values changed after they were saved;
+* ``_grad``, ``_base`` (the tensor it is a view of) and ``_retains_grad``.
+
+Operations (``_ops``) call funcgrad.numpy on ``_box`` (or on ``_data`` when nothing is
+recorded), so the eager tape records funcgrad primitives and the derivatives are funcgrad's.
+"""
+import numbers
+import warnings
+import weakref
+
+import numpy as np
+
+from funcgrad.core import new_box
+from funcgrad.core.eager import EAGER_TRACE, EagerNode, VersionCounter
+
+from . import _dtypes
+
+_new = object.__new__
+
+
+def make(data, box=None, version=None, base=None):
+    """A tensor over the ndarray `data` (no copy)."""
+    t = _new(Tensor)
+    t._data = data
+    t._box = box
+    t._version = VersionCounter() if version is None else version
+    t._grad = None
+    t._base = base
+    t._retains_grad = False
+    return t
+
+
+def make_leaf(data, requires_grad):
+    t = make(data)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+class Size(tuple):
+    """The shape of a tensor: a tuple that prints as PyTorch's ``torch.Size([2, 3])``."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"torch.Size({list(self)})"
+
+    def numel(self):
+        return int(np.prod(self, dtype=np.int64))
+
+
+class Tensor:
+    """An n-dimensional array with PyTorch's autograd API (see the module docstring).
+
+    ``Tensor(2, 3)`` makes an uninitialised float tensor of that shape and
+    ``Tensor([1.0, 2.0])`` one holding those values (PyTorch's legacy constructor); use
+    ``compat.tensor`` to choose dtype and requires_grad.
+    """
+
+    __slots__ = ("_data", "_box", "_version", "_grad", "_base", "_retains_grad", "__weakref__")
+    # NumPy operators and functions defer to ours: `ndarray * tensor` is a tensor operation.
+    __array_ufunc__ = None
+    __hash__ = object.__hash__  # tensors compare elementwise, so hash by identity
+
+    def __new__(cls, *args, **kwargs):
+        from ._factories import legacy_new
+        return legacy_new(_dtypes.get_default_dtype(), args, kwargs, "Tensor")
+
+    # ---- metadata ----------------------------------------------------------------------
+
+    @property
+    def dtype(self):
+        return _dtypes.of_array(self._data)
+
+    @property
+    def shape(self):
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        """The shape (a Size), or the length of dimension `dim`."""
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[self._dim(dim)]
+
+    def dim(self):
+        return self._data.ndim
+
+    ndimension = dim
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def numel(self):
+        return self._data.size
+
+    nelement = numel
+
+    def element_size(self):
+        return self._data.itemsize
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def is_contiguous(self, memory_format=None):
+        return self._data.flags.c_contiguous
+
+    def contiguous(self, memory_format=None):
+        return self
+
+    @property
+    def device(self):
+        return "cpu"
+
+    @property
+    def is_cuda(self):
+        return False
+
+    def cpu(self):
+        return self
+
+    def data_ptr(self):
+        return self._data.__array_interface__["data"][0]
+
+    def _dim(self, dim, extra=0):
+        """`dim` as a non-negative axis of this tensor (plus `extra` new axes)."""
+        ndim = max(self._data.ndim + extra, 1)
+        if not isinstance(dim, numbers.Integral) or isinstance(dim, bool):
+            raise TypeError(f"compat: dim must be an int, got {type(dim).__name__}")
+        if not -ndim <= dim < ndim:
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[{-ndim}, {ndim - 1}], but got {dim})")
+        return int(dim) % ndim
+
+    # ---- autograd state ----------------------------------------------------------------
+
+    @property
+    def requires_grad(self):
+        return self._box is not None
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad=True):
+        """Start (or stop) recording operations on this leaf tensor; returns it."""
+        if not self.is_leaf:
+            if requires_grad:
+                return self
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf tensors; to use a computed "
+                "tensor without its history, take var.detach().")
+        if requires_grad and self._box is None:
+            if not self.dtype.is_floating_point:
+                raise RuntimeError(
+                    f"only tensors of floating point dtype can require gradients, and this one "
+                    f"is {self.dtype}; convert it first, e.g. with .float().")
+            leaf = EagerNode.leaf(weakref.ref(self))
+            self._box = new_box(self._data, EAGER_TRACE, leaf)
+        elif not requires_grad:
+            self._box = None
+        return self
+
+    @property
+    def is_leaf(self):
+        box = self._box
+        return box is None or not box.node.parents
+
+    @property
+    def grad_fn(self):
+        box = self._box
+        if box is None or not box.node.parents:
+            return None
+        from ._graph import grad_fn_of
+        return grad_fn_of(box.node)
+
+    @property
+    def creator(self):
+        """Deprecated 2017 name of `grad_fn`."""
+        warnings.warn("Tensor.creator is deprecated; use Tensor.grad_fn", DeprecationWarning,
+                      stacklevel=2)
+        return self.grad_fn
+
+    @property
+    def volatile(self):
+        """Always False: `volatile` was removed from PyTorch; use `with no_grad():`."""
+        warnings.warn("volatile was removed and has no effect; use `with compat.no_grad():` "
+                      "instead", DeprecationWarning, stacklevel=2)
+        return False
+
+    @property
+    def grad(self):
+        """The gradient accumulated by backward(): set on leaves (and on tensors that called
+        retain_grad()); None until then."""
+        if self._box is not None and not self.is_leaf and not self._retains_grad:
+            warnings.warn(
+                "The .grad attribute of a tensor that is not a leaf is being accessed; it is "
+                "not populated by backward(). Call .retain_grad() on it first if you want its "
+                "gradient, or access the leaf tensor instead.", UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad must be a Tensor or None, got "
+                                f"{type(value).__name__}")
+            if value.shape != self.shape:
+                raise RuntimeError(f"assigned grad has shape {list(value.shape)}, but the tensor "
+                                   f"has shape {list(self.shape)}")
+        self._grad = value
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def retain_grad(self):
+        """Keep this non-leaf tensor's gradient in .grad after backward()."""
+        if self._box is None:
+            raise RuntimeError("can't retain_grad on a tensor that has requires_grad=False")
+        if not self.is_leaf and not self._retains_grad:
+            self._retains_grad = True
+            self._box.node.sink = weakref.ref(self)
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` whenever this tensor's gradient is computed; a tensor it
+        returns replaces the gradient. Returns a handle whose remove() unregisters it."""
+        from ._graph import register_tensor_hook
+        if self._box is None:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require "
+                               "gradient")
+        return register_tensor_hook(self._box.node, hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None,
+                 retain_variables=None):
+        """Accumulate the gradient of this tensor into .grad of the leaves it depends on.
+
+        `gradient` (a tensor of this tensor's shape) is required unless it holds one
+        element. The graph's saved values are freed unless `retain_graph`;
+        `create_graph` records the backward computation for higher derivatives.
+        """
+        from ._graph import run_backward
+        if retain_variables is not None:
+            warnings.warn("backward(retain_variables=...) is deprecated; use "
+                          "backward(retain_graph=...)", DeprecationWarning, stacklevel=2)
+            if retain_graph is None:
+                retain_graph = retain_variables
+        run_backward((self,), (gradient,), retain_graph, create_graph, inputs)
+
+    def detach(self):
+        """The same storage, without history (shares the version counter)."""
+        return make(self._data, None, self._version)
+
+    def detach_(self):
+        if self._base is not None and self._base.requires_grad:
+            raise RuntimeError("can't detach_() a view of a tensor that requires grad; use "
+                               "detach() instead")
+        self._box = None
+        return self
+
+    @property
+    def data(self):
+        """The same storage, without history; changes made through it are not tracked."""
+        return make(self._data)
+
+    @data.setter
+    def data(self, value):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"compat: .data must be set to a tensor, got {type(value).__name__}")
+        if value._data is self._data:
+            return
+        self._data = value._data
+        if self._box is not None:
+            self._box = new_box(self._data, EAGER_TRACE, self._box.node)
+
+    # ---- conversion --------------------------------------------------------------------
+
+    def numpy(self, force=False):
+        """The storage as an ndarray (shared, not copied)."""
+        if self._box is not None and not force:
+            raise RuntimeError("can't call numpy() on a tensor that requires grad; use "
+                               "tensor.detach().numpy() instead")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype, copy=False)
+
+    def item(self):
+        """The value of a one-element tensor as a Python number."""
+        if self._data.size != 1:
+            raise RuntimeError(f"a tensor with {self._data.size} elements cannot be converted "
+                               f"to a Python number; only one-element tensors can")
+        return self._data.item() if self._data.ndim == 0 else self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"the truth value of a tensor with {self._data.size} values is "
+                               f"ambiguous; use .any() or .all()")
+        return bool(self.item())
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self.dtype.is_floating_point or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return int(self.item())
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __contains__(self, element):
+        return bool((self == element).any())
+
+    def __format__(self, spec):
+        if self._data.ndim == 0:
+            return format(self.item(), spec)
+        return super().__format__(spec)
+
+    def __repr__(self):
+        from ._printing import format_tensor
+        grad_fn = self.grad_fn
+        return format_tensor(self._data, self.dtype.name,
+                             requires_grad=self._box is not None,
+                             grad_fn_name=None if grad_fn is None else type(grad_fn).__name__,
+                             default_dtype=_dtypes.get_default_dtype().name)
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (self._data.copy(), self._box is not None))
+
+    def __deepcopy__(self, memo):
+        if not self.is_leaf:
+            raise RuntimeError("only leaf tensors (created explicitly by the user) support "
+                               "deepcopy")
+        copy = make_leaf(self._data.copy(), self._box is not None)
+        if self._grad is not None:
+            copy._grad = make(self._grad._data.copy())
+        return copy
+
+    def __copy__(self):
+        raise TypeError("copy.copy of a tensor is not supported; use clone() or deepcopy")
+
+
+_dtypes._TENSOR[0] = Tensor
+
+
+def _rebuild(data, requires_grad):
+    return make_leaf(data, requires_grad)
+
+
+__all__ = ["Tensor", "Size"]

@@ -1,0 +1,237 @@
+"""autograd.Function: an operation whose backward the user writes.
+
+``MyFn.apply(*args)`` runs ``forward(ctx, *args)`` without recording, then records one
+node on the eager tape for all its outputs. That node's VJP calls the user's
+``backward(ctx, *grad_outputs)`` (the one place in compat where a derivative is user code,
+as with funcgrad's custom_vjp), checks what it returns, and hands each input its gradient.
+Under ``create_graph=True`` backward runs with recording on and receives gradients that
+require grad, so a backward written with differentiable operations can be differentiated
+again.
+"""
+import numpy as np
+
+from funcgrad.core import Primitive, new_box, tuple_get
+from funcgrad.core.eager import EAGER_TRACE, EagerNode
+
+from .. import _ops, _record
+from .._graph import cotangent_of, tensor_of_cotangent
+from .._grad_mode import STATE, no_grad
+from .._tensor import Tensor, make
+
+
+class FunctionCtx:
+    """The `ctx` of forward and backward: saves tensors for backward and carries any
+    attribute the user sets on it."""
+
+    def __init__(self):
+        self._saved = ()
+        self._saved_versions = ()
+        self._non_differentiable = ()
+        self._materialize_grads = True
+        self.needs_input_grad = ()
+
+    def save_for_backward(self, *tensors):
+        """Keep tensors for backward; they must not be modified in place until then."""
+        for t in tensors:
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError(f"save_for_backward can only save tensors (or None), got "
+                                f"{type(t).__name__}")
+        self._saved = tensors
+        self._saved_versions = tuple(None if t is None else (t._version, t._version.value)
+                                     for t in tensors)
+
+    @property
+    def saved_tensors(self):
+        for t, version in zip(self._saved, self._saved_versions):
+            if version is not None and version[0].value != version[1]:
+                raise RuntimeError(
+                    f"one of the tensors saved with save_for_backward was modified by an "
+                    f"in-place operation: it is at version {version[0].value}, but "
+                    f"{version[1]} was expected. Save a clone() instead, or modify it after "
+                    f"calling backward.")
+        return self._saved
+
+    saved_variables = saved_tensors
+
+    def mark_non_differentiable(self, *outputs):
+        """These outputs get no gradient (they will not require grad)."""
+        self._non_differentiable = outputs
+
+    def mark_dirty(self, *tensors):
+        """Accepted for compatibility: inputs modified in place by forward."""
+
+    def set_materialize_grads(self, value):
+        """With False, backward receives None (not zeros) for outputs that got no gradient."""
+        self._materialize_grads = bool(value)
+
+
+class _FunctionMeta(type):
+    def __init__(cls, name, bases, namespace):
+        super().__init__(name, bases, namespace)
+        # Kept out of funcgrad's registry: the node type of the user's operation.
+        cls._primitive = Primitive(f"{name}Backward", None, register=False)
+
+
+class Function(metaclass=_FunctionMeta):
+    """Subclass with static ``forward(ctx, *args)`` and ``backward(ctx, *grad_outputs)``
+    (returning one gradient, or None, per forward argument), then call ``.apply(*args)``."""
+
+    def __call__(self, *args):
+        raise RuntimeError(
+            f"{type(self).__name__}: calling an instance of an autograd Function is the "
+            f"removed legacy style; make forward and backward @staticmethods taking ctx and "
+            f"call {type(self).__name__}.apply(...) instead.")
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom "
+                                  "autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward "
+                                  "mode AD.")
+
+    @classmethod
+    def apply(cls, *args):
+        ctx = FunctionCtx()
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._box is not None
+                                     for a in args)
+        with no_grad():
+            if _overrides(cls, "setup_context"):
+                outputs = cls.forward(*args)
+                cls.setup_context(ctx, args, outputs)
+            else:
+                outputs = cls.forward(ctx, *args)
+        if not (STATE.enabled and any(ctx.needs_input_grad)):
+            return outputs
+        return _attach_node(cls, ctx, args, outputs)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError
+
+
+def _overrides(cls, name):
+    return getattr(cls, name) is not getattr(Function, name)
+
+
+def _attach_node(cls, ctx, args, outputs):
+    """Tie the outputs of forward to one new node whose VJP runs cls.backward."""
+    single = not isinstance(outputs, tuple)
+    outs = [outputs] if single else list(outputs)
+    excluded = {id(t) for t in ctx._non_differentiable}
+    differentiable = [i for i, out in enumerate(outs)
+                      if isinstance(out, Tensor) and out.dtype.is_floating_point
+                      and id(out) not in excluded]
+    for i in differentiable:
+        if any(outs[i] is a for a in args) or outs[i]._box is not None:
+            outs[i] = make(outs[i]._data, None, outs[i]._version)  # an alias of an input
+    positions = tuple(i for i, needs in enumerate(ctx.needs_input_grad) if needs)
+    user_backward = _UserBackward(cls, ctx, args, outs, differentiable, packed=not single)
+    node = EagerNode(cls._primitive, None, tuple(args[i]._box.node for i in positions),
+                     positions, tuple(user_backward.for_input(i) for i in positions))
+    node.label = cls._primitive.name
+    node.edges = tuple(_record.edge(a) for a in args if isinstance(a, Tensor))
+    node.frees = True  # backward releases ctx and the tensors it saved
+    if single and differentiable:
+        outs[0]._box = new_box(outs[0]._data, EAGER_TRACE, node)
+    elif differentiable:
+        packed = new_box(tuple(outs[i]._data for i in differentiable), EAGER_TRACE, node)
+        for k, i in enumerate(differentiable):
+            outs[i]._box = tuple_get(packed, index=k)
+    return outs[0] if single else tuple(outs)
+
+
+class _UserBackward:
+    """Calls the user's backward once per backward pass and hands each input its gradient."""
+
+    def __init__(self, cls, ctx, args, outs, differentiable, packed):
+        self.cls = cls
+        self.ctx = ctx
+        self.inputs = [(a._data.shape, a.dtype) if isinstance(a, Tensor) else None
+                       for a in args]
+        self.outputs = [(outs[i]._data.shape, outs[i]._data.dtype) for i in differentiable]
+        self.slots = {i: k for k, i in enumerate(differentiable)}
+        self.n_outputs = len(outs)
+        self.packed = packed  # forward returned a tuple: the node's cotangent is one too
+        self._last_g = self._last_grads = None
+
+    def for_input(self, position):
+        return lambda g: self._grads(g)[position]
+
+    def _grads(self, g):
+        # The engine pulls every input's gradient with the same g object in a row.
+        if g is not self._last_g:
+            self._last_grads = self._run(g)
+            self._last_g = g
+        return self._last_grads
+
+    def _run(self, g):
+        cts = g if self.packed else (g,)
+        grad_outputs = []
+        for i in range(self.n_outputs):
+            k = self.slots.get(i)
+            ct = None if k is None else cts[k]
+            if ct is None and k is not None and self.ctx._materialize_grads:
+                shape, dtype = self.outputs[k]
+                ct = np.zeros(shape, dtype)
+            grad_outputs.append(None if ct is None else _writeable_tensor(ct))
+        result = self.cls.backward(self.ctx, *grad_outputs)
+        return self._checked(result if isinstance(result, tuple) else (result,))
+
+    def _checked(self, grads):
+        name = self.cls._primitive.name
+        expected = len(self.inputs)
+        if len(grads) > expected and all(g is None for g in grads[expected:]):
+            grads = grads[:expected]
+        if len(grads) != expected:
+            raise RuntimeError(f"function {name} returned an incorrect number of gradients "
+                               f"(expected {expected}, got {len(grads)})")
+        cotangents = []
+        for i, (grad, meta) in enumerate(zip(grads, self.inputs)):
+            if grad is None:
+                cotangents.append(None)
+            elif meta is None:
+                raise RuntimeError(f"function {name} returned a gradient different than None "
+                                   f"at position {i + 1}, but the corresponding forward input "
+                                   f"was not a Tensor")
+            elif not isinstance(grad, Tensor):
+                raise TypeError(f"function {name} returned a {type(grad).__name__} as the "
+                                f"gradient at position {i + 1}; gradients must be tensors or "
+                                f"None")
+            else:
+                cotangents.append(cotangent_of(_fitted(grad, meta, name, i)))
+        return cotangents
+
+
+def _writeable_tensor(ct):
+    t = tensor_of_cotangent(ct)
+    if t._box is None and not t._data.flags.writeable:
+        t = make(t._data.copy())
+    return t
+
+
+def _fitted(grad, meta, name, index):
+    """The gradient with its input's shape (summing broadcast dimensions) and dtype."""
+    shape, dtype = meta
+    if grad._data.shape != shape:
+        if not _expands_to(shape, grad._data.shape):
+            raise RuntimeError(f"Function {name} returned an invalid gradient at index {index} "
+                               f"- got {list(grad.shape)} but expected shape compatible with "
+                               f"{list(shape)}")
+        lead = grad.dim() - len(shape)
+        dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape)
+                                          if n == 1 and grad._data.shape[lead + i] != 1)
+        grad = _ops.reshape(_ops.sum(grad, dims, keepdim=True), shape)
+    return _ops.to_dtype(grad, dtype)
+
+
+def _expands_to(shape, target):
+    if len(shape) > len(target):
+        return False
+    return all(n == m or n == 1 for n, m in zip(shape[::-1], target[::-1]))
+
+
+__all__ = ["Function", "FunctionCtx"]

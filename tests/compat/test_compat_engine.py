@@ -1,0 +1,102 @@
+"""The eager tape (funcgrad.core.eager) on its own: trace levels, replay for create_graph,
+freeing, hooks, pruning, copy-on-write."""
+import numpy as np
+import pytest
+
+import funcgrad
+import funcgrad.numpy as fnp
+from funcgrad.core import Box, new_box
+from funcgrad.core.eager import EAGER_TRACE, EagerNode, backward, captured_values, privatize
+
+
+def leaf(value):
+    node = EagerNode.leaf(sink=lambda: None)
+    return new_box(np.asarray(value, dtype=float), EAGER_TRACE, node), node
+
+
+def test_functional_transforms_see_eager_values_as_constants():
+    b, b_node = leaf([2.0, -1.0])
+    a = np.array([3.0, 4.0])
+    # grad over `a` treats b as a constant: d/da sum(a^2 b) = 2 a b ...
+    g = funcgrad.grad(lambda a: fnp.sum(a * a * b))(a)
+    assert isinstance(g, Box) and g._trace is EAGER_TRACE
+    np.testing.assert_allclose(g.value, 2 * a * b.value)
+    # ... and the eager tape recorded how that gradient depends on b.
+    found = backward([g.node], [np.ones(2)])
+    np.testing.assert_allclose(found[b_node], 2 * a)
+
+
+def test_eager_values_inside_nested_transforms_keep_their_levels():
+    b, b_node = leaf(1.5)
+
+    def f(x):
+        return fnp.sin(x * b) * x
+
+    second = funcgrad.grad(funcgrad.grad(f))(0.3)
+    x, bv = 0.3, 1.5
+    expected = -bv * bv * x * np.sin(x * bv) + 2 * bv * np.cos(x * bv)
+    np.testing.assert_allclose(second.value, expected)
+    assert second._trace is EAGER_TRACE
+
+
+def test_create_graph_replays_rules_on_boxes():
+    x, x_node = leaf([1.0, 2.0, 3.0])
+    y = fnp.sum(x * x * x)
+    first = backward([y.node], [np.ones(())], retain_graph=True, create_graph=True)[x_node]
+    assert isinstance(first, Box)
+    np.testing.assert_allclose(first.value, 3 * x.value ** 2)
+    second = backward([first.node], [np.ones(3)])[x_node]
+    np.testing.assert_allclose(second, 6 * x.value)
+
+
+def test_nodes_holding_values_are_freed_unless_retained():
+    x, x_node = leaf([1.0, 2.0])
+    y = fnp.sum(fnp.exp(x))
+    backward([y.node], [np.ones(())], retain_graph=True)
+    backward([y.node], [np.ones(())])
+    with pytest.raises(RuntimeError, match="retain_graph=True"):
+        backward([y.node], [np.ones(())])
+    # A node that holds no values (a sum, a reshape) is never freed.
+    z = fnp.sum(fnp.reshape(x, (2, 1)))
+    for _ in range(3):
+        np.testing.assert_allclose(backward([z.node], [np.ones(())])[x_node], [1.0, 1.0])
+
+
+def test_hooks_replace_cotangents_and_wanted_prunes():
+    x, x_node = leaf([1.0, 2.0])
+    other, other_node = leaf([5.0])
+    middle = x * 3.0
+    middle.node.hooks = {0: lambda ct: ct * 10}
+    y = fnp.sum(middle) + fnp.sum(fnp.exp(other))
+    found = backward([y.node], [np.ones(())], wanted={x_node})
+    assert set(found) == {x_node}
+    np.testing.assert_allclose(found[x_node], [30.0, 30.0])
+    # exp's node was not on the way to x: not visited, so not freed.
+    assert found and backward([y.node], [np.ones(())], wanted={other_node})
+
+
+def test_reached_with_zero_cotangent_is_reported_as_none():
+    x, x_node = leaf([1.0, -2.0])
+    y = fnp.sum(fnp.sign(x))
+    assert backward([y.node], [np.ones(())]) == {x_node: None}
+
+
+def test_captured_values_and_privatize():
+    x, _ = leaf([1.0, 2.0])
+    y = fnp.exp(x)
+    held = captured_values(y.node.vjps)
+    assert any(v is y.value for v in held)
+    output = y.value
+    privatize(y.node, output)
+    output[:] = 0.0      # overwritten in place: the node keeps what it saw
+    x_node = x.node
+    found = backward([y.node], [np.ones(2)])
+    np.testing.assert_allclose(found[x_node], np.exp([1.0, 2.0]))
+
+
+def test_a_long_chain_is_not_recursive():
+    x, x_node = leaf(1.0)
+    y = x
+    for _ in range(30000):
+        y = fnp.multiply(y, 1.0)
+    assert backward([y.node], [np.ones(())])[x_node] == 1.0

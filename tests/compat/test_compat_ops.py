@@ -1,0 +1,326 @@
+"""compat's operations against PyTorch: values, dtypes, gradients and grad_fn names."""
+import numpy as np
+import pytest
+
+from compat_harness import check, check_printed, graph
+
+POSITIVE = [[1.0, 2.0], [3.0, 0.5]]
+# Zeros, ties and negatives: where derivatives have kinks and conventions matter.
+MIXED = [[-1.5, 0.0], [2.0, 2.0]]
+
+# Expressions in `x` (a 2x2 float32 leaf) for every operation with autograd.
+EXPRESSIONS = [
+    "x * 2", "2 * x", "x + 3", "x * x", "x / 2", "2 / x", "x ** 2", "2 ** x", "x ** x",
+    "x - 1", "1 - x", "-x", "x.exp()", "x.log()", "x.sin()", "x.cos()", "x.tanh()",
+    "x.sigmoid()", "x.sqrt()", "x.reciprocal()", "x.square()", "x.pow(2.0)",
+    "x.add(x, alpha=2)", "x.sub(x.t(), alpha=0.5)", "torch.add(x, x)", "torch.mul(x, x)",
+    "x.div(x.t())", "x + torch.tensor(2.)", "torch.tensor(2.) + x",
+    "x.sum()", "x.sum(0)", "x.sum(dim=1, keepdim=True)", "x.mean()", "x.mean(1)",
+    "x.mean((0, 1))", "x.prod()", "x.prod(0)", "x.std()", "x.std(0)", "x.var()", "x.var(1)",
+    "x.var(0, unbiased=False)", "x.norm()", "x.norm(dim=1)", "x.norm(1)", "x.cumsum(0)",
+    "x.cumsum(1)", "x.amax(0)", "x.softmax(0)", "x.log_softmax(1)", "torch.softmax(x, 1)",
+    "x.mm(x)", "x @ x", "x.matmul(x)", "x[0].dot(x[1])", "torch.matmul(x, x[0])",
+    "torch.matmul(x[0], x)", "x.t()", "x.T", "x.transpose(0, 1)", "x.permute(1, 0)",
+    "x.view(4)", "x.view(-1, 1)", "x.reshape(4)", "x.t().reshape(4)", "x.flatten()",
+    "x.expand(3, 2, 2)", "x.unsqueeze(0)", "x[None].squeeze()", "x[None].squeeze(0)",
+    "torch.cat([x, x])", "torch.cat([x, x * 2], 1)", "torch.stack([x, x])",
+    "torch.stack([x, x], 1)", "x[0]", "x[:, 1]", "x[[0, 1]]", "x[0, 1]", "x[0:1]", "x[:]",
+    "x[..., 0]", "x[None]", "x[:, None]", "x.clone()", "x.double()", "x.double() * x",
+    "x.exp().log()", "x.sum(1).sum()", "(1 / 2) * torch.sum(x)", "x % 2", "x % x.t()",
+    "torch.div(x, 2, rounding_mode='floor')", "torch.div(x, 2, rounding_mode='trunc')",
+]
+KINKED = [
+    "x.relu()", "x.abs()", "x.clamp(min=0)", "x.clamp(max=0)", "x.clamp(-1, 1)",
+    "torch.clamp(x, min=0)", "x.clamp_min(0)", "x.clamp_max(0)", "x.max()", "x.min()",
+    "x.max(0)[0]", "x.min(1)[0]", "x.max(0, keepdim=True)[0]", "torch.maximum(x, x.t())",
+    "torch.minimum(x, x.t())", "torch.where(x > 0, x, x * 2)", "torch.where(x > 0, x, 0.)",
+    "x.masked_fill(x > 0, 0.)", "x[x > 0]", "x.norm()",
+]
+
+
+def _gradient_case(expression, values):
+    def case(torch):
+        x = torch.tensor(values, requires_grad=True)
+        y = eval(expression, {"torch": torch, "x": x})
+        y.backward(torch.ones_like(y) if y.dim() else None)
+        return y, x.grad, graph(y)
+    return case
+
+
+@pytest.mark.parametrize("expression", EXPRESSIONS)
+def test_operation_matches_torch(expression):
+    check(_gradient_case(expression, POSITIVE))
+
+
+@pytest.mark.parametrize("expression", KINKED)
+def test_derivative_at_kinks_and_ties_matches_torch(expression):
+    check(_gradient_case(expression, MIXED))
+
+
+def test_batched_matmul_matches_torch_values():
+    def case(torch):
+        a = torch.tensor(np.arange(12.0).reshape(3, 2, 2), dtype=torch.float32,
+                         requires_grad=True)
+        b = torch.tensor([[1.0, -1.0], [0.5, 2.0]], requires_grad=True)
+        y = torch.matmul(a, b)
+        y.sum().backward()
+        return y, a.grad, b.grad, type(y.grad_fn).__name__
+    check(case)
+
+
+PROMOTIONS = [
+    "torch.ones(2) * 2.5", "torch.ones(2, dtype=torch.int32) * 2.5", "torch.tensor(3) * 2.5",
+    "torch.tensor([1, 2]) / torch.tensor([2, 2])", "torch.tensor([1, 2]) + 1.5",
+    "torch.tensor([True]) + 1", "torch.tensor([True]) + True",
+    "torch.tensor(2.0, dtype=torch.float64) * torch.ones(2)",
+    "torch.ones(2) * torch.ones(2, dtype=torch.float64)",
+    "torch.arange(3) + torch.ones(3)", "torch.arange(3) * torch.tensor(2.5, dtype=torch.float64)",
+    "torch.tensor([1, 2], dtype=torch.int32) + torch.tensor(5)",
+    "torch.tensor([1, 2], dtype=torch.uint8) + torch.tensor([1], dtype=torch.int8)",
+    "torch.tensor([1, 2]).sum()", "torch.tensor([True, True]).sum()",
+    "torch.tensor([1, 2], dtype=torch.uint8).sum()", "torch.arange(4).exp()",
+    "torch.arange(4) ** 2", "torch.arange(4) > 1.5", "torch.ones(2) == torch.ones(2).double()",
+    "torch.arange(4).float().mean()", "torch.ones(2, dtype=torch.float64).sum().dtype",
+    "torch.tensor([1.5, -2.5]).long()", "torch.arange(3).clamp(min=1)",
+    "torch.tensor([1, 2]).double().type()", "torch.tensor([[1, 2]]).t().prod()",
+    "torch.arange(7) // 2", "torch.arange(7) % 3", "torch.arange(-3, 4) // 2.0",
+]
+
+
+@pytest.mark.parametrize("expression", PROMOTIONS)
+def test_dtype_promotion_matches_torch(expression):
+    check(lambda torch: eval(expression, {"torch": torch}))
+
+
+FACTORIES = [
+    "torch.arange(5)", "torch.arange(5.)", "torch.arange(1, 4, 0.5)", "torch.arange(2, 9, 3)",
+    "torch.linspace(0, 1, 5)", "torch.eye(2, 3)", "torch.eye(3)", "torch.full((2,), 3)",
+    "torch.full((2, 1), 3.)", "torch.full((1,), True)", "torch.zeros(2, 3)",
+    "torch.ones((2, 3), dtype=torch.float64)", "torch.ones(2, requires_grad=True)",
+    "torch.zeros_like(torch.ones(2, dtype=torch.int64))", "torch.ones_like(torch.eye(2))",
+    "torch.full_like(torch.ones(2), 7)", "torch.tensor(3.5)", "torch.tensor([[1, 2], [3, 4]])",
+    "torch.tensor([True, False])", "torch.tensor([1.0, 2.0], dtype=torch.float64)",
+    "torch.tensor(np.array([1.0, 2.0]))", "torch.tensor(np.array([1, 2], np.int32))",
+    "torch.tensor([], dtype=torch.float32)", "torch.FloatTensor([1.0, 2.0])",
+    "torch.DoubleTensor([1, 2])", "torch.LongTensor([[1], [2]])", "torch.Tensor([[0, 1]])",
+    "torch.Tensor()", "torch.Tensor(3, 4).shape", "torch.FloatTensor(2).shape",
+    "torch.Tensor(torch.Size([2, 3])).shape", "torch.randn(3, 4).shape",
+    "torch.rand(2).dtype", "torch.randn(2, dtype=torch.float64).dtype",
+    "torch.randint(0, 5, (3,)).dtype", "torch.randperm(4).sort()[0] if False else 0",
+    "torch.empty(2, 3).shape", "torch.from_numpy(np.arange(3.0))",
+    "torch.as_tensor([1, 2])", "torch.tensor([[1, 2]]).size()", "torch.ones(2, 3).size(1)",
+]
+
+
+@pytest.mark.parametrize("expression", FACTORIES)
+def test_factory_matches_torch(expression):
+    check(lambda torch: eval(expression, {"torch": torch, "np": np}))
+
+
+def test_tensor_conversions_match_torch():
+    def case(torch):
+        a = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        scalar = torch.tensor(3.14159)
+        return (a.size(), a.size(0), a.shape, a.dim(), a.numel(), a.type(), a.long().type(),
+                a.dtype, a.is_leaf, (a * 2).is_leaf, a.float() is a, a.double().dtype,
+                a.type(torch.DoubleTensor).dtype, a.type("torch.DoubleTensor").type(),
+                a.to(torch.float64).dtype, scalar.item(), torch.tensor([5]).item(),
+                torch.tensor([[1, 2]]).tolist(), f"{scalar:.2f}", float(torch.tensor([2.5])),
+                int(torch.tensor(3)), len(a), [r.tolist() for r in a.detach()],
+                isinstance(a, torch.FloatTensor), isinstance(a, torch.DoubleTensor),
+                a.detach().numpy().tolist(), torch.is_tensor(a), a.is_floating_point())
+    check(case)
+
+
+def test_from_numpy_shares_memory_like_torch():
+    def case(torch):
+        array = np.ones(3, np.float32)
+        t = torch.from_numpy(array)
+        t.add_(1)
+        array[0] = 10
+        return t, array.tolist(), np.shares_memory(t.numpy(), array)
+    check(case)
+
+
+INDEXING = [
+    "a[0]", "a[:, 1]", "a[a > 1]", "a[[1, 0]]", "a[1, 1]", "a[..., 0]", "a[None].shape",
+    "a[0][1]", "a[-1]", "a[1:]", "a[::2]", "a[:, None, 0]", "a[torch.tensor([0, 0])]",
+    "a[torch.tensor([True, False])]", "a[0, torch.tensor([1, 0])]", "a[5]", "a[0, 0, 0]",
+]
+
+
+@pytest.mark.parametrize("expression", INDEXING)
+def test_indexing_matches_torch(expression):
+    def case(torch):
+        a = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        y = eval(expression, {"torch": torch, "a": a})
+        if isinstance(y, torch.Tensor) and y.requires_grad:
+            y.sum().backward()
+            return y, a.grad, graph(y)
+        return y
+    check(case)
+
+
+SETITEM = [
+    ("b[b > 0] = 0", False), ("b[0] = 5", False), ("b[:, 1] = v[:2]", True),
+    ("b[[0, 1], [1, 0]] = v[:2]", True), ("b[1] = v[:2] * 2", True), ("b[0, 0] = v[2]", True),
+    ("b[b < 2] = v[0]", True), ("b[:] = 1", False),
+]
+
+
+@pytest.mark.parametrize("statement, uses_v", SETITEM)
+def test_index_assignment_matches_torch(statement, uses_v):
+    def case(torch):
+        a = torch.tensor([[1.0, -2.0], [3.0, 0.5]], requires_grad=True)
+        v = torch.tensor([7.0, 8.0, 9.0], requires_grad=True)
+        b = a * 1
+        exec(statement, {"torch": torch, "b": b, "v": v})
+        (b * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+        return b, a.grad, v.grad if uses_v else None, graph(b)
+    check(case)
+
+
+def test_index_assignment_without_grad_matches_torch():
+    def case(torch):
+        b = torch.zeros(2, 3)
+        b[0] = 1
+        b[:, 2] = torch.tensor([4.0, 5.0])
+        b[b == 0] = -1
+        c = torch.arange(6)
+        c[c > 2] = 0
+        return b, c
+    check(case)
+
+
+INPLACE = [
+    "b.add_(1)", "b.sub_(x)", "b.mul_(x)", "b.div_(2)", "b.clamp_(min=1.5)", "b.zero_()",
+    "b.fill_(2.5)", "b.copy_(x.t())", "b.copy_(torch.ones(2))", "b += x", "b -= 1",
+    "b *= x", "b /= 4", "b.neg_()", "b.exp_()", "b.pow_(2)",
+]
+
+
+@pytest.mark.parametrize("statement", INPLACE)
+def test_inplace_operation_matches_torch(statement):
+    def case(torch):
+        x = torch.tensor([[1.0, 2.0], [3.0, 0.5]], requires_grad=True)
+        b = x * 1
+        exec(statement, {"torch": torch, "b": b, "x": x})
+        (b * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+        return b, x.grad, graph(b)
+    check(case)
+
+
+def test_inplace_on_plain_tensors_matches_torch():
+    def case(torch):
+        a = torch.ones(2, 2)
+        a.add_(torch.tensor([1.0, 2.0])).mul_(3)
+        a -= 1
+        i = torch.arange(4)
+        i += 2
+        i.clamp_(max=4)
+        return a, i, torch.zeros(2).fill_(1.5)
+    check(case)
+
+
+def test_inplace_result_type_error_matches_torch():
+    check(lambda torch: torch.arange(3).add_(1.5))
+
+
+REDUCTIONS_WITH_INDICES = ["m.max(1)", "m.min(0)", "m.max(dim=0, keepdim=True)",
+                           "torch.max(m, 1)", "m.argmax()", "m.argmin(1)"]
+
+
+@pytest.mark.parametrize("expression", REDUCTIONS_WITH_INDICES)
+def test_values_and_indices_match_torch(expression):
+    def case(torch):
+        m = torch.tensor([[1.0, 5.0, 5.0], [3.0, 2.0, -1.0]], requires_grad=True)
+        result = eval(expression, {"torch": torch, "m": m})
+        if isinstance(result, tuple):
+            result.values.sum().backward()
+            return result.values, result.indices, m.grad, repr(result)
+        return result
+    check(case)
+
+
+ERRORS = [
+    "torch.ones(2, 3).mm(torch.ones(2, 3))", "torch.ones(2, 3).t().view(-1)",
+    "torch.ones(2).mm(torch.ones(2, 2))", "torch.ones(3) + torch.ones(2)",
+    "torch.ones(2).dot(torch.ones(3))", "torch.arange(3).mean()",
+    "torch.ones(2, 2).mm(torch.ones(2, 2, dtype=torch.float64))",
+    "torch.ones(2, 2).transpose(0, 2)", "torch.ones(2).sum(1)", "torch.ones(2, 2)[0, 0, 0]",
+    "torch.ones(2).item()", "bool(torch.ones(2))", "torch.stack([torch.ones(2), torch.ones(3)])",
+    "torch.ones(2, 2).expand(3, 3)", "torch.arange(3).requires_grad_()",
+    "torch.tensor([1, 2], requires_grad=True)", "torch.ones(2).expand(2, 2).add_(1)",
+    "torch.ones(2, requires_grad=True).numpy()", "torch.cat([])",
+]
+
+
+@pytest.mark.parametrize("expression", ERRORS)
+def test_error_type_matches_torch(expression):
+    check(lambda torch: eval(expression, {"torch": torch}))
+
+
+PRINTED = [
+    "torch.ones(1, 2, requires_grad=True)", "torch.tensor([3., 15.], requires_grad=True).mean()",
+    "torch.tensor([1, 2])", "torch.tensor([1e-5, 1e5])", "torch.tensor([1.23456789])",
+    "torch.tensor([1, 2], dtype=torch.int32)", "torch.tensor([True, False])",
+    "torch.ones(2, dtype=torch.float64, requires_grad=True)", "torch.arange(30.) * 1.5",
+    "torch.arange(2000.)", "torch.tensor(2.5) * torch.ones(1, requires_grad=True)",
+    "torch.ones(2).size()", "torch.ones(2).dtype", "torch.float64",
+    "torch.ones(2, 2, requires_grad=True).max(1)",
+]
+
+
+@pytest.mark.parametrize("expression", PRINTED)
+def test_printed_text_matches_torch(expression):
+    check_printed(lambda torch: print(eval(expression, {"torch": torch})))
+
+
+def test_random_draws_repeat_after_manual_seed():
+    import compat
+    compat.manual_seed(3)
+    first = [compat.randn(2, 3), compat.rand(4), compat.randint(0, 10, (5,)),
+             compat.randperm(6), compat.zeros(3).normal_(0.0, 2.0), compat.ones(2).uniform_(-1, 1)]
+    compat.manual_seed(3)
+    again = [compat.randn(2, 3), compat.rand(4), compat.randint(0, 10, (5,)),
+             compat.randperm(6), compat.zeros(3).normal_(0.0, 2.0), compat.ones(2).uniform_(-1, 1)]
+    for a, b in zip(first, again):
+        assert a.dtype == b.dtype and a.tolist() == b.tolist()
+    assert first[0].dtype == compat.float32 and first[2].dtype == compat.int64
+    assert 0 <= first[1].min().item() and first[1].max().item() < 1
+    assert -1 <= first[5].min().item() and first[5].max().item() <= 1
+
+
+VIEW_UPDATES = [
+    "a[0].mul_(10)", "a[:, 1:][1, 0] = 100.", "a.t()[2].add_(a[1, 0])", "a[1][a[1] > 4] = 0",
+    "a.view(6)[::2].zero_()", "a[0, 1:].copy_(x[1, :2] * 3)", "a.view(3, 2).clamp_(max=3)",
+]
+
+
+@pytest.mark.parametrize("statement", VIEW_UPDATES)
+def test_inplace_update_of_a_view_rewrites_its_base_like_torch(statement):
+    def case(torch):
+        x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        a = x * 1
+        exec(statement, {"torch": torch, "a": a, "x": x})
+        (a * torch.arange(6.0).view(2, 3)).sum().backward()
+        return a, x.grad, graph(a)
+    check(case)
+
+
+def test_inplace_on_a_view_of_a_leaf_raises_like_torch():
+    def case(torch):
+        x = torch.ones(2, 3, requires_grad=True)
+        x[0].add_(1)
+    check(case)
+
+
+def test_inplace_update_of_a_view_of_a_plain_tensor_like_torch():
+    def case(torch):
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        buffer = torch.zeros(2, 2)
+        buffer[0].add_(w * 3)
+        buffer[:, 1].mul_(w)
+        (buffer * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+        return buffer, w.grad, graph(buffer)
+    check(case)
