@@ -15,3 +15,8 @@ settings.register_profile(
     "thorough", max_examples=200, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+import funcgrad  # noqa: E402
+
+# Anomaly-mode-style provenance in tests: a failing backward rule names the user's line.
+funcgrad.config.provenance = True

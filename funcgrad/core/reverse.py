@@ -8,10 +8,12 @@ class Node:
 
     `vjps[k]` maps the cotangent of this node's output to the cotangent of
     `parents[k]`, which was argument `argnums[k]` of `primitive`. A leaf (an input
-    of a transform) has no primitive and no parents.
+    of a transform) has no primitive and no parents. `origin` (the user's line that
+    applied the primitive) is set only while `funcgrad.config.provenance` (or a NaN
+    check) is on and is otherwise unset, so read it as `getattr(node, "origin", None)`.
     """
 
-    __slots__ = ("primitive", "params", "parents", "argnums", "vjps", "__weakref__")
+    __slots__ = ("primitive", "params", "parents", "argnums", "vjps", "origin", "__weakref__")
 
     def __init__(self, primitive, params, parents, argnums, vjps):
         self.primitive = primitive
@@ -27,6 +29,15 @@ class Node:
     def __repr__(self):
         name = self.primitive.name if self.primitive is not None else "leaf"
         return f"<Node {name}>"
+
+
+def origin_note(node):
+    """Where `node` was created, for error messages: the user's line if it was recorded."""
+    origin = getattr(node, "origin", None)  # unset unless provenance was on (no cost when off)
+    if origin is None:
+        return (" (set funcgrad.config.provenance = True to see the line of your code that "
+                "applied it)")
+    return f", applied at\n{origin}"
 
 
 class LeakedBoxError(RuntimeError):
@@ -116,7 +127,7 @@ def backward_pass(roots, root_cotangents, retain_graph=False, wanted=None):
                     parent_ct = vjp(ct)
                 except Exception as error:
                     error.add_note(f"funcgrad: raised by the VJP rule of '{node.primitive.name}' "
-                                   f"for argument {argnum}")
+                                   f"for argument {argnum}{origin_note(node)}")
                     raise
                 if parent_ct is not None:
                     cotangents[parent] = add_cotangents(cotangents.get(parent), parent_ct)

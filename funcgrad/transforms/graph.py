@@ -1,0 +1,386 @@
+"""make_graph: see the program a function traces, one primitive application per line.
+
+    print(fg.make_graph(lambda x: fnp.sum(fnp.sin(x) * 2.0))(np.ones(3)))
+
+    inputs:
+      a:f64[3]  x
+    equations:
+      b:f64[3] = sin(a:f64[3])
+      c:f64[3] = multiply(b:f64[3], 2.0)
+      d:f64[] = sum(c:f64[3], axes=(0,), keepdims=False)
+    outputs:
+      d:f64[]  out
+
+`GraphTrace` is a transform like any other: it opens its own trace level and records an
+equation each time a primitive is applied to one of its boxes, then lets the primitive
+run on the values inside. Transforms used inside the function run above it, so the
+graph of a function that calls `grad` shows the backward pass's primitives as well.
+Values are concrete while tracing (Python control flow works), so the graph is the one
+program that ran for these arguments.
+"""
+import functools
+import inspect
+
+import numpy as np
+
+from ..core import (Box, Trace, dtype_of, is_differentiable, new_box, shape_of, tuple_get,
+                    unbox_all)
+from ..core.reverse import LeakedBoxError
+from ..debug import config, user_origin
+from ..tools.dot import Digraph, render_dot
+from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
+
+__all__ = ["Constant", "Equation", "Graph", "GraphTrace", "Var", "make_graph"]
+
+
+# ---- the recorded program ---------------------------------------------------------------
+
+
+def _short_dtype(dtype):
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        return "bool"
+    if dtype.kind in "fciu":
+        return f"{dtype.kind}{dtype.itemsize * 8}"
+    return str(dtype) if dtype.names is None else "float0"
+
+
+def _type_string(shape, dtype):
+    return f"{_short_dtype(dtype)}[{','.join(map(str, shape))}]"
+
+
+def _var_name(index):
+    """a, b, ..., z, ba, bb, ...: short names, in the order values were created."""
+    name = ""
+    while True:
+        index, digit = divmod(index, 26)
+        name = chr(ord("a") + digit) + name
+        if not index:
+            return name
+
+
+class Var:
+    """A value the traced program computes (or takes as input): a shape and a dtype."""
+
+    __slots__ = ("index", "shape", "dtype")
+
+    def __init__(self, index, value):
+        self.index = index
+        self.shape = tuple(shape_of(value))
+        self.dtype = dtype_of(value)
+
+    @property
+    def name(self):
+        return _var_name(self.index)
+
+    @property
+    def type(self):
+        return _type_string(self.shape, self.dtype)
+
+    def __str__(self):
+        return f"{self.name}:{self.type}"
+
+    def __repr__(self):
+        return f"Var({self})"
+
+
+class Constant:
+    """An array the program uses that does not depend on its inputs."""
+
+    __slots__ = ("index", "value")
+
+    def __init__(self, index, value):
+        self.index = index
+        self.value = value
+
+    @property
+    def name(self):
+        return f"k{self.index}"
+
+    @property
+    def type(self):
+        return _type_string(np.shape(self.value), dtype_of(self.value))
+
+    def __str__(self):
+        return f"{self.name}:{self.type}"
+
+    def __repr__(self):
+        return f"Constant({self})"
+
+
+def _literal(value):
+    """A scalar as the program text shows it: 2.0, or 2.0:f32 when not Python's default."""
+    text = repr(np.asarray(value).item())
+    if isinstance(value, (bool, int, float, complex)):
+        return text
+    return f"{text}:{_short_dtype(dtype_of(value))}"
+
+
+def _atom_text(atom):
+    if isinstance(atom, tuple):
+        return "(" + ", ".join(map(_atom_text, atom)) + ")"
+    return str(atom)
+
+
+def _param_text(value):
+    if isinstance(value, np.ndarray):
+        if value.size <= 8:
+            return np.array2string(value, separator=", ").replace("\n", "")
+        return f"array<{_type_string(value.shape, value.dtype)}>"
+    if isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.generic)):
+        return _short_dtype(value)
+    if callable(value) and hasattr(value, "__name__"):
+        return value.__name__
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class Equation:
+    """One primitive application: ``outputs = primitive(*inputs, **params)``.
+
+    `inputs` holds a Var, a Constant or a literal string per positional argument
+    (a tuple of those for a tuple argument); `origin` is the user's line when
+    `funcgrad.config.provenance` is on, else None.
+    """
+
+    __slots__ = ("primitive", "inputs", "params", "outputs", "origin")
+
+    def __init__(self, primitive, inputs, params, outputs, origin=None):
+        self.primitive = primitive
+        self.inputs = inputs
+        self.params = params
+        self.outputs = outputs
+        self.origin = origin
+
+    def __str__(self):
+        arguments = [_atom_text(atom) for atom in self.inputs]
+        arguments += [f"{key}={_param_text(value)}" for key, value in self.params.items()]
+        outputs = ", ".join(map(str, self.outputs))
+        return f"{outputs} = {self.primitive.name}({', '.join(arguments)})"
+
+
+class Graph:
+    """The program traced by `make_graph`: inputs, equations and outputs.
+
+    ``str(graph)`` is the program as text; ``graph.to_dot()`` is Graphviz DOT, and
+    ``graph.render("graph.svg")`` draws it (needs Graphviz's `dot`). `inputs` and
+    `outputs` are flat lists in pytree order (`in_tree`, `out_tree`); `out` is what the
+    function returned.
+    """
+
+    def __init__(self, inputs, input_names, equations, constants, outputs, output_names,
+                 in_tree, out_tree, out):
+        self.inputs = inputs
+        self.input_names = input_names
+        self.equations = equations
+        self.constants = constants
+        self.outputs = outputs
+        self.output_names = output_names
+        self.in_tree = in_tree
+        self.out_tree = out_tree
+        self.out = out
+
+    @property
+    def primitive_names(self):
+        """The names of the primitives applied, in order (handy in tests)."""
+        return [eq.primitive.name for eq in self.equations]
+
+    def to_text(self, origins=False):
+        """The program as text; with ``origins=True`` each equation ends with the user's
+        file:line that applied it (recorded while `funcgrad.config.provenance` is on)."""
+        lines = ["inputs:"]
+        lines += [f"  {var}  {name}" for var, name in zip(self.inputs, self.input_names)]
+        if self.constants:
+            lines.append("constants:")
+            lines += [f"  {const} = {_param_text(const.value)}" for const in self.constants]
+        lines.append("equations:")
+        for eq in self.equations:
+            line = f"  {eq}"
+            if origins and eq.origin is not None:
+                line += f"  # {eq.origin.filename}:{eq.origin.lineno}"
+            lines.append(line)
+        lines.append("outputs:")
+        lines += [f"  {_atom_text(atom)}  {name}"
+                  for atom, name in zip(self.outputs, self.output_names)]
+        return "\n".join(lines)
+
+    def __str__(self):
+        return self.to_text()
+
+    def __repr__(self):
+        return (f"<Graph: {len(self.inputs)} inputs, {len(self.equations)} equations, "
+                f"{len(self.outputs)} outputs>")
+
+    def to_dot(self, name="funcgrad"):
+        """Graphviz DOT: inputs and constants as ellipses, primitives as boxes, and an edge
+        labelled with the value's type wherever a value flows."""
+        dot = Digraph(name)
+        producer = {}
+        for i, (var, label) in enumerate(zip(self.inputs, self.input_names)):
+            producer[var] = f"in{i}"
+            dot.node(f"in{i}", label=f"{label}\n{var.type}", shape="ellipse", style="filled",
+                     fillcolor="lightblue")
+        for const in self.constants:
+            producer[const] = const.name
+            dot.node(const.name, label=f"{const.name}\n{const.type}", shape="ellipse",
+                     style="dashed")
+        for i, eq in enumerate(self.equations):
+            node_id = f"eq{i}"
+            label = [eq.primitive.name] + [f"{key}={_param_text(value)}"
+                                           for key, value in eq.params.items()]
+            literals = [str(a) for a in _flat_atoms(eq.inputs) if isinstance(a, str)]
+            if literals:
+                label.append("with " + ", ".join(literals))
+            dot.node(node_id, label="\n".join(label), shape="box")
+            for atom in _flat_atoms(eq.inputs):
+                if atom in producer:
+                    dot.edge(producer[atom], node_id, label=atom.type)
+            for out in eq.outputs:
+                producer[out] = node_id
+        for i, (atom, name) in enumerate(zip(self.outputs, self.output_names)):
+            dot.node(f"out{i}", label=name, shape="ellipse", style="filled",
+                     fillcolor="lightyellow")
+            if not isinstance(atom, str) and atom in producer:
+                dot.edge(producer[atom], f"out{i}", label=atom.type)
+        return dot.source()
+
+    def render(self, path, format=None):
+        """Draw the graph to `path` (format "svg", "png" or "pdf"; default: from `path`'s
+        extension) with Graphviz's `dot`; raises GraphvizNotFoundError, saying how to
+        install it, when `dot` is missing. Returns `path`."""
+        return render_dot(self.to_dot(), path, format)
+
+
+def _flat_atoms(atoms):
+    for atom in atoms:
+        if isinstance(atom, tuple):
+            yield from _flat_atoms(atom)
+        else:
+            yield atom
+
+
+# ---- the trace ------------------------------------------------------------------------
+
+
+class GraphTrace(Trace):
+    """Records an Equation per primitive applied to its boxes (whose nodes are Vars)."""
+
+    __slots__ = ("equations", "constants", "_count", "_untraced")
+
+    def __init__(self):
+        super().__init__()
+        self.equations = []
+        self.constants = {}  # id -> (value, Constant); the value is kept so ids stay unique
+        self._count = 0
+        # Integer and boolean results are returned unboxed (like every transform does, so
+        # indexing and control flow behave the same), and recognized by identity later.
+        self._untraced = {}  # id -> (value, Var)
+
+    def new_var(self, value):
+        var = Var(self._count, value)
+        self._count += 1
+        return var
+
+    def watch(self, value, var):
+        """The value the traced program sees for `value`, produced as `var`."""
+        if is_differentiable(value):
+            return new_box(value, self, var)
+        if isinstance(value, np.ndarray) or (isinstance(value, np.generic)
+                                             and not isinstance(value, np.bool_)):
+            self._untraced[id(value)] = (value, var)  # (NumPy's bool scalars are shared)
+        return value
+
+    def atom(self, arg):
+        """What an equation shows for an argument: a Var, a Constant or literal text."""
+        if isinstance(arg, (tuple, list)):
+            return tuple(map(self.atom, arg))
+        if isinstance(arg, Box) and arg._trace is self:
+            return arg.node
+        known = self._untraced.get(id(arg))
+        if known is not None and known[0] is arg:
+            return known[1]
+        value = unbox_all(arg)  # a box of a lower level's trace is a constant here
+        if not isinstance(value, (np.ndarray, np.generic, bool, int, float, complex)):
+            return _param_text(value)  # not an array (a dtype, say): shown as text
+        if np.ndim(value) == 0:
+            return _literal(value)
+        known = self.constants.get(id(arg))
+        if known is None:
+            known = self.constants[id(arg)] = (arg, Constant(len(self.constants), value))
+        return known[1]
+
+    def process_primitive(self, primitive, args, params):
+        if not self.active:
+            raise LeakedBoxError(
+                f"funcgrad: '{primitive.name}' was applied to a value traced by make_graph "
+                f"after make_graph returned (it leaked out, e.g. through a global or a "
+                f"closure). Return it from the traced function instead.")
+        if primitive is tuple_get:  # one result of a multiple-results primitive: no equation
+            (packed,), index = args, params["index"]
+            return self.watch(packed.value[index], packed.node[index])
+        values = list(args)
+        inputs = []
+        for i, arg in enumerate(args):
+            if isinstance(arg, Box) and arg._trace is self:
+                values[i] = arg.value
+                inputs.append(arg.node)
+            else:
+                inputs.append(self.atom(arg))
+        ans = primitive(*values, **params)
+        if primitive.multiple_results:
+            outputs = tuple(self.new_var(part) for part in ans)
+            result = new_box(tuple(ans), self, outputs)  # split by tuple_get, above
+        else:
+            outputs = (self.new_var(ans),)
+            result = self.watch(ans, outputs[0])
+        origin = user_origin() if config.provenance else None
+        self.equations.append(Equation(primitive, tuple(inputs), dict(params), outputs, origin))
+        return result
+
+
+def _input_names(fun, args):
+    """Names for the flattened inputs: the parameter's name plus the pytree path."""
+    try:
+        parameters = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        parameters = []
+    positional = [p.name for p in parameters
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    names = []
+    for path, _ in tree_flatten_with_path(tuple(args))[0]:
+        position = path[0].idx  # args is a tuple, so each path starts at its position
+        head = positional[position] if position < len(positional) else f"args[{position}]"
+        names.append(head + keystr(path[1:]))
+    return names
+
+
+def make_graph(fun):
+    """``make_graph(fun)(*args)`` runs ``fun(*args)`` and returns the traced program as a
+    `Graph`: print it, ``.to_dot()`` for Graphviz, ``.render("g.svg")`` to draw it.
+
+    Arguments and results may be pytrees of arrays; keyword arguments are passed through
+    untraced. Floating-point inputs are traced; integer and boolean ones are listed as
+    inputs too. Transforms called inside `fun` (grad, vjp, jvp, ...) show their primitives,
+    backward passes included.
+    """
+    @functools.wraps(fun)
+    def graph_fun(*args, **kwargs):
+        flat, in_tree = tree_flatten(args)
+        trace = GraphTrace()
+        inputs = [trace.new_var(x) for x in flat]
+        traced = [trace.watch(x, var) for x, var in zip(flat, inputs)]
+        try:
+            out = fun(*tree_unflatten(in_tree, traced), **kwargs)
+        finally:
+            trace.active = False
+        out_flat, out_tree = tree_flatten(out)
+        outputs = [leaf.node if isinstance(leaf, Box) and leaf._trace is trace
+                   else trace.atom(leaf) for leaf in out_flat]
+        values = [leaf.value if isinstance(leaf, Box) and leaf._trace is trace else leaf
+                  for leaf in out_flat]
+        output_names = ["out" + keystr(path) for path, _ in tree_flatten_with_path(out)[0]]
+        constants = [const for _, const in trace.constants.values()]
+        return Graph(inputs, _input_names(fun, args), trace.equations, constants, outputs,
+                     output_names, in_tree, out_tree, tree_unflatten(out_tree, values))
+
+    return graph_fun
