@@ -10,6 +10,10 @@ Every operation is computed with funcgrad.numpy on the tensors' boxes of funcgra
 tape (funcgrad.core.eager), so derivatives come from funcgrad's registered VJP rules.
 Tensors are float32 by default and follow PyTorch's type promotion, printing and errors.
 """
+import os as _os
+
+from funcgrad import debug as _debug
+
 from . import _methods  # noqa: F401 -- installs the Tensor methods and operators
 from . import autograd
 from ._dtypes import (bool, dtype, float16, float32, float64, get_default_dtype, int8, int16,
@@ -60,5 +64,8 @@ def is_floating_point(input):
 def numel(input):
     return input.numel()
 
+
+# Lines recorded for anomaly detection and errors are the user's, not compat's own.
+_debug.register_internal_path(_os.path.dirname(_os.path.abspath(__file__)))
 
 __version__ = "0.1.0"

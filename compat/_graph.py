@@ -240,6 +240,14 @@ def _accumulate(t, ct):
         t._grad._version.value += 1
 
 
+def _pull_back(roots, cotangents, retain_graph, create_graph, wanted):
+    """eager.backward, with anomaly mode's NaN reports raised as PyTorch raises them."""
+    try:
+        return eager.backward(roots, cotangents, retain_graph, create_graph, wanted)
+    except FloatingPointError as error:
+        raise RuntimeError(str(error)) from error
+
+
 def run_backward(outputs, gradients, retain_graph, create_graph, inputs=None):
     """backward(): accumulate the gradients of `outputs` into the leaves' .grad (or into
     the .grad of `inputs` only, when given)."""
@@ -255,7 +263,7 @@ def run_backward(outputs, gradients, retain_graph, create_graph, inputs=None):
             targets[t._box.node] = t
         wanted = set(targets)
     with set_grad_enabled(create_graph):
-        found = eager.backward(roots, cotangents, retain_graph, create_graph, wanted)
+        found = _pull_back(roots, cotangents, retain_graph, create_graph, wanted)
         for node, ct in found.items():
             t = targets[node] if wanted is not None else node.sink()
             if t is not None:
@@ -283,7 +291,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     roots, cotangents = _roots(outputs, grad_outputs, create_graph)
     wanted = {t._box.node for t in inputs}
     with set_grad_enabled(create_graph):
-        found = eager.backward(roots, cotangents, retain_graph, create_graph, wanted)
+        found = _pull_back(roots, cotangents, retain_graph, create_graph, wanted)
     grads = []
     for t in inputs:
         node = t._box.node
