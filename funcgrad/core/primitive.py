@@ -1,5 +1,5 @@
 """Primitives: the operations the engine differentiates, each declared once with its rules."""
-from .box import Box, find_top_trace
+from .box import Box
 
 # Every primitive by name: the one registry both funcgrad's transforms and compat use.
 registry = {}
@@ -55,7 +55,13 @@ class Primitive:
 
 def bind_traced(primitive, args, params):
     """Hand a primitive application to the innermost transform watching its arguments."""
-    out = find_top_trace(args).process_primitive(primitive, args, params)
+    top = None  # find_top_trace, inlined: this runs for every traced primitive
+    for arg in args:
+        if isinstance(arg, Box):
+            trace = arg._trace
+            if top is None or trace.level > top.level:
+                top = trace
+    out = top.process_primitive(primitive, args, params)
     if primitive.multiple_results and isinstance(out, Box):
         return tuple(tuple_get(out, index=i) for i in range(len(out.value)))
     return out

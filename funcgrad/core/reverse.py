@@ -58,15 +58,29 @@ class ReverseTrace(Trace):
         values = list(args)
         parents = []
         argnums = []
+        # Whether any value is still boxed by an outer transform once ours are opened:
+        # if none is, NumPy can be called directly instead of dispatching again.
+        outer = False
         for i, arg in enumerate(args):
-            if isinstance(arg, Box) and arg._trace is self:
-                values[i] = arg.value
-                parents.append(arg.node)
-                argnums.append(i)
-        ans = primitive(*values, **params)
-        if not is_differentiable(ans):
-            return ans
-        vjps = tuple(primitive.stage_vjp(i, ans, values, params) for i in argnums)
+            if isinstance(arg, Box):
+                if arg._trace is self:
+                    value = values[i] = arg.value
+                    parents.append(arg.node)
+                    argnums.append(i)
+                    outer = outer or isinstance(value, Box)
+                else:
+                    outer = True
+        ans = primitive(*values, **params) if outer else primitive.impl(*values, **params)
+        try:  # is_differentiable(ans), inlined for the common case of an array
+            if ans.dtype.kind not in "fc":
+                return ans
+        except AttributeError:
+            if not is_differentiable(ans):
+                return ans
+        if len(argnums) == 1:
+            vjps = (primitive.stage_vjp(argnums[0], ans, values, params),)
+        else:
+            vjps = tuple([primitive.stage_vjp(i, ans, values, params) for i in argnums])
         return new_box(ans, self, Node(primitive, params, tuple(parents), tuple(argnums), vjps))
 
     def record(self, ans, node):
@@ -107,22 +121,24 @@ def backward_pass(roots, root_cotangents, retain_graph=False, wanted=None):
     consumers = _count_consumers(cotangents)
     ready = [node for node in cotangents if consumers[node] == 0]
     results = {}
+    pop_cotangent = cotangents.pop
     while ready:
         node = ready.pop()
-        ct = cotangents.pop(node, None)
-        if wanted is None:
-            if not node.parents and ct is not None:
-                results[node] = ct
-        elif node in wanted and ct is not None:
-            results[node] = ct
+        ct = pop_cotangent(node, None)
+        parents = node.parents
         if ct is not None:
+            if wanted is None:
+                if not parents:
+                    results[node] = ct
+            elif node in wanted:
+                results[node] = ct
             vjps = node.vjps
             if vjps is None:
                 raise RuntimeError(
                     f"funcgrad: trying to pull a cotangent through '{node.primitive.name}' a "
                     f"second time, but its saved values were freed by the first backward "
                     f"pass. Pass retain_graph=True to the first backward pass to keep them.")
-            for parent, argnum, vjp in zip(node.parents, node.argnums, vjps):
+            for parent, argnum, vjp in zip(parents, node.argnums, vjps):
                 try:
                     parent_ct = vjp(ct)
                 except Exception as error:
@@ -130,11 +146,14 @@ def backward_pass(roots, root_cotangents, retain_graph=False, wanted=None):
                                    f"for argument {argnum}{origin_note(node)}")
                     raise
                 if parent_ct is not None:
-                    cotangents[parent] = add_cotangents(cotangents.get(parent), parent_ct)
-        if not retain_graph and node.parents:
-            node.vjps = None
-        for parent in node.parents:
-            consumers[parent] -= 1
-            if consumers[parent] == 0:
+                    previous = cotangents.get(parent)
+                    cotangents[parent] = (parent_ct if previous is None
+                                          else add_cotangents(previous, parent_ct))
+            if not retain_graph and parents:
+                node.vjps = None
+        for parent in parents:
+            remaining = consumers[parent] - 1
+            consumers[parent] = remaining
+            if remaining == 0:
                 ready.append(parent)
     return results

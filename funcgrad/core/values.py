@@ -20,13 +20,11 @@ def shape_of(x):
 
 def is_differentiable(x):
     """Floating and complex values carry derivatives; integers and booleans are constants."""
-    kind = type(x)
-    if kind is float or kind is complex or kind is tuple:
-        return True
-    if kind is int or kind is bool:
-        return False
-    dtype = getattr(x, "dtype", None)
-    return dtype is not None and dtype.kind in _INEXACT_KINDS
+    try:  # arrays, NumPy scalars and boxes: the common case, checked first
+        return x.dtype.kind in _INEXACT_KINDS
+    except AttributeError:
+        kind = type(x)
+        return kind is float or kind is complex or kind is tuple
 
 
 def zeros_like_value(x):
