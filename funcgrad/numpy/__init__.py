@@ -17,4 +17,6 @@ from .indexing import *  # noqa: F401,F403
 from .products import *  # noqa: F401,F403
 from .reductions import *  # noqa: F401,F403
 from .shape_ops import *  # noqa: F401,F403
+from .sorting import *  # noqa: F401,F403
+from .index_update import *  # noqa: F401,F403
 from . import fft, linalg  # noqa: E402 -- submodules use the functions above

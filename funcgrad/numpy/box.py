@@ -1,4 +1,5 @@
 """ArrayBox: a traced array that behaves like an ndarray (operators, properties, methods)."""
+import math
 import sys
 
 import numpy as np
@@ -19,10 +20,15 @@ class ArrayBox(Box):
     shape = property(lambda self: shape_of(self.value))
     dtype = property(lambda self: dtype_of(self.value))
     ndim = property(lambda self: len(shape_of(self.value)))
-    size = property(lambda self: int(np.prod(shape_of(self.value))))
+    size = property(lambda self: math.prod(shape_of(self.value)))
+    itemsize = property(lambda self: dtype_of(self.value).itemsize)
+    nbytes = property(lambda self: self.size * self.itemsize)
     T = property(lambda self: _namespace().transpose(self))
+    mT = property(lambda self: _namespace().matrix_transpose(self))
     real = property(lambda self: _namespace().real(self))
     imag = property(lambda self: _namespace().imag(self))
+    # JAX's functional updates: x.at[idx].set(v), .add(v), ...
+    at = property(lambda self: _namespace().at(self))
 
     def __len__(self):
         shape = shape_of(self.value)
@@ -31,7 +37,9 @@ class ArrayBox(Box):
         return shape[0]
 
     def __iter__(self):
-        return (self[i] for i in range(len(self)))
+        if not shape_of(self.value):
+            raise TypeError("iteration over a traced 0-d array")
+        return iter(_namespace().unstack(self))  # one node for all rows
 
     def __getitem__(self, index):
         return _namespace().getitem(self, index)
@@ -39,8 +47,8 @@ class ArrayBox(Box):
     def __setitem__(self, index, value):
         raise TypeError(
             "funcgrad: traced arrays are immutable, so `x[idx] = v` cannot be differentiated. "
-            "Build a new array instead, e.g. with funcgrad.numpy.where(mask, v, x) or "
-            "funcgrad.numpy.concatenate.")
+            "Write `x = x.at[idx].set(v)` instead (JAX's functional update; also .add, "
+            ".multiply, .min, .max), or `funcgrad.numpy.at(x)[idx].set(v)` for any array.")
 
     # Values of traced scalars are concrete, so Python control flow on them works.
     def __bool__(self):
@@ -90,8 +98,12 @@ class ArrayBox(Box):
     def __repr__(self):
         return f"ArrayBox({self.value!r}, level={self._trace.level})"
 
-    # Methods that take shapes or axes as varargs, like ndarray's.
-    def reshape(self, *shape, order="C"):
+    def __format__(self, spec):
+        # f"{x:.3f}" formats the value; a plain f"{x}" shows the box, as str(x) does.
+        return format(self.value, spec) if spec else str(self)
+
+    # Methods whose signatures differ from the funcgrad.numpy function of the same name.
+    def reshape(self, *shape, order="C", copy=None):
         shape = shape[0] if len(shape) == 1 else shape
         return _namespace().reshape(self, shape, order=order)
 
@@ -99,11 +111,38 @@ class ArrayBox(Box):
         axes = axes[0] if len(axes) == 1 else (axes or None)
         return _namespace().transpose(self, axes)
 
-    def astype(self, dtype):
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         return _namespace().astype(self, dtype)
 
-    def item(self):
-        return self.value.item() if hasattr(self.value, "item") else self.value
+    def flatten(self, order="C"):
+        return _namespace().ravel(self, order)
+
+    def clip(self, min=None, max=None, out=None, **kwargs):
+        return _namespace().clip(self, min, max, out=out, **kwargs)
+
+    def __round__(self, ndigits=None):
+        return _namespace().round(self, ndigits or 0)
+
+    def item(self, *args):
+        """The element as a plain Python scalar, as NumPy: it carries no derivative."""
+        value = self.value
+        while isinstance(value, Box):
+            value = value.value
+        return np.asarray(value).item(*args)
+
+    def tolist(self):
+        """Nested lists of traced 0-d elements, so derivatives keep flowing through them
+        (``item()`` gives plain Python scalars)."""
+        if not shape_of(self.value):
+            return self
+        return [row.tolist() for row in self]
+
+    def _in_place(self, *args, **kwargs):
+        raise TypeError("funcgrad: traced arrays are immutable, so in-place methods (fill, "
+                        "put, resize, itemset, partition) are not available. Build a new "
+                        "array, e.g. with x.at[idx].set(v) or funcgrad.numpy.full_like.")
+
+    fill = put = resize = itemset = partition = setfield = byteswap = _in_place
 
 
 def _forward_to(name, reflected=False):
@@ -134,10 +173,11 @@ for _dunder, _function in _UNARY_AND_COMPARISONS.items():
     setattr(ArrayBox, _dunder, _forward_to(_function))
 
 # ndarray methods that are the funcgrad.numpy function of the same name.
+# `sort` returns a sorted copy, as in JAX (NumPy's sorts in place: traced arrays cannot).
 ARRAY_METHODS = (
-    "all", "any", "argmax", "argmin", "argsort", "clip", "conj", "conjugate", "copy",
-    "cumprod", "cumsum", "diagonal", "dot", "flatten", "max", "mean", "min", "nonzero",
-    "prod", "ptp", "ravel", "repeat", "round", "sort", "squeeze", "std", "sum", "swapaxes",
+    "all", "any", "argmax", "argmin", "argpartition", "argsort", "conj", "conjugate", "copy",
+    "cumprod", "cumsum", "diagonal", "dot", "max", "mean", "min", "nonzero", "prod", "ptp",
+    "ravel", "repeat", "round", "searchsorted", "sort", "squeeze", "std", "sum", "swapaxes",
     "take", "trace", "var",
 )
 for _name in ARRAY_METHODS:

@@ -1,75 +1,171 @@
 """Array creation. Constructors of constants are NumPy's own; ``array`` also accepts
-(nested) lists holding traced values, which it stacks so their derivatives flow."""
+(nested) lists holding traced values, which it stacks so their derivatives flow, and
+``full``, ``full_like``, ``linspace`` and ``meshgrid`` accept traced values."""
+import operator
+
 import numpy as np
 
 from ..core import Box
+from ._axes import normalize_axis
 from .casting import astype
-from .shape_ops import stack
+from .shape_ops import broadcast_arrays, broadcast_to, concatenate, moveaxis, reshape, stack
 
 
 def _holds_box(obj):
-    stack_ = [obj]
-    while stack_:
-        item = stack_.pop()
+    pending = [obj]
+    while pending:
+        item = pending.pop()
         if isinstance(item, Box):
             return True
         if isinstance(item, (list, tuple)):
-            stack_.extend(item)
+            pending.extend(item)
     return False
 
 
-def array(object, dtype=None, copy=True, ndmin=0):
+def _is_traced(obj):
+    return isinstance(obj, Box) or (isinstance(obj, (list, tuple)) and _holds_box(obj))
+
+
+def _cast(x, dtype):
+    return x if dtype is None or np.dtype(dtype) == x.dtype else astype(x, dtype)
+
+
+def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0,
+          like=None):
     """``numpy.array``; lists may hold traced values (they are stacked, not copied out)."""
     if isinstance(object, Box):
         result = object
     elif isinstance(object, (list, tuple)) and _holds_box(object):
         result = stack([array(item) for item in object])
     else:
-        return np.array(object, dtype=dtype, copy=copy, ndmin=ndmin)
-    if dtype is not None and np.dtype(dtype) != result.dtype:
-        result = astype(result, dtype)
+        kwargs = {"ndmax": ndmax} if ndmax else {}
+        return np.array(object, dtype=dtype, copy=copy, order=order, subok=subok,
+                        ndmin=ndmin, like=like, **kwargs)
+    result = _cast(result, dtype)
     if result.ndim < ndmin:
-        from .shape_ops import reshape
         result = reshape(result, (1,) * (ndmin - result.ndim) + result.shape)
     return result
 
 
-def asarray(a, dtype=None):
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     """``numpy.asarray``: traced values pass through unchanged."""
-    if isinstance(a, Box) or (isinstance(a, (list, tuple)) and _holds_box(a)):
+    if _is_traced(a):
         return array(a, dtype=dtype)
-    return np.asarray(a, dtype=dtype)
+    return np.asarray(a, dtype=dtype, order=order, copy=copy, like=like)
 
 
-def zeros_like(a, dtype=None, shape=None):
-    return np.zeros(np.shape(a) if shape is None else shape,
-                    np.result_type(a.dtype if dtype is None else dtype))
+def copy(a, order="K", subok=False):
+    """``numpy.copy``. Traced arrays are immutable, so a traced value is its own copy."""
+    if _is_traced(a):
+        return asarray(a)
+    return np.copy(a, order=order, subok=subok)
 
 
-def ones_like(a, dtype=None, shape=None):
-    return np.ones(np.shape(a) if shape is None else shape,
-                   np.result_type(a.dtype if dtype is None else dtype))
+# ---- constants shaped like another array -----------------------------------------------
 
 
-def full_like(a, fill_value, dtype=None, shape=None):
-    return np.full(np.shape(a) if shape is None else shape, fill_value,
-                   np.result_type(a.dtype if dtype is None else dtype))
+def _shape_and_dtype(a, dtype, shape):
+    a = asarray(a) if not isinstance(a, (Box, np.ndarray)) else a
+    return (np.shape(a) if shape is None else shape), np.dtype(a.dtype if dtype is None
+                                                               else dtype)
 
 
-def empty_like(a, dtype=None, shape=None):
-    return np.empty(np.shape(a) if shape is None else shape,
-                    np.result_type(a.dtype if dtype is None else dtype))
+def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """``numpy.zeros_like``: a constant, even when ``a`` is traced."""
+    return np.zeros(*_shape_and_dtype(a, dtype, shape))
+
+
+def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """``numpy.ones_like``: a constant, even when ``a`` is traced."""
+    return np.ones(*_shape_and_dtype(a, dtype, shape))
+
+
+def empty_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """``numpy.empty_like``: a constant, even when ``a`` is traced."""
+    return np.empty(*_shape_and_dtype(a, dtype, shape))
+
+
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """``numpy.full_like``; a traced ``fill_value`` is broadcast, so its derivative flows."""
+    shape, dtype = _shape_and_dtype(a, dtype, shape)
+    if _is_traced(fill_value):
+        return broadcast_to(_cast(asarray(fill_value), dtype), shape)
+    return np.full(shape, fill_value, dtype)
+
+
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+    """``numpy.full``; a traced ``fill_value`` is broadcast, so its derivative flows."""
+    if _is_traced(fill_value):
+        return broadcast_to(_cast(asarray(fill_value), dtype), shape)
+    return np.full(shape, fill_value, dtype, order=order, like=like)
+
+
+# ---- grids ------------------------------------------------------------------------------
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    """``numpy.linspace``; ``start`` and ``stop`` may be traced (and arrays, which adds
+    the samples as a new ``axis``)."""
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"funcgrad.numpy.linspace: num must be non-negative, got {num}")
+    integer_result = dtype is not None and np.dtype(dtype).kind not in "fc"
+    if not (_is_traced(start) or _is_traced(stop)) or integer_result:
+        return np.linspace(_untraced(start), _untraced(stop), num, endpoint, retstep, dtype,
+                           axis)
+    start, stop = asarray(start), asarray(stop)
+    computed = np.result_type(start.dtype, stop.dtype, float(num))
+    start, stop = broadcast_arrays(_cast(start, computed), _cast(stop, computed))
+    divisions = num - 1 if endpoint else num
+    delta = stop - start
+    fractions = np.arange(num, dtype=computed).reshape((num,) + (1,) * np.ndim(delta))
+    samples = start + fractions * (delta / divisions if divisions > 0 else delta)
+    if endpoint and num > 1:  # the last sample is exactly stop, as in NumPy
+        samples = concatenate([samples[:-1], reshape(stop, (1,) + np.shape(stop))], axis=0)
+    axis = normalize_axis(axis, np.ndim(samples), "linspace")[0]
+    samples = _cast(moveaxis(samples, 0, axis), dtype)
+    if retstep:
+        step = delta / divisions if divisions > 0 else delta * np.nan
+        return samples, step
+    return samples
+
+
+def _untraced(x):
+    """A traced value's plain value, for results that carry no derivative (integers)."""
+    from ..core import unbox_all
+    if isinstance(x, (list, tuple)):
+        return [_untraced(item) for item in x]
+    return unbox_all(x)
+
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """``numpy.meshgrid``: coordinate arrays from 1-D coordinate vectors (traced or not)."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"funcgrad.numpy.meshgrid: indexing must be 'xy' or 'ij', got "
+                         f"{indexing!r}")
+    count = len(xi)
+    grids = []
+    for i, x in enumerate(xi):
+        shape = [1] * count
+        shape[i] = -1
+        if indexing == "xy" and count > 1 and i < 2:
+            shape[0], shape[1] = shape[1], shape[0]
+        grids.append(reshape(asarray(x), tuple(shape)))
+    if not sparse:
+        grids = broadcast_arrays(*grids)
+    return tuple(grids)
 
 
 # Constants that never depend on traced values: NumPy's constructors as they are.
 zeros = np.zeros
 ones = np.ones
 empty = np.empty
-full = np.full
 arange = np.arange
-linspace = np.linspace
 eye = np.eye
 identity = np.identity
+tri = np.tri
 
-__all__ = ["array", "asarray", "zeros", "ones", "empty", "full", "arange", "linspace", "eye",
-           "identity", "zeros_like", "ones_like", "full_like", "empty_like"]
+__all__ = ["array", "asarray", "copy", "zeros", "ones", "empty", "full", "arange", "linspace",
+           "meshgrid", "eye", "identity", "tri", "zeros_like", "ones_like", "full_like",
+           "empty_like"]

@@ -1,13 +1,33 @@
-"""Shape manipulation: reshape, transpose, expand_dims, squeeze, broadcast_to, concatenate, stack."""
+"""Shape manipulation: reshaping, transposing, broadcasting, joining, splitting, flipping,
+rolling, tiling, padding, triangles and diagonals.
+
+Few of these are primitives: most are a reshape, a transpose, a broadcast or a gather
+(`indexing.gather`), whose rules are cheap. Gathers that pick each element once
+(flip, roll, diagonal, edge-free padding) say so, and their VJPs assign instead of
+accumulating.
+"""
+import math
+import operator
+
 import numpy as np
 
+from ..core import Box, shape_of
 from ._axes import normalize_axis
-from ._rules import aval, defvjp, defvjp_any_arg, primitive, unbroadcast
+from ._rules import aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive, unbroadcast
+from .indexing import add_at_zeros, gather
+
+# ---- primitives ------------------------------------------------------------------------
 
 _reshape = primitive(lambda a, shape, order: np.reshape(a, shape, order=order), "reshape")
 _transpose = primitive(lambda a, axes: np.transpose(a, axes), "transpose")
 _broadcast_to = primitive(lambda a, shape: np.broadcast_to(a, shape), "broadcast_to")
 _concatenate = primitive(lambda *arrays, axis: np.concatenate(arrays, axis=axis), "concatenate")
+_stack = primitive(lambda *arrays, axis: np.stack(arrays, axis=axis), "stack")
+# Splitting is one node for all the pieces, whose VJP is one concatenate.
+_split = primitive(lambda a, bounds, axis: tuple(np.split(a, bounds, axis=axis)), "split",
+                   multiple_results=True)
+_unstack = primitive(lambda a, axis: tuple(np.moveaxis(np.asarray(a), axis, 0)), "unstack",
+                     multiple_results=True)
 
 
 def _reshape_vjp(ans, a, shape, order):
@@ -16,7 +36,7 @@ def _reshape_vjp(ans, a, shape, order):
 
 
 def _transpose_vjp(ans, a, axes):
-    inverse = tuple(np.argsort(axes))
+    inverse = tuple(int(i) for i in np.argsort(axes))
     return lambda g: _transpose(g, axes=inverse)
 
 
@@ -26,56 +46,129 @@ def _broadcast_to_vjp(ans, a, shape):
 
 
 def _concatenate_vjp(argnum, ans, *arrays, axis):
-    from .indexing import getitem  # indexing's own rules use this module
     sizes = [np.shape(a)[axis] for a in arrays]
-    start = int(np.sum(sizes[:argnum]))
+    start = sum(sizes[:argnum])
     index = (slice(None),) * axis + (slice(start, start + sizes[argnum]),)
     shape, dtype = aval(arrays[argnum])
-    return lambda g: unbroadcast(getitem(g, index), shape, dtype)
+    return lambda g: unbroadcast(gather(g, index, unique=True), shape, dtype)
+
+
+def _concatenate_jvp(argnum, t, ans, *arrays, axis):
+    dtype = ans.dtype
+    return _concatenate(*[t if i == argnum else np.zeros(np.shape(a), dtype)
+                          for i, a in enumerate(arrays)], axis=axis)
+
+
+def _stack_vjp(argnum, ans, *arrays, axis):
+    index = (slice(None),) * axis + (argnum,)
+    shape, dtype = aval(arrays[argnum])
+    return lambda g: unbroadcast(gather(g, index, unique=True), shape, dtype)
+
+
+def _stack_jvp(argnum, t, ans, *arrays, axis):
+    dtype = ans.dtype
+    return _stack(*[t if i == argnum else np.zeros(np.shape(a), dtype)
+                    for i, a in enumerate(arrays)], axis=axis)
+
+
+def _pieces_or_zeros(cotangents, avals):
+    """The cotangent of each piece, with a concrete zero where it is None."""
+    return [np.zeros(*meta) if ct is None else ct for ct, meta in zip(cotangents, avals)]
+
+
+def _split_vjp(ans, a, bounds, axis):
+    avals = [aval(piece) for piece in ans]
+    return lambda cts: _concatenate(*_pieces_or_zeros(cts, avals), axis=axis)
+
+
+def _unstack_vjp(ans, a, axis):
+    shape, dtype = aval(a)
+    avals = [(shape[:axis] + shape[axis + 1:], dtype)] * len(ans)
+    kept = shape[:axis] + (1,) + shape[axis + 1:]
+    return lambda cts: _concatenate(*[_reshape(ct, shape=kept, order="C")
+                                      for ct in _pieces_or_zeros(cts, avals)], axis=axis)
 
 
 defvjp(_reshape, _reshape_vjp)
 defvjp(_transpose, _transpose_vjp)
 defvjp(_broadcast_to, _broadcast_to_vjp)
 defvjp_any_arg(_concatenate, _concatenate_vjp)
+defvjp_any_arg(_stack, _stack_vjp)
+defvjp(_split, _split_vjp)
+defvjp(_unstack, _unstack_vjp)
+
+defjvp(_reshape, lambda t, ans, a, shape, order: _reshape(t, shape=shape, order=order))
+defjvp(_transpose, lambda t, ans, a, axes: _transpose(t, axes=axes))
+defjvp(_broadcast_to, lambda t, ans, a, shape: _broadcast_to(t, shape=shape))
+defjvp_any_arg(_concatenate, _concatenate_jvp)
+defjvp_any_arg(_stack, _stack_jvp)
+defjvp(_split, lambda t, ans, a, bounds, axis: _split(t, bounds=bounds, axis=axis))
+defjvp(_unstack, lambda t, ans, a, axis: _unstack(t, axis=axis))
 
 
-def reshape(a, shape=None, order="C", *, newshape=None):
+def _as_array(a):
+    """Traced values as they are; anything else (lists, scalars) as an array, through
+    funcgrad.numpy.asarray so that lists may hold traced values."""
+    if isinstance(a, (Box, np.ndarray)):
+        return a
+    from .creation import asarray
+    return asarray(a)
+
+
+def _shape_tuple(shape):
+    return (operator.index(shape),) if not isinstance(shape, (tuple, list)) else \
+        tuple(operator.index(n) for n in shape)
+
+
+def _one_axis(axis, ndim, function):
+    return normalize_axis(operator.index(axis), ndim, function)[0]
+
+
+# ---- reshaping ---------------------------------------------------------------------------
+
+
+def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     """``numpy.reshape``; -1 in ``shape`` is inferred."""
     shape = newshape if shape is None else shape
     if shape is None:
         raise TypeError("funcgrad.numpy.reshape: missing the target shape")
-    if order not in ("C", "F"):
+    if order != "C" and order != "F":
         raise ValueError(f"funcgrad.numpy.reshape: order must be 'C' or 'F', got {order!r}")
-    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
-    # Resolve -1 now so the VJP rule and graphs see the real shape.
-    shape = np.empty(np.shape(a), dtype=np.bool_).reshape(shape).shape if -1 in shape else shape
+    if type(shape) is not tuple or not all(type(n) is int for n in shape):
+        shape = _shape_tuple(shape)
+    old = shape_of(a)
+    if -1 in shape:  # resolve it now, so the rules and graphs see the real shape
+        shape = _infer_length(shape, old)
+    elif math.prod(shape) != math.prod(old) or min(shape, default=0) < 0:
+        raise ValueError(f"funcgrad.numpy.reshape: cannot reshape an array of shape {old} "
+                         f"(size {math.prod(old)}) into shape {shape}")
+    if shape == old and isinstance(a, Box):
+        return a
     return _reshape(a, shape=shape, order=order)
 
 
+def _infer_length(shape, old):
+    size, known = math.prod(old), -math.prod(shape)
+    if shape.count(-1) > 1 or known <= 0 or size % known or min(shape) < -1:
+        raise ValueError(f"funcgrad.numpy.reshape: cannot reshape an array of shape {old} "
+                         f"into shape {shape}")
+    return tuple(size // known if n == -1 else n for n in shape)
+
+
 def ravel(a, order="C"):
+    """``numpy.ravel`` in 'C' or 'F' order ('A' and 'K' depend on memory layout, which
+    traced arrays do not have)."""
+    if order not in ("C", "F"):
+        raise NotImplementedError(f"funcgrad.numpy.ravel: order={order!r} is not supported; "
+                                  f"use 'C' or 'F'")
     return reshape(a, (-1,), order=order)
-
-
-def transpose(a, axes=None):
-    """``numpy.transpose``: reverse the axes, or permute them as ``axes`` says."""
-    ndim = np.ndim(a)
-    if axes is None:
-        axes = tuple(range(ndim))[::-1]
-    else:
-        axes = tuple(int(ax) % ndim if -ndim <= int(ax) < ndim else int(ax) for ax in axes)
-        if sorted(axes) != list(range(ndim)):
-            raise ValueError(f"funcgrad.numpy.transpose: axes {axes} are not a permutation of "
-                             f"the {ndim} axes of the array")
-    return _transpose(a, axes=axes)
 
 
 def expand_dims(a, axis):
     """``numpy.expand_dims``: insert axes of length one at the positions in ``axis``."""
     shape = list(np.shape(a))
-    axes = normalize_axis(axis, len(shape) + (1 if np.isscalar(axis) else len(axis)),
-                          "expand_dims")
-    for ax in axes:
+    count = 1 if isinstance(axis, (int, np.integer)) else len(axis)
+    for ax in normalize_axis(axis, len(shape) + count, "expand_dims"):
         shape.insert(ax, 1)
     return _reshape(a, shape=tuple(shape), order="C")
 
@@ -95,43 +188,535 @@ def squeeze(a, axis=None):
                     order="C")
 
 
+def _atleast(arrays, ndim, placement):
+    results = []
+    for a in arrays:
+        a = _as_array(a)
+        shape = np.shape(a)
+        results.append(a if len(shape) >= ndim else reshape(a, placement(shape)))
+    return results[0] if len(results) == 1 else tuple(results)  # as NumPy 2
+
+
+def atleast_1d(*arys):
+    """``numpy.atleast_1d``: scalars become arrays of shape (1,)."""
+    return _atleast(arys, 1, lambda shape: (1,))
+
+
+def atleast_2d(*arys):
+    """``numpy.atleast_2d``: (n,) becomes (1, n)."""
+    return _atleast(arys, 2, lambda shape: (1,) * (2 - len(shape)) + shape)
+
+
+def atleast_3d(*arys):
+    """``numpy.atleast_3d``: (n,) becomes (1, n, 1) and (m, n) becomes (m, n, 1)."""
+    def placement(shape):
+        return {0: (1, 1, 1), 1: (1,) + shape + (1,), 2: shape + (1,)}[len(shape)]
+    return _atleast(arys, 3, placement)
+
+
+# ---- permuting axes -------------------------------------------------------------------
+
+
+def transpose(a, axes=None):
+    """``numpy.transpose``: reverse the axes, or permute them as ``axes`` says."""
+    ndim = np.ndim(a)
+    if axes is None:
+        axes = tuple(range(ndim))[::-1]
+    else:
+        axes = tuple(operator.index(ax) for ax in axes)
+        axes = tuple(ax % ndim if -ndim <= ax < ndim else ax for ax in axes)
+        if sorted(axes) != list(range(ndim)):
+            raise ValueError(f"funcgrad.numpy.transpose: axes {axes} are not a permutation of "
+                             f"the {ndim} axes of the array")
+    if axes == tuple(range(ndim)) and isinstance(a, Box):
+        return a
+    return _transpose(a, axes=axes)
+
+
+def permute_dims(a, axes=None):
+    """``numpy.permute_dims``: the array-API name of transpose."""
+    return transpose(a, axes)
+
+
+def matrix_transpose(x):
+    """``numpy.matrix_transpose``: swap the last two axes."""
+    if np.ndim(x) < 2:
+        raise ValueError(f"funcgrad.numpy.matrix_transpose: the array must have at least two "
+                         f"dimensions, got shape {np.shape(x)}")
+    return swapaxes(x, -1, -2)
+
+
+def moveaxis(a, source, destination):
+    """``numpy.moveaxis``: move the axes ``source`` to positions ``destination``."""
+    ndim = np.ndim(a)
+    source_axes = _axes_in_order(source, ndim, "moveaxis", "source")
+    destination_axes = _axes_in_order(destination, ndim, "moveaxis", "destination")
+    if len(source_axes) != len(destination_axes):
+        raise ValueError("funcgrad.numpy.moveaxis: source and destination must have the same "
+                         "number of elements")
+    order = [i for i in range(ndim) if i not in source_axes]
+    for dest, src in sorted(zip(destination_axes, source_axes)):
+        order.insert(dest, src)
+    return transpose(a, order)
+
+
+def _axes_in_order(axes, ndim, function, argument):
+    """Like normalize_axis, but keeping the order given (moveaxis pairs them up)."""
+    axes = (axes,) if isinstance(axes, (int, np.integer)) else tuple(axes)
+    result = [normalize_axis(operator.index(ax), ndim, function)[0] for ax in axes]
+    if len(set(result)) != len(result):
+        raise ValueError(f"funcgrad.numpy.{function}: repeated axis in `{argument}`")
+    return result
+
+
+def swapaxes(a, axis1, axis2):
+    """``numpy.swapaxes``: exchange two axes."""
+    ndim = np.ndim(a)
+    order = list(range(ndim))
+    i, j = _one_axis(axis1, ndim, "swapaxes"), _one_axis(axis2, ndim, "swapaxes")
+    order[i], order[j] = order[j], order[i]
+    return transpose(a, order)
+
+
+# ---- broadcasting ---------------------------------------------------------------------
+
+
 def broadcast_to(array, shape):
     """``numpy.broadcast_to``; the VJP sums over the broadcast axes."""
-    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
-    if np.shape(array) == shape:
+    shape = _shape_tuple(shape)
+    old = np.shape(array)
+    if old == shape:
         return array
-    np.broadcast_shapes(np.shape(array), shape)  # raises NumPy's error if impossible
+    try:
+        target = np.broadcast_shapes(old, shape)
+    except ValueError:
+        target = None
+    if target != shape:
+        raise ValueError(f"funcgrad.numpy.broadcast_to: cannot broadcast an array of shape "
+                         f"{old} to shape {shape}")
     return _broadcast_to(array, shape=shape)
 
 
-def concatenate(arrays, axis=0):
+def broadcast_arrays(*args, subok=False):
+    """``numpy.broadcast_arrays``: every argument broadcast to their common shape."""
+    try:
+        shape = np.broadcast_shapes(*(np.shape(a) for a in args))
+    except ValueError:
+        raise ValueError(f"funcgrad.numpy.broadcast_arrays: shapes "
+                         f"{[np.shape(a) for a in args]} cannot be broadcast together") from None
+    return tuple(broadcast_to(_as_array(a), shape) for a in args)
+
+
+# ---- joining ------------------------------------------------------------------------------
+
+
+def _no_out(out, function):
+    if out is not None:
+        raise TypeError(f"funcgrad.numpy.{function}: out= is not supported (funcgrad arrays "
+                        f"are immutable); use the returned array")
+
+
+def _cast_all(arrays, dtype):
+    if dtype is None:
+        return arrays
+    from .casting import astype
+    dtype = np.dtype(dtype)
+    return [a if np.result_type(a) == dtype else astype(a, dtype) for a in arrays]
+
+
+def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """``numpy.concatenate`` of a sequence of arrays (axis=None flattens them first)."""
-    arrays = list(arrays)
+    _no_out(out, "concatenate")
+    arrays = _cast_all([_as_array(a) for a in arrays], dtype)
     if not arrays:
         raise ValueError("funcgrad.numpy.concatenate: need at least one array to concatenate")
     if axis is None:
         arrays = [ravel(a) for a in arrays]
         axis = 0
-    ndim = np.ndim(arrays[0])
+    shapes = [np.shape(a) for a in arrays]
+    ndim = len(shapes[0])
     if ndim == 0:
         raise ValueError("funcgrad.numpy.concatenate: zero-dimensional arrays cannot be "
                          "concatenated; use stack")
-    axis = normalize_axis(axis, ndim, "concatenate")[0]
+    axis = _one_axis(axis, ndim, "concatenate")
+    for shape in shapes:
+        if len(shape) != ndim or shape[:axis] + shape[axis + 1:] != \
+                shapes[0][:axis] + shapes[0][axis + 1:]:
+            raise ValueError(f"funcgrad.numpy.concatenate: the shapes {shapes} must match "
+                             f"except along axis {axis}")
     return _concatenate(*arrays, axis=axis)
 
 
-def stack(arrays, axis=0):
-    """``numpy.stack``: join arrays of one shape along a new axis."""
-    arrays = list(arrays)
+def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """``numpy.stack``: join arrays of one shape along a new axis (one node, whose VJP
+    picks each array's slice)."""
+    _no_out(out, "stack")
+    arrays = _cast_all([_as_array(a) for a in arrays], dtype)
     if not arrays:
         raise ValueError("funcgrad.numpy.stack: need at least one array to stack")
     shapes = {np.shape(a) for a in arrays}
     if len(shapes) != 1:
         raise ValueError(f"funcgrad.numpy.stack: all input arrays must have the same shape, "
                          f"got {sorted(shapes)}")
-    axis = normalize_axis(axis, np.ndim(arrays[0]) + 1, "stack")[0]
-    return concatenate([expand_dims(a, axis) for a in arrays], axis=axis)
+    axis = _one_axis(axis, np.ndim(arrays[0]) + 1, "stack")
+    return _stack(*arrays, axis=axis)
 
 
-__all__ = ["reshape", "ravel", "transpose", "expand_dims", "squeeze", "broadcast_to",
-           "concatenate", "stack"]
+def hstack(tup, *, dtype=None, casting="same_kind"):
+    """``numpy.hstack``: concatenate along the second axis (the first for 1-D arrays)."""
+    arrays = [atleast_1d(a) for a in tup]
+    axis = 0 if arrays and np.ndim(arrays[0]) == 1 else 1
+    return concatenate(arrays, axis=axis, dtype=dtype)
+
+
+def vstack(tup, *, dtype=None, casting="same_kind"):
+    """``numpy.vstack``: concatenate along the first axis, 1-D arrays as rows."""
+    return concatenate([atleast_2d(a) for a in tup], axis=0, dtype=dtype)
+
+
+def dstack(tup):
+    """``numpy.dstack``: concatenate along the third axis."""
+    return concatenate([atleast_3d(a) for a in tup], axis=2)
+
+
+def column_stack(tup):
+    """``numpy.column_stack``: 1-D arrays become columns of a 2-D array."""
+    columns = []
+    for a in tup:
+        a = _as_array(a)
+        columns.append(reshape(a, (-1, 1)) if np.ndim(a) < 2 else a)
+    return concatenate(columns, axis=1)
+
+
+def append(arr, values, axis=None):
+    """``numpy.append``: ``values`` joined after ``arr`` (both flattened if axis is None)."""
+    arr, values = _as_array(arr), _as_array(values)
+    if axis is None:
+        return concatenate([ravel(arr), ravel(values)], axis=0)
+    return concatenate([arr, values], axis=axis)
+
+
+# ---- splitting -------------------------------------------------------------------------
+
+
+def _split_bounds(length, indices_or_sections, equal, function):
+    """The split points along an axis of ``length``, as NumPy's (array_)split reads them."""
+    if isinstance(indices_or_sections, (int, np.integer)):
+        sections = int(indices_or_sections)
+        if sections <= 0:
+            raise ValueError(f"funcgrad.numpy.{function}: the number of sections must be "
+                             f"larger than 0, got {sections}")
+        if equal and length % sections:
+            raise ValueError(f"funcgrad.numpy.{function}: an axis of length {length} cannot "
+                             f"be split into {sections} equal sections; use array_split")
+        size, extra = divmod(length, sections)
+        sizes = [size + 1] * extra + [size] * (sections - extra)
+        return tuple(int(b) for b in np.cumsum(sizes)[:-1])
+    return tuple(operator.index(i) for i in indices_or_sections)
+
+
+def _split_along(ary, indices_or_sections, axis, equal, function):
+    ary = _as_array(ary)
+    ndim = np.ndim(ary)
+    if ndim == 0:
+        raise ValueError(f"funcgrad.numpy.{function}: a zero-dimensional array cannot be split")
+    axis = _one_axis(axis, ndim, function)
+    bounds = _split_bounds(np.shape(ary)[axis], indices_or_sections, equal, function)
+    return list(_split(ary, bounds=bounds, axis=axis))
+
+
+def split(ary, indices_or_sections, axis=0):
+    """``numpy.split`` into equal sections, or at the given indices; one node for all
+    pieces, so the VJP is a single concatenate."""
+    return _split_along(ary, indices_or_sections, axis, True, "split")
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    """``numpy.array_split``: like split, but sections may differ in length by one."""
+    return _split_along(ary, indices_or_sections, axis, False, "array_split")
+
+
+def hsplit(ary, indices_or_sections):
+    """``numpy.hsplit``: split along the second axis (the first for 1-D arrays)."""
+    if np.ndim(ary) == 0:
+        raise ValueError("funcgrad.numpy.hsplit: only works on arrays of 1 or more dimensions")
+    return _split_along(ary, indices_or_sections, 1 if np.ndim(ary) > 1 else 0, True, "hsplit")
+
+
+def vsplit(ary, indices_or_sections):
+    """``numpy.vsplit``: split along the first axis (arrays of 2 or more dimensions)."""
+    if np.ndim(ary) < 2:
+        raise ValueError("funcgrad.numpy.vsplit: only works on arrays of 2 or more dimensions")
+    return _split_along(ary, indices_or_sections, 0, True, "vsplit")
+
+
+def dsplit(ary, indices_or_sections):
+    """``numpy.dsplit``: split along the third axis (arrays of 3 or more dimensions)."""
+    if np.ndim(ary) < 3:
+        raise ValueError("funcgrad.numpy.dsplit: only works on arrays of 3 or more dimensions")
+    return _split_along(ary, indices_or_sections, 2, True, "dsplit")
+
+
+def unstack(x, /, *, axis=0):
+    """``numpy.unstack``: the slices of ``x`` along ``axis``, as a tuple (one node)."""
+    x = _as_array(x)
+    if np.ndim(x) == 0:
+        raise ValueError("funcgrad.numpy.unstack: a zero-dimensional array cannot be unstacked")
+    return _unstack(x, axis=_one_axis(axis, np.ndim(x), "unstack"))
+
+
+# ---- reordering elements: flip, rot90, roll --------------------------------------------
+
+
+def flip(m, axis=None):
+    """``numpy.flip``: reverse the order of elements along ``axis`` (all axes if None)."""
+    m = _as_array(m)
+    ndim = np.ndim(m)
+    axes = normalize_axis(axis, ndim, "flip")
+    if not axes:
+        return m
+    index = tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(ndim))
+    return gather(m, index, unique=True)
+
+
+def fliplr(m):
+    """``numpy.fliplr``: reverse the columns (axis 1)."""
+    if np.ndim(m) < 2:
+        raise ValueError("funcgrad.numpy.fliplr: the array must be at least 2-D")
+    return flip(m, 1)
+
+
+def flipud(m):
+    """``numpy.flipud``: reverse the rows (axis 0)."""
+    if np.ndim(m) < 1:
+        raise ValueError("funcgrad.numpy.flipud: the array must be at least 1-D")
+    return flip(m, 0)
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    """``numpy.rot90``: rotate by 90 degrees ``k`` times in the plane of ``axes``."""
+    m = _as_array(m)
+    ndim = np.ndim(m)
+    if len(axes) != 2:
+        raise ValueError("funcgrad.numpy.rot90: axes must name exactly two axes")
+    first, second = (_one_axis(ax, ndim, "rot90") for ax in axes)
+    if first == second:
+        raise ValueError("funcgrad.numpy.rot90: the two axes must be different")
+    k = operator.index(k) % 4
+    if k == 0:
+        return m
+    if k == 2:
+        return flip(m, (first, second))
+    order = list(range(ndim))
+    order[first], order[second] = order[second], order[first]
+    if k == 1:
+        return transpose(flip(m, second), order)
+    return flip(transpose(m, order), second)
+
+
+def roll(a, shift, axis=None):
+    """``numpy.roll``: shift elements cyclically along ``axis`` (the flattened array if
+    None); each rolled axis is one gather of a permutation."""
+    a = _as_array(a)
+    if axis is None:
+        return reshape(roll(ravel(a), shift, 0), np.shape(a))
+    ndim = np.ndim(a)
+    shifts = {}
+    for sh, ax in np.broadcast(shift, axis):
+        ax = _one_axis(ax, ndim, "roll")
+        shifts[ax] = shifts.get(ax, 0) + int(sh)
+    for ax, sh in sorted(shifts.items()):
+        length = np.shape(a)[ax]
+        if length and sh % length:
+            source = (np.arange(length) - sh) % length
+            a = gather(a, (slice(None),) * ax + (source,), unique=True)
+    return a
+
+
+# ---- tiling and repeating -------------------------------------------------------------
+
+
+def tile(A, reps):
+    """``numpy.tile``: one broadcast between two reshapes, so the VJP is one sum."""
+    A = _as_array(A)
+    reps = _shape_tuple(reps)
+    shape = np.shape(A)
+    ndim = max(len(shape), len(reps))
+    shape = (1,) * (ndim - len(shape)) + shape
+    reps = (1,) * (ndim - len(reps)) + reps
+    if min(reps, default=0) < 0:
+        raise ValueError(f"funcgrad.numpy.tile: reps must not be negative, got {reps}")
+    interleaved = tuple(n for pair in zip((1,) * ndim, shape) for n in pair)
+    tiled = tuple(n for pair in zip(reps, shape) for n in pair)
+    result = broadcast_to(reshape(A, interleaved), tiled)
+    return reshape(result, tuple(r * n for r, n in zip(reps, shape)))
+
+
+def repeat(a, repeats, axis=None):
+    """``numpy.repeat``: each element repeated ``repeats`` times along ``axis``."""
+    a = _as_array(a)
+    if axis is None:
+        a, axis = ravel(a), 0
+    shape = np.shape(a)
+    axis = _one_axis(axis, len(shape), "repeat")
+    repeats = np.asarray(repeats.value if isinstance(repeats, Box) else repeats)
+    if repeats.dtype.kind not in "iu" or (repeats.size and repeats.min() < 0):
+        raise ValueError(f"funcgrad.numpy.repeat: repeats must be non-negative integers, got "
+                         f"{repeats!r}")
+    if repeats.size == 1:  # the same count for every element: a broadcast
+        count = int(repeats.reshape(()))
+        spread = shape[:axis + 1] + (count,) + shape[axis + 1:]
+        result = broadcast_to(expand_dims(a, axis + 1), spread)
+        return reshape(result, shape[:axis] + (shape[axis] * count,) + shape[axis + 1:])
+    if repeats.shape != (shape[axis],):
+        raise ValueError(f"funcgrad.numpy.repeat: repeats has shape {repeats.shape}, but "
+                         f"axis {axis} has length {shape[axis]}")
+    source = np.repeat(np.arange(shape[axis]), repeats)
+    return gather(a, (slice(None),) * axis + (source,), unique=bool(repeats.max() <= 1))
+
+
+# ---- padding ---------------------------------------------------------------------------
+
+_PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
+
+
+def _pad_widths(pad_width, ndim):
+    widths = np.asarray(pad_width.value if isinstance(pad_width, Box) else pad_width)
+    if widths.dtype.kind not in "iu":
+        raise TypeError(f"funcgrad.numpy.pad: pad_width must be integers, got {pad_width!r}")
+    try:
+        widths = np.broadcast_to(widths, (ndim, 2))
+    except ValueError:
+        raise ValueError(f"funcgrad.numpy.pad: pad_width {pad_width!r} does not fit an array "
+                         f"of {ndim} dimensions") from None
+    if widths.size and widths.min() < 0:
+        raise ValueError(f"funcgrad.numpy.pad: pad_width must not be negative, got "
+                         f"{pad_width!r}")
+    return [(int(before), int(after)) for before, after in widths]
+
+
+def pad(array, pad_width, mode="constant", **kwargs):
+    """``numpy.pad`` in the modes 'constant', 'edge', 'reflect', 'symmetric' and 'wrap'.
+
+    Constant padding places the array into zeros (its VJP is a slice); the other modes
+    are one gather whose source positions NumPy's own pad of ``arange`` computes.
+    """
+    array = _as_array(array)
+    shape = np.shape(array)
+    widths = _pad_widths(pad_width, len(shape))
+    if mode not in _PAD_MODES:
+        raise NotImplementedError(f"funcgrad.numpy.pad: mode={mode!r} is not supported; use "
+                                  f"one of {', '.join(_PAD_MODES)}")
+    allowed = {"constant": {"constant_values"}, "reflect": {"reflect_type"},
+               "symmetric": {"reflect_type"}}.get(mode, set())
+    unexpected = set(kwargs) - allowed
+    if unexpected:
+        raise TypeError(f"funcgrad.numpy.pad: unsupported keyword arguments {sorted(unexpected)} "
+                        f"for mode {mode!r}")
+    if kwargs.get("reflect_type", "even") != "even":
+        raise NotImplementedError("funcgrad.numpy.pad: only reflect_type='even' is supported")
+    if mode == "constant":
+        return _pad_constant(array, shape, widths, kwargs.get("constant_values", 0))
+    sources = [np.pad(np.arange(n), w, mode=mode) for n, w in zip(shape, widths)]
+    return gather(array, np.ix_(*sources), unique=False)
+
+
+def _pad_constant(array, shape, widths, constant_values):
+    if isinstance(constant_values, Box) or (
+            isinstance(constant_values, (list, tuple)) and
+            any(isinstance(c, Box) for c in np.ravel(np.asarray(constant_values, object)))):
+        raise TypeError("funcgrad.numpy.pad: constant_values cannot be traced; pad with zeros "
+                        "and add the traced value where funcgrad.numpy.pad(ones_like(x), ...) "
+                        "is zero")
+    dtype = np.result_type(array)
+    padded = tuple(n + before + after for n, (before, after) in zip(shape, widths))
+    inner = tuple(slice(before, before + n) for n, (before, _) in zip(shape, widths))
+    out = add_at_zeros(array, index=inner, unique=True, shape=padded, dtype=dtype)
+    if np.any(np.asarray(constant_values) != 0):
+        out = out + np.pad(np.zeros(shape, dtype), widths, constant_values=constant_values)
+    return out
+
+
+# ---- triangles and diagonals -------------------------------------------------------------
+
+
+def _triangle(m, k, keep_lower, function):
+    from .elementwise import where
+    m = _as_array(m)
+    shape = np.shape(m)
+    if len(shape) == 0:
+        raise ValueError(f"funcgrad.numpy.{function}: the array must be at least 1-D")
+    rows, cols = shape[-2:] if len(shape) > 1 else (shape[-1], shape[-1])
+    lower = np.tri(rows, cols, operator.index(k), dtype=bool)
+    return where(lower if keep_lower else ~lower, m, np.zeros((), np.result_type(m)))
+
+
+def tril(m, k=0):
+    """``numpy.tril``: zero the elements above the k-th diagonal."""
+    return _triangle(m, k, True, "tril")
+
+
+def triu(m, k=0):
+    """``numpy.triu``: zero the elements below the k-th diagonal."""
+    return _triangle(m, k - 1, False, "triu")
+
+
+def _diagonal_positions(rows, cols, offset):
+    length = max(0, min(rows + min(offset, 0), cols - max(offset, 0)))
+    start = np.arange(length)
+    return start - min(offset, 0), start + max(offset, 0)
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """``numpy.diagonal``: the diagonal of the planes spanned by axis1 and axis2, as the
+    last axis of the result."""
+    a = _as_array(a)
+    ndim = np.ndim(a)
+    if ndim < 2:
+        raise ValueError(f"funcgrad.numpy.diagonal: the array must be at least 2-D, got shape "
+                         f"{np.shape(a)}")
+    first, second = _one_axis(axis1, ndim, "diagonal"), _one_axis(axis2, ndim, "diagonal")
+    if first == second:
+        raise ValueError("funcgrad.numpy.diagonal: axis1 and axis2 cannot be the same")
+    moved = moveaxis(a, (first, second), (-2, -1))
+    rows, cols = np.shape(moved)[-2:]
+    row, col = _diagonal_positions(rows, cols, operator.index(offset))
+    return gather(moved, (Ellipsis, row, col), unique=True)
+
+
+def diag(v, k=0):
+    """``numpy.diag``: the k-th diagonal of a 2-D array, or a 2-D array with 1-D ``v`` on
+    its k-th diagonal."""
+    v = _as_array(v)
+    k = operator.index(k)
+    if np.ndim(v) == 2:
+        return diagonal(v, k)
+    if np.ndim(v) != 1:
+        raise ValueError(f"funcgrad.numpy.diag: the input must be 1-D or 2-D, got shape "
+                         f"{np.shape(v)}")
+    size = np.shape(v)[0] + abs(k)
+    row, col = _diagonal_positions(size, size, k)
+    return add_at_zeros(v, index=(row, col), unique=True, shape=(size, size),
+                        dtype=np.result_type(v))
+
+
+def diagflat(v, k=0):
+    """``numpy.diagflat``: the flattened input on the k-th diagonal of a 2-D array."""
+    return diag(ravel(_as_array(v)), k)
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """``numpy.trace``: the sum along the diagonal."""
+    from .reductions import sum
+    _no_out(out, "trace")
+    return sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+
+
+__all__ = [
+    "reshape", "ravel", "expand_dims", "squeeze", "atleast_1d", "atleast_2d", "atleast_3d",
+    "transpose", "permute_dims", "matrix_transpose", "moveaxis", "swapaxes", "broadcast_to",
+    "broadcast_arrays", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
+    "append", "split", "array_split", "hsplit", "vsplit", "dsplit", "unstack", "flip",
+    "fliplr", "flipud", "rot90", "roll", "tile", "repeat", "pad", "tril", "triu", "diagonal",
+    "diag", "diagflat", "trace",
+]

@@ -1,0 +1,401 @@
+"""Functional index updates, as in JAX: ``x.at[idx].set(v)``, ``.add``, ``.multiply``, ...
+
+Traced arrays have an ``.at`` property; for plain NumPy arrays write
+``funcgrad.numpy.at(x)[idx].set(v)``. Each returns a new array and is differentiable in
+both ``x`` and ``v``, with JAX's semantics where an index repeats:
+
+- ``set``: the last update to a position wins, and only it receives a derivative;
+- ``add``, ``subtract``: every update counts;
+- ``multiply``, ``divide``, ``power``: applied in order (JAX only differentiates these for
+  unique indices; here repeated ones are exact too);
+- ``min``, ``max``: ties (between ``x`` and updates) share the derivative equally;
+- ``apply(f)``: ``f`` applied at each indexed position, once per occurrence.
+
+Out-of-bounds indices are an IndexError, as in NumPy, unless ``mode`` says otherwise
+(JAX's 'clip', 'drop' and 'fill').
+"""
+import numpy as np
+
+from ..core import Box, unbox_all
+from ._rules import aval, defjvp, defvjp, primitive
+from .casting import astype as _astype
+from .indexing import add_at_zeros, canonical_index, gather, has_integer_array
+
+# ---- primitives: updates at an index, which the front end makes unique where needed ------
+
+
+def _copy(x):
+    return np.array(x, copy=True)
+
+
+def _set_impl(x, values, index):
+    out = _copy(x)
+    out[index] = values
+    return out
+
+
+def _add_impl(x, values, index, unique):
+    out = _copy(x)
+    if unique:
+        out[index] += values
+    else:
+        np.add.at(out, index, values)
+    return out
+
+
+def _extremum_impl(ufunc):
+    def impl(x, values, index, unique):
+        out = _copy(x)
+        if unique:
+            out[index] = ufunc(out[index], values)
+        else:
+            ufunc.at(out, index, values)
+        return out
+    return impl
+
+
+# `index` picks each element at most once (set's front end keeps only the winners).
+_scatter_set = primitive(_set_impl, "scatter_set")
+_scatter_add = primitive(_add_impl, "scatter_add")
+_scatter_max = primitive(_extremum_impl(np.maximum), "scatter_max")
+_scatter_min = primitive(_extremum_impl(np.minimum), "scatter_min")
+
+
+def _set_vjp_x(ans, x, values, index):
+    zero = np.zeros((), aval(x)[1])
+    return lambda g: _scatter_set(g, zero, index=index)
+
+
+def _set_vjp_values(ans, x, values, index):
+    return lambda g: gather(g, index, unique=True)
+
+
+def _set_jvp_x(t, ans, x, values, index):
+    return _scatter_set(t, np.zeros((), ans.dtype), index=index)
+
+
+def _set_jvp_values(t, ans, x, values, index):
+    return add_at_zeros(t, index=index, unique=True, shape=ans.shape, dtype=ans.dtype)
+
+
+defvjp(_scatter_set, _set_vjp_x, _set_vjp_values)
+defjvp(_scatter_set, _set_jvp_x, _set_jvp_values)
+
+defvjp(_scatter_add, lambda ans, x, values, index, unique: lambda g: g,
+       lambda ans, x, values, index, unique: lambda g: gather(g, index, unique))
+defjvp(_scatter_add, lambda t, ans, x, values, index, unique: t,
+       lambda t, ans, x, values, index, unique: add_at_zeros(
+           t, index=index, unique=unique, shape=ans.shape, dtype=ans.dtype))
+
+
+def _extremum_shares(ans, x, values, index, unique):
+    """How the derivative of each output element splits between x and the updates that
+    reach it: equally among all that equal the result (JAX's convention)."""
+    x_value, values_value = unbox_all(x), unbox_all(values)
+    dtype = ans.dtype
+    x_wins = (x_value == ans).astype(dtype)
+    values_win = (values_value == ans[index]).astype(dtype)
+    winners = x_wins + _add_impl(np.zeros(ans.shape, dtype), values_win, index, unique)
+    return x_wins / winners, values_win / winners[index]
+
+
+def _extremum_vjp(argnum):
+    def rule(ans, x, values, index, unique):
+        share = _extremum_shares(ans, x, values, index, unique)[argnum]
+        if argnum == 0:
+            return lambda g: g * share
+        return lambda g: gather(g, index, unique) * share
+    return rule
+
+
+def _extremum_jvp(argnum):
+    def rule(t, ans, x, values, index, unique):
+        share = _extremum_shares(ans, x, values, index, unique)[argnum]
+        if argnum == 0:
+            return t * share
+        return add_at_zeros(t * share, index=index, unique=unique, shape=ans.shape,
+                            dtype=ans.dtype)
+    return rule
+
+
+for _primitive in (_scatter_max, _scatter_min):
+    defvjp(_primitive, _extremum_vjp(0), _extremum_vjp(1))
+    defjvp(_primitive, _extremum_jvp(0), _extremum_jvp(1))
+
+
+# ---- the front end -----------------------------------------------------------------------
+
+
+class _Positions:
+    """Where an index with integer arrays writes: the flat position of each update (in
+    the order of the updates), and whether some position is written more than once."""
+
+    __slots__ = ("flat", "repeated")
+
+    def __init__(self, shape, index):
+        # Each axis's coordinate grid, broadcast (a view) and indexed: this costs the size
+        # of the result, not of x.
+        flat = np.zeros((), np.intp)
+        stride = 1
+        for axis in reversed(range(len(shape))):
+            coordinates = np.arange(shape[axis]).reshape((-1,) + (1,) * (len(shape) - axis - 1))
+            flat = flat + np.broadcast_to(coordinates, shape)[index] * stride
+            stride *= shape[axis]
+        self.flat = np.ravel(flat)
+        self.repeated = np.unique(self.flat).size != self.flat.size
+
+    def last_writes(self):
+        """The updates that win under 'last write wins': the last one at each position."""
+        count = self.flat.size
+        _, last_from_end = np.unique(self.flat[::-1], return_index=True)
+        return np.sort(count - 1 - last_from_end)
+
+    def rounds(self):
+        """The updates split into rounds that each write a position at most once: the
+        k-th update to each position goes into round k, so rounds keep the given order."""
+        order = np.argsort(self.flat, kind="stable")
+        ordered = self.flat[order]
+        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+        group_start = np.repeat(starts, np.diff(np.r_[starts, ordered.size]))
+        occurrence = np.empty_like(order)
+        occurrence[order] = np.arange(ordered.size) - group_start
+        return [np.flatnonzero(occurrence == k) for k in range(occurrence.max() + 1)]
+
+
+_MODES = (None, "promise_in_bounds", "clip", "drop", "fill")
+
+
+class IndexUpdateRef:
+    """``x.at[index]``: the functional update methods, each returning a new array.
+
+    ``mode`` is JAX's: None or 'promise_in_bounds' (out-of-bounds indices are an
+    IndexError, as in NumPy), 'clip' (clamp them), 'drop' or 'fill' (updates out of
+    bounds are dropped; get fills with ``fill_value``).
+    """
+
+    __slots__ = ("array", "index")
+
+    def __init__(self, array, index):
+        self.array = array
+        self.index = index
+
+    def __repr__(self):
+        return f"_IndexUpdateRef({self.array!r}, {self.index!r})"
+
+    # -- helpers --
+
+    def _update(self, values, method, mode, body, fill_value=None):
+        """``body(x, index, values)``, with ``values`` cast to x's dtype and broadcast to
+        the shape of ``x[index]`` (as JAX does), and out-of-bounds indices handled as
+        ``mode`` says: sent to a padding slot that ``body`` may write and is then cut."""
+        if mode not in _MODES:
+            raise ValueError(f"funcgrad.numpy: x.at[...].{method}: mode must be one of "
+                             f"{_MODES}, got {mode!r}")
+        x = self.array
+        index = canonical_index(self.index, f"at[...].{method}")
+        padded = ()
+        if mode in ("clip", "drop", "fill"):
+            index, padded = _bounded_index(index, np.shape(x), mode == "clip")
+        if padded:
+            from .shape_ops import pad
+            x = pad(x, [(0, int(axis in padded)) for axis in range(np.ndim(x))],
+                    constant_values=0 if fill_value is None else fill_value)
+        if values is not None:
+            values = _updates_like(values, x, index, method)
+        result = body(x, index, values)
+        if padded and method != "get":  # cut the padding slot off again
+            result = gather(result, tuple(slice(0, n) for n in np.shape(self.array)),
+                            unique=True)
+        return result
+
+    def _in_rounds(self, values, method, mode, combine):
+        """x[index] = combine(x[index], values), applied update after update (``values``
+        may be None, for apply)."""
+        def body(x, index, values):
+            dtype = x.dtype
+
+            def update(old, new):  # apply's func may change the dtype: keep x's
+                result = combine(old, new)
+                return result if result.dtype == dtype else _astype(result, dtype)
+
+            positions = _positions(x, index)
+            if positions is None or not positions.repeated:
+                return _scatter_set(x, update(gather(x, index, unique=True), values),
+                                    index=index)
+            from .shape_ops import ravel, reshape
+            flat_x = ravel(x)
+            flat_values = None if values is None else ravel(values)
+            for selection in positions.rounds():
+                written = (positions.flat[selection],)
+                part = None if values is None else gather(flat_values, (selection,),
+                                                          unique=True)
+                flat_x = _scatter_set(flat_x, update(gather(flat_x, written, unique=True),
+                                                     part), index=written)
+            return reshape(flat_x, np.shape(x))
+        return self._update(values, method, mode, body)
+
+    # -- the updates --
+
+    def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None,
+            fill_value=None):
+        """``x[index]``; with mode='fill' (or 'drop'), out-of-bounds elements are
+        ``fill_value`` (by default NaN, or the extreme integer, as in JAX)."""
+        if mode in ("fill", "drop") and fill_value is None:
+            fill_value = _default_fill(self.array.dtype)
+        return self._update(None, "get", mode, lambda x, index, _: gather(
+            x, index, unique=not has_integer_array(index)), fill_value=fill_value)
+
+    def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """A copy of x with ``x[index] = values`` (the last of repeated updates wins)."""
+        def body(x, index, values):
+            positions = _positions(x, index)
+            if positions is None or not positions.repeated:
+                return _scatter_set(x, values, index=index)
+            from .shape_ops import ravel, reshape
+            winners = positions.last_writes()
+            flat_x = _scatter_set(ravel(x), gather(ravel(values), (winners,), unique=True),
+                                  index=(positions.flat[winners],))
+            return reshape(flat_x, np.shape(x))
+        return self._update(values, "set", mode, body)
+
+    def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """A copy of x with ``values`` added at ``index`` (repeated indices accumulate)."""
+        return self._update(values, "add", mode, lambda x, index, values: _scatter_add(
+            x, values, index=index, unique=_is_unique(x, index)))
+
+    def subtract(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """A copy of x with ``values`` subtracted at ``index``."""
+        from .creation import asarray
+        return self.add(-asarray(values), mode=mode)
+
+    def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """A copy of x multiplied by ``values`` at ``index`` (repeats multiply in turn)."""
+        return self._in_rounds(values, "multiply", mode, lambda old, new: old * new)
+
+    mul = multiply
+
+    def divide(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """A copy of x divided by ``values`` at ``index`` (repeats divide in turn)."""
+        return self._in_rounds(values, "divide", mode, lambda old, new: old / new)
+
+    def power(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """A copy of x raised to ``values`` at ``index`` (repeats apply in turn)."""
+        return self._in_rounds(values, "power", mode, lambda old, new: old ** new)
+
+    def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """A copy of x with ``minimum(x[index], values)`` at ``index``."""
+        return self._update(values, "min", mode, lambda x, index, values: _scatter_min(
+            x, values, index=index, unique=_is_unique(x, index)))
+
+    def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """A copy of x with ``maximum(x[index], values)`` at ``index``."""
+        return self._update(values, "max", mode, lambda x, index, values: _scatter_max(
+            x, values, index=index, unique=_is_unique(x, index)))
+
+    def apply(self, func, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """A copy of x with ``func`` (a funcgrad.numpy function of one array) applied to
+        the elements at ``index``, once per occurrence of an element in the index."""
+        return self._in_rounds(None, "apply", mode, lambda old, _: func(old))
+
+
+def _positions(x, index):
+    """The written positions, if the index has integer arrays (which may repeat)."""
+    return _Positions(np.shape(x), index) if has_integer_array(index) else None
+
+
+def _is_unique(x, index):
+    positions = _positions(x, index)
+    return positions is None or not positions.repeated
+
+
+def _bounded_index(index, shape, clip):
+    """``index`` with its integers in bounds: clamped (``clip``), or else sent to one past
+    the end of their axis, a slot the caller pads; returns it and the padded axes."""
+    consumed = sum(_axes_taken(part) for part in index)
+    bounded, padded, axis = [], set(), 0
+    for part in index:
+        if part is Ellipsis:
+            axis += len(shape) - consumed
+        elif isinstance(part, slice) or _is_mask(part) or part is None:
+            axis += _axes_taken(part)
+        elif axis < len(shape):  # an integer or an integer array
+            length = shape[axis]
+            fixed = np.where(np.less(part, 0), np.add(part, length), part)
+            if clip:
+                fixed = np.clip(fixed, 0, max(length - 1, 0))
+            else:
+                outside = (fixed < 0) | (fixed >= length)
+                if outside.any():
+                    fixed = np.where(outside, length, fixed)
+                    padded.add(axis)
+            part = int(fixed) if type(part) is int else fixed
+            axis += 1
+        bounded.append(part)
+    return tuple(bounded), padded
+
+
+def _is_mask(part):
+    return type(part) is bool or (type(part) is np.ndarray and part.dtype == bool)
+
+
+def _axes_taken(part):
+    """How many axes of the indexed array an index part consumes."""
+    if part is None or part is Ellipsis:
+        return 0
+    return np.ndim(part) if _is_mask(part) else 1
+
+
+def _default_fill(dtype):
+    """JAX's fill for out-of-bounds reads: NaN, or the extreme value of an integer type."""
+    if dtype.kind in "fc":
+        return np.nan
+    if dtype.kind == "b":
+        return True
+    return np.iinfo(dtype).min if dtype.kind == "i" else np.iinfo(dtype).max
+
+
+def _updates_like(values, x, index, method):
+    """``values`` cast to x's dtype and broadcast to the shape of ``x[index]`` (as JAX)."""
+    from .creation import asarray
+    from .shape_ops import broadcast_to
+    values = asarray(values)
+    if values.dtype != x.dtype:
+        values = _astype(values, x.dtype)
+    # The indexed shape, from a zero-stride view: no copy of x.
+    target = np.broadcast_to(np.empty((), bool), np.shape(x))[index].shape
+    if np.shape(values) != target:
+        try:
+            values = broadcast_to(values, target)
+        except ValueError:
+            raise ValueError(
+                f"funcgrad.numpy: x.at[...].{method}: values of shape {np.shape(values)} "
+                f"cannot be broadcast to the indexed shape {target}") from None
+    return values
+
+
+class IndexUpdateHelper:
+    """``x.at``: index it to choose where to update, ``x.at[index].set(v)``."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+    def __getitem__(self, index):
+        return IndexUpdateRef(self.array, index)
+
+    def __repr__(self):
+        return f"_IndexUpdateHelper({self.array!r})"
+
+
+def at(x):
+    """JAX's ``x.at`` for any array: ``funcgrad.numpy.at(x)[idx].set(v)`` returns a copy of
+    ``x`` with ``x[idx] = v``, differentiable in ``x`` and ``v`` (traced arrays also have
+    ``x.at``). Methods: get, set, add, subtract, multiply, divide, power, min, max, apply."""
+    from .creation import asarray
+    if not isinstance(x, Box):
+        x = asarray(x)
+    return IndexUpdateHelper(x)
+
+
+__all__ = ["at"]

@@ -1,0 +1,109 @@
+"""Sorting and searching. Orders and positions are constants (integers); sorting a traced
+array gathers it through the sorting permutation, so its derivative is that permutation."""
+import numpy as np
+
+from ..core import Box, unbox_all
+from .indexing import permute_along_axis
+
+
+def _values(x):
+    """The plain values of ``x`` (traced or in a list): orders carry no derivative."""
+    if isinstance(x, (list, tuple)):
+        return np.asarray([_values(item) for item in x])
+    return unbox_all(x)
+
+
+def _no_order(order, function):
+    if order is not None:
+        raise NotImplementedError(f"funcgrad.numpy.{function}: order= (fields of structured "
+                                  f"arrays) is not supported")
+
+
+def _stable_argsort(values, axis, kind, stable):
+    # Stable by default, as JAX: ties keep their order, and so do their derivatives.
+    if kind is None and stable is None:
+        stable = True
+    return np.argsort(values, axis=axis, kind=kind, stable=stable)
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """``numpy.sort``; the derivative follows the stable sorting permutation (as JAX)."""
+    _no_order(order, "sort")
+    if not isinstance(a, Box):
+        return np.sort(_values(a), axis=axis, kind=kind, stable=stable)
+    if axis is None:
+        from .shape_ops import ravel
+        a, axis = ravel(a), 0
+    permutation = _stable_argsort(unbox_all(a), axis, kind, stable)
+    return permute_along_axis(a, permutation, axis, unique=True, function="sort")
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """``numpy.argsort`` (stable unless ``kind`` says otherwise, as in JAX); a constant."""
+    _no_order(order, "argsort")
+    return _stable_argsort(_values(a), axis, kind, stable)
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """``numpy.partition``: the k-th element in its sorted place, smaller ones before it
+    and larger ones after (in no particular order); the derivative follows the elements."""
+    _no_order(order, "partition")
+    if not isinstance(a, Box):
+        return np.partition(_values(a), kth, axis=axis, kind=kind)
+    if axis is None:
+        from .shape_ops import ravel
+        a, axis = ravel(a), 0
+    permutation = np.argpartition(unbox_all(a), kth, axis=axis, kind=kind)
+    return permute_along_axis(a, permutation, axis, unique=True, function="partition")
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """``numpy.argpartition``; a constant."""
+    _no_order(order, "argpartition")
+    return np.argpartition(_values(a), kth, axis=axis, kind=kind)
+
+
+def lexsort(keys, axis=-1):
+    """``numpy.lexsort``; a constant."""
+    return np.lexsort(_values(keys), axis=axis)
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    """``numpy.searchsorted``: insertion positions, a constant."""
+    return np.searchsorted(_values(a), _values(v), side=side, sorter=_values(sorter))
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    """``numpy.argmax``; a constant."""
+    _no_out(out, "argmax")
+    return np.argmax(_values(a), axis=axis, keepdims=keepdims)
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    """``numpy.argmin``; a constant."""
+    _no_out(out, "argmin")
+    return np.argmin(_values(a), axis=axis, keepdims=keepdims)
+
+
+def nonzero(a):
+    """``numpy.nonzero``: the indices of the non-zero elements, constants."""
+    return np.nonzero(_values(a))
+
+
+def flatnonzero(a):
+    """``numpy.flatnonzero``; a constant."""
+    return np.flatnonzero(_values(a))
+
+
+def argwhere(a):
+    """``numpy.argwhere``; a constant."""
+    return np.argwhere(_values(a))
+
+
+def _no_out(out, function):
+    if out is not None:
+        raise TypeError(f"funcgrad.numpy.{function}: out= is not supported")
+
+
+__all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "searchsorted",
+           "argmax", "argmin", "nonzero", "flatnonzero", "argwhere"]
