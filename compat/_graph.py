@@ -30,7 +30,9 @@ _PRIMITIVE_LABELS = {
     "broadcast_to": "ExpandBackward0", "concatenate": "CatBackward0",
     "getitem": "IndexBackward0", "add_at_zeros": "IndexPutBackward0",
     "astype": "ToCopyBackward0", "where": "WhereBackward0", "maximum": "MaximumBackward0",
-    "minimum": "MinimumBackward0", "positive": "CloneBackward0",
+    "minimum": "MinimumBackward0", "positive": "CloneBackward0", "stack": "StackBackward0",
+    "split": "SplitBackward0", "unstack": "UnbindBackward0",
+    "scatter_set": "IndexPutBackward0", "scatter_add": "IndexPutBackward0",
 }
 
 
