@@ -7,5 +7,7 @@
 """
 from . import numpy, tree_util
 from .transforms import custom_vjp, grad, stop_gradient, value_and_grad, vjp
+from .debug import config, debug_nans
+from .transforms.graph import make_graph
 
 __version__ = "0.1.0"
