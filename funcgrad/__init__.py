@@ -6,7 +6,11 @@
     fg.grad(lambda x: fnp.sum(fnp.tanh(x) ** 2))(x)
 """
 from . import numpy, tree_util
+from .core import float0
 from .transforms import custom_vjp, grad, stop_gradient, value_and_grad, vjp
+from .transforms import (checkpoint, hessian, hvp, jacfwd, jacrev, jvp, linear_transpose,
+                         linearize, remat)
+from . import test_util  # noqa: E402 -- uses the transforms above
 from .debug import config, debug_nans
 from .transforms.graph import make_graph
 

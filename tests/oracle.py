@@ -2,9 +2,10 @@
 
 A case is a function written once against a NumPy-like namespace and called with
 ``funcgrad.numpy`` and ``jax.numpy``; Hypothesis draws its arguments. `check_case`
-compares the value, ``vjp`` for a random cotangent, and ``grad``/``value_and_grad`` of
-the cotangent-weighted sum with JAX, and that each cotangent has its primal's shape and
-dtype. Cases with ``order=2`` also compare a second derivative.
+compares the value, ``vjp`` for a random cotangent, ``grad``/``value_and_grad`` of
+the cotangent-weighted sum and ``jvp`` for a random tangent with JAX, and that each
+cotangent and tangent has its primal's shape and dtype. Cases with ``order=2`` also
+compare a second derivative.
 """
 import dataclasses
 from typing import Callable, Optional
@@ -266,8 +267,51 @@ def check_case(case, data):
     _, grads = fg.value_and_grad(weighted, argnums=argnums)(*diff_args)
     assert_close(case, grads, expected_cts, "value_and_grad", precision)
 
+    _check_jvp(case, data, partial, ours_fun, static, diff, args, precision)
+
     if case.order >= 2:
         _check_second_order(case, data, partial, ours_fun, jax_fun, diff_args, ct)
+
+
+_JAX_JVPS = {}
+
+
+def _jax_jvp(case, static, diff):
+    """JAX's jvp for a case, jitted once per case and static arguments."""
+    key = (case.name, repr(static), diff)
+    if key not in _JAX_JVPS:
+        jax_fun = case.jax_version()
+
+        def value_and_jvp(args, tangents):
+            def partial(*diff_args):
+                full = list(args)
+                for i, a in zip(diff, diff_args):
+                    full[i] = a
+                return jax_fun(*full, **static)
+            return jax.jvp(partial, tuple(args[i] for i in diff), tuple(tangents))
+
+        _JAX_JVPS[key] = jax.jit(value_and_jvp)
+    return _JAX_JVPS[key]
+
+
+def _check_jvp(case, data, partial, ours_fun, static, diff, args, precision):
+    """Forward mode: funcgrad.jvp against jax.jvp for a random tangent per argument."""
+    diff_args = tuple(args[i] for i in diff)
+    tangents = tuple(_draw_cotangent(data, a) for a in diff_args)
+    out, tangent_out = fg.jvp(lambda *a: partial(ours_fun, *a), diff_args, tangents)
+    _, expected = _jax_jvp(case, static, diff)(args, tangents)
+    ours_flat, theirs_flat = tree_flatten(tangent_out)[0], tree_flatten(expected)[0]
+    assert len(ours_flat) == len(theirs_flat), f"{case.name}: jvp: structure differs"
+    for primal, ours, theirs in zip(tree_flatten(out)[0], ours_flat, theirs_flat):
+        if np.result_type(primal).kind not in "fc":
+            assert np.result_type(ours) == fg.float0, (
+                f"{case.name}: jvp: the tangent of an integer output has dtype "
+                f"{np.result_type(ours)}, not float0")
+            continue
+        assert np.result_type(ours) == np.result_type(primal), (
+            f"{case.name}: jvp: tangent dtype {np.result_type(ours)} differs from the output's "
+            f"{np.result_type(primal)}")
+        assert_close(case, ours, theirs, "jvp", precision)
 
 
 def _check_second_order(case, data, partial, ours_fun, jax_fun, diff_args, ct):

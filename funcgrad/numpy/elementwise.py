@@ -1,157 +1,453 @@
-"""Elementwise functions (NumPy's ufuncs) and their VJPs, written in funcgrad.numpy."""
+"""Elementwise functions (NumPy's ufuncs) and their derivative rules, written in funcgrad.numpy.
+
+Each rule is given once, as a *staged linear map*: ``linear(ans, *args)`` runs in the forward
+pass and returns ``v -> v * d ans / d arg`` (or None where that derivative is zero). Both
+the VJP (``v`` a cotangent, summed back to the argument's shape) and the JVP (``v`` a
+tangent) apply it: for elementwise real or holomorphic functions the two maps are the same
+multiplication, because JAX transposes without conjugating. Slopes that are constants
+(masks: which argument wins a maximum, the sign of abs) are computed once, with NumPy, on
+the raw values.
+
+Rounding, integer division, ``sinc``, ``i0`` and other special cases live in
+``elementwise_special``.
+"""
 import numpy as np
 
-from ._rules import aval, defvjp, primitive, unbroadcast
+from ..core import Box, Primitive, unbox_all
+from ..core.primitive import bind_traced
+from ._rules import aval, defjvp, defvjp, dtype_of, primitive, shape_of, unbroadcast
 from .casting import astype
+from .shape_ops import broadcast_to
 
-# ---- unary -------------------------------------------------------------------------
+# ---- ufunc primitives ----------------------------------------------------------------
 
-negative = primitive(np.negative)
-positive = primitive(np.positive)
-exp = primitive(np.exp)
-log = primitive(np.log)
-sin = primitive(np.sin)
-cos = primitive(np.cos)
-tanh = primitive(np.tanh)
-sqrt = primitive(np.sqrt)
-absolute = primitive(np.absolute)
-sign = primitive(np.sign)
+# The keyword arguments every ufunc takes, at the values that change nothing.
+_UFUNC_DEFAULTS = {"out": None, "where": True, "casting": "same_kind", "order": "K",
+                   "dtype": None, "subok": True, "signature": None}
+
+
+class Ufunc(Primitive):
+    """A primitive that is a NumPy ufunc.
+
+    Untraced calls are NumPy's own, keywords (``out=``, ``where=``, ...) included. Traced
+    calls take just the operands: an output buffer or a ``where=`` mask would hold values
+    outside the derivative's reach, so they raise a TypeError that says what to do instead.
+    """
+
+    __slots__ = ("nin",)
+
+    def __init__(self, ufunc, name=None, multiple_results=False):
+        super().__init__(name or ufunc.__name__, ufunc, multiple_results)
+        self.nin = ufunc.nin
+
+    def __call__(self, *args, **kwargs):
+        for arg in args:
+            if isinstance(arg, Box):
+                if kwargs or len(args) != self.nin:
+                    self._check_traced_call(args, kwargs)
+                return bind_traced(self, args, {})
+        return self.impl(*args, **kwargs)
+
+    def _check_traced_call(self, args, kwargs):
+        name = f"funcgrad.numpy.{self.name}"
+        if len(args) > self.nin:
+            raise TypeError(f"{name} takes {self.nin} array argument(s) but got {len(args)}; "
+                            f"an output array (out=) cannot be used with traced values, use "
+                            f"the returned array instead.")
+        if len(args) < self.nin:
+            raise TypeError(f"{name} takes {self.nin} array argument(s) but got {len(args)}")
+        for key, value in kwargs.items():
+            if key not in _UFUNC_DEFAULTS:
+                raise TypeError(f"{name} got an unexpected keyword argument {key!r}")
+            default = _UFUNC_DEFAULTS[key]
+            if not (value is default or (isinstance(default, str) and value == default)):
+                raise TypeError(
+                    f"{name}: {key}= is not supported on traced values (it would put values "
+                    f"out of the derivative's reach). Leave it out and use the returned array; "
+                    f"instead of where=mask write funcgrad.numpy.where(mask, result, other), "
+                    f"and instead of dtype= cast the operands with .astype().")
+
+
+# ---- rule helpers --------------------------------------------------------------------
+
+
+def _fit(tangent, ans):
+    """A JVP contribution with the output's shape and dtype (it may lack broadcasting)."""
+    shape, dtype = shape_of(ans), dtype_of(ans)
+    if shape_of(tangent) != shape:
+        tangent = broadcast_to(tangent, shape)
+    if dtype_of(tangent) != dtype:
+        tangent = astype(tangent, dtype)
+    return tangent
+
+
+def _vjp_rule(argnum, linear):
+    def rule(ans, *args, **params):
+        apply = linear(ans, *args, **params)
+        if apply is None:
+            return lambda g: None
+        shape, dtype = aval(args[argnum])
+        return lambda g: unbroadcast(apply(g), shape, dtype)
+    return rule
+
+
+def _jvp_rule(linear):
+    def rule(t, ans, *args, **params):
+        apply = linear(ans, *args, **params)
+        return None if apply is None else _fit(apply(t), ans)
+    return rule
+
+
+def define_rules(prim, *linears):
+    """Give ``prim`` its VJP and JVP rules from one staged linear map per argument.
+
+    ``linear(ans, *args, **params)`` returns ``v -> v * d ans / d arg``, or None where the
+    derivative is zero; a None in place of ``linear`` leaves that argument
+    non-differentiable (an integer exponent, say).
+    """
+    defvjp(prim, *(None if lin is None else _vjp_rule(i, lin) for i, lin in enumerate(linears)))
+    defjvp(prim, *(None if lin is None else _jvp_rule(lin) for lin in linears))
+
+
+def unary_rules(prim, linear):
+    """Rules of a real or holomorphic function of one argument: ``linear(v, ans, x)``.
+
+    Its cotangent and tangent already have the argument's shape and dtype, so the map is
+    the whole rule (the hot path: no staging, no reshaping)."""
+    defvjp(prim, lambda ans, x: lambda g: linear(g, ans, x))
+    defjvp(prim, linear)
+
+
+def zero_map(ans, *args, **params):
+    """The staged map of an argument whose derivative is zero almost everywhere."""
+    return None
+
+
+def identity_map(ans, *args, **params):
+    return _pass
+
+
+def _pass(v):
+    return v
+
+
+def constant_slope(compute):
+    """A staged map multiplying by a constant slope: ``compute(ans, *args)`` on raw values."""
+    def linear(ans, *args, **params):
+        raw_ans = unbox_all(ans)
+        values = compute(raw_ans, *(unbox_all(a) for a in args), **params)
+        constant = np.asarray(values, dtype_of(raw_ans))
+        return lambda v: multiply(v, constant)
+    return linear
+
+
+def _by(factor):
+    """A staged map multiplying by ``factor(ans, x, y)``, built from funcgrad ops in the
+    cotangent's pass (so that it is recorded for higher derivatives)."""
+    def linear(ans, x, y):
+        return lambda v: multiply(v, factor(ans, x, y))
+    return linear
+
+
+def replace_where(mask, replacement, value):
+    """``value`` with ``replacement`` where the raw ``mask`` holds (no op if nowhere)."""
+    return _where(mask, replacement, value) if np.any(mask) else value
+
+
+# ---- unary ---------------------------------------------------------------------------
+
+negative = Ufunc(np.negative)
+positive = Ufunc(np.positive)
+exp = Ufunc(np.exp)
+exp2 = Ufunc(np.exp2)
+expm1 = Ufunc(np.expm1)
+log = Ufunc(np.log)
+log2 = Ufunc(np.log2)
+log10 = Ufunc(np.log10)
+log1p = Ufunc(np.log1p)
+sin = Ufunc(np.sin)
+cos = Ufunc(np.cos)
+tan = Ufunc(np.tan)
+arcsin = Ufunc(np.arcsin)
+arccos = Ufunc(np.arccos)
+arctan = Ufunc(np.arctan)
+sinh = Ufunc(np.sinh)
+cosh = Ufunc(np.cosh)
+tanh = Ufunc(np.tanh)
+arcsinh = Ufunc(np.arcsinh)
+arccosh = Ufunc(np.arccosh)
+arctanh = Ufunc(np.arctanh)
+sqrt = Ufunc(np.sqrt)
+cbrt = Ufunc(np.cbrt)
+square = Ufunc(np.square)
+reciprocal = Ufunc(np.reciprocal)
+deg2rad = Ufunc(np.deg2rad)
+rad2deg = Ufunc(np.rad2deg)
+absolute = Ufunc(np.absolute)
+fabs = Ufunc(np.fabs)
+sign = Ufunc(np.sign)
+conjugate = Ufunc(np.conjugate)
 real = primitive(np.real)
 imag = primitive(np.imag)
-conjugate = primitive(np.conjugate)
 
-defvjp(negative, lambda ans, x: lambda g: negative(g))
-defvjp(positive, lambda ans, x: lambda g: g)
-defvjp(exp, lambda ans, x: lambda g: multiply(g, ans))
-defvjp(log, lambda ans, x: lambda g: true_divide(g, x))
-defvjp(sin, lambda ans, x: lambda g: multiply(g, cos(x)))
-defvjp(cos, lambda ans, x: lambda g: negative(multiply(g, sin(x))))
-defvjp(tanh, lambda ans, x: lambda g: multiply(g, subtract(1.0, multiply(ans, ans))))
-defvjp(sqrt, lambda ans, x: lambda g: true_divide(multiply(g, 0.5), ans))
-defvjp(sign, lambda ans, x: lambda g: multiply(g, 0.0))
-defvjp(conjugate, lambda ans, x: lambda g: conjugate(g))
+_LN2 = float(np.log(2.0))
+_LN10 = float(np.log(10.0))
+
+unary_rules(negative, lambda v, ans, x: negative(v))
+unary_rules(positive, lambda v, ans, x: v)
+unary_rules(exp, lambda v, ans, x: multiply(v, ans))
+unary_rules(exp2, lambda v, ans, x: multiply(v, multiply(ans, _LN2)))
+unary_rules(expm1, lambda v, ans, x: multiply(v, add(ans, 1.0)))
+unary_rules(log, lambda v, ans, x: true_divide(v, x))
+unary_rules(log2, lambda v, ans, x: true_divide(v, multiply(x, _LN2)))
+unary_rules(log10, lambda v, ans, x: true_divide(v, multiply(x, _LN10)))
+unary_rules(log1p, lambda v, ans, x: true_divide(v, add(x, 1.0)))
+unary_rules(sin, lambda v, ans, x: multiply(v, cos(x)))
+unary_rules(cos, lambda v, ans, x: multiply(v, negative(sin(x))))
+unary_rules(tan, lambda v, ans, x: multiply(v, add(square(ans), 1.0)))
+unary_rules(arcsin, lambda v, ans, x: true_divide(v, sqrt(subtract(1.0, square(x)))))
+unary_rules(arccos, lambda v, ans, x: true_divide(v, negative(sqrt(subtract(1.0, square(x))))))
+unary_rules(arctan, lambda v, ans, x: true_divide(v, add(square(x), 1.0)))
+unary_rules(sinh, lambda v, ans, x: multiply(v, cosh(x)))
+unary_rules(cosh, lambda v, ans, x: multiply(v, sinh(x)))
+unary_rules(tanh, lambda v, ans, x: multiply(v, subtract(1.0, square(ans))))
+unary_rules(arcsinh, lambda v, ans, x: true_divide(v, sqrt(add(square(x), 1.0))))
+unary_rules(arccosh, lambda v, ans, x: true_divide(v, sqrt(subtract(square(x), 1.0))))
+# (1 - x)(1 + x) rather than 1 - x**2: accurate near the poles at +-1.
+unary_rules(arctanh, lambda v, ans, x: true_divide(v, multiply(subtract(1.0, x), add(x, 1.0))))
+unary_rules(sqrt, lambda v, ans, x: true_divide(multiply(v, 0.5), ans))
+unary_rules(cbrt, lambda v, ans, x: true_divide(v, multiply(square(ans), 3.0)))
+unary_rules(square, lambda v, ans, x: multiply(v, multiply(x, 2.0)))
+unary_rules(reciprocal, lambda v, ans, x: negative(multiply(v, square(ans))))
+unary_rules(deg2rad, lambda v, ans, x: multiply(v, np.pi / 180.0))
+unary_rules(rad2deg, lambda v, ans, x: multiply(v, 180.0 / np.pi))
+unary_rules(conjugate, lambda v, ans, x: conjugate(v))
+define_rules(sign, zero_map)
+
+
+def _real_abs_slope(ans, x):
+    # JAX's convention: slope 1 at 0 (and at -0).
+    return np.where(x >= 0, 1.0, -1.0)
+
+
+def _complex_abs_direction(ans, x):
+    """conj(x) / |x| (0 where x is 0, as in JAX): d|x| applied to v is Re(v conj(x) / |x|),
+    so the VJP sends a real cotangent c to c conj(x) / |x|."""
+    safe_ans = replace_where(unbox_all(ans) == 0, 1.0, ans)
+    return true_divide(conjugate(x), safe_ans)
+
+
+_real_abs = constant_slope(_real_abs_slope)
 
 
 def _abs_vjp(ans, x):
-    # JAX's convention: slope 1 at 0 for real x; x / |x| for complex x.
-    if np.iscomplexobj(x):
-        return lambda g: multiply(real(g), true_divide(x, ans))
-    slope = astype(where(less(x, 0), -1.0, 1.0), aval(x)[1])
-    return lambda g: multiply(g, slope)
+    if dtype_of(x).kind == "c":
+        return lambda g: multiply(g, _complex_abs_direction(ans, x))
+    return _real_abs(ans, x)
+
+
+def _abs_jvp(t, ans, x):
+    if dtype_of(x).kind == "c":
+        return real(multiply(t, _complex_abs_direction(ans, x)))
+    return _real_abs(ans, x)(t)
 
 
 defvjp(absolute, _abs_vjp)
+defjvp(absolute, _abs_jvp)
+define_rules(fabs, _real_abs)
 
 
 def _real_vjp(ans, x):
     shape, dtype = aval(x)
-    return lambda g: unbroadcast(g, shape, dtype)
+    return lambda g: unbroadcast(g, shape, dtype)  # a complex x gets g + 0j
 
 
 def _imag_vjp(ans, x):
-    shape, dtype = aval(x)
-    if dtype.kind != "c":
-        return lambda g: multiply(g, 0.0)
+    if dtype_of(x).kind != "c":
+        return lambda g: None
     return lambda g: multiply(g, -1j)
 
 
 defvjp(real, _real_vjp)
 defvjp(imag, _imag_vjp)
-
-# ---- binary ------------------------------------------------------------------------
-
-add = primitive(np.add)
-subtract = primitive(np.subtract)
-multiply = primitive(np.multiply)
-true_divide = primitive(np.true_divide)
-power = primitive(np.power)
-maximum = primitive(np.maximum)
-minimum = primitive(np.minimum)
+defjvp(real, lambda t, ans, x: real(t) if dtype_of(x).kind == "c" else t)
+defjvp(imag, lambda t, ans, x: imag(t) if dtype_of(x).kind == "c" else None)
 
 
-def _staged(argnum, cotangent):
-    """The rule for argument `argnum` of a broadcasting binary primitive.
+def angle(z, deg=False):
+    """``numpy.angle``: the argument of complex ``z`` (radians, or degrees with ``deg``)."""
+    if not isinstance(z, Box):
+        return np.angle(z, deg)
+    result = arctan2(imag(z), real(z))
+    return multiply(result, 180.0 / np.pi) if deg else result
 
-    ``cotangent(g, ans, x, y)`` gives the full-shape cotangent; the closure keeps
-    x, y and ans alive for the backward pass, so linear rules below avoid it.
+
+# ---- binary arithmetic -----------------------------------------------------------------
+
+add = Ufunc(np.add)
+subtract = Ufunc(np.subtract)
+multiply = Ufunc(np.multiply)
+true_divide = Ufunc(np.true_divide)
+power = Ufunc(np.power)
+arctan2 = Ufunc(np.arctan2)
+hypot = Ufunc(np.hypot)
+logaddexp = Ufunc(np.logaddexp)
+logaddexp2 = Ufunc(np.logaddexp2)
+
+
+def _negated(ans, x, y):
+    return negative
+
+
+define_rules(add, identity_map, identity_map)
+define_rules(subtract, identity_map, _negated)
+define_rules(multiply, lambda ans, x, y: lambda v: multiply(v, y),
+             lambda ans, x, y: lambda v: multiply(v, x))
+define_rules(true_divide, lambda ans, x, y: lambda v: true_divide(v, y),
+             lambda ans, x, y: lambda v: negative(multiply(v, true_divide(ans, y))))
+
+
+def _power_base(ans, x, y):
+    """v -> v y x**(y - 1); JAX's convention: 0 where an integer exponent is 0."""
+    if isinstance(y, Box):
+        return lambda v: multiply(v, multiply(y, power(x, subtract(y, 1.0))))
+    integer = dtype_of(y).kind in "iub"
+    if np.ndim(y) == 0:  # the common x ** n: the rule's constants are computed now
+        if y == 2:
+            return lambda v: multiply(v, multiply(x, 2.0))
+        if integer and y == 0:
+            return None
+        if integer and y == 1:
+            return _pass
+        exponent = y - 1  # a Python int stays weakly typed
+        return lambda v: multiply(v, multiply(power(x, exponent), y))
+    exponent = y - 1  # a Python int stays weakly typed
+    if integer and np.any(y == 0):
+        zero = y == 0
+        return lambda v: multiply(v, _where(zero, 0.0, multiply(power(x, exponent), y)))
+    return lambda v: multiply(v, multiply(power(x, exponent), y))
+
+
+def _power_exponent(ans, x, y):
+    """v -> v log(x) x**y; JAX's convention: 0 where x is 0."""
+    safe_x = replace_where(unbox_all(x) == 0, 1.0, x)
+    return lambda v: multiply(v, multiply(log(safe_x), ans))
+
+
+define_rules(power, _power_base, _power_exponent)
+define_rules(arctan2,
+             _by(lambda ans, x, y: true_divide(y, add(square(x), square(y)))),
+             _by(lambda ans, x, y: true_divide(negative(x), add(square(x), square(y)))))
+
+
+def _hypot_linear(argnum):
+    def linear(ans, x, y):
+        mine = y if argnum else x
+        zero = unbox_all(ans) == 0
+        if not np.any(zero):
+            return lambda v: multiply(v, true_divide(mine, ans))
+        # hypot(0, 0): JAX's hypot(a, b) = max(|a|, |b|) there, so each side gets 1/2.
+        safe_ans = _where(zero, 1.0, ans)
+        return lambda v: multiply(v, _where(zero, 0.5, true_divide(mine, safe_ans)))
+    return linear
+
+
+define_rules(hypot, _hypot_linear(0), _hypot_linear(1))
+
+
+def _logaddexp_linear(argnum, base_power):
+    """v -> v * b**(arg - ans) for log_b(b**x + b**y); as in JAX, +inf is read as 0 there."""
+    def linear(ans, x, y):
+        mine = y if argnum else x
+        mine = replace_where(unbox_all(mine) == np.inf, 0.0, mine)
+        total = replace_where(unbox_all(ans) == np.inf, 0.0, ans)
+        return lambda v: multiply(v, base_power(subtract(mine, total)))
+    return linear
+
+
+define_rules(logaddexp, _logaddexp_linear(0, exp), _logaddexp_linear(1, exp))
+define_rules(logaddexp2, _logaddexp_linear(0, exp2), _logaddexp_linear(1, exp2))
+
+# ---- maximum and minimum ---------------------------------------------------------------
+
+maximum = Ufunc(np.maximum)
+minimum = Ufunc(np.minimum)
+fmax = Ufunc(np.fmax)
+fmin = Ufunc(np.fmin)
+
+
+def _chooser_slope(argnum):
+    """1 where this argument is the result, 1/2 where both are (JAX splits ties), else 0;
+    0 for both where the result is NaN."""
+    def compute(ans, x, y):
+        mine, other = (y, x) if argnum else (x, y)
+        return np.where(mine == ans, np.where(other == ans, 0.5, 1.0), 0.0)
+    return constant_slope(compute)
+
+
+def _nan_ignoring_slope(argnum, wins):
+    """As JAX's fmax/fmin: all to x where it wins or y is NaN, else all to y (ties too)."""
+    def compute(ans, x, y):
+        to_x = wins(x, y) | np.isnan(y)
+        return np.logical_not(to_x) if argnum else to_x
+    return constant_slope(compute)
+
+
+define_rules(maximum, _chooser_slope(0), _chooser_slope(1))
+define_rules(minimum, _chooser_slope(0), _chooser_slope(1))
+define_rules(fmax, _nan_ignoring_slope(0, np.greater), _nan_ignoring_slope(1, np.greater))
+define_rules(fmin, _nan_ignoring_slope(0, np.less), _nan_ignoring_slope(1, np.less))
+
+
+def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):
+    """``numpy.clip``: limit ``a`` to [a_min, a_max] (either bound may be None).
+
+    Traced, it is ``minimum(a_max, maximum(a_min, a))``, as in JAX, so a value at a bound
+    shares its gradient equally with that bound.
     """
-    def rule(ans, x, y):
-        shape, dtype = aval(y if argnum else x)
-        return lambda g: unbroadcast(cotangent(g, ans, x, y), shape, dtype)
-    return rule
+    if min is not None or max is not None:
+        if a_min is not None or a_max is not None:
+            raise TypeError("funcgrad.numpy.clip: give the bounds as a_min/a_max or as "
+                            "min/max, not both")
+        a_min, a_max = min, max
+    if not any(isinstance(v, Box) for v in (a, a_min, a_max)):
+        return np.clip(a, a_min, a_max, out=out, **kwargs)
+    if out is not None or kwargs:
+        raise TypeError(f"funcgrad.numpy.clip: out= and {sorted(kwargs)} are not supported on "
+                        f"traced values; use the returned array.")
+    if a_min is not None:
+        a = maximum(a_min, a)
+    if a_max is not None:
+        a = minimum(a_max, a)
+    return a
 
 
-def _linear(argnum, negate=False):
-    """The rule of add or subtract: only the argument's shape and dtype are kept."""
-    def rule(ans, x, y):
-        shape, dtype = aval(y if argnum else x)
-        if negate:
-            return lambda g: unbroadcast(negative(g), shape, dtype)
-        return lambda g: unbroadcast(g, shape, dtype)
-    return rule
+# ---- comparisons, logic and predicates: boolean results are constants, so no rules -------
 
+less = Ufunc(np.less)
+less_equal = Ufunc(np.less_equal)
+greater = Ufunc(np.greater)
+greater_equal = Ufunc(np.greater_equal)
+equal = Ufunc(np.equal)
+not_equal = Ufunc(np.not_equal)
+logical_and = Ufunc(np.logical_and)
+logical_or = Ufunc(np.logical_or)
+logical_xor = Ufunc(np.logical_xor)
+logical_not = Ufunc(np.logical_not)
+isfinite = Ufunc(np.isfinite)
+isinf = Ufunc(np.isinf)
+isnan = Ufunc(np.isnan)
+signbit = Ufunc(np.signbit)
+isneginf = primitive(np.isneginf)
+isposinf = primitive(np.isposinf)
+isreal = primitive(np.isreal)
+iscomplex = primitive(np.iscomplex)
 
-def _binary(primitive_, cotangent_x, cotangent_y):
-    defvjp(primitive_, _staged(0, cotangent_x), _staged(1, cotangent_y))
-
-
-defvjp(add, _linear(0), _linear(1))
-defvjp(subtract, _linear(0), _linear(1, negate=True))
-_binary(multiply, lambda g, ans, x, y: multiply(g, y), lambda g, ans, x, y: multiply(g, x))
-_binary(true_divide,
-        lambda g, ans, x, y: true_divide(g, y),
-        lambda g, ans, x, y: negative(multiply(g, true_divide(ans, y))))
-
-
-def _power_dx(g, ans, x, y):
-    return multiply(g, multiply(y, power(x, subtract(y, 1))))
-
-
-def _power_dy(g, ans, x, y):
-    # d/dy x**y = log(x) x**y, taken as 0 where x == 0 (JAX's convention).
-    safe_x = where(equal(x, 0), 1.0, x)
-    return multiply(g, multiply(log(safe_x), ans))
-
-
-_binary(power, _power_dx, _power_dy)
-
-
-def _chooser_slope(x, y, wins):
-    """1 where x wins, 0.5 at ties (the gradient is split, as in JAX), else 0."""
-    return add(where(wins(x, y), 1.0, 0.0), where(equal(x, y), 0.5, 0.0))
-
-
-_binary(maximum,
-        lambda g, ans, x, y: multiply(g, _chooser_slope(x, y, greater)),
-        lambda g, ans, x, y: multiply(g, _chooser_slope(y, x, greater)))
-_binary(minimum,
-        lambda g, ans, x, y: multiply(g, _chooser_slope(x, y, less)),
-        lambda g, ans, x, y: multiply(g, _chooser_slope(y, x, less)))
-
-# ---- comparisons: boolean results are constants, so no rules -----------------------
-
-less = primitive(np.less)
-less_equal = primitive(np.less_equal)
-greater = primitive(np.greater)
-greater_equal = primitive(np.greater_equal)
-equal = primitive(np.equal)
-not_equal = primitive(np.not_equal)
-
-# ---- selection ---------------------------------------------------------------------
+# ---- selection -----------------------------------------------------------------------
 
 _where = primitive(np.where, name="where")
-
-
-def _where_rule(argnum):
-    def rule(ans, condition, x, y):
-        shape, dtype = aval((x, y)[argnum - 1])
-        if argnum == 1:
-            return lambda g: unbroadcast(_where(condition, g, 0.0), shape, dtype)
-        return lambda g: unbroadcast(_where(condition, 0.0, g), shape, dtype)
-    return rule
-
-
-defvjp(_where, None, _where_rule(1), _where_rule(2))
+define_rules(_where, zero_map, lambda ans, condition, x, y: lambda v: _where(condition, v, 0.0),
+             lambda ans, condition, x, y: lambda v: _where(condition, 0.0, v))
 
 
 def where(condition, x=None, y=None):
@@ -163,23 +459,31 @@ def where(condition, x=None, y=None):
     return _where(condition, x, y)
 
 
-def clip(a, a_min=None, a_max=None):
-    """``numpy.clip`` as maximum then minimum, so ties split the gradient as in JAX."""
-    if a_min is not None:
-        a = maximum(a_min, a)
-    if a_max is not None:
-        a = minimum(a_max, a)
-    return a
-
-
+# NumPy's other names (NumPy 2 adds the array API's).
 abs = absolute
 divide = true_divide
 conj = conjugate
 pow = power
+asin, acos, atan = arcsin, arccos, arctan
+asinh, acosh, atanh = arcsinh, arccosh, arctanh
+atan2 = arctan2
+radians, degrees = deg2rad, rad2deg
 
 __all__ = [
-    "negative", "positive", "exp", "log", "sin", "cos", "tanh", "sqrt", "absolute", "abs",
-    "sign", "real", "imag", "conjugate", "conj", "add", "subtract", "multiply", "true_divide",
-    "divide", "power", "pow", "maximum", "minimum", "less", "less_equal", "greater",
-    "greater_equal", "equal", "not_equal", "where", "clip",
+    "negative", "positive", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+    "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
+    "arccosh", "arctanh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "sqrt", "cbrt",
+    "square", "reciprocal", "deg2rad", "rad2deg", "radians", "degrees", "absolute", "abs",
+    "fabs", "sign", "real", "imag", "conjugate", "conj", "angle",
+    "add", "subtract", "multiply", "true_divide", "divide", "power", "pow", "arctan2", "atan2",
+    "hypot", "logaddexp", "logaddexp2", "maximum", "minimum", "fmax", "fmin", "clip",
+    "less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "logical_and",
+    "logical_or", "logical_xor", "logical_not", "isfinite", "isinf", "isnan", "signbit",
+    "isneginf", "isposinf", "isreal", "iscomplex", "where",
 ]
+
+# Rounding, remainders and special functions live in their own module, exported from here.
+from .elementwise_special import *  # noqa: E402,F401,F403
+from .elementwise_special import __all__ as _special_names  # noqa: E402
+
+__all__ += _special_names

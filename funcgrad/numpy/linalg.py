@@ -1,3 +1,866 @@
-"""funcgrad.numpy.linalg: differentiable ``numpy.linalg`` (being filled in, see issue 3)."""
+"""funcgrad.numpy.linalg: ``numpy.linalg``, differentiable.
 
-__all__ = []
+Functions take stacks of matrices (leading batch axes) wherever NumPy does. Derivative
+conventions follow JAX: complex cotangents are transposes, not conjugate transposes, of
+the linear map; ``cholesky``, ``eigh`` and ``eigvalsh`` differentiate as functions of the
+Hermitian part of their input (the values use NumPy's triangle); and where a
+decomposition is not unique (signs and phases of eigen- and singular vectors) the
+derivative is the one of the gauge LAPACK returns. Derivatives of ``eigh``, ``svd`` and
+``eig`` are undefined at repeated eigen- or singular values.
+"""
+import collections
+import operator
+
+import numpy as np
+from numpy.linalg import LinAlgError
+
+from ..core import Box, dtype_of, shape_of, unbox_all
+from . import reductions
+from ._axes import normalize_axis
+from ._rules import aval, defvjp, primitive, unbroadcast
+from .casting import astype
+from .creation import asarray
+from .elementwise import (absolute, add, conjugate, imag, multiply, negative, power, real,
+                          sqrt, subtract, true_divide)
+from .indexing import getitem
+from .products import _matmul, dot, einsum, matmul, tensordot
+from .products import cross as _cross
+from .products import outer as _outer
+from .shape_ops import concatenate, expand_dims, reshape, transpose
+
+EigResult = collections.namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
+EighResult = collections.namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+QRResult = collections.namedtuple("QRResult", ["Q", "R"])
+SlogdetResult = collections.namedtuple("SlogdetResult", ["sign", "logabsdet"])
+SVDResult = collections.namedtuple("SVDResult", ["U", "S", "Vh"])
+
+# ---- helpers -------------------------------------------------------------------------
+
+
+def _is_complex(x):
+    return dtype_of(x).kind == "c"
+
+
+def _real_dtype(x):
+    return np.finfo(np.result_type(dtype_of(x), np.float16)).dtype
+
+
+def _mT(x):
+    """Swap the last two axes: the transpose of each matrix in a stack."""
+    axes = list(range(len(shape_of(x))))
+    axes[-1], axes[-2] = axes[-2], axes[-1]
+    return transpose(x, axes)
+
+
+def _conj(x):
+    return conjugate(x) if _is_complex(x) else x
+
+
+def _H(x):
+    """The conjugate transpose of each matrix in a stack."""
+    return _conj(_mT(x))
+
+
+def _eye(n, like):
+    return np.eye(n, dtype=_real_dtype(like))
+
+
+def _diag_embed(v):
+    """A stack of diagonal matrices with ``v`` on their diagonals."""
+    return multiply(expand_dims(v, -1), _eye(shape_of(v)[-1], v))
+
+
+def _diagonal(x):
+    return einsum("...ii->...i", x)
+
+
+def _hermitian_part(x):
+    return multiply(add(x, _H(x)), 0.5)
+
+
+def _reciprocal_gaps(w):
+    """``F[..., i, j] = 1 / (w[j] - w[i])`` off the diagonal, 0 on it."""
+    eye = _eye(shape_of(w)[-1], w)
+    gaps = subtract(expand_dims(w, -2), expand_dims(w, -1))
+    return subtract(true_divide(1.0, add(gaps, eye)), eye)
+
+
+def _sum_terms(terms):
+    total = terms[0]
+    for term in terms[1:]:
+        total = add(total, term)
+    return total
+
+
+def _check_matrices(a, name, square=True):
+    shape = shape_of(a)
+    if len(shape) < 2:
+        raise LinAlgError(f"funcgrad.numpy.linalg.{name}: expected a matrix or a stack of "
+                          f"matrices (at least 2 dimensions), got shape {shape}")
+    if square and shape[-1] != shape[-2]:
+        raise LinAlgError(f"funcgrad.numpy.linalg.{name}: the matrices must be square, got "
+                          f"shape {shape}")
+
+
+def _as_inexact(a):
+    """``a`` as an array, integers and booleans converted to float64 as NumPy does."""
+    a = asarray(a)
+    return a if dtype_of(a).kind in "fc" else astype(a, np.float64)
+
+
+def _reporting(name, function):
+    """``function`` with NumPy's LinAlgError naming the funcgrad function."""
+    def impl(*args, **params):
+        try:
+            return function(*args, **params)
+        except LinAlgError as error:
+            raise LinAlgError(f"funcgrad.numpy.linalg.{name}: {error}") from None
+    return impl
+
+
+def _right_solve(x, r):
+    """``x @ inv(r)``."""
+    return _mT(_solve(_mT(r), _mT(x)))
+
+
+# ---- inv, solve, det, slogdet --------------------------------------------------------
+
+_inv = primitive(_reporting("inv", np.linalg.inv), "linalg.inv")
+
+
+def _inv_vjp(ans, a):
+    # d inv(A) = -inv(A) dA inv(A), transposed.
+    return lambda g: negative(_matmul(_matmul(_mT(ans), g), _mT(ans)))
+
+
+defvjp(_inv, _inv_vjp)
+
+
+def inv(a):
+    """``numpy.linalg.inv``: the inverse of each matrix; LinAlgError if one is singular."""
+    a = _as_inexact(a)
+    _check_matrices(a, "inv")
+    return _inv(a)
+
+
+# `b` is always a stack of matrices here; `solve` turns a vector into a column.
+_solve = primitive(_reporting("solve", np.linalg.solve), "linalg.solve")
+
+
+def _solve_vjp_a(ans, a, b):
+    shape, dtype = aval(a)
+    return lambda g: unbroadcast(negative(_matmul(_solve(_mT(a), g), _mT(ans))), shape, dtype)
+
+
+def _solve_vjp_b(ans, a, b):
+    shape, dtype = aval(b)
+    return lambda g: unbroadcast(_solve(_mT(a), g), shape, dtype)
+
+
+defvjp(_solve, _solve_vjp_a, _solve_vjp_b)
+
+
+def solve(a, b):
+    """``numpy.linalg.solve``: ``x`` with ``a @ x == b``. As in NumPy 2, ``b`` is a vector
+    only when it is 1-D; otherwise it is a (stack of) matrices of right-hand sides."""
+    a, b = _as_inexact(a), _as_inexact(b)
+    _check_matrices(a, "solve")
+    n, b_shape = shape_of(a)[-1], shape_of(b)
+    if not b_shape or (b_shape[-1] if len(b_shape) == 1 else b_shape[-2]) != n:
+        raise ValueError(f"funcgrad.numpy.linalg.solve: b of shape {b_shape} does not match "
+                         f"the {n}x{n} matrices of a (b must be ({n},) or (..., {n}, K))")
+    if len(b_shape) == 1:
+        x = _solve(a, reshape(b, (n, 1)))
+        return reshape(x, shape_of(x)[:-1])
+    return _solve(a, b)
+
+
+_det = primitive(np.linalg.det, "linalg.det")
+
+
+def _det_vjp(ans, a):
+    # d det(A) = det(A) tr(inv(A) dA); singular matrices are not differentiated here.
+    def vjp(g):
+        scale = expand_dims(multiply(g, ans), (-2, -1))
+        return multiply(scale, _mT(_inv(a)))
+    return vjp
+
+
+defvjp(_det, _det_vjp)
+
+
+def det(a):
+    """``numpy.linalg.det``: the determinant of each matrix."""
+    a = _as_inexact(a)
+    _check_matrices(a, "det")
+    return _det(a)
+
+
+_slogdet = primitive(lambda a: tuple(np.linalg.slogdet(a)), "linalg.slogdet",
+                     multiple_results=True)
+
+
+def _slogdet_vjp(ans, a):
+    # d log|det A| = Re tr(inv(A) dA); for complex A, d sign = i sign Im tr(inv(A) dA).
+    sign, _ = ans
+    shape, dtype = aval(a)
+
+    def vjp(cts):
+        g_sign, g_logdet = cts
+        if g_logdet is None:
+            g_logdet = np.zeros(shape[:-2], _real_dtype(a))
+        weight = g_logdet
+        if dtype.kind == "c" and g_sign is not None:
+            weight = add(weight, multiply(imag(multiply(g_sign, sign)), 1j))
+        return unbroadcast(multiply(expand_dims(weight, (-2, -1)), _mT(_inv(a))), shape,
+                           dtype)
+    return vjp
+
+
+defvjp(_slogdet, _slogdet_vjp)
+
+
+def slogdet(a):
+    """``numpy.linalg.slogdet``: ``(sign, logabsdet)`` with ``det = sign * exp(logabsdet)``."""
+    a = _as_inexact(a)
+    _check_matrices(a, "slogdet")
+    return SlogdetResult(*_slogdet(a))
+
+
+# ---- cholesky, eigh ------------------------------------------------------------------
+
+_cholesky = primitive(_reporting("cholesky", np.linalg.cholesky), "linalg.cholesky")
+
+
+def _cholesky_vjp(ans, a):
+    # dL = L phi(inv(L) dA inv(L)^H), phi keeping the lower triangle with the diagonal
+    # halved; transposed, and taken with respect to the Hermitian part of A, as in JAX.
+    shape, dtype = aval(a)
+    n = shape[-1]
+
+    def vjp(g):
+        mask = np.tril(np.ones((n, n), _real_dtype(g))) - 0.5 * _eye(n, g)
+        inv_l = _inv(ans)
+        ct = _matmul(_matmul(_mT(inv_l), multiply(_matmul(_mT(ans), g), mask)), _conj(inv_l))
+        return unbroadcast(_hermitian_part(ct), shape, dtype)
+    return vjp
+
+
+defvjp(_cholesky, _cholesky_vjp)
+
+
+def cholesky(a, /, *, upper=False):
+    """``numpy.linalg.cholesky``: lower-triangular ``L`` with ``a = L @ L^H`` (or the
+    upper factor ``L^H`` when ``upper``); LinAlgError if ``a`` is not positive definite."""
+    a = _as_inexact(a)
+    _check_matrices(a, "cholesky")
+    lower = _cholesky(a)
+    return _H(lower) if upper else lower
+
+
+_eigh = primitive(lambda a, UPLO: tuple(np.linalg.eigh(a, UPLO)), "linalg.eigh",
+                  multiple_results=True)
+
+
+def _eigh_vjp(ans, a, UPLO):
+    # dw = diag(V^H dA V), dV = V (F * (V^H dA V)) with F the reciprocal eigenvalue gaps.
+    w, v = ans
+    shape, dtype = aval(a)
+
+    def vjp(cts):
+        g_w, g_v = cts
+        terms = []
+        if g_w is not None:
+            terms.append(_diag_embed(g_w))
+        if g_v is not None:
+            terms.append(multiply(_reciprocal_gaps(w), _matmul(_mT(v), g_v)))
+        ct = _matmul(_matmul(_conj(v), _sum_terms(terms)), _mT(v))
+        return unbroadcast(_hermitian_part(ct), shape, dtype)
+    return vjp
+
+
+defvjp(_eigh, _eigh_vjp)
+
+
+def _check_uplo(UPLO):
+    if UPLO not in ("L", "U"):
+        raise ValueError(f"funcgrad.numpy.linalg: UPLO must be 'L' or 'U', got {UPLO!r}")
+
+
+def eigh(a, UPLO="L"):
+    """``numpy.linalg.eigh``: ascending eigenvalues and orthonormal eigenvectors (columns)
+    of each Hermitian matrix, read from its ``UPLO`` triangle."""
+    a = _as_inexact(a)
+    _check_matrices(a, "eigh")
+    _check_uplo(UPLO)
+    return EighResult(*_eigh(a, UPLO=UPLO))
+
+
+def eigvalsh(a, UPLO="L"):
+    """``numpy.linalg.eigvalsh``: the ascending eigenvalues of each Hermitian matrix."""
+    a = _as_inexact(a)
+    _check_matrices(a, "eigvalsh")
+    _check_uplo(UPLO)
+    if not isinstance(a, Box):
+        return np.linalg.eigvalsh(a, UPLO)
+    return _eigh(a, UPLO=UPLO)[0]
+
+
+# ---- svd -----------------------------------------------------------------------------
+
+_svd = primitive(lambda a, full_matrices, hermitian: tuple(np.linalg.svd(
+    a, full_matrices=full_matrices, hermitian=hermitian)), "linalg.svd", multiple_results=True)
+
+
+def _svd_vjp(ans, a, full_matrices, hermitian):
+    # Transposes the derivative of A = U diag(s) V^H (with JAX's choice of phases); the
+    # algebra is done with conjugated cotangents (the usual adjoint) and conjugated back.
+    u, s, vh = ans
+    shape, dtype = aval(a)
+    m, n = shape[-2:]
+    k = min(m, n)
+
+    def vjp(cts):
+        g_u, g_s, g_vh = cts
+        uk, vhk = u, vh
+        if full_matrices and m != n:
+            if g_u is not None or g_vh is not None:
+                raise NotImplementedError(
+                    "funcgrad.numpy.linalg.svd: the extra singular vectors of "
+                    "full_matrices=True are not unique, so they cannot be differentiated "
+                    "(as in JAX); pass full_matrices=False")
+            uk, vhk = u[..., :, :k], vh[..., :k, :]
+        s_columns, s_rows = expand_dims(s, -2), expand_dims(s, -1)
+        gaps = _reciprocal_gaps(multiply(s, s))
+        terms = []
+        if g_s is not None:
+            terms.append(_diag_embed(g_s))
+        if g_u is not None:
+            u_bar = _conj(g_u)
+            x = _matmul(_H(uk), u_bar)
+            z = multiply(gaps, x)
+            terms.append(multiply(add(z, _H(z)), s_columns))
+            if dtype.kind == "c":
+                phase = multiply(subtract(x, _H(x)), 0.5 * _eye(k, s))
+                terms.append(true_divide(phase, s_columns))
+        if g_vh is not None:
+            v_bar = _mT(g_vh)
+            z = multiply(gaps, _matmul(vhk, v_bar))
+            terms.append(multiply(s_rows, add(z, _H(z))))
+        a_bar = _matmul(_matmul(uk, _sum_terms(terms)), vhk) if terms else None
+        if g_u is not None and m > k:
+            outside = subtract(u_bar, _matmul(uk, _matmul(_H(uk), u_bar)))
+            a_bar = _add_optional(a_bar, _matmul(true_divide(outside, s_columns), vhk))
+        if g_vh is not None and n > k:
+            v_bar_h = _H(v_bar)
+            outside = subtract(v_bar_h, _matmul(_matmul(v_bar_h, _H(vhk)), vhk))
+            a_bar = _add_optional(a_bar, _matmul(true_divide(uk, s_columns), outside))
+        return unbroadcast(_conj(a_bar), shape, dtype)
+    return vjp
+
+
+def _add_optional(total, term):
+    return term if total is None else add(total, term)
+
+
+defvjp(_svd, _svd_vjp)
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """``numpy.linalg.svd``: ``(U, S, Vh)`` with ``a = U @ diag(S) @ Vh``, singular values
+    descending; only ``S`` when not ``compute_uv``. With ``full_matrices=True`` and a
+    non-square matrix, only ``S`` can be differentiated (reverse mode), as in JAX."""
+    a = _as_inexact(a)
+    _check_matrices(a, "svd", square=False)
+    if not compute_uv:
+        if not isinstance(a, Box):
+            return np.linalg.svd(a, compute_uv=False, hermitian=hermitian)
+        return _svd(a, full_matrices=False, hermitian=bool(hermitian))[1]
+    return SVDResult(*_svd(a, full_matrices=bool(full_matrices), hermitian=bool(hermitian)))
+
+
+def svdvals(x, /):
+    """``numpy.linalg.svdvals``: the singular values of each matrix, descending."""
+    return svd(x, compute_uv=False)
+
+
+# ---- qr ------------------------------------------------------------------------------
+
+_qr = primitive(lambda a, mode: tuple(np.linalg.qr(a, mode)), "linalg.qr",
+                multiple_results=True)
+
+
+def _thin_qr_cotangent(q, r, g_q, g_r):
+    """The cotangent of A = QR for square R (Q with orthonormal columns): with
+    M = Q^H dA R^-1, dR = (M - W) R and dQ = Q W + (I - Q Q^H) dA R^-1, where W is
+    the skew-Hermitian matrix whose strict lower triangle is M's."""
+    n = shape_of(r)[-1]
+    lower = np.tril(np.ones((n, n), _real_dtype(r)), -1)
+    k = negative(_matmul(_mT(q), g_q))
+    if g_r is not None:
+        k = add(k, _matmul(g_r, _mT(r)))
+    k_bar = subtract(k, multiply(subtract(k, _H(k)), lower))
+    if _is_complex(k):
+        k_bar = subtract(k_bar, multiply(imag(k), 1j * _eye(n, r)))
+    return _right_solve(add(_matmul(_conj(q), k_bar), g_q), _mT(r))
+
+
+def _qr_vjp(ans, a, mode):
+    q, r = ans
+    shape, dtype = aval(a)
+    m, n = shape[-2:]
+
+    def vjp(cts):
+        g_q, g_r = cts
+        if g_q is None:
+            g_q = np.zeros(shape_of(q), dtype_of(q))
+        if m < n:
+            ct = _wide_qr_cotangent(a, q, r, g_q, g_r, m)
+        elif mode == "complete" and m > n:
+            ct = _complete_qr_cotangent(q, r, g_q, g_r, n)
+        else:
+            ct = _thin_qr_cotangent(q, r, g_q, g_r)
+        return unbroadcast(ct, shape, dtype)
+    return vjp
+
+
+def _wide_qr_cotangent(a, q, r, g_q, g_r, m):
+    # A = [A1 A2] with A1 square: (Q, R1) is the QR of A1 and R2 = Q^H A2.
+    if g_r is None:
+        return concatenate([_thin_qr_cotangent(q, r[..., :m], g_q, None),
+                            np.zeros(shape_of(a)[:-1] + (shape_of(a)[-1] - m,), dtype_of(q))],
+                           axis=-1)
+    g_r1, g_r2 = g_r[..., :, :m], g_r[..., :, m:]
+    g_q = add(g_q, _matmul(_conj(a[..., :, m:]), _H(g_r2)))
+    return concatenate([_thin_qr_cotangent(q, r[..., :, :m], g_q, g_r1),
+                        _matmul(_conj(q), g_r2)], axis=-1)
+
+
+def _complete_qr_cotangent(q, r, g_q, g_r, n):
+    # JAX's derivative of the columns completing Q (arXiv:2409.13374, eqs. 32-33):
+    # dQ_extra = dQ1 Z^H - (Q1 + Q_extra Z)(dQ1_bottom - Z dQ1_top)^H, with
+    # Z = Q1_bottom (Q1_top - I)^-1; transposed here onto dQ1.
+    q1, q_extra = q[..., :, :n], q[..., :, n:]
+    g_q1, g_extra = g_q[..., :, :n], g_q[..., :, n:]
+    g_r1 = None if g_r is None else g_r[..., :n, :]
+    top, bottom = q1[..., :n, :], q1[..., n:, :]
+    try:
+        z = _right_solve(bottom, subtract(top, _eye(n, q)))
+    except LinAlgError:
+        raise LinAlgError(
+            "funcgrad.numpy.linalg.qr: the columns completing Q (mode='complete') have no "
+            "derivative at this matrix (the top block of Q has an eigenvalue 1, as when the "
+            "matrix is already upper triangular); use mode='reduced'") from None
+    w = add(q1, _matmul(q_extra, z))
+    y = negative(_matmul(_H(g_extra), _conj(w)))            # cotangent of E dQ1, E = [-Z, I]
+    g_q1 = add(g_q1, _matmul(g_extra, _conj(z)))
+    g_q1 = add(g_q1, concatenate([negative(_matmul(_mT(z), y)), y], axis=-2))
+    return _thin_qr_cotangent(q1, r[..., :n, :], g_q1, g_r1)
+
+
+defvjp(_qr, _qr_vjp)
+
+
+def qr(a, mode="reduced"):
+    """``numpy.linalg.qr``: ``(Q, R)`` with orthonormal columns in ``Q`` and upper-triangular
+    ``R``. Modes 'reduced', 'complete' and 'r' (only R); 'raw' only for constants."""
+    if mode not in ("reduced", "complete", "r", "raw"):
+        raise ValueError(f"funcgrad.numpy.linalg.qr: unrecognized mode {mode!r}; use "
+                         f"'reduced', 'complete' or 'r'")
+    a = _as_inexact(a)
+    _check_matrices(a, "qr", square=False)
+    if mode == "raw":
+        if isinstance(a, Box):
+            raise NotImplementedError("funcgrad.numpy.linalg.qr: mode='raw' (Householder "
+                                      "reflectors) cannot be differentiated")
+        return np.linalg.qr(a, "raw")
+    if mode == "r":
+        return _qr(a, mode="reduced")[1]
+    return QRResult(*_qr(a, mode=mode))
+
+
+# ---- pinv, lstsq, matrix_power, multi_dot --------------------------------------------
+
+_pinv = primitive(lambda a, options: np.linalg.pinv(a, **dict(options)), "linalg.pinv")
+
+
+def _pinv_vjp(ans, a, options):
+    # For a constant rank, dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P.
+    shape, dtype = aval(a)
+    p = ans
+
+    def vjp(g):
+        p_bar = _conj(g)
+        p_h = _H(p)
+        a_bar = negative(_matmul(_matmul(p_h, p_bar), p_h))
+        left = _matmul(_H(p_bar), _matmul(p, p_h))               # P_bar^H P P^H
+        a_bar = add(a_bar, subtract(left, _matmul(a, _matmul(p, left))))
+        right = _matmul(_matmul(p_h, p), _H(p_bar))              # P^H P P_bar^H
+        a_bar = add(a_bar, subtract(right, _matmul(_matmul(right, p), a)))
+        return unbroadcast(_conj(a_bar), shape, dtype)
+    return vjp
+
+
+defvjp(_pinv, _pinv_vjp)
+
+_NOT_GIVEN = object()
+
+
+def pinv(a, rcond=None, hermitian=False, *, rtol=_NOT_GIVEN):
+    """``numpy.linalg.pinv``: the Moore-Penrose pseudo-inverse, singular values at most
+    ``rcond`` (or ``rtol``) times the largest treated as zero. Differentiable where the
+    rank is locally constant."""
+    a = _as_inexact(a)
+    _check_matrices(a, "pinv", square=False)
+    options = [("hermitian", bool(hermitian))]
+    if rcond is not None:
+        options.append(("rcond", float(unbox_all(rcond))))
+    if rtol is not _NOT_GIVEN:
+        options.append(("rtol", None if rtol is None else float(unbox_all(rtol))))
+    return _pinv(a, options=tuple(options))
+
+
+def lstsq(a, b, rcond=None):
+    """``numpy.linalg.lstsq``: ``(x, residuals, rank, s)`` for the least-squares solution of
+    ``a @ x = b``; ``x`` is differentiable where the rank of ``a`` is locally constant."""
+    a, b = _as_inexact(a), _as_inexact(b)
+    if len(shape_of(a)) != 2 or len(shape_of(b)) not in (1, 2):
+        raise LinAlgError(f"funcgrad.numpy.linalg.lstsq: a must be a matrix and b a vector or "
+                          f"matrix, got shapes {shape_of(a)} and {shape_of(b)}")
+    m, n = shape_of(a)
+    if shape_of(b)[0] != m:
+        raise LinAlgError(f"funcgrad.numpy.linalg.lstsq: a has {m} rows but b has "
+                          f"{shape_of(b)[0]}")
+    if rcond is None:
+        rcond = np.finfo(_real_dtype(a)).eps * max(m, n)
+    s = svd(a, compute_uv=False)
+    s_value = unbox_all(s)
+    rank = int(np.sum(s_value > rcond * s_value[0])) if s_value.size else 0
+    x = matmul(pinv(a, rcond=rcond), b)
+    if rank == n and m > n:
+        residual = subtract(b, matmul(a, x))
+        residuals = reductions.sum(real(multiply(residual, _conj(residual))), axis=0)
+        residuals = reshape(residuals, (1,)) if len(shape_of(b)) == 1 else residuals
+    else:
+        residuals = np.empty((0,), _real_dtype(x))
+    return x, residuals, np.int32(rank), s
+
+
+def matrix_power(a, n):
+    """``numpy.linalg.matrix_power``: ``a`` multiplied by itself ``n`` times (an integer;
+    negative powers invert first, and ``n == 0`` gives identity matrices)."""
+    a = asarray(a)
+    _check_matrices(a, "matrix_power")
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError(f"funcgrad.numpy.linalg.matrix_power: the exponent must be an "
+                        f"integer, got {n!r}") from None
+    if n == 0:
+        return np.broadcast_to(np.eye(shape_of(a)[-1], dtype=dtype_of(a)), shape_of(a)).copy()
+    if n < 0:
+        a, n = inv(a), -n
+    # Binary powering: square for every bit, multiply in the bits that are set.
+    result, square = None, a
+    while True:
+        if n & 1:
+            result = square if result is None else _matmul(result, square)
+        n >>= 1
+        if not n:
+            return result
+        square = _matmul(square, square)
+
+
+def _chain_order(dims):
+    """Where to split each sub-chain of matrices ``i..j`` (dims[i] x dims[i+1], ...) so
+    that the product costs the fewest scalar multiplications (dynamic programming)."""
+    count = len(dims) - 1
+    cost = [[0] * count for _ in range(count)]
+    split = [[0] * count for _ in range(count)]
+    for length in range(1, count):
+        for i in range(count - length):
+            j = i + length
+            cost[i][j] = np.inf
+            for k in range(i, j):
+                c = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if c < cost[i][j]:
+                    cost[i][j], split[i][j] = c, k
+    return split
+
+
+def multi_dot(arrays, *, out=None):
+    """``numpy.linalg.multi_dot``: the product of a chain of matrices (the first may be a
+    row vector, the last a column vector), multiplied in the cheapest order."""
+    if out is not None:
+        raise TypeError("funcgrad.numpy.linalg.multi_dot: out= is not supported")
+    arrays = [asarray(a) for a in arrays]
+    if len(arrays) < 2:
+        raise ValueError("funcgrad.numpy.linalg.multi_dot: expecting at least two arrays")
+    if len(arrays) == 2:
+        return dot(arrays[0], arrays[1])
+    first_vector, last_vector = len(shape_of(arrays[0])) == 1, len(shape_of(arrays[-1])) == 1
+    if first_vector:
+        arrays[0] = reshape(arrays[0], (1, -1))
+    if last_vector:
+        arrays[-1] = reshape(arrays[-1], (-1, 1))
+    for a in arrays:
+        if len(shape_of(a)) != 2:
+            raise LinAlgError(f"funcgrad.numpy.linalg.multi_dot: expected matrices (only the "
+                              f"first and last may be vectors), got shape {shape_of(a)}")
+    split = _chain_order([shape_of(arrays[0])[0]] + [shape_of(a)[1] for a in arrays])
+
+    def product(i, j):
+        if i == j:
+            return arrays[i]
+        return matmul(product(i, split[i][j]), product(split[i][j] + 1, j))
+
+    result = product(0, len(arrays) - 1)
+    if first_vector and last_vector:
+        return result[0, 0]
+    if first_vector or last_vector:
+        return reshape(result, (-1,))
+    return result
+
+
+# ---- eig -----------------------------------------------------------------------------
+
+
+def _eig_impl(a):
+    w, v = np.linalg.eig(a)
+    complex_dtype = np.result_type(a.dtype, np.complex64)
+    return w.astype(complex_dtype), v.astype(complex_dtype)
+
+
+_eig = primitive(_eig_impl, "linalg.eig", multiple_results=True)
+
+
+def _eig_vjp(ans, a):
+    # dw = diag(P) and dV = V (F * P) + V diag(c) with P = inv(V) dA V, where c keeps each
+    # eigenvector at unit norm with its largest component real (LAPACK's, and JAX's, gauge).
+    w, v = ans
+    shape, dtype = aval(a)
+    n = shape[-1]
+
+    def vjp(cts):
+        g_w, g_v = cts
+        terms = []
+        if g_w is not None:
+            terms.append(_diag_embed(g_w))
+        if g_v is not None:
+            v_value = unbox_all(v)
+            largest = np.argmax(np.abs(v_value), axis=-2)[..., None, :]
+            at_largest = (np.arange(n)[:, None] == largest).astype(_real_dtype(v))
+            d = reductions.sum(multiply(g_v, v), axis=-2, keepdims=True)
+            pivot = real(reductions.sum(multiply(at_largest, v), axis=-2, keepdims=True))
+            g_u = subtract(g_v, multiply(_conj(v), real(d)))
+            g_u = subtract(g_u, multiply(at_largest, multiply(true_divide(imag(d), pivot), 1j)))
+            terms.append(multiply(_reciprocal_gaps(w), _matmul(_mT(v), g_u)))
+        ct = _matmul(_solve(_mT(v), _sum_terms(terms)), _mT(v))
+        return unbroadcast(ct, shape, dtype)
+    return vjp
+
+
+defvjp(_eig, _eig_vjp)
+
+
+def eig(a):
+    """``numpy.linalg.eig``: eigenvalues and unit eigenvectors (columns) of each matrix.
+    Unlike NumPy, and like JAX, both are always complex, so the result type does not
+    depend on the values."""
+    a = _as_inexact(a)
+    _check_matrices(a, "eig")
+    return EigResult(*_eig(a))
+
+
+def eigvals(a):
+    """``numpy.linalg.eigvals``: the (always complex) eigenvalues of each matrix."""
+    a = _as_inexact(a)
+    _check_matrices(a, "eigvals")
+    if not isinstance(a, Box):
+        return np.linalg.eigvals(a).astype(np.result_type(a.dtype, np.complex64))
+    return _eig(a)[0]
+
+
+# ---- norms, condition number, rank ---------------------------------------------------
+
+
+def _squared_magnitude(x):
+    return real(multiply(x, conjugate(x))) if _is_complex(x) else multiply(x, x)
+
+
+def _vector_norm(x, ord, axis, keepdims):
+    def reduce(reducer, values):
+        return reducer(values, axis=axis, keepdims=keepdims)
+
+    if ord is None or ord == 2:
+        return sqrt(reduce(reductions.sum, _squared_magnitude(x)))
+    if isinstance(ord, str):
+        raise ValueError(f"funcgrad.numpy.linalg.norm: invalid norm order {ord!r} for vectors")
+    if ord == np.inf:
+        return reduce(reductions.max, absolute(x))
+    if ord == -np.inf:
+        return reduce(reductions.min, absolute(x))
+    if ord == 0:
+        nonzero = (unbox_all(x) != 0).astype(_real_dtype(x))
+        return nonzero.sum(axis=axis, keepdims=keepdims)
+    if ord == 1:
+        return reduce(reductions.sum, absolute(x))
+    total = reduce(reductions.sum, power(absolute(x), ord))
+    return power(total, np.reciprocal(np.asarray(ord, _real_dtype(x))))
+
+
+def _moved_to_end(x, row_axis, col_axis):
+    order = [i for i in range(len(shape_of(x))) if i not in (row_axis, col_axis)]
+    return transpose(x, order + [row_axis, col_axis])
+
+
+def _matrix_norm(x, ord, row_axis, col_axis, keepdims):
+    if row_axis == col_axis:
+        raise ValueError("funcgrad.numpy.linalg.norm: the two axes must differ")
+    if ord in (2, -2, "nuc"):
+        s = svd(_moved_to_end(x, row_axis, col_axis), compute_uv=False)
+        reducer = {2: reductions.max, -2: reductions.min, "nuc": reductions.sum}[ord]
+        result = reducer(s, axis=-1)
+    elif ord in (1, -1):
+        sums = reductions.sum(absolute(x), axis=row_axis)
+        reducer = reductions.max if ord == 1 else reductions.min
+        result = reducer(sums, axis=col_axis - (col_axis > row_axis))
+    elif ord in (np.inf, -np.inf):
+        sums = reductions.sum(absolute(x), axis=col_axis)
+        reducer = reductions.max if ord == np.inf else reductions.min
+        result = reducer(sums, axis=row_axis - (row_axis > col_axis))
+    elif ord in (None, "fro", "f"):
+        result = sqrt(reductions.sum(_squared_magnitude(x), axis=(row_axis, col_axis)))
+    else:
+        raise ValueError(f"funcgrad.numpy.linalg.norm: invalid norm order {ord!r} for "
+                         f"matrices")
+    if keepdims:
+        result = reshape(result, tuple(1 if i in (row_axis, col_axis) else size
+                                       for i, size in enumerate(shape_of(x))))
+    return result
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """``numpy.linalg.norm``: vector norms (``ord`` None, inf, -inf, 0, any number) over
+    one axis and matrix norms (None, 'fro', 'nuc', inf, -inf, 1, -1, 2, -2) over two;
+    with ``axis=None``, the 2-norm of the flattened array when ``ord`` is None."""
+    x = _as_inexact(x)
+    ndim = len(shape_of(x))
+    if axis is None:
+        if ord is None or (ord in ("f", "fro") and ndim == 2) or (ord == 2 and ndim == 1):
+            result = sqrt(reductions.sum(_squared_magnitude(x)))
+            return reshape(result, (1,) * ndim) if keepdims else result
+        if ndim not in (1, 2):
+            raise ValueError(f"funcgrad.numpy.linalg.norm: with ord={ord!r} and axis=None the "
+                             f"array must be 1-D or 2-D, got shape {shape_of(x)}")
+        axis = tuple(range(ndim))
+    elif not isinstance(axis, tuple):
+        try:
+            axis = (operator.index(axis),)
+        except TypeError:
+            raise TypeError("funcgrad.numpy.linalg.norm: axis must be None, an integer or "
+                            "a tuple of integers") from None
+    axes = tuple(normalize_axis(a, ndim, "linalg.norm")[0] for a in axis)
+    if len(axes) == 1:
+        return _vector_norm(x, ord, axes, keepdims)
+    if len(axes) == 2:
+        return _matrix_norm(x, ord, axes[0], axes[1], keepdims)
+    raise ValueError(f"funcgrad.numpy.linalg.norm: axis must name one or two axes, got "
+                     f"{axis!r}")
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """``numpy.linalg.vector_norm``: a vector norm over ``axis`` (all axes when None)."""
+    x = _as_inexact(x)
+    ndim = len(shape_of(x))
+    axes = normalize_axis(axis, ndim, "linalg.vector_norm")
+    if axis is None or len(axes) > 1:
+        # Norm of the flattened axes: move them last and merge them.
+        kept = [i for i in range(ndim) if i not in axes]
+        flat = reshape(transpose(x, kept + list(axes)), tuple(shape_of(x)[i] for i in kept)
+                       + (-1,))
+        result = _vector_norm(flat, ord, (len(kept),), False)
+        if keepdims:
+            result = reshape(result, tuple(1 if i in axes else n
+                                           for i, n in enumerate(shape_of(x))))
+        return result
+    return _vector_norm(x, ord, axes, keepdims)
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    """``numpy.linalg.matrix_norm``: a matrix norm of each matrix in a stack."""
+    x = _as_inexact(x)
+    _check_matrices(x, "matrix_norm", square=False)
+    ndim = len(shape_of(x))
+    return _matrix_norm(x, ord, ndim - 2, ndim - 1, keepdims)
+
+
+def cond(x, p=None):
+    """``numpy.linalg.cond``: the condition number of each matrix in the norm ``p``."""
+    x = _as_inexact(x)
+    _check_matrices(x, "cond", square=p not in (None, 2, -2))
+    if p in (None, 2, -2):
+        s = svd(x, compute_uv=False)
+        largest, smallest = s[..., 0], s[..., -1]
+        return true_divide(smallest, largest) if p == -2 else true_divide(largest, smallest)
+    return multiply(norm(x, p, axis=(-2, -1)), norm(inv(x), p, axis=(-2, -1)))
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+    """``numpy.linalg.matrix_rank``: the number of singular values above a tolerance (an
+    integer, so a constant for every transform)."""
+    return np.linalg.matrix_rank(unbox_all(A), tol=unbox_all(tol), hermitian=hermitian,
+                                 rtol=unbox_all(rtol))
+
+
+# ---- NumPy's array-API additions -----------------------------------------------------
+
+
+def matrix_transpose(x, /):
+    """``numpy.linalg.matrix_transpose``: transpose each matrix of a stack."""
+    _check_matrices(x, "matrix_transpose", square=False)
+    return _mT(x)
+
+
+def diagonal(x, /, *, offset=0):
+    """``numpy.linalg.diagonal``: the ``offset`` diagonal of each matrix of a stack."""
+    _check_matrices(x, "diagonal", square=False)
+    rows, columns = shape_of(x)[-2:]
+    start_row, start_column = max(-offset, 0), max(offset, 0)
+    length = max(min(rows - start_row, columns - start_column), 0)
+    square = getitem(x, (Ellipsis, slice(start_row, start_row + length),
+                         slice(start_column, start_column + length)))
+    return _diagonal(square)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    """``numpy.linalg.trace``: the sum of the ``offset`` diagonal of each matrix."""
+    return reductions.sum(diagonal(x, offset=offset), axis=-1, dtype=dtype)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """``numpy.linalg.vecdot``: ``sum(conj(x1) * x2)`` over ``axis``, broadcasting."""
+    return reductions.sum(multiply(_conj(asarray(x1)), x2), axis=axis)
+
+
+def cross(x1, x2, /, *, axis=-1):
+    """``numpy.linalg.cross``: cross products of 3-vectors along ``axis``."""
+    for x in (x1, x2):
+        if shape_of(x)[axis] != 3:
+            raise ValueError(f"funcgrad.numpy.linalg.cross: the vectors must have 3 "
+                             f"components, got shape {shape_of(x)} along axis {axis}")
+    return _cross(x1, x2, axis=axis)
+
+
+def outer(x1, x2, /):
+    """``numpy.linalg.outer``: the outer product of two vectors."""
+    if len(shape_of(x1)) != 1 or len(shape_of(x2)) != 1:
+        raise ValueError(f"funcgrad.numpy.linalg.outer: the arguments must be vectors, got "
+                         f"shapes {shape_of(x1)} and {shape_of(x2)}")
+    return _outer(x1, x2)
+
+__all__ = ["LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
+           "svd", "svdvals", "qr", "pinv", "lstsq", "matrix_power", "multi_dot", "eig",
+           "eigvals", "norm", "vector_norm", "matrix_norm", "cond", "matrix_rank",
+           "matrix_transpose", "diagonal", "trace", "vecdot", "cross", "outer", "matmul",
+           "tensordot"]

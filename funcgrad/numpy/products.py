@@ -1,22 +1,47 @@
-"""Products: matmul, dot, tensordot, einsum, and their VJPs."""
+"""Products: matmul, dot, tensordot, einsum and the products built on them (vdot, inner,
+outer, kron, cross), convolutions, and the small numerical routines that are sums of
+products (trapezoid, polyval, interp, cov, corrcoef)."""
 import string
 
 import numpy as np
 
+from ..core import Box, dtype_of, unbox_all
 from . import reductions
-from ._rules import aval, defvjp, defvjp_any_arg, primitive, unbroadcast
-from .elementwise import multiply
-from .shape_ops import broadcast_to, expand_dims, reshape, transpose
+from ._axes import normalize_axis
+from ._rules import aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive, unbroadcast
+from .casting import astype
+from .creation import asarray
+from .elementwise import (add, clip, conjugate, imag, multiply, negative, real, sqrt,
+                          subtract, true_divide, where)
+from .indexing import getitem
+from .shape_ops import (broadcast_to, concatenate, expand_dims, ravel, reshape, stack,
+                        transpose)
 
-# ---- matmul ------------------------------------------------------------------------
 
-matmul = primitive(np.matmul)
+def _reject(name, unsupported):
+    """The TypeError for keyword arguments (out=, dtype=, ...) we do not support."""
+    if unsupported:
+        raise TypeError(f"funcgrad.numpy.{name}: the keyword arguments {sorted(unsupported)} "
+                        f"are not supported")
 
 
 def _swap_last(x):
+    """x with its last two axes swapped (a transpose, not a conjugate transpose)."""
     axes = list(range(np.ndim(x)))
     axes[-1], axes[-2] = axes[-2], axes[-1]
     return transpose(x, axes)
+
+
+def _moveaxis(x, source, destination):
+    """x with axis ``source`` moved to position ``destination`` (both non-negative)."""
+    order = [i for i in range(np.ndim(x)) if i != source]
+    order.insert(destination, source)
+    return transpose(x, order)
+
+
+# ---- matmul ------------------------------------------------------------------------
+
+_matmul = primitive(lambda a, b: np.matmul(a, b), "matmul")
 
 
 def _matmul_rule(argnum):
@@ -33,31 +58,63 @@ def _matmul_rule(argnum):
             a2 = expand_dims(a, 0) if a_vector else a
             b2 = expand_dims(b, -1) if b_vector else b
             if argnum == 0:
-                ct = matmul(g, _swap_last(b2))
+                ct = _matmul(g, _swap_last(b2))
                 ct = reshape(ct, np.shape(ct)[:-2] + np.shape(ct)[-1:]) if a_vector else ct
             else:
-                ct = matmul(_swap_last(a2), g)
+                ct = _matmul(_swap_last(a2), g)
                 ct = reshape(ct, np.shape(ct)[:-1]) if b_vector else ct
             return unbroadcast(ct, shape, dtype)
         return vjp
     return rule
 
 
-defvjp(matmul, _matmul_rule(0), _matmul_rule(1))
+defvjp(_matmul, _matmul_rule(0), _matmul_rule(1))
+# Bilinear: each argument's tangent goes through the product with the other argument.
+defjvp(_matmul, lambda t, ans, a, b: _matmul(t, b), lambda t, ans, a, b: _matmul(a, t))
+
+
+def matmul(x1, x2, /, **unsupported):
+    """``numpy.matmul`` (the ``@`` operator): matrix products, broadcast over leading
+    batch axes; a 1-D argument is a vector."""
+    _reject("matmul", unsupported)
+    shape1, shape2 = np.shape(x1), np.shape(x2)
+    if not shape1 or not shape2:
+        raise ValueError("funcgrad.numpy.matmul: scalar operands are not allowed, use "
+                         "multiply (or *) instead")
+    inner1 = shape1[-1]
+    inner2 = shape2[-2] if len(shape2) > 1 else shape2[0]
+    if inner1 != inner2:
+        raise ValueError(f"funcgrad.numpy.matmul: shapes {shape1} and {shape2} do not match: "
+                         f"the last axis of the first ({inner1}) must equal the "
+                         f"{'second-to-last' if len(shape2) > 1 else 'only'} axis of the "
+                         f"second ({inner2})")
+    return _matmul(x1, x2)
+
 
 # ---- tensordot (and dot, which is a tensordot) ---------------------------------------
 
 
-def _tensordot_axes(axes, a_ndim, b_ndim):
+def _tensordot_axes(axes, a_shape, b_shape):
+    a_ndim, b_ndim = len(a_shape), len(b_shape)
     if isinstance(axes, (int, np.integer)):
-        return tuple(range(a_ndim - axes, a_ndim)), tuple(range(axes))
-    a_axes, b_axes = axes
-    a_axes = (a_axes,) if isinstance(a_axes, (int, np.integer)) else tuple(a_axes)
-    b_axes = (b_axes,) if isinstance(b_axes, (int, np.integer)) else tuple(b_axes)
-    if len(a_axes) != len(b_axes):
-        raise ValueError(f"funcgrad.numpy.tensordot: axes {a_axes} and {b_axes} must have the "
-                         f"same length")
-    return tuple(a % a_ndim for a in a_axes), tuple(b % b_ndim for b in b_axes)
+        if not 0 <= axes <= min(a_ndim, b_ndim):
+            raise ValueError(f"funcgrad.numpy.tensordot: cannot contract {axes} axes of arrays "
+                             f"of shapes {a_shape} and {b_shape}")
+        a_axes, b_axes = tuple(range(a_ndim - axes, a_ndim)), tuple(range(axes))
+    else:
+        a_axes, b_axes = axes
+        a_axes = (a_axes,) if isinstance(a_axes, (int, np.integer)) else tuple(a_axes)
+        b_axes = (b_axes,) if isinstance(b_axes, (int, np.integer)) else tuple(b_axes)
+        if len(a_axes) != len(b_axes):
+            raise ValueError(f"funcgrad.numpy.tensordot: axes {a_axes} and {b_axes} must have "
+                             f"the same length")
+        a_axes = tuple(int(a) % a_ndim for a in a_axes)
+        b_axes = tuple(int(b) % b_ndim for b in b_axes)
+    for i, j in zip(a_axes, b_axes):
+        if a_shape[i] != b_shape[j]:
+            raise ValueError(f"funcgrad.numpy.tensordot: shape mismatch: axis {i} of the first "
+                             f"array {a_shape} and axis {j} of the second {b_shape} differ")
+    return a_axes, b_axes
 
 
 _tensordot = primitive(lambda a, b, axes: np.tensordot(a, b, axes), "tensordot")
@@ -86,22 +143,103 @@ def _tensordot_rule(argnum):
 
 
 defvjp(_tensordot, _tensordot_rule(0), _tensordot_rule(1))
+defjvp(_tensordot, lambda t, ans, a, b, axes: _tensordot(t, b, axes=axes),
+       lambda t, ans, a, b, axes: _tensordot(a, t, axes=axes))
 
 
 def tensordot(a, b, axes=2):
     """``numpy.tensordot``: sum products over ``axes`` (an int, or a pair of axis lists)."""
-    return _tensordot(a, b, axes=_tensordot_axes(axes, np.ndim(a), np.ndim(b)))
+    return _tensordot(a, b, axes=_tensordot_axes(axes, np.shape(a), np.shape(b)))
 
 
-def dot(a, b):
+def dot(a, b, out=None):
     """``numpy.dot``: a product for scalars, inner product of vectors, matrix product, or
     a sum over the last axis of ``a`` and the second-to-last of ``b``."""
+    _reject("dot", {"out": out} if out is not None else {})
+    a, b = asarray(a), asarray(b)   # Python scalars count as float64 here, as in NumPy
     a_ndim, b_ndim = np.ndim(a), np.ndim(b)
     if a_ndim == 0 or b_ndim == 0:
         return multiply(a, b)
     if b_ndim <= 2 and a_ndim <= 2:
         return matmul(a, b)
     return tensordot(a, b, axes=((a_ndim - 1,), (max(b_ndim - 2, 0),)))
+
+
+def vdot(a, b, /):
+    """``numpy.vdot``: the dot product of the flattened arrays, conjugating the first."""
+    a, b = ravel(asarray(a)), ravel(asarray(b))
+    if np.shape(a) != np.shape(b):
+        raise ValueError(f"funcgrad.numpy.vdot: the arrays have {np.shape(a)[0]} and "
+                         f"{np.shape(b)[0]} elements; they must have the same number")
+    if dtype_of(a).kind == "c":
+        a = conjugate(a)
+    return _matmul(a, b)
+
+
+def inner(a, b, /):
+    """``numpy.inner``: sum products over the last axes of ``a`` and ``b``."""
+    a, b = asarray(a), asarray(b)
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return multiply(a, b)
+    if np.shape(a)[-1] != np.shape(b)[-1]:
+        raise ValueError(f"funcgrad.numpy.inner: the last axes of shapes {np.shape(a)} and "
+                         f"{np.shape(b)} must have the same length")
+    return tensordot(a, b, axes=((-1,), (-1,)))
+
+
+def outer(a, b, out=None):
+    """``numpy.outer``: every product ``a[i] * b[j]`` of the flattened arrays."""
+    _reject("outer", {"out": out} if out is not None else {})
+    a, b = asarray(a), asarray(b)
+    return multiply(reshape(a, (-1, 1)), reshape(b, (1, -1)))
+
+
+def kron(a, b):
+    """``numpy.kron``: the Kronecker product, blocks of ``b`` scaled by ``a``'s elements."""
+    a, b = asarray(a), asarray(b)
+    a_shape, b_shape = np.shape(a), np.shape(b)
+    if not a_shape or not b_shape:
+        return multiply(a, b)
+    ndim = max(len(a_shape), len(b_shape))
+    a_shape = (1,) * (ndim - len(a_shape)) + a_shape
+    b_shape = (1,) * (ndim - len(b_shape)) + b_shape
+    # Interleave the axes: a's on even positions, b's on odd ones, then merge each pair.
+    a_spread = reshape(a, tuple(n for size in a_shape for n in (size, 1)))
+    b_spread = reshape(b, tuple(n for size in b_shape for n in (1, size)))
+    return reshape(multiply(a_spread, b_spread),
+                   tuple(m * n for m, n in zip(a_shape, b_shape)))
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """``numpy.cross``: cross products of 3-vectors (or 2-vectors, whose missing third
+    component is zero) along ``axisa`` of ``a`` and ``axisb`` of ``b``."""
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b = asarray(a), asarray(b)
+    if np.ndim(a) < 1 or np.ndim(b) < 1:
+        raise ValueError("funcgrad.numpy.cross: at least one array has zero dimension")
+    a = _moveaxis(a, normalize_axis(axisa, np.ndim(a), "cross")[0], np.ndim(a) - 1)
+    b = _moveaxis(b, normalize_axis(axisb, np.ndim(b), "cross")[0], np.ndim(b) - 1)
+    a_size, b_size = np.shape(a)[-1], np.shape(b)[-1]
+    if a_size not in (2, 3) or b_size not in (2, 3):
+        raise ValueError(f"funcgrad.numpy.cross: incompatible dimensions for cross product "
+                         f"(dimension must be 2 or 3), got {a_size} and {b_size}")
+    a0, a1, b0, b1 = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
+    z = subtract(multiply(a0, b1), multiply(a1, b0))
+    if a_size == 2 and b_size == 2:
+        return z
+    if a_size == 2:
+        b2 = b[..., 2]
+        x, y = multiply(a1, b2), negative(multiply(a0, b2))
+    elif b_size == 2:
+        a2 = a[..., 2]
+        x, y = negative(multiply(a2, b1)), multiply(a2, b0)
+    else:
+        a2, b2 = a[..., 2], b[..., 2]
+        x = subtract(multiply(a1, b2), multiply(a2, b1))
+        y = subtract(multiply(a2, b0), multiply(a0, b2))
+    components = [broadcast_to(c, np.shape(z)) for c in (x, y, z)]
+    return stack(components, axis=normalize_axis(axisc, np.ndim(z) + 1, "cross")[0])
 
 
 # ---- einsum --------------------------------------------------------------------------
@@ -188,11 +326,20 @@ def _onto_diagonal(ct, target, shape):
     return multiply(broadcast_to(ct, shape), on_diagonal.astype(np.result_type(ct.dtype)))
 
 
+def _einsum_jvp(argnum, t, ans, *operands, subscripts):
+    # Multilinear: the tangent of one operand goes through the same contraction.
+    operands = list(operands)
+    operands[argnum] = t
+    return _einsum(*operands, subscripts=subscripts)
+
+
 defvjp_any_arg(_einsum, _einsum_vjp)
+defjvp_any_arg(_einsum, _einsum_jvp)
 
 
-def einsum(subscripts, *operands, optimize=None):
+def einsum(subscripts, *operands, optimize=None, **unsupported):
     """``numpy.einsum`` with explicit or implicit output, ellipses and repeated labels."""
+    _reject("einsum", unsupported)
     if not isinstance(subscripts, str):
         raise TypeError("funcgrad.numpy.einsum: only the string form of the subscripts is "
                         "supported, e.g. einsum('ij,jk->ik', a, b)")
@@ -200,4 +347,262 @@ def einsum(subscripts, *operands, optimize=None):
     return _einsum(*operands, subscripts=(tuple(inputs), output))
 
 
-__all__ = ["matmul", "dot", "tensordot", "einsum"]
+# ---- convolutions --------------------------------------------------------------------
+
+_convolve = primitive(lambda a, v: np.convolve(a, v, "full"), "convolve")
+
+
+def _convolve_rule(argnum):
+    # The full convolution's transpose in one argument is a convolution of g with the
+    # other argument reversed, restricted to the "valid" part.
+    def rule(ans, a, v):
+        other = (v, a)[argnum]
+        length = np.shape(other)[0]
+        shape, dtype = aval((a, v)[argnum])
+        reversed_other = getitem(other, slice(None, None, -1))
+        window = slice(length - 1, length - 1 + shape[0])
+        return lambda g: unbroadcast(getitem(_convolve(g, reversed_other), window), shape,
+                                     dtype)
+    return rule
+
+
+defvjp(_convolve, _convolve_rule(0), _convolve_rule(1))
+defjvp(_convolve, lambda t, ans, a, v: _convolve(t, v), lambda t, ans, a, v: _convolve(a, t))
+
+
+def _as_signal(x, name, argument):
+    x = asarray(x)
+    if np.ndim(x) == 0:
+        x = reshape(x, (1,))
+    if np.ndim(x) != 1:
+        raise ValueError(f"funcgrad.numpy.{name}: {argument} must be one-dimensional, got "
+                         f"shape {np.shape(x)}")
+    if np.shape(x)[0] == 0:
+        raise ValueError(f"funcgrad.numpy.{name}: {argument} cannot be empty")
+    return x
+
+
+def _mode_window(full, short, long, mode, name, swapped=False):
+    """The part of a full convolution that ``mode`` keeps, as NumPy slices it. NumPy
+    computes a correlation whose first argument is the shorter one with the arguments
+    swapped, which moves the centre of an even "same" window by one (``swapped``)."""
+    if mode == "full":
+        return full
+    if mode == "same":
+        start = short // 2 if swapped else (short - 1) // 2
+        return getitem(full, slice(start, start + long))
+    if mode == "valid":
+        return getitem(full, slice(short - 1, long))
+    raise ValueError(f"funcgrad.numpy.{name}: mode must be 'full', 'same' or 'valid', got "
+                     f"{mode!r}")
+
+
+def convolve(a, v, mode="full"):
+    """``numpy.convolve``: the discrete convolution of two 1-D sequences."""
+    a, v = _as_signal(a, "convolve", "a"), _as_signal(v, "convolve", "v")
+    n, m = np.shape(a)[0], np.shape(v)[0]
+    return _mode_window(_convolve(a, v), min(n, m), max(n, m), mode, "convolve")
+
+
+def correlate(a, v, mode="valid"):
+    """``numpy.correlate``: ``sum_n a[n + k] * conj(v[n])``, a convolution with ``v``
+    reversed and conjugated."""
+    a, v = _as_signal(a, "correlate", "a"), _as_signal(v, "correlate", "v")
+    if dtype_of(v).kind == "c":
+        v = conjugate(v)
+    n, m = np.shape(a)[0], np.shape(v)[0]
+    full = _convolve(a, getitem(v, slice(None, None, -1)))
+    return _mode_window(full, min(n, m), max(n, m), mode, "correlate", swapped=n < m)
+
+
+# ---- integration, polynomials, interpolation -----------------------------------------
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    """``numpy.trapezoid``: integrate ``y`` along ``axis`` by the trapezoidal rule, with
+    sample points ``x`` (1-D, or shaped like ``y``) or a constant spacing ``dx``."""
+    y = asarray(y)
+    ndim = np.ndim(y)
+    axis = normalize_axis(axis, ndim, "trapezoid")[0]
+
+    def part(array_, start, stop):
+        return getitem(array_, (slice(None),) * axis + (slice(start, stop),))
+
+    if x is None:
+        spacing = dx
+    else:
+        x = asarray(x)
+        if np.ndim(x) == 1:
+            spacing = subtract(getitem(x, slice(1, None)), getitem(x, slice(None, -1)))
+            spacing = reshape(spacing, tuple(-1 if i == axis else 1 for i in range(ndim)))
+        else:
+            spacing = subtract(part(x, 1, None), part(x, None, -1))
+    heights = true_divide(add(part(y, 1, None), part(y, None, -1)), 2.0)
+    return reductions.sum(multiply(spacing, heights), axis=axis)
+
+
+def polyval(p, x):
+    """``numpy.polyval``: the polynomial with coefficients ``p`` (highest power first)
+    at ``x``, by Horner's scheme."""
+    p, x = asarray(p), asarray(x)
+    # Starting from zeros shaped like x gives NumPy's result shape and dtype.
+    y = np.zeros(np.shape(x), dtype_of(x))
+    for coefficient in p:
+        y = add(multiply(y, x), coefficient)
+    return y
+
+
+def interp(x, xp, fp, left=None, right=None, period=None):
+    """``numpy.interp``: piecewise-linear interpolation of the points ``(xp, fp)`` at ``x``.
+
+    Differentiable in ``x``, ``fp``, ``left`` and ``right``; the sample points ``xp`` must
+    be constants. At a sample point the slope is that of the segment to its right (the
+    last segment at the last point), and zero outside ``[xp[0], xp[-1]]``, as in JAX.
+    """
+    if isinstance(xp, Box):
+        raise TypeError("funcgrad.numpy.interp: xp cannot be differentiated; pass it as a "
+                        "constant (e.g. wrap it in funcgrad.stop_gradient)")
+    xp, fp = np.asarray(xp), asarray(fp)
+    if xp.ndim != 1 or np.ndim(fp) != 1:
+        raise ValueError("funcgrad.numpy.interp: xp and fp must be one-dimensional")
+    if xp.shape[0] != np.shape(fp)[0]:
+        raise ValueError(f"funcgrad.numpy.interp: xp and fp must have the same length, got "
+                         f"{xp.shape[0]} and {np.shape(fp)[0]}")
+    if xp.shape[0] == 0:
+        raise ValueError("funcgrad.numpy.interp: the sample points xp are empty")
+    result_dtype = np.complex128 if dtype_of(fp).kind == "c" else np.float64
+    x = asarray(x)
+    if period is not None:
+        x, xp, fp = _periodic(x, xp, fp, period)
+        left = right = None
+    if xp.shape[0] == 1:
+        f = add(getitem(fp, 0), np.zeros(np.shape(x)))
+    else:
+        f = _interpolate(x, xp, fp)
+    x_value = unbox_all(x)
+    f = where(x_value < xp[0], getitem(fp, 0) if left is None else left, f)
+    f = where(x_value > xp[-1], getitem(fp, -1) if right is None else right, f)
+    return f if dtype_of(f) == result_dtype else astype(f, result_dtype)
+
+
+def _interpolate(x, xp, fp):
+    """Linear interpolation on the segment that contains each x (clamped to the ends)."""
+    upper = np.clip(np.searchsorted(xp, unbox_all(x), side="right"), 1, xp.shape[0] - 1)
+    lower = upper - 1
+    width = (xp[upper] - xp[lower]).astype(np.result_type(xp.dtype, np.float64))
+    flat = width == 0                                # repeated sample points
+    slope_scale = true_divide(subtract(x, xp[lower]), np.where(flat, 1.0, width))
+    rise = subtract(getitem(fp, upper), getitem(fp, lower))
+    return where(flat, getitem(fp, lower), add(getitem(fp, lower), multiply(slope_scale, rise)))
+
+
+def _periodic(x, xp, fp, period):
+    """Map everything into one period and pad the samples so that they wrap around."""
+    period = abs(float(unbox_all(period)))
+    if period == 0:
+        raise ValueError("funcgrad.numpy.interp: period must be a non-zero value")
+    # x mod period, with the whole periods removed as a constant (slope 1 in x).
+    x = subtract(x, np.floor(unbox_all(x) / period) * period)
+    xp = np.mod(xp, period)
+    order = np.argsort(xp, kind="stable")
+    xp = np.concatenate([xp[order][-1:] - period, xp[order], xp[order][:1] + period])
+    fp = getitem(fp, np.concatenate([order[-1:], order, order[:1]]))
+    return x, xp, fp
+
+
+# ---- covariance ----------------------------------------------------------------------
+
+
+def _variables(m, rowvar, dtype, name):
+    """``m`` as a 2-D array with one variable per row."""
+    m = asarray(m)
+    if np.ndim(m) > 2:
+        raise ValueError(f"funcgrad.numpy.{name}: the array has more than 2 dimensions "
+                         f"(shape {np.shape(m)})")
+    m = reshape(m, (1,) * (2 - np.ndim(m)) + np.shape(m))
+    if dtype_of(m) != dtype:
+        m = astype(m, dtype)
+    if not rowvar and np.shape(m)[0] != 1:
+        m = transpose(m)
+    return m
+
+
+def _observation_weights(fweights, aweights, count):
+    """NumPy's checks on the weights, and their product (None when there are none)."""
+    weights = None
+    for name, w in (("fweights", fweights), ("aweights", aweights)):
+        if w is None:
+            continue
+        w = asarray(w)
+        value = np.asarray(unbox_all(w), dtype=np.float64)
+        if name == "fweights" and not np.all(value == np.around(value)):
+            raise TypeError("funcgrad.numpy.cov: fweights must be integers")
+        if value.ndim > 1:
+            raise RuntimeError(f"funcgrad.numpy.cov: {name} must be one-dimensional")
+        if value.shape[0] != count:
+            raise RuntimeError(f"funcgrad.numpy.cov: {name} must have one weight per "
+                               f"observation ({count}), got {value.shape[0]}")
+        if np.any(value < 0):
+            raise ValueError(f"funcgrad.numpy.cov: {name} cannot be negative")
+        w = astype(w, np.float64) if dtype_of(w).kind not in "fc" else w
+        weights = w if weights is None else multiply(weights, w)
+    return weights
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
+        dtype=None):
+    """``numpy.cov``: the covariance matrix of the variables in the rows (``rowvar``) or
+    columns of ``m`` (and ``y``), normalized by ``N - ddof`` (``N`` when ``bias``)."""
+    if ddof is not None and ddof != int(ddof):
+        raise ValueError("funcgrad.numpy.cov: ddof must be an integer")
+    m = asarray(m)
+    y = None if y is None else asarray(y)
+    if dtype is None:
+        dtype = np.result_type(dtype_of(m), *([] if y is None else [dtype_of(y)]), np.float64)
+    X = _variables(m, rowvar, np.dtype(dtype), "cov")
+    if y is not None:
+        X = concatenate([X, _variables(y, rowvar, np.dtype(dtype), "cov")], axis=0)
+    if ddof is None:
+        ddof = 0 if bias else 1
+    count = np.shape(X)[1]
+    w = _observation_weights(fweights, aweights, count)
+    if w is None:
+        mean = reductions.mean(X, axis=1, keepdims=True)
+        factor = count - ddof
+    else:
+        w_sum = reductions.sum(w)
+        mean = true_divide(reductions.sum(multiply(X, w), axis=1, keepdims=True), w_sum)
+        if ddof == 0:
+            factor = w_sum
+        elif aweights is None:
+            factor = subtract(w_sum, ddof)
+        else:
+            spread = reductions.sum(multiply(w, asarray(aweights)))
+            factor = subtract(w_sum, true_divide(multiply(ddof, spread), w_sum))
+    if factor <= 0:
+        factor = 0.0   # NumPy warns and divides by zero: the result is inf or nan
+    centered = subtract(X, mean)
+    weighted = centered if w is None else multiply(centered, w)
+    c = _matmul(centered, transpose(conjugate(weighted) if dtype_of(X).kind == "c"
+                                    else weighted))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = multiply(c, true_divide(1.0, factor))
+    return reshape(c, tuple(n for n in np.shape(c) if n != 1))
+
+
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    """``numpy.corrcoef``: Pearson correlation coefficients, clipped to [-1, 1]."""
+    c = cov(x, y, rowvar, dtype=dtype)
+    if np.ndim(c) == 0:
+        return true_divide(c, c)
+    variances = real(einsum("ii->i", c))
+    stddev = sqrt(variances)
+    c = true_divide(true_divide(c, reshape(stddev, (-1, 1))), reshape(stddev, (1, -1)))
+    # Rounding can push coefficients just past +-1.
+    if dtype_of(c).kind == "c":
+        return add(clip(real(c), -1, 1), multiply(clip(imag(c), -1, 1), 1j))
+    return clip(c, -1, 1)
+
+
+__all__ = ["matmul", "dot", "tensordot", "einsum", "vdot", "inner", "outer", "kron", "cross",
+           "convolve", "correlate", "trapezoid", "polyval", "interp", "cov", "corrcoef"]

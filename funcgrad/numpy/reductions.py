@@ -1,69 +1,197 @@
-"""Reductions (sum, mean, prod, max, min) and their VJPs."""
+"""Reductions and scans, and their VJP and JVP rules.
+
+sum, mean, prod, max, min (with NumPy's where= and initial=), their NaN-ignoring forms,
+cumsum, cumprod and diff, and the constant-valued all, any, count_nonzero, nanargmax and
+nanargmin (computed by NumPy from the plain values: no primitives). Statistics built on
+these (var, std, median, ...) are in statistics.py; trace is in shape_ops.py, argmax and
+argmin in sorting.py.
+"""
+import builtins
+import math
+import operator
+import warnings
+
 import numpy as np
 
+from ..core import dtype_of, shape_of, unbox_all
 from ._axes import kept_shape, normalize_axis
-from ._rules import aval, defvjp, primitive
+from ._rules import defjvp, defvjp, primitive
 from .casting import astype
-from .elementwise import equal, multiply, true_divide
+from .creation import asarray
+# `where` names the where= argument of NumPy's reductions, so the function is `_select`.
+from .elementwise import add, maximum, minimum, multiply, subtract, true_divide
+from .elementwise import where as _select
+from .indexing import getitem
 from .shape_ops import broadcast_to, concatenate, reshape, transpose
+
+# ---- primitives --------------------------------------------------------------------
+# Reductions take ``axes`` already normalized (a sorted tuple of non-negative ints),
+# scans one non-negative ``axis`` and ``reverse`` (scan from the end: the transpose
+# of a forward scan, which is what their VJPs need).
+
+
+def _reduction(numpy_function, name):
+    return primitive(lambda x, axes, keepdims: numpy_function(x, axis=axes, keepdims=keepdims),
+                     name)
+
+
+def _scan(numpy_function, name):
+    def impl(x, axis, reverse):
+        if reverse:
+            return np.flip(numpy_function(np.flip(x, axis), axis=axis), axis)
+        return numpy_function(x, axis=axis)
+    return primitive(impl, name)
+
+
+_sum = _reduction(np.sum, "sum")
+_mean = _reduction(np.mean, "mean")
+_prod = _reduction(np.prod, "prod")
+_max = _reduction(np.max, "max")
+_min = _reduction(np.min, "min")
+_cumsum = _scan(np.cumsum, "cumsum")
+_cumprod = _scan(np.cumprod, "cumprod")
+
+# ---- helpers the rules share -------------------------------------------------------
 
 
 def _spread(g, shape, axes):
     """Broadcast the cotangent of a reduction over ``axes`` back to the input's shape."""
-    return broadcast_to(reshape(g, kept_shape(shape, axes)), shape)
+    kept = kept_shape(shape, axes)
+    if shape_of(g) != kept:
+        g = reshape(g, kept)
+    return broadcast_to(g, shape)
 
 
-# Primitives take the axes already normalized: a sorted tuple of ints.
-_sum = primitive(lambda x, axes, keepdims: np.sum(x, axis=axes, keepdims=keepdims), "sum")
-_mean = primitive(lambda x, axes, keepdims: np.mean(x, axis=axes, keepdims=keepdims), "mean")
-_prod = primitive(lambda x, axes, keepdims: np.prod(x, axis=axes, keepdims=keepdims), "prod")
-_max = primitive(lambda x, axes, keepdims: np.max(x, axis=axes, keepdims=keepdims), "max")
-_min = primitive(lambda x, axes, keepdims: np.min(x, axis=axes, keepdims=keepdims), "min")
+def _count(shape, axes):
+    return math.prod(shape[a] for a in axes)
+
+
+def _axes_last(x, axes):
+    """``x`` with ``axes`` moved to the end and merged into one: shape (kept..., n)."""
+    shape = shape_of(x)
+    kept = [i for i in range(len(shape)) if i not in axes]
+    if kept + list(axes) != list(range(len(shape))):
+        x = transpose(x, kept + list(axes))
+    return reshape(x, tuple(shape[i] for i in kept) + (_count(shape, axes),))
+
+
+def _axes_back(y, shape, axes):
+    """Undo `_axes_last` for an array ``y`` of the merged shape."""
+    kept = [i for i in range(len(shape)) if i not in axes]
+    order = kept + list(axes)
+    y = reshape(y, tuple(shape[i] for i in order))
+    if order != list(range(len(shape))):
+        y = transpose(y, tuple(np.argsort(order)))
+    return y
+
+
+def _shift(x, axis, by, reverse, fill):
+    """``x`` moved ``by`` places along ``axis`` (towards the end, or the start if
+    ``reverse``), with ``fill`` in the places left empty."""
+    shape = shape_of(x)
+    n = shape[axis]
+    by = builtins.min(by, n)
+    block = np.full(shape[:axis] + (by,) + shape[axis + 1:], fill, dtype_of(x))
+    if by == n:
+        return block
+    head = (slice(None),) * axis
+    if reverse:
+        return concatenate([getitem(x, head + (slice(by, None),)), block], axis=axis)
+    return concatenate([block, getitem(x, head + (slice(0, n - by),))], axis=axis)
+
+
+def _affine_scan(a, b, axis, reverse):
+    """``y[j] = a[j] * y[j-1] + b[j]`` along ``axis`` (``y[j+1]`` if ``reverse``), y = 0
+    before the start, by log-depth doubling: only products and sums, so derivatives of
+    every order are exact, at zeros too."""
+    n = shape_of(b)[axis]
+    by = 1
+    while by < n:
+        b = add(b, multiply(a, _shift(b, axis, by, reverse, 0)))
+        if 2 * by < n:
+            a = multiply(a, _shift(a, axis, by, reverse, 1))
+        by *= 2
+    return b
+
+
+def _exclusive_cumprod(x, axis, reverse, inclusive=None):
+    """The product of the elements before each one along ``axis`` (after, if ``reverse``)."""
+    if inclusive is None:
+        inclusive = _cumprod(x, axis=axis, reverse=reverse)
+    return _shift(inclusive, axis, 1, reverse, 1)
+
+
+def _product_of_others(x, axes):
+    """For each element of ``x``, the product of the others it is reduced with: exclusive
+    products from the left times those from the right, with no division, so exact at
+    zeros to every order."""
+    shape = shape_of(x)
+    merged = _axes_last(x, axes)
+    last = len(shape_of(merged)) - 1
+    others = multiply(_exclusive_cumprod(merged, last, False),
+                      _exclusive_cumprod(merged, last, True))
+    return _axes_back(others, shape, axes)
+
+
+def _tie_share(x, ans, axes):
+    """1/k for each of the k elements equal to the max (or min) of their slice, else 0:
+    ties share the derivative equally, as in JAX (NaN if the result is NaN, as in JAX)."""
+    raw = unbox_all(x)
+    winners = (raw == np.reshape(unbox_all(ans), kept_shape(np.shape(raw), axes)))
+    winners = winners.astype(raw.dtype)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return winners / np.sum(winners, axis=axes, keepdims=True)
+
+
+# ---- VJP and JVP rules ---------------------------------------------------------------
 
 
 def _sum_vjp(ans, x, axes, keepdims):
-    shape = aval(x)[0]
+    shape = shape_of(x)
     return lambda g: _spread(g, shape, axes)
 
 
 def _mean_vjp(ans, x, axes, keepdims):
-    shape = aval(x)[0]
-    count = int(np.prod([shape[a] for a in axes]))
+    shape = shape_of(x)
+    count = _count(shape, axes)
     return lambda g: _spread(true_divide(g, count), shape, axes)
 
 
-def _exclusive_cumprod(x):
-    """Products of the elements before each one along the last axis, by log-depth doubling:
-    only multiplications, so every derivative order is exact even at zeros."""
-    n = np.shape(x)[-1]
-    ones = np.ones(np.shape(x)[:-1] + (1,), np.result_type(x.dtype))
-    inclusive, shift = x, 1
-    while shift < n:
-        pad = np.ones(np.shape(x)[:-1] + (shift,), np.result_type(x.dtype))
-        inclusive = multiply(inclusive, concatenate([pad, inclusive[..., :n - shift]], axis=-1))
-        shift *= 2
-    return concatenate([ones, inclusive[..., :n - 1]], axis=-1)
-
-
 def _prod_vjp(ans, x, axes, keepdims):
-    # d prod / dx_i is the product of the other elements: exclusive products from the
-    # left times those from the right, with the reduced axes moved last and flattened.
-    shape = aval(x)[0]
-    kept = [i for i in range(len(shape)) if i not in axes]
-    order = kept + list(axes)
-    moved_shape = tuple(shape[i] for i in order)
-    flat = reshape(transpose(x, order), moved_shape[:len(kept)] + (-1,))
-    others = multiply(_exclusive_cumprod(flat), _exclusive_cumprod(flat[..., ::-1])[..., ::-1])
-    others = transpose(reshape(others, moved_shape), tuple(np.argsort(order)))
+    shape, others = shape_of(x), _product_of_others(x, axes)
     return lambda g: multiply(_spread(g, shape, axes), others)
 
 
+def _prod_jvp(t, ans, x, axes, keepdims):
+    return _sum(multiply(t, _product_of_others(x, axes)), axes=axes, keepdims=keepdims)
+
+
 def _chooser_vjp(ans, x, axes, keepdims):
-    # Ties share the gradient equally, as in JAX.
-    shape, dtype = aval(x)
-    winners = np.asarray(equal(x, reshape(ans, kept_shape(shape, axes))), dtype)
-    share = winners / np.sum(winners, axis=axes, keepdims=True)
+    shape, share = shape_of(x), _tie_share(x, ans, axes)
     return lambda g: multiply(_spread(g, shape, axes), share)
+
+
+def _chooser_jvp(t, ans, x, axes, keepdims):
+    return _sum(multiply(t, _tie_share(x, ans, axes)), axes=axes, keepdims=keepdims)
+
+
+def _cumprod_vjp(ans, x, axis, reverse):
+    # d out[j] / d x[i] = (product before i) * (product of x[i+1..j]) for j >= i, so the
+    # cotangent is (product before i) * r[i] with r[i] = g[i] + x[i+1] r[i+1].
+    before = _exclusive_cumprod(x, axis, reverse, inclusive=ans)
+    next_x = _shift(x, axis, 1, not reverse, 1)
+    return lambda g: multiply(before, _affine_scan(next_x, g, axis, not reverse))
+
+
+def _cumprod_jvp(t, ans, x, axis, reverse):
+    # The tangent obeys dout[j] = x[j] dout[j-1] + (product before j) t[j].
+    before = _exclusive_cumprod(x, axis, reverse, inclusive=ans)
+    return _affine_scan(x, multiply(before, t), axis, reverse)
+
+
+def _linear_jvp(primitive_):
+    """The JVP of a primitive that is linear in its one array argument."""
+    return lambda t, ans, x, **params: primitive_(t, **params)
 
 
 defvjp(_sum, _sum_vjp)
@@ -71,28 +199,322 @@ defvjp(_mean, _mean_vjp)
 defvjp(_prod, _prod_vjp)
 defvjp(_max, _chooser_vjp)
 defvjp(_min, _chooser_vjp)
+defvjp(_cumsum, lambda ans, x, axis, reverse:
+       lambda g: _cumsum(g, axis=axis, reverse=not reverse))
+defvjp(_cumprod, _cumprod_vjp)
+defjvp(_sum, _linear_jvp(_sum))
+defjvp(_mean, _linear_jvp(_mean))
+defjvp(_prod, _prod_jvp)
+defjvp(_max, _chooser_jvp)
+defjvp(_min, _chooser_jvp)
+defjvp(_cumsum, _linear_jvp(_cumsum))
+defjvp(_cumprod, _cumprod_jvp)
+
+# ---- argument handling -------------------------------------------------------------
 
 
-def _reducer(primitive_, name):
-    def reduce(a, axis=None, dtype=None, out=None, keepdims=False, **unsupported):
-        if out is not None or unsupported:
-            raise TypeError(f"funcgrad.numpy.{name}: out= and {sorted(unsupported)} are not "
-                            f"supported on traced arrays")
-        if dtype is not None:
-            a = astype(a, dtype)
-        axes = normalize_axis(axis, np.ndim(a) if not hasattr(a, "ndim") else a.ndim, name)
-        return primitive_(a, axes=axes, keepdims=bool(keepdims))
-    reduce.__name__ = name
-    reduce.__doc__ = f"``numpy.{name}`` over ``axis`` (None, int or tuple), differentiable."
-    return reduce
+def _reject(function, **unsupported):
+    """A clear TypeError for NumPy arguments funcgrad does not support (None: not given)."""
+    for name, value in unsupported.items():
+        if value is not None:
+            why = (" (funcgrad returns new arrays: use the returned value)" if name == "out"
+                   else "")
+            raise TypeError(f"funcgrad.numpy.{function}: {name}= is not supported{why}")
 
 
-sum = _reducer(_sum, "sum")
-mean = _reducer(_mean, "mean")
-prod = _reducer(_prod, "prod")
-max = _reducer(_max, "max")
-min = _reducer(_min, "min")
+def _prepare(function, a, axis, dtype=None, out=None):
+    """``a`` as an array (cast to ``dtype`` if given) and ``axis`` as sorted axes."""
+    _reject(function, out=out)
+    a = asarray(a)
+    if dtype is not None and np.dtype(dtype) != dtype_of(a):
+        a = astype(a, dtype)
+    return a, normalize_axis(axis, len(shape_of(a)), function)
+
+
+def _one_axis(function, axis, ndim):
+    """A single axis (an int, possibly negative) as a non-negative int."""
+    if not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"funcgrad.numpy.{function}: axis must be an integer, got {axis!r}")
+    return normalize_axis(axis, ndim, function)[0]
+
+
+def _mask(function, where_, shape):
+    """A where= mask as a boolean array of ``shape`` (None for where=True)."""
+    if where_ is True:
+        return None
+    mask = np.asarray(unbox_all(where_), dtype=bool)
+    if np.broadcast_shapes(mask.shape, shape) != shape:
+        raise ValueError(f"funcgrad.numpy.{function}: where= of shape {mask.shape} does not "
+                         f"broadcast to the array's shape {shape}")
+    return np.broadcast_to(mask, shape)
+
+
+def _masked(a, mask, fill):
+    return a if mask is None else _select(mask, a, fill)
+
+
+def _is_inexact(a):
+    return dtype_of(a).kind in "fc"
+
+
+def _nan_mask(a):
+    """Where ``a`` is NaN, as a constant boolean array, or None if it has no NaN."""
+    if not _is_inexact(a):
+        return None
+    mask = np.isnan(unbox_all(a))
+    return mask if mask.any() else None
+
+
+# ---- sums, products, means -----------------------------------------------------------
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """``numpy.sum``: the sum over ``axis`` (None, int or tuple), differentiable."""
+    a, axes = _prepare("sum", a, axis, dtype, out)
+    result = _sum(_masked(a, _mask("sum", where, shape_of(a)), 0), axes=axes,
+                  keepdims=bool(keepdims))
+    return result if initial is None else add(result, initial)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """``numpy.prod``; derivatives are products of the other elements, exact at zeros."""
+    a, axes = _prepare("prod", a, axis, dtype, out)
+    result = _prod(_masked(a, _mask("prod", where, shape_of(a)), 1), axes=axes,
+                   keepdims=bool(keepdims))
+    return result if initial is None else multiply(result, initial)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """``numpy.mean`` over ``axis``; with where=, the mean of the selected elements."""
+    a, axes = _prepare("mean", a, axis, dtype, out)
+    mask = _mask("mean", where, shape_of(a))
+    if mask is None:
+        return _mean(a, axes=axes, keepdims=bool(keepdims))
+    if not _is_inexact(a):
+        a = astype(a, np.float64)
+    total = _sum(_select(mask, a, 0), axes=axes, keepdims=bool(keepdims))
+    return _divide_by_count(total, mask, axes, keepdims)
+
+
+def _divide_by_count(total, mask, axes, keepdims):
+    """``total`` over the number of True elements of ``mask`` in each slice (NaN, with
+    NumPy's warning, where there are none)."""
+    count = np.sum(mask, axis=axes, keepdims=bool(keepdims))
+    if not count.all():
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return true_divide(total, count.astype(np.finfo(dtype_of(total)).dtype))
+
+
+# ---- extrema -----------------------------------------------------------------------
+
+
+def _extremum(function, primitive_, combine, fill, a, axis, out, keepdims, initial, where_):
+    a, axes = _prepare(function, a, axis, out=out)
+    mask = _mask(function, where_, shape_of(a))
+    if mask is not None:
+        if initial is None:
+            raise ValueError(f"funcgrad.numpy.{function}: a where= mask needs initial= (the "
+                             f"value for slices with nothing selected), as in NumPy")
+        a = _select(mask, a, _identity(dtype_of(a), fill))
+    result = primitive_(a, axes=axes, keepdims=bool(keepdims))
+    # Ties with `initial` share the derivative, as in JAX.
+    return result if initial is None else combine(result, initial)
+
+
+def _identity(dtype, sign):
+    """The smallest (sign -1) or largest (sign 1) value of ``dtype``."""
+    if dtype.kind in "fc":
+        return sign * np.inf
+    if dtype.kind == "b":
+        return sign > 0
+    return np.iinfo(dtype).max if sign > 0 else np.iinfo(dtype).min
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    """``numpy.max``; tied maxima share the derivative equally, as in JAX."""
+    return _extremum("max", _max, maximum, -1, a, axis, out, keepdims, initial, where)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    """``numpy.min``; tied minima share the derivative equally, as in JAX."""
+    return _extremum("min", _min, minimum, 1, a, axis, out, keepdims, initial, where)
+
+
 amax = max
 amin = min
 
-__all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin"]
+# ---- ignoring NaNs: NaN elements get zero derivatives ---------------------------------
+
+
+def _replace_nan(a, value):
+    a = asarray(a)
+    mask = _nan_mask(a)
+    return a if mask is None else _select(mask, value, a)
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """``numpy.nansum``: NaNs count as zero (and get zero derivatives)."""
+    return sum(_replace_nan(a, 0), axis, dtype, out, keepdims, initial, where)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """``numpy.nanprod``: NaNs count as one (and get zero derivatives)."""
+    return prod(_replace_nan(a, 1), axis, dtype, out, keepdims, initial, where)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    """``numpy.nancumsum``: NaNs count as zero."""
+    return cumsum(_replace_nan(a, 0), axis, dtype, out)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    """``numpy.nancumprod``: NaNs count as one."""
+    return cumprod(_replace_nan(a, 1), axis, dtype, out)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """``numpy.nanmean``: the mean of the non-NaN elements (NaN for all-NaN slices)."""
+    a, axes = _prepare("nanmean", a, axis, dtype, out)
+    mask, nans = _mask("nanmean", where, shape_of(a)), _nan_mask(a)
+    if nans is None:
+        return mean(a, axes, keepdims=keepdims, where=True if mask is None else mask)
+    valid = ~nans if mask is None else mask & ~nans
+    total = _sum(_select(valid, a, 0), axes=axes, keepdims=bool(keepdims))
+    return _divide_by_count(total, valid, axes, keepdims)
+
+
+def _nan_extremum(function, extremum, fill, a, axis, out, keepdims, initial, where_):
+    a = asarray(a)
+    nans = _nan_mask(a)
+    if nans is None:
+        return extremum(a, axis, out, keepdims, initial, where_)
+    result = extremum(_select(nans, fill * np.inf, a), axis, out, keepdims, initial, where_)
+    if initial is not None:
+        return result
+    axes = normalize_axis(axis, nans.ndim, function)
+    mask = _mask(function, where_, nans.shape)
+    all_nan = np.all(nans, axis=axes, keepdims=bool(keepdims),
+                     where=True if mask is None else mask)
+    if not all_nan.any():
+        return result
+    warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+    return _select(all_nan, np.nan, result)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    """``numpy.nanmax``: the max of the non-NaN elements (NaN for all-NaN slices)."""
+    return _nan_extremum("nanmax", max, -1, a, axis, out, keepdims, initial, where)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    """``numpy.nanmin``: the min of the non-NaN elements (NaN for all-NaN slices)."""
+    return _nan_extremum("nanmin", min, 1, a, axis, out, keepdims, initial, where)
+
+
+# ---- scans -------------------------------------------------------------------------
+
+
+def _scanner(primitive_, name):
+    def scan(a, axis=None, dtype=None, out=None):
+        a, _ = _prepare(name, a, None, dtype, out)
+        if axis is None:
+            a, axis = reshape(a, (-1,)), 0
+        return primitive_(a, axis=_one_axis(name, axis, len(shape_of(a))), reverse=False)
+    scan.__name__ = name
+    return scan
+
+
+cumsum = _scanner(_cumsum, "cumsum")
+cumsum.__doc__ = "``numpy.cumsum`` along ``axis`` (None: of the flattened array)."
+cumprod = _scanner(_cumprod, "cumprod")
+cumprod.__doc__ = ("``numpy.cumprod`` along ``axis`` (None: of the flattened array); "
+                   "derivatives of every order are exact at zeros.")
+
+
+def diff(a, n=1, axis=-1, prepend=None, append=None):
+    """``numpy.diff``: the ``n``-th differences along ``axis``; ``prepend`` and ``append``
+    (differentiable too; None: nothing) are joined to ``a`` first."""
+    if operator.index(n) < 0:
+        raise ValueError(f"funcgrad.numpy.diff: order n must be non-negative, got {n}")
+    a = asarray(a)
+    if n == 0:  # NumPy ignores prepend and append then
+        return a
+    shape = shape_of(a)
+    if not shape:
+        raise ValueError("funcgrad.numpy.diff: the input must be at least one-dimensional")
+    axis = _one_axis("diff", axis, len(shape))
+    parts = [a]
+    if prepend is not None:
+        parts.insert(0, _edge(prepend, shape, axis))
+    if append is not None:
+        parts.append(_edge(append, shape, axis))
+    if len(parts) > 1:
+        a = concatenate(parts, axis=axis)
+    head = (slice(None),) * axis
+    difference = np.not_equal if dtype_of(a) == np.bool_ else subtract
+    for _ in range(n):
+        a = difference(getitem(a, head + (slice(1, None),)), getitem(a, head + (slice(None, -1),)))
+    return a
+
+
+def _edge(value, shape, axis):
+    """A prepend= or append= value; a scalar becomes one slice along ``axis``."""
+    value = asarray(value)
+    if not shape_of(value):
+        value = broadcast_to(value, shape[:axis] + (1,) + shape[axis + 1:])
+    return value
+
+
+# ---- constants: boolean and integer results, computed from the plain values ------------
+
+
+def _values(a):
+    """The plain values of ``a`` (traced, or a list that may hold traced values)."""
+    return unbox_all(asarray(a))
+
+
+def all(a, axis=None, out=None, keepdims=False, *, where=True):
+    """``numpy.all`` (a constant: no derivative)."""
+    _reject("all", out=out)
+    a = _values(a)
+    return np.all(a, normalize_axis(axis, a.ndim, "all"), keepdims=keepdims,
+                  where=unbox_all(where))
+
+
+def any(a, axis=None, out=None, keepdims=False, *, where=True):
+    """``numpy.any`` (a constant: no derivative)."""
+    _reject("any", out=out)
+    a = _values(a)
+    return np.any(a, normalize_axis(axis, a.ndim, "any"), keepdims=keepdims,
+                  where=unbox_all(where))
+
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    """``numpy.count_nonzero`` (a constant: no derivative)."""
+    a = _values(a)
+    axes = None if axis is None else normalize_axis(axis, a.ndim, "count_nonzero")
+    return np.count_nonzero(a, axes, keepdims=keepdims)
+
+
+def _arg_extremum(function, numpy_function):
+    def arg_extremum(a, axis=None, out=None, *, keepdims=False):
+        _reject(function, out=out)
+        a = _values(a)
+        if axis is not None:
+            axis = _one_axis(function, axis, a.ndim)
+        return numpy_function(a, axis, keepdims=keepdims)
+    arg_extremum.__name__ = function
+    arg_extremum.__doc__ = f"``numpy.{function}`` (a constant: no derivative)."
+    return arg_extremum
+
+
+# argmax and argmin are in sorting.py.
+nanargmax = _arg_extremum("nanargmax", np.nanargmax)
+nanargmin = _arg_extremum("nanargmin", np.nanargmin)
+
+__all__ = [
+    "sum", "prod", "mean", "max", "min", "amax", "amin", "nansum", "nanprod", "nancumsum",
+    "nancumprod", "nanmean", "nanmax", "nanmin", "cumsum", "cumprod", "diff", "all", "any",
+    "count_nonzero", "nanargmax", "nanargmin",
+]

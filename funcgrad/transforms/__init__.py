@@ -1,4 +1,8 @@
 """Composable transforms over functions written with funcgrad.numpy."""
+from .checkpoint import checkpoint, remat
 from .custom import custom_vjp
+from .forward import jvp
+from .jacobians import hessian, hvp, jacfwd, jacrev
+from .linear import linear_transpose, linearize
 from .reverse import grad, value_and_grad, vjp
 from .stop_gradient import stop_gradient

@@ -7,6 +7,7 @@ from ..core import Box, dtype_of, shape_of
 from ..tree_util import keystr, tree_flatten_with_path
 
 _ARRAY_SCALARS = (float, complex, int, bool, np.ndarray, np.generic)
+_ALLOW_INT_TRANSFORMS = ("grad", "value_and_grad", "jacrev")
 
 
 def normalize_argnums(argnums, transform):
@@ -41,25 +42,34 @@ def _paths(tree, prefix):
     return [prefix + keystr(path) for path, _ in tree_flatten_with_path(tree)[0]]
 
 
-def check_differentiable_inputs(flat, tree, transform, prefix="args"):
-    """Differentiated inputs must be float or complex arrays (or boxes of them)."""
+def check_differentiable_inputs(flat, tree, transform, prefix="args", allow_int=False,
+                                holomorphic=False):
+    """Differentiated inputs must be float or complex arrays (or boxes of them); integer
+    and boolean ones too with ``allow_int``; only complex ones with ``holomorphic``."""
     for i, x in enumerate(flat):
-        if isinstance(x, Box):
-            continue
-        if not isinstance(x, _ARRAY_SCALARS):
+        if not isinstance(x, (Box,) + _ARRAY_SCALARS):
             where = _paths(tree, prefix)[i]
             raise TypeError(
                 f"funcgrad.{transform}: the differentiated input {where} is a "
                 f"{type(x).__name__}, which is not an array. Differentiated inputs must be "
                 f"arrays or scalars, or pytrees (tuples, lists, dicts, ...) of them; pass other "
                 f"values as arguments outside argnums, or close over them.")
-        if dtype_of(x).kind not in "fc":
+        kind = dtype_of(x).kind
+        if holomorphic and kind != "c":
+            where = _paths(tree, prefix)[i]
+            raise TypeError(
+                f"funcgrad.{transform}: holomorphic=True needs complex inputs, but {where} has "
+                f"dtype {dtype_of(x)}. Convert it (e.g. x.astype(complex)), or drop "
+                f"holomorphic=True.")
+        if kind not in "fc" and not allow_int:
             where = _paths(tree, prefix)[i]
             raise TypeError(
                 f"funcgrad.{transform}: can only differentiate with respect to float or complex "
                 f"inputs, but {where} has dtype {dtype_of(x)}. Convert it (e.g. "
                 f"x.astype(float) or 1.0 instead of 1), or leave it out of argnums so it is "
-                f"treated as a constant.")
+                f"treated as a constant"
+                + (" (or pass allow_int=True to get float0 zeros for it)."
+                   if transform in _ALLOW_INT_TRANSFORMS else "."))
 
 
 def check_output_leaf(x, index, transform):
@@ -69,8 +79,8 @@ def check_output_leaf(x, index, transform):
                         f"arrays or pytrees of arrays (return other values through has_aux).")
 
 
-def check_scalar_output(out, transform):
-    """grad needs a real scalar output."""
+def check_scalar_output(out, transform, holomorphic=False):
+    """grad needs a real scalar output (a complex one with ``holomorphic``)."""
     if not isinstance(out, (Box,) + _ARRAY_SCALARS):
         raise TypeError(
             f"funcgrad.{transform}: the function must return a scalar array, but it returned "
@@ -81,14 +91,22 @@ def check_scalar_output(out, transform):
         raise TypeError(
             f"funcgrad.{transform}: the function must return a scalar (shape ()), but it "
             f"returned an array of shape {shape} and dtype {dtype}. For a non-scalar output "
-            f"use vjp(f, x) to pull back a cotangent of that shape; to differentiate the sum "
-            f"of the outputs, use {transform}(lambda x: f(x).sum()).")
+            f"use vjp(f, x) to pull back a cotangent of that shape or jacrev(f) for the whole "
+            f"Jacobian; to differentiate the sum of the outputs, use "
+            f"{transform}(lambda x: f(x).sum()).")
+    if holomorphic:
+        if dtype.kind != "c":
+            raise TypeError(
+                f"funcgrad.{transform}: holomorphic=True needs a complex output, but the "
+                f"function returned a value of dtype {dtype}.")
+        return
     if dtype.kind != "f":
         kind = "complex" if dtype.kind == "c" else "non-float"
         raise TypeError(
             f"funcgrad.{transform}: the function must return a real floating-point scalar, but "
             f"it returned a {kind} value of dtype {dtype}. "
-            + ("Differentiate its real part, imaginary part or abs instead."
+            + ("Pass holomorphic=True if the function is holomorphic, or differentiate its "
+               "real part, imaginary part or abs instead."
                if dtype.kind == "c" else
                "Integer and boolean outputs are constants and have no gradient."))
 

@@ -49,8 +49,10 @@ class custom_vjp:
             return self.fun(*args)
         if not isinstance(trace, ReverseTrace):
             raise NotImplementedError(
-                f"funcgrad.custom_vjp: {self.__name__} has only a reverse-mode rule and cannot "
-                f"be used under {type(trace).__name__}; use custom_jvp for forward mode.")
+                f"funcgrad.custom_vjp: {self.__name__} defines only a reverse-mode rule, so "
+                f"forward mode (jvp, jacfwd) cannot differentiate it (as in JAX). Use reverse "
+                f"mode instead (grad, vjp, jacrev, linearize); forward over reverse (hessian, "
+                f"hvp) works too, since there the reverse pass differentiates {self.__name__}.")
         return self._apply_traced(trace, flat, in_tree)
 
     def _apply_traced(self, trace, flat, in_tree):

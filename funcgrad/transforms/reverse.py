@@ -1,7 +1,10 @@
 """Reverse-mode transforms: vjp, grad, value_and_grad."""
 import functools
 
-from ..core import Box, Node, ReverseTrace, backward_pass, new_box, ones_like_value, zeros_like_value
+import numpy as np
+
+from ..core import (Box, Node, ReverseTrace, backward_pass, dtype_of, float0, new_box,
+                    ones_like_value, shape_of, zeros_like_value)
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
 from ._checks import (check_cotangent, check_differentiable_inputs, check_output_leaf,
                       check_scalar_output, normalize_argnums, resolve_argnums)
@@ -31,13 +34,16 @@ class _Linearized:
 
     __slots__ = ("inputs", "in_tree", "leaves", "outputs", "out_tree", "out_nodes", "aux")
 
-    def __init__(self, fun, primals, has_aux, transform):
+    def __init__(self, fun, primals, has_aux, transform, allow_int=False, holomorphic=False):
         flat, self.in_tree = tree_flatten(primals)
-        check_differentiable_inputs(flat, primals, transform)
+        check_differentiable_inputs(flat, primals, transform, allow_int=allow_int,
+                                    holomorphic=holomorphic)
         trace = ReverseTrace()
         self.inputs = flat
-        self.leaves = [Node.leaf() for _ in flat]
-        boxed = [new_box(x, trace, leaf) for x, leaf in zip(flat, self.leaves)]
+        # Integer and boolean inputs (allowed by allow_int) are constants: no leaf.
+        self.leaves = [Node.leaf() if dtype_of(x).kind in "fc" else None for x in flat]
+        boxed = [x if leaf is None else new_box(x, trace, leaf)
+                 for x, leaf in zip(flat, self.leaves)]
         try:
             out = fun(*tree_unflatten(self.in_tree, boxed))
         finally:
@@ -63,8 +69,15 @@ class _Linearized:
                 roots.append(node)
                 cts.append(ct)
         found = backward_pass(roots, cts, retain_graph) if roots else {}
-        return [found[leaf] if leaf in found else zeros_like_value(x)
+        return [found[leaf] if leaf in found else _zero_cotangent(x)
                 for leaf, x in zip(self.leaves, self.inputs)]
+
+
+def _zero_cotangent(x):
+    """The cotangent of an input nothing depended on; float0 zeros for integer inputs."""
+    if dtype_of(x).kind in "fc":
+        return zeros_like_value(x)
+    return np.zeros(shape_of(x), float0)
 
 
 def vjp(fun, *primals, has_aux=False):
@@ -88,7 +101,7 @@ def vjp(fun, *primals, has_aux=False):
     return (out, vjp_fn, traced.aux) if has_aux else (out, vjp_fn)
 
 
-def value_and_grad(fun, argnums=0, has_aux=False):
+def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     """Like `grad`, but the returned function gives ``(value, gradient)``
     (``((value, aux), gradient)`` with has_aux)."""
     argnums, single = normalize_argnums(argnums, "value_and_grad")
@@ -96,13 +109,13 @@ def value_and_grad(fun, argnums=0, has_aux=False):
     @functools.wraps(fun)
     def value_and_grad_fun(*args, **kwargs):
         out, aux, grads = _value_aux_grad(fun, argnums, single, has_aux, args, kwargs,
-                                          "value_and_grad")
+                                          "value_and_grad", holomorphic, allow_int)
         return ((out, aux), grads) if has_aux else (out, grads)
 
     return value_and_grad_fun
 
 
-def grad(fun, argnums=0, has_aux=False):
+def grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     """The gradient of scalar-valued ``fun`` with respect to the arguments in ``argnums``.
 
     >>> float(grad(lambda x: x ** 3)(2.0))   # 3 * 2 ** 2
@@ -111,18 +124,24 @@ def grad(fun, argnums=0, has_aux=False):
     ``argnums`` is an int (one gradient, shaped like that argument) or a tuple of ints
     (a tuple of gradients). Arguments may be pytrees of arrays. With ``has_aux=True``,
     ``fun`` returns ``(scalar, aux)`` and the result is ``(gradient, aux)``.
+
+    As in JAX, ``holomorphic=True`` differentiates a complex function of complex inputs
+    (giving f'(z)), and ``allow_int=True`` accepts integer and boolean inputs, whose
+    gradients are zeros of dtype ``funcgrad.float0``.
     """
     argnums, single = normalize_argnums(argnums, "grad")
 
     @functools.wraps(fun)
     def grad_fun(*args, **kwargs):
-        _, aux, grads = _value_aux_grad(fun, argnums, single, has_aux, args, kwargs, "grad")
+        _, aux, grads = _value_aux_grad(fun, argnums, single, has_aux, args, kwargs, "grad",
+                                        holomorphic, allow_int)
         return (grads, aux) if has_aux else grads
 
     return grad_fun
 
 
-def _value_aux_grad(fun, argnums, single, has_aux, args, kwargs, transform):
+def _value_aux_grad(fun, argnums, single, has_aux, args, kwargs, transform, holomorphic=False,
+                    allow_int=False):
     argnums = resolve_argnums(argnums, len(args), transform)
 
     def fun_of_differentiated(*diff_args):
@@ -131,9 +150,9 @@ def _value_aux_grad(fun, argnums, single, has_aux, args, kwargs, transform):
             full[argnum] = value
         return fun(*full, **kwargs)
 
-    traced = _Linearized(fun_of_differentiated, tuple(args[i] for i in argnums), has_aux,
-                         transform)
+    traced = _Linearized(fun_of_differentiated, tuple(args[i] for i in argnums),
+                         has_aux, transform, allow_int, holomorphic)
     out = tree_unflatten(traced.out_tree, traced.outputs)
-    check_scalar_output(out, transform)
+    check_scalar_output(out, transform, holomorphic)
     grads = tree_unflatten(traced.in_tree, traced.pull_back([ones_like_value(out)], False))
     return out, traced.aux, grads[0] if single else grads

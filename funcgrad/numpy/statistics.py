@@ -1,0 +1,315 @@
+"""Statistics: var, std, ptp, average, median, quantile, percentile and NaN-ignoring forms.
+
+All are compositions of differentiable functions, so they need no rules of their own.
+Order statistics pick elements by a stable sort of the values, so among tied elements
+the derivative goes to the one a stable sort puts at the chosen place, as in JAX.
+"""
+import warnings
+
+import numpy as np
+
+from ..core import Box, dtype_of, shape_of, unbox_all
+from ._axes import kept_shape, normalize_axis
+from .casting import astype
+from .creation import asarray
+from .elementwise import add, conjugate, multiply, real, sqrt, subtract, true_divide
+from .elementwise import where as _select
+from .indexing import getitem
+from .reductions import (_axes_last, _count, _is_inexact, _mask, _nan_mask, _prepare, _reject,
+                         max, mean, min, sum)
+from .shape_ops import broadcast_to, reshape, transpose
+
+# ---- variance and standard deviation --------------------------------------------------
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+        correction=None):
+    """``numpy.var``: the mean squared deviation from the mean, divided by
+    ``n - ddof`` instead of ``n`` (where n <= ddof: inf or NaN, with NumPy's warning, and
+    a zero derivative).
+    ``correction`` is the array-API name of ``ddof``; ``mean`` a precomputed mean
+    (with keepdims=True) to use instead."""
+    a, axes = _prepare("var", a, axis, dtype, out)
+    if not _is_inexact(a):
+        a = _cast(a, np.float64)
+    mask = _mask("var", where, shape_of(a))
+    return _variance(a, axes, _ddof("var", ddof, correction), keepdims, mask, mean)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+        correction=None):
+    """``numpy.std``: the square root of `var` (its derivative is NaN where var is 0, as
+    in JAX)."""
+    return sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
+                    correction=correction))
+
+
+def _ddof(function, ddof, correction):
+    if correction is None:
+        return ddof
+    if ddof != 0:
+        raise ValueError(f"funcgrad.numpy.{function}: give ddof or correction, not both")
+    return correction
+
+
+def _variance(a, axes, ddof, keepdims, mask, center=None, degenerate=None):
+    """The variance of ``a`` over ``axes``, counting only elements where ``mask`` (None:
+    all) is True.
+
+    Where ``n - ddof <= 0`` the result is ``degenerate``, or NumPy's ``var``'s inf (NaN if
+    every deviation is 0) if None: a constant there, so its JVP is zero, as in JAX.
+    """
+    shape = shape_of(a)
+    where_ = True if mask is None else mask
+    if center is None:
+        center = mean(a, axes, keepdims=True, where=where_)
+    deviation = subtract(a, center)
+    if dtype_of(deviation).kind == "c":
+        squares = real(multiply(deviation, conjugate(deviation)))
+    else:
+        squares = multiply(deviation, deviation)
+    total = sum(squares, axes, keepdims=keepdims, where=where_)
+    if mask is None:
+        count = _count(shape, axes)
+    else:
+        count = np.sum(mask, axis=axes, keepdims=bool(keepdims))
+    divisor = np.asarray(count - ddof, dtype=dtype_of(total))
+    undefined = divisor <= 0
+    if undefined.any():
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+        if degenerate is None:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                degenerate = np.asarray(unbox_all(total)) / 0
+        total = _select(undefined, degenerate, total)
+        divisor = np.where(undefined, 1, divisor)
+    return true_divide(total, divisor)
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+           mean=None, correction=None):
+    """``numpy.nanvar``: `var` of the non-NaN elements (NaNs get zero derivatives); NaN
+    where there are no more than ``ddof`` of them."""
+    a, axes = _prepare("nanvar", a, axis, dtype, out)
+    if not _is_inexact(a):
+        a = _cast(a, np.float64)
+    mask, nans = _mask("nanvar", where, shape_of(a)), _nan_mask(a)
+    if nans is not None:
+        mask = ~nans if mask is None else mask & ~nans
+        a = _select(nans, 0, a)
+    return _variance(a, axes, _ddof("nanvar", ddof, correction), keepdims, mask, mean,
+                     degenerate=np.nan)
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+           mean=None, correction=None):
+    """``numpy.nanstd``: the square root of `nanvar`."""
+    return sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
+                       correction=correction))
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    """``numpy.ptp``: max minus min (ties share the derivative, as in max and min)."""
+    _reject("ptp", out=out)
+    return subtract(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
+
+
+# ---- weighted average ----------------------------------------------------------------
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    """``numpy.average``: the mean, or ``sum(a * weights) / sum(weights)`` over ``axis``
+    (differentiable in ``a`` and ``weights``). With ``returned``, also the sum of the
+    weights (the count without weights), broadcast to the average's shape."""
+    a = asarray(a)
+    shape = shape_of(a)
+    axes = normalize_axis(axis, len(shape), "average")
+    if weights is None:
+        avg = mean(a, axes, keepdims=keepdims)
+        scale = dtype_of(avg).type(_count(shape, axes))
+    else:
+        weights = _aligned_weights(asarray(weights), shape, axis)
+        dtype = np.result_type(dtype_of(a), dtype_of(weights),
+                               *([] if _is_inexact(a) else [np.float64]))
+        a, weights = _cast(a, dtype), _cast(weights, dtype)
+        scale = sum(broadcast_to(weights, shape), axes, keepdims=keepdims)
+        if np.any(unbox_all(scale) == 0):
+            raise ZeroDivisionError("funcgrad.numpy.average: the weights sum to zero, so "
+                                    "they cannot be normalized")
+        avg = true_divide(sum(multiply(a, weights), axes, keepdims=keepdims), scale)
+    if not returned:
+        return avg
+    if shape_of(scale) != shape_of(avg):
+        scale = broadcast_to(scale, shape_of(avg))
+    return avg, scale
+
+
+def _cast(x, dtype):
+    return x if dtype_of(x) == dtype else astype(x, dtype)
+
+
+def _aligned_weights(weights, shape, axis):
+    """Weights of ``a``'s shape, or of its shape along ``axis``, reshaped to broadcast."""
+    weights_shape = shape_of(weights)
+    if weights_shape == shape:
+        return weights
+    if axis is None:
+        raise TypeError(f"funcgrad.numpy.average: axis must be given when the shapes of a "
+                        f"{shape} and weights {weights_shape} differ")
+    # The user's axis order (not sorted) says which weight axis goes with which of a's.
+    order = [ax % len(shape) for ax in ((axis,) if np.isscalar(axis) else axis)]
+    if weights_shape != tuple(shape[ax] for ax in order):
+        raise ValueError(f"funcgrad.numpy.average: weights of shape {weights_shape} do not "
+                         f"match a's shape {shape} along axis {axis}")
+    weights = transpose(weights, tuple(np.argsort(order)))
+    return reshape(weights, tuple(n if i in order else 1 for i, n in enumerate(shape)))
+
+
+# ---- order statistics ----------------------------------------------------------------
+
+_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+             keepdims=False, *, weights=None, interpolation=None):
+    """``numpy.quantile`` for ``q`` in [0, 1] (scalar or array, differentiable too; the
+    result's leading axes are q's), by the methods linear, lower, higher, nearest and
+    midpoint."""
+    _reject("quantile", out=out, weights=weights, interpolation=interpolation)
+    return _quantile("quantile", a, _checked_q("quantile", q, 1), axis, method, keepdims)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False, *, weights=None, interpolation=None):
+    """``numpy.percentile``: `quantile` with ``q`` in percent."""
+    _reject("percentile", out=out, weights=weights, interpolation=interpolation)
+    return _quantile("percentile", a, _checked_q("percentile", q, 100), axis, method,
+                     keepdims)
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """``numpy.median``: the middle element, or the mean of the two middle ones."""
+    _reject("median", out=out)
+    return _quantile("median", a, 0.5, axis, "midpoint", keepdims)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                keepdims=False, *, weights=None, interpolation=None):
+    """``numpy.nanquantile``: `quantile` of the non-NaN elements (NaNs get zero
+    derivatives; all-NaN slices give NaN)."""
+    _reject("nanquantile", out=out, weights=weights, interpolation=interpolation)
+    return _quantile("nanquantile", a, _checked_q("nanquantile", q, 1), axis, method,
+                     keepdims, skip_nan=True)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                  keepdims=False, *, weights=None, interpolation=None):
+    """``numpy.nanpercentile``: `nanquantile` with ``q`` in percent."""
+    _reject("nanpercentile", out=out, weights=weights, interpolation=interpolation)
+    return _quantile("nanpercentile", a, _checked_q("nanpercentile", q, 100), axis, method,
+                     keepdims, skip_nan=True)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """``numpy.nanmedian``: `median` of the non-NaN elements."""
+    _reject("nanmedian", out=out)
+    return _quantile("nanmedian", a, 0.5, axis, "midpoint", keepdims, skip_nan=True)
+
+
+def _checked_q(function, q, top):
+    """``q`` (in [0, top]) as a fraction: an array, or a Python float, which stays weak in
+    NumPy's dtype promotion, or a traced value."""
+    if not isinstance(q, (Box, int, float)):
+        q = np.asarray(q)
+    q_raw = np.asarray(unbox_all(q))
+    if not np.all((q_raw >= 0) & (q_raw <= top)):
+        what = "quantiles" if top == 1 else "percentiles"
+        raise ValueError(f"funcgrad.numpy.{function}: {what} must be in the range [0, {top}]")
+    if top == 1:
+        return q
+    return q / top if isinstance(q, (int, float)) else true_divide(q, top)
+
+
+def _quantile(function, a, q, axis, method, keepdims, skip_nan=False):
+    """The ``q`` quantiles of ``a`` over ``axis``: shape q.shape + the reduced shape."""
+    if method not in _METHODS:
+        raise ValueError(f"funcgrad.numpy.{function}: method must be one of {_METHODS}, "
+                         f"got {method!r}")
+    a = asarray(a)
+    shape = shape_of(a)
+    axes = normalize_axis(axis, len(shape), function)
+    if _count(shape, axes) == 0:
+        raise ValueError(f"funcgrad.numpy.{function}: cannot take quantiles of an empty "
+                         f"slice")
+    if method in ("linear", "midpoint"):
+        # NumPy's result dtype: interpolating promotes a with q (a Python float is weak).
+        dtype = np.result_type(dtype_of(a), unbox_all(q))
+        a = _cast(a, dtype)
+    values = _axes_last(a, axes)                       # (batch..., n)
+    raw = unbox_all(values)
+    batch, q_raw = raw.shape[:-1], np.asarray(unbox_all(q))
+    q_axes = (1,) * q_raw.ndim
+    nans = np.isnan(raw) if _is_inexact(a) else np.zeros(raw.shape, bool)
+    # NaNs sort last; with skip_nan only the others count.
+    count = raw.shape[-1] - np.sum(nans, axis=-1) if skip_nan else np.full(batch, raw.shape[-1])
+    # The last sorted place used, in q's precision, as NumPy computes positions.
+    last = np.reshape(np.maximum(count, 1) - 1, batch + q_axes).astype(
+        q_raw.dtype if q_raw.dtype.kind == "f" else np.float64)
+    order = np.argsort(raw, axis=-1, kind="stable")
+    result = _interpolate(method, values, order, q, last)   # (batch..., *q.shape)
+    undefined = count == 0 if skip_nan else nans.any(axis=-1)
+    if undefined.any():
+        if skip_nan:
+            warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+        result = _select(np.reshape(undefined, batch + q_axes), np.nan, result)
+    return _leading_q_axes(result, q_raw.ndim, shape, axes, keepdims)
+
+
+def _interpolate(method, values, order, q, last):
+    """The values at sorted positions ``q * last`` (shape batch + q.shape) along the last
+    axis of ``values``, whose stable sort is ``order``, interpolated by ``method``."""
+    position = np.asarray(unbox_all(q)) * last
+    low, high = np.floor(position).astype(np.intp), np.ceil(position).astype(np.intp)
+    if method == "lower" or (method == "midpoint" and (low == high).all()):
+        return _take_sorted(values, order, low)
+    if method == "higher":
+        return _take_sorted(values, order, high)
+    if method == "nearest":  # halves go to the even place, as in NumPy
+        return _take_sorted(values, order, np.around(position).astype(np.intp))
+    lower, upper = _take_sorted(values, order, low), _take_sorted(values, order, high)
+    if method == "midpoint":
+        return multiply(add(lower, upper), 0.5)
+    weight = _linear_weight(q, last, low, dtype_of(values))
+    return add(lower, multiply(subtract(upper, lower), weight))
+
+
+def _linear_weight(q, last, low, dtype):
+    """How far each position ``q * last`` lies past ``low``: differentiable in a traced q."""
+    if isinstance(q, Box):
+        q_dtype = dtype_of(q)
+        return subtract(multiply(q, last.astype(q_dtype)), low.astype(q_dtype))
+    return (np.asarray(q) * last - low).astype(dtype)
+
+
+def _take_sorted(values, order, index):
+    """``values`` at the sorted places ``index`` (shape batch + q.shape) along its last
+    axis, whose stable sort is ``order``."""
+    batch = order.shape[:-1]
+    q_ndim = index.ndim - len(batch)
+    positions = np.take_along_axis(order, index.reshape(batch + (-1,)), axis=-1)
+    grid = tuple(g.reshape(g.shape + (1,) * q_ndim) for g in np.indices(batch, sparse=True))
+    return getitem(values, grid + (positions.reshape(index.shape),))
+
+
+def _leading_q_axes(result, q_ndim, shape, axes, keepdims):
+    """Move q's axes from last to first, and restore reduced axes if ``keepdims``."""
+    if q_ndim:
+        batch_ndim = len(shape_of(result)) - q_ndim
+        result = transpose(result, tuple(range(batch_ndim, batch_ndim + q_ndim))
+                           + tuple(range(batch_ndim)))
+    if keepdims:
+        result = reshape(result, shape_of(result)[:q_ndim] + kept_shape(shape, axes))
+    return result
+
+
+__all__ = ["var", "std", "nanvar", "nanstd", "ptp", "average", "quantile", "percentile",
+           "median", "nanquantile", "nanpercentile", "nanmedian"]

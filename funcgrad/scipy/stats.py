@@ -1,3 +1,0 @@
-"""funcgrad.scipy.stats (being filled in, see issue 3)."""
-
-__all__ = []

@@ -1,0 +1,27 @@
+"""funcgrad.scipy.stats.beta: the beta distribution on [loc, loc + scale]."""
+import numpy as np
+
+from ... import numpy as fnp
+from .. import special
+from ._args import promote_inexact
+
+
+def logpdf(x, a, b, loc=0, scale=1):
+    """Log of the beta density at ``x``: -inf outside [loc, loc + scale], nan unless a, b
+    and scale are positive (as in JAX)."""
+    x, a, b, loc, scale = promote_inexact(x, a, b, loc, scale)
+    y = fnp.true_divide(fnp.subtract(x, loc), scale)
+    log_density = (special.xlogy(a - 1.0, y) + special.xlog1py(b - 1.0, -y)
+                   - special.betaln(a, b) - fnp.log(scale))
+    outside = fnp.greater(x, fnp.add(loc, scale)) | fnp.less(x, loc)
+    log_density = fnp.where(outside, -np.inf, log_density)
+    invalid = fnp.less_equal(a, 0) | fnp.less_equal(b, 0) | fnp.less_equal(scale, 0)
+    return fnp.where(invalid, np.nan, log_density)
+
+
+def pdf(x, a, b, loc=0, scale=1):
+    """The beta density at ``x``."""
+    return fnp.exp(logpdf(x, a, b, loc, scale))
+
+
+__all__ = ["logpdf", "pdf"]

@@ -1,0 +1,60 @@
+"""funcgrad.scipy.stats.norm: the normal distribution with mean ``loc`` and standard
+deviation ``scale``."""
+import math
+
+from ... import numpy as fnp
+from .. import special
+from ._args import promote_inexact
+
+_HALF_LOG_TWO_PI = 0.5 * math.log(2.0 * math.pi)
+
+
+def _standardize(x, loc, scale):
+    x, loc, scale = promote_inexact(x, loc, scale)
+    return fnp.true_divide(fnp.subtract(x, loc), scale), scale
+
+
+def logpdf(x, loc=0, scale=1):
+    """Log of the normal density at ``x``."""
+    z, scale = _standardize(x, loc, scale)
+    return -0.5 * (z * z) - fnp.log(scale) - _HALF_LOG_TWO_PI
+
+
+def pdf(x, loc=0, scale=1):
+    """The normal density at ``x``."""
+    return fnp.exp(logpdf(x, loc, scale))
+
+
+def cdf(x, loc=0, scale=1):
+    """P(X <= x)."""
+    return special.ndtr(_standardize(x, loc, scale)[0])
+
+
+def logcdf(x, loc=0, scale=1):
+    """log P(X <= x), accurate in the lower tail."""
+    return special.log_ndtr(_standardize(x, loc, scale)[0])
+
+
+def sf(x, loc=0, scale=1):
+    """The survival function P(X > x)."""
+    return special.ndtr(-_standardize(x, loc, scale)[0])
+
+
+def logsf(x, loc=0, scale=1):
+    """log P(X > x), accurate in the upper tail."""
+    return special.log_ndtr(-_standardize(x, loc, scale)[0])
+
+
+def ppf(q, loc=0, scale=1):
+    """The quantile function, the inverse of ``cdf``."""
+    q, loc, scale = promote_inexact(q, loc, scale)
+    return fnp.add(fnp.multiply(special.ndtri(q), scale), loc)
+
+
+def isf(q, loc=0, scale=1):
+    """The inverse survival function: ``ppf(1 - q)``."""
+    q, = promote_inexact(q)
+    return ppf(fnp.subtract(1, q), loc, scale)
+
+
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf"]

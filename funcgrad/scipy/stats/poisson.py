@@ -1,0 +1,26 @@
+"""funcgrad.scipy.stats.poisson: the Poisson distribution with mean ``mu``."""
+import numpy as np
+
+from ... import numpy as fnp
+from ...core import unbox_all
+from .. import special
+from ._args import promote_inexact
+
+
+def logpmf(k, mu, loc=0):
+    """Log of P(K = k) for K - loc Poisson with mean ``mu``: -inf unless ``k - loc`` is a
+    non-negative integer. Differentiable in ``mu``."""
+    k, mu, loc = promote_inexact(k, mu, loc)
+    count = fnp.subtract(k, loc)
+    log_mass = special.xlogy(count, mu) - special.gammaln(fnp.add(count, 1)) - mu
+    k_values = np.asarray(unbox_all(k))
+    impossible = fnp.less(count, 0) | (np.round(k_values) != k_values)
+    return fnp.where(impossible, -np.inf, log_mass)
+
+
+def pmf(k, mu, loc=0):
+    """P(K = k)."""
+    return fnp.exp(logpmf(k, mu, loc))
+
+
+__all__ = ["logpmf", "pmf"]

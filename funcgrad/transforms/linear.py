@@ -1,0 +1,104 @@
+"""Linear maps from traces: linearize (a function's JVP at a point) and linear_transpose."""
+import numpy as np
+
+from ..core import Box, Node, ReverseTrace, backward_pass, new_box, unbox_all, zeros_like_value
+from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
+from ._checks import check_cotangent
+from .forward import check_tangent, zero_tangent
+from .reverse import _Linearized
+
+
+def linearize(fun, *primals, has_aux=False):
+    """Evaluate ``fun(*primals)`` once and return ``(out, f_jvp)`` (plus ``aux``).
+
+    >>> import funcgrad.numpy as fnp
+    >>> out, f_jvp = linearize(lambda x, y: fnp.sin(x) * y, 0.0, 3.0)
+    >>> float(f_jvp(1.0, 0.0)), float(f_jvp(0.0, 1.0))   # y cos(x), sin(x)
+    (3.0, 0.0)
+
+    ``f_jvp(*tangents)`` (one tangent per primal) gives the directional derivative of
+    ``fun`` at ``primals``, like ``jvp(fun, primals, tangents)[1]`` but without evaluating
+    ``fun`` again: the VJP of ``fun`` is traced once as a linear map of the output
+    cotangent, and each call pulls the tangents back through that trace (its transpose).
+    """
+    traced = _Linearized(fun, primals, has_aux, "linearize")
+    out = tree_unflatten(traced.out_tree, traced.outputs)
+    transposed = _TransposedVJP(traced)
+
+    def f_jvp(*tangents):
+        return tree_unflatten(traced.out_tree, transposed.push_forward(tangents))
+
+    return (out, f_jvp, traced.aux) if has_aux else (out, f_jvp)
+
+
+class _TransposedVJP:
+    """``ct -> vjp(ct)`` traced on placeholder cotangents; its transpose is the JVP."""
+
+    def __init__(self, traced):
+        self.traced = traced
+        trace = ReverseTrace()
+        self.ct_leaves = [Node.leaf() if node is not None else None for node in traced.out_nodes]
+        placeholders = [None if leaf is None else new_box(zeros_like_value(x), trace, leaf)
+                        for leaf, x in zip(self.ct_leaves, traced.outputs)]
+        try:
+            input_cts = traced.pull_back(placeholders, retain_graph=False)
+        finally:
+            trace.active = False
+        # Only input cotangents that depend on the placeholders carry anything back.
+        self.routes = [(i, ct.node) for i, ct in enumerate(input_cts)
+                       if isinstance(ct, Box) and ct._trace is trace]
+
+    def push_forward(self, tangents):
+        traced = self.traced
+        flat, tree = tree_flatten(tuple(tangents))
+        if tree != traced.in_tree:
+            raise TypeError(f"funcgrad.linearize: f_jvp takes tangents with the structure of "
+                            f"the primals, {traced.in_tree}, but got {tree}.")
+        paths = ["tangents" + keystr(path) for path, _ in tree_flatten_with_path(tangents)[0]]
+        flat = [check_tangent(t, x, where, "linearize")
+                for t, x, where in zip(flat, traced.inputs, paths)]
+        roots = [node for _, node in self.routes]
+        seeds = [flat[i] for i, _ in self.routes]
+        wanted = {leaf for leaf in self.ct_leaves if leaf is not None}
+        found = backward_pass(roots, seeds, retain_graph=True, wanted=wanted) if roots else {}
+        return [zero_tangent(x) if found.get(leaf) is None else found[leaf]
+                for leaf, x in zip(self.ct_leaves, traced.outputs)]
+
+
+def linear_transpose(fun, *primals):
+    """The transpose of the linear function ``fun``.
+
+    >>> import numpy as np
+    >>> f_t = linear_transpose(lambda x: 2.0 * x[::-1], np.zeros(3))
+    >>> f_t(np.array([1.0, 2.0, 3.0]))
+    (array([6., 4., 2.]),)
+
+    ``primals`` only give the shapes and dtypes of ``fun``'s inputs (any values with
+    ``shape`` and ``dtype`` do). The returned ``transpose_fun(out_ct)`` takes a cotangent
+    shaped like ``fun``'s output and returns a tuple with one cotangent per primal; for
+    linear ``fun`` it is the VJP at any point, so it is traced once, at zeros. ``fun``
+    must be linear: a nonzero ``fun(0)`` (an affine map) is an error, but other
+    nonlinearity is not detected.
+    """
+    flat, in_tree = tree_flatten(primals)
+    zeros = tree_unflatten(in_tree, [zeros_like_value(x) for x in flat])
+    traced = _Linearized(fun, zeros, False, "linear_transpose")
+    for i, value in enumerate(traced.outputs):
+        if np.any(unbox_all(value)):
+            raise ValueError(f"funcgrad.linear_transpose: the function is not linear: output "
+                             f"leaf {i} is nonzero at zero inputs.")
+
+    def transpose_fun(out_ct):
+        ct_flat, ct_tree = tree_flatten(out_ct)
+        if ct_tree != traced.out_tree:
+            raise TypeError(f"funcgrad.linear_transpose: the cotangent has structure "
+                            f"{ct_tree}, but the function's output has structure "
+                            f"{traced.out_tree}.")
+        ct_flat = [check_cotangent(c, x, i, "linear_transpose")
+                   for i, (c, x) in enumerate(zip(ct_flat, traced.outputs))]
+        return tree_unflatten(traced.in_tree, traced.pull_back(ct_flat, retain_graph=True))
+
+    return transpose_fun
+
+
+__all__ = ["linearize", "linear_transpose"]

@@ -1,0 +1,156 @@
+"""Elementwise behaviour the JAX oracle cannot express: constants under tracing, NumPy's
+keyword arguments, dtypes where JAX differs from NumPy, and derivatives JAX gets wrong."""
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+
+PREDICATES = [fnp.isfinite, fnp.isinf, fnp.isnan, fnp.isneginf, fnp.isposinf, fnp.signbit,
+              fnp.isreal, fnp.iscomplex, fnp.logical_not]
+
+
+@pytest.mark.parametrize("predicate", PREDICATES, ids=lambda p: p.name)
+def test_predicates_return_plain_boolean_arrays_under_grad(predicate):
+    seen = []
+
+    def f(x):
+        result = predicate(x)
+        seen.append(result)
+        return fnp.sum(fnp.where(result, x, 2 * x))
+
+    x = np.array([1.0, -np.inf, np.nan, -0.0])
+    fg.grad(f)(x)
+    assert type(seen[0]) is np.ndarray and seen[0].dtype == np.bool_
+    np.testing.assert_array_equal(seen[0], predicate(x))
+
+
+def test_comparisons_and_logic_return_plain_booleans_under_grad():
+    def f(x):
+        masks = [x < 1, fnp.equal(x, 0), fnp.logical_and(x > 0, x < 2),
+                 fnp.logical_xor(x > 0, True), fnp.logical_or(x > 5, x < -5)]
+        assert all(type(m) is np.ndarray and m.dtype == np.bool_ for m in masks)
+        return fnp.sum(x)
+
+    fg.grad(f)(np.array([0.0, 1.5, -7.0]))
+
+
+@pytest.mark.parametrize("call, option", [
+    (lambda x: fnp.sin(x, out=np.empty(3)), "out="),
+    (lambda x: fnp.add(x, 1.0, where=x > 0), "where="),
+    (lambda x: fnp.multiply(x, x, dtype=np.float32), "dtype="),
+    (lambda x: fnp.maximum(x, 0.0, casting="unsafe"), "casting="),
+    (lambda x: fnp.round(x, out=np.empty(3)), "out="),
+    (lambda x: fnp.fix(x, out=np.empty(3)), "out="),
+    (lambda x: fnp.clip(x, 0.0, 1.0, out=np.empty(3)), "out="),
+])
+def test_ufunc_options_on_traced_values_raise_clear_errors(call, option):
+    with pytest.raises(TypeError, match=option):
+        fg.grad(lambda x: fnp.sum(call(x)))(np.array([0.5, -1.0, 2.0]))
+
+
+def test_positional_output_and_unknown_keywords_raise_clear_errors():
+    x = np.array([0.5, 2.0])
+    with pytest.raises(TypeError, match="funcgrad.numpy.exp takes 1 array argument"):
+        fg.grad(lambda x: fnp.sum(fnp.exp(x, np.empty(2))))(x)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'axis'"):
+        fg.grad(lambda x: fnp.sum(fnp.exp(x, axis=0)))(x)
+
+
+def test_default_ufunc_options_are_accepted_on_traced_values():
+    x = np.array([0.5, 2.0])
+    grad = fg.grad(lambda x: fnp.sum(fnp.exp(x, out=None, where=True, casting="same_kind")))(x)
+    np.testing.assert_allclose(grad, np.exp(x))
+
+
+def test_untraced_calls_are_numpys_own():
+    out = np.empty(3)
+    x = np.array([0.5, -1.5, 2.5])
+    assert fnp.sin(x, out=out) is out
+    np.testing.assert_array_equal(fnp.add(x, 1.0, where=x > 0, out=np.zeros(3)),
+                                  np.add(x, 1.0, where=x > 0, out=np.zeros(3)))
+    assert type(fnp.exp(np.float32(1.0))) is np.float32
+    assert fnp.round(x, 0, np.empty(3)).dtype == np.float64
+    np.testing.assert_array_equal(fnp.clip(x, -1, 1, out=out), np.clip(x, -1, 1))
+    np.testing.assert_array_equal(fnp.divmod(x, 0.7)[1], np.remainder(x, 0.7))
+
+
+def test_clip_takes_min_and_max_or_a_min_and_a_max_not_both():
+    with pytest.raises(TypeError, match="not both"):
+        fnp.clip(np.ones(2), 0.0, min=0.5)
+
+
+def test_float_power_computes_in_float64_and_gives_float32_cotangents():
+    x = np.array([1.5, 2.0], np.float32)
+    value, pullback = fg.vjp(lambda x: fnp.float_power(x, 2), x)
+    assert value.dtype == np.float64
+    (ct,) = pullback(np.ones(2))
+    assert ct.dtype == np.float32
+    np.testing.assert_allclose(ct, 2 * x)
+
+
+def test_sinc_derivatives_at_zero_to_fourth_order():
+    f = fnp.sinc
+    expected = [1.0, 0.0, -np.pi ** 2 / 3, 0.0, np.pi ** 4 / 5]
+    for order, value in enumerate(expected):
+        np.testing.assert_allclose(f(0.0), value, atol=1e-12)
+        f = fg.grad(f)
+
+
+def test_i0_second_derivative_at_zero_is_one_half():
+    # JAX gives 0 here; I0(x) = 1 + x**2 / 4 + ..., so the true value is 1/2.
+    np.testing.assert_allclose(fg.grad(fg.grad(fnp.i0))(0.0), 0.5)
+    np.testing.assert_allclose(fg.grad(fg.grad(fg.grad(fnp.i0)))(0.0), 0.0, atol=1e-15)
+
+
+def test_i0_derivative_matches_scipy_i1_over_a_wide_range():
+    special = pytest.importorskip("scipy.special")
+    x = np.concatenate([np.linspace(-40.0, 40.0, 161), [24.999, 25.0, 25.001, 300.0, -500.0]])
+    grad = fg.vjp(fnp.i0, x)[1](np.ones_like(x))[0]
+    np.testing.assert_allclose(grad, special.i1(x), rtol=1e-13)
+
+
+@pytest.mark.parametrize("fun", [fnp.floor, fnp.ceil, fnp.rint, fnp.trunc, fnp.fix, fnp.round,
+                                 fnp.sign, lambda x: fnp.floor_divide(x, 0.7)])
+def test_zero_derivatives_in_both_modes(fun):
+    x = np.array([0.3, -1.7, 2.5])
+    np.testing.assert_array_equal(fg.grad(lambda x: fnp.sum(fun(x)))(x), np.zeros(3))
+    _, tangent = fg.jvp(fun, (x,), (np.ones(3),))
+    np.testing.assert_array_equal(tangent, np.zeros(3))
+
+
+def test_frexp_exponent_is_a_constant_integer_array_under_grad():
+    def f(x):
+        mantissa, exponent = fnp.frexp(x)
+        assert type(exponent) is np.ndarray and exponent.dtype.kind == "i"
+        return fnp.sum(mantissa * exponent)
+
+    x = np.array([3.0, 0.1, -8.0])
+    np.testing.assert_allclose(fg.grad(f)(x), np.frexp(x)[1] * 2.0 ** -np.frexp(x)[1])
+
+
+def test_ldexp_slope_is_a_power_of_two_at_zero_too():
+    # JAX gives slope 1 at x == 0; ldexp(x, n) = x 2**n everywhere.
+    np.testing.assert_allclose(fg.grad(lambda x: fnp.ldexp(x, 3))(0.0), 8.0)
+    np.testing.assert_allclose(fg.grad(lambda x: fnp.ldexp(x, -2))(0.0), 0.25)
+
+
+def test_hypot_hessian_is_exact_where_the_arguments_tie():
+    # JAX's hypot is built from max and min, so its Hessian is off at |x| == |y|.
+    hessian = fg.hessian(lambda v: fnp.hypot(v[0], v[1]))(np.array([1.0, -1.0]))
+    np.testing.assert_allclose(hessian, np.array([[1.0, 1.0], [1.0, 1.0]]) / 2 ** 1.5)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_arctanh_has_infinite_slope_at_its_poles(dtype):
+    slopes = fg.vjp(fnp.arctanh, np.array([-1.0, 1.0], dtype))[1](np.ones(2, dtype))[0]
+    np.testing.assert_array_equal(slopes, [np.inf, np.inf])
+    assert slopes.dtype == dtype
+
+
+def test_hypot_hessian_matches_its_formula():
+    rng = np.random.default_rng(0)
+    for x, y in rng.normal(size=(5, 2)):
+        hessian = fg.hessian(lambda v: fnp.hypot(v[0], v[1]))(np.array([x, y]))
+        expected = np.array([[y * y, -x * y], [-x * y, x * x]]) / np.hypot(x, y) ** 3
+        np.testing.assert_allclose(hessian, expected, rtol=1e-12)
