@@ -8,8 +8,10 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 
 # The default profile keeps the whole suite within minutes on 2 cores; `-m slow` tests
 # and HYPOTHESIS_PROFILE=thorough search harder.
+# In CI (CI=true) the examples are derandomized: the same examples every run, so a
+# failure there reproduces locally with CI=true.
 settings.register_profile(
-    "default", max_examples=12, deadline=None,
+    "default", max_examples=12, deadline=None, derandomize=bool(os.environ.get("CI")),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.register_profile(
     "thorough", max_examples=200, deadline=None,
