@@ -282,9 +282,10 @@ def _eigh_vjp(ans, a, UPLO):
 defvjp(_eigh, _eigh_vjp)
 
 
-def _check_uplo(UPLO):
+def _check_uplo(UPLO, name):
     if UPLO not in ("L", "U"):
-        raise ValueError(f"funcgrad.numpy.linalg: UPLO must be 'L' or 'U', got {UPLO!r}")
+        raise ValueError(f"funcgrad.numpy.linalg.{name}: UPLO must be 'L' or 'U', got "
+                         f"{UPLO!r}")
 
 
 def eigh(a, UPLO="L"):
@@ -292,7 +293,7 @@ def eigh(a, UPLO="L"):
     of each Hermitian matrix, read from its ``UPLO`` triangle."""
     a = _as_inexact(a)
     _check_matrices(a, "eigh")
-    _check_uplo(UPLO)
+    _check_uplo(UPLO, "eigh")
     return EighResult(*_eigh(a, UPLO=UPLO))
 
 
@@ -300,7 +301,7 @@ def eigvalsh(a, UPLO="L"):
     """``numpy.linalg.eigvalsh``: the ascending eigenvalues of each Hermitian matrix."""
     a = _as_inexact(a)
     _check_matrices(a, "eigvalsh")
-    _check_uplo(UPLO)
+    _check_uplo(UPLO, "eigvalsh")
     if not isinstance(a, Box):
         return np.linalg.eigvalsh(a, UPLO)
     return _eigh(a, UPLO=UPLO)[0]

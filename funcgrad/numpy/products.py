@@ -5,7 +5,7 @@ import string
 
 import numpy as np
 
-from ..core import Box, dtype_of, unbox_all
+from ..core import Box, dtype_of, shape_of, unbox_all
 from . import reductions
 from ._axes import normalize_axis
 from ._rules import aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive, unbroadcast
@@ -77,7 +77,7 @@ def matmul(x1, x2, /, **unsupported):
     """``numpy.matmul`` (the ``@`` operator): matrix products, broadcast over leading
     batch axes; a 1-D argument is a vector."""
     _reject("matmul", unsupported)
-    shape1, shape2 = np.shape(x1), np.shape(x2)
+    shape1, shape2 = shape_of(x1), shape_of(x2)
     if not shape1 or not shape2:
         raise ValueError("funcgrad.numpy.matmul: scalar operands are not allowed, use "
                          "multiply (or *) instead")
