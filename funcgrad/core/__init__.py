@@ -8,4 +8,4 @@ from .primitive import (Primitive, defjvp, defjvp_any_arg, defvjp, defvjp_any_ar
 from .reverse import LeakedBoxError, Node, ReverseTrace, backward_pass
 from .values import (add_cotangents, dtype_of, is_differentiable, ones_like_value, shape_of,
                      zeros_like_value)
-from .forward import JVPTrace, float0, push_forward, transpose_vjp
+from .forward import JVPTrace, float0

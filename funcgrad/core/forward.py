@@ -32,11 +32,16 @@ class JVPTrace(Trace):
                 f"instead.")
         primals = list(args)
         tangents = []
+        outer = False  # is any value still boxed by an outer transform? (else call NumPy)
         for i, arg in enumerate(args):
-            if isinstance(arg, Box) and arg._trace is self:
-                primals[i] = arg.value
-                tangents.append((i, arg.node))
-        ans = primitive(*primals, **params)
+            if isinstance(arg, Box):
+                if arg._trace is self:
+                    value = primals[i] = arg.value
+                    tangents.append((i, arg.node))
+                    outer = outer or isinstance(value, Box)
+                else:
+                    outer = True
+        ans = primitive(*primals, **params) if outer else primitive.impl(*primals, **params)
         if not is_differentiable(ans):
             return ans
         out_tangent = None
