@@ -312,19 +312,17 @@ def _power_base(ans, x, y):
     if isinstance(y, Box):
         return lambda v: multiply(v, multiply(y, power(x, subtract(y, 1.0))))
     integer = dtype_of(y).kind in "iub"
-    if np.ndim(y) == 0:  # the common x ** n: the rule's constants are computed now
+    exponent = y - 1  # a Python scalar stays weakly typed (float32 stays float32)
+    if np.ndim(y) == 0:  # the common x ** n: special cases cost nothing to find
         if y == 2:
             return lambda v: multiply(v, multiply(x, 2.0))
         if integer and y == 0:
             return None
         if integer and y == 1:
             return _pass
-        exponent = y - 1  # a Python int stays weakly typed
         return lambda v: multiply(v, multiply(power(x, exponent), y))
-    exponent = y - 1  # a Python int stays weakly typed
-    if integer and np.any(y == 0):
-        zero = y == 0
-        return lambda v: multiply(v, _where(zero, 0.0, multiply(power(x, exponent), y)))
+    if integer:  # x**0 * 0 is an exact 0 where y == 0, even at x == 0
+        exponent = np.where(y == 0, 0, exponent)
     return lambda v: multiply(v, multiply(power(x, exponent), y))
 
 
@@ -412,9 +410,10 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):
         a_min, a_max = min, max
     if not any(isinstance(v, Box) for v in (a, a_min, a_max)):
         return np.clip(a, a_min, a_max, out=out, **kwargs)
-    if out is not None or kwargs:
-        raise TypeError(f"funcgrad.numpy.clip: out= and {sorted(kwargs)} are not supported on "
-                        f"traced values; use the returned array.")
+    unsupported = (["out"] if out is not None else []) + sorted(kwargs)
+    if unsupported:
+        raise TypeError(f"funcgrad.numpy.clip: {', '.join(k + '=' for k in unsupported)} not "
+                        f"supported on traced values; use the returned array.")
     if a_min is not None:
         a = maximum(a_min, a)
     if a_max is not None:

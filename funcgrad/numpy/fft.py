@@ -10,8 +10,8 @@ import operator
 
 import numpy as np
 
-from ..core import Box
 from ._rules import aval, defjvp, defvjp, primitive, unbroadcast
+from .creation import asarray
 from .elementwise import conjugate, multiply, real
 from .indexing import getitem
 from .shape_ops import concatenate
@@ -88,10 +88,6 @@ defjvp(_irfftn, lambda t, ans, a, axes, norm, n: _irfftn(t, axes=axes, norm=norm
 
 # ---- argument handling ---------------------------------------------------------------
 
-def _as_array(a):
-    return a if isinstance(a, Box) else np.asarray(a)
-
-
 def _fit(a, axis, length):
     """Cut ``a`` to ``length`` along ``axis``, or pad it with zeros at the end."""
     shape = np.shape(a)
@@ -141,8 +137,9 @@ def _normalize_axes(axes, ndim, function):
     return tuple(result)
 
 
-def _axes_and_lengths(a, s, axes, function):
-    """Normalized axes and the transform length along each (``s``, or the array's)."""
+def _axes_and_lengths(a, s, axes, function, what="s"):
+    """Normalized axes and the transform length along each (``s``, or the array's);
+    ``what`` names ``s`` in errors (``n`` for the 1-D functions)."""
     ndim = np.ndim(a)
     if axes is None:
         axes = range(ndim) if s is None else range(ndim - len(s), ndim)
@@ -152,7 +149,7 @@ def _axes_and_lengths(a, s, axes, function):
     axes = _normalize_axes(tuple(axes), ndim, function)
     if s is None:
         return axes, tuple(np.shape(a)[ax] for ax in axes)
-    s = tuple(_check_length(length, function, "s") for length in s)
+    s = tuple(_check_length(length, function, what) for length in s)
     if len(s) != len(axes):
         raise ValueError(f"funcgrad.numpy.fft.{function}: s {s} and axes {axes} must have "
                          f"the same length")
@@ -167,37 +164,40 @@ def _fit_all(a, axes, lengths):
 
 # ---- public functions ----------------------------------------------------------------
 
-def _complex_transform(transform, function, a, s, axes, norm):
-    a = _as_array(a)
+def _complex_transform(transform, function, a, s, axes, norm, what="s"):
+    a = asarray(a)
     norm = _check_norm(norm, function)
-    axes, lengths = _axes_and_lengths(a, s, axes, function)
+    axes, lengths = _axes_and_lengths(a, s, axes, function, what)
     if not axes:  # NumPy returns the input unchanged when there is nothing to transform
         return a
     return transform(_fit_all(a, axes, lengths), axes=axes, norm=norm)
 
 
-def _real_forward(function, a, s, axes, norm):
-    a = _as_array(a)
+def _real_forward(function, a, s, axes, norm, what="s"):
+    a = asarray(a)
     norm = _check_norm(norm, function)
-    axes, lengths = _axes_and_lengths(a, s, axes, function)
+    axes, lengths = _axes_and_lengths(a, s, axes, function, what)
     if not axes:
         raise ValueError(f"funcgrad.numpy.fft.{function}: needs at least one axis")
-    if np.iscomplexobj(a):
+    if aval(a)[1].kind == "c":
         raise TypeError(f"funcgrad.numpy.fft.{function}: input must be real, got dtype "
                         f"{aval(a)[1]}; use fft/fftn for complex input")
     return _rfftn(_fit_all(a, axes, lengths), axes=axes, norm=norm)
 
 
-def _real_inverse(function, a, s, axes, norm):
-    a = _as_array(a)
+def _real_inverse(function, a, s, axes, norm, what="s"):
+    a = asarray(a)
     norm = _check_norm(norm, function)
-    axes, lengths = _axes_and_lengths(a, s, axes, function)
+    axes, lengths = _axes_and_lengths(a, s, axes, function, what)
     if not axes:
         raise ValueError(f"funcgrad.numpy.fft.{function}: needs at least one axis")
+    n = lengths[-1]
     if s is None:  # the half spectrum of an even-length signal, as in NumPy
-        n = _check_length(2 * (lengths[-1] - 1), function, "the output length 2 * (m - 1)")
-    else:
-        n = lengths[-1]
+        n = 2 * (n - 1)
+        if n < 1:
+            raise ValueError(f"funcgrad.numpy.fft.{function}: the input has length 1 along "
+                             f"axis {axes[-1]}, so the default output length 2 * (1 - 1) is "
+                             f"0; pass the output length ({what})")
     a = _fit_all(a, axes[:-1], lengths[:-1])
     a = _fit(a, axes[-1], n // 2 + 1)
     return _irfftn(a, axes=axes, norm=norm, n=n)
@@ -210,26 +210,26 @@ def _one_axis(n, axis):
 def fft(a, n=None, axis=-1, norm=None):
     """``numpy.fft.fft``: the 1-D discrete Fourier transform along ``axis``."""
     s, axes = _one_axis(n, axis)
-    return _complex_transform(_fftn, "fft", a, s, axes, norm)
+    return _complex_transform(_fftn, "fft", a, s, axes, norm, what="n")
 
 
 def ifft(a, n=None, axis=-1, norm=None):
     """``numpy.fft.ifft``: the 1-D inverse discrete Fourier transform along ``axis``."""
     s, axes = _one_axis(n, axis)
-    return _complex_transform(_ifftn, "ifft", a, s, axes, norm)
+    return _complex_transform(_ifftn, "ifft", a, s, axes, norm, what="n")
 
 
 def rfft(a, n=None, axis=-1, norm=None):
     """``numpy.fft.rfft``: the non-negative frequencies of the DFT of a real signal."""
     s, axes = _one_axis(n, axis)
-    return _real_forward("rfft", a, s, axes, norm)
+    return _real_forward("rfft", a, s, axes, norm, what="n")
 
 
 def irfft(a, n=None, axis=-1, norm=None):
     """``numpy.fft.irfft``: the real signal of length ``n`` (default 2 * (m - 1)) whose
     half spectrum is ``a``."""
     s, axes = _one_axis(n, axis)
-    return _real_inverse("irfft", a, s, axes, norm)
+    return _real_inverse("irfft", a, s, axes, norm, what="n")
 
 
 def fftn(a, s=None, axes=None, norm=None):
@@ -284,7 +284,7 @@ def _roll(x, shift, axis):
 
 
 def _shift(x, axes, function, inverse):
-    x = _as_array(x)
+    x = asarray(x)
     ndim = np.ndim(x)
     if axes is None:
         axes = range(ndim)

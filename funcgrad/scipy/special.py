@@ -103,10 +103,6 @@ _betaln = _elementwise(_scipy.betaln, "betaln",
 # ---- argument checks ------------------------------------------------------------------
 
 
-def _as_array(x):
-    return x if isinstance(x, Box) else np.asarray(x)
-
-
 def _check_broadcastable(function, **arrays):
     try:
         return np.broadcast_shapes(*(np.shape(a) for a in arrays.values()))
@@ -277,9 +273,9 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     Entries where ``b == 0`` do not count (nor receive gradient). With ``return_sign``,
     returns (log|sum|, sign of sum); otherwise a negative sum gives nan.
     """
-    a = _as_array(a)
+    a = fnp.asarray(a)
     if b is not None:
-        b = _as_array(b)
+        b = fnp.asarray(b)
         _check_broadcastable("logsumexp", a=a, b=b)
         a = fnp.where(fnp.not_equal(b, 0), a, -np.inf)
     axes = _normalize_axes(axis, np.ndim(a), "logsumexp")
@@ -302,7 +298,7 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
 
 def softmax(x, axis=None):
     """``scipy.special.softmax``: exp(x) / sum(exp(x)) over ``axis`` (default: all)."""
-    x = _as_array(x)
+    x = fnp.asarray(x)
     axes = _normalize_axes(axis, np.ndim(x), "softmax")
     unnormalized = fnp.exp(x - _max_shift(x, axes, finite_only=False))
     return unnormalized / fnp.sum(unnormalized, axis=axes, keepdims=True)
@@ -310,7 +306,7 @@ def softmax(x, axis=None):
 
 def log_softmax(x, axis=None):
     """``scipy.special.log_softmax``: x - logsumexp(x) over ``axis`` (default: all)."""
-    x = _as_array(x)
+    x = fnp.asarray(x)
     axes = _normalize_axes(axis, np.ndim(x), "log_softmax")
     shifted = x - _max_shift(x, axes, finite_only=False)
     return shifted - fnp.log(fnp.sum(fnp.exp(shifted), axis=axes, keepdims=True))

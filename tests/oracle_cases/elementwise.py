@@ -69,11 +69,12 @@ def sparse_near_zero(draw, low=-3.0, high=3.0, gap=0.05, include_zero=True):
 
 @st.composite
 def complex_values(draw, low=-3.0, high=3.0, special=()):
-    """One complex64 or complex128 array; parts are often 0, so some elements are real."""
+    """One complex64 or complex128 array; parts are often 0, so some elements are real, and
+    never tiny (their squares underflow, to different results in JAX)."""
     dtype = draw(st.sampled_from([np.complex128, np.complex64]))
     part = np.float64 if dtype == np.complex128 else np.float32
     shape = _SHAPE
-    elements = st.one_of(floats(low, high, part), st.sampled_from((0.0,) + special))
+    elements = st.one_of(away_from_zero(low, high, 1e-3, part), st.sampled_from((0.0,) + special))
     parts = [draw(array(shape, part, elements=elements)) for _ in range(2)]
     z = np.empty(shape, dtype)
     z.real, z.imag = parts  # not parts[0] + 1j * parts[1]: inf * 1j has a NaN real part
@@ -121,7 +122,7 @@ UNARY = [
     alias_case("arctan", "atan"),
     unary_case("sinh"),
     unary_case("cosh"),
-    unary_case("tanh", order=2),
+    unary_case("tanh"),
     alias_case("arcsinh", "asinh"),
     alias_case("arccosh", "acosh", low=1.0, high=4.0),
     # At the poles +-1, JAX's float32 derivative flushes a tiny cotangent to 0 (NaN, not inf).
@@ -141,13 +142,12 @@ UNARY = [
 
 SECOND_ORDER = [
     Case("exp_log_family_second_order",
-         lambda np, x: (np.exp(x), np.exp2(x), np.expm1(x), np.log(x), np.log2(x), np.log10(x),
-                        np.log1p(x), np.sqrt(x), np.cbrt(x), np.square(x), np.reciprocal(x)),
+         lambda np, x: (np.exp(x), np.exp2(x), np.expm1(x), np.log(x), np.log1p(x), np.sqrt(x),
+                        np.cbrt(x), np.square(x), np.reciprocal(x)),
          values(low=0.1, high=3.0), order=2),
     Case("trig_family_second_order",
-         lambda np, x: (np.sin(x), np.cos(x), np.tan(x), np.arcsin(x), np.arccos(x),
-                        np.arctan(x), np.sinh(x), np.cosh(x), np.arcsinh(x), np.arctanh(x),
-                        np.arccosh(x + 2.0), np.deg2rad(x), np.rad2deg(x)),
+         lambda np, x: (np.sin(x), np.cos(x), np.tan(x), np.arcsin(x), np.arctan(x),
+                        np.tanh(x), np.arcsinh(x), np.arctanh(x), np.arccosh(x + 2.0)),
          values(low=-0.9, high=0.9), order=2),
     # (hypot's Hessian is checked in tests/test_elementwise_edges.py: JAX's is off at ties.)
     Case("binary_family_second_order",
@@ -269,9 +269,10 @@ PREDICATES = [
     Case("comparison_functions", lambda np, x, y: np.where(
         np.less(x, y) ^ np.less_equal(y, 0) ^ np.greater(x, 1) ^ np.greater_equal(y, x)
         ^ np.equal(x, 0) ^ np.not_equal(y, 1), x, y), values(2)),
+    # On floats, so that the traced values themselves reach the logical functions.
     Case("logical", lambda np, x, y: np.where(
-        np.logical_and(x > 0, y < 1) | np.logical_or(x < -1, y > 2)
-        & np.logical_xor(x > y, np.logical_not(y > 0)), x, y), values(2)),
+        np.logical_and(x, y - 1) | np.logical_or(x + 1, y) & np.logical_xor(x, y)
+        | np.logical_not(x), x, y), values(2)),
     Case("isfinite_isinf_isnan", lambda np, x: np.where(np.isfinite(x), x, 0.0) + np.where(
         np.isinf(x) | np.isnan(x), 0.0, x * x), values(special=NAN_INF)),
     Case("isneginf_isposinf", lambda np, x: np.where(np.isneginf(x) | np.isposinf(x), 0.0, x),
@@ -289,7 +290,7 @@ PREDICATES = [
 COMPLEX = [
     Case("real_imag_conj", lambda np, x: (np.real(x), np.imag(x) + x, np.conjugate(x),
                                           np.conj(x)), values()),
-    Case("angle", lambda np, x: np.angle(x) + np.angle(x, deg=True), values()),
+    Case("angle", lambda np, x: np.angle(x) + np.angle(x, deg=True), values(gap=1e-3)),
     Case("real_imag_conj_complex", lambda np, z: (np.real(z) + z.real, np.imag(z) * z.imag,
                                                   np.conjugate(z) * z), complex_values()),
     Case("angle_complex", lambda np, z: np.angle(z) + np.angle(z, deg=True), complex_values()),

@@ -10,7 +10,7 @@ from ...core import dtype_of
 def promote_inexact(*values):
     """The arguments as arrays of one floating (or complex) dtype, as JAX's distributions
     take them: NumPy's promotion, with Python scalars (like ``loc=0``) not widening it."""
-    values = [np.asarray(v) if isinstance(v, (list, tuple)) else v for v in values]
+    values = [fnp.asarray(v) if isinstance(v, (list, tuple)) else v for v in values]
     dtype = np.result_type(*(v if isinstance(v, numbers.Number) else dtype_of(v)
                              for v in values))
     if dtype.kind not in "fc":

@@ -44,7 +44,12 @@ def logpdf(x, mean, cov, allow_singular=None):
         raise ValueError(f"funcgrad.scipy.stats.multivariate_normal.logpdf: x must have "
                          f"{n} entries along its last axis, like mean; got shape "
                          f"{np.shape(x)}")
-    lower = fnp.linalg.cholesky(0.5 * (cov + _last_two_swapped(cov)))
+    try:
+        lower = fnp.linalg.cholesky(0.5 * (cov + _last_two_swapped(cov)))
+    except fnp.linalg.LinAlgError as error:
+        raise fnp.linalg.LinAlgError(
+            "funcgrad.scipy.stats.multivariate_normal.logpdf: cov is not positive "
+            "definite") from error
     # With cov = L L^T, the quadratic form is |L^-1 y|^2 and log det cov = 2 sum log diag L.
     whitened = fnp.linalg.solve(lower, fnp.expand_dims(y, -1))[..., 0]
     half_log_det = fnp.sum(fnp.log(fnp.einsum("...ii->...i", lower)), axis=-1)
