@@ -21,7 +21,8 @@ def basic_index(draw):
     if draw(st.booleans()):
         index.insert(draw(st.integers(0, len(index))), None)  # a new axis takes no dimension
     if draw(st.booleans()):
-        index.insert(draw(st.integers(0, len(index))), Ellipsis)
+        # After the per-dimension indices, so each still meets the dimension it was drawn for.
+        index.append(Ellipsis)
     return (draw(array(shape, dtype)),), {"index": tuple(index)}
 
 
