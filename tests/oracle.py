@@ -188,29 +188,68 @@ def _draw_cotangent(data, out):
 _JAX_ORACLES = {}
 
 
-def _jax_value_and_vjp(case, static, diff):
-    """JAX's (value, vjp) for a case, jitted once per case and static arguments: one
-    compilation per shape instead of one per primitive, per shape."""
-    key = (case.name, repr(static), diff)
+def _bind(fun, args, static, diff):
+    """``fun`` as a function of the differentiated arguments only."""
+    def partial(*diff_args):
+        full = list(args)
+        for i, a in zip(diff, diff_args):
+            full[i] = a
+        return fun(*full, **static)
+    return partial
+
+
+def _second_order_objective(namespace, vjp, partial, ct_leaves, directions):
+    """x -> <vjp(ct)(x), v>: its gradient is a Hessian-vector product of <f(x), ct>. The
+    cotangent is cast to each output's dtype, which float64 arguments may have raised."""
+    def objective(*diff_args):
+        out, pullback = vjp(partial, *diff_args)
+        out_leaves, out_tree = tree_flatten(out)
+        out_ct = tree_unflatten(out_tree, [
+            c if c is None or c.dtype == jax.dtypes.float0 else
+            namespace.asarray(c).astype(np.result_type(o))
+            for c, o in zip(ct_leaves, out_leaves)])
+        total = 0.0
+        for c, v in zip(pullback(out_ct), directions):
+            total = total + namespace.sum(namespace.real(c * v))
+        return total
+    return objective
+
+
+def _jax_oracle(case, static, diff, order):
+    """JAX's value, vjp, jvp and (order 2) Hessian-vector product for a case, in one function
+    jitted once per case and static arguments: one compilation per shape, not one per
+    primitive and per derivative."""
+    key = (case.name, repr(static), diff, order)
     if key not in _JAX_ORACLES:
         jax_fun = case.jax_version()
 
-        def value_and_vjp(args, ct):
-            def partial(*diff_args):
-                full = list(args)
-                for i, a in zip(diff, diff_args):
-                    full[i] = a
-                return jax_fun(*full, **static)
-            out, pullback = jax.vjp(partial, *(args[i] for i in diff))
-            return out, pullback(ct)
+        def oracle(args, ct, tangents, second):
+            partial = _bind(jax_fun, args, static, diff)
+            diff_args = tuple(args[i] for i in diff)
+            out, pullback = jax.vjp(partial, *diff_args)
+            _, tangent_out = jax.jvp(partial, diff_args, tuple(tangents))
+            if second is None:
+                return out, pullback(ct), tangent_out, None
+            second_args, directions = second
+            objective = _second_order_objective(
+                jnp, jax.vjp, _bind(jax_fun, second_args, static, diff),
+                tree_flatten(ct)[0], directions)
+            hvp = jax.grad(objective, argnums=tuple(range(len(diff))))(
+                *(second_args[i] for i in diff))
+            return out, pullback(ct), tangent_out, hvp
 
-        _JAX_ORACLES[key] = jax.jit(value_and_vjp)
+        _JAX_ORACLES[key] = jax.jit(oracle)
     return _JAX_ORACLES[key]
 
 
 def _float0_for_missing(ct, out):
     return tree_map(lambda c, o: np.zeros(np.shape(o), jax.dtypes.float0) if c is None else c,
                     ct, out, is_leaf=lambda x: x is None)
+
+
+def _in_double_precision(a):
+    dtype = np.result_type(a)
+    return np.asarray(a, {"f": np.float64, "c": np.complex128}[dtype.kind])
 
 
 def check_case(case, data):
@@ -231,21 +270,28 @@ def check_case(case, data):
 
     diff = case.diff if case.diff is not None else tuple(
         i for i, a in enumerate(args) if np.result_type(a).kind in "fc")
+    diff_args = tuple(args[i] for i in diff)
     ct = _draw_cotangent(data, value)
-    expected, expected_cts = _jax_value_and_vjp(case, static, diff)(
-        args, _float0_for_missing(ct, value))
+    tangents = tuple(_draw_cotangent(data, a) for a in diff_args)
+    has_ct = bool([c for c in tree_flatten(ct)[0] if c is not None])
+    second = None
+    if case.order >= 2 and has_ct:
+        # Second derivatives are compared in double precision: in float32, rounding in the
+        # first derivative's terms (which can be large where the second is ~0) swamps them.
+        directions = tuple(_in_double_precision(
+            data.draw(array(np.shape(a), np.result_type(a), -1.0, 1.0))) for a in diff_args)
+        second_args = tuple(_in_double_precision(a) if i in diff else a
+                            for i, a in enumerate(args))
+        second = (second_args, directions)
+
+    expected, expected_cts, expected_tangents, expected_hvp = _jax_oracle(
+        case, static, diff, case.order)(args, _float0_for_missing(ct, value), tangents, second)
     assert_close(case, value, expected, "value", precision)
-    if not [c for c in tree_flatten(ct)[0] if c is not None]:
+    if not has_ct:
         return
 
-    def partial(f, *diff_args):
-        full = list(args)
-        for i, a in zip(diff, diff_args):
-            full[i] = a
-        return f(*full, **static)
-
-    diff_args = tuple(args[i] for i in diff)
-    out, pullback = fg.vjp(lambda *a: partial(ours_fun, *a), *diff_args)
+    partial = _bind(ours_fun, args, static, diff)
+    out, pullback = fg.vjp(partial, *diff_args)
     ours_ct = tree_map(lambda c, o: np.zeros(np.shape(o), np.result_type(o)) if c is None
                        else c, ct, out, is_leaf=lambda x: x is None)
     cts = pullback(ours_ct)
@@ -254,7 +300,7 @@ def check_case(case, data):
     assert_close(case, cts, expected_cts, "vjp", precision)
 
     def weighted(*a):
-        leaves = tree_flatten(partial(ours_fun, *a))[0]
+        leaves = tree_flatten(partial(*a))[0]
         total = 0.0
         for leaf, c in zip(leaves, tree_flatten(ct, is_leaf=lambda x: x is None)[0]):
             if c is not None:
@@ -267,39 +313,20 @@ def check_case(case, data):
     _, grads = fg.value_and_grad(weighted, argnums=argnums)(*diff_args)
     assert_close(case, grads, expected_cts, "value_and_grad", precision)
 
-    _check_jvp(case, data, partial, ours_fun, static, diff, args, precision)
+    _check_jvp(case, partial, diff_args, tangents, expected_tangents, precision)
 
-    if case.order >= 2:
-        _check_second_order(case, data, partial, ours_fun, jax_fun, diff_args, ct)
-
-
-_JAX_JVPS = {}
-
-
-def _jax_jvp(case, static, diff):
-    """JAX's jvp for a case, jitted once per case and static arguments."""
-    key = (case.name, repr(static), diff)
-    if key not in _JAX_JVPS:
-        jax_fun = case.jax_version()
-
-        def value_and_jvp(args, tangents):
-            def partial(*diff_args):
-                full = list(args)
-                for i, a in zip(diff, diff_args):
-                    full[i] = a
-                return jax_fun(*full, **static)
-            return jax.jvp(partial, tuple(args[i] for i in diff), tuple(tangents))
-
-        _JAX_JVPS[key] = jax.jit(value_and_jvp)
-    return _JAX_JVPS[key]
+    if second is not None:
+        second_args, directions = second
+        objective = _second_order_objective(
+            fnp, fg.vjp, _bind(ours_fun, second_args, static, diff),
+            tree_flatten(ct, is_leaf=lambda x: x is None)[0], directions)
+        ours = fg.grad(objective, argnums=argnums)(*(second_args[i] for i in diff))
+        assert_close(case, ours, expected_hvp, "second derivative", np.dtype(np.float64))
 
 
-def _check_jvp(case, data, partial, ours_fun, static, diff, args, precision):
+def _check_jvp(case, partial, diff_args, tangents, expected, precision):
     """Forward mode: funcgrad.jvp against jax.jvp for a random tangent per argument."""
-    diff_args = tuple(args[i] for i in diff)
-    tangents = tuple(_draw_cotangent(data, a) for a in diff_args)
-    out, tangent_out = fg.jvp(lambda *a: partial(ours_fun, *a), diff_args, tangents)
-    _, expected = _jax_jvp(case, static, diff)(args, tangents)
+    out, tangent_out = fg.jvp(partial, diff_args, tangents)
     ours_flat, theirs_flat = tree_flatten(tangent_out)[0], tree_flatten(expected)[0]
     assert len(ours_flat) == len(theirs_flat), f"{case.name}: jvp: structure differs"
     for primal, ours, theirs in zip(tree_flatten(out)[0], ours_flat, theirs_flat):
@@ -312,25 +339,3 @@ def _check_jvp(case, data, partial, ours_fun, static, diff, args, precision):
             f"{case.name}: jvp: tangent dtype {np.result_type(ours)} differs from the output's "
             f"{np.result_type(primal)}")
         assert_close(case, ours, theirs, "jvp", precision)
-
-
-def _check_second_order(case, data, partial, ours_fun, jax_fun, diff_args, ct):
-    """Compare d/dx <vjp(ct), v>: a Hessian-vector product of the weighted output."""
-    directions = tuple(data.draw(array(np.shape(a), np.result_type(a), -1.0, 1.0))
-                       for a in diff_args)
-    ct_leaves = tree_flatten(ct, is_leaf=lambda x: x is None)[0]
-
-    def make(namespace, vjp, f):
-        def inner(*a):
-            out, pullback = vjp(lambda *b: partial(f, *b), *a)
-            out_ct = tree_unflatten(tree_flatten(out)[1], ct_leaves)
-            total = 0.0
-            for c, v in zip(pullback(out_ct), directions):
-                total = total + namespace.sum(namespace.real(c * v))
-            return total
-        return inner
-
-    argnums = tuple(range(len(diff_args)))
-    ours = fg.grad(make(fnp, fg.vjp, ours_fun), argnums=argnums)(*diff_args)
-    theirs = jax.jit(jax.grad(make(jnp, jax.vjp, jax_fun), argnums=argnums))(*diff_args)
-    assert_close(case, ours, theirs, "second derivative", _least_precise(diff_args))

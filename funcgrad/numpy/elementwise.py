@@ -333,9 +333,20 @@ def _power_exponent(ans, x, y):
 
 
 define_rules(power, _power_base, _power_exponent)
+def _arctan2_denominator(ans, x, y):
+    """x**2 + y**2 at the output's precision: a float32 x squared alone underflows where
+    the float64 sum does not (1e-38 ** 2), which would turn the slope 0/0 into a NaN."""
+    dtype = dtype_of(ans)
+    if dtype_of(x) != dtype:
+        x = astype(x, dtype)
+    if dtype_of(y) != dtype:
+        y = astype(y, dtype)
+    return add(square(x), square(y))
+
+
 define_rules(arctan2,
-             _by(lambda ans, x, y: true_divide(y, add(square(x), square(y)))),
-             _by(lambda ans, x, y: true_divide(negative(x), add(square(x), square(y)))))
+             _by(lambda ans, x, y: true_divide(y, _arctan2_denominator(ans, x, y))),
+             _by(lambda ans, x, y: true_divide(negative(x), _arctan2_denominator(ans, x, y))))
 
 
 def _hypot_linear(argnum):
