@@ -16,8 +16,10 @@ EXAMPLES = sorted((ROOT / "examples").glob("compat_*.py"))
 NOT_RUNNABLE_WITH_TORCH = {"compat_legacy_api.py"}
 # Float32 matrix products summed in another order drift apart over many training steps.
 TOLERANCE = {"compat_two_layer_net.py": 5e-3}
-# One BLAS thread: the same summation order every run, and no oversubscribed cores.
-ENV = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+# One BLAS thread: the same summation order every run, and no oversubscribed cores. The
+# checkout comes first on the path, so the examples run against the code under test.
+ENV = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
+           PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _MARK = "=====compat-example-boundary====="

@@ -4,8 +4,9 @@ import operator
 import numpy as np
 
 
-def normalize_axis(axis, ndim, function):
-    """``axis`` (None, int or tuple) as a sorted tuple of non-negative ints."""
+def normalize_axis(axis, ndim, function, namespace="funcgrad.numpy"):
+    """``axis`` (None, int or tuple) as a sorted tuple of non-negative ints; errors name
+    ``namespace.function``."""
     if axis is None:
         return tuple(range(ndim))
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
@@ -14,11 +15,11 @@ def normalize_axis(axis, ndim, function):
         a = operator.index(a)
         if not -ndim <= a < ndim:
             raise np.exceptions.AxisError(
-                f"funcgrad.numpy.{function}: axis {a} is out of bounds for an array of "
+                f"{namespace}.{function}: axis {a} is out of bounds for an array of "
                 f"dimension {ndim}")
         result.append(a % ndim)
     if len(set(result)) != len(result):
-        raise ValueError(f"funcgrad.numpy.{function}: repeated axis in {axis!r}")
+        raise ValueError(f"{namespace}.{function}: repeated axis in {axis!r}")
     return tuple(sorted(result))
 
 

@@ -5,13 +5,13 @@ partial derivatives, written with funcgrad functions so that higher derivatives 
 Conventions at singular points follow JAX (``jax.scipy.special``).
 """
 import math
-import operator
 
 import numpy as np
 import scipy.special as _scipy
 
 from .. import numpy as fnp
 from ..core import Box, unbox_all
+from ..numpy._axes import normalize_axis
 from ..numpy._rules import aval, defjvp, defvjp, primitive, unbroadcast
 
 # ---- declaring elementwise primitives from their partial derivatives -----------------
@@ -110,24 +110,6 @@ def _check_broadcastable(function, **arrays):
         shapes = ", ".join(f"{name} {np.shape(a)}" for name, a in arrays.items())
         raise ValueError(f"funcgrad.scipy.special.{function}: shapes {shapes} cannot be "
                          f"broadcast together") from None
-
-
-def _normalize_axes(axis, ndim, function):
-    """``axis`` (None, int or tuple) as a sorted tuple of non-negative ints."""
-    if axis is None:
-        return tuple(range(ndim))
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    result = []
-    for a in axes:
-        a = operator.index(a)
-        if not -ndim <= a < ndim:
-            raise np.exceptions.AxisError(
-                f"funcgrad.scipy.special.{function}: axis {a} is out of bounds for an array "
-                f"of dimension {ndim}")
-        result.append(a % ndim)
-    if len(set(result)) != len(result):
-        raise ValueError(f"funcgrad.scipy.special.{function}: repeated axis in {axis!r}")
-    return tuple(sorted(result))
 
 
 def _polygamma_order(n):
@@ -278,7 +260,7 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
         b = fnp.asarray(b)
         _check_broadcastable("logsumexp", a=a, b=b)
         a = fnp.where(fnp.not_equal(b, 0), a, -np.inf)
-    axes = _normalize_axes(axis, np.ndim(a), "logsumexp")
+    axes = normalize_axis(axis, np.ndim(a), "logsumexp", "funcgrad.scipy.special")
     shift = _max_shift(a, axes, finite_only=True)
     terms = fnp.exp(a - shift)
     if b is not None:
@@ -299,7 +281,7 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
 def softmax(x, axis=None):
     """``scipy.special.softmax``: exp(x) / sum(exp(x)) over ``axis`` (default: all)."""
     x = fnp.asarray(x)
-    axes = _normalize_axes(axis, np.ndim(x), "softmax")
+    axes = normalize_axis(axis, np.ndim(x), "softmax", "funcgrad.scipy.special")
     unnormalized = fnp.exp(x - _max_shift(x, axes, finite_only=False))
     return unnormalized / fnp.sum(unnormalized, axis=axes, keepdims=True)
 
@@ -307,7 +289,7 @@ def softmax(x, axis=None):
 def log_softmax(x, axis=None):
     """``scipy.special.log_softmax``: x - logsumexp(x) over ``axis`` (default: all)."""
     x = fnp.asarray(x)
-    axes = _normalize_axes(axis, np.ndim(x), "log_softmax")
+    axes = normalize_axis(axis, np.ndim(x), "log_softmax", "funcgrad.scipy.special")
     shifted = x - _max_shift(x, axes, finite_only=False)
     return shifted - fnp.log(fnp.sum(fnp.exp(shifted), axis=axes, keepdims=True))
 
