@@ -5,7 +5,7 @@ import pkgutil
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import funcgrad as fg
@@ -77,12 +77,18 @@ def _cases():
     cases = []
     for module in pkgutil.iter_modules(oracle_cases.__path__):
         cases.extend(importlib.import_module(f"oracle_cases.{module.name}").CASES)
-    return [case for case in cases if case.differentiable]
+    return [case for case in cases if case.differentiable and case.name not in _NOWHERE_FINITE]
+
+
+# Cases whose function is infinite or NaN at every point their strategy draws (they check
+# that derivatives there match JAX's); finite differences have nothing to measure.
+_NOWHERE_FINITE = {"var_ddof_too_large"}
 
 
 def _away_from_kinks(args, diff, fun, rng):
     """The arguments in ``diff`` moved off ties, zeros and integers, where finite differences
-    straddle a kink (abs, maximum, sort, floor...), in double precision.
+    straddle a kink (abs, maximum, sort, floor...), in double precision; None if ``fun`` is
+    not finite at either point tried (then Hypothesis draws other arguments).
 
     Every element gets its own random factor 1 -+ (0.5% to 2%), all distinct (so ties
     split by much more than a finite-difference step); values shrink towards zero, or grow
@@ -102,7 +108,7 @@ def _away_from_kinks(args, diff, fun, rng):
         values = fg.tree_util.tree_leaves(fun(*moved))
         if all(np.all(np.isfinite(v)) for v in values if np.result_type(v).kind in "fc"):
             return moved
-    pytest.skip("no point near the drawn arguments where the function is finite")
+    return None
 
 
 @pytest.mark.parametrize("case", _cases(), ids=lambda case: case.name)
@@ -116,6 +122,7 @@ def test_every_oracle_case_to_second_order(case, data):
         return
     args = _away_from_kinks(args, diff, lambda *a: case.fun(fnp, *a, **static),
                             np.random.default_rng(0))
+    assume(args is not None)
 
     def partial(*diff_args):
         full = list(args)

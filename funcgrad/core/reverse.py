@@ -77,8 +77,12 @@ class ReverseTrace(Trace):
         except AttributeError:
             if not is_differentiable(ans):
                 return ans
-        if len(argnums) == 1:
-            vjps = (primitive.stage_vjp(argnums[0], ans, values, params),)
+        rules = primitive.vjp_rules
+        if len(argnums) == 1:  # the common case, with stage_vjp inlined
+            i = argnums[0]
+            rule = rules[i] if i < len(rules) else None
+            vjps = ((rule(ans, *values, **params) if rule is not None
+                     else primitive.stage_vjp(i, ans, values, params)),)
         else:
             vjps = tuple([primitive.stage_vjp(i, ans, values, params) for i in argnums])
         return new_box(ans, self, Node(primitive, params, tuple(parents), tuple(argnums), vjps))

@@ -217,10 +217,10 @@ def _bessel_i1_impl(x):
 
 i0 = primitive(np.i0, "i0")
 _bessel_i1 = primitive(_bessel_i1_impl, "bessel_i1")
-unary_rules(i0, lambda v, ans, x: multiply(v, _bessel_i1(x)))
+unary_rules(i0, lambda ans, x, v: multiply(v, _bessel_i1(x)))
 
 
-def _bessel_i1_linear(v, ans, x):
+def _bessel_i1_linear(ans, x, v):
     # I1'(x) = I0(x) - I1(x) / x, and 1/2 at 0.
     zero = unbox_all(x) == 0
     if not np.any(zero):
