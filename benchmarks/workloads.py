@@ -3,6 +3,8 @@
 Each ``make_*`` takes a peer name and returns a zero-argument callable that does one
 unit of work (or None where the workload has no meaning for that peer).
 """
+import os
+
 import numpy as np
 
 OVERHEAD_CHAIN = 100                 # primitives per timed call
@@ -140,6 +142,7 @@ def make_network_gradient(peer):
 def _torch_like(peer):
     if peer == "torch":
         import torch
+        torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
         return torch
     import compat
     return compat

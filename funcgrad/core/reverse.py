@@ -55,11 +55,40 @@ class ReverseTrace(Trace):
                 f"funcgrad: '{primitive.name}' was applied to a value traced by a transform "
                 f"that has already returned (it leaked out, e.g. through a global or a "
                 f"closure). Return it from the transformed function instead.")
+        if len(args) == 1:
+            # The hot path (unary functions): the one argument is a box of ours, since
+            # this trace was chosen as the highest among the boxed arguments.
+            (box,) = args
+            value = box.value
+            values, parents, argnums = (value,), (box.node,), (0,)
+            outer = isinstance(value, Box)
+        else:
+            values, parents, argnums, outer = self._open(args)
+        # Whether any value is still boxed by an outer transform once ours are opened:
+        # if none is, NumPy can be called directly instead of dispatching again.
+        ans = primitive(*values, **params) if outer else primitive.impl(*values, **params)
+        try:  # is_differentiable(ans), inlined for the common case of an array
+            if ans.dtype.kind not in "fc":
+                return ans
+        except AttributeError:
+            if not is_differentiable(ans):
+                return ans
+        if len(argnums) == 1:  # the common case, with stage_vjp inlined
+            i = argnums[0]
+            rules = primitive.vjp_rules
+            rule = rules[i] if i < len(rules) else None
+            vjps = ((rule(ans, *values, **params) if rule is not None
+                     else primitive.stage_vjp(i, ans, values, params)),)
+        else:
+            vjps = tuple([primitive.stage_vjp(i, ans, values, params) for i in argnums])
+        return new_box(ans, self, Node(primitive, params, parents, argnums, vjps))
+
+    def _open(self, args):
+        """The raw values of `args` (our boxes opened), our boxes' nodes and positions, and
+        whether an outer transform's box remains among the values."""
         values = list(args)
         parents = []
         argnums = []
-        # Whether any value is still boxed by an outer transform once ours are opened:
-        # if none is, NumPy can be called directly instead of dispatching again.
         outer = False
         for i, arg in enumerate(args):
             if isinstance(arg, Box):
@@ -70,22 +99,7 @@ class ReverseTrace(Trace):
                     outer = outer or isinstance(value, Box)
                 else:
                     outer = True
-        ans = primitive(*values, **params) if outer else primitive.impl(*values, **params)
-        try:  # is_differentiable(ans), inlined for the common case of an array
-            if ans.dtype.kind not in "fc":
-                return ans
-        except AttributeError:
-            if not is_differentiable(ans):
-                return ans
-        rules = primitive.vjp_rules
-        if len(argnums) == 1:  # the common case, with stage_vjp inlined
-            i = argnums[0]
-            rule = rules[i] if i < len(rules) else None
-            vjps = ((rule(ans, *values, **params) if rule is not None
-                     else primitive.stage_vjp(i, ans, values, params)),)
-        else:
-            vjps = tuple([primitive.stage_vjp(i, ans, values, params) for i in argnums])
-        return new_box(ans, self, Node(primitive, params, tuple(parents), tuple(argnums), vjps))
+        return values, tuple(parents), tuple(argnums), outer
 
     def record(self, ans, node):
         """Box a value computed outside `process_primitive` (custom rules)."""

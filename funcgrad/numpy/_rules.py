@@ -21,9 +21,12 @@ def unbroadcast(g, shape, dtype):
     over the axes NumPy broadcast, then casts to the primal's dtype (dropping the
     imaginary part for a real primal, as JAX does).
     """
+    g_shape = shape_of(g)
+    g_dtype = dtype_of(g)
+    if g_shape == shape and g_dtype == dtype:  # nothing to undo: the common case
+        return g
     # Imported here: these modules declare their primitives with this one's helpers.
     from . import casting, elementwise, reductions, shape_ops
-    g_shape = shape_of(g)
     if g_shape != shape:
         extra = len(g_shape) - len(shape)
         axes = tuple(range(extra)) + tuple(
@@ -31,7 +34,7 @@ def unbroadcast(g, shape, dtype):
         g = reductions.sum(g, axis=axes)
         if shape_of(g) != shape:
             g = shape_ops.reshape(g, shape)
-    g_dtype = dtype_of(g)
+        g_dtype = dtype_of(g)
     if g_dtype != dtype:
         if g_dtype.kind == "c" and dtype.kind != "c":
             g = elementwise.real(g)

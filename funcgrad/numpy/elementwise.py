@@ -11,8 +11,6 @@ the raw values.
 Rounding, integer division, ``sinc``, ``i0`` and other special cases live in
 ``elementwise_special``.
 """
-import functools
-
 import numpy as np
 
 from ..core import Box, Primitive, unbox_all
@@ -115,10 +113,8 @@ def unary_rules(prim, linear):
     """Rules of a real or holomorphic function of one argument: ``linear(ans, x, v)``.
 
     Its cotangent and tangent already have the argument's shape and dtype, so the map is
-    the whole rule (the hot path: no staging, no reshaping). ``v`` comes last so the VJP
-    can bind ``ans`` and ``x`` with functools.partial, which calls ``linear`` from C: one
-    Python frame less per backward step."""
-    defvjp(prim, functools.partial(functools.partial, linear))
+    the whole rule (the hot path: no staging, no reshaping)."""
+    defvjp(prim, lambda ans, x: lambda g: linear(ans, x, g))
     defjvp(prim, lambda t, ans, x: linear(ans, x, t))
 
 
@@ -141,7 +137,7 @@ def constant_slope(compute):
         raw_ans = unbox_all(ans)
         values = compute(raw_ans, *(unbox_all(a) for a in args), **params)
         constant = np.asarray(values, dtype_of(raw_ans))
-        return lambda v: multiply(v, constant)
+        return lambda v: v * constant
     return linear
 
 
@@ -149,7 +145,7 @@ def _by(factor):
     """A staged map multiplying by ``factor(ans, x, y)``, built from funcgrad ops in the
     cotangent's pass (so that it is recorded for higher derivatives)."""
     def linear(ans, x, y):
-        return lambda v: multiply(v, factor(ans, x, y))
+        return lambda v: v * factor(ans, x, y)
     return linear
 
 
@@ -197,34 +193,37 @@ imag = primitive(np.imag)
 _LN2 = float(np.log(2.0))
 _LN10 = float(np.log(10.0))
 
-unary_rules(negative, lambda ans, x, v: negative(v))
+# Operators rather than multiply()/true_divide() calls: on plain arrays (a first derivative)
+# they go straight to NumPy, skipping a Python-level dispatch per step of the backward pass;
+# on boxes (higher derivatives) they dispatch to the same primitives.
+unary_rules(negative, lambda ans, x, v: -v)
 unary_rules(positive, lambda ans, x, v: v)
-unary_rules(exp, lambda ans, x, v: multiply(v, ans))
-unary_rules(exp2, lambda ans, x, v: multiply(v, multiply(ans, _LN2)))
-unary_rules(expm1, lambda ans, x, v: multiply(v, add(ans, 1.0)))
-unary_rules(log, lambda ans, x, v: true_divide(v, x))
-unary_rules(log2, lambda ans, x, v: true_divide(v, multiply(x, _LN2)))
-unary_rules(log10, lambda ans, x, v: true_divide(v, multiply(x, _LN10)))
-unary_rules(log1p, lambda ans, x, v: true_divide(v, add(x, 1.0)))
-unary_rules(sin, lambda ans, x, v: multiply(v, cos(x)))
-unary_rules(cos, lambda ans, x, v: multiply(v, negative(sin(x))))
-unary_rules(tan, lambda ans, x, v: multiply(v, add(square(ans), 1.0)))
-unary_rules(arcsin, lambda ans, x, v: true_divide(v, sqrt(subtract(1.0, square(x)))))
-unary_rules(arccos, lambda ans, x, v: true_divide(v, negative(sqrt(subtract(1.0, square(x))))))
-unary_rules(arctan, lambda ans, x, v: true_divide(v, add(square(x), 1.0)))
-unary_rules(sinh, lambda ans, x, v: multiply(v, cosh(x)))
-unary_rules(cosh, lambda ans, x, v: multiply(v, sinh(x)))
-unary_rules(tanh, lambda ans, x, v: multiply(v, subtract(1.0, square(ans))))
-unary_rules(arcsinh, lambda ans, x, v: true_divide(v, sqrt(add(square(x), 1.0))))
-unary_rules(arccosh, lambda ans, x, v: true_divide(v, sqrt(subtract(square(x), 1.0))))
+unary_rules(exp, lambda ans, x, v: v * ans)
+unary_rules(exp2, lambda ans, x, v: v * (ans * _LN2))
+unary_rules(expm1, lambda ans, x, v: v * (ans + 1.0))
+unary_rules(log, lambda ans, x, v: v / x)
+unary_rules(log2, lambda ans, x, v: v / (x * _LN2))
+unary_rules(log10, lambda ans, x, v: v / (x * _LN10))
+unary_rules(log1p, lambda ans, x, v: v / (x + 1.0))
+unary_rules(sin, lambda ans, x, v: v * cos(x))
+unary_rules(cos, lambda ans, x, v: v * -sin(x))
+unary_rules(tan, lambda ans, x, v: v * (square(ans) + 1.0))
+unary_rules(arcsin, lambda ans, x, v: v / sqrt(1.0 - square(x)))
+unary_rules(arccos, lambda ans, x, v: v / -sqrt(1.0 - square(x)))
+unary_rules(arctan, lambda ans, x, v: v / (square(x) + 1.0))
+unary_rules(sinh, lambda ans, x, v: v * cosh(x))
+unary_rules(cosh, lambda ans, x, v: v * sinh(x))
+unary_rules(tanh, lambda ans, x, v: v * (1.0 - square(ans)))
+unary_rules(arcsinh, lambda ans, x, v: v / sqrt(square(x) + 1.0))
+unary_rules(arccosh, lambda ans, x, v: v / sqrt(square(x) - 1.0))
 # (1 - x)(1 + x) rather than 1 - x**2: accurate near the poles at +-1.
-unary_rules(arctanh, lambda ans, x, v: true_divide(v, multiply(subtract(1.0, x), add(x, 1.0))))
-unary_rules(sqrt, lambda ans, x, v: true_divide(multiply(v, 0.5), ans))
-unary_rules(cbrt, lambda ans, x, v: true_divide(v, multiply(square(ans), 3.0)))
-unary_rules(square, lambda ans, x, v: multiply(v, multiply(x, 2.0)))
-unary_rules(reciprocal, lambda ans, x, v: negative(multiply(v, square(ans))))
-unary_rules(deg2rad, lambda ans, x, v: multiply(v, np.pi / 180.0))
-unary_rules(rad2deg, lambda ans, x, v: multiply(v, 180.0 / np.pi))
+unary_rules(arctanh, lambda ans, x, v: v / ((1.0 - x) * (x + 1.0)))
+unary_rules(sqrt, lambda ans, x, v: v * 0.5 / ans)
+unary_rules(cbrt, lambda ans, x, v: v / (square(ans) * 3.0))
+unary_rules(square, lambda ans, x, v: v * (x * 2.0))
+unary_rules(reciprocal, lambda ans, x, v: -(v * square(ans)))
+unary_rules(deg2rad, lambda ans, x, v: v * (np.pi / 180.0))
+unary_rules(rad2deg, lambda ans, x, v: v * (180.0 / np.pi))
 unary_rules(conjugate, lambda ans, x, v: conjugate(v))
 define_rules(sign, zero_map)
 
@@ -305,29 +304,29 @@ def _negated(ans, x, y):
 
 define_rules(add, identity_map, identity_map)
 define_rules(subtract, identity_map, _negated)
-define_rules(multiply, lambda ans, x, y: lambda v: multiply(v, y),
-             lambda ans, x, y: lambda v: multiply(v, x))
-define_rules(true_divide, lambda ans, x, y: lambda v: true_divide(v, y),
-             lambda ans, x, y: lambda v: negative(multiply(v, true_divide(ans, y))))
+define_rules(multiply, lambda ans, x, y: lambda v: v * y, lambda ans, x, y: lambda v: v * x)
+define_rules(true_divide, lambda ans, x, y: lambda v: v / y,
+             lambda ans, x, y: lambda v: -(v * (ans / y)))
 
 
 def _power_base(ans, x, y):
     """v -> v y x**(y - 1); JAX's convention: 0 where an integer exponent is 0."""
     if isinstance(y, Box):
-        return lambda v: multiply(v, multiply(y, power(x, subtract(y, 1.0))))
-    integer = dtype_of(y).kind in "iub"
+        return lambda v: v * (y * power(x, y - 1.0))
+    python_number = type(y) in (int, float, bool)  # checked first: np.ndim is slow on them
+    integer = isinstance(y, int) if python_number else dtype_of(y).kind in "iub"
     exponent = y - 1  # a Python scalar stays weakly typed (float32 stays float32)
-    if np.ndim(y) == 0:  # the common x ** n: special cases cost nothing to find
+    if python_number or np.ndim(y) == 0:  # the common x ** n: special cases cost nothing
         if y == 2:
-            return lambda v: multiply(v, multiply(x, 2.0))
+            return lambda v: v * (x * 2.0)
         if integer and y == 0:
             return None
         if integer and y == 1:
             return _pass
-        return lambda v: multiply(v, multiply(power(x, exponent), y))
+        return lambda v: v * (power(x, exponent) * y)
     if integer:  # x**0 * 0 is an exact 0 where y == 0, even at x == 0
         exponent = np.where(y == 0, 0, exponent)
-    return lambda v: multiply(v, multiply(power(x, exponent), y))
+    return lambda v: v * (power(x, exponent) * y)
 
 
 def _power_exponent(ans, x, y):
@@ -394,7 +393,12 @@ def _chooser_slope(argnum):
     0 for both where the result is NaN."""
     def compute(ans, x, y):
         mine, other = (y, x) if argnum else (x, y)
-        return np.where(mine == ans, np.where(other == ans, 0.5, 1.0), 0.0)
+        wins = mine == ans
+        slope = np.asarray(wins, dtype_of(ans))
+        ties = wins & (other == ans)
+        if np.any(ties):  # rare, so the 1/2 is written only where needed
+            slope = np.where(ties, 0.5, slope).astype(slope.dtype)
+        return slope
     return constant_slope(compute)
 
 

@@ -14,8 +14,8 @@ from .creation import asarray
 from .elementwise import (add, clip, conjugate, imag, multiply, negative, real, sqrt,
                           subtract, true_divide, where)
 from .indexing import getitem
-from .shape_ops import (broadcast_to, concatenate, expand_dims, ravel, reshape, stack,
-                        transpose)
+from .shape_ops import (_transpose, broadcast_to, concatenate, expand_dims, ravel, reshape,
+                        stack, transpose)
 
 
 def _reject(name, unsupported):
@@ -27,9 +27,9 @@ def _reject(name, unsupported):
 
 def _swap_last(x):
     """x with its last two axes swapped (a transpose, not a conjugate transpose)."""
-    axes = list(range(np.ndim(x)))
+    axes = list(range(len(shape_of(x))))
     axes[-1], axes[-2] = axes[-2], axes[-1]
-    return transpose(x, axes)
+    return _transpose(x, axes=tuple(axes))  # valid axes: no need for transpose's checks
 
 
 def _moveaxis(x, source, destination):
@@ -48,7 +48,7 @@ def _matmul_rule(argnum):
     # Vectors are promoted to matrices (a as a row, b as a column), as NumPy does.
     def rule(ans, a, b):
         shape, dtype = aval(b if argnum else a)
-        a_vector, b_vector = np.ndim(a) == 1, np.ndim(b) == 1
+        a_vector, b_vector = len(shape_of(a)) == 1, len(shape_of(b)) == 1
 
         def vjp(g):
             if a_vector:

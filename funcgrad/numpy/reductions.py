@@ -22,7 +22,7 @@ from .creation import asarray
 from .elementwise import add, maximum, minimum, multiply, subtract, true_divide
 from .elementwise import where as _select
 from .indexing import getitem
-from .shape_ops import broadcast_to, concatenate, reshape, transpose
+from .shape_ops import _broadcast_to, _reshape, broadcast_to, concatenate, reshape, transpose
 
 # ---- primitives --------------------------------------------------------------------
 # Reductions take ``axes`` already normalized (a sorted tuple of non-negative ints),
@@ -56,10 +56,13 @@ _cumprod = _scan(np.cumprod, "cumprod")
 
 def _spread(g, shape, axes):
     """Broadcast the cotangent of a reduction over ``axes`` back to the input's shape."""
-    kept = kept_shape(shape, axes)
-    if shape_of(g) != kept:
-        g = reshape(g, kept)
-    return broadcast_to(g, shape)
+    g_shape = shape_of(g)
+    if g_shape and g_shape != shape:  # a 0-d cotangent broadcasts as it is
+        kept = kept_shape(shape, axes)
+        if g_shape != kept:
+            g = _reshape(g, shape=kept, order="C")
+    # The primitive itself: the shapes are ours and need none of broadcast_to's checks.
+    return _broadcast_to(g, shape=shape) if g_shape != shape else g
 
 
 def _count(shape, axes):
