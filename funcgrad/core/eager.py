@@ -157,20 +157,13 @@ class EagerTrace(ReverseTrace):
         super().__init__(EAGER_LEVEL)
 
     def process_primitive(self, primitive, args, params):
-        values = list(args)
-        parents = []
-        argnums = []
-        for i, arg in enumerate(args):
-            if isinstance(arg, Box) and arg._trace is self:
-                values[i] = arg.value
-                parents.append(arg.node)
-                argnums.append(i)
         # This is the lowest level, so once our boxes are opened every value is raw.
+        values, parents, argnums, _ = self._open(args)
         ans = primitive.impl(*values, **params)
         if not is_differentiable(ans):
             return ans
-        vjps = tuple(primitive.stage_vjp(i, ans, values, params) for i in argnums)
-        node = EagerNode(primitive, params, tuple(parents), tuple(argnums), vjps)
+        vjps = tuple([primitive.stage_vjp(i, ans, values, params) for i in argnums])
+        node = EagerNode(primitive, params, parents, argnums, vjps)
         captured = captured_values(vjps)
         if captured:
             node.captured = captured
