@@ -12,6 +12,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 from funcgrad.core import Box, tuple_get
 from funcgrad.core import eager
+from funcgrad.core.collector import collector_paused
 
 from . import _ops
 from ._grad_mode import STATE, set_grad_enabled
@@ -245,7 +246,8 @@ def _accumulate(t, ct):
 def _pull_back(roots, cotangents, retain_graph, create_graph, wanted):
     """eager.backward, with anomaly mode's NaN reports raised as PyTorch raises them."""
     try:
-        return eager.backward(roots, cotangents, retain_graph, create_graph, wanted)
+        with collector_paused():
+            return eager.backward(roots, cotangents, retain_graph, create_graph, wanted)
     except FloatingPointError as error:
         raise RuntimeError(str(error)) from error
 

@@ -5,6 +5,7 @@ import numpy as np
 
 from ..core import (Box, Node, ReverseTrace, backward_pass, dtype_of, float0, new_box,
                     ones_like_value, shape_of, zeros_like_value)
+from ..core.collector import collector_paused
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
 from ._checks import (check_cotangent, check_differentiable_inputs, check_output_leaf,
                       check_scalar_output, normalize_argnums, resolve_argnums)
@@ -45,7 +46,8 @@ class _Linearized:
         boxed = [x if leaf is None else new_box(x, trace, leaf)
                  for x, leaf in zip(flat, self.leaves)]
         try:
-            out = fun(*tree_unflatten(self.in_tree, boxed))
+            with collector_paused():
+                out = fun(*tree_unflatten(self.in_tree, boxed))
         finally:
             trace.active = False
         self.aux = None
@@ -68,7 +70,8 @@ class _Linearized:
             if node is not None and ct is not None:
                 roots.append(node)
                 cts.append(ct)
-        found = backward_pass(roots, cts, retain_graph) if roots else {}
+        with collector_paused():
+            found = backward_pass(roots, cts, retain_graph) if roots else {}
         return [found[leaf] if leaf in found else _zero_cotangent(x)
                 for leaf, x in zip(self.leaves, self.inputs)]
 
