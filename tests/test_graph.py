@@ -60,6 +60,19 @@ def test_grad_inside_shows_the_backward_pass():
     np.testing.assert_allclose(graph.out, np.cos(np.ones(3)))
 
 
+def test_custom_vjp_shows_its_function_and_under_grad_its_bwd():
+    @fg.custom_vjp
+    def doubled_sin(x):
+        return fnp.sin(x) * 2.0
+
+    # A deliberately distinctive bwd (tanh), so the graph shows which rule ran.
+    doubled_sin.defvjp(lambda x: (doubled_sin(x), x), lambda x, g: (g * fnp.tanh(x),))
+    forward = fg.make_graph(doubled_sin)(np.ones(3))
+    assert forward.primitive_names == ["sin", "multiply"]
+    backward = fg.make_graph(fg.grad(lambda x: fnp.sum(doubled_sin(x))))(np.ones(3))
+    assert "tanh" in backward.primitive_names and "cos" not in backward.primitive_names
+
+
 def test_integer_and_boolean_values_are_linked_without_being_traced():
     graph = fg.make_graph(lambda x: fnp.where(x > 0, fnp.sqrt(fnp.abs(x)), 0.0))(
         np.array([-1.0, 4.0]))

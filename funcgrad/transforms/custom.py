@@ -1,8 +1,8 @@
 """custom_vjp: a function whose reverse-mode derivative the user supplies."""
 import functools
 
-from ..core import (Box, Node, Primitive, ReverseTrace, dtype_of, find_top_trace, shape_of,
-                    tuple_get, zeros_like_value)
+from ..core import (Box, JVPTrace, Node, Primitive, ReverseTrace, dtype_of, find_top_trace,
+                    shape_of, tuple_get, zeros_like_value)
 from ..tree_util import tree_flatten, tree_unflatten
 
 
@@ -47,7 +47,10 @@ class custom_vjp:
         trace = find_top_trace(flat)
         if trace is None:
             return self.fun(*args)
-        if not isinstance(trace, ReverseTrace):
+        if not isinstance(trace, (ReverseTrace, JVPTrace)):
+            # make_graph: not a derivative, so the graph shows what the function computes.
+            return self.fun(*args)
+        if isinstance(trace, JVPTrace):
             raise NotImplementedError(
                 f"funcgrad.custom_vjp: {self.__name__} defines only a reverse-mode rule, so "
                 f"forward mode (jvp, jacfwd) cannot differentiate it (as in JAX). Use reverse "
