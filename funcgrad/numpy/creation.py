@@ -1,6 +1,7 @@
 """Array creation. Constructors of constants are NumPy's own; ``array`` also accepts
 (nested) lists holding traced values, which it stacks so their derivatives flow, and
-``full``, ``full_like``, ``linspace`` and ``meshgrid`` accept traced values."""
+``full``, ``full_like``, ``linspace``, ``logspace``, ``geomspace`` and ``meshgrid`` accept
+traced values."""
 import operator
 
 import numpy as np
@@ -8,7 +9,9 @@ import numpy as np
 from ..core import Box
 from ._axes import normalize_axis
 from .casting import astype
-from .shape_ops import broadcast_arrays, broadcast_to, concatenate, moveaxis, reshape, stack
+from .elementwise import log10, multiply, power, sign, true_divide
+from .shape_ops import (broadcast_arrays, broadcast_to, concatenate, expand_dims, moveaxis,
+                        reshape, stack)
 
 
 def _holds_box(obj):
@@ -131,6 +134,46 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return samples
 
 
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """``numpy.logspace``: ``base ** linspace(start, stop)``; ``start``, ``stop`` and
+    ``base`` may be traced."""
+    if not (_is_traced(start) or _is_traced(stop) or _is_traced(base)):
+        return np.logspace(start, stop, num, endpoint, base, dtype, axis)
+    ndmax = np.broadcast(*(_untraced(a) for a in (start, stop, base))).ndim
+    start, stop, base = (array(a, ndmin=ndmax) for a in (start, stop, base))
+    exponents = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
+    return _cast(power(expand_dims(base, axis), exponents), dtype)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """``numpy.geomspace``: a geometric progression from ``start`` to ``stop`` (both
+    non-zero, of one sign; either may be traced)."""
+    if not (_is_traced(start) or _is_traced(stop)):
+        return np.geomspace(start, stop, num, endpoint, dtype, axis)
+    start, stop = multiply(asarray(start), 1.0), multiply(asarray(stop), 1.0)
+    if np.any(_untraced(start) == 0) or np.any(_untraced(stop) == 0):
+        raise ValueError("funcgrad.numpy.geomspace: a geometric sequence cannot include zero; "
+                         "start and stop must be non-zero")
+    computed = np.result_type(start.dtype, stop.dtype, float(num), np.zeros((), dtype))
+    start, stop = _cast(start, computed), _cast(stop, computed)
+    # Negative (and complex) progressions are positive ones times the sign of start.
+    out_sign = sign(start)
+    start, stop = true_divide(start, out_sign), true_divide(stop, out_sign)
+    result = logspace(log10(start), log10(stop), num=num, endpoint=endpoint, base=10.0,
+                      dtype=computed)
+    if num > 0:  # the ends are exactly start and stop, as in NumPy
+        ends = broadcast_arrays(start, stop, result[0])[:2]
+        middle = result[1:-1] if num > 1 and endpoint else result[1:]
+        pieces = [reshape(ends[0], (1,) + np.shape(middle)[1:]), middle]
+        if num > 1 and endpoint:
+            pieces.append(reshape(ends[1], (1,) + np.shape(middle)[1:]))
+        result = concatenate(pieces)
+    result = multiply(out_sign, result)
+    if axis != 0:
+        result = moveaxis(result, 0, axis)
+    return _cast(result, computed if dtype is None else dtype)
+
+
 def _untraced(x):
     """A traced value's plain value, for results that carry no derivative (integers)."""
     from ..core import unbox_all
@@ -167,5 +210,5 @@ identity = np.identity
 tri = np.tri
 
 __all__ = ["array", "asarray", "copy", "zeros", "ones", "empty", "full", "arange", "linspace",
-           "meshgrid", "eye", "identity", "tri", "zeros_like", "ones_like", "full_like",
+           "logspace", "geomspace", "meshgrid", "eye", "identity", "tri", "zeros_like", "ones_like", "full_like",
            "empty_like"]

@@ -232,6 +232,20 @@ def irfft(a, n=None, axis=-1, norm=None):
     return _real_inverse("irfft", a, s, axes, norm, what="n")
 
 
+def hfft(a, n=None, axis=-1, norm=None):
+    """``numpy.fft.hfft``: the real spectrum (length ``n``, default 2 * (m - 1)) of a
+    signal with Hermitian symmetry, given by its first half ``a``."""
+    if n is None:
+        n = (np.shape(a)[axis] - 1) * 2
+    return irfft(conjugate(asarray(a)), n, axis, norm=_DUAL_NORM[_check_norm(norm, "hfft")])
+
+
+def ihfft(a, n=None, axis=-1, norm=None):
+    """``numpy.fft.ihfft``: the inverse of ``hfft``; the half spectrum of a real signal."""
+    norm = _DUAL_NORM[_check_norm(norm, "ihfft")]
+    return conjugate(rfft(a, n, axis, norm=norm))
+
+
 def fftn(a, s=None, axes=None, norm=None):
     """``numpy.fft.fftn``: the N-D discrete Fourier transform over ``axes``."""
     return _complex_transform(_fftn, "fftn", a, s, axes, norm)
@@ -311,4 +325,4 @@ fftfreq = np.fft.fftfreq
 rfftfreq = np.fft.rfftfreq
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn",
-           "rfftn", "irfftn", "fftshift", "ifftshift", "fftfreq", "rfftfreq"]
+           "rfftn", "irfftn", "hfft", "ihfft", "fftshift", "ifftshift", "fftfreq", "rfftfreq"]

@@ -860,8 +860,51 @@ def outer(x1, x2, /):
                          f"shapes {shape_of(x1)} and {shape_of(x2)}")
     return _outer(x1, x2)
 
+
+# ---- tensor inverse and solve --------------------------------------------------------
+
+
+def tensorinv(a, ind=2):
+    """``numpy.linalg.tensorinv``: the inverse of ``a`` seen as a linear map from its last
+    axes to its first ``ind`` axes, shaped ``a.shape[ind:] + a.shape[:ind]``."""
+    a = _as_inexact(a)
+    shape = shape_of(a)
+    ind = operator.index(ind)
+    if ind <= 0:
+        raise ValueError(f"funcgrad.numpy.linalg.tensorinv: ind must be positive, got {ind}")
+    rows, columns = int(np.prod(shape[:ind])), int(np.prod(shape[ind:]))
+    if rows != columns:
+        raise LinAlgError(f"funcgrad.numpy.linalg.tensorinv: a of shape {shape} must be "
+                          f"'square': the product of its first {ind} axes ({rows}) must "
+                          f"equal that of the others ({columns})")
+    return reshape(inv(reshape(a, (rows, columns))), shape[ind:] + shape[:ind])
+
+
+def tensorsolve(a, b, axes=None):
+    """``numpy.linalg.tensorsolve``: ``x`` with ``tensordot(a, x, axes=x.ndim) == b``;
+    ``axes`` are axes of ``a`` moved to the end first."""
+    a, b = _as_inexact(a), _as_inexact(b)
+    ndim = len(shape_of(a))
+    if axes is not None:
+        order = list(range(ndim))
+        for axis in axes:
+            order.remove(operator.index(axis) % ndim)
+            order.append(operator.index(axis) % ndim)
+        a = transpose(a, order)
+    shape, b_ndim = shape_of(a), len(shape_of(b))
+    x_shape = shape[b_ndim:]
+    size = int(np.prod(x_shape))
+    if int(np.prod(shape[:b_ndim])) != size or int(np.prod(shape_of(b))) != size:
+        raise LinAlgError(f"funcgrad.numpy.linalg.tensorsolve: a of shape {shape} (after "
+                          f"moving axes) and b of shape {shape_of(b)} do not match: the "
+                          f"products of a's first b.ndim axes, of its other axes and of b's "
+                          f"axes must be equal")
+    x = solve(reshape(a, (size, size)), reshape(b, (size,)))
+    return reshape(x, x_shape)
+
+
 __all__ = ["LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
            "svd", "svdvals", "qr", "pinv", "lstsq", "matrix_power", "multi_dot", "eig",
            "eigvals", "norm", "vector_norm", "matrix_norm", "cond", "matrix_rank",
            "matrix_transpose", "diagonal", "trace", "vecdot", "cross", "outer", "matmul",
-           "tensordot"]
+           "tensordot", "tensorinv", "tensorsolve"]
