@@ -22,4 +22,5 @@ from .sorting import *  # noqa: F401,F403
 from .index_update import *  # noqa: F401,F403
 from .polynomial import *  # noqa: F401,F403
 from .array_extras import *  # noqa: F401,F403
+from .no_derivative import *  # noqa: F401,F403
 from . import fft, linalg  # noqa: E402 -- submodules use the functions above

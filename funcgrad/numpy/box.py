@@ -4,7 +4,7 @@ import sys
 
 import numpy as np
 
-from ..core import Box, dtype_of, register_box_class, shape_of
+from ..core import Box, dtype_of, register_box_class, shape_of, unbox_all
 
 
 def _namespace():
@@ -73,6 +73,8 @@ class ArrayBox(Box):
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         # NumPy calls this for `ndarray + box` and for `numpy.sin(box)`: run ours instead.
         ours = getattr(_namespace(), ufunc.__name__, None)
+        if ours is ufunc:  # re-exported as is (integer-only, no derivative): on the values
+            return ufunc(*(unbox_all(x) for x in inputs), **kwargs)
         if method != "__call__" or ours is None or "out" in kwargs:
             raise TypeError(
                 f"funcgrad: numpy.{ufunc.__name__}{'' if method == '__call__' else '.' + method}"
