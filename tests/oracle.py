@@ -197,7 +197,7 @@ def _draw_cotangent(data, out):
 _JAX_ORACLES = {}
 
 
-def _bind(fun, args, static, diff):
+def bind(fun, args, static, diff):
     """``fun`` as a function of the differentiated arguments only."""
     def partial(*diff_args):
         full = list(args)
@@ -233,7 +233,7 @@ def _jax_oracle(case, static, diff, order):
         jax_fun = case.jax_version()
 
         def oracle(args, ct, tangents, second):
-            partial = _bind(jax_fun, args, static, diff)
+            partial = bind(jax_fun, args, static, diff)
             diff_args = tuple(args[i] for i in diff)
             out, pullback = jax.vjp(partial, *diff_args)
             _, tangent_out = jax.jvp(partial, diff_args, tuple(tangents))
@@ -241,7 +241,7 @@ def _jax_oracle(case, static, diff, order):
                 return out, pullback(ct), tangent_out, None
             second_args, directions = second
             objective = _second_order_objective(
-                jnp, jax.vjp, _bind(jax_fun, second_args, static, diff),
+                jnp, jax.vjp, bind(jax_fun, second_args, static, diff),
                 tree_flatten(ct)[0], directions)
             hvp = jax.grad(objective, argnums=tuple(range(len(diff))))(
                 *(second_args[i] for i in diff))
@@ -299,7 +299,7 @@ def check_case(case, data):
     if not has_ct:
         return
 
-    partial = _bind(ours_fun, args, static, diff)
+    partial = bind(ours_fun, args, static, diff)
     out, pullback = fg.vjp(partial, *diff_args)
     ours_ct = tree_map(lambda c, o: np.zeros(np.shape(o), np.result_type(o)) if c is None
                        else c, ct, out, is_leaf=lambda x: x is None)
@@ -327,7 +327,7 @@ def check_case(case, data):
     if second is not None:
         second_args, directions = second
         objective = _second_order_objective(
-            fnp, fg.vjp, _bind(ours_fun, second_args, static, diff),
+            fnp, fg.vjp, bind(ours_fun, second_args, static, diff),
             tree_flatten(ct, is_leaf=lambda x: x is None)[0], directions)
         ours = fg.grad(objective, argnums=argnums)(*(second_args[i] for i in diff))
         assert_close(case, ours, expected_hvp, "second derivative", np.dtype(np.float64))
