@@ -158,7 +158,7 @@ class EagerTrace(ReverseTrace):
 
     def process_primitive(self, primitive, args, params):
         # This is the lowest level, so once our boxes are opened every value is raw.
-        values, parents, argnums, _ = self._open(args)
+        values, parents, argnums, _ = self.open_args(args)
         ans = primitive.impl(*values, **params)
         if not is_differentiable(ans):
             return ans

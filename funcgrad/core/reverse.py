@@ -63,7 +63,7 @@ class ReverseTrace(Trace):
             values, parents, argnums = (value,), (box.node,), (0,)
             outer = isinstance(value, Box)
         else:
-            values, parents, argnums, outer = self._open(args)
+            values, parents, argnums, outer = self.open_args(args)
         # Whether any value is still boxed by an outer transform once ours are opened:
         # if none is, NumPy can be called directly instead of dispatching again.
         ans = primitive(*values, **params) if outer else primitive.impl(*values, **params)
@@ -83,7 +83,7 @@ class ReverseTrace(Trace):
             vjps = tuple([primitive.stage_vjp(i, ans, values, params) for i in argnums])
         return new_box(ans, self, Node(primitive, params, parents, argnums, vjps))
 
-    def _open(self, args):
+    def open_args(self, args):
         """The raw values of `args` (our boxes opened), our boxes' nodes and positions, and
         whether an outer transform's box remains among the values."""
         values = list(args)

@@ -1,7 +1,7 @@
 """checkpoint (remat): trade compute for memory in reverse mode."""
 import functools
 
-from ..core import Box, Node, Primitive, ReverseTrace, find_top_trace, tuple_get, zeros_like_value
+from ..core import Node, Primitive, ReverseTrace, find_top_trace, tuple_get, zeros_like_value
 from ..tree_util import tree_flatten, tree_unflatten
 from .reverse import vjp
 
@@ -41,20 +41,12 @@ remat = checkpoint
 
 def _record(fun, primitive, trace, flat, in_tree):
     """Run ``fun`` below ``trace`` and record one node whose VJP recomputes it."""
-    values, parents, positions = [], [], []
-    for i, x in enumerate(flat):
-        if isinstance(x, Box) and x._trace is trace:
-            values.append(x.value)
-            parents.append(x.node)
-            positions.append(i)
-        else:
-            values.append(x)
+    values, parents, positions, _ = trace.open_args(flat)
     args, kwargs = tree_unflatten(in_tree, values)
     out_flat, out_tree = tree_flatten(fun(*args, **kwargs))
     recompute = _Recompute(fun, values, positions, in_tree)
     vjps = tuple(recompute.for_input(k) for k in range(len(positions)))
-    packed = trace.record(tuple(out_flat), Node(primitive, None, tuple(parents),
-                                                tuple(positions), vjps))
+    packed = trace.record(tuple(out_flat), Node(primitive, None, parents, positions, vjps))
     return tree_unflatten(out_tree, [tuple_get(packed, index=i) for i in range(len(out_flat))])
 
 

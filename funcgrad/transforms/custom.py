@@ -1,7 +1,7 @@
 """custom_vjp: a function whose reverse-mode derivative the user supplies."""
 import functools
 
-from ..core import (Box, JVPTrace, Node, Primitive, ReverseTrace, dtype_of, find_top_trace,
+from ..core import (JVPTrace, Node, Primitive, ReverseTrace, dtype_of, find_top_trace,
                     shape_of, tuple_get, zeros_like_value)
 from ..tree_util import tree_flatten, tree_unflatten
 
@@ -59,19 +59,12 @@ class custom_vjp:
         return self._apply_traced(trace, flat, in_tree)
 
     def _apply_traced(self, trace, flat, in_tree):
-        values, parents, positions = [], [], []
-        for i, x in enumerate(flat):
-            if isinstance(x, Box) and x._trace is trace:
-                values.append(x.value)
-                parents.append(x.node)
-                positions.append(i)
-            else:
-                values.append(x)
+        values, parents, positions, _ = trace.open_args(flat)
         out, residuals = self.fwd(*tree_unflatten(in_tree, values))
         out_flat, out_tree = tree_flatten(out)
         backward = _UserBackward(self, residuals, out_tree, tuple(out_flat), values, in_tree)
         vjps = tuple(backward.for_input(i) for i in positions)
-        node = Node(self.primitive, None, tuple(parents), tuple(positions), vjps)
+        node = Node(self.primitive, None, parents, positions, vjps)
         packed = trace.record(tuple(out_flat), node)
         return tree_unflatten(out_tree, [tuple_get(packed, index=i) for i in range(len(out_flat))])
 

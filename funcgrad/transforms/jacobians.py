@@ -12,9 +12,9 @@ import numpy as np
 from .. import numpy as fnp
 from ..core import dtype_of, shape_of
 from ..tree_util import tree_flatten, tree_unflatten
-from ._checks import check_differentiable_inputs, normalize_argnums, resolve_argnums
+from ._checks import check_differentiable_inputs, normalize_argnums
 from .forward import jvp
-from .reverse import _Linearized, grad
+from .reverse import _Linearized, differentiated, grad
 
 
 def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
@@ -33,7 +33,7 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
 
     @functools.wraps(fun)
     def jacobian_fun(*args, **kwargs):
-        diff_fun, diff_args = _differentiated(fun, argnums, args, kwargs, "jacrev")
+        diff_fun, diff_args = differentiated(fun, argnums, args, kwargs, "jacrev")
         traced = _Linearized(diff_fun, diff_args, has_aux, "jacrev", allow_int, holomorphic)
         outputs = traced.outputs
         for out in outputs:
@@ -68,7 +68,7 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
 
     @functools.wraps(fun)
     def jacobian_fun(*args, **kwargs):
-        diff_fun, diff_args = _differentiated(fun, argnums, args, kwargs, "jacfwd")
+        diff_fun, diff_args = differentiated(fun, argnums, args, kwargs, "jacfwd")
         flat, in_tree = tree_flatten(diff_args)
         check_differentiable_inputs(flat, diff_args, "jacfwd", holomorphic=holomorphic)
         for x in flat:
@@ -132,19 +132,6 @@ def hvp(fun, primals, tangents):
     """
     argnums = tuple(range(len(primals)))
     return jvp(grad(fun, argnums=argnums), tuple(primals), tuple(tangents))[1]
-
-
-def _differentiated(fun, argnums, args, kwargs, transform):
-    """``fun`` as a function of the arguments in argnums only, and those arguments."""
-    argnums = resolve_argnums(argnums, len(args), transform)
-
-    def fun_of_differentiated(*diff_args):
-        full = list(args)
-        for argnum, value in zip(argnums, diff_args):
-            full[argnum] = value
-        return fun(*full, **kwargs)
-
-    return fun_of_differentiated, tuple(args[i] for i in argnums)
 
 
 def _check_output_dtype(out, holomorphic, transform, integer_ok=False):

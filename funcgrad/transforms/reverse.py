@@ -143,8 +143,8 @@ def grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     return grad_fun
 
 
-def _value_aux_grad(fun, argnums, single, has_aux, args, kwargs, transform, holomorphic=False,
-                    allow_int=False):
+def differentiated(fun, argnums, args, kwargs, transform):
+    """``fun`` as a function of the arguments in argnums only, and those arguments."""
     argnums = resolve_argnums(argnums, len(args), transform)
 
     def fun_of_differentiated(*diff_args):
@@ -153,8 +153,13 @@ def _value_aux_grad(fun, argnums, single, has_aux, args, kwargs, transform, holo
             full[argnum] = value
         return fun(*full, **kwargs)
 
-    traced = _Linearized(fun_of_differentiated, tuple(args[i] for i in argnums),
-                         has_aux, transform, allow_int, holomorphic)
+    return fun_of_differentiated, tuple(args[i] for i in argnums)
+
+
+def _value_aux_grad(fun, argnums, single, has_aux, args, kwargs, transform, holomorphic=False,
+                    allow_int=False):
+    diff_fun, diff_args = differentiated(fun, argnums, args, kwargs, transform)
+    traced = _Linearized(diff_fun, diff_args, has_aux, transform, allow_int, holomorphic)
     out = tree_unflatten(traced.out_tree, traced.outputs)
     check_scalar_output(out, transform, holomorphic)
     grads = tree_unflatten(traced.in_tree, traced.pull_back([ones_like_value(out)], False))
