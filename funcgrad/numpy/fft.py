@@ -164,19 +164,22 @@ def _fit_all(a, axes, lengths):
 
 # ---- public functions ----------------------------------------------------------------
 
-def _complex_transform(transform, function, a, s, axes, norm, what="s"):
+def _prepare(function, a, s, axes, norm, what):
+    """The array, the checked norm, and the axes with their transform lengths."""
     a = asarray(a)
     norm = _check_norm(norm, function)
-    axes, lengths = _axes_and_lengths(a, s, axes, function, what)
+    return (a, norm) + _axes_and_lengths(a, s, axes, function, what)
+
+
+def _complex_transform(transform, function, a, s, axes, norm, what="s"):
+    a, norm, axes, lengths = _prepare(function, a, s, axes, norm, what)
     if not axes:  # NumPy returns the input unchanged when there is nothing to transform
         return a
     return transform(_fit_all(a, axes, lengths), axes=axes, norm=norm)
 
 
 def _real_forward(function, a, s, axes, norm, what="s"):
-    a = asarray(a)
-    norm = _check_norm(norm, function)
-    axes, lengths = _axes_and_lengths(a, s, axes, function, what)
+    a, norm, axes, lengths = _prepare(function, a, s, axes, norm, what)
     if not axes:
         raise ValueError(f"funcgrad.numpy.fft.{function}: needs at least one axis")
     if aval(a)[1].kind == "c":
@@ -186,9 +189,7 @@ def _real_forward(function, a, s, axes, norm, what="s"):
 
 
 def _real_inverse(function, a, s, axes, norm, what="s"):
-    a = asarray(a)
-    norm = _check_norm(norm, function)
-    axes, lengths = _axes_and_lengths(a, s, axes, function, what)
+    a, norm, axes, lengths = _prepare(function, a, s, axes, norm, what)
     if not axes:
         raise ValueError(f"funcgrad.numpy.fft.{function}: needs at least one axis")
     n = lengths[-1]
