@@ -173,7 +173,10 @@ CASES = [
          arrays_like([(((4,), ()), F64), (((2,), (2, 3)), F32)]), order=2),
     Case("interp", _interps, interp_args()),
     Case("cov_corrcoef", _covariances, cov_args()),
+    # As in cov_args, the real part's noise is small beside the trend, so no variable is
+    # (nearly) constant: at a spread of 1e-8 corrcoef's derivatives are 1e8 and rounding
+    # at that scale swamps the comparison.
     Case("corrcoef_complex", _corrcoef, st.builds(
         lambda real, imag: ((real + 1j * imag + np.arange(3),), {}),
-        array((2, 3), np.float64, -1.0, 1.0), array((2, 3), np.float64, -1.0, 1.0))),
+        array((2, 3), np.float64, -0.2, 0.2), array((2, 3), np.float64, -1.0, 1.0))),
 ]
