@@ -300,12 +300,21 @@ class PyTreeDef:
     data (dict keys, namedtuple class, ...) and the same shape.
     """
 
-    __slots__ = ("_nodes", "_num_leaves", "_hash")
+    __slots__ = ("_nodes", "_num_leaves", "_hash", "_flat")
 
     def __init__(self, nodes: Tuple, num_leaves: int):
         self._nodes = nodes  # preorder tuple of (kind, arity, aux) records
         self._num_leaves = num_leaves
         self._hash = None
+        # The two structures every transform call rebuilds (its arguments, its gradients)
+        # get a shortcut in unflatten: a lone leaf, or a tuple of leaves.
+        if nodes == (_LEAF_NODE,):
+            self._flat = _LEAF
+        elif nodes[0] == (_TUPLE, num_leaves, None) and len(nodes) == num_leaves + 1 and (
+                nodes.count(_LEAF_NODE) == num_leaves):
+            self._flat = _TUPLE
+        else:
+            self._flat = None
 
     @property
     def num_leaves(self) -> int:
@@ -326,6 +335,10 @@ class PyTreeDef:
                 f"tree_unflatten: treedef expects {self._num_leaves} leaves, "
                 f"got {len(leaves)}"
             )
+        if self._flat == _TUPLE:
+            return tuple(leaves)
+        if self._flat == _LEAF:
+            return leaves[0]
         # Walk the nodes backwards: each container's children are then the
         # top entries of the stack, first child on top.
         stack = []

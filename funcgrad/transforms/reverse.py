@@ -3,8 +3,8 @@ import functools
 
 import numpy as np
 
-from ..core import (Box, Node, ReverseTrace, backward_pass, dtype_of, float0, new_box,
-                    ones_like_value, shape_of, zeros_like_value)
+from ..core import (Box, Node, ReverseTrace, backward_pass, dtype_of, float0,
+                    is_differentiable, new_box, ones_like_value, shape_of, zeros_like_value)
 from ..core.collector import collector_paused
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
 from ._checks import (check_cotangent, check_differentiable_inputs, check_output_leaf,
@@ -41,10 +41,13 @@ class _Linearized:
                                     holomorphic=holomorphic)
         trace = ReverseTrace()
         self.inputs = flat
-        # Integer and boolean inputs (allowed by allow_int) are constants: no leaf.
-        self.leaves = [Node.leaf() if dtype_of(x).kind in "fc" else None for x in flat]
-        boxed = [x if leaf is None else new_box(x, trace, leaf)
-                 for x, leaf in zip(flat, self.leaves)]
+        self.leaves = []
+        boxed = []
+        for x in flat:
+            # Integer and boolean inputs (allowed by allow_int) are constants: no leaf.
+            leaf = Node.leaf() if is_differentiable(x) else None
+            self.leaves.append(leaf)
+            boxed.append(x if leaf is None else new_box(x, trace, leaf))
         try:
             with collector_paused():
                 out = fun(*tree_unflatten(self.in_tree, boxed))
