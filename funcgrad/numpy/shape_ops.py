@@ -20,7 +20,20 @@ from .indexing import add_at_zeros, gather
 
 _reshape = primitive(lambda a, shape, order: np.reshape(a, shape, order=order), "reshape")
 _transpose = primitive(lambda a, axes: np.transpose(a, axes), "transpose")
-_broadcast_to = primitive(lambda a, shape: np.broadcast_to(a, shape), "broadcast_to")
+
+
+def _broadcast_view(a, shape):
+    """``np.broadcast_to(a, shape)``: a read-only view. A 0-d array (the cotangent of every
+    scalar loss, spread by sum's VJP) is viewed with zero strides directly: 0.4 us where
+    ``np.broadcast_to`` builds an nditer for 3.4 us."""
+    if type(a) is np.ndarray and not a.ndim:
+        view = np.ndarray(shape, a.dtype, a, 0, (0,) * len(shape))
+        view.flags.writeable = False
+        return view
+    return np.broadcast_to(a, shape)
+
+
+_broadcast_to = primitive(_broadcast_view, "broadcast_to")
 _concatenate = primitive(lambda *arrays, axis: np.concatenate(arrays, axis=axis), "concatenate")
 _stack = primitive(lambda *arrays, axis: np.stack(arrays, axis=axis), "stack")
 # Splitting is one node for all the pieces, whose VJP is one concatenate.
