@@ -3,6 +3,8 @@
 Every function here accepts plain NumPy values (and then returns what NumPy would)
 as well as values traced by funcgrad's transforms.
 """
+import sys as _sys
+
 from numpy import (e, euler_gamma, inf, nan, newaxis, pi, dtype, ndarray,
                    float16, float32, float64, complex64, complex128, int8, int16, int32, int64,
                    uint8, bool_, iscomplexobj, isscalar, ndim, shape, size, result_type,
@@ -24,3 +26,5 @@ from .polynomial import *  # noqa: F401,F403
 from .array_extras import *  # noqa: F401,F403
 from .no_derivative import *  # noqa: F401,F403
 from . import fft, linalg  # noqa: E402 -- submodules use the functions above
+
+_box.attach_methods(_sys.modules[__name__])  # now that every function exists

@@ -147,33 +147,35 @@ class ArrayBox(Box):
     fill = put = resize = itemset = partition = setfield = byteswap = _in_place
 
 
-def _forward_to(name, reflected=False):
-    if reflected:
-        def method(self, other):
-            return getattr(_namespace(), name)(other, self)
-    else:
-        def method(self, *args, **kwargs):
-            return getattr(_namespace(), name)(self, *args, **kwargs)
+def _method(name, function):
+    """An ArrayBox method that is ``function`` with the box as first argument."""
+    def method(self, *args, **kwargs):
+        return function(self, *args, **kwargs)
     method.__name__ = name
     return method
+
+
+def _operator(name, function, reflected=False):
+    """A binary operator; no *args/**kwargs, for operators are the hot path of user code."""
+    if reflected:
+        def operator(self, other):
+            return function(other, self)
+    else:
+        def operator(self, other):
+            return function(self, other)
+    operator.__name__ = name
+    return operator
 
 
 _OPERATORS = {
     "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
     "floordiv": "floor_divide", "mod": "remainder", "pow": "power", "matmul": "matmul",
 }
-for _dunder, _function in _OPERATORS.items():
-    setattr(ArrayBox, f"__{_dunder}__", _forward_to(_function))
-    setattr(ArrayBox, f"__r{_dunder}__", _forward_to(_function, reflected=True))
-
 _UNARY_AND_COMPARISONS = {
     "__neg__": "negative", "__pos__": "positive", "__abs__": "absolute",
     "__lt__": "less", "__le__": "less_equal", "__gt__": "greater", "__ge__": "greater_equal",
     "__eq__": "equal", "__ne__": "not_equal",
 }
-for _dunder, _function in _UNARY_AND_COMPARISONS.items():
-    setattr(ArrayBox, _dunder, _forward_to(_function))
-
 # ndarray methods that are the funcgrad.numpy function of the same name.
 # `sort` returns a sorted copy, as in JAX (NumPy's sorts in place: traced arrays cannot).
 ARRAY_METHODS = (
@@ -182,8 +184,20 @@ ARRAY_METHODS = (
     "ravel", "repeat", "round", "searchsorted", "sort", "squeeze", "std", "sum", "swapaxes",
     "take", "trace", "var",
 )
-for _name in ARRAY_METHODS:
-    setattr(ArrayBox, _name, _forward_to(_name))
+
+
+def attach_methods(namespace):
+    """Give ArrayBox its operators and ndarray methods, each calling the function of
+    ``namespace`` (funcgrad.numpy, once complete) directly: no lookup per call."""
+    for dunder, name in _OPERATORS.items():
+        function = getattr(namespace, name)
+        setattr(ArrayBox, f"__{dunder}__", _operator(name, function))
+        setattr(ArrayBox, f"__r{dunder}__", _operator(name, function, reflected=True))
+    for dunder, name in _UNARY_AND_COMPARISONS.items():
+        setattr(ArrayBox, dunder, _method(name, getattr(namespace, name)))
+    for name in ARRAY_METHODS:
+        setattr(ArrayBox, name, _method(name, getattr(namespace, name)))
+
 
 for _type in (np.ndarray, float, complex, np.float16, np.float32, np.float64, np.longdouble,
               np.complex64, np.complex128, np.clongdouble, ArrayBox):
