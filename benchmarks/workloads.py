@@ -82,12 +82,14 @@ def make_network_step(peer):
         value_and_grad, loss = _functional_network(peer)
         # autograd differentiates one argument, so both peers take the weights as a tuple.
         vg = value_and_grad(lambda weights, x, y: loss(*weights, x, y))
-        weights = [(w1, w2)]
 
         def run():
-            value, (g1, g2) = vg(weights[0], x, y)
-            w1_, w2_ = weights[0]
-            weights[0] = (w1_ - LEARNING_RATE * g1, w2_ - LEARNING_RATE * g2)
+            nonlocal w1, w2
+            value, (g1, g2) = vg((w1, w2), x, y)
+            # The gradients are plain arrays and nothing holds on to the weights once vg
+            # returns, so the update is in place, as in numpy_step.
+            w1 -= LEARNING_RATE * g1
+            w2 -= LEARNING_RATE * g2
             return value
         return run
     torch = _torch_like(peer)
