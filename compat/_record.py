@@ -63,27 +63,34 @@ def float_dtype(x):
 
 
 class _What:
-    """How an error message names a saved tensor (formatted only if the error happens)."""
+    """How an error message names a saved tensor (formatted only if the error happens).
+    It keeps the NumPy dtype and the box, and looks up PyTorch's names only in __str__
+    (built for every saved tensor: 0.42 -> 0.29 us)."""
 
-    __slots__ = ("dtype", "shape", "creator")
+    __slots__ = ("dtype", "shape", "box")
 
-    def __init__(self, t):
-        self.dtype = t.dtype
-        self.shape = t._data.shape
-        box = t._box
-        self.creator = None if box is None else box.node.label
+    def __init__(self, data, box):
+        self.dtype = data.dtype
+        self.shape = data.shape
+        self.box = box
 
     def __str__(self):
-        origin = f", output of {self.creator}" if self.creator else ""
-        return f"[torch.{self.dtype.legacy_name} {list(self.shape)}{origin}]"
+        creator = None if self.box is None else self.box.node.label
+        origin = f", output of {creator}" if creator else ""
+        dtype = _dtypes.from_numpy_dtype(self.dtype)
+        return f"[torch.{dtype.legacy_name} {list(self.shape)}{origin}]"
 
 
 def new_nodes(node, inputs):
     """The nodes one operation recorded: those reachable from its result's node without
     passing through its inputs' nodes."""
-    stop = {x._box.node for x in inputs if type(x) is Tensor and x._box is not None}
-    if stop.issuperset(node.parents):  # one primitive on the inputs: the common case
+    stop = [x._box.node for x in inputs if type(x) is Tensor and x._box is not None]
+    for parent in node.parents:
+        if parent not in stop:  # nodes compare by identity
+            break
+    else:  # one primitive on the inputs: the common case, with no set built (~0.3 us)
         return [node]
+    stop = set(stop)
     found = []
     stack = [node]
     while stack:
@@ -96,21 +103,33 @@ def new_nodes(node, inputs):
     return found
 
 
+def _holds(values, value):
+    """Whether `value` itself is among `values` (by identity: `in` would compare arrays)."""
+    for v in values:
+        if v is value:
+            return True
+    return False
+
+
 def _note_saved(new_nodes, inputs, out, saves_result):
     """Record on the result's node the version of every input tensor whose storage the new
     nodes' VJPs hold (checked before backward uses them); inputs they do not hold are only
     checked when create_graph replays the nodes on their inputs."""
-    captured = []
-    for n in new_nodes:
-        captured.extend(n.captured)
+    if len(new_nodes) == 1:
+        captured = new_nodes[0].captured
+    else:
+        captured = [value for n in new_nodes for value in n.captured]
     entries = []
     if captured:
         for x in inputs:
             if isinstance(x, Tensor):
-                held = any(v is x._data for v in captured)
-                entries.append((x._version, x._version.value, _What(x), not held))
+                version = x._version
+                data = x._data
+                entries.append((version, version.value, _What(data, x._box),
+                                not _holds(captured, data)))
     if saves_result:
-        entries.append((out._version, out._version.value, _What(out), False))
+        version = out._version
+        entries.append((version, version.value, _What(out._data, out._box), False))
     if entries:
         new_nodes[0].saved = tuple(entries)
 
@@ -145,8 +164,9 @@ def wrap(out, label, edges, others=(), saves_result=False, view_of=None, frees=N
     node = out.node
     node.label = label
     node.edges = tuple([edge(x) for x in edges])
-    recorded = new_nodes(node, edges + others)
-    _note_saved(recorded, edges + others, t, saves_result)
+    inputs = edges + others if others else edges
+    recorded = new_nodes(node, inputs)
+    _note_saved(recorded, inputs, t, saves_result)
     if frees is not None:
         for n in recorded:
             n.frees = frees
