@@ -31,11 +31,20 @@ class Primitive:
             registry[name] = self
 
     def __call__(self, *args, **params):
-        # Hot path: untraced arguments go straight to NumPy.
+        top = None  # the innermost transform watching an argument (find_top_trace, inlined)
         for arg in args:
-            if isinstance(arg, Box):
-                return bind_traced(self, args, params)
-        return self.impl(*args, **params)
+            if isinstance(arg, Box) and (top is None or arg._trace.level > top.level):
+                top = arg._trace
+        if top is None:  # the hot path: untraced arguments go straight to NumPy
+            return self.impl(*args, **params)
+        return self.bind(top, args, params)
+
+    def bind(self, top, args, params):
+        """Hand this application to ``top``, the innermost transform watching its arguments."""
+        out = top.process_primitive(self, args, params)
+        if self.multiple_results and isinstance(out, Box):
+            return tuple(tuple_get(out, index=i) for i in range(len(out.value)))
+        return out
 
     def stage_vjp(self, argnum, ans, args, params):
         """Run the rule for argument `argnum` in the forward pass; returns g -> cotangent."""
@@ -51,20 +60,6 @@ class Primitive:
 
     def __repr__(self):
         return f"<primitive {self.name}>"
-
-
-def bind_traced(primitive, args, params):
-    """Hand a primitive application to the innermost transform watching its arguments."""
-    top = None  # find_top_trace, inlined: this runs for every traced primitive
-    for arg in args:
-        if isinstance(arg, Box):
-            trace = arg._trace
-            if top is None or trace.level > top.level:
-                top = trace
-    out = top.process_primitive(primitive, args, params)
-    if primitive.multiple_results and isinstance(out, Box):
-        return tuple(tuple_get(out, index=i) for i in range(len(out.value)))
-    return out
 
 
 def defvjp(primitive, *rules):

@@ -14,7 +14,6 @@ Rounding, integer division, ``sinc``, ``i0`` and other special cases live in
 import numpy as np
 
 from ..core import Box, Primitive, unbox_all
-from ..core.primitive import bind_traced
 from ._rules import aval, defjvp, defvjp, dtype_of, primitive, shape_of, unbroadcast
 from .casting import astype
 from .shape_ops import broadcast_to
@@ -40,13 +39,10 @@ class Ufunc(Primitive):
         super().__init__(name or ufunc.__name__, ufunc, multiple_results)
         self.nin = ufunc.nin
 
-    def __call__(self, *args, **kwargs):
-        for arg in args:
-            if isinstance(arg, Box):
-                if kwargs or len(args) != self.nin:
-                    self._check_traced_call(args, kwargs)
-                return bind_traced(self, args, {})
-        return self.impl(*args, **kwargs)
+    def bind(self, top, args, kwargs):
+        if kwargs or len(args) != self.nin:
+            self._check_traced_call(args, kwargs)  # raises unless the keywords change nothing
+        return Primitive.bind(self, top, args, {})
 
     def _check_traced_call(self, args, kwargs):
         name = f"funcgrad.numpy.{self.name}"
@@ -110,12 +106,13 @@ def define_rules(prim, *linears):
 
 
 def unary_rules(prim, linear):
-    """Rules of a real or holomorphic function of one argument: ``linear(ans, x, v)``.
+    """Rules of a real or holomorphic function of one argument: ``linear(ans, x)`` returns
+    ``v -> v * f'(x)``.
 
     Its cotangent and tangent already have the argument's shape and dtype, so the map is
-    the whole rule (the hot path: no staging, no reshaping)."""
-    defvjp(prim, lambda ans, x: lambda g: linear(ans, x, g))
-    defjvp(prim, lambda t, ans, x: linear(ans, x, t))
+    the whole staged VJP (the hot path: no reshaping, one call per backward step)."""
+    defvjp(prim, linear)
+    defjvp(prim, lambda t, ans, x: linear(ans, x)(t))
 
 
 def zero_map(ans, *args, **params):
@@ -196,35 +193,35 @@ _LN10 = float(np.log(10.0))
 # Operators rather than multiply()/true_divide() calls: on plain arrays (a first derivative)
 # they go straight to NumPy, skipping a Python-level dispatch per step of the backward pass;
 # on boxes (higher derivatives) they dispatch to the same primitives.
-unary_rules(negative, lambda ans, x, v: -v)
-unary_rules(positive, lambda ans, x, v: v)
-unary_rules(exp, lambda ans, x, v: v * ans)
-unary_rules(exp2, lambda ans, x, v: v * (ans * _LN2))
-unary_rules(expm1, lambda ans, x, v: v * (ans + 1.0))
-unary_rules(log, lambda ans, x, v: v / x)
-unary_rules(log2, lambda ans, x, v: v / (x * _LN2))
-unary_rules(log10, lambda ans, x, v: v / (x * _LN10))
-unary_rules(log1p, lambda ans, x, v: v / (x + 1.0))
-unary_rules(sin, lambda ans, x, v: v * cos(x))
-unary_rules(cos, lambda ans, x, v: v * -sin(x))
-unary_rules(tan, lambda ans, x, v: v * (square(ans) + 1.0))
-unary_rules(arcsin, lambda ans, x, v: v / sqrt(1.0 - square(x)))
-unary_rules(arccos, lambda ans, x, v: v / -sqrt(1.0 - square(x)))
-unary_rules(arctan, lambda ans, x, v: v / (square(x) + 1.0))
-unary_rules(sinh, lambda ans, x, v: v * cosh(x))
-unary_rules(cosh, lambda ans, x, v: v * sinh(x))
-unary_rules(tanh, lambda ans, x, v: v * (1.0 - square(ans)))
-unary_rules(arcsinh, lambda ans, x, v: v / sqrt(square(x) + 1.0))
-unary_rules(arccosh, lambda ans, x, v: v / sqrt(square(x) - 1.0))
+unary_rules(negative, lambda ans, x: lambda v: -v)
+unary_rules(positive, lambda ans, x: lambda v: v)
+unary_rules(exp, lambda ans, x: lambda v: v * ans)
+unary_rules(exp2, lambda ans, x: lambda v: v * (ans * _LN2))
+unary_rules(expm1, lambda ans, x: lambda v: v * (ans + 1.0))
+unary_rules(log, lambda ans, x: lambda v: v / x)
+unary_rules(log2, lambda ans, x: lambda v: v / (x * _LN2))
+unary_rules(log10, lambda ans, x: lambda v: v / (x * _LN10))
+unary_rules(log1p, lambda ans, x: lambda v: v / (x + 1.0))
+unary_rules(sin, lambda ans, x: lambda v: v * cos(x))
+unary_rules(cos, lambda ans, x: lambda v: v * -sin(x))
+unary_rules(tan, lambda ans, x: lambda v: v * (square(ans) + 1.0))
+unary_rules(arcsin, lambda ans, x: lambda v: v / sqrt(1.0 - square(x)))
+unary_rules(arccos, lambda ans, x: lambda v: v / -sqrt(1.0 - square(x)))
+unary_rules(arctan, lambda ans, x: lambda v: v / (square(x) + 1.0))
+unary_rules(sinh, lambda ans, x: lambda v: v * cosh(x))
+unary_rules(cosh, lambda ans, x: lambda v: v * sinh(x))
+unary_rules(tanh, lambda ans, x: lambda v: v * (1.0 - square(ans)))
+unary_rules(arcsinh, lambda ans, x: lambda v: v / sqrt(square(x) + 1.0))
+unary_rules(arccosh, lambda ans, x: lambda v: v / sqrt(square(x) - 1.0))
 # (1 - x)(1 + x) rather than 1 - x**2: accurate near the poles at +-1.
-unary_rules(arctanh, lambda ans, x, v: v / ((1.0 - x) * (x + 1.0)))
-unary_rules(sqrt, lambda ans, x, v: v * 0.5 / ans)
-unary_rules(cbrt, lambda ans, x, v: v / (square(ans) * 3.0))
-unary_rules(square, lambda ans, x, v: v * (x * 2.0))
-unary_rules(reciprocal, lambda ans, x, v: -(v * square(ans)))
-unary_rules(deg2rad, lambda ans, x, v: v * (np.pi / 180.0))
-unary_rules(rad2deg, lambda ans, x, v: v * (180.0 / np.pi))
-unary_rules(conjugate, lambda ans, x, v: conjugate(v))
+unary_rules(arctanh, lambda ans, x: lambda v: v / ((1.0 - x) * (x + 1.0)))
+unary_rules(sqrt, lambda ans, x: lambda v: v * 0.5 / ans)
+unary_rules(cbrt, lambda ans, x: lambda v: v / (square(ans) * 3.0))
+unary_rules(square, lambda ans, x: lambda v: v * (x * 2.0))
+unary_rules(reciprocal, lambda ans, x: lambda v: -(v * square(ans)))
+unary_rules(deg2rad, lambda ans, x: lambda v: v * (np.pi / 180.0))
+unary_rules(rad2deg, lambda ans, x: lambda v: v * (180.0 / np.pi))
+unary_rules(conjugate, lambda ans, x: lambda v: conjugate(v))
 define_rules(sign, zero_map)
 
 
