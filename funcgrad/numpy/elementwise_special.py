@@ -217,16 +217,16 @@ def _bessel_i1_impl(x):
 
 i0 = primitive(np.i0, "i0")
 _bessel_i1 = primitive(_bessel_i1_impl, "bessel_i1")
-unary_rules(i0, lambda ans, x, v: multiply(v, _bessel_i1(x)))
+unary_rules(i0, lambda ans, x: lambda v: multiply(v, _bessel_i1(x)))
 
 
-def _bessel_i1_linear(ans, x, v):
+def _bessel_i1_linear(ans, x):
     # I1'(x) = I0(x) - I1(x) / x, and 1/2 at 0.
     zero = unbox_all(x) == 0
     if not np.any(zero):
-        return multiply(v, subtract(i0(x), true_divide(ans, x)))
+        return lambda v: multiply(v, subtract(i0(x), true_divide(ans, x)))
     safe_x = where(zero, 1.0, x)
-    return multiply(v, where(zero, 0.5, subtract(i0(x), true_divide(ans, safe_x))))
+    return lambda v: multiply(v, where(zero, 0.5, subtract(i0(x), true_divide(ans, safe_x))))
 
 
 unary_rules(_bessel_i1, _bessel_i1_linear)
