@@ -52,6 +52,8 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     """``numpy.asarray``: traced values pass through unchanged."""
+    if dtype is None and isinstance(a, Box):  # the common case, first: many functions start here
+        return a
     if _is_traced(a):
         return array(a, dtype=dtype)
     return np.asarray(a, dtype=dtype, order=order, copy=copy, like=like)

@@ -76,19 +76,34 @@ defjvp(_matmul, lambda t, ans, a, b: _matmul(t, b), lambda t, ans, a, b: _matmul
 def matmul(x1, x2, /, **unsupported):
     """``numpy.matmul`` (the ``@`` operator): matrix products, broadcast over leading
     batch axes; a 1-D argument is a vector."""
-    _reject("matmul", unsupported)
-    shape1, shape2 = shape_of(x1), shape_of(x2)
+    if unsupported:
+        _reject("matmul", unsupported)
+    try:
+        return _matmul(x1, x2)
+    except ValueError as error:
+        # Shapes are checked only once NumPy has refused them: nothing on the hot path.
+        _check_matmul_shapes(shape_of(x1), shape_of(x2), error)
+        raise
+
+
+def _check_matmul_shapes(shape1, shape2, error):
+    """Raise our explanation of NumPy's ``error`` if the operand shapes are what is wrong."""
     if not shape1 or not shape2:
         raise ValueError("funcgrad.numpy.matmul: scalar operands are not allowed, use "
-                         "multiply (or *) instead")
+                         "multiply (or *) instead") from error
     inner1 = shape1[-1]
     inner2 = shape2[-2] if len(shape2) > 1 else shape2[0]
     if inner1 != inner2:
         raise ValueError(f"funcgrad.numpy.matmul: shapes {shape1} and {shape2} do not match: "
                          f"the last axis of the first ({inner1}) must equal the "
                          f"{'second-to-last' if len(shape2) > 1 else 'only'} axis of the "
-                         f"second ({inner2})")
-    return _matmul(x1, x2)
+                         f"second ({inner2})") from error
+    try:
+        np.broadcast_shapes(shape1[:-2], shape2[:-2])
+    except ValueError:
+        raise ValueError(f"funcgrad.numpy.matmul: the batch axes of shapes {shape1} and "
+                         f"{shape2} ({shape1[:-2]} and {shape2[:-2]}) do not broadcast "
+                         f"together") from error
 
 
 # ---- tensordot (and dot, which is a tensordot) ---------------------------------------

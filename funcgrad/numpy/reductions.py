@@ -229,7 +229,8 @@ def _reject(function, **unsupported):
 
 def _prepare(function, a, axis, dtype=None, out=None):
     """``a`` as an array (cast to ``dtype`` if given) and ``axis`` as sorted axes."""
-    _reject(function, out=out)
+    if out is not None:
+        _reject(function, out=out)
     a = asarray(a)
     if dtype is not None and np.dtype(dtype) != dtype_of(a):
         a = astype(a, dtype)
