@@ -11,12 +11,13 @@ import warnings
 import numpy as np
 
 import funcgrad.numpy as fnp
-from funcgrad.core import unbox_all
+from funcgrad.core import Box, unbox_all
+from funcgrad.core.eager import EAGER_TRACE
 
 from . import _dtypes
 from ._dtypes import DEFAULTS, result_type
 from ._grad_mode import STATE
-from ._record import check_tensor, elementwise, engine, float_dtype, operand, wrap_view, wrap
+from ._record import check_tensor, elementwise, engine, float_operand, operand, wrap_view, wrap
 from ._tensor import Tensor, make
 
 _int64, _bool, _float = _dtypes.int64, _dtypes.bool, _dtypes._FLOAT
@@ -25,8 +26,15 @@ _int64, _bool, _float = _dtypes.int64, _dtypes.bool, _dtypes._FLOAT
 def _unary(fn, label, saves_result=False):
     """A float operation of one tensor (integer tensors compute in the default float)."""
     def op(input):
-        return wrap(fn(operand(input, float_dtype(input))), label, (input,),
-                    saves_result=saves_result)
+        value = float_operand(input)
+        if isinstance(value, Box):
+            # A box of the eager tape (the only trace compat records on): record the ufunc
+            # there directly, skipping the dispatch that would find that trace (three calls,
+            # ~3k instructions of the ~67k a primitive costs forward and backward).
+            out = EAGER_TRACE.process_primitive(fn, (value,), {})
+        else:
+            out = fn(value)
+        return wrap(out, label, (input,), saves_result=saves_result)
     op.__name__ = fn.name
     return op
 
@@ -105,8 +113,7 @@ def remainder(input, other):
 
 
 def reciprocal(input):
-    dtype = float_dtype(input)
-    return wrap(fnp.true_divide(1.0, operand(input, dtype)), "ReciprocalBackward0", (input,),
+    return wrap(fnp.true_divide(1.0, float_operand(input)), "ReciprocalBackward0", (input,),
                 saves_result=True)
 
 
@@ -154,7 +161,7 @@ def abs(input):
 
 def sigmoid(input):
     """1 / (1 + exp(-input)), in a form that never overflows (exp of -|input| only)."""
-    value = operand(input, float_dtype(input))
+    value = float_operand(input)
     small = fnp.exp(fnp.negative(fnp.absolute(value)))
     one_plus = fnp.add(1.0, small)
     out = fnp.where(unbox_all(value) >= 0, fnp.true_divide(1.0, one_plus),
