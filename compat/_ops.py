@@ -197,11 +197,13 @@ def clamp(input, min=None, max=None):
     """Limit the elements to [min, max] (either may be None, or a tensor)."""
     if min is None and max is None:
         raise RuntimeError("clamp: at least one of 'min' or 'max' must not be None")
-    dtype = result_type(*(x for x in (input, min, max) if x is not None))
-    if input.dtype.category >= dtype.category:
-        dtype = input.dtype
+    # Lists rather than generator expressions, and the input's dtype looked up once (~1 us).
+    dtype = result_type(*[x for x in (input, min, max) if x is not None])
+    input_dtype = input.dtype
+    if input_dtype.category >= dtype.category:
+        dtype = input_dtype
     value = _clamped(operand(input, dtype), _bound(min, dtype), _bound(max, dtype))
-    tensor_bounds = tuple(b for b in (min, max) if isinstance(b, Tensor))
+    tensor_bounds = tuple([b for b in (min, max) if isinstance(b, Tensor)])
     label = "ClampBackward0" if tensor_bounds else "ClampBackward1"
     return wrap(value, label, (input,) + tensor_bounds)
 
@@ -512,17 +514,18 @@ def cumsum(input, dim, *, dtype=None):
 # ---- products ---------------------------------------------------------------------------
 
 
-def _matmul_dtype(a, b, name):
+def _check_matmul_operands(a, b, name):
     check_tensor(a, name)
     check_tensor(b, name)
-    if a.dtype is not b.dtype:
+    # One compat dtype per NumPy dtype: comparing the arrays' dtypes is comparing theirs,
+    # without two dtype lookups (~0.3 us).
+    if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"{name}: expected both operands to have the same dtype, but got "
                            f"{a.dtype} and {b.dtype}")
-    return a.dtype
 
 
 def _product(a, b, label, name):
-    _matmul_dtype(a, b, name)
+    _check_matmul_operands(a, b, name)
     return wrap(fnp.matmul(engine(a), engine(b)), label, (a, b))
 
 
@@ -531,7 +534,7 @@ def mm(input, mat2):
     if input.dim() != 2 or mat2.dim() != 2:
         raise RuntimeError(f"mm: both arguments must be matrices, got {input.dim()}-D and "
                            f"{mat2.dim()}-D tensors")
-    if input.shape[1] != mat2.shape[0]:
+    if input._data.shape[1] != mat2._data.shape[0]:  # no Size objects built (~0.5 us)
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x"
                            f"{input.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
     return _product(input, mat2, "MmBackward0", "mm")

@@ -80,8 +80,11 @@ class EagerNode(Node):
 
 _SAVED_TYPES = (np.ndarray, np.generic, Box)
 _FUNCTION = types.FunctionType
-# A set of types: one hash lookup skips a plain cell (cheaper than a chain of `is` tests).
-_PLAIN = frozenset((int, float, bool, str, type(None)))
+# The types of contents that hold no saved value: plain values, and every type met in a
+# closure that is not a saved type, a function or a container (dtypes, say), learned as
+# they are met, so that one hash lookup skips such a cell (a chain of `is` tests and an
+# isinstance otherwise).
+_IGNORED = {int, float, bool, str, type(None)}
 
 
 def captured_values(vjps):
@@ -105,16 +108,18 @@ def captured_values(vjps):
             kind = type(value)
             if kind is np.ndarray:
                 found.append(value)
-            elif kind in _PLAIN:
+            elif kind in _IGNORED:
                 continue
             elif kind is _FUNCTION:
                 if depth < 2 and value.__closure__ is not None:
                     pending.append((value.__closure__, depth + 1))
             elif kind is tuple or kind is list:
-                found.extend([item for item in value if type(item) not in _PLAIN
+                found.extend([item for item in value if type(item) not in _IGNORED
                               and isinstance(item, _SAVED_TYPES)])
             elif isinstance(value, _SAVED_TYPES):
                 found.append(value)
+            else:
+                _IGNORED.add(kind)
     return tuple(found)
 
 
