@@ -62,11 +62,14 @@ def add(input, other, *, alpha=1):
 
 def sub(input, other, *, alpha=1):
     """input - alpha * other"""
-    if result_type(input, other) is _bool:
+    dtype = result_type(input, other)
+    if dtype is _bool:
         raise RuntimeError("subtraction of two bool tensors is not supported; use ^ or "
                            "logical_xor")
-    return _binary(fnp.subtract, "SubBackward0", input, _scaled(other, alpha),
-                   edges=(input, other))
+    if alpha != 1:  # the scaled operand may have another dtype
+        return _binary(fnp.subtract, "SubBackward0", input, mul(other, alpha),
+                       edges=(input, other))
+    return _binary(fnp.subtract, "SubBackward0", input, other, dtype)  # dtype known (~0.5 us)
 
 
 def rsub(input, other, *, alpha=1):
