@@ -26,6 +26,9 @@ from funcgrad.core.eager import EAGER_TRACE, EagerNode, VersionCounter
 from . import _dtypes
 
 _new = object.__new__
+# compat._graph.run_backward, filled in by _graph (which imports this module): importing it
+# inside backward() cost 2.3 us per call.
+_RUN_BACKWARD = [None]
 
 
 def make(data, box=None, version=None, base=None):
@@ -249,13 +252,12 @@ class Tensor:
         element. The graph's saved values are freed unless `retain_graph`;
         `create_graph` records the backward computation for higher derivatives.
         """
-        from ._graph import run_backward
         if retain_variables is not None:
             warnings.warn("backward(retain_variables=...) is deprecated; use "
                           "backward(retain_graph=...)", DeprecationWarning, stacklevel=2)
             if retain_graph is None:
                 retain_graph = retain_variables
-        run_backward((self,), (gradient,), retain_graph, create_graph, inputs)
+        _RUN_BACKWARD[0]((self,), (gradient,), retain_graph, create_graph, inputs)
 
     def detach(self):
         """The same storage, without history (shares the version counter)."""
