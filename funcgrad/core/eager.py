@@ -95,9 +95,13 @@ def captured_values(vjps):
     # This runs for every recorded primitive: the pending stack holds closures, so that
     # functions without one (module-level rules) are never pushed, and the array case is
     # tested first (0.85 -> 0.45 us for sin's VJP).
-    found = [vjp for vjp in vjps if type(vjp) is not _FUNCTION]
-    pending = [(vjp.__closure__, 0) for vjp in vjps
-               if type(vjp) is _FUNCTION and vjp.__closure__ is not None]
+    found = []
+    pending = []
+    for vjp in vjps:
+        if type(vjp) is not _FUNCTION:
+            found.append(vjp)
+        elif vjp.__closure__ is not None:
+            pending.append((vjp.__closure__, 0))
     while pending:
         closure, depth = pending.pop()
         for cell in closure:
@@ -192,7 +196,10 @@ class EagerTrace(ReverseTrace):
             ans = primitive.impl(*values, **params)
             if not is_differentiable(ans):
                 return ans
-            vjps = tuple([primitive.stage_vjp(i, ans, values, params) for i in argnums])
+            rules = primitive.vjp_rules  # stage_vjp's common case inlined (~0.1 us a VJP)
+            vjps = tuple([rules[i](ans, *values, **params)
+                          if i < len(rules) and rules[i] is not None
+                          else primitive.stage_vjp(i, ans, values, params) for i in argnums])
             node = EagerNode(primitive, params, parents, argnums, vjps)
         captured = captured_values(vjps)
         if captured:
