@@ -113,14 +113,6 @@ def new_nodes(node, inputs):
     return found
 
 
-def _holds(values, value):
-    """Whether `value` itself is among `values` (by identity: `in` would compare arrays)."""
-    for v in values:
-        if v is value:
-            return True
-    return False
-
-
 def _note_saved(new_nodes, inputs, out, saves_result):
     """Record on the result's node the version of every input tensor whose storage the new
     nodes' VJPs hold (checked before backward uses them); inputs they do not hold are only
@@ -133,10 +125,14 @@ def _note_saved(new_nodes, inputs, out, saves_result):
     if captured:
         for x in inputs:
             if isinstance(x, Tensor):
-                version = x._version
                 data = x._data
-                entries.append((version, version.value, _What(data, x._box),
-                                not _holds(captured, data)))
+                held = False
+                for value in captured:  # by identity (`in` would compare arrays)
+                    if value is data:
+                        held = True
+                        break
+                version = x._version
+                entries.append((version, version.value, _What(data, x._box), not held))
     if saves_result:
         version = out._version
         entries.append((version, version.value, _What(out._data, out._box), False))
