@@ -445,12 +445,23 @@ def tree_flatten(tree: Any, is_leaf: Optional[Callable[[Any], bool]] = None):
 
     ``is_leaf(x)`` returning true makes ``x`` a leaf even if it is a container.
     """
+    kinds = _kinds
+    if is_leaf is None:
+        # The two trees every transform call flattens: its arguments (a tuple of arrays)
+        # and its output (an array). Their treedefs are shared, not rebuilt.
+        if kinds.get(type(tree)) == _LEAF:
+            return [tree], _LEAF_TREEDEF
+        if type(tree) is tuple and len(tree) <= _SHARED_TUPLES:
+            for x in tree:
+                if kinds.get(type(x)) != _LEAF:
+                    break
+            else:
+                return list(tree), _TUPLE_TREEDEFS[len(tree)]
     leaves = []
     nodes = []
     stack = [tree]
-    kinds = _kinds
-    # Hot path of every transform call: plain tuples, lists and already-seen
-    # leaf types are handled inline; everything else goes through _expand.
+    # Otherwise plain tuples, lists and already-seen leaf types are handled inline;
+    # everything else goes through _expand.
     while stack:
         x = stack.pop()
         if is_leaf is not None and is_leaf(x):
@@ -475,6 +486,12 @@ def tree_flatten(tree: Any, is_leaf: Optional[Callable[[Any], bool]] = None):
             else:
                 stack.extend(reversed(children))
     return leaves, PyTreeDef(tuple(nodes), len(leaves))
+
+
+_LEAF_TREEDEF = PyTreeDef((_LEAF_NODE,), 1)
+_SHARED_TUPLES = 8
+_TUPLE_TREEDEFS = [PyTreeDef(((_TUPLE, n, None),) + (_LEAF_NODE,) * n, n)
+                   for n in range(_SHARED_TUPLES + 1)]
 
 
 def tree_unflatten(treedef: PyTreeDef, leaves: Iterable) -> Any:

@@ -44,6 +44,9 @@ class LeakedBoxError(RuntimeError):
     pass
 
 
+_FIRST = (0,)  # the argnums of a node whose only traced argument is the first
+
+
 class ReverseTrace(Trace):
     """Records every primitive applied to its boxes, for a later backward pass."""
 
@@ -55,25 +58,26 @@ class ReverseTrace(Trace):
                 f"funcgrad: '{primitive.name}' was applied to a value traced by a transform "
                 f"that has already returned (it leaked out, e.g. through a global or a "
                 f"closure). Return it from the transformed function instead.")
-        if len(args) == 1:
-            # The hot path (unary functions): the one argument is a box of ours, since
-            # this trace was chosen as the highest among the boxed arguments.
+        if len(args) == 1 and not params:
+            # The hot path (sin, exp, ...): one argument, a box of ours (this trace was chosen
+            # as the highest among the boxed arguments), and no parameters, so every call
+            # below is a plain positional one: no *args/**params tuples and dicts to build.
             (box,) = args
             value = box.value
-            values, parents, argnums = (value,), (box.node,), (0,)
-            outer = isinstance(value, Box)
-        else:
-            values, parents, argnums, outer = self.open_args(args)
+            ans = primitive(value) if isinstance(value, Box) else primitive.impl(value)
+            if not is_differentiable(ans):
+                return ans
+            rules = primitive.vjp_rules
+            vjp = (rules[0](ans, value) if rules and rules[0] is not None
+                   else primitive.stage_vjp(0, ans, (value,), params))
+            return new_box(ans, self, Node(primitive, params, (box.node,), _FIRST, (vjp,)))
+        values, parents, argnums, outer = self.open_args(args)
         # Whether any value is still boxed by an outer transform once ours are opened:
         # if none is, NumPy can be called directly instead of dispatching again.
         ans = primitive(*values, **params) if outer else primitive.impl(*values, **params)
-        try:  # is_differentiable(ans), inlined for the common case of an array
-            if ans.dtype.kind not in "fc":
-                return ans
-        except AttributeError:
-            if not is_differentiable(ans):
-                return ans
-        if len(argnums) == 1:  # the common case, with stage_vjp inlined
+        if not is_differentiable(ans):
+            return ans
+        if len(argnums) == 1:  # one traced argument: stage_vjp inlined
             i = argnums[0]
             rules = primitive.vjp_rules
             rule = rules[i] if i < len(rules) else None

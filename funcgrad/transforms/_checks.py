@@ -7,6 +7,7 @@ from ..core import Box, dtype_of, shape_of
 from ..tree_util import keystr, tree_flatten_with_path
 
 _ARRAY_SCALARS = (float, complex, int, bool, np.ndarray, np.generic)
+_ARRAYS_OR_BOXES = (Box,) + _ARRAY_SCALARS
 _ALLOW_INT_TRANSFORMS = ("grad", "value_and_grad", "jacrev")
 
 
@@ -26,6 +27,11 @@ def normalize_argnums(argnums, transform):
 
 def resolve_argnums(argnums, nargs, transform):
     """Check argnums against the call and make negative entries positive."""
+    for argnum in argnums:
+        if not 0 <= argnum < nargs:
+            break
+    else:
+        return argnums  # the common case, checked first: nothing to resolve
     resolved = []
     for argnum in argnums:
         if not -nargs <= argnum < nargs:
@@ -47,7 +53,7 @@ def check_differentiable_inputs(flat, tree, transform, prefix="args", allow_int=
     """Differentiated inputs must be float or complex arrays (or boxes of them); integer
     and boolean ones too with ``allow_int``; only complex ones with ``holomorphic``."""
     for i, x in enumerate(flat):
-        if not isinstance(x, (Box,) + _ARRAY_SCALARS):
+        if not isinstance(x, _ARRAYS_OR_BOXES):
             where = _paths(tree, prefix)[i]
             raise TypeError(
                 f"funcgrad.{transform}: the differentiated input {where} is a "
@@ -73,7 +79,7 @@ def check_differentiable_inputs(flat, tree, transform, prefix="args", allow_int=
 
 
 def check_output_leaf(x, index, transform):
-    if not isinstance(x, (Box,) + _ARRAY_SCALARS):
+    if not isinstance(x, _ARRAYS_OR_BOXES):
         raise TypeError(f"funcgrad.{transform}: output leaf {index} of the function is a "
                         f"{type(x).__name__}, not an array; transformed functions must return "
                         f"arrays or pytrees of arrays (return other values through has_aux).")
@@ -81,7 +87,7 @@ def check_output_leaf(x, index, transform):
 
 def check_scalar_output(out, transform, holomorphic=False):
     """grad needs a real scalar output (a complex one with ``holomorphic``)."""
-    if not isinstance(out, (Box,) + _ARRAY_SCALARS):
+    if not isinstance(out, _ARRAYS_OR_BOXES):
         raise TypeError(
             f"funcgrad.{transform}: the function must return a scalar array, but it returned "
             f"a {type(out).__name__}. If it returns auxiliary data too, pass has_aux=True and "
