@@ -72,23 +72,18 @@ def float_dtype(x):
     return d if d.category == _float else DEFAULTS.float
 
 
-class _What:
-    """How an error message names a saved tensor (formatted only if the error happens).
-    It keeps the NumPy dtype and the box, and looks up PyTorch's names only in __str__
-    (built for every saved tensor: 0.42 -> 0.29 us)."""
+class _What(tuple):
+    """``(NumPy dtype, shape, box)`` of a saved tensor: how an error message names it,
+    formatted only if the error happens. A tuple, so that making one (for every saved
+    tensor) runs no Python code: 1.5k -> 0.5k instructions."""
 
-    __slots__ = ("dtype", "shape", "box")
-
-    def __init__(self, data, box):
-        self.dtype = data.dtype
-        self.shape = data.shape
-        self.box = box
+    __slots__ = ()
 
     def __str__(self):
-        creator = None if self.box is None else self.box.node.label
+        dtype, shape, box = self
+        creator = None if box is None else box.node.label
         origin = f", output of {creator}" if creator else ""
-        dtype = _dtypes.from_numpy_dtype(self.dtype)
-        return f"[torch.{dtype.legacy_name} {list(self.shape)}{origin}]"
+        return f"[torch.{_dtypes.from_numpy_dtype(dtype).legacy_name} {list(shape)}{origin}]"
 
 
 def new_nodes(node, inputs):
@@ -132,10 +127,12 @@ def _note_saved(new_nodes, inputs, out, saves_result):
                         held = True
                         break
                 version = x._version
-                entries.append((version, version.value, _What(data, x._box), not held))
+                what = _What((data.dtype, data.shape, x._box))
+                entries.append((version, version.value, what, not held))
     if saves_result:
         version = out._version
-        entries.append((version, version.value, _What(out._data, out._box), False))
+        what = _What((out._data.dtype, out._data.shape, out._box))
+        entries.append((version, version.value, what, False))
     if entries:
         new_nodes[0].saved = tuple(entries)
 
