@@ -29,14 +29,14 @@ _ALIASES = {
 }
 
 
-def _number_or_tensor(x):
-    return isinstance(x, (Tensor, numbers.Number, np.generic))
+_OPERAND_TYPES = (Tensor, numbers.Number, np.generic)
 
 
 def _operator(op):
     """A binary operator: NotImplemented for operands that are not tensors or numbers."""
     def method(self, other):
-        return op(self, other) if _number_or_tensor(other) else NotImplemented
+        # isinstance inline rather than in a helper: one call fewer per operator (~0.1 us)
+        return op(self, other) if isinstance(other, _OPERAND_TYPES) else NotImplemented
     return method
 
 
