@@ -337,16 +337,17 @@ def _reduction(fn, labels, integer_dtype=None):
     """A reduction over `dim` (all elements when None); `labels` are PyTorch's names for
     the full and the per-dimension form."""
     def reduce(input, dim=None, keepdim=False, *, dtype=None):
+        input_dtype = input.dtype  # looked up once: a property call fewer (~0.15 us)
         if dtype is not None:
             target = _dtypes.as_dtype(dtype)
-        elif input.dtype.category != _float:
+        elif input_dtype.category != _float:
             if integer_dtype is None:
                 raise RuntimeError(
                     f"{fn.__name__}(): could not infer output dtype. Input dtype must be either "
-                    f"a floating point or complex dtype. Got: {input.dtype.name.title()}")
+                    f"a floating point or complex dtype. Got: {input_dtype.name.title()}")
             target = integer_dtype
         else:
-            target = input.dtype
+            target = input_dtype
         axes = _axes(input, dim)
         out = fn(operand(input, target), axis=axes, keepdims=bool(keepdim))
         return wrap(out, labels[dim is not None], (input,))
