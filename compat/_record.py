@@ -73,15 +73,14 @@ def float_dtype(x):
 
 
 class _What(tuple):
-    """``(NumPy dtype, shape, box)`` of a saved tensor: how an error message names it,
-    formatted only if the error happens. A tuple, so that making one (for every saved
-    tensor) runs no Python code: 1.5k -> 0.5k instructions."""
+    """``(NumPy dtype, shape, creator's label)`` of a saved tensor: how an error message
+    names it, formatted only if the error happens. A tuple, so that making one (for every
+    saved tensor) runs no Python code: 1.5k -> 0.5k instructions."""
 
     __slots__ = ()
 
     def __str__(self):
-        dtype, shape, box = self
-        creator = None if box is None else box.node.label
+        dtype, shape, creator = self
         origin = f", output of {creator}" if creator else ""
         return f"[torch.{_dtypes.from_numpy_dtype(dtype).legacy_name} {list(shape)}{origin}]"
 
@@ -127,11 +126,12 @@ def _note_saved(new_nodes, inputs, out, saves_result):
                         held = True
                         break
                 version = x._version
-                what = _What((data.dtype, data.shape, x._box))
+                box = x._box
+                what = _What((data.dtype, data.shape, None if box is None else box.node.label))
                 entries.append((version, version.value, what, not held))
     if saves_result:
         version = out._version
-        what = _What((out._data.dtype, out._data.shape, out._box))
+        what = _What((out._data.dtype, out._data.shape, out._box.node.label))  # out is boxed
         entries.append((version, version.value, what, False))
     if entries:
         new_nodes[0].saved = tuple(entries)
