@@ -391,7 +391,7 @@ def _chooser_slope(argnum):
     def compute(ans, x, y):
         mine, other = (y, x) if argnum else (x, y)
         wins = mine == ans
-        ties = wins & (other == ans)
+        ties = mine == other  # where both are the result (NaN == NaN is False: no tie)
         # count_nonzero is NumPy's cheapest "any" (0.4 us; np.any and .any() cost 1-3 us).
         # Ties are rare, so the 1/2 is written only where needed.
         return np.where(ties, 0.5, wins) if np.count_nonzero(ties) else wins

@@ -255,8 +255,11 @@ def _mask(function, where_, shape):
     return np.broadcast_to(mask, shape)
 
 
-def _masked(a, mask, fill):
-    return a if mask is None else _select(mask, a, fill)
+def _masked(function, a, where_, fill):
+    """``a`` with ``fill`` where the where= mask is False (``a`` itself for where=True)."""
+    if where_ is True:  # the common case, first: sum is in every loss
+        return a
+    return _select(_mask(function, where_, shape_of(a)), a, fill)
 
 
 def _is_inexact(a):
@@ -277,16 +280,14 @@ def _nan_mask(a):
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """``numpy.sum``: the sum over ``axis`` (None, int or tuple), differentiable."""
     a, axes = _prepare("sum", a, axis, dtype, out)
-    result = _sum(_masked(a, _mask("sum", where, shape_of(a)), 0), axes=axes,
-                  keepdims=bool(keepdims))
+    result = _sum(_masked("sum", a, where, 0), axes=axes, keepdims=bool(keepdims))
     return result if initial is None else add(result, initial)
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """``numpy.prod``; derivatives are products of the other elements, exact at zeros."""
     a, axes = _prepare("prod", a, axis, dtype, out)
-    result = _prod(_masked(a, _mask("prod", where, shape_of(a)), 1), axes=axes,
-                   keepdims=bool(keepdims))
+    result = _prod(_masked("prod", a, where, 1), axes=axes, keepdims=bool(keepdims))
     return result if initial is None else multiply(result, initial)
 
 
