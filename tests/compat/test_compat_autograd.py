@@ -324,3 +324,40 @@ def test_deep_chain_backward_is_not_recursive():
         y = y * 1.0001
     y.backward()
     assert abs(x.grad.item() - 1.0001 ** 10000) < 1e-3
+
+
+# backward() may take a gradient it computed as .grad without copying it (PyTorch's
+# AccumulateGrad does), but only one that nothing else holds: each case mutates whatever
+# else could share .grad's memory and compares every value with PyTorch's.
+@pytest.mark.parametrize("shared_by", ["two_leaves", "hook", "user_gradient", "retained",
+                                       "later_backward"])
+def test_gradients_taken_without_copy_share_memory_with_nothing_like_torch(shared_by):
+    def case(torch):
+        a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        b = torch.tensor([4.0, 5.0, 6.0], requires_grad=True)
+        if shared_by == "two_leaves":  # add's VJP hands both leaves the same cotangent
+            (a + b).backward(torch.ones(3))
+            a.grad.mul_(10)
+            return a.grad, b.grad
+        if shared_by == "hook":
+            kept = []
+            a.register_hook(lambda g: kept.append(g) or None)
+            (a * b).sum().backward()
+            kept[0].mul_(10)
+            return a.grad, kept[0]
+        if shared_by == "user_gradient":
+            gradient = torch.tensor([1.0, -1.0, 2.0])
+            (a + 0.0).backward(gradient)
+            gradient.mul_(10)
+            return a.grad, gradient
+        if shared_by == "retained":
+            y = (a * b).sum()
+            y.backward(retain_graph=True)
+            first = a.grad
+            y.backward()
+            return first, a.grad, b.grad
+        (a * b).sum().backward()
+        first = a.grad
+        (a * a).sum().backward()  # accumulates into the same .grad, in place
+        return first, a.grad
+    check(case)
