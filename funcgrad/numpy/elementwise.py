@@ -14,6 +14,7 @@ Rounding, integer division, ``sinc``, ``i0`` and other special cases live in
 import numpy as np
 
 from ..core import Box, Primitive, unbox_all
+from ..core.primitive import NO_PARAMS
 from ._rules import aval, defjvp, defvjp, dtype_of, primitive, shape_of, unbroadcast
 from .casting import astype
 from .shape_ops import broadcast_to
@@ -42,7 +43,7 @@ class Ufunc(Primitive):
     def bind(self, top, args, kwargs):
         if kwargs or len(args) != self.nin:
             self._check_traced_call(args, kwargs)  # raises unless the keywords change nothing
-        return Primitive.bind(self, top, args, {})
+        return Primitive.bind(self, top, args, NO_PARAMS)
 
     def _check_traced_call(self, args, kwargs):
         name = f"funcgrad.numpy.{self.name}"
