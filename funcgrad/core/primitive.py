@@ -1,14 +1,14 @@
 """Primitives: the operations the engine differentiates, each declared once with its rules."""
-import types
-
 from .box import Box
 
 # Every primitive by name: the one registry both funcgrad's transforms and compat use.
 registry = {}
 
-# The params of every application that has none, shared and read-only: a node keeps its
-# params, and an empty dict of its own costs 64 bytes (12.8 MB on a 200,000-primitive chain).
-NO_PARAMS = types.MappingProxyType({})
+# The params of every application that has none, shared: a node keeps its params, and an
+# empty dict of its own costs 64 bytes (12.8 MB on a 200,000-primitive chain). Params are
+# never mutated; a dict rather than a read-only mapping because `**params` of a dict is
+# NumPy's and Python's fast path.
+NO_PARAMS = {}
 
 
 class Primitive:

@@ -27,9 +27,9 @@ def _reject(name, unsupported):
 
 def _swap_last(x):
     """x with its last two axes swapped (a transpose, not a conjugate transpose)."""
-    axes = list(range(len(shape_of(x))))
-    axes[-1], axes[-2] = axes[-2], axes[-1]
-    return _transpose(x, axes=tuple(axes))  # valid axes: no need for transpose's checks
+    ndim = len(shape_of(x))
+    # Valid axes: the primitive directly, without transpose's checks.
+    return _transpose(x, axes=(1, 0) if ndim == 2 else (*range(ndim - 2), ndim - 1, ndim - 2))
 
 
 def _moveaxis(x, source, destination):
@@ -41,7 +41,7 @@ def _moveaxis(x, source, destination):
 
 # ---- matmul ------------------------------------------------------------------------
 
-_matmul = primitive(lambda a, b: np.matmul(a, b), "matmul")
+_matmul = primitive(np.matmul, "matmul")
 
 
 def _matmul_rule(argnum):
@@ -49,6 +49,10 @@ def _matmul_rule(argnum):
     def rule(ans, a, b):
         shape, dtype = aval(b if argnum else a)
         a_vector, b_vector = len(shape_of(a)) == 1, len(shape_of(b)) == 1
+        if not (a_vector or b_vector):  # matrices, the common case: no reshaping
+            if argnum == 0:
+                return lambda g: unbroadcast(_matmul(g, _swap_last(b)), shape, dtype)
+            return lambda g: unbroadcast(_matmul(_swap_last(a), g), shape, dtype)
 
         def vjp(g):
             if a_vector:

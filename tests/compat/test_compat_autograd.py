@@ -255,10 +255,13 @@ def test_flag_and_leaf_errors_like_torch(statement):
     "b = a.tanh(); b[0] = 0", "b = a.pow(2); a.zero_()", "b = a.softmax(0); b.mul_(2)",
     "b = a.mm(a.view(3, 1).expand(3, 3)); a.sub_(1)",
     "b = a.sqrt(); with_no_grad(lambda: b.mul_(2))",
+    "c = torch.ones(2, 1); b = c.mm(a); c.add_(1)",
     # modified but not saved: fine in PyTorch and here
     "b = a + 1; a.add_(1)", "b = a * 3; b += 1", "b = a.sum() * 1; a.mul_(2)",
     "b = (a * 2).clamp(min=0); b.add_(1)", "b = a.view(3, 1).t() * 1; a.zero_()",
     "b = a[1:]; b = b * 2; a.add_(1)",
+    # mm saves an operand only for the other's gradient
+    "b = a.mm(torch.ones(3, 2)); a.add_(1)", "b = torch.ones(2, 1).mm(a); a.add_(1)",
 ])
 def test_version_counter_checks_like_torch(statements):
     def case(torch):
