@@ -13,6 +13,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 from funcgrad.core import Box, unbox_all
 from funcgrad.core.eager import EAGER_TRACE
+from funcgrad.core.primitive import NO_PARAMS
 
 from . import _dtypes
 from ._dtypes import DEFAULTS, result_type
@@ -31,7 +32,7 @@ def _unary(fn, label, saves_result=False):
             # A box of the eager tape (the only trace compat records on): record the ufunc
             # there directly, skipping the dispatch that would find that trace (three calls,
             # ~3k instructions of the ~67k a primitive costs forward and backward).
-            out = EAGER_TRACE.process_primitive(fn, (value,), {})
+            out = EAGER_TRACE.process_primitive(fn, (value,), NO_PARAMS)
         else:
             out = fn(value)
         return wrap(out, label, (input,), saves_result=saves_result)
