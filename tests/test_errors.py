@@ -112,3 +112,25 @@ def test_unhashable_aux_data_in_a_custom_node():
                                       lambda aux, children: Box(*children))
     with pytest.raises(TypeError, match="hashable"):
         fg.grad(lambda b: b.v)(Box(1.0))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("transform", ["grad", "jvp"])
+def test_eig_derivatives_refuse_eigenvectors_numpy_got_wrong(dtype, transform):
+    # x^3 - 4x + 6e-45: LAPACK's balancing of the companion matrix returns the eigenvectors
+    # of +-2 without their last component, so derivatives built on them would be wrong
+    # (JAX's d prod(roots) / d p[3] is -1; they gave 0). A correct decomposition passes.
+    def prod_of_roots(p):
+        return fnp.real(fnp.prod(fnp.roots(p)))
+
+    bad = np.array([1.0, 0.0, -4.0, 6e-45], dtype)
+    good = np.array([1.0, 0.0, -4.0, 1e-30], dtype)
+    direction = np.array([0.0, 0.0, 0.0, 1.0], dtype)
+    if transform == "grad":
+        differentiate = lambda p: fg.grad(prod_of_roots)(p) @ direction  # noqa: E731
+    else:
+        differentiate = lambda p: fg.jvp(prod_of_roots, (p,), (direction,))[1]  # noqa: E731
+    np.testing.assert_allclose(differentiate(good), -1.0, rtol=1e-5)
+    with pytest.raises(FloatingPointError, match=r"linalg.eig: NumPy's eigenvectors .* "
+                                                 r"inaccurate.*rescale"):
+        differentiate(bad)
