@@ -23,7 +23,7 @@ def assert_tree_close(ours, theirs, rtol=1e-9, atol=1e-11):
     assert ours_tree == theirs_tree
     for a, b in zip(ours_leaves, theirs_leaves):
         assert np.shape(a) == np.shape(b)
-        assert np.result_type(a) == np.result_type(b)
+        assert np.asarray(a).dtype == np.asarray(b).dtype
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=atol)
 
 
