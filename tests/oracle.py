@@ -86,6 +86,17 @@ def array(shape, dtype=np.float64, low=-3.0, high=3.0, exclude_zero=False, eleme
     return hnp.arrays(dtype, shape, elements=elements)
 
 
+def well_scaled(a, smallest=1e-3):
+    """``a`` with entries smaller than ``smallest`` (but not 0) set to 0. NumPy's eig (LAPACK's
+    balancing) returns wrong eigenvectors for a matrix whose entries span 1e-244 to 1, as
+    for the companion matrix of a polynomial with a root at 1e-45: funcgrad then refuses to
+    differentiate (tests/test_errors.py), and JAX's derivative differs from finite
+    differences. Exact zeros are fine."""
+    if np.iscomplexobj(a):
+        return well_scaled(a.real, smallest) + 1j * well_scaled(a.imag, smallest)
+    return np.where(np.abs(a) < smallest, 0.0, a)
+
+
 def shapes(min_dims=0, max_dims=3, min_side=1, max_side=3):
     # Small sides keep the number of distinct shapes, and so JAX's compilations, low.
     return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side,

@@ -12,7 +12,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from oracle import Case, array
+from oracle import Case, array, well_scaled
 
 COMPLEX = {np.float32: np.complex64, np.float64: np.complex128}
 
@@ -75,7 +75,7 @@ def separated_eigenvalues(draw):
     n, batch_shape, kind = draw(st.sampled_from([(1, (), "real"), (2, (), "pair"),
                                                  (3, (), "complex"), (3, (2,), "real")]))
     a = _draw_matrix(draw, batch_shape + (n, n), np.float64, kind == "complex", -0.4, 0.4)
-    a = a + np.diag([0.0, 3.0, 6.0][:n])
+    a = well_scaled(a) + np.diag([0.0, 3.0, 6.0][:n])
     if kind == "pair":
         a[..., 0, 1] += 2.0
         a[..., 1, 0] -= 2.0
