@@ -18,7 +18,7 @@ from .casting import astype
 from .creation import asarray, zeros_like
 from .elementwise import conj, mod, subtract, where
 from .index_update import at
-from .indexing import _along_axis_index, _integer_indices, getitem, take
+from .indexing import _along_axis_index, _apply_index_mode, _integer_indices, getitem, take
 from .products import matmul
 from .reductions import cumprod, cumsum, diff, sum
 from .shape_ops import (broadcast_to, concatenate, expand_dims, moveaxis, ravel, reshape,
@@ -241,14 +241,8 @@ def choose(a, choices, out=None, mode="raise"):
     a = _integer_indices(a, "choose")
     choices = [asarray(c) for c in choices]
     count = len(choices)
-    if mode == "wrap":
-        a = np.mod(a, count)
-    elif mode == "clip":
-        a = np.clip(a, 0, count - 1)
-    elif mode != "raise":
-        raise ValueError(f"funcgrad.numpy.choose: mode must be 'raise', 'wrap' or 'clip', "
-                         f"got {mode!r}")
-    elif a.size and (a.min() < 0 or a.max() >= count):
+    a = _apply_index_mode(a, count, mode, "choose")
+    if mode == "raise" and a.size and (a.min() < 0 or a.max() >= count):
         raise ValueError(f"funcgrad.numpy.choose: an index is out of range for "
                          f"{count} choices; use mode='wrap' or 'clip'")
     shape = np.broadcast_shapes(a.shape, *(c.shape for c in choices))

@@ -148,6 +148,19 @@ def _integer_indices(indices, function):
     return indices
 
 
+def _apply_index_mode(indices, count, mode, function):
+    """``indices`` (into ``count`` entries) wrapped or clipped as NumPy's ``mode`` says;
+    unchanged for 'raise', whose range check is the caller's (its errors differ)."""
+    if mode == "wrap":
+        return np.mod(indices, count)
+    if mode == "clip":
+        return np.clip(indices, 0, count - 1)
+    if mode != "raise":
+        raise ValueError(f"funcgrad.numpy.{function}: mode must be 'raise', 'wrap' or 'clip', "
+                         f"got {mode!r}")
+    return indices
+
+
 def take(a, indices, axis=None, out=None, mode="raise"):
     """``numpy.take``: elements of ``a`` at ``indices`` along ``axis`` (flattened if None).
 
@@ -162,14 +175,9 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         a, axis = ravel(a), 0
     axis = normalize_axis(axis, np.ndim(a), "take")[0]
     length = np.shape(a)[axis]
-    if mode == "wrap":
-        indices = np.mod(indices, length)
-    elif mode == "clip":
-        indices = np.clip(indices, 0, length - 1)
-    elif mode != "raise":
-        raise ValueError(f"funcgrad.numpy.take: mode must be 'raise', 'wrap' or 'clip', got "
-                         f"{mode!r}")
-    elif indices.size and not (-length <= indices.min() and indices.max() < length):
+    indices = _apply_index_mode(indices, length, mode, "take")
+    if mode == "raise" and indices.size and not (
+            -length <= indices.min() and indices.max() < length):
         raise IndexError(f"funcgrad.numpy.take: an index is out of bounds for axis {axis} "
                          f"with size {length}")
     return _getitem(a, index=(slice(None),) * axis + (indices,), unique=indices.ndim == 0)
