@@ -26,7 +26,7 @@ _transpose = primitive(lambda a, axes: np.asanyarray(a).transpose(axes), "transp
 
 def _broadcast_view(a, shape):
     """``np.broadcast_to(a, shape)``: a read-only view. A 0-d array (the cotangent of every
-    scalar loss, spread by sum's VJP) is viewed with zero strides directly: 0.4 us where
+    scalar loss, spread by sum's VJP) is viewed with zero strides directly: 1.2 us where
     ``np.broadcast_to`` builds an nditer for 3.4 us."""
     if type(a) is np.ndarray and not a.ndim:
         view = np.ndarray(shape, a.dtype, a, 0, (0,) * len(shape))
