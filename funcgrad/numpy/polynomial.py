@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 
-from ..core import dtype_of, shape_of, unbox_all
+from ..core import Box, dtype_of, shape_of, unbox_all
 from . import linalg, reductions
 from .casting import astype
 from .creation import asarray
@@ -118,25 +118,47 @@ def polyint(p, m=1, k=None):
     return p
 
 
-def polydiv(u, v):
-    """``numpy.polydiv``: quotient and remainder of ``u / v``. As in NumPy, leading
-    (near-)zeros of the remainder are dropped, so its length depends on the values."""
+def polydiv(u, v, trim_leading_zeros=True):
+    """``numpy.polydiv``: quotient and remainder of ``u / v``.
+
+    As in NumPy, the remainder's leading (near-)zeros are dropped. The first
+    ``len(u) - len(v) + 1`` coefficients are zero by construction (up to rounding) and carry no
+    derivative. A later one carries one, so dropping it under differentiation raises.
+    ``trim_leading_zeros=False`` keeps all ``len(u)`` coefficients, as ``jax.numpy.polydiv``
+    does by default."""
     u = add(_as_coefficients(u, "polydiv"), 0.0)
     v = add(_as_coefficients(v, "polydiv"), 0.0)
     dtype = np.result_type(dtype_of(u), dtype_of(v))
     m, n = shape_of(u)[0] - 1, shape_of(v)[0] - 1
     remainder = astype(u, dtype)
     quotient = []
+    scale = true_divide(1.0, getitem(v, 0))  # as NumPy: its rounding decides what is trimmed
     for i in range(m - n + 1):
-        d = true_divide(getitem(remainder, i), getitem(v, 0))
+        d = multiply(scale, getitem(remainder, i))
         quotient.append(d)
         shifted = concatenate([np.zeros(i, dtype), v, np.zeros(m - n - i, dtype)])
         remainder = subtract(remainder, multiply(d, shifted))
-    quotient = stack(quotient) if quotient else np.zeros(1, dtype)
+    quotient = astype(stack(quotient), dtype) if quotient else np.zeros(1, dtype)
+    if trim_leading_zeros:
+        remainder = _trim_remainder(remainder, structural_zeros=max(m - n + 1, 0))
+    return quotient, remainder
+
+
+def _trim_remainder(remainder, structural_zeros):
+    # NumPy's test, so the lengths agree with NumPy's even where rounding leaves a
+    # "structural" zero above its tolerance.
+    dropped = 0
     while (shape_of(remainder)[0] > 1
            and np.allclose(unbox_all(getitem(remainder, 0)), 0, rtol=1e-14)):
+        if dropped >= structural_zeros and isinstance(getitem(remainder, 0), Box):
+            raise ValueError(
+                "funcgrad.numpy.polydiv: the remainder's leading coefficient is (near) zero, "
+                "which NumPy drops, but it depends on the differentiated inputs, so dropping it "
+                "would lose its derivative; pass trim_leading_zeros=False to keep the "
+                "remainder at len(u) coefficients (leading zeros included)")
         remainder = getitem(remainder, slice(1, None))
-    return astype(quotient, dtype), remainder
+        dropped += 1
+    return remainder
 
 
 def vander(x, N=None, increasing=False):
