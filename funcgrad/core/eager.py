@@ -30,8 +30,8 @@ import types
 
 import numpy as np
 
-from .box import EAGER_LEVEL, Box, new_box
-from .reverse import Node, ReverseTrace, _count_consumers
+from .box import EAGER_LEVEL, Box, Trace, new_box
+from .reverse import Node, ReverseTrace
 from .values import add_cotangents, is_differentiable
 
 
@@ -170,7 +170,12 @@ class EagerTrace(ReverseTrace):
     __slots__ = ()
 
     def __init__(self):
-        super().__init__(EAGER_LEVEL)
+        # No tape: this trace lives as long as the program, so eager `backward` finds the
+        # graph from its roots instead.
+        Trace.__init__(self, EAGER_LEVEL)
+
+    def record(self, ans, node):
+        return new_box(ans, self, node)
 
     def process_primitive(self, primitive, args, params):
         # This is the lowest level, so once our boxes are opened every value is raw.
@@ -211,6 +216,24 @@ class EagerTrace(ReverseTrace):
 
 
 EAGER_TRACE = EagerTrace()
+
+
+def _count_consumers(roots):
+    """How many times each reachable node is used as a parent (iteratively: no recursion)."""
+    consumers = {}
+    stack = []
+    for root in roots:
+        if root not in consumers:
+            consumers[root] = 0
+            stack.append(root)
+    while stack:
+        for parent in stack.pop().parents:
+            if parent in consumers:
+                consumers[parent] += 1
+            else:
+                consumers[parent] = 1
+                stack.append(parent)
+    return consumers
 
 
 def _kept_nodes(consumers, wanted):

@@ -94,7 +94,7 @@ def transpose_vjp(primitive, argnum, tangent, ans, primals, params):
         trace.active = False
     if not (isinstance(ct, Box) and ct._trace is trace):
         return None  # the cotangent does not depend on g: a zero map
-    found = backward_pass([ct.node], [tangent], wanted=set(leaves))
+    found = backward_pass(trace.tape, [ct.node], [tangent])
     if primitive.multiple_results:
         return tuple(found.get(leaf) for leaf in leaves)
     return found.get(leaves[0])

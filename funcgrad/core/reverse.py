@@ -50,7 +50,13 @@ _FIRST = (0,)  # the argnums of a node whose only traced argument is the first
 class ReverseTrace(Trace):
     """Records every primitive applied to its boxes, for a later backward pass."""
 
-    __slots__ = ()
+    __slots__ = ("tape",)
+
+    def __init__(self):
+        super().__init__()
+        # The nodes in creation order. That is a topological order (a node's parents exist
+        # before it), so the backward pass walks it backwards instead of sorting the graph.
+        self.tape = []
 
     def process_primitive(self, primitive, args, params):
         if not self.active:
@@ -70,7 +76,9 @@ class ReverseTrace(Trace):
             rules = primitive.vjp_rules
             vjp = (rules[0](ans, value) if rules and rules[0] is not None
                    else primitive.stage_vjp(0, ans, (value,), params))
-            return new_box(ans, self, Node(primitive, params, (box.node,), _FIRST, (vjp,)))
+            node = Node(primitive, params, (box.node,), _FIRST, (vjp,))
+            self.tape.append(node)
+            return new_box(ans, self, node)
         values, parents, argnums, outer = self.open_args(args)
         # Whether any value is still boxed by an outer transform once ours are opened:
         # if none is, NumPy can be called directly instead of dispatching again.
@@ -85,7 +93,9 @@ class ReverseTrace(Trace):
                      else primitive.stage_vjp(i, ans, values, params)),)
         else:
             vjps = tuple([primitive.stage_vjp(i, ans, values, params) for i in argnums])
-        return new_box(ans, self, Node(primitive, params, parents, argnums, vjps))
+        node = Node(primitive, params, parents, argnums, vjps)
+        self.tape.append(node)
+        return new_box(ans, self, node)
 
     def open_args(self, args):
         """The raw values of `args` (our boxes opened), our boxes' nodes and positions, and
@@ -107,75 +117,44 @@ class ReverseTrace(Trace):
 
     def record(self, ans, node):
         """Box a value computed outside `process_primitive` (custom rules)."""
+        self.tape.append(node)
         return new_box(ans, self, node)
 
 
-def _count_consumers(roots):
-    """How many times each reachable node is used as a parent (iteratively: no recursion)."""
-    consumers = {}
-    stack = []
-    for root in roots:
-        if root not in consumers:
-            consumers[root] = 0
-            stack.append(root)
-    while stack:
-        for parent in stack.pop().parents:
-            if parent in consumers:
-                consumers[parent] += 1
-            else:
-                consumers[parent] = 1
-                stack.append(parent)
-    return consumers
+def backward_pass(tape, roots, root_cotangents, retain_graph=False):
+    """Pull cotangents from `roots` back through the nodes on `tape` (a trace's).
 
-
-def backward_pass(roots, root_cotangents, retain_graph=False, wanted=None):
-    """Pull cotangents from `roots` back through the graph.
-
-    Returns {node: cotangent} for the nodes in `wanted` (default: every leaf reached).
-    A node's cotangent is complete once all its consumers have been processed, so
-    nodes are visited in reverse topological order with an explicit stack. Each
-    cotangent is dropped once pulled back, and each node's staged rules (and the
-    values they hold) once used, unless `retain_graph`.
+    Returns {node: cotangent} for the nodes reached that are not on the tape: the leaves.
+    Walking the tape backwards finishes each node's cotangent before the node is pulled
+    back; nodes off every path to the roots have none and are skipped. Each cotangent is
+    dropped once pulled back, and each node's staged rules (and the values they hold)
+    once used, unless `retain_graph`.
     """
     cotangents = {}
     for root, ct in zip(roots, root_cotangents):
         cotangents[root] = add_cotangents(cotangents.get(root), ct)
-    consumers = _count_consumers(cotangents)
-    ready = [node for node in cotangents if consumers[node] == 0]
-    results = {}
     pop_cotangent = cotangents.pop
-    while ready:
-        node = ready.pop()
+    for node in reversed(tape):
         ct = pop_cotangent(node, None)
-        parents = node.parents
-        if ct is not None:
-            if wanted is None:
-                if not parents:
-                    results[node] = ct
-            elif node in wanted:
-                results[node] = ct
-            vjps = node.vjps
-            if vjps is None:
-                raise RuntimeError(
-                    f"funcgrad: trying to pull a cotangent through '{node.primitive.name}' a "
-                    f"second time, but its saved values were freed by the first backward "
-                    f"pass. Pass retain_graph=True to the first backward pass to keep them.")
-            for parent, argnum, vjp in zip(parents, node.argnums, vjps):
-                try:
-                    parent_ct = vjp(ct)
-                except Exception as error:
-                    error.add_note(f"funcgrad: raised by the VJP rule of '{node.primitive.name}' "
-                                   f"for argument {argnum}{origin_note(node)}")
-                    raise
-                if parent_ct is not None:
-                    previous = cotangents.get(parent)
-                    cotangents[parent] = (parent_ct if previous is None
-                                          else add_cotangents(previous, parent_ct))
-            if not retain_graph and parents:
-                node.vjps = None
-        for parent in parents:
-            remaining = consumers[parent] - 1
-            consumers[parent] = remaining
-            if remaining == 0:
-                ready.append(parent)
-    return results
+        if ct is None:
+            continue
+        vjps = node.vjps
+        if vjps is None:
+            raise RuntimeError(
+                f"funcgrad: trying to pull a cotangent through '{node.primitive.name}' a "
+                f"second time, but its saved values were freed by the first backward "
+                f"pass. Pass retain_graph=True to the first backward pass to keep them.")
+        for parent, argnum, vjp in zip(node.parents, node.argnums, vjps):
+            try:
+                parent_ct = vjp(ct)
+            except Exception as error:
+                error.add_note(f"funcgrad: raised by the VJP rule of '{node.primitive.name}' "
+                               f"for argument {argnum}{origin_note(node)}")
+                raise
+            if parent_ct is not None:
+                previous = cotangents.get(parent)
+                cotangents[parent] = (parent_ct if previous is None
+                                      else add_cotangents(previous, parent_ct))
+        if not retain_graph:
+            node.vjps = None
+    return cotangents

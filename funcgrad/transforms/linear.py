@@ -44,6 +44,7 @@ class _TransposedVJP:
             input_cts = traced.pull_back(placeholders, retain_graph=False)
         finally:
             trace.active = False
+        self.tape = trace.tape
         # Only input cotangents that depend on the placeholders carry anything back.
         self.routes = [(i, ct.node) for i, ct in enumerate(input_cts)
                        if isinstance(ct, Box) and ct._trace is trace]
@@ -59,8 +60,7 @@ class _TransposedVJP:
                 for t, x, where in zip(flat, traced.inputs, paths)]
         roots = [node for _, node in self.routes]
         seeds = [flat[i] for i, _ in self.routes]
-        wanted = {leaf for leaf in self.ct_leaves if leaf is not None}
-        found = backward_pass(roots, seeds, retain_graph=True, wanted=wanted) if roots else {}
+        found = backward_pass(self.tape, roots, seeds, retain_graph=True) if roots else {}
         return [zero_tangent(x) if found.get(leaf) is None else found[leaf]
                 for leaf, x in zip(self.ct_leaves, traced.outputs)]
 

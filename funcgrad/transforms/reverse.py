@@ -33,13 +33,14 @@ def _split_aux(out, transform):
 class _Linearized:
     """A traced function: its outputs and the graph that leads back to its inputs."""
 
-    __slots__ = ("inputs", "in_tree", "leaves", "outputs", "out_tree", "out_nodes", "aux")
+    __slots__ = ("inputs", "in_tree", "leaves", "tape", "outputs", "out_tree", "out_nodes", "aux")
 
     def __init__(self, fun, primals, has_aux, transform, allow_int=False, holomorphic=False):
         flat, self.in_tree = tree_flatten(primals)
         check_differentiable_inputs(flat, primals, transform, allow_int=allow_int,
                                     holomorphic=holomorphic)
         trace = ReverseTrace()
+        self.tape = trace.tape
         self.inputs = flat
         self.leaves = []
         boxed = []
@@ -74,7 +75,7 @@ class _Linearized:
                 roots.append(node)
                 cts.append(ct)
         with collector_paused():
-            found = backward_pass(roots, cts, retain_graph) if roots else {}
+            found = backward_pass(self.tape, roots, cts, retain_graph) if roots else {}
         return [found[leaf] if leaf in found else _zero_cotangent(x)
                 for leaf, x in zip(self.leaves, self.inputs)]
 
