@@ -1,5 +1,5 @@
 """Reverse mode: recording nodes in the forward pass and pulling cotangents back."""
-from .box import Box, Trace, new_box
+from .box import Box, Trace, new_box, new_object
 from .values import add_cotangents, is_differentiable
 
 
@@ -76,9 +76,7 @@ class ReverseTrace(Trace):
             rules = primitive.vjp_rules
             vjp = (rules[0](ans, value) if rules and rules[0] is not None
                    else primitive.stage_vjp(0, ans, (value,), params))
-            node = Node(primitive, params, (box.node,), _FIRST, (vjp,))
-            self.tape.append(node)
-            return new_box(ans, self, node)
+            return self.record_new(ans, primitive, params, (box.node,), _FIRST, (vjp,))
         values, parents, argnums, outer = self.open_args(args)
         # Whether any value is still boxed by an outer transform once ours are opened:
         # if none is, NumPy can be called directly instead of dispatching again.
@@ -93,9 +91,7 @@ class ReverseTrace(Trace):
                      else primitive.stage_vjp(i, ans, values, params)),)
         else:
             vjps = tuple([primitive.stage_vjp(i, ans, values, params) for i in argnums])
-        node = Node(primitive, params, parents, argnums, vjps)
-        self.tape.append(node)
-        return new_box(ans, self, node)
+        return self.record_new(ans, primitive, params, parents, argnums, vjps)
 
     def open_args(self, args):
         """The raw values of `args` (our boxes opened), our boxes' nodes and positions, and
@@ -114,6 +110,17 @@ class ReverseTrace(Trace):
                 else:
                     outer = True
         return values, tuple(parents), tuple(argnums), outer
+
+    def record_new(self, ans, primitive, params, parents, argnums, vjps):
+        """Box `ans` with a new node on the tape: `Node(...)` and `record`, inlined."""
+        node = new_object(Node)
+        node.primitive = primitive
+        node.params = params
+        node.parents = parents
+        node.argnums = argnums
+        node.vjps = vjps
+        self.tape.append(node)
+        return new_box(ans, self, node)
 
     def record(self, ans, node):
         """Box a value computed outside `process_primitive` (custom rules)."""
