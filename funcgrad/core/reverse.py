@@ -1,5 +1,6 @@
 """Reverse mode: recording nodes in the forward pass and pulling cotangents back."""
 from .box import Box, Trace, new_box, new_object
+from .primitive import NO_PARAMS
 from .values import add_cotangents, is_differentiable
 
 
@@ -44,7 +45,10 @@ class LeakedBoxError(RuntimeError):
     pass
 
 
-_FIRST = (0,)  # the argnums of a node whose only traced argument is the first
+# The argnums of nodes with one or two arguments, shared.
+_FIRST = (0,)
+_SECOND = (1,)
+_BOTH = (0, 1)
 
 
 class ReverseTrace(Trace):
@@ -77,6 +81,8 @@ class ReverseTrace(Trace):
             vjp = (rules[0](ans, value) if rules and rules[0] is not None
                    else primitive.stage_vjp(0, ans, (value,), params))
             return self.record_new(ans, primitive, params, (box.node,), _FIRST, (vjp,))
+        if len(args) == 2 and not params and len(primitive.vjp_rules) == 2:
+            return self._process_binary(primitive, args)
         values, parents, argnums, outer = self.open_args(args)
         # Whether any value is still boxed by an outer transform once ours are opened:
         # if none is, NumPy can be called directly instead of dispatching again.
@@ -92,6 +98,34 @@ class ReverseTrace(Trace):
         else:
             vjps = tuple([primitive.stage_vjp(i, ans, values, params) for i in argnums])
         return self.record_new(ans, primitive, params, parents, argnums, vjps)
+
+    def _process_binary(self, primitive, args):
+        """The binary operators' path: `open_args` and `stage_vjp` for two arguments and
+        no params, with positional calls only (~2 us less than the general path)."""
+        x_box, y_box = args
+        x_ours = isinstance(x_box, Box) and x_box._trace is self
+        y_ours = isinstance(y_box, Box) and y_box._trace is self
+        x = x_box.value if x_ours else x_box
+        y = y_box.value if y_ours else y_box
+        if isinstance(x, Box) or isinstance(y, Box):  # an outer transform's box remains
+            ans = primitive(x, y)
+        else:
+            ans = primitive.impl(x, y)
+        if not is_differentiable(ans):
+            return ans
+        x_rule, y_rule = primitive.vjp_rules
+        if x_ours:
+            x_vjp = (x_rule(ans, x, y) if x_rule is not None
+                     else primitive.stage_vjp(0, ans, (x, y), NO_PARAMS))
+            if not y_ours:
+                return self.record_new(ans, primitive, NO_PARAMS, (x_box.node,), _FIRST,
+                                       (x_vjp,))
+        y_vjp = (y_rule(ans, x, y) if y_rule is not None
+                 else primitive.stage_vjp(1, ans, (x, y), NO_PARAMS))
+        if not x_ours:
+            return self.record_new(ans, primitive, NO_PARAMS, (y_box.node,), _SECOND, (y_vjp,))
+        return self.record_new(ans, primitive, NO_PARAMS, (x_box.node, y_box.node), _BOTH,
+                               (x_vjp, y_vjp))
 
     def open_args(self, args):
         """The raw values of `args` (our boxes opened), our boxes' nodes and positions, and

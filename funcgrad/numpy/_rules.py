@@ -24,8 +24,10 @@ def unbroadcast(g, shape, dtype):
     over the axes NumPy broadcast, then casts to the primal's dtype (dropping the
     imaginary part for a real primal, as JAX does).
     """
-    g_shape = shape_of(g)
-    g_dtype = dtype_of(g)
+    try:  # arrays and boxes: attribute loads (shape_of and dtype_of, inlined)
+        g_shape, g_dtype = g.shape, g.dtype
+    except AttributeError:
+        g_shape, g_dtype = shape_of(g), dtype_of(g)
     if g_shape == shape and g_dtype == dtype:  # nothing to undo: the common case
         return g
     # Imported here: these modules declare their primitives with this one's helpers.

@@ -78,14 +78,31 @@ def _fit(tangent, ans):
     return tangent
 
 
-def _vjp_rule(argnum, linear):
+def _vjp_rule(argnum, linear, arity):
+    if arity == 2:
+        # Binary operators, the hot path: positional calls only, and the identity map (add,
+        # subtract) skipped.
+        def rule(ans, x, y, **params):
+            shape, dtype = aval(y if argnum else x)
+            if linear is identity_map:
+                return lambda g: unbroadcast(g, shape, dtype)
+            apply = linear(ans, x, y, **params)
+            if apply is None:
+                return _no_cotangent
+            return lambda g: unbroadcast(apply(g), shape, dtype)
+        return rule
+
     def rule(ans, *args, **params):
         apply = linear(ans, *args, **params)
         if apply is None:
-            return lambda g: None
+            return _no_cotangent
         shape, dtype = aval(args[argnum])
         return lambda g: unbroadcast(apply(g), shape, dtype)
     return rule
+
+
+def _no_cotangent(g):
+    return None
 
 
 def _jvp_rule(linear):
@@ -102,7 +119,8 @@ def define_rules(prim, *linears):
     derivative is zero; a None in place of ``linear`` leaves that argument
     non-differentiable (an integer exponent, say).
     """
-    defvjp(prim, *(None if lin is None else _vjp_rule(i, lin) for i, lin in enumerate(linears)))
+    defvjp(prim, *(None if lin is None else _vjp_rule(i, lin, len(linears))
+                   for i, lin in enumerate(linears)))
     defjvp(prim, *(None if lin is None else _jvp_rule(lin) for lin in linears))
 
 

@@ -27,6 +27,8 @@ def _reject(name, unsupported):
 
 def _swap_last(x):
     """x with its last two axes swapped (a transpose, not a conjugate transpose)."""
+    if type(x) is np.ndarray:  # a constant (matmul's VJPs on first-order values): a view
+        return x.mT
     ndim = len(shape_of(x))
     # Valid axes: the primitive directly, without transpose's checks.
     return _transpose(x, axes=(1, 0) if ndim == 2 else (*range(ndim - 2), ndim - 1, ndim - 2))
