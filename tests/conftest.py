@@ -3,6 +3,9 @@ import os
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault("JAX_ENABLE_X64", "1")
+# The oracle compiles each case once per shape, and XLA's optimization passes were ~60% of
+# its time: unoptimized code gives the same derivatives and the suite runs ~25% faster.
+os.environ.setdefault("JAX_DISABLE_MOST_OPTIMIZATIONS", "1")
 
 from hypothesis import HealthCheck, settings  # noqa: E402
 
