@@ -43,7 +43,9 @@ class Primitive:
                 top = arg._trace
         if top is None:  # the hot path: untraced arguments go straight to NumPy
             return self.impl(*args, **params)
-        return self.bind(top, args, params)
+        if self.multiple_results:
+            return self.bind(top, args, params)
+        return top.process_primitive(self, args, params or NO_PARAMS)  # bind, inlined
 
     def bind(self, top, args, params):
         """Hand this application to ``top``, the innermost transform watching its arguments."""

@@ -25,7 +25,10 @@ class Node:
 
     @classmethod
     def leaf(cls):
-        return cls(None, None, (), (), ())
+        node = new_object(cls)  # as in record_new: no __init__ frame
+        node.primitive = node.params = None
+        node.parents = node.argnums = node.vjps = ()
+        return node
 
     def __repr__(self):
         name = self.primitive.name if self.primitive is not None else "leaf"
@@ -68,18 +71,28 @@ class ReverseTrace(Trace):
                 f"funcgrad: '{primitive.name}' was applied to a value traced by a transform "
                 f"that has already returned (it leaked out, e.g. through a global or a "
                 f"closure). Return it from the transformed function instead.")
-        if len(args) == 1 and not params:
-            # The hot path (sin, exp, ...): one argument, a box of ours (this trace was chosen
-            # as the highest among the boxed arguments), and no parameters, so every call
-            # below is a plain positional one: no *args/**params tuples and dicts to build.
+        if len(args) == 1:
+            # The hot path (sin, exp, sum, reshape, ...): one argument, a box of ours (this
+            # trace was chosen as the highest among the boxed arguments): no lists or tuples
+            # to build, as open_args and stage_vjp would, and no `**params` when there are
+            # none (sin's own path: 0.2 us less).
             (box,) = args
             value = box.value
-            ans = primitive(value) if isinstance(value, Box) else primitive.impl(value)
+            if isinstance(value, Box):  # an outer transform's box: dispatch again
+                ans = primitive(value, **params)
+            elif params:
+                ans = primitive.impl(value, **params)
+            else:
+                ans = primitive.impl(value)
             if not is_differentiable(ans):
                 return ans
             rules = primitive.vjp_rules
-            vjp = (rules[0](ans, value) if rules and rules[0] is not None
-                   else primitive.stage_vjp(0, ans, (value,), params))
+            if not (rules and rules[0] is not None):
+                vjp = primitive.stage_vjp(0, ans, (value,), params)  # variadic rule, or error
+            elif params:
+                vjp = rules[0](ans, value, **params)
+            else:
+                vjp = rules[0](ans, value)
             return self.record_new(ans, primitive, params, (box.node,), _FIRST, (vjp,))
         if len(args) == 2 and not params and len(primitive.vjp_rules) == 2:
             return self._process_binary(primitive, args)

@@ -40,10 +40,18 @@ class Ufunc(Primitive):
         super().__init__(name or ufunc.__name__, ufunc, multiple_results)
         self.nin = ufunc.nin
 
-    def bind(self, top, args, kwargs):
+    def __call__(self, *args, **kwargs):
+        top = None  # as in Primitive.__call__
+        for arg in args:
+            if isinstance(arg, Box) and (top is None or arg._trace.level > top.level):
+                top = arg._trace
+        if top is None:
+            return self.impl(*args, **kwargs)
         if kwargs or len(args) != self.nin:
             self._check_traced_call(args, kwargs)  # raises unless the keywords change nothing
-        return Primitive.bind(self, top, args, NO_PARAMS)
+        if self.multiple_results:
+            return self.bind(top, args, NO_PARAMS)
+        return top.process_primitive(self, args, NO_PARAMS)
 
     def _check_traced_call(self, args, kwargs):
         name = f"funcgrad.numpy.{self.name}"

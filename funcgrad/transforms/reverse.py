@@ -157,7 +157,7 @@ def differentiated(fun, argnums, args, kwargs, transform):
             full[argnum] = value
         return fun(*full, **kwargs)
 
-    return fun_of_differentiated, tuple([args[i] for i in argnums])
+    return fun_of_differentiated, tuple(map(args.__getitem__, argnums))
 
 
 def _value_aux_grad(fun, argnums, single, has_aux, args, kwargs, transform, holomorphic=False,
