@@ -118,6 +118,11 @@ def insert_args(draw):
         values_shape = draw(st.sampled_from([(), (count,)]))
     if static["axis"] is not None and x.ndim == 2 and values_shape == (2,) and kind == "int":
         values_shape = ()  # a scalar index puts values' first axis along ``axis``
+    if (static["axis"] is not None and x.ndim == 2 and static["axis"] % 2 == 0
+            and kind != "int" and values_shape == (count,)):
+        # One value per index along axis 0 is a column: NumPy refuses (count,) there
+        # unless it matches the other axis (JAX accepts it).
+        values_shape = (count, 1)
     static["obj"] = obj
     return (x, draw(array(values_shape, draw(dtypes())))), static
 
