@@ -84,12 +84,8 @@ class ReverseTrace(Trace):
                 ans = primitive.impl(value, **params)
             else:
                 ans = primitive.impl(value)
-            try:  # is_differentiable, inlined: asked of every traced primitive's output
-                if ans.dtype.kind not in "fc":
-                    return ans
-            except AttributeError:
-                if not is_differentiable(ans):
-                    return ans
+            if not is_differentiable(ans):
+                return ans
             rules = primitive.vjp_rules
             if not (rules and rules[0] is not None):
                 vjp = primitive.stage_vjp(0, ans, (value,), params)  # variadic rule, or error
@@ -128,12 +124,8 @@ class ReverseTrace(Trace):
             ans = primitive(x, y)
         else:
             ans = primitive.impl(x, y)
-        try:  # is_differentiable, inlined: asked of every traced primitive's output
-            if ans.dtype.kind not in "fc":
-                return ans
-        except AttributeError:
-            if not is_differentiable(ans):
-                return ans
+        if not is_differentiable(ans):
+            return ans
         x_rule, y_rule = primitive.vjp_rules
         if x_ours:
             x_vjp = (x_rule(ans, x, y) if x_rule is not None
