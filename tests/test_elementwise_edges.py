@@ -110,6 +110,40 @@ def test_i0_derivative_matches_scipy_i1_over_a_wide_range():
     np.testing.assert_allclose(grad, special.i1(x), rtol=1e-13)
 
 
+# Tiny normal values, where I1(x) / x loses its digits (SciPy's iv(2, x) is nan at 2.2e-308).
+_TINY = [2.2250738585072014e-308, -2.2250738585072014e-308, 1e-200, 1e-17, -3e-16]
+
+
+def _derivatives(f, x, orders):
+    values = []
+    for _ in range(orders):
+        f = fg.grad(f)
+        values.append(float(f(x)))
+    return values
+
+
+@pytest.mark.parametrize("name", ["i0", "i1", "i0e", "i1e"])
+def test_bessel_derivatives_near_zero_match_jax(name):
+    jax = pytest.importorskip("jax")
+    fs = pytest.importorskip("funcgrad.scipy.special")
+    # JAX's i0'(0) is 1 and i0e'(0) -1, not 0: zero is checked for i1 and i1e only.
+    points = _TINY + ([0.0] if name in ("i1", "i1e") else [])
+    ours = [fg.grad(getattr(fs, name))(x) for x in points]
+    theirs = [jax.grad(getattr(jax.scipy.special, name))(x) for x in points]
+    np.testing.assert_allclose(ours, theirs, rtol=1e-15, atol=1e-15)
+
+
+@pytest.mark.parametrize("x", _TINY)
+def test_bessel_i1_taylor_coefficients_near_zero(x):
+    # I1(x) = x/2 + x**3/16 + ...; exp(-|x|) I1(x) = x/2 - |x| x/2 + 5 x**3/16 + ...
+    # (JAX's second derivatives here are 1 and 0.)
+    fs = pytest.importorskip("funcgrad.scipy.special")
+    np.testing.assert_allclose(_derivatives(fs.i1, x, 3), [0.5, 0.0, 0.375], atol=1e-15)
+    np.testing.assert_allclose(_derivatives(fs.i1e, x, 3), [0.5, -np.sign(x), 1.875],
+                               atol=1e-15)
+    np.testing.assert_allclose(_derivatives(fnp.i0, x, 4), [0.0, 0.5, 0.0, 0.375], atol=1e-15)
+
+
 @pytest.mark.parametrize("fun", [fnp.floor, fnp.ceil, fnp.rint, fnp.trunc, fnp.fix, fnp.round,
                                  fnp.sign, lambda x: fnp.floor_divide(x, 0.7)])
 def test_zero_derivatives_in_both_modes(fun):

@@ -9,9 +9,9 @@ import numpy as np
 from ..core import Box, unbox_all
 from ._rules import defjvp, defvjp, dtype_of, primitive
 from .casting import astype
-from .elementwise import (Ufunc, add, constant_slope, define_rules, identity_map, imag, multiply,
-                          power, real, replace_where, subtract, true_divide, unary_rules, where,
-                          zero_map)
+from .elementwise import (Ufunc, absolute, add, constant_slope, define_rules, exp, identity_map,
+                          imag, multiply, negative, power, real, replace_where, subtract,
+                          true_divide, unary_rules, where, zero_map)
 
 
 def _reject_out(name, out):
@@ -220,16 +220,22 @@ _bessel_i1 = primitive(_bessel_i1_impl, "bessel_i1")
 unary_rules(i0, lambda ans, x: lambda v: multiply(v, _bessel_i1(x)))
 
 
-def _bessel_i1_linear(ans, x):
-    # I1'(x) = I0(x) - I1(x) / x, and 1/2 at 0.
-    zero = unbox_all(x) == 0
-    if not np.any(zero):
-        return lambda v: multiply(v, subtract(i0(x), true_divide(ans, x)))
-    safe_x = where(zero, 1.0, x)
-    return lambda v: multiply(v, where(zero, 0.5, subtract(i0(x), true_divide(ans, safe_x))))
+def bessel_i1_slope(i0_x, i1_x, x, scaled=False):
+    """I1'(x) = I0(x) - I1(x) / x, given I0(x) and I1(x) (or, ``scaled``, exp(-|x|) times
+    each). Where |x| <= eps, I1(x) / x comes from its series 1/2 + x**2 / 16 instead: the
+    quotient loses its digits there (I1 of a subnormal x rounds, 0 / 0 at 0), and the series
+    keeps derivatives of the next orders right."""
+    tiny = absolute(x) <= np.finfo(np.result_type(unbox_all(x), np.float32)).eps
+    # Each branch sees only the x it is used at, so neither overflows nor divides by 0.
+    safe_x = where(tiny, 1.0, x)
+    tiny_x = where(tiny, x, 0.0)
+    series = add(0.5, true_divide(multiply(tiny_x, tiny_x), 16.0))
+    if scaled:
+        series = multiply(series, exp(negative(absolute(tiny_x))))
+    return subtract(i0_x, where(tiny, series, true_divide(i1_x, safe_x)))
 
 
-unary_rules(_bessel_i1, _bessel_i1_linear)
+unary_rules(_bessel_i1, lambda ans, x: lambda v: multiply(v, bessel_i1_slope(i0(x), ans, x)))
 
 around = round
 mod = remainder

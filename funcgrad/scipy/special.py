@@ -13,6 +13,7 @@ from .. import numpy as fnp
 from ..core import Box, unbox_all
 from ..numpy._axes import normalize_axis
 from ..numpy._rules import aval, defjvp, defvjp, primitive, unbroadcast
+from ..numpy.elementwise_special import bessel_i1_slope
 
 # ---- declaring elementwise primitives from their partial derivatives -----------------
 
@@ -73,23 +74,14 @@ _ndtri = _elementwise(_scipy.ndtri, "ndtri",
 # exp(-x**2/2) / ndtr(x) computed as one exponent: finite far into the lower tail.
 _log_ndtr = _elementwise(_scipy.log_ndtr, "log_ndtr",
                          lambda ans, x: fnp.exp(-0.5 * (x * x) - ans) / _SQRT_TWO_PI)
-# Bessel functions differentiate by the recurrence I_n' = (I_{n-1} + I_{n+1}) / 2, which
-# never divides by x; the exponentially scaled ones (exp(-|x|) I_n) add -sign(x) I_n.
-_iv = _elementwise(lambda n, x: _scipy.iv(n, x), "iv", None,
-                   lambda ans, n, x: _bessel_slope(_iv, n, x))
-_ive = _elementwise(lambda n, x: _scipy.ive(n, x), "ive", None,
-                    lambda ans, n, x: _bessel_slope(_ive, n, x) - fnp.sign(x) * ans)
-_i0 = _elementwise(_scipy.i0, "i0", lambda ans, x: _iv(1, x))
-_i1 = _elementwise(_scipy.i1, "i1", lambda ans, x: _bessel_slope(_iv, 1, x))
-_i0e = _elementwise(_scipy.i0e, "i0e", lambda ans, x: _ive(1, x) - fnp.sign(x) * ans)
+# I0' = I1 and I1' = I0 - I1 / x (SciPy's iv(n, x) for n >= 1 is nan at subnormal x, so the
+# recurrence through iv is not used); the exponentially scaled ones add -sign(x) times their
+# own value.
+_i0 = _elementwise(_scipy.i0, "i0", lambda ans, x: _i1(x))
+_i1 = _elementwise(_scipy.i1, "i1", lambda ans, x: bessel_i1_slope(_i0(x), ans, x))
+_i0e = _elementwise(_scipy.i0e, "i0e", lambda ans, x: _i1e(x) - fnp.sign(x) * ans)
 _i1e = _elementwise(_scipy.i1e, "i1e",
-                    lambda ans, x: _bessel_slope(_ive, 1, x) - fnp.sign(x) * ans)
-
-
-def _bessel_slope(bessel, n, x):
-    return 0.5 * (bessel(n - 1, x) + bessel(n + 1, x))
-
-
+                    lambda ans, x: bessel_i1_slope(_i0e(x), ans, x, scaled=True) - fnp.sign(x) * ans)
 _entr = _elementwise(_scipy.entr, "entr", lambda ans, x: -(fnp.log(x) + 1.0))
 # JAX's convention: the plain formulas, even where x == 0 makes the value itself 0.
 _xlogy = _elementwise(_scipy.xlogy, "xlogy",
