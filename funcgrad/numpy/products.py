@@ -56,22 +56,36 @@ def _matmul_rule(argnum):
                 return lambda g: unbroadcast(_matmul(g, _swap_last(b)), shape, dtype)
             return lambda g: unbroadcast(_matmul(_swap_last(a), g), shape, dtype)
 
-        def vjp(g):
-            if a_vector:
-                g = expand_dims(g, -2 if not b_vector else 0)
-            if b_vector:
-                g = expand_dims(g, -1)
-            a2 = expand_dims(a, 0) if a_vector else a
-            b2 = expand_dims(b, -1) if b_vector else b
-            if argnum == 0:
-                ct = _matmul(g, _swap_last(b2))
-                ct = reshape(ct, np.shape(ct)[:-2] + np.shape(ct)[-1:]) if a_vector else ct
-            else:
-                ct = _matmul(_swap_last(a2), g)
-                ct = reshape(ct, np.shape(ct)[:-1]) if b_vector else ct
-            return unbroadcast(ct, shape, dtype)
+        # Each VJP holds only the other operand, as a matmul's VJPs do (compat's in-place
+        # checks see what a VJP holds).
+        if argnum == 0:
+            def vjp(g):
+                b_matrix = expand_dims(b, -1) if b_vector else b
+                ct = _matmul(_as_matrix_cotangent(g, a_vector, b_vector), _swap_last(b_matrix))
+                return unbroadcast(_drop_axis(ct, -2) if a_vector else ct, shape, dtype)
+        else:
+            def vjp(g):
+                a_matrix = expand_dims(a, 0) if a_vector else a
+                ct = _matmul(_swap_last(a_matrix), _as_matrix_cotangent(g, a_vector, b_vector))
+                return unbroadcast(_drop_axis(ct, -1) if b_vector else ct, shape, dtype)
         return vjp
     return rule
+
+
+def _as_matrix_cotangent(g, a_vector, b_vector):
+    """The cotangent of a matmul whose vector operands were promoted to matrices."""
+    if a_vector:
+        g = expand_dims(g, -2 if not b_vector else 0)
+    if b_vector:
+        g = expand_dims(g, -1)
+    return g
+
+
+def _drop_axis(x, axis):
+    """x without its length-1 ``axis`` (the one a vector operand was promoted along)."""
+    shape = shape_of(x)
+    axis %= len(shape)
+    return reshape(x, shape[:axis] + shape[axis + 1:])
 
 
 defvjp(_matmul, _matmul_rule(0), _matmul_rule(1))

@@ -262,6 +262,12 @@ def test_flag_and_leaf_errors_like_torch(statement):
     "b = a[1:]; b = b * 2; a.add_(1)",
     # mm saves an operand only for the other's gradient
     "b = a.mm(torch.ones(3, 2)); a.add_(1)", "b = torch.ones(2, 1).mm(a); a.add_(1)",
+    # and so do the vector forms of matmul
+    "b = torch.ones(2, 3).mv(a.view(3)); a.add_(1)", "b = a.view(3).dot(torch.ones(3)); a.add_(1)",
+    "b = torch.matmul(a.view(3), torch.ones(3, 2)); a.add_(1)",
+    "b = torch.matmul(torch.ones(2, 3), a.view(3)); a.add_(1)",
+    "c = torch.ones(2, 3); b = c.mv(a.view(3)); c.add_(1)",
+    "c = torch.ones(3); b = torch.matmul(a.view(3), c); c.add_(1)",
 ])
 def test_version_counter_checks_like_torch(statements):
     def case(torch):
