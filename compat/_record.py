@@ -88,13 +88,17 @@ class _What(tuple):
 def new_nodes(node, inputs):
     """The nodes one operation recorded: those reachable from its result's node without
     passing through its inputs' nodes."""
-    stop = [x._box.node for x in inputs if type(x) is Tensor and x._box is not None]
+    return _recorded_nodes(node, [edge(x) for x in inputs])
+
+
+def _recorded_nodes(node, input_nodes):
+    """`new_nodes`, given the inputs' nodes (None for an input without one)."""
     for parent in node.parents:
-        if parent not in stop:  # nodes compare by identity
+        if parent not in input_nodes:  # nodes compare by identity
             break
     else:  # one primitive on the inputs: the common case, with no set built (~0.3 us)
         return [node]
-    stop = set(stop)
+    stop = set(input_nodes)
     found = []
     stack = [node]
     while stack:
@@ -168,8 +172,12 @@ def wrap(out, label, edges, others=(), saves_result=False, view_of=None, frees=N
     node.label = label
     node.edges = tuple([x._box.node if isinstance(x, Tensor) and x._box is not None else None
                         for x in edges])  # edge(x), inlined
-    inputs = edges + others if others else edges
-    recorded = new_nodes(node, inputs)
+    if others:
+        inputs = edges + others
+        recorded = _recorded_nodes(node, node.edges + tuple([edge(x) for x in others]))
+    else:  # the edges' nodes, just found, are the inputs' (one list comprehension less)
+        inputs = edges
+        recorded = _recorded_nodes(node, node.edges)
     _note_saved(recorded, inputs, t, saves_result)
     if frees is not None:
         for n in recorded:

@@ -185,7 +185,7 @@ class EagerTrace(ReverseTrace):
             # trace was chosen as the highest among the boxed arguments.
             box = args[0]
             value = box.value
-            ans = primitive.impl(value, **params)
+            ans = primitive.impl(value, **params) if params else primitive.impl(value)
             try:
                 if ans.dtype.kind not in "fc":
                     return ans
@@ -193,8 +193,13 @@ class EagerTrace(ReverseTrace):
                 if not is_differentiable(ans):
                     return ans
             rules = primitive.vjp_rules
-            vjps = ((rules[0](ans, value, **params) if rules and rules[0] is not None
-                     else primitive.stage_vjp(0, ans, (value,), params)),)
+            if not (rules and rules[0] is not None):
+                vjp = primitive.stage_vjp(0, ans, (value,), params)  # variadic rule, or error
+            elif params:
+                vjp = rules[0](ans, value, **params)
+            else:
+                vjp = rules[0](ans, value)
+            vjps = (vjp,)
             node = EagerNode(primitive, params, (box.node,), (0,), vjps)
         else:
             values, parents, argnums, _ = self.open_args(args)
