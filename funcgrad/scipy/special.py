@@ -74,14 +74,14 @@ _ndtri = _elementwise(_scipy.ndtri, "ndtri",
 # exp(-x**2/2) / ndtr(x) computed as one exponent: finite far into the lower tail.
 _log_ndtr = _elementwise(_scipy.log_ndtr, "log_ndtr",
                          lambda ans, x: fnp.exp(-0.5 * (x * x) - ans) / _SQRT_TWO_PI)
-# I0' = I1 and I1' = I0 - I1 / x (SciPy's iv(n, x) for n >= 1 is nan at subnormal x, so the
-# recurrence through iv is not used); the exponentially scaled ones add -sign(x) times their
-# own value.
+# I0' = I1 and I1' = I0 - I1 / x (not the recurrence through iv: SciPy's iv(1, x) is nan at
+# x = 2.2e-308); the exponentially scaled ones add -sign(x) times their own value.
 _i0 = _elementwise(_scipy.i0, "i0", lambda ans, x: _i1(x))
 _i1 = _elementwise(_scipy.i1, "i1", lambda ans, x: bessel_i1_slope(_i0(x), ans, x))
 _i0e = _elementwise(_scipy.i0e, "i0e", lambda ans, x: _i1e(x) - fnp.sign(x) * ans)
-_i1e = _elementwise(_scipy.i1e, "i1e",
-                    lambda ans, x: bessel_i1_slope(_i0e(x), ans, x, scaled=True) - fnp.sign(x) * ans)
+_i1e = _elementwise(
+    _scipy.i1e, "i1e",
+    lambda ans, x: bessel_i1_slope(_i0e(x), ans, x, scaled=True) - fnp.sign(x) * ans)
 _entr = _elementwise(_scipy.entr, "entr", lambda ans, x: -(fnp.log(x) + 1.0))
 # JAX's convention: the plain formulas, even where x == 0 makes the value itself 0.
 _xlogy = _elementwise(_scipy.xlogy, "xlogy",
