@@ -180,9 +180,9 @@ class EagerTrace(ReverseTrace):
     def process_primitive(self, primitive, args, params):
         # This is the lowest level, so once our boxes are opened every value is raw.
         if len(args) == 1:
-            # The hot path (unary functions), with open_args, is_differentiable and
-            # stage_vjp inlined (~0.8 us): the one argument is a box of ours, since this
-            # trace was chosen as the highest among the boxed arguments.
+            # The hot path (unary functions), with open_args and is_differentiable inlined
+            # and the rule staged by stage_unary_vjp: the one argument is a box of ours,
+            # since this trace was chosen as the highest among the boxed arguments.
             box = args[0]
             value = box.value
             ans = primitive.impl(value, **params) if params else primitive.impl(value)
@@ -192,14 +192,7 @@ class EagerTrace(ReverseTrace):
             except AttributeError:
                 if not is_differentiable(ans):
                     return ans
-            rules = primitive.vjp_rules
-            if not (rules and rules[0] is not None):
-                vjp = primitive.stage_vjp(0, ans, (value,), params)  # variadic rule, or error
-            elif params:
-                vjp = rules[0](ans, value, **params)
-            else:
-                vjp = rules[0](ans, value)
-            vjps = (vjp,)
+            vjps = (primitive.stage_unary_vjp(ans, value, params),)
             node = EagerNode(primitive, params, (box.node,), (0,), vjps)
         else:
             values, parents, argnums, _ = self.open_args(args)

@@ -54,6 +54,16 @@ class Primitive:
             return tuple(tuple_get(out, index=i) for i in range(len(out.value)))
         return out
 
+    def stage_unary_vjp(self, ans, value, params):
+        """`stage_vjp` of a one-argument application, the traces' hot path: no argument
+        tuple to build, and no `**params` call when there are none."""
+        rules = self.vjp_rules
+        if not (rules and rules[0] is not None):
+            return self.stage_vjp(0, ans, (value,), params)  # variadic rule, or error
+        if params:
+            return rules[0](ans, value, **params)
+        return rules[0](ans, value)
+
     def stage_vjp(self, argnum, ans, args, params):
         """Run the rule for argument `argnum` in the forward pass; returns g -> cotangent."""
         if argnum < len(self.vjp_rules) and self.vjp_rules[argnum] is not None:

@@ -86,13 +86,7 @@ class ReverseTrace(Trace):
                 ans = primitive.impl(value)
             if not is_differentiable(ans):
                 return ans
-            rules = primitive.vjp_rules
-            if not (rules and rules[0] is not None):
-                vjp = primitive.stage_vjp(0, ans, (value,), params)  # variadic rule, or error
-            elif params:
-                vjp = rules[0](ans, value, **params)
-            else:
-                vjp = rules[0](ans, value)
+            vjp = primitive.stage_unary_vjp(ans, value, params)
             return self.record_new(ans, primitive, params, (box.node,), _FIRST, (vjp,))
         if len(args) == 2 and not params and len(primitive.vjp_rules) == 2:
             return self._process_binary(primitive, args)
