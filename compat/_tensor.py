@@ -36,10 +36,7 @@ def make(data, box=None, version=None, base=None):
     t = _new(Tensor)
     t._data = data
     t._box = box
-    if version is None:
-        version = _new(VersionCounter)  # VersionCounter() without its __init__ frame
-        version.value = 0
-    t._version = version
+    t._version = VersionCounter() if version is None else version
     t._grad = None
     t._base = base
     t._retains_grad = False
