@@ -1,6 +1,6 @@
 """Tensor history as PyTorch presents it, and backward()/autograd.grad on the eager tape.
 
-The eager tape (funcgrad.core.eager) records funcgrad primitives. A compat operation
+The eager tape (`_tape`) records funcgrad primitives. A compat operation
 labels the node of its result with PyTorch's name (``MulBackward0``) and records its
 tensor inputs as the node's `edges`; `grad_fn` objects are thin views of those nodes,
 created on first access and cached on the node.
@@ -11,11 +11,9 @@ import sys
 import numpy as np
 
 import funcgrad.numpy as fnp
-from funcgrad.core import Box, tuple_get
-from funcgrad.core import eager
-from funcgrad.core.collector import collector_paused
+from funcgrad.core import Box, collector_paused, tuple_get
 
-from . import _ops, _tensor
+from . import _ops, _tape, _tensor
 from ._grad_mode import STATE, set_grad_enabled
 from ._tensor import Tensor, make
 
@@ -260,10 +258,10 @@ def _storage_of_its_own(ct, dtype):
 
 
 def _pull_back(roots, cotangents, retain_graph, create_graph, wanted):
-    """eager.backward, with anomaly mode's NaN reports raised as PyTorch raises them."""
+    """_tape.backward, with anomaly mode's NaN reports raised as PyTorch raises them."""
     try:
         with collector_paused():
-            return eager.backward(roots, cotangents, retain_graph, create_graph, wanted)
+            return _tape.backward(roots, cotangents, retain_graph, create_graph, wanted)
     except FloatingPointError as error:
         raise RuntimeError(str(error)) from error
 

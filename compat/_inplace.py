@@ -12,14 +12,13 @@ a backward pass through it after the modification raises PyTorch's error.
 import numpy as np
 
 import funcgrad.numpy as fnp
-from funcgrad.core import new_box
-from funcgrad.core.eager import EAGER_TRACE, privatize
 
 from . import _dtypes
 from ._grad_mode import STATE
 from ._ops import (abs, add, clamp, clamp_max, clamp_min, div, exp, log, masked_fill, mul, neg,
                    pow, relu, sigmoid, sqrt, sub, tanh, to_dtype)
 from ._record import edge, engine, new_nodes, operand, wrap
+from ._tape import TAPE, privatize
 from ._tensor import Tensor, make
 
 
@@ -40,7 +39,7 @@ def alias_of(t):
     """A stand-in for `t` as the input of its own in-place update: same storage and
     history, but a version counter of its own (so the update does not invalidate itself)."""
     box = t._box
-    return make(t._data, None if box is None else new_box(t._data, EAGER_TRACE, box.node))
+    return make(t._data, None if box is None else TAPE.box(t._data, box.node))
 
 
 def write(t, values, index=None):
@@ -103,7 +102,7 @@ def assign(t, result, inputs):
             return _assign_through_base(t, result)
     write(t, result._data)
     if box is not None:
-        t._box = new_box(t._data, EAGER_TRACE, box.node)
+        t._box = TAPE.box(t._data, box.node)
     return t
 
 
@@ -127,7 +126,7 @@ def _assign_through_base(view, result):
     assign(base, updated, (old, result))
     flat = fnp.reshape(engine(base), (-1,))
     read_back = wrap(fnp.getitem(flat, positions), "AsStridedBackward0", (base,))
-    view._box = new_box(view._data, EAGER_TRACE, read_back._box.node)
+    view._box = TAPE.box(view._data, read_back._box.node)
     return view
 
 

@@ -11,14 +11,13 @@ import warnings
 import numpy as np
 
 import funcgrad.numpy as fnp
-from funcgrad.core import Box, unbox_all
-from funcgrad.core.eager import EAGER_TRACE
-from funcgrad.core.primitive import NO_PARAMS
+from funcgrad.core import NO_PARAMS, Box, unbox_all
 
 from . import _dtypes
 from ._dtypes import DEFAULTS, result_type
 from ._grad_mode import STATE
 from ._record import check_tensor, elementwise, engine, float_operand, operand, wrap_view, wrap
+from ._tape import TAPE
 from ._tensor import Tensor, make
 
 _int64, _bool, _float = _dtypes.int64, _dtypes.bool, _dtypes._FLOAT
@@ -29,10 +28,9 @@ def _unary(fn, label, saves_result=False):
     def op(input):
         value = float_operand(input)
         if isinstance(value, Box):
-            # A box of the eager tape (the only trace compat records on): record the ufunc
-            # there directly, skipping the dispatch that would find that trace (three calls,
-            # ~3k instructions of the ~67k a primitive costs forward and backward).
-            out = EAGER_TRACE.process_primitive(fn, (value,), NO_PARAMS)
+            # A box of the eager tape (the only trace compat records on): bind the ufunc
+            # there directly, skipping the search that would find that trace.
+            out = fn.bind(TAPE, (value,), NO_PARAMS)
         else:
             out = fn(value)
         return wrap(out, label, (input,), saves_result=saves_result)

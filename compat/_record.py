@@ -94,7 +94,7 @@ def new_nodes(node, inputs):
 def _recorded_nodes(node, input_nodes):
     """`new_nodes`, given the inputs' nodes (None for an input without one)."""
     for parent in node.parents:
-        if parent not in input_nodes:  # nodes compare by identity
+        if parent is not None and parent not in input_nodes:  # nodes compare by identity
             break
     else:  # one primitive on the inputs: the common case, with no set built (~0.3 us)
         return [node]
@@ -105,7 +105,7 @@ def _recorded_nodes(node, input_nodes):
         n = stack.pop()
         found.append(n)
         for parent in n.parents:
-            if parent not in stop:
+            if parent is not None and parent not in stop:
                 stop.add(parent)
                 stack.append(parent)
     return found
@@ -116,9 +116,9 @@ def _note_saved(new_nodes, inputs, out, saves_result):
     nodes' VJPs hold (checked before backward uses them); inputs they do not hold are only
     checked when create_graph replays the nodes on their inputs."""
     if len(new_nodes) == 1:
-        captured = new_nodes[0].captured
+        captured = new_nodes[0].held
     else:
-        captured = [value for n in new_nodes for value in n.captured]
+        captured = [value for n in new_nodes for value in n.held]
     entries = []
     if captured:
         for x in inputs:

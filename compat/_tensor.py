@@ -4,7 +4,7 @@ A tensor holds
 
 * ``_data``: its storage, an ndarray that views, ``.data``, ``detach()`` and
   ``from_numpy`` may share and that in-place operations overwrite;
-* ``_box``: when it requires grad, a box of the eager tape (funcgrad.core.eager) whose value
+* ``_box``: when it requires grad, a box of the eager tape (`_tape.TAPE`) whose value
   is ``_data`` and whose node is its history: a leaf node for a leaf, else the node of the
   operation that made it; None when it does not require grad;
 * ``_version``: the counter of in-place modifications of its storage, shared with its views,
@@ -20,10 +20,8 @@ import weakref
 
 import numpy as np
 
-from funcgrad.core import new_box
-from funcgrad.core.eager import EAGER_TRACE, EagerNode, VersionCounter
-
 from . import _dtypes
+from ._tape import TAPE, VersionCounter, leaf_node
 
 _new = object.__new__
 # compat._graph.run_backward, filled in by _graph (which imports this module): importing it
@@ -168,8 +166,7 @@ class Tensor:
                 raise RuntimeError(
                     f"only tensors of floating point dtype can require gradients, and this one "
                     f"is {self.dtype}; convert it first, e.g. with .float().")
-            leaf = EagerNode.leaf(weakref.ref(self))
-            self._box = new_box(self._data, EAGER_TRACE, leaf)
+            self._box = TAPE.box(self._data, leaf_node(weakref.ref(self)))
         elif not requires_grad:
             self._box = None
         return self
@@ -283,7 +280,7 @@ class Tensor:
             return
         self._data = value._data
         if self._box is not None:
-            self._box = new_box(self._data, EAGER_TRACE, self._box.node)
+            self._box = TAPE.box(self._data, self._box.node)
 
     # ---- conversion --------------------------------------------------------------------
 

@@ -48,10 +48,10 @@ def make_dot(tensor, params=None, show_saved=True):
             continue
         ids[node] = f"n{len(ids)}"
         order.append(node)
-        stack.extend(node.parents)
+        stack.extend([parent for parent in node.parents if parent is not None])
     for node in order:
         dot.node(ids[node], **_describe(node, names, show_saved))
-        for parent in node.parents:
+        for parent in filter(None, node.parents):
             dot.edge(ids[parent], ids[node])
     dot.node("output", label=f"output {_shape(tensor._data)}", shape="box", style="filled",
              fillcolor="darkolivegreen1")
@@ -67,7 +67,7 @@ def _describe(node, names, show_saved=True):
         return {"label": f"{name}\n{shape}".strip(), "shape": "box", "style": "filled",
                 "fillcolor": "lightblue"}
     label = _label(node)
-    saved = [_shape(value) for value in node.captured if hasattr(value, "shape")]
+    saved = [_shape(value) for value in node.held if hasattr(value, "shape")]
     if show_saved and saved:
         label += "\nsaved: " + ", ".join(saved)
     return {"label": label, "shape": "box"}

@@ -5,14 +5,13 @@
     with fg.debug_nans():              # raise at the first NaN or Inf, forward or backward
         fg.grad(loss)(w)
 
-Both switches cost nothing while off. The trick: nothing on the hot path tests a flag.
-Turning a switch on *swaps* each trace class's `process_primitive` for an instrumented
-version that calls the original and then looks at what it returned (records the user's
-line on the new node, checks the value, wraps the node's VJPs so that each checks the
-cotangent it produces); turning every switch off puts the originals back. Finding the
-user's line walks the Python stack, which costs about a quarter of a small primitive's
-forward and backward pass (grad of a chain of sin on a (3,) array: +23-31% with
-provenance, +105-157% with debug_nans), which is why provenance is a switch, not always on.
+The switches instrument the engine through its hooks (`funcgrad.core.instruments`): one
+called after every primitive a transform processes (it records the user's line on the new
+node and checks the value), one that runs each backward rule (and checks the cotangents it
+gives). While every switch is off the hooks are None, which costs one attribute test per
+primitive. Finding the user's line walks the Python stack, which costs about a quarter of
+a small primitive's forward and backward pass, which is why provenance is a switch, not
+always on.
 """
 import contextlib
 import linecache
@@ -21,9 +20,7 @@ import sys
 
 import numpy as np
 
-from .core import Box, Trace, unbox_all
-from .core import eager  # noqa: F401 -- defines EagerTrace, which is instrumented too
-from .core.reverse import Node, ReverseTrace
+from .core import ReverseBox, instruments, unbox_all
 
 __all__ = ["Origin", "anomaly_mode", "config", "debug_nans", "is_anomaly_check_nan_enabled",
            "is_anomaly_enabled", "provenance", "register_internal_path", "user_origin"]
@@ -150,69 +147,39 @@ def _check_cotangent(ct, node, argnum):
             f"{_applied_at(node)}" + _WHERE_HINT)
 
 
-def _checked(vjp, node, argnum):
-    def checked_vjp(g):
-        _pulling_back.append(node)
-        try:
-            ct = vjp(g)
-        finally:
-            _pulling_back.pop()
-        _check_cotangent(ct, node, argnum)
-        return ct
-    return checked_vjp
+# ---- the hooks ----------------------------------------------------------------------
 
 
-# ---- swapping instrumented methods in and out -----------------------------------------
-
-_originals = {}  # trace class -> its own process_primitive, while instrumented
-
-
-def _instrumented(process):
-    def process_primitive(self, primitive, args, params):
-        out = process(self, primitive, args, params)
-        if isinstance(out, Box) and out._trace is self:
-            node = out.node
-            if (isinstance(node, Node) and node.primitive is primitive
-                    and getattr(node, "origin", None) is None):
-                node.origin = user_origin()
-                if (_switches["debug_nans"] or _anomaly["check_nan"]) and node.vjps:
-                    node.vjps = tuple(_checked(vjp, node, argnum)
-                                      for vjp, argnum in zip(node.vjps, node.argnums))
-        if _switches["debug_nans"]:
-            _check_forward(primitive, out)
-        return out
-    process_primitive.__wrapped__ = process
-    return process_primitive
+def _on_result(trace, primitive, out):
+    """After `trace` processed `primitive`: note the user's line on a new node, and check
+    the value under debug_nans."""
+    if isinstance(out, ReverseBox) and out._trace is trace:
+        node = out.node
+        if node.primitive is primitive and getattr(node, "origin", None) is None:
+            node.origin = user_origin()
+    if _switches["debug_nans"]:
+        _check_forward(primitive, out)
 
 
-def _trace_classes(base):
-    found, stack = [], [base]
-    while stack:
-        cls = stack.pop()
-        found.append(cls)
-        stack.extend(cls.__subclasses__())
-    return found
+def _checked_pull(node, residuals, ct):
+    """A node's backward rule, run with the node noted as being pulled back (for reports of
+    values computed inside it), its cotangents checked."""
+    _pulling_back.append(node)
+    try:
+        cts = node.primitive.vjp.backward(residuals, node.params, ct)
+    finally:
+        _pulling_back.pop()
+    for argnum, parent_ct in enumerate(cts):
+        _check_cotangent(parent_ct, node, argnum)
+    return cts
 
 
 def _apply_switches():
-    """Instrument the trace classes the switches need, and only those; put back the
-    original methods of the others."""
-    if _switches["debug_nans"]:
-        wanted = _trace_classes(Trace)  # forward values are checked under every transform
-    elif _switches["provenance"] or _anomaly["on"]:
-        wanted = _trace_classes(ReverseTrace)  # only reverse-mode traces make Nodes
-    else:
-        wanted = []
-    wanted = [cls for cls in wanted if cls is not Trace and "process_primitive" in vars(cls)]
-    for cls in list(_originals):
-        if cls not in wanted:
-            original = _originals.pop(cls)
-            if getattr(vars(cls)["process_primitive"], "__wrapped__", None) is original:
-                cls.process_primitive = original  # (unless someone patched it since)
-    for cls in wanted:
-        if cls not in _originals:
-            _originals[cls] = vars(cls)["process_primitive"]
-            cls.process_primitive = _instrumented(_originals[cls])
+    """Set the engine's hooks to what the switches need: None for every hook when all are off."""
+    checks_backward = _switches["debug_nans"] or _anomaly["check_nan"]
+    watches = checks_backward or _switches["provenance"] or _anomaly["on"]
+    instruments.on_result = _on_result if watches else None
+    instruments.pull = _checked_pull if checks_backward else None
 
 
 _switches = {"provenance": False, "debug_nans": False}

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import funcgrad as fg
 import funcgrad.numpy as fnp
 import oracle_cases
-from funcgrad.core import Primitive, defjvp, defvjp, unbox_all
+from funcgrad.core import ArgVJP, Primitive, defjvp, defvjp, unbox_all
 from funcgrad.test_util import check_grads
 
 
@@ -28,12 +28,13 @@ def _sin_times(name, vjp_scale=1.0, jvp_scale=None, raw_second_order=False):
     """sin(x) * y as a primitive with (possibly wrong) rules."""
     prim = Primitive(name, lambda x, y: np.sin(x) * y, register=False)
 
-    def vjp_x(ans, x, y):
+    def pull_x(g, x, y):
         if raw_second_order:  # right value, but cos(x) is a constant to outer transforms
-            return lambda g: g * np.cos(unbox_all(x)) * y
-        return lambda g: g * fnp.cos(x) * y * vjp_scale
+            return g * np.cos(unbox_all(x)) * y
+        return g * fnp.cos(x) * y * vjp_scale
 
-    defvjp(prim, vjp_x, lambda ans, x, y: lambda g: g * fnp.sin(x))
+    defvjp(prim, ArgVJP(lambda ans, x, y: (x, y), pull_x),
+           ArgVJP(lambda ans, x, y: (x,), lambda g, x: g * fnp.sin(x)))
     if jvp_scale is not None:
         defjvp(prim, lambda t, ans, x, y: t * fnp.cos(x) * y * jvp_scale)
     return prim

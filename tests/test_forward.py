@@ -6,7 +6,7 @@ import pytest
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
-from funcgrad.core import JVPTrace, LeakedBoxError, Primitive, defjvp, defvjp
+from funcgrad.core import ArgVJP, JVPTrace, LeakedValueError, Primitive, defjvp, defvjp
 
 jax.config.update("jax_enable_x64", True)
 
@@ -73,7 +73,7 @@ def test_tangent_must_match_primal():
 def test_leaked_box_is_an_error():
     leaked = []
     fg.jvp(lambda x: leaked.append(x) or x, (1.0,), (1.0,))
-    with pytest.raises(LeakedBoxError, match="forward-mode"):
+    with pytest.raises(LeakedValueError, match="forward-mode"):
         fnp.sin(leaked[0])
 
 
@@ -96,8 +96,8 @@ def test_complex_follows_jax():
 def _toy(name, jvp_rule=None):
     """sin(x) * y as a primitive with a VJP rule, and optionally a JVP rule for x."""
     prim = Primitive(name, lambda x, y: np.sin(x) * y, register=False)
-    defvjp(prim, lambda ans, x, y: lambda g: g * fnp.cos(x) * y,
-           lambda ans, x, y: lambda g: g * fnp.sin(x))
+    defvjp(prim, ArgVJP(lambda ans, x, y: (x, y), lambda g, x, y: g * fnp.cos(x) * y),
+           ArgVJP(lambda ans, x, y: (x,), lambda g, x: g * fnp.sin(x)))
     if jvp_rule is not None:
         defjvp(prim, jvp_rule)
     return prim
@@ -120,18 +120,16 @@ def test_fallback_for_multiple_results():
     prim = Primitive("sin_and_cos", lambda x: (np.sin(x), np.cos(x)), multiple_results=True,
                      register=False)
 
-    def vjp_rule(ans, x):
-        def vjp(g):
-            g_sin, g_cos = g
-            total = 0.0
-            if g_sin is not None:
-                total = total + g_sin * fnp.cos(x)
-            if g_cos is not None:
-                total = total - g_cos * fnp.sin(x)
-            return total
-        return vjp
+    def pull(g, x):
+        g_sin, g_cos = g
+        total = 0.0
+        if g_sin is not None:
+            total = total + g_sin * fnp.cos(x)
+        if g_cos is not None:
+            total = total - g_cos * fnp.sin(x)
+        return total
 
-    defvjp(prim, vjp_rule)
+    defvjp(prim, ArgVJP(lambda ans, x: (x,), pull))
     out, tangent = fg.jvp(lambda x: prim(x)[0] * prim(x)[1], (X,), (T,))
     np.testing.assert_allclose(tangent, np.cos(2 * X) * T)
 

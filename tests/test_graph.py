@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
-from funcgrad.core import LeakedBoxError, Node, ReverseTrace, dtype_of, new_box, shape_of
+from funcgrad.core import (LeakedValueError, ReverseBox, ReverseTrace, dtype_of, leaf_node,
+                           new_trace, shape_of)
 from funcgrad.debug import provenance
 from funcgrad.tools.dot import GraphvizNotFoundError, node_graph_to_dot
 from funcgrad.tree_util import tree_flatten, tree_map
@@ -102,7 +103,7 @@ def test_keyword_arguments_pass_through_untraced():
 def test_leaked_box_is_an_error():
     leaked = []
     fg.make_graph(lambda x: leaked.append(x) or fnp.sin(x))(1.0)
-    with pytest.raises(LeakedBoxError, match="make_graph"):
+    with pytest.raises(LeakedValueError, match="make_graph"):
         fnp.cos(leaked[0])
 
 
@@ -128,10 +129,9 @@ def test_dot_has_a_node_per_equation_and_escapes_labels():
 
 
 def test_node_graph_to_dot_draws_reverse_mode_nodes():
-    trace = ReverseTrace()
-    x = new_box(np.ones(2), trace, Node.leaf())
-    y = fnp.sin(x) * x
-    trace.active = False
+    with new_trace(ReverseTrace) as trace:
+        x = ReverseBox(np.ones(2), trace, leaf_node())
+        y = fnp.sin(x) * x
     dot = node_graph_to_dot([y.node])
     assert dot.count('label="leaf"') == 1
     assert 'label="sin' in dot and 'label="multiply' in dot  # (+ file:line with provenance)

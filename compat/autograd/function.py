@@ -10,12 +10,12 @@ again.
 """
 import numpy as np
 
-from funcgrad.core import Primitive, new_box, tuple_get
-from funcgrad.core.eager import EAGER_TRACE, EagerNode
+from funcgrad.core import NO_PARAMS, Primitive, defvjp_rule, tuple_get
 
 from .. import _ops, _record
 from .._graph import cotangent_of, tensor_of_cotangent
 from .._grad_mode import STATE, no_grad
+from .._tape import TAPE
 from .._tensor import Tensor, make
 
 
@@ -65,11 +65,19 @@ class FunctionCtx:
         self._materialize_grads = bool(value)
 
 
+def _run_user_backward(residuals, params, g):
+    """The backward rule of a Function's node."""
+    (call,) = residuals
+    return call.run(g)
+
+
 class _FunctionMeta(type):
     def __init__(cls, name, bases, namespace):
         super().__init__(name, bases, namespace)
-        # Kept out of funcgrad's registry: the node type of the user's operation.
+        # Kept out of funcgrad's registry: the node type of the user's operation, whose
+        # backward rule runs the user's backward.
         cls._primitive = Primitive(f"{name}Backward", None, register=False)
+        defvjp_rule(cls._primitive, None, _run_user_backward)
 
 
 class Function(metaclass=_FunctionMeta):
@@ -118,7 +126,7 @@ def _overrides(cls, name):
 
 
 def _attach_node(cls, ctx, args, outputs):
-    """Tie the outputs of forward to one new node whose VJP runs cls.backward."""
+    """Tie the outputs of forward to one new node whose backward rule runs cls.backward."""
     single = not isinstance(outputs, tuple)
     outs = [outputs] if single else list(outputs)
     excluded = {id(t) for t in ctx._non_differentiable}
@@ -128,24 +136,27 @@ def _attach_node(cls, ctx, args, outputs):
     for i in differentiable:
         if any(outs[i] is a for a in args) or outs[i]._box is not None:
             outs[i] = make(outs[i]._data, None, outs[i]._version)  # an alias of an input
-    positions = tuple(i for i, needs in enumerate(ctx.needs_input_grad) if needs)
-    user_backward = _UserBackward(cls, ctx, args, outs, differentiable, packed=not single)
-    node = EagerNode(cls._primitive, None, tuple(args[i]._box.node for i in positions),
-                     positions, tuple(user_backward.for_input(i) for i in positions))
+    parents = tuple(a._box.node if needs else None
+                    for a, needs in zip(args, ctx.needs_input_grad))
+    call = _Call(cls, ctx, args, outs, differentiable, packed=not single)
+    values = tuple(outs[i]._data for i in differentiable)
+    box = TAPE.record(cls._primitive, NO_PARAMS, parents, (call,),
+                      values[0] if single and differentiable else values)
+    node = box.node
     node.label = cls._primitive.name
     node.edges = tuple(_record.edge(a) for a in args if isinstance(a, Tensor))
     node.frees = True  # backward releases ctx and the tensors it saved
     if single and differentiable:
-        outs[0]._box = new_box(outs[0]._data, EAGER_TRACE, node)
+        outs[0]._box = box
     elif differentiable:
-        packed = new_box(tuple(outs[i]._data for i in differentiable), EAGER_TRACE, node)
         for k, i in enumerate(differentiable):
-            outs[i]._box = tuple_get(packed, index=k)
+            outs[i]._box = tuple_get(box, index=k)
     return outs[0] if single else tuple(outs)
 
 
-class _UserBackward:
-    """Calls the user's backward once per backward pass and hands each input its gradient."""
+class _Call:
+    """One application of a Function: calls the user's backward and checks what it gives,
+    one gradient per forward argument."""
 
     def __init__(self, cls, ctx, args, outs, differentiable, packed):
         self.cls = cls
@@ -156,19 +167,8 @@ class _UserBackward:
         self.slots = {i: k for k, i in enumerate(differentiable)}
         self.n_outputs = len(outs)
         self.packed = packed  # forward returned a tuple: the node's cotangent is one too
-        self._last_g = self._last_grads = None
 
-    def for_input(self, position):
-        return lambda g: self._grads(g)[position]
-
-    def _grads(self, g):
-        # The engine pulls every input's gradient with the same g object in a row.
-        if g is not self._last_g:
-            self._last_grads = self._run(g)
-            self._last_g = g
-        return self._last_grads
-
-    def _run(self, g):
+    def run(self, g):
         cts = g if self.packed else (g,)
         grad_outputs = []
         for i in range(self.n_outputs):

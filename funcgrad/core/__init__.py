@@ -1,11 +1,14 @@
-"""The engine: boxes, trace levels, primitives and the backward pass.
+"""The engine: traces and boxes, primitives and their rules, the backward pass.
 
 Knows nothing about NumPy functions; `funcgrad.numpy` declares the primitives.
 """
-from .box import EAGER_LEVEL, Box, Trace, find_top_trace, new_box, register_box_class, unbox_all
-from .primitive import (Primitive, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, registry,
-                        tuple_get)
-from .reverse import LeakedBoxError, Node, ReverseTrace, backward_pass
+from .errors import ConversionError, LeakedValueError
+from .forward import JVPBox, JVPTrace, float0
+from .primitive import NO_PARAMS, Primitive, registry, tuple_get
+from .reverse import Node, ReverseBox, ReverseTrace, backward_pass, leaf_node
+from .rules import (ZERO, ArgVJP, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg,
+                    defvjp_rule)
+from .trace import (EAGER_LEVEL, Box, Trace, collector_paused, find_top_trace, instruments,
+                    new_trace, unbox_all)
 from .values import (add_cotangents, dtype_of, is_differentiable, ones_like_value, shape_of,
                      zeros_like_value)
-from .forward import JVPTrace, float0

@@ -1,16 +1,16 @@
 """Forward mode: pushing tangents through primitives alongside their values.
 
-A `JVPTrace` is one forward-mode transform call. Its boxes carry their tangent in the
-node slot; a value the trace does not watch has a symbolic zero tangent and is never
-boxed. A primitive's output tangent is the sum of one contribution per argument with a
-tangent: from the primitive's JVP rule where it has one, otherwise from its VJP rule by
-transposition (DESIGN.md, decision 5).
+A `JVPTrace` is one forward-mode transform call. Its boxes carry their `tangent`; a value
+the trace does not watch has a symbolic zero tangent and is never boxed. A primitive's
+output tangent is the sum of one contribution per argument with a tangent: from the
+primitive's JVP rule where it has one, otherwise from its VJP rule by transposition
+(DESIGN.md, decision 5).
 """
 import numpy as np
 
-from .box import Box, Trace, new_box
-from .primitive import defjvp, tuple_get
-from .reverse import LeakedBoxError, Node, ReverseTrace, backward_pass
+from . import errors
+from .reverse import ReverseBox, ReverseTrace, backward_pass, leaf_node
+from .trace import Box, Trace, new_trace
 from .values import add_cotangents, dtype_of, is_differentiable, shape_of, zeros_like_value
 
 # JAX's dtype for the tangents and cotangents of integer and boolean values: zero-sized
@@ -18,18 +18,24 @@ from .values import add_cotangents, dtype_of, is_differentiable, shape_of, zeros
 float0 = np.dtype([("float0", np.void, 0)])
 
 
+class JVPBox(Box):
+    """A value watched by a forward trace, with its `tangent`."""
+
+    __slots__ = ("tangent",)
+
+    def __init__(self, value, trace, tangent):
+        self.value = value
+        self._trace = trace
+        self.tangent = tangent
+
+
 class JVPTrace(Trace):
     """Computes each primitive's output tangent as soon as its value is known."""
 
     __slots__ = ()
+    transform = "a forward-mode transform (jvp, jacfwd, ...)"
 
     def process_primitive(self, primitive, args, params):
-        if not self.active:
-            raise LeakedBoxError(
-                f"funcgrad: '{primitive.name}' was applied to a value traced by a forward-mode "
-                f"transform (jvp, jacfwd, ...) that has already returned (it leaked out, e.g. "
-                f"through a global or a closure). Return it from the transformed function "
-                f"instead.")
         primals = list(args)
         tangents = []
         outer = False  # is any value still boxed by an outer transform? (else call NumPy)
@@ -37,7 +43,7 @@ class JVPTrace(Trace):
             if isinstance(arg, Box):
                 if arg._trace is self:
                     value = primals[i] = arg.value
-                    tangents.append((i, arg.node))
+                    tangents.append((i, arg.tangent))
                     outer = outer or isinstance(value, Box)
                 else:
                     outer = True
@@ -50,7 +56,12 @@ class JVPTrace(Trace):
                 out_tangent, push_forward(primitive, argnum, tangent, ans, primals, params))
         if out_tangent is None:  # a symbolic zero: the output is a constant at this level
             return ans
-        return new_box(ans, self, out_tangent)
+        return JVPBox(ans, self, out_tangent)
+
+    def to_python(self, box, kind):
+        if kind is float or kind is complex:
+            raise errors.conversion(kind, self.transform)
+        return kind(box.value)
 
 
 def push_forward(primitive, argnum, tangent, ans, primals, params):
@@ -75,24 +86,24 @@ def push_forward(primitive, argnum, tangent, ans, primals, params):
 def transpose_vjp(primitive, argnum, tangent, ans, primals, params):
     """J·t from the VJP rule alone.
 
-    The staged VJP closure ``g -> J^T g`` is linear in ``g``, so tracing it once on a
+    The backward rule ``g -> J^T g`` is linear in ``g``, so tracing it once on a
     placeholder ``g`` and pulling ``tangent`` back through that trace applies its
-    transpose, J. The placeholder's value is never used by a linear closure, so zeros do.
+    transpose, J. The placeholder's value is never used by a linear rule, so zeros do.
     """
-    vjp = primitive.stage_vjp(argnum, ans, primals, params)
-    trace = ReverseTrace()
-    if primitive.multiple_results:
-        leaves = tuple(Node.leaf() if is_differentiable(part) else None for part in ans)
-        g = tuple(None if leaf is None else new_box(zeros_like_value(part), trace, leaf)
-                  for leaf, part in zip(leaves, ans))
-    else:
-        leaves = (Node.leaf(),)
-        g = new_box(zeros_like_value(ans), trace, leaves[0])
-    try:
-        ct = vjp(g)
-    finally:
-        trace.active = False
-    if not (isinstance(ct, Box) and ct._trace is trace):
+    if primitive.vjp is None:
+        raise errors.missing_vjp_rule(primitive.name, argnum)
+    wanted = tuple(True if i == argnum else None for i in range(len(primals)))
+    residuals = primitive.vjp.save(ans, tuple(primals), params, wanted)
+    with new_trace(ReverseTrace) as trace:
+        if primitive.multiple_results:
+            leaves = tuple(leaf_node() if is_differentiable(part) else None for part in ans)
+            g = tuple(None if leaf is None else ReverseBox(zeros_like_value(part), trace, leaf)
+                      for leaf, part in zip(leaves, ans))
+        else:
+            leaves = (leaf_node(),)
+            g = ReverseBox(zeros_like_value(ans), trace, leaves[0])
+        ct = primitive.vjp.backward(residuals, params, g)[argnum]
+    if not (isinstance(ct, ReverseBox) and ct._trace is trace):
         return None  # the cotangent does not depend on g: a zero map
     found = backward_pass(trace.tape, [ct.node], [tangent])
     if primitive.multiple_results:
@@ -112,7 +123,3 @@ def _check_rule_tangent(out, ans, primitive, argnum):
                 f"tangent of shape {shape_of(part)} and dtype {dtype_of(part)}, but the output "
                 f"has shape {shape_of(primal)} and dtype {dtype_of(primal)}; a JVP rule must "
                 f"return a tangent shaped like the output.")
-
-
-# A multiple-results primitive's tangent is a tuple (None: zero); each result takes its part.
-defjvp(tuple_get, lambda t, ans, values, index: t[index])

@@ -10,8 +10,7 @@ from numpy import (e, euler_gamma, inf, nan, newaxis, pi, dtype, ndarray,
                    uint8, bool_, iscomplexobj, isscalar, ndim, shape, size, result_type,
                    promote_types, finfo, iinfo, random)
 
-from . import box as _box  # registers ArrayBox for NumPy values
-from .box import ArrayBox
+from . import box as _box
 from .casting import *  # noqa: F401,F403
 from .creation import *  # noqa: F401,F403
 from .elementwise import *  # noqa: F401,F403
@@ -27,4 +26,4 @@ from .array_extras import *  # noqa: F401,F403
 from .no_derivative import *  # noqa: F401,F403
 from . import fft, linalg  # noqa: E402 -- submodules use the functions above
 
-_box.attach_methods(_sys.modules[__name__])  # now that every function exists
+_box.attach_array_interface(_sys.modules[__name__])  # now that every function exists

@@ -1,7 +1,7 @@
-"""What the VJP rules share: declaring primitives, and cotangents shaped like their primals."""
-# defvjp and friends are re-exported so each rule module imports from one place.
-from ..core import (Primitive, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg,  # noqa: F401
-                    dtype_of, shape_of)
+"""What the rules share: declaring primitives, and cotangents shaped like their primals."""
+# The rule declarations are re-exported so each rule module imports from one place.
+from ..core import (ZERO, ArgVJP, Primitive, defjvp, defjvp_any_arg, defvjp,  # noqa: F401
+                    defvjp_any_arg, defvjp_rule, dtype_of, shape_of)
 
 
 def primitive(impl, name=None, multiple_results=False):

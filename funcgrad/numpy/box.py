@@ -1,18 +1,28 @@
-"""ArrayBox: a traced array that behaves like an ndarray (operators, properties, methods)."""
+"""The array interface of traced values: operators, properties and ndarray methods.
+
+Every trace's boxes derive from `funcgrad.core.Box`, which knows nothing about NumPy;
+`attach_array_interface` gives that class what makes a traced value behave like an
+ndarray, each operation calling the funcgrad.numpy function of the same meaning.
+"""
 import math
 import sys
 
 import numpy as np
 
-from ..core import Box, dtype_of, register_box_class, shape_of, unbox_all
+from ..core import Box, dtype_of, shape_of, unbox_all
 
 
 def _namespace():
     return sys.modules["funcgrad.numpy"]
 
 
-class ArrayBox(Box):
-    __slots__ = ()
+def _python_type(dtype):
+    return {"f": float, "c": complex, "b": bool}.get(dtype.kind, int)
+
+
+class ArrayInterface:
+    """The methods and properties given to `Box` (see `attach_array_interface`)."""
+
     # Operators of NumPy arrays and scalars defer to ours (see __array_ufunc__), so
     # `ndarray * box` is traced like `box * ndarray`.
     __array_priority__ = 100.0
@@ -50,19 +60,6 @@ class ArrayBox(Box):
             "Write `x = x.at[idx].set(v)` instead (JAX's functional update; also .add, "
             ".multiply, .min, .max), or `funcgrad.numpy.at(x)[idx].set(v)` for any array.")
 
-    # Values of traced scalars are concrete, so Python control flow on them works.
-    def __bool__(self):
-        return bool(self.value)
-
-    def __float__(self):
-        return float(self.value)
-
-    def __int__(self):
-        return int(self.value)
-
-    def __complex__(self):
-        return complex(self.value)
-
     def __array__(self, dtype=None, copy=None):
         raise TypeError(
             "funcgrad: a traced value was converted to a NumPy array, which would lose its "
@@ -97,9 +94,6 @@ class ArrayBox(Box):
     def __hash__(self):
         return id(self)
 
-    def __repr__(self):
-        return f"ArrayBox({self.value!r}, level={self._trace.level})"
-
     def __format__(self, spec):
         # f"{x:.3f}" formats the value; a plain f"{x}" shows the box, as str(x) does.
         return format(self.value, spec) if spec else str(self)
@@ -126,17 +120,24 @@ class ArrayBox(Box):
         return _namespace().round(self, ndigits or 0)
 
     def item(self, *args):
-        """The element as a plain Python scalar, as NumPy: it carries no derivative."""
-        value = self.value
-        while isinstance(value, Box):
-            value = value.value
-        return np.asarray(value).item(*args)
+        """The element as a Python scalar, as NumPy gives it. A Python float carries no
+        derivative, so under a transform that differentiates this raises for float and
+        complex values (see `funcgrad.core.Trace.to_python`)."""
+        if len(args) == 1 and not isinstance(args[0], tuple):
+            element = _namespace().ravel(self)[args[0]]
+        elif args:
+            element = self[args[0] if len(args) == 1 else args]
+        elif math.prod(shape_of(self.value)) != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        else:
+            element = _namespace().reshape(self, ())
+        return _python_type(dtype_of(self.value))(element)
 
     def tolist(self):
-        """Nested lists of traced 0-d elements, so derivatives keep flowing through them
-        (``item()`` gives plain Python scalars)."""
+        """Nested lists of Python scalars, as NumPy gives them (and so raising, as `item`
+        does, for float values under a transform that differentiates)."""
         if not shape_of(self.value):
-            return self
+            return self.item()
         return [row.tolist() for row in self]
 
     def _in_place(self, *args, **kwargs):
@@ -147,8 +148,14 @@ class ArrayBox(Box):
     fill = put = resize = itemset = partition = setfield = byteswap = _in_place
 
 
+# The special methods of ArrayInterface that Box takes (the rest are the class's own).
+_DUNDERS = ("__array_priority__", "__len__", "__iter__", "__getitem__", "__setitem__",
+            "__array__", "__array_ufunc__", "__array_function__", "__hash__", "__format__",
+            "__round__")
+
+
 def _method(name, function):
-    """An ArrayBox method that is ``function`` with the box as first argument."""
+    """A Box method that is ``function`` with the box as first argument."""
     def method(self, *args, **kwargs):
         return function(self, *args, **kwargs)
     method.__name__ = name
@@ -186,19 +193,18 @@ ARRAY_METHODS = (
 )
 
 
-def attach_methods(namespace):
-    """Give ArrayBox its operators and ndarray methods, each calling the function of
-    ``namespace`` (funcgrad.numpy, once complete) directly: no lookup per call."""
+def attach_array_interface(namespace):
+    """Give `Box` the members of ArrayInterface, and operators and ndarray methods each
+    calling the function of ``namespace`` (funcgrad.numpy, once complete) directly: no
+    lookup per call."""
+    for name, member in vars(ArrayInterface).items():
+        if not (name.startswith("__") and name.endswith("__")) or name in _DUNDERS:
+            setattr(Box, name, member)
     for dunder, name in _OPERATORS.items():
         function = getattr(namespace, name)
-        setattr(ArrayBox, f"__{dunder}__", _operator(name, function))
-        setattr(ArrayBox, f"__r{dunder}__", _operator(name, function, reflected=True))
+        setattr(Box, f"__{dunder}__", _operator(name, function))
+        setattr(Box, f"__r{dunder}__", _operator(name, function, reflected=True))
     for dunder, name in _UNARY_AND_COMPARISONS.items():
-        setattr(ArrayBox, dunder, _method(name, getattr(namespace, name)))
+        setattr(Box, dunder, _method(name, getattr(namespace, name)))
     for name in ARRAY_METHODS:
-        setattr(ArrayBox, name, _method(name, getattr(namespace, name)))
-
-
-for _type in (np.ndarray, float, complex, np.float16, np.float32, np.float64, np.longdouble,
-              np.complex64, np.complex128, np.clongdouble, ArrayBox):
-    register_box_class(_type, ArrayBox)
+        setattr(Box, name, _method(name, getattr(namespace, name)))

@@ -11,10 +11,11 @@ the raw values.
 Rounding, integer division, ``sinc``, ``i0`` and other special cases live in
 ``elementwise_special``.
 """
+import inspect
+
 import numpy as np
 
-from ..core import Box, Primitive, unbox_all
-from ..core.primitive import NO_PARAMS
+from ..core import NO_PARAMS, ZERO, ArgVJP, Box, Primitive, find_top_trace, unbox_all
 from ._rules import aval, defjvp, defvjp, dtype_of, primitive, shape_of, unbroadcast
 from .casting import astype
 from .shape_ops import broadcast_to
@@ -41,7 +42,8 @@ class Ufunc(Primitive):
         self.nin = ufunc.nin
 
     def __call__(self, *args, **kwargs):
-        top = None  # as in Primitive.__call__
+        # find_top_trace, written out: this is every operator's path (~2.5% of a primitive).
+        top = None
         for arg in args:
             if isinstance(arg, Box) and (top is None or arg._trace.level > top.level):
                 top = arg._trace
@@ -49,9 +51,7 @@ class Ufunc(Primitive):
             return self.impl(*args, **kwargs)
         if kwargs or len(args) != self.nin:
             self._check_traced_call(args, kwargs)  # raises unless the keywords change nothing
-        if self.multiple_results:
-            return self.bind(top, args, NO_PARAMS)
-        return top.process_primitive(self, args, NO_PARAMS)
+        return self.bind(top, args, NO_PARAMS)
 
     def _check_traced_call(self, args, kwargs):
         name = f"funcgrad.numpy.{self.name}"
@@ -76,6 +76,128 @@ class Ufunc(Primitive):
 # ---- rule helpers --------------------------------------------------------------------
 
 
+class Slope:
+    """A linear map ``v -> v * d ans / d arg`` for one argument of an elementwise function,
+    in two halves: ``save(ans, *args) -> residuals`` runs in the forward pass,
+    ``apply(v, *residuals)`` (None: a zero map) maps a cotangent or a tangent.
+
+    Both modes apply it: for elementwise real or holomorphic functions the VJP and the JVP
+    are the same multiplication, because JAX transposes without conjugating.
+    """
+
+    __slots__ = ("save", "apply")
+
+    def __init__(self, save, apply):
+        self.save = save
+        self.apply = apply
+
+
+def slope_of(apply, arg_names):
+    """The Slope whose `apply(v, ...)` names the values it needs after the cotangent:
+    ``ans`` and the names in `arg_names` (the function's arguments, in order), e.g.
+    ``lambda v, x: v * cos(x)`` saves x, ``lambda v, ans: v * ans`` saves the output."""
+    if isinstance(apply, Slope):
+        return apply
+    names = tuple(inspect.signature(apply).parameters)[1:]
+    sources = ("ans",) + tuple(arg_names)
+    unknown = [name for name in names if name not in sources]
+    if unknown:
+        raise TypeError(f"slope {apply.__name__} names {unknown}, which are not among "
+                        f"{sources}")
+    return Slope(_picker(tuple(sources.index(name) for name in names)), apply)
+
+
+def _picker(positions):
+    """``save(ans, *args)`` returning the values at `positions` of ``(ans, *args)``."""
+    if positions == ():
+        return _save_nothing
+    if positions == (0,):
+        return _save_ans
+    if positions == (1,):
+        return _save_first
+    if positions == (2,):
+        return _save_second
+
+    def save(ans, *args):
+        values = (ans,) + args
+        return tuple([values[i] for i in positions])
+    return save
+
+
+def _save_nothing(ans, *args):
+    return ()
+
+
+def _save_ans(ans, *args):
+    return (ans,)
+
+
+def _save_first(ans, x, *args):
+    return (x,)
+
+
+def _save_second(ans, x, y, *args):
+    return (y,)
+
+
+def _identity(v):
+    return v
+
+
+def _zero(v):
+    return None
+
+
+IDENTITY = Slope(_save_nothing, _identity)
+# The slope of a function that is constant almost everywhere (rounding, sign): zero.
+ZERO_SLOPE = Slope(_save_nothing, _zero)
+
+
+def constant_slope(compute):
+    """The Slope multiplying by a constant computed once, in the forward pass, from the
+    raw values: ``compute(ans, *args)`` (a mask choosing an argument, a sign, ...)."""
+    def save(ans, *args):
+        raw_ans = unbox_all(ans)
+        return (np.asarray(compute(raw_ans, *map(unbox_all, args)), dtype_of(raw_ans)),)
+    return Slope(save, _times_constant)
+
+
+def _times_constant(v, constant):
+    return v * constant
+
+
+def replace_where(mask, replacement, value):
+    """``value`` with ``replacement`` where the raw ``mask`` holds (no op if nowhere)."""
+    return _where(mask, replacement, value) if np.count_nonzero(mask) else value
+
+
+def _elementwise_vjp(argnum, slope):
+    """The VJP of one argument of a broadcasting elementwise function: the slope, then
+    broadcasting and type promotion undone (`unbroadcast`)."""
+    if slope is ZERO_SLOPE:
+        return ZERO
+
+    def save(ans, *args):
+        shape, dtype = aval(args[argnum])
+        return slope.save(ans, *args), shape, dtype
+
+    if slope is IDENTITY:  # add, subtract: nothing to apply
+        def pull(g, residuals, shape, dtype):
+            return unbroadcast(g, shape, dtype)
+    else:
+        def pull(g, residuals, shape, dtype):
+            v = slope.apply(g, *residuals)
+            return None if v is None else unbroadcast(v, shape, dtype)
+    return ArgVJP(save, pull)
+
+
+def _elementwise_jvp(slope):
+    def rule(t, ans, *args):
+        v = slope.apply(t, *slope.save(ans, *args))
+        return None if v is None else _fit(v, ans)
+    return rule
+
+
 def _fit(tangent, ans):
     """A JVP contribution with the output's shape and dtype (it may lack broadcasting)."""
     shape, dtype = shape_of(ans), dtype_of(ans)
@@ -86,96 +208,27 @@ def _fit(tangent, ans):
     return tangent
 
 
-def _vjp_rule(argnum, linear, arity):
-    if arity == 2:
-        # Binary operators, the hot path: positional calls only, and the identity map (add,
-        # subtract) skipped.
-        def rule(ans, x, y, **params):
-            shape, dtype = aval(y if argnum else x)
-            if linear is identity_map:
-                return lambda g: unbroadcast(g, shape, dtype)
-            apply = linear(ans, x, y, **params)
-            if apply is None:
-                return _no_cotangent
-            return lambda g: unbroadcast(apply(g), shape, dtype)
-        return rule
-
-    def rule(ans, *args, **params):
-        apply = linear(ans, *args, **params)
-        if apply is None:
-            return _no_cotangent
-        shape, dtype = aval(args[argnum])
-        return lambda g: unbroadcast(apply(g), shape, dtype)
-    return rule
+_ARG_NAMES = {1: ("x",), 2: ("x", "y"), 3: ("condition", "x", "y")}
 
 
-def _no_cotangent(g):
-    return None
+def define_rules(prim, *slopes):
+    """Give elementwise `prim` its VJP and JVP rules from one slope per argument: a Slope
+    or a function naming what it needs (`slope_of`); None leaves that argument
+    non-differentiable (an integer exponent, say)."""
+    slopes = [None if s is None else slope_of(s, _ARG_NAMES[len(slopes)]) for s in slopes]
+    defvjp(prim, *(None if s is None else _elementwise_vjp(i, s) for i, s in enumerate(slopes)))
+    defjvp(prim, *(None if s is None else _elementwise_jvp(s) for s in slopes))
 
 
-def _jvp_rule(linear):
-    def rule(t, ans, *args, **params):
-        apply = linear(ans, *args, **params)
-        return None if apply is None else _fit(apply(t), ans)
-    return rule
+def unary_rules(prim, slope):
+    """Rules of a real or holomorphic function of one argument, from its slope (a Slope or
+    a function naming what it needs, e.g. ``lambda v, x: v * cos(x)``).
 
-
-def define_rules(prim, *linears):
-    """Give ``prim`` its VJP and JVP rules from one staged linear map per argument.
-
-    ``linear(ans, *args, **params)`` returns ``v -> v * d ans / d arg``, or None where the
-    derivative is zero; a None in place of ``linear`` leaves that argument
-    non-differentiable (an integer exponent, say).
-    """
-    defvjp(prim, *(None if lin is None else _vjp_rule(i, lin, len(linears))
-                   for i, lin in enumerate(linears)))
-    defjvp(prim, *(None if lin is None else _jvp_rule(lin) for lin in linears))
-
-
-def unary_rules(prim, linear):
-    """Rules of a real or holomorphic function of one argument: ``linear(ans, x)`` returns
-    ``v -> v * f'(x)``.
-
-    Its cotangent and tangent already have the argument's shape and dtype, so the map is
-    the whole staged VJP (the hot path: no reshaping, one call per backward step)."""
-    defvjp(prim, linear)
-    defjvp(prim, lambda t, ans, x: linear(ans, x)(t))
-
-
-def zero_map(ans, *args, **params):
-    """The staged map of an argument whose derivative is zero almost everywhere."""
-    return None
-
-
-def identity_map(ans, *args, **params):
-    return _pass
-
-
-def _pass(v):
-    return v
-
-
-def constant_slope(compute):
-    """A staged map multiplying by a constant slope: ``compute(ans, *args)`` on raw values."""
-    def linear(ans, *args, **params):
-        raw_ans = unbox_all(ans)
-        values = compute(raw_ans, *map(unbox_all, args), **params)
-        constant = np.asarray(values, dtype_of(raw_ans))
-        return lambda v: v * constant
-    return linear
-
-
-def _by(factor):
-    """A staged map multiplying by ``factor(ans, x, y)``, built from funcgrad ops in the
-    cotangent's pass (so that it is recorded for higher derivatives)."""
-    def linear(ans, x, y):
-        return lambda v: v * factor(ans, x, y)
-    return linear
-
-
-def replace_where(mask, replacement, value):
-    """``value`` with ``replacement`` where the raw ``mask`` holds (no op if nowhere)."""
-    return _where(mask, replacement, value) if np.count_nonzero(mask) else value
+    Its cotangent and tangent already have the argument's shape and dtype, so the slope is
+    the whole VJP: one call per backward step."""
+    slope = slope_of(slope, ("x",))
+    defvjp(prim, ArgVJP(slope.save, slope.apply))
+    defjvp(prim, lambda t, ans, x: slope.apply(t, *slope.save(ans, x)))
 
 
 # ---- unary ---------------------------------------------------------------------------
@@ -220,36 +273,36 @@ _LN10 = float(np.log(10.0))
 # Operators rather than multiply()/true_divide() calls: on plain arrays (a first derivative)
 # they go straight to NumPy, skipping a Python-level dispatch per step of the backward pass;
 # on boxes (higher derivatives) they dispatch to the same primitives.
-unary_rules(negative, lambda ans, x: lambda v: -v)
-unary_rules(positive, lambda ans, x: lambda v: v)
-unary_rules(exp, lambda ans, x: lambda v: v * ans)
-unary_rules(exp2, lambda ans, x: lambda v: v * (ans * _LN2))
-unary_rules(expm1, lambda ans, x: lambda v: v * (ans + 1.0))
-unary_rules(log, lambda ans, x: lambda v: v / x)
-unary_rules(log2, lambda ans, x: lambda v: v / (x * _LN2))
-unary_rules(log10, lambda ans, x: lambda v: v / (x * _LN10))
-unary_rules(log1p, lambda ans, x: lambda v: v / (x + 1.0))
-unary_rules(sin, lambda ans, x: lambda v: v * cos(x))
-unary_rules(cos, lambda ans, x: lambda v: v * -sin(x))
-unary_rules(tan, lambda ans, x: lambda v: v * (square(ans) + 1.0))
-unary_rules(arcsin, lambda ans, x: lambda v: v / sqrt(1.0 - square(x)))
-unary_rules(arccos, lambda ans, x: lambda v: v / -sqrt(1.0 - square(x)))
-unary_rules(arctan, lambda ans, x: lambda v: v / (square(x) + 1.0))
-unary_rules(sinh, lambda ans, x: lambda v: v * cosh(x))
-unary_rules(cosh, lambda ans, x: lambda v: v * sinh(x))
-unary_rules(tanh, lambda ans, x: lambda v: v * (1.0 - square(ans)))
-unary_rules(arcsinh, lambda ans, x: lambda v: v / sqrt(square(x) + 1.0))
-unary_rules(arccosh, lambda ans, x: lambda v: v / sqrt(square(x) - 1.0))
+unary_rules(negative, lambda v: -v)
+unary_rules(positive, lambda v: v)
+unary_rules(exp, lambda v, ans: v * ans)
+unary_rules(exp2, lambda v, ans: v * (ans * _LN2))
+unary_rules(expm1, lambda v, ans: v * (ans + 1.0))
+unary_rules(log, lambda v, x: v / x)
+unary_rules(log2, lambda v, x: v / (x * _LN2))
+unary_rules(log10, lambda v, x: v / (x * _LN10))
+unary_rules(log1p, lambda v, x: v / (x + 1.0))
+unary_rules(sin, lambda v, x: v * cos(x))
+unary_rules(cos, lambda v, x: v * -sin(x))
+unary_rules(tan, lambda v, ans: v * (square(ans) + 1.0))
+unary_rules(arcsin, lambda v, x: v / sqrt(1.0 - square(x)))
+unary_rules(arccos, lambda v, x: v / -sqrt(1.0 - square(x)))
+unary_rules(arctan, lambda v, x: v / (square(x) + 1.0))
+unary_rules(sinh, lambda v, x: v * cosh(x))
+unary_rules(cosh, lambda v, x: v * sinh(x))
+unary_rules(tanh, lambda v, ans: v * (1.0 - square(ans)))
+unary_rules(arcsinh, lambda v, x: v / sqrt(square(x) + 1.0))
+unary_rules(arccosh, lambda v, x: v / sqrt(square(x) - 1.0))
 # (1 - x)(1 + x) rather than 1 - x**2: accurate near the poles at +-1.
-unary_rules(arctanh, lambda ans, x: lambda v: v / ((1.0 - x) * (x + 1.0)))
-unary_rules(sqrt, lambda ans, x: lambda v: v * 0.5 / ans)
-unary_rules(cbrt, lambda ans, x: lambda v: v / (square(ans) * 3.0))
-unary_rules(square, lambda ans, x: lambda v: v * (x * 2.0))
-unary_rules(reciprocal, lambda ans, x: lambda v: -(v * square(ans)))
-unary_rules(deg2rad, lambda ans, x: lambda v: v * (np.pi / 180.0))
-unary_rules(rad2deg, lambda ans, x: lambda v: v * (180.0 / np.pi))
-unary_rules(conjugate, lambda ans, x: lambda v: conjugate(v))
-define_rules(sign, zero_map)
+unary_rules(arctanh, lambda v, x: v / ((1.0 - x) * (x + 1.0)))
+unary_rules(sqrt, lambda v, ans: v * 0.5 / ans)
+unary_rules(cbrt, lambda v, ans: v / (square(ans) * 3.0))
+unary_rules(square, lambda v, x: v * (x * 2.0))
+unary_rules(reciprocal, lambda v, ans: -(v * square(ans)))
+unary_rules(deg2rad, lambda v: v * (np.pi / 180.0))
+unary_rules(rad2deg, lambda v: v * (180.0 / np.pi))
+unary_rules(conjugate, lambda v: conjugate(v))
+define_rules(sign, ZERO_SLOPE)
 
 
 def _real_abs_slope(ans, x):
@@ -267,36 +320,37 @@ def _complex_abs_direction(ans, x):
 _real_abs = constant_slope(_real_abs_slope)
 
 
-def _abs_vjp(ans, x):
+def _abs_save(ans, x):
     if dtype_of(x).kind == "c":
-        return lambda g: multiply(g, _complex_abs_direction(ans, x))
-    return _real_abs(ans, x)
+        return (_complex_abs_direction(ans, x),)
+    return _real_abs.save(ans, x)
 
 
 def _abs_jvp(t, ans, x):
-    if dtype_of(x).kind == "c":
-        return real(multiply(t, _complex_abs_direction(ans, x)))
-    return _real_abs(ans, x)(t)
+    (slope,) = _abs_save(ans, x)
+    product = multiply(t, slope)
+    return real(product) if dtype_of(x).kind == "c" else product
 
 
-defvjp(absolute, _abs_vjp)
+defvjp(absolute, ArgVJP(_abs_save, _times_constant))
 defjvp(absolute, _abs_jvp)
 define_rules(fabs, _real_abs)
 
 
-def _real_vjp(ans, x):
-    shape, dtype = aval(x)
-    return lambda g: unbroadcast(g, shape, dtype)  # a complex x gets g + 0j
+def _real_pull(g, shape, dtype):
+    return unbroadcast(g, shape, dtype)  # a complex x gets g + 0j
 
 
-def _imag_vjp(ans, x):
-    if dtype_of(x).kind != "c":
-        return lambda g: None
-    return lambda g: multiply(g, -1j)
+def _imag_save(ans, x):
+    return (dtype_of(x).kind == "c",)
 
 
-defvjp(real, _real_vjp)
-defvjp(imag, _imag_vjp)
+def _imag_pull(g, complex_x):
+    return multiply(g, -1j) if complex_x else None
+
+
+defvjp(real, ArgVJP(lambda ans, x: aval(x), _real_pull))
+defvjp(imag, ArgVJP(_imag_save, _imag_pull))
 defjvp(real, lambda t, ans, x: real(t) if dtype_of(x).kind == "c" else t)
 defjvp(imag, lambda t, ans, x: imag(t) if dtype_of(x).kind == "c" else None)
 
@@ -322,44 +376,54 @@ logaddexp = Ufunc(np.logaddexp)
 logaddexp2 = Ufunc(np.logaddexp2)
 
 
-def _negated(ans, x, y):
-    return negative
+define_rules(add, IDENTITY, IDENTITY)
+define_rules(subtract, IDENTITY, lambda v: -v)
+define_rules(multiply, lambda v, y: v * y, lambda v, x: v * x)
+define_rules(true_divide, lambda v, y: v / y, lambda v, ans, y: -(v * (ans / y)))
 
 
-define_rules(add, identity_map, identity_map)
-define_rules(subtract, identity_map, _negated)
-define_rules(multiply, lambda ans, x, y: lambda v: v * y, lambda ans, x, y: lambda v: v * x)
-define_rules(true_divide, lambda ans, x, y: lambda v: v / y,
-             lambda ans, x, y: lambda v: -(v * (ans / y)))
-
-
-def _power_base(ans, x, y):
-    """v -> v y x**(y - 1); JAX's convention: 0 where an integer exponent is 0."""
+def _power_base_save(ans, x, y):
+    """What v -> v y x**(y - 1) needs, with its kind first: the common x ** n is
+    special-cased at no cost, and an integer exponent of 0 has slope 0 (JAX's
+    convention), one of 1 slope 1."""
     if isinstance(y, Box):
-        return lambda v: v * (y * power(x, y - 1.0))
+        return "general", x, y - 1.0, y
     python_number = type(y) in (int, float, bool)  # checked first: np.ndim is slow on them
     integer = isinstance(y, int) if python_number else dtype_of(y).kind in "iub"
-    exponent = y - 1  # a Python scalar stays weakly typed (float32 stays float32)
-    if python_number or np.ndim(y) == 0:  # the common x ** n: special cases cost nothing
+    if python_number or np.ndim(y) == 0:
         if y == 2:
-            return lambda v: v * (x * 2.0)
+            return "square", x
         if integer and y == 0:
-            return None
+            return ("zero",)
         if integer and y == 1:
-            return _pass
-        return lambda v: v * (power(x, exponent) * y)
-    if integer:  # x**0 * 0 is an exact 0 where y == 0, even at x == 0
-        exponent = np.where(y == 0, 0, exponent)
-    return lambda v: v * (power(x, exponent) * y)
+            return ("identity",)
+        return "general", x, y - 1, y  # a Python scalar stays weakly typed (float32 too)
+    # An integer y: x**0 * 0 is an exact 0 where y == 0, even at x == 0.
+    return "general", x, np.where(y == 0, 0, y - 1) if integer else y - 1, y
 
 
-def _power_exponent(ans, x, y):
+def _power_base_apply(v, kind, *values):
+    if kind == "general":
+        x, exponent, y = values
+        return v * (power(x, exponent) * y)
+    if kind == "square":
+        return v * (values[0] * 2.0)
+    return v if kind == "identity" else None
+
+
+def _power_exponent_save(ans, x, y):
     """v -> v log(x) x**y; JAX's convention: 0 where x is 0."""
-    safe_x = replace_where(unbox_all(x) == 0, 1.0, x)
-    return lambda v: multiply(v, multiply(log(safe_x), ans))
+    return replace_where(unbox_all(x) == 0, 1.0, x), ans
 
 
-define_rules(power, _power_base, _power_exponent)
+def _power_exponent_apply(v, safe_x, ans):
+    return multiply(v, multiply(log(safe_x), ans))
+
+
+define_rules(power, Slope(_power_base_save, _power_base_apply),
+             Slope(_power_exponent_save, _power_exponent_apply))
+
+
 def _arctan2_denominator(ans, x, y):
     """x**2 + y**2 at the output's precision: a float32 x squared alone underflows where
     the float64 sum does not (1e-38 ** 2), which would turn the slope 0/0 into a NaN."""
@@ -372,37 +436,42 @@ def _arctan2_denominator(ans, x, y):
 
 
 define_rules(arctan2,
-             _by(lambda ans, x, y: true_divide(y, _arctan2_denominator(ans, x, y))),
-             _by(lambda ans, x, y: true_divide(negative(x), _arctan2_denominator(ans, x, y))))
+             lambda v, ans, x, y: v * true_divide(y, _arctan2_denominator(ans, x, y)),
+             lambda v, ans, x, y: v * true_divide(negative(x), _arctan2_denominator(ans, x, y)))
 
 
-def _hypot_linear(argnum):
-    def linear(ans, x, y):
+def _hypot_slope(argnum):
+    def save(ans, x, y):
         mine = y if argnum else x
         zero = unbox_all(ans) == 0
         if not np.any(zero):
-            return lambda v: multiply(v, true_divide(mine, ans))
+            return mine, ans, None
         # hypot(0, 0): JAX's hypot(a, b) = max(|a|, |b|) there, so each side gets 1/2.
-        safe_ans = _where(zero, 1.0, ans)
-        return lambda v: multiply(v, _where(zero, 0.5, true_divide(mine, safe_ans)))
-    return linear
+        return mine, _where(zero, 1.0, ans), zero
+
+    def apply(v, mine, safe_ans, zero):
+        ratio = true_divide(mine, safe_ans)
+        return multiply(v, ratio if zero is None else _where(zero, 0.5, ratio))
+    return Slope(save, apply)
 
 
-define_rules(hypot, _hypot_linear(0), _hypot_linear(1))
+define_rules(hypot, _hypot_slope(0), _hypot_slope(1))
 
 
-def _logaddexp_linear(argnum, base_power):
+def _logaddexp_slope(argnum, base_power):
     """v -> v * b**(arg - ans) for log_b(b**x + b**y); as in JAX, +inf is read as 0 there."""
-    def linear(ans, x, y):
+    def save(ans, x, y):
         mine = y if argnum else x
-        mine = replace_where(unbox_all(mine) == np.inf, 0.0, mine)
-        total = replace_where(unbox_all(ans) == np.inf, 0.0, ans)
-        return lambda v: multiply(v, base_power(subtract(mine, total)))
-    return linear
+        return (replace_where(unbox_all(mine) == np.inf, 0.0, mine),
+                replace_where(unbox_all(ans) == np.inf, 0.0, ans))
+
+    def apply(v, mine, total):
+        return multiply(v, base_power(subtract(mine, total)))
+    return Slope(save, apply)
 
 
-define_rules(logaddexp, _logaddexp_linear(0, exp), _logaddexp_linear(1, exp))
-define_rules(logaddexp2, _logaddexp_linear(0, exp2), _logaddexp_linear(1, exp2))
+define_rules(logaddexp, _logaddexp_slope(0, exp), _logaddexp_slope(1, exp))
+define_rules(logaddexp2, _logaddexp_slope(0, exp2), _logaddexp_slope(1, exp2))
 
 # ---- maximum and minimum ---------------------------------------------------------------
 
@@ -487,8 +556,8 @@ iscomplex = primitive(np.iscomplex)
 # ---- selection -----------------------------------------------------------------------
 
 _where = primitive(np.where, name="where")
-define_rules(_where, zero_map, lambda ans, condition, x, y: lambda v: _where(condition, v, 0.0),
-             lambda ans, condition, x, y: lambda v: _where(condition, 0.0, v))
+define_rules(_where, ZERO_SLOPE, lambda v, condition: _where(condition, v, 0.0),
+             lambda v, condition: _where(condition, 0.0, v))
 
 
 def where(condition, x=None, y=None):

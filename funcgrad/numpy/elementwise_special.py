@@ -6,12 +6,12 @@ import operator
 
 import numpy as np
 
-from ..core import Box, unbox_all
+from ..core import ZERO, ArgVJP, Box, unbox_all
 from ._rules import defjvp, defvjp, dtype_of, primitive
 from .casting import astype
-from .elementwise import (Ufunc, absolute, add, constant_slope, define_rules, exp, identity_map,
-                          imag, multiply, negative, power, real, replace_where, subtract,
-                          true_divide, unary_rules, where, zero_map)
+from .elementwise import (IDENTITY, ZERO_SLOPE, Ufunc, absolute, add, constant_slope,
+                          define_rules, exp, imag, multiply, negative, power, real,
+                          replace_where, subtract, true_divide, unary_rules, where)
 
 
 def _reject_out(name, out):
@@ -27,8 +27,10 @@ ceil = Ufunc(np.ceil)
 rint = Ufunc(np.rint)
 trunc = Ufunc(np.trunc)
 _round = primitive(lambda x, decimals: np.round(x, decimals), "round")
-for _rounding in (floor, ceil, rint, trunc, _round):
-    define_rules(_rounding, zero_map)
+for _rounding in (floor, ceil, rint, trunc):
+    define_rules(_rounding, ZERO_SLOPE)
+defvjp(_round, ZERO)
+defjvp(_round, lambda t, ans, x, decimals: None)
 
 
 def round(a, decimals=0, out=None):
@@ -70,9 +72,9 @@ def _remainder_divisor_slope(ans, x, y):
     return shifted - _truncated_quotient(x, y)
 
 
-define_rules(floor_divide, zero_map, zero_map)
-define_rules(fmod, identity_map, constant_slope(_fmod_divisor_slope))
-define_rules(remainder, identity_map, constant_slope(_remainder_divisor_slope))
+define_rules(floor_divide, ZERO_SLOPE, ZERO_SLOPE)
+define_rules(fmod, IDENTITY, constant_slope(_fmod_divisor_slope))
+define_rules(remainder, IDENTITY, constant_slope(_remainder_divisor_slope))
 
 
 def divmod(x1, x2, *args, **kwargs):
@@ -96,21 +98,22 @@ def _copysign_slope(ans, x, y):
     return np.where(x >= 0, 1.0, -1.0) * np.where(np.signbit(y), -1.0, 1.0)
 
 
-define_rules(copysign, constant_slope(_copysign_slope), zero_map)
+define_rules(copysign, constant_slope(_copysign_slope), ZERO_SLOPE)
 # heaviside(x, h0) is h0 where x == 0: the gradient reaches h0 there only.
-define_rules(heaviside, zero_map, constant_slope(lambda ans, x, h0: x == 0))
-# The exponent is an integer, so a constant.
-define_rules(ldexp, lambda ans, x, exponent: lambda v: ldexp(v, exponent), None)
+define_rules(heaviside, ZERO_SLOPE, constant_slope(lambda ans, x, h0: x == 0))
+# The exponent (y) is an integer, so a constant.
+define_rules(ldexp, lambda v, y: ldexp(v, y), None)
 
 
-def _frexp_vjp(ans, x):
-    exponent = ans[1]  # an integer array: never traced
-    return lambda g: None if g[0] is None else ldexp(g[0], -exponent)
+def _frexp_pull(g, exponent):
+    return None if g[0] is None else ldexp(g[0], -exponent)
 
 
-defvjp(frexp, _frexp_vjp)  # mantissa = x 2**-exponent, the exponent held constant
+# mantissa = x 2**-exponent, the exponent (an integer array, never traced) held constant.
+defvjp(frexp, ArgVJP(lambda ans, x: (ans[1],), _frexp_pull))
 defjvp(frexp, lambda t, ans, x: (ldexp(t, -ans[1]), None))
-defvjp(modf, lambda ans, x: lambda g: g[0])  # the integral part has zero derivative
+# The integral part has zero derivative.
+defvjp(modf, ArgVJP(lambda ans, x: (), lambda g: g[0]))
 defjvp(modf, lambda t, ans, x: (t, None))
 
 
@@ -177,7 +180,8 @@ def _sinc_derivative(x, order):
 
 
 _sinc = primitive(_sinc_derivative, "sinc")
-defvjp(_sinc, lambda ans, x, order: lambda g: multiply(g, _sinc(x, order=order + 1)))
+defvjp(_sinc, ArgVJP(lambda ans, x, order: (x, order),
+                     lambda g, x, order: multiply(g, _sinc(x, order=order + 1))))
 defjvp(_sinc, lambda t, ans, x, order: multiply(t, _sinc(x, order=order + 1)))
 
 
@@ -217,7 +221,7 @@ def _bessel_i1_impl(x):
 
 i0 = primitive(np.i0, "i0")
 _bessel_i1 = primitive(_bessel_i1_impl, "bessel_i1")
-unary_rules(i0, lambda ans, x: lambda v: multiply(v, _bessel_i1(x)))
+unary_rules(i0, lambda v, x: multiply(v, _bessel_i1(x)))
 
 
 def bessel_i1_slope(i0_x, i1_x, x, scaled=False):
@@ -235,7 +239,7 @@ def bessel_i1_slope(i0_x, i1_x, x, scaled=False):
     return subtract(i0_x, where(tiny, series, true_divide(i1_x, safe_x)))
 
 
-unary_rules(_bessel_i1, lambda ans, x: lambda v: multiply(v, bessel_i1_slope(i0(x), ans, x)))
+unary_rules(_bessel_i1, lambda v, ans, x: multiply(v, bessel_i1_slope(i0(x), ans, x)))
 
 around = round
 mod = remainder

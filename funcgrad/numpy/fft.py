@@ -10,7 +10,7 @@ import operator
 
 import numpy as np
 
-from ._rules import aval, defjvp, defvjp, primitive, unbroadcast
+from ._rules import ArgVJP, aval, defjvp, defvjp, primitive, unbroadcast
 from .creation import asarray
 from .elementwise import conjugate, multiply, real
 from .indexing import getitem
@@ -37,19 +37,19 @@ _irfftn = primitive(
 
 # ---- VJP and JVP rules ---------------------------------------------------------------
 
-def _complex_linear_vjp(ans, a, axes, norm, transform):
+def _complex_linear_vjp(transform):
     # The DFT matrix is symmetric, so each transform is its own transpose.
-    shape, dtype = aval(a)
-    return lambda g: unbroadcast(transform(g, axes=axes, norm=norm), shape, dtype)
+    def pull(g, axes, norm, shape, dtype):
+        return unbroadcast(transform(g, axes=axes, norm=norm), shape, dtype)
+    return ArgVJP(lambda ans, a, axes, norm: (axes, norm, *aval(a)), pull)
 
 
-def _rfftn_vjp(ans, a, axes, norm):
+def _rfftn_pull(g, axes, norm, shape, dtype):
     # rfftn keeps the first n//2 + 1 outputs of fftn along the last axis: the transpose
     # pads the cotangent back to n with zeros, and the real input keeps the real part.
-    shape, dtype = aval(a)
-    last, n = axes[-1], shape[axes[-1]]
-    return lambda g: unbroadcast(real(_fftn(_fit(g, last, n), axes=axes, norm=norm)),
-                                 shape, dtype)
+    last = axes[-1]
+    return unbroadcast(real(_fftn(_fit(g, last, shape[last]), axes=axes, norm=norm)),
+                       shape, dtype)
 
 
 def _hermitian_weights(n, axis, ndim, dtype):
@@ -62,22 +62,24 @@ def _hermitian_weights(n, axis, ndim, dtype):
     return weights.reshape([-1 if i == axis else 1 for i in range(ndim)])
 
 
-def _irfftn_vjp(ans, a, axes, norm, n):
+def _irfftn_save(ans, a, axes, norm, n):
     # irfftn(a) = c * sum_k w_k Re(a_k e^{2 pi i k t / n}) (with the complex transform over the
     # other axes), so the cotangent of a_k is w_k conj(c * sum_t g_t e^{-2 pi i k t / n}):
     # the weighted conjugate of rfftn under the dual normalization.
     shape, dtype = aval(a)
-    last = axes[-1]
-    weights = _hermitian_weights(n, last, len(shape), aval(ans)[1])
-    dual = _DUAL_NORM[norm]
-    return lambda g: unbroadcast(
-        multiply(conjugate(_rfftn(g, axes=axes, norm=dual)), weights), shape, dtype)
+    weights = _hermitian_weights(n, axes[-1], len(shape), aval(ans)[1])
+    return axes, _DUAL_NORM[norm], weights, shape, dtype
 
 
-defvjp(_fftn, lambda ans, a, axes, norm: _complex_linear_vjp(ans, a, axes, norm, _fftn))
-defvjp(_ifftn, lambda ans, a, axes, norm: _complex_linear_vjp(ans, a, axes, norm, _ifftn))
-defvjp(_rfftn, _rfftn_vjp)
-defvjp(_irfftn, _irfftn_vjp)
+def _irfftn_pull(g, axes, dual_norm, weights, shape, dtype):
+    return unbroadcast(multiply(conjugate(_rfftn(g, axes=axes, norm=dual_norm)), weights),
+                       shape, dtype)
+
+
+defvjp(_fftn, _complex_linear_vjp(_fftn))
+defvjp(_ifftn, _complex_linear_vjp(_ifftn))
+defvjp(_rfftn, ArgVJP(lambda ans, a, axes, norm: (axes, norm, *aval(a)), _rfftn_pull))
+defvjp(_irfftn, ArgVJP(_irfftn_save, _irfftn_pull))
 
 # Every transform is (real-)linear: the tangent goes through the same transform.
 defjvp(_fftn, lambda t, ans, a, axes, norm: _fftn(t, axes=axes, norm=norm))

@@ -17,7 +17,7 @@ Out-of-bounds indices are an IndexError, as in NumPy, unless ``mode`` says other
 import numpy as np
 
 from ..core import Box, unbox_all
-from ._rules import aval, defjvp, defvjp, primitive
+from ._rules import ArgVJP, aval, defjvp, defvjp, primitive
 from .casting import astype as _astype
 from .indexing import add_at_zeros, canonical_index, gather, has_integer_array
 
@@ -61,13 +61,12 @@ _scatter_max = primitive(_extremum_impl(np.maximum), "scatter_max")
 _scatter_min = primitive(_extremum_impl(np.minimum), "scatter_min")
 
 
-def _set_vjp_x(ans, x, values, index):
-    zero = np.zeros((), aval(x)[1])
-    return lambda g: _scatter_set(g, zero, index=index)
+def _set_x_pull(g, zero, index):
+    return _scatter_set(g, zero, index=index)
 
 
-def _set_vjp_values(ans, x, values, index):
-    return lambda g: gather(g, index, unique=True)
+def _gather_pull(g, index, unique):
+    return gather(g, index, unique)
 
 
 def _set_jvp_x(t, ans, x, values, index):
@@ -78,11 +77,13 @@ def _set_jvp_values(t, ans, x, values, index):
     return add_at_zeros(t, index=index, unique=True, shape=ans.shape, dtype=ans.dtype)
 
 
-defvjp(_scatter_set, _set_vjp_x, _set_vjp_values)
+defvjp(_scatter_set,
+       ArgVJP(lambda ans, x, values, index: (np.zeros((), aval(x)[1]), index), _set_x_pull),
+       ArgVJP(lambda ans, x, values, index: (index, True), _gather_pull))
 defjvp(_scatter_set, _set_jvp_x, _set_jvp_values)
 
-defvjp(_scatter_add, lambda ans, x, values, index, unique: lambda g: g,
-       lambda ans, x, values, index, unique: lambda g: gather(g, index, unique))
+defvjp(_scatter_add, ArgVJP(lambda ans, x, values, index, unique: (), lambda g: g),
+       ArgVJP(lambda ans, x, values, index, unique: (index, unique), _gather_pull))
 defjvp(_scatter_add, lambda t, ans, x, values, index, unique: t,
        lambda t, ans, x, values, index, unique: add_at_zeros(
            t, index=index, unique=unique, shape=ans.shape, dtype=ans.dtype))
@@ -100,12 +101,12 @@ def _extremum_shares(ans, x, values, index, unique):
 
 
 def _extremum_vjp(argnum):
-    def rule(ans, x, values, index, unique):
-        share = _extremum_shares(ans, x, values, index, unique)[argnum]
-        if argnum == 0:
-            return lambda g: g * share
-        return lambda g: gather(g, index, unique) * share
-    return rule
+    def save(ans, x, values, index, unique):
+        return _extremum_shares(ans, x, values, index, unique)[argnum], index, unique
+
+    def pull(g, share, index, unique):
+        return (g if argnum == 0 else gather(g, index, unique)) * share
+    return ArgVJP(save, pull)
 
 
 def _extremum_jvp(argnum):

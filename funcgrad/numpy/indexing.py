@@ -7,7 +7,7 @@ import numpy as np
 
 from ..core import Box, dtype_of, unbox_all
 from ._axes import normalize_axis
-from ._rules import aval, defjvp, defvjp, primitive
+from ._rules import ArgVJP, aval, defjvp, defvjp, primitive
 
 _VALID_INDICES = ("indices must be integers, slices, None (numpy.newaxis), Ellipsis, or "
                   "integer or boolean arrays")
@@ -106,15 +106,18 @@ def _add_at(g, index, unique, shape, dtype):
 add_at_zeros = primitive(_add_at, "add_at_zeros")
 
 
-def _getitem_vjp(ans, x, index, unique):
-    shape, dtype = aval(x)
-    return lambda g: add_at_zeros(g, index=index, unique=unique, shape=shape, dtype=dtype)
+def _getitem_save(ans, x, index, unique):
+    return (index, unique) + aval(x)
 
 
-defvjp(_getitem, _getitem_vjp)
-defvjp(add_at_zeros,
-       lambda ans, g, index, unique, shape, dtype: lambda ct: _getitem(ct, index=index,
-                                                                       unique=unique))
+def _add_at_zeros_pull(ct, index, unique):
+    return _getitem(ct, index=index, unique=unique)
+
+
+defvjp(_getitem, ArgVJP(_getitem_save, lambda g, index, unique, shape, dtype: add_at_zeros(
+    g, index=index, unique=unique, shape=shape, dtype=dtype)))
+defvjp(add_at_zeros, ArgVJP(lambda ans, g, index, unique, shape, dtype: (index, unique),
+                            _add_at_zeros_pull))
 defjvp(_getitem, lambda t, ans, x, index, unique: _getitem(t, index=index, unique=unique))
 defjvp(add_at_zeros, lambda t, ans, g, index, unique, shape, dtype:
        add_at_zeros(t, index=index, unique=unique, shape=shape, dtype=dtype))

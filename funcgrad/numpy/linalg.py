@@ -17,7 +17,7 @@ from numpy.linalg import LinAlgError
 from ..core import Box, dtype_of, shape_of, unbox_all
 from . import reductions
 from ._axes import normalize_axis
-from ._rules import aval, defvjp, primitive, unbroadcast
+from ._rules import ArgVJP, aval, defvjp, primitive, unbroadcast
 from .casting import astype
 from .creation import asarray
 from .elementwise import (absolute, add, conjugate, imag, multiply, negative, power, real,
@@ -128,12 +128,12 @@ def _right_solve(x, r):
 _inv = primitive(_reporting("inv", np.linalg.inv), "linalg.inv")
 
 
-def _inv_vjp(ans, a):
+def _inv_pull(g, ans):
     # d inv(A) = -inv(A) dA inv(A), transposed.
-    return lambda g: negative(_matmul(_matmul(_mT(ans), g), _mT(ans)))
+    return negative(_matmul(_matmul(_mT(ans), g), _mT(ans)))
 
 
-defvjp(_inv, _inv_vjp)
+defvjp(_inv, ArgVJP(lambda ans, a: (ans,), _inv_pull))
 
 
 def inv(a):
@@ -147,17 +147,16 @@ def inv(a):
 _solve = primitive(_reporting("solve", np.linalg.solve), "linalg.solve")
 
 
-def _solve_vjp_a(ans, a, b):
-    shape, dtype = aval(a)
-    return lambda g: unbroadcast(negative(_matmul(_solve(_mT(a), g), _mT(ans))), shape, dtype)
+def _solve_a_pull(g, a, ans, shape, dtype):
+    return unbroadcast(negative(_matmul(_solve(_mT(a), g), _mT(ans))), shape, dtype)
 
 
-def _solve_vjp_b(ans, a, b):
-    shape, dtype = aval(b)
-    return lambda g: unbroadcast(_solve(_mT(a), g), shape, dtype)
+def _solve_b_pull(g, a, shape, dtype):
+    return unbroadcast(_solve(_mT(a), g), shape, dtype)
 
 
-defvjp(_solve, _solve_vjp_a, _solve_vjp_b)
+defvjp(_solve, ArgVJP(lambda ans, a, b: (a, ans, *aval(a)), _solve_a_pull),
+       ArgVJP(lambda ans, a, b: (a, *aval(b)), _solve_b_pull))
 
 
 def solve(a, b):
@@ -178,15 +177,13 @@ def solve(a, b):
 _det = primitive(np.linalg.det, "linalg.det")
 
 
-def _det_vjp(ans, a):
+def _det_pull(g, ans, a):
     # d det(A) = det(A) tr(inv(A) dA); singular matrices are not differentiated here.
-    def vjp(g):
-        scale = expand_dims(multiply(g, ans), (-2, -1))
-        return multiply(scale, _mT(_inv(a)))
-    return vjp
+    scale = expand_dims(multiply(g, ans), (-2, -1))
+    return multiply(scale, _mT(_inv(a)))
 
 
-defvjp(_det, _det_vjp)
+defvjp(_det, ArgVJP(lambda ans, a: (ans, a), _det_pull))
 
 
 def det(a):
@@ -200,24 +197,18 @@ _slogdet = primitive(lambda a: tuple(np.linalg.slogdet(a)), "linalg.slogdet",
                      multiple_results=True)
 
 
-def _slogdet_vjp(ans, a):
+def _slogdet_pull(cts, sign, a, shape, dtype):
     # d log|det A| = Re tr(inv(A) dA); for complex A, d sign = i sign Im tr(inv(A) dA).
-    sign, _ = ans
-    shape, dtype = aval(a)
-
-    def vjp(cts):
-        g_sign, g_logdet = cts
-        if g_logdet is None:
-            g_logdet = np.zeros(shape[:-2], _real_dtype(a))
-        weight = g_logdet
-        if dtype.kind == "c" and g_sign is not None:
-            weight = add(weight, multiply(imag(multiply(g_sign, sign)), 1j))
-        return unbroadcast(multiply(expand_dims(weight, (-2, -1)), _mT(_inv(a))), shape,
-                           dtype)
-    return vjp
+    g_sign, g_logdet = cts
+    if g_logdet is None:
+        g_logdet = np.zeros(shape[:-2], _real_dtype(a))
+    weight = g_logdet
+    if dtype.kind == "c" and g_sign is not None:
+        weight = add(weight, multiply(imag(multiply(g_sign, sign)), 1j))
+    return unbroadcast(multiply(expand_dims(weight, (-2, -1)), _mT(_inv(a))), shape, dtype)
 
 
-defvjp(_slogdet, _slogdet_vjp)
+defvjp(_slogdet, ArgVJP(lambda ans, a: (ans[0], a, *aval(a)), _slogdet_pull))
 
 
 def slogdet(a):
@@ -232,21 +223,17 @@ def slogdet(a):
 _cholesky = primitive(_reporting("cholesky", np.linalg.cholesky), "linalg.cholesky")
 
 
-def _cholesky_vjp(ans, a):
+def _cholesky_pull(g, ans, shape, dtype):
     # dL = L phi(inv(L) dA inv(L)^H), phi keeping the lower triangle with the diagonal
     # halved; transposed, and taken with respect to the Hermitian part of A, as in JAX.
-    shape, dtype = aval(a)
     n = shape[-1]
-
-    def vjp(g):
-        mask = np.tril(np.ones((n, n), _real_dtype(g))) - 0.5 * _eye(n, g)
-        inv_l = _inv(ans)
-        ct = _matmul(_matmul(_mT(inv_l), multiply(_matmul(_mT(ans), g), mask)), _conj(inv_l))
-        return unbroadcast(_hermitian_part(ct), shape, dtype)
-    return vjp
+    mask = np.tril(np.ones((n, n), _real_dtype(g))) - 0.5 * _eye(n, g)
+    inv_l = _inv(ans)
+    ct = _matmul(_matmul(_mT(inv_l), multiply(_matmul(_mT(ans), g), mask)), _conj(inv_l))
+    return unbroadcast(_hermitian_part(ct), shape, dtype)
 
 
-defvjp(_cholesky, _cholesky_vjp)
+defvjp(_cholesky, ArgVJP(lambda ans, a: (ans, *aval(a)), _cholesky_pull))
 
 
 def cholesky(a, /, *, upper=False):
@@ -262,24 +249,19 @@ _eigh = primitive(lambda a, UPLO: tuple(np.linalg.eigh(a, UPLO)), "linalg.eigh",
                   multiple_results=True)
 
 
-def _eigh_vjp(ans, a, UPLO):
+def _eigh_pull(cts, w, v, shape, dtype):
     # dw = diag(V^H dA V), dV = V (F * (V^H dA V)) with F the reciprocal eigenvalue gaps.
-    w, v = ans
-    shape, dtype = aval(a)
-
-    def vjp(cts):
-        g_w, g_v = cts
-        terms = []
-        if g_w is not None:
-            terms.append(_diag_embed(g_w))
-        if g_v is not None:
-            terms.append(multiply(_reciprocal_gaps(w), _matmul(_mT(v), g_v)))
-        ct = _matmul(_matmul(_conj(v), _sum_terms(terms)), _mT(v))
-        return unbroadcast(_hermitian_part(ct), shape, dtype)
-    return vjp
+    g_w, g_v = cts
+    terms = []
+    if g_w is not None:
+        terms.append(_diag_embed(g_w))
+    if g_v is not None:
+        terms.append(multiply(_reciprocal_gaps(w), _matmul(_mT(v), g_v)))
+    ct = _matmul(_matmul(_conj(v), _sum_terms(terms)), _mT(v))
+    return unbroadcast(_hermitian_part(ct), shape, dtype)
 
 
-defvjp(_eigh, _eigh_vjp)
+defvjp(_eigh, ArgVJP(lambda ans, a, UPLO: (*ans, *aval(a)), _eigh_pull))
 
 
 def _check_uplo(UPLO, name):
@@ -313,58 +295,54 @@ _svd = primitive(lambda a, full_matrices, hermitian: tuple(np.linalg.svd(
     a, full_matrices=full_matrices, hermitian=hermitian)), "linalg.svd", multiple_results=True)
 
 
-def _svd_vjp(ans, a, full_matrices, hermitian):
+def _svd_pull(cts, u, s, vh, full_matrices, shape, dtype):
     # Transposes the derivative of A = U diag(s) V^H (with JAX's choice of phases); the
     # algebra is done with conjugated cotangents (the usual adjoint) and conjugated back.
-    u, s, vh = ans
-    shape, dtype = aval(a)
     m, n = shape[-2:]
     k = min(m, n)
-
-    def vjp(cts):
-        g_u, g_s, g_vh = cts
-        uk, vhk = u, vh
-        if full_matrices and m != n:
-            if g_u is not None or g_vh is not None:
-                raise NotImplementedError(
-                    "funcgrad.numpy.linalg.svd: the extra singular vectors of "
-                    "full_matrices=True are not unique, so they cannot be differentiated "
-                    "(as in JAX); pass full_matrices=False")
-            uk, vhk = u[..., :, :k], vh[..., :k, :]
-        s_columns, s_rows = expand_dims(s, -2), expand_dims(s, -1)
-        gaps = _reciprocal_gaps(multiply(s, s))
-        terms = []
-        if g_s is not None:
-            terms.append(_diag_embed(g_s))
-        if g_u is not None:
-            u_bar = _conj(g_u)
-            x = _matmul(_H(uk), u_bar)
-            z = multiply(gaps, x)
-            terms.append(multiply(add(z, _H(z)), s_columns))
-            if dtype.kind == "c":
-                phase = multiply(subtract(x, _H(x)), 0.5 * _eye(k, s))
-                terms.append(true_divide(phase, s_columns))
-        if g_vh is not None:
-            v_bar = _mT(g_vh)
-            z = multiply(gaps, _matmul(vhk, v_bar))
-            terms.append(multiply(s_rows, add(z, _H(z))))
-        a_bar = _matmul(_matmul(uk, _sum_terms(terms)), vhk) if terms else None
-        if g_u is not None and m > k:
-            outside = subtract(u_bar, _matmul(uk, _matmul(_H(uk), u_bar)))
-            a_bar = _add_optional(a_bar, _matmul(true_divide(outside, s_columns), vhk))
-        if g_vh is not None and n > k:
-            v_bar_h = _H(v_bar)
-            outside = subtract(v_bar_h, _matmul(_matmul(v_bar_h, _H(vhk)), vhk))
-            a_bar = _add_optional(a_bar, _matmul(true_divide(uk, s_columns), outside))
-        return unbroadcast(_conj(a_bar), shape, dtype)
-    return vjp
+    g_u, g_s, g_vh = cts
+    uk, vhk = u, vh
+    if full_matrices and m != n:
+        if g_u is not None or g_vh is not None:
+            raise NotImplementedError(
+                "funcgrad.numpy.linalg.svd: the extra singular vectors of "
+                "full_matrices=True are not unique, so they cannot be differentiated "
+                "(as in JAX); pass full_matrices=False")
+        uk, vhk = u[..., :, :k], vh[..., :k, :]
+    s_columns, s_rows = expand_dims(s, -2), expand_dims(s, -1)
+    gaps = _reciprocal_gaps(multiply(s, s))
+    terms = []
+    if g_s is not None:
+        terms.append(_diag_embed(g_s))
+    if g_u is not None:
+        u_bar = _conj(g_u)
+        x = _matmul(_H(uk), u_bar)
+        z = multiply(gaps, x)
+        terms.append(multiply(add(z, _H(z)), s_columns))
+        if dtype.kind == "c":
+            phase = multiply(subtract(x, _H(x)), 0.5 * _eye(k, s))
+            terms.append(true_divide(phase, s_columns))
+    if g_vh is not None:
+        v_bar = _mT(g_vh)
+        z = multiply(gaps, _matmul(vhk, v_bar))
+        terms.append(multiply(s_rows, add(z, _H(z))))
+    a_bar = _matmul(_matmul(uk, _sum_terms(terms)), vhk) if terms else None
+    if g_u is not None and m > k:
+        outside = subtract(u_bar, _matmul(uk, _matmul(_H(uk), u_bar)))
+        a_bar = _add_optional(a_bar, _matmul(true_divide(outside, s_columns), vhk))
+    if g_vh is not None and n > k:
+        v_bar_h = _H(v_bar)
+        outside = subtract(v_bar_h, _matmul(_matmul(v_bar_h, _H(vhk)), vhk))
+        a_bar = _add_optional(a_bar, _matmul(true_divide(uk, s_columns), outside))
+    return unbroadcast(_conj(a_bar), shape, dtype)
 
 
 def _add_optional(total, term):
     return term if total is None else add(total, term)
 
 
-defvjp(_svd, _svd_vjp)
+defvjp(_svd, ArgVJP(lambda ans, a, full_matrices, hermitian: (*ans, full_matrices, *aval(a)),
+                    _svd_pull))
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
@@ -406,23 +384,24 @@ def _thin_qr_cotangent(q, r, g_q, g_r):
     return _right_solve(add(_matmul(_conj(q), k_bar), g_q), _mT(r))
 
 
-def _qr_vjp(ans, a, mode):
-    q, r = ans
-    shape, dtype = aval(a)
+def _qr_pull(cts, a, q, r, mode, shape, dtype):
     m, n = shape[-2:]
+    g_q, g_r = cts
+    if g_q is None:
+        g_q = np.zeros(shape_of(q), dtype_of(q))
+    if m < n:
+        ct = _wide_qr_cotangent(a, q, r, g_q, g_r, m)
+    elif mode == "complete" and m > n:
+        ct = _complete_qr_cotangent(q, r, g_q, g_r, n)
+    else:
+        ct = _thin_qr_cotangent(q, r, g_q, g_r)
+    return unbroadcast(ct, shape, dtype)
 
-    def vjp(cts):
-        g_q, g_r = cts
-        if g_q is None:
-            g_q = np.zeros(shape_of(q), dtype_of(q))
-        if m < n:
-            ct = _wide_qr_cotangent(a, q, r, g_q, g_r, m)
-        elif mode == "complete" and m > n:
-            ct = _complete_qr_cotangent(q, r, g_q, g_r, n)
-        else:
-            ct = _thin_qr_cotangent(q, r, g_q, g_r)
-        return unbroadcast(ct, shape, dtype)
-    return vjp
+
+def _qr_save(ans, a, mode):
+    # Wide matrices need A's columns past the square block; the others only Q and R.
+    shape = shape_of(a)
+    return (a if shape[-2] < shape[-1] else None, *ans, mode, *aval(a))
 
 
 def _wide_qr_cotangent(a, q, r, g_q, g_r, m):
@@ -459,7 +438,7 @@ def _complete_qr_cotangent(q, r, g_q, g_r, n):
     return _thin_qr_cotangent(q1, r[..., :n, :], g_q1, g_r1)
 
 
-defvjp(_qr, _qr_vjp)
+defvjp(_qr, ArgVJP(_qr_save, _qr_pull))
 
 
 def qr(a, mode="reduced"):
@@ -485,24 +464,19 @@ def qr(a, mode="reduced"):
 _pinv = primitive(lambda a, options: np.linalg.pinv(a, **dict(options)), "linalg.pinv")
 
 
-def _pinv_vjp(ans, a, options):
+def _pinv_pull(g, p, a, shape, dtype):
     # For a constant rank, dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P.
-    shape, dtype = aval(a)
-    p = ans
-
-    def vjp(g):
-        p_bar = _conj(g)
-        p_h = _H(p)
-        a_bar = negative(_matmul(_matmul(p_h, p_bar), p_h))
-        left = _matmul(_H(p_bar), _matmul(p, p_h))               # P_bar^H P P^H
-        a_bar = add(a_bar, subtract(left, _matmul(a, _matmul(p, left))))
-        right = _matmul(_matmul(p_h, p), _H(p_bar))              # P^H P P_bar^H
-        a_bar = add(a_bar, subtract(right, _matmul(_matmul(right, p), a)))
-        return unbroadcast(_conj(a_bar), shape, dtype)
-    return vjp
+    p_bar = _conj(g)
+    p_h = _H(p)
+    a_bar = negative(_matmul(_matmul(p_h, p_bar), p_h))
+    left = _matmul(_H(p_bar), _matmul(p, p_h))               # P_bar^H P P^H
+    a_bar = add(a_bar, subtract(left, _matmul(a, _matmul(p, left))))
+    right = _matmul(_matmul(p_h, p), _H(p_bar))              # P^H P P_bar^H
+    a_bar = add(a_bar, subtract(right, _matmul(_matmul(right, p), a)))
+    return unbroadcast(_conj(a_bar), shape, dtype)
 
 
-defvjp(_pinv, _pinv_vjp)
+defvjp(_pinv, ArgVJP(lambda ans, a, options: (ans, a, *aval(a)), _pinv_pull))
 
 _NOT_GIVEN = object()
 
@@ -644,45 +618,44 @@ def _eigenvector_residual(a, w, v):
     return residual, 1e3 * a.shape[-1] * np.finfo(a.dtype).eps
 
 
-def _eig_vjp(ans, a):
-    # dw = diag(P) and dV = V (F * P) + V diag(c) with P = inv(V) dA V, where c keeps each
-    # eigenvector at unit norm with its largest component real (LAPACK's, and JAX's, gauge).
-    w, v = ans
-    shape, dtype = aval(a)
-    n = shape[-1]
+def _eig_save(ans, a):
     # The derivatives are built on V. LAPACK's balancing can return eigenvectors far from
     # A's when its entries span dozens of orders of magnitude (the companion matrix of a
     # polynomial with a root at 1e-45 and others at +-2): the gradient would then be wrong.
-    residual, allowed = _eigenvector_residual(a, w, v)
-
-    def vjp(cts):
-        if residual > allowed:
-            raise FloatingPointError(
-                f"funcgrad.numpy.linalg.eig: NumPy's eigenvectors of this matrix are "
-                f"inaccurate (|A V - V diag(w)| is {residual:.2g} of |A| |V|; a correct "
-                f"decomposition leaves < {allowed:.2g}), so its derivatives cannot be computed "
-                f"from them. This happens when the matrix's entries span many orders of "
-                f"magnitude (for roots: coefficients like 1 and 1e-45); rescale it, e.g. "
-                f"substitute x = s * y in the polynomial.")
-        g_w, g_v = cts
-        terms = []
-        if g_w is not None:
-            terms.append(_diag_embed(g_w))
-        if g_v is not None:
-            v_value = unbox_all(v)
-            largest = np.argmax(np.abs(v_value), axis=-2)[..., None, :]
-            at_largest = (np.arange(n)[:, None] == largest).astype(_real_dtype(v))
-            d = reductions.sum(multiply(g_v, v), axis=-2, keepdims=True)
-            pivot = real(reductions.sum(multiply(at_largest, v), axis=-2, keepdims=True))
-            g_u = subtract(g_v, multiply(_conj(v), real(d)))
-            g_u = subtract(g_u, multiply(at_largest, multiply(true_divide(imag(d), pivot), 1j)))
-            terms.append(multiply(_reciprocal_gaps(w), _matmul(_mT(v), g_u)))
-        ct = _matmul(_solve(_mT(v), _sum_terms(terms)), _mT(v))
-        return unbroadcast(ct, shape, dtype)
-    return vjp
+    w, v = ans
+    return (w, v, *_eigenvector_residual(a, w, v), *aval(a))
 
 
-defvjp(_eig, _eig_vjp)
+def _eig_pull(cts, w, v, residual, allowed, shape, dtype):
+    # dw = diag(P) and dV = V (F * P) + V diag(c) with P = inv(V) dA V, where c keeps each
+    # eigenvector at unit norm with its largest component real (LAPACK's, and JAX's, gauge).
+    n = shape[-1]
+    if residual > allowed:
+        raise FloatingPointError(
+            f"funcgrad.numpy.linalg.eig: NumPy's eigenvectors of this matrix are "
+            f"inaccurate (|A V - V diag(w)| is {residual:.2g} of |A| |V|; a correct "
+            f"decomposition leaves < {allowed:.2g}), so its derivatives cannot be computed "
+            f"from them. This happens when the matrix's entries span many orders of "
+            f"magnitude (for roots: coefficients like 1 and 1e-45); rescale it, e.g. "
+            f"substitute x = s * y in the polynomial.")
+    g_w, g_v = cts
+    terms = []
+    if g_w is not None:
+        terms.append(_diag_embed(g_w))
+    if g_v is not None:
+        v_value = unbox_all(v)
+        largest = np.argmax(np.abs(v_value), axis=-2)[..., None, :]
+        at_largest = (np.arange(n)[:, None] == largest).astype(_real_dtype(v))
+        d = reductions.sum(multiply(g_v, v), axis=-2, keepdims=True)
+        pivot = real(reductions.sum(multiply(at_largest, v), axis=-2, keepdims=True))
+        g_u = subtract(g_v, multiply(_conj(v), real(d)))
+        g_u = subtract(g_u, multiply(at_largest, multiply(true_divide(imag(d), pivot), 1j)))
+        terms.append(multiply(_reciprocal_gaps(w), _matmul(_mT(v), g_u)))
+    ct = _matmul(_solve(_mT(v), _sum_terms(terms)), _mT(v))
+    return unbroadcast(ct, shape, dtype)
+
+
+defvjp(_eig, ArgVJP(_eig_save, _eig_pull))
 
 
 def eig(a):

@@ -8,7 +8,8 @@ import numpy as np
 from ..core import Box, dtype_of, shape_of, unbox_all
 from . import reductions
 from ._axes import normalize_axis
-from ._rules import aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive, unbroadcast
+from ._rules import (ArgVJP, aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive,
+                     unbroadcast)
 from .casting import astype
 from .creation import asarray
 from .elementwise import (add, clip, conjugate, imag, multiply, negative, real, sqrt,
@@ -46,30 +47,30 @@ def _moveaxis(x, source, destination):
 _matmul = primitive(np.matmul, "matmul")
 
 
-def _matmul_rule(argnum):
-    # Vectors are promoted to matrices (a as a row, b as a column), as NumPy does.
-    def rule(ans, a, b):
-        shape, dtype = aval(b if argnum else a)
-        a_vector, b_vector = len(shape_of(a)) == 1, len(shape_of(b)) == 1
-        if not (a_vector or b_vector):  # matrices, the common case: no reshaping
-            if argnum == 0:
-                return lambda g: unbroadcast(_matmul(g, _swap_last(b)), shape, dtype)
-            return lambda g: unbroadcast(_matmul(_swap_last(a), g), shape, dtype)
+def _matmul_vjp(argnum):
+    # Each VJP saves only the other operand, as PyTorch's matmul does (compat's in-place
+    # checks see what a VJP saves).
+    def save(ans, a, b):
+        return ((a if argnum else b), len(shape_of(a)) == 1, len(shape_of(b)) == 1,
+                *aval(b if argnum else a))
+    return ArgVJP(save, _matmul_b_pull if argnum else _matmul_a_pull)
 
-        # Each VJP holds only the other operand, as a matmul's VJPs do (compat's in-place
-        # checks see what a VJP holds).
-        if argnum == 0:
-            def vjp(g):
-                b_matrix = expand_dims(b, -1) if b_vector else b
-                ct = _matmul(_as_matrix_cotangent(g, a_vector, b_vector), _swap_last(b_matrix))
-                return unbroadcast(_drop_axis(ct, -2) if a_vector else ct, shape, dtype)
-        else:
-            def vjp(g):
-                a_matrix = expand_dims(a, 0) if a_vector else a
-                ct = _matmul(_swap_last(a_matrix), _as_matrix_cotangent(g, a_vector, b_vector))
-                return unbroadcast(_drop_axis(ct, -1) if b_vector else ct, shape, dtype)
-        return vjp
-    return rule
+
+# Vectors are promoted to matrices (a as a row, b as a column), as NumPy does.
+def _matmul_a_pull(g, b, a_vector, b_vector, shape, dtype):
+    if not (a_vector or b_vector):  # matrices, the common case: no reshaping
+        return unbroadcast(_matmul(g, _swap_last(b)), shape, dtype)
+    b_matrix = expand_dims(b, -1) if b_vector else b
+    ct = _matmul(_as_matrix_cotangent(g, a_vector, b_vector), _swap_last(b_matrix))
+    return unbroadcast(_drop_axis(ct, -2) if a_vector else ct, shape, dtype)
+
+
+def _matmul_b_pull(g, a, a_vector, b_vector, shape, dtype):
+    if not (a_vector or b_vector):
+        return unbroadcast(_matmul(_swap_last(a), g), shape, dtype)
+    a_matrix = expand_dims(a, 0) if a_vector else a
+    ct = _matmul(_swap_last(a_matrix), _as_matrix_cotangent(g, a_vector, b_vector))
+    return unbroadcast(_drop_axis(ct, -1) if b_vector else ct, shape, dtype)
 
 
 def _as_matrix_cotangent(g, a_vector, b_vector):
@@ -88,7 +89,7 @@ def _drop_axis(x, axis):
     return reshape(x, shape[:axis] + shape[axis + 1:])
 
 
-defvjp(_matmul, _matmul_rule(0), _matmul_rule(1))
+defvjp(_matmul, _matmul_vjp(0), _matmul_vjp(1))
 # Bilinear: each argument's tangent goes through the product with the other argument.
 defjvp(_matmul, lambda t, ans, a, b: _matmul(t, b), lambda t, ans, a, b: _matmul(a, t))
 
@@ -155,29 +156,29 @@ def _tensordot_axes(axes, a_shape, b_shape):
 _tensordot = primitive(lambda a, b, axes: np.tensordot(a, b, axes), "tensordot")
 
 
-def _tensordot_rule(argnum):
-    def rule(ans, a, b, axes):
+def _tensordot_vjp(argnum):
+    def save(ans, a, b, axes):
         a_axes, b_axes = axes
         a_free = [i for i in range(np.ndim(a)) if i not in a_axes]
         b_free = [i for i in range(np.ndim(b)) if i not in b_axes]
-        shape, dtype = aval(b if argnum else a)
+        return ((a if argnum else b), a_axes, b_axes, a_free, b_free,
+                *aval(b if argnum else a))
 
-        def vjp(g):
-            g_a = tuple(range(len(a_free)))                 # g's axes that came from a
-            g_b = tuple(range(len(a_free), np.ndim(g)))     # ... and from b
-            if argnum == 0:
-                ct = _tensordot(g, b, axes=(g_b, tuple(b_free)))
-                # ct's axes: a's free axes, then b's contracted axes in b's order.
-                order = a_free + [a_axes[b_axes.index(i)] for i in sorted(b_axes)]
-            else:
-                ct = _tensordot(a, g, axes=(tuple(a_free), g_a))
-                order = [b_axes[a_axes.index(i)] for i in sorted(a_axes)] + b_free
-            return unbroadcast(transpose(ct, tuple(np.argsort(order))), shape, dtype)
-        return vjp
-    return rule
+    def pull(g, other, a_axes, b_axes, a_free, b_free, shape, dtype):
+        g_a = tuple(range(len(a_free)))                 # g's axes that came from a
+        g_b = tuple(range(len(a_free), np.ndim(g)))     # ... and from b
+        if argnum == 0:
+            ct = _tensordot(g, other, axes=(g_b, tuple(b_free)))
+            # ct's axes: a's free axes, then b's contracted axes in b's order.
+            order = a_free + [a_axes[b_axes.index(i)] for i in sorted(b_axes)]
+        else:
+            ct = _tensordot(other, g, axes=(tuple(a_free), g_a))
+            order = [b_axes[a_axes.index(i)] for i in sorted(a_axes)] + b_free
+        return unbroadcast(transpose(ct, tuple(np.argsort(order))), shape, dtype)
+    return ArgVJP(save, pull)
 
 
-defvjp(_tensordot, _tensordot_rule(0), _tensordot_rule(1))
+defvjp(_tensordot, _tensordot_vjp(0), _tensordot_vjp(1))
 defjvp(_tensordot, lambda t, ans, a, b, axes: _tensordot(t, b, axes=axes),
        lambda t, ans, a, b, axes: _tensordot(a, t, axes=axes))
 
@@ -322,31 +323,33 @@ def _einsum_impl(*operands, subscripts):
 _einsum = primitive(_einsum_impl, "einsum")
 
 
-def _einsum_vjp(argnum, ans, *operands, subscripts):
+def _einsum_save(argnum, ans, *operands, subscripts):
     inputs, output = subscripts
     target = inputs[argnum]
     shape, dtype = aval(operands[argnum])
-    sizes = dict(zip(target, shape))
     other_terms = tuple(t for i, t in enumerate(inputs) if i != argnum)
-    other_operands = [op for i, op in enumerate(operands) if i != argnum]
+    other_operands = tuple(op for i, op in enumerate(operands) if i != argnum)
     elsewhere = set(output).union(*other_terms)
     unique = "".join(dict.fromkeys(target))          # target's labels, first occurrences
     reachable = "".join(c for c in unique if c in elsewhere)
+    return other_operands, output, other_terms, target, unique, reachable, shape, dtype
 
-    def vjp(g):
-        ct = _einsum(g, *other_operands, subscripts=((output,) + other_terms, reachable))
-        # Axes this operand had as length 1 but the others broadcast: sum them back.
-        broadcast_axes = tuple(i for i, c in enumerate(reachable)
-                               if sizes[c] == 1 and np.shape(ct)[i] != 1)
-        if broadcast_axes:
-            ct = reductions.sum(ct, axis=broadcast_axes, keepdims=True)
-        # Labels summed away inside this operand alone: the cotangent is constant along them.
-        ct = reshape(ct, tuple(sizes[c] if c in reachable else 1 for c in unique))
-        ct = broadcast_to(ct, tuple(sizes[c] for c in unique))
-        if len(unique) != len(target):
-            ct = _onto_diagonal(ct, target, shape)
-        return unbroadcast(ct, shape, dtype)
-    return vjp
+
+def _einsum_pull(g, other_operands, output, other_terms, target, unique, reachable, shape,
+                 dtype):
+    sizes = dict(zip(target, shape))
+    ct = _einsum(g, *other_operands, subscripts=((output,) + other_terms, reachable))
+    # Axes this operand had as length 1 but the others broadcast: sum them back.
+    broadcast_axes = tuple(i for i, c in enumerate(reachable)
+                           if sizes[c] == 1 and np.shape(ct)[i] != 1)
+    if broadcast_axes:
+        ct = reductions.sum(ct, axis=broadcast_axes, keepdims=True)
+    # Labels summed away inside this operand alone: the cotangent is constant along them.
+    ct = reshape(ct, tuple(sizes[c] if c in reachable else 1 for c in unique))
+    ct = broadcast_to(ct, tuple(sizes[c] for c in unique))
+    if len(unique) != len(target):
+        ct = _onto_diagonal(ct, target, shape)
+    return unbroadcast(ct, shape, dtype)
 
 
 def _onto_diagonal(ct, target, shape):
@@ -368,7 +371,7 @@ def _einsum_jvp(argnum, t, ans, *operands, subscripts):
     return _einsum(*operands, subscripts=subscripts)
 
 
-defvjp_any_arg(_einsum, _einsum_vjp)
+defvjp_any_arg(_einsum, ArgVJP(_einsum_save, _einsum_pull))
 defjvp_any_arg(_einsum, _einsum_jvp)
 
 
@@ -387,21 +390,23 @@ def einsum(subscripts, *operands, optimize=None, **unsupported):
 _convolve = primitive(lambda a, v: np.convolve(a, v, "full"), "convolve")
 
 
-def _convolve_rule(argnum):
+def _convolve_vjp(argnum):
     # The full convolution's transpose in one argument is a convolution of g with the
     # other argument reversed, restricted to the "valid" part.
-    def rule(ans, a, v):
+    def save(ans, a, v):
         other = (v, a)[argnum]
         length = np.shape(other)[0]
         shape, dtype = aval((a, v)[argnum])
         reversed_other = getitem(other, slice(None, None, -1))
-        window = slice(length - 1, length - 1 + shape[0])
-        return lambda g: unbroadcast(getitem(_convolve(g, reversed_other), window), shape,
-                                     dtype)
-    return rule
+        return reversed_other, slice(length - 1, length - 1 + shape[0]), shape, dtype
+    return ArgVJP(save, _convolve_pull)
 
 
-defvjp(_convolve, _convolve_rule(0), _convolve_rule(1))
+def _convolve_pull(g, reversed_other, window, shape, dtype):
+    return unbroadcast(getitem(_convolve(g, reversed_other), window), shape, dtype)
+
+
+defvjp(_convolve, _convolve_vjp(0), _convolve_vjp(1))
 defjvp(_convolve, lambda t, ans, a, v: _convolve(t, v), lambda t, ans, a, v: _convolve(a, t))
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..core import dtype_of, shape_of, unbox_all
 from ._axes import kept_shape, normalize_axis
-from ._rules import defjvp, defvjp, primitive
+from ._rules import ArgVJP, defjvp, defvjp, primitive
 from .casting import astype
 from .creation import asarray
 # `where` names the where= argument of NumPy's reductions, so the function is `_select`.
@@ -151,41 +151,53 @@ def _tie_share(x, ans, axes):
 # ---- VJP and JVP rules ---------------------------------------------------------------
 
 
-def _sum_vjp(ans, x, axes, keepdims):
+def _sum_save(ans, x, axes, keepdims):
+    return shape_of(x), axes
+
+
+def _mean_save(ans, x, axes, keepdims):
     shape = shape_of(x)
-    return lambda g: _spread(g, shape, axes)
+    return shape, axes, _count(shape, axes)
 
 
-def _mean_vjp(ans, x, axes, keepdims):
-    shape = shape_of(x)
-    count = _count(shape, axes)
-    return lambda g: _spread(true_divide(g, count), shape, axes)
+def _mean_pull(g, shape, axes, count):
+    return _spread(true_divide(g, count), shape, axes)
 
 
-def _prod_vjp(ans, x, axes, keepdims):
-    shape, others = shape_of(x), _product_of_others(x, axes)
-    return lambda g: multiply(_spread(g, shape, axes), others)
+def _prod_save(ans, x, axes, keepdims):
+    return shape_of(x), axes, _product_of_others(x, axes)
+
+
+def _spread_times(g, shape, axes, factor):
+    """The VJP of a reduction whose input elements each weigh `factor` in the result."""
+    return multiply(_spread(g, shape, axes), factor)
 
 
 def _prod_jvp(t, ans, x, axes, keepdims):
     return _sum(multiply(t, _product_of_others(x, axes)), axes=axes, keepdims=keepdims)
 
 
-def _chooser_vjp(ans, x, axes, keepdims):
-    shape, share = shape_of(x), _tie_share(x, ans, axes)
-    return lambda g: multiply(_spread(g, shape, axes), share)
+def _chooser_save(ans, x, axes, keepdims):
+    return shape_of(x), axes, _tie_share(x, ans, axes)
 
 
 def _chooser_jvp(t, ans, x, axes, keepdims):
     return _sum(multiply(t, _tie_share(x, ans, axes)), axes=axes, keepdims=keepdims)
 
 
-def _cumprod_vjp(ans, x, axis, reverse):
+def _cumsum_pull(g, axis, reverse):
+    return _cumsum(g, axis=axis, reverse=not reverse)
+
+
+def _cumprod_save(ans, x, axis, reverse):
     # d out[j] / d x[i] = (product before i) * (product of x[i+1..j]) for j >= i, so the
     # cotangent is (product before i) * r[i] with r[i] = g[i] + x[i+1] r[i+1].
     before = _exclusive_cumprod(x, axis, reverse, inclusive=ans)
-    next_x = _shift(x, axis, 1, not reverse, 1)
-    return lambda g: multiply(before, _affine_scan(next_x, g, axis, not reverse))
+    return before, _shift(x, axis, 1, not reverse, 1), axis, reverse
+
+
+def _cumprod_pull(g, before, next_x, axis, reverse):
+    return multiply(before, _affine_scan(next_x, g, axis, not reverse))
 
 
 def _cumprod_jvp(t, ans, x, axis, reverse):
@@ -199,14 +211,13 @@ def _linear_jvp(primitive_):
     return lambda t, ans, x, **params: primitive_(t, **params)
 
 
-defvjp(_sum, _sum_vjp)
-defvjp(_mean, _mean_vjp)
-defvjp(_prod, _prod_vjp)
-defvjp(_max, _chooser_vjp)
-defvjp(_min, _chooser_vjp)
-defvjp(_cumsum, lambda ans, x, axis, reverse:
-       lambda g: _cumsum(g, axis=axis, reverse=not reverse))
-defvjp(_cumprod, _cumprod_vjp)
+defvjp(_sum, ArgVJP(_sum_save, _spread))
+defvjp(_mean, ArgVJP(_mean_save, _mean_pull))
+defvjp(_prod, ArgVJP(_prod_save, _spread_times))
+defvjp(_max, ArgVJP(_chooser_save, _spread_times))
+defvjp(_min, ArgVJP(_chooser_save, _spread_times))
+defvjp(_cumsum, ArgVJP(lambda ans, x, axis, reverse: (axis, reverse), _cumsum_pull))
+defvjp(_cumprod, ArgVJP(_cumprod_save, _cumprod_pull))
 defjvp(_sum, _linear_jvp(_sum))
 defjvp(_mean, _linear_jvp(_mean))
 defjvp(_prod, _prod_jvp)

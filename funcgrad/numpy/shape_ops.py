@@ -13,7 +13,8 @@ import numpy as np
 
 from ..core import Box, shape_of
 from ._axes import normalize_axis
-from ._rules import aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive, unbroadcast
+from ._rules import (ArgVJP, aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive,
+                     unbroadcast)
 from .indexing import add_at_zeros, gather
 
 # ---- primitives ------------------------------------------------------------------------
@@ -45,27 +46,27 @@ _unstack = primitive(lambda a, axis: tuple(np.moveaxis(np.asarray(a), axis, 0)),
                      multiple_results=True)
 
 
-def _reshape_vjp(ans, a, shape, order):
-    a_shape = aval(a)[0]
-    return lambda g: _reshape(g, shape=a_shape, order=order)
+def _reshape_pull(g, a_shape, order):
+    return _reshape(g, shape=a_shape, order=order)
 
 
-def _transpose_vjp(ans, a, axes):
-    inverse = tuple(int(i) for i in np.argsort(axes))
-    return lambda g: _transpose(g, axes=inverse)
+def _transpose_save(ans, a, axes):
+    return (tuple(int(i) for i in np.argsort(axes)),)
 
 
-def _broadcast_to_vjp(ans, a, shape):
-    a_shape, a_dtype = aval(a)
-    return lambda g: unbroadcast(g, a_shape, a_dtype)
+def _transpose_pull(g, inverse):
+    return _transpose(g, axes=inverse)
 
 
-def _concatenate_vjp(argnum, ans, *arrays, axis):
+def _concatenate_save(argnum, ans, *arrays, axis):
     sizes = [np.shape(a)[axis] for a in arrays]
     start = sum(sizes[:argnum])
     index = (slice(None),) * axis + (slice(start, start + sizes[argnum]),)
-    shape, dtype = aval(arrays[argnum])
-    return lambda g: unbroadcast(gather(g, index, unique=True), shape, dtype)
+    return (index,) + aval(arrays[argnum])
+
+
+def _gather_unbroadcast(g, index, shape, dtype):
+    return unbroadcast(gather(g, index, unique=True), shape, dtype)
 
 
 def _concatenate_jvp(argnum, t, ans, *arrays, axis):
@@ -74,10 +75,8 @@ def _concatenate_jvp(argnum, t, ans, *arrays, axis):
                           for i, a in enumerate(arrays)], axis=axis)
 
 
-def _stack_vjp(argnum, ans, *arrays, axis):
-    index = (slice(None),) * axis + (argnum,)
-    shape, dtype = aval(arrays[argnum])
-    return lambda g: unbroadcast(gather(g, index, unique=True), shape, dtype)
+def _stack_save(argnum, ans, *arrays, axis):
+    return ((slice(None),) * axis + (argnum,),) + aval(arrays[argnum])
 
 
 def _stack_jvp(argnum, t, ans, *arrays, axis):
@@ -91,26 +90,32 @@ def _pieces_or_zeros(cotangents, avals):
     return [np.zeros(*meta) if ct is None else ct for ct, meta in zip(cotangents, avals)]
 
 
-def _split_vjp(ans, a, bounds, axis):
-    avals = [aval(piece) for piece in ans]
-    return lambda cts: _concatenate(*_pieces_or_zeros(cts, avals), axis=axis)
+def _split_save(ans, a, bounds, axis):
+    return [aval(piece) for piece in ans], axis
 
 
-def _unstack_vjp(ans, a, axis):
+def _split_pull(cts, avals, axis):
+    return _concatenate(*_pieces_or_zeros(cts, avals), axis=axis)
+
+
+def _unstack_save(ans, a, axis):
     shape, dtype = aval(a)
     avals = [(shape[:axis] + shape[axis + 1:], dtype)] * len(ans)
-    kept = shape[:axis] + (1,) + shape[axis + 1:]
-    return lambda cts: _concatenate(*[_reshape(ct, shape=kept, order="C")
-                                      for ct in _pieces_or_zeros(cts, avals)], axis=axis)
+    return avals, shape[:axis] + (1,) + shape[axis + 1:], axis
 
 
-defvjp(_reshape, _reshape_vjp)
-defvjp(_transpose, _transpose_vjp)
-defvjp(_broadcast_to, _broadcast_to_vjp)
-defvjp_any_arg(_concatenate, _concatenate_vjp)
-defvjp_any_arg(_stack, _stack_vjp)
-defvjp(_split, _split_vjp)
-defvjp(_unstack, _unstack_vjp)
+def _unstack_pull(cts, avals, kept, axis):
+    return _concatenate(*[_reshape(ct, shape=kept, order="C")
+                          for ct in _pieces_or_zeros(cts, avals)], axis=axis)
+
+
+defvjp(_reshape, ArgVJP(lambda ans, a, shape, order: (shape_of(a), order), _reshape_pull))
+defvjp(_transpose, ArgVJP(_transpose_save, _transpose_pull))
+defvjp(_broadcast_to, ArgVJP(lambda ans, a, shape: aval(a), unbroadcast))
+defvjp_any_arg(_concatenate, ArgVJP(_concatenate_save, _gather_unbroadcast))
+defvjp_any_arg(_stack, ArgVJP(_stack_save, _gather_unbroadcast))
+defvjp(_split, ArgVJP(_split_save, _split_pull))
+defvjp(_unstack, ArgVJP(_unstack_save, _unstack_pull))
 
 defjvp(_reshape, lambda t, ans, a, shape, order: _reshape(t, shape=shape, order=order))
 defjvp(_transpose, lambda t, ans, a, axes: _transpose(t, axes=axes))

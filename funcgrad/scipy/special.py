@@ -12,17 +12,19 @@ import scipy.special as _scipy
 from .. import numpy as fnp
 from ..core import Box, unbox_all
 from ..numpy._axes import normalize_axis
-from ..numpy._rules import aval, defjvp, defvjp, primitive, unbroadcast
+from ..numpy._rules import ArgVJP, aval, defjvp, defvjp, primitive, unbroadcast
 from ..numpy.elementwise_special import bessel_i1_slope
 
 # ---- declaring elementwise primitives from their partial derivatives -----------------
 
 
 def _vjp_from(partial, argnum):
-    def rule(ans, *args):
-        shape, dtype = aval(args[argnum])
-        return lambda g: unbroadcast(fnp.multiply(g, partial(ans, *args)), shape, dtype)
-    return rule
+    def save(ans, *args):
+        return (ans, args, *aval(args[argnum]))
+
+    def pull(g, ans, args, shape, dtype):
+        return unbroadcast(fnp.multiply(g, partial(ans, *args)), shape, dtype)
+    return ArgVJP(save, pull)
 
 
 def _jvp_from(partial):

@@ -81,12 +81,13 @@ def node_graph_to_dot(roots, describe=None, name="funcgrad"):
             continue
         ids[node] = f"n{len(ids)}"
         order.append(node)
-        stack.extend(reversed(node.parents))
+        stack.extend([parent for parent in reversed(node.parents) if parent is not None])
     for node in order:
         dot.node(ids[node], **describe(node))
         several = len(node.parents) > 1
-        for parent, argnum in zip(node.parents, node.argnums):
-            dot.edge(ids[parent], ids[node], **({"label": str(argnum)} if several else {}))
+        for argnum, parent in enumerate(node.parents):
+            if parent is not None:
+                dot.edge(ids[parent], ids[node], **({"label": str(argnum)} if several else {}))
     return dot.source()
 
 

@@ -10,6 +10,7 @@ import types
 import numpy as np
 
 from funcgrad.core import registry
+from funcgrad.core.rules import PerArgumentVJP
 
 # The namespaces users call, in the order the page lists them.
 NAMESPACES = ("funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.numpy.fft",
@@ -64,8 +65,12 @@ def _rule_arguments(rules, any_arg):
 
 
 def _reverse_mode(primitive):
-    return _rule_arguments(primitive.vjp_rules, primitive.vjp_rule_any_arg) or \
-        "none (constant output)"
+    vjp = primitive.vjp
+    if vjp is None:
+        return "none (constant output)"
+    if not isinstance(vjp, PerArgumentVJP):
+        return "every argument"
+    return _rule_arguments(vjp.rules, vjp.any_arg) or "none (constant output)"
 
 
 def _forward_mode(primitive):

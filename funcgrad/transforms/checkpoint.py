@@ -1,7 +1,8 @@
 """checkpoint (remat): trade compute for memory in reverse mode."""
 import functools
 
-from ..core import Node, Primitive, ReverseTrace, find_top_trace, tuple_get, zeros_like_value
+from ..core import (NO_PARAMS, Primitive, ReverseTrace, defvjp_rule, find_top_trace, tuple_get,
+                    zeros_like_value)
 from ..tree_util import tree_flatten, tree_unflatten
 from .reverse import vjp
 
@@ -24,6 +25,7 @@ def checkpoint(fun):
     """
     primitive = Primitive(f"checkpoint[{getattr(fun, '__qualname__', repr(fun))}]", fun,
                           multiple_results=True, register=False)
+    defvjp_rule(primitive, None, _recompute)
 
     @functools.wraps(fun)
     def checkpointed(*args, **kwargs):
@@ -40,47 +42,34 @@ remat = checkpoint
 
 
 def _record(fun, primitive, trace, flat, in_tree):
-    """Run ``fun`` below ``trace`` and record one node whose VJP recomputes it."""
-    values, parents, positions, _ = trace.open_args(flat)
+    """Run ``fun`` below ``trace`` and record one node whose backward rule recomputes it."""
+    values, parents, _ = trace.open_args(flat)
     args, kwargs = tree_unflatten(in_tree, values)
     out_flat, out_tree = tree_flatten(fun(*args, **kwargs))
-    recompute = _Recompute(fun, values, positions, in_tree)
-    vjps = tuple(recompute.for_input(k) for k in range(len(positions)))
-    packed = trace.record(tuple(out_flat), Node(primitive, None, parents, positions, vjps))
+    positions = tuple(i for i, parent in enumerate(parents) if parent is not None)
+    packed = trace.record(primitive, NO_PARAMS, parents, (fun, values, positions, in_tree),
+                          tuple(out_flat))
     return tree_unflatten(out_tree, [tuple_get(packed, index=i) for i in range(len(out_flat))])
 
 
-class _Recompute:
-    """Reruns ``fun`` on the saved inputs and pulls one output cotangent back through it;
-    the engine asks for every input's cotangent with the same ``g`` in a row."""
+def _recompute(residuals, params, g):
+    """The backward rule: rerun ``fun`` on the saved inputs under a fresh trace and pull
+    the output cotangents back through it."""
+    fun, values, positions, in_tree = residuals
 
-    __slots__ = ("fun", "values", "positions", "in_tree", "_last_g", "_last_cts")
+    def of_traced(*traced):
+        full = list(values)
+        for position, x in zip(positions, traced):
+            full[position] = x
+        args, kwargs = tree_unflatten(in_tree, full)
+        return tuple(tree_flatten(fun(*args, **kwargs))[0])
 
-    def __init__(self, fun, values, positions, in_tree):
-        self.fun = fun
-        self.values = values
-        self.positions = positions
-        self.in_tree = in_tree
-        self._last_g = self._last_cts = None
-
-    def for_input(self, k):
-        return lambda g: self._cotangents(g)[k]
-
-    def _cotangents(self, g):
-        if g is not self._last_g:
-            self._last_g, self._last_cts = g, self._pull_back(g)
-        return self._last_cts
-
-    def _pull_back(self, g):
-        def of_traced(*traced):
-            full = list(self.values)
-            for position, x in zip(self.positions, traced):
-                full[position] = x
-            args, kwargs = tree_unflatten(self.in_tree, full)
-            return tuple(tree_flatten(self.fun(*args, **kwargs))[0])
-
-        out, pullback = vjp(of_traced, *(self.values[p] for p in self.positions))
-        return pullback(tuple(zeros_like_value(o) if c is None else c for c, o in zip(g, out)))
+    out, pullback = vjp(of_traced, *(values[p] for p in positions))
+    cts = pullback(tuple(zeros_like_value(o) if c is None else c for c, o in zip(g, out)))
+    flat_cts = [None] * len(values)
+    for position, ct in zip(positions, cts):
+        flat_cts[position] = ct
+    return flat_cts
 
 
 __all__ = ["checkpoint", "remat"]

@@ -1,8 +1,10 @@
 """custom_vjp: a function whose reverse-mode derivative the user supplies."""
 import functools
 
-from ..core import (JVPTrace, Node, Primitive, ReverseTrace, dtype_of, find_top_trace,
-                    shape_of, tuple_get, zeros_like_value)
+import numpy as np
+
+from ..core import (NO_PARAMS, JVPTrace, Primitive, ReverseTrace, defvjp_rule, dtype_of,
+                    find_top_trace, shape_of, tuple_get)
 from ..tree_util import tree_flatten, tree_unflatten
 
 
@@ -33,6 +35,8 @@ class custom_vjp:
         # Named for graphs and errors, but kept out of the registry: it is the user's.
         self.primitive = Primitive(f"custom_vjp[{fun.__qualname__}]", fun,
                                    multiple_results=True, register=False)
+        # Applications are recorded by `_apply_traced`, never saved by the engine.
+        defvjp_rule(self.primitive, None, self._backward)
 
     def defvjp(self, fwd, bwd):
         self.fwd = fwd
@@ -59,43 +63,37 @@ class custom_vjp:
         return self._apply_traced(trace, flat, in_tree)
 
     def _apply_traced(self, trace, flat, in_tree):
-        values, parents, positions, _ = trace.open_args(flat)
+        values, parents, _ = trace.open_args(flat)
         out, residuals = self.fwd(*tree_unflatten(in_tree, values))
         out_flat, out_tree = tree_flatten(out)
-        backward = _UserBackward(self, residuals, out_tree, tuple(out_flat), values, in_tree)
-        vjps = tuple(backward.for_input(i) for i in positions)
-        node = Node(self.primitive, None, parents, positions, vjps)
-        packed = trace.record(tuple(out_flat), node)
+        call = _Call(self.__name__, out_tree, out_flat, values, in_tree)
+        packed = trace.record(self.primitive, NO_PARAMS, parents, (residuals, call),
+                              tuple(out_flat))
         return tree_unflatten(out_tree, [tuple_get(packed, index=i) for i in range(len(out_flat))])
 
+    def _backward(self, residuals, params, g):
+        """The primitive's backward rule: the user's bwd, called once, its answer checked
+        and flattened into one cotangent per flat input."""
+        user_residuals, call = residuals
+        g_full = [np.zeros(*aval) if c is None else c for c, aval in zip(g, call.output_avals)]
+        return call.checked(self.bwd(user_residuals, tree_unflatten(call.out_tree, g_full)))
 
-class _UserBackward:
-    """Calls the user's bwd once per backward pass and hands each input its cotangent."""
 
-    def __init__(self, owner, residuals, out_tree, outputs, inputs, in_tree):
-        self.owner = owner
-        self.residuals = residuals
+class _Call:
+    """What the backward rule needs to know of one call besides the user's residuals: the
+    structures, shapes and dtypes of its inputs and outputs."""
+
+    def __init__(self, name, out_tree, outputs, inputs, in_tree):
+        self.name = name
         self.out_tree = out_tree
-        self.outputs = outputs
+        self.output_avals = [(shape_of(x), dtype_of(x)) for x in outputs]
         self.input_meta = [(shape_of(x), dtype_of(x)) for x in inputs]
         # Each positional argument's own tree structure, to check bwd's answer against.
         self.arg_trees = [tree_flatten(arg)[1]
                           for arg in tree_unflatten(in_tree, [0] * len(inputs))]
-        self._last_g = self._last_cts = None
 
-    def for_input(self, position):
-        return lambda g: self._cotangents(g)[position]
-
-    def _cotangents(self, g):
-        # The engine pulls every input's cotangent with the same g object in a row.
-        if g is not self._last_g:
-            g_full = [zeros_like_value(x) if c is None else c for c, x in zip(g, self.outputs)]
-            cts = self.owner.bwd(self.residuals, tree_unflatten(self.out_tree, g_full))
-            self._last_g, self._last_cts = g, self._check(cts)
-        return self._last_cts
-
-    def _check(self, cts):
-        name = self.owner.__name__
+    def checked(self, cts):
+        name = self.name
         nargs = len(self.arg_trees)
         if not isinstance(cts, (tuple, list)):
             raise TypeError(f"funcgrad.custom_vjp: the bwd of {name} must return a tuple with "

@@ -1,7 +1,7 @@
 """Forward mode: jvp."""
 import numpy as np
 
-from ..core import Box, JVPTrace, dtype_of, float0, new_box, shape_of, zeros_like_value
+from ..core import Box, JVPBox, JVPTrace, dtype_of, float0, new_trace, shape_of, zeros_like_value
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_map, tree_unflatten
 from ._checks import check_output_leaf
 from .reverse import _split_aux, _unbox_level
@@ -23,13 +23,10 @@ def jvp(fun, primals, tangents, has_aux=False):
     """
     flat_primals, in_tree = _flatten_arguments(primals, tangents)
     flat_tangents = tree_flatten(tuple(tangents))[0]
-    trace = JVPTrace()
-    boxed = [_watch(x, t, trace, where)
-             for x, t, where in zip(flat_primals, flat_tangents, _paths(primals))]
-    try:
+    with new_trace(JVPTrace) as trace:
+        boxed = [_watch(x, t, trace, where)
+                 for x, t, where in zip(flat_primals, flat_tangents, _paths(primals))]
         out = fun(*tree_unflatten(in_tree, boxed))
-    finally:
-        trace.active = False
     aux = None
     if has_aux:
         out, aux = _split_aux(out, "jvp")
@@ -70,7 +67,7 @@ def _watch(x, tangent, trace, where):
         raise TypeError(f"funcgrad.jvp: {where} is a {type(x).__name__}, not an array; "
                         f"primals must be arrays or scalars, or pytrees of them.")
     tangent = check_tangent(tangent, x, where, "jvp")
-    return new_box(x, trace, tangent) if dtype_of(x).kind in "fc" else x
+    return JVPBox(x, trace, tangent) if dtype_of(x).kind in "fc" else x
 
 
 def check_tangent(tangent, primal, where, transform):
@@ -104,8 +101,8 @@ def zero_tangent(value):
 
 def _split_leaf(leaf, trace):
     """An output leaf's value outside ``trace``, and its tangent (zeros if constant)."""
-    if isinstance(leaf, Box) and leaf._trace is trace:
-        return leaf.value, leaf.node
+    if isinstance(leaf, JVPBox) and leaf._trace is trace:
+        return leaf.value, leaf.tangent
     value = _unbox_level(leaf, trace, "jvp")
     return value, zero_tangent(value)
 

@@ -23,9 +23,8 @@ import inspect
 
 import numpy as np
 
-from ..core import (Box, Trace, dtype_of, is_differentiable, new_box, shape_of, tuple_get,
+from ..core import (Box, Trace, dtype_of, is_differentiable, new_trace, shape_of, tuple_get,
                     unbox_all)
-from ..core.reverse import LeakedBoxError
 from ..debug import config, user_origin
 from ..tools.dot import Digraph, render_dot
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
@@ -262,13 +261,25 @@ def _flat_atoms(atoms):
 # ---- the trace ------------------------------------------------------------------------
 
 
+class GraphBox(Box):
+    """A value watched by a graph trace; `var` names it in the program."""
+
+    __slots__ = ("var",)
+
+    def __init__(self, value, trace, var):
+        self.value = value
+        self._trace = trace
+        self.var = var
+
+
 class GraphTrace(Trace):
-    """Records an Equation per primitive applied to its boxes (whose nodes are Vars)."""
+    """Records an Equation per primitive applied to its boxes."""
 
     __slots__ = ("equations", "constants", "_count", "_untraced")
+    transform = "make_graph"
 
-    def __init__(self):
-        super().__init__()
+    def __init__(self, level):
+        super().__init__(level)
         self.equations = []
         self.constants = {}  # id -> (value, Constant); the value is kept so ids stay unique
         self._count = 0
@@ -284,7 +295,7 @@ class GraphTrace(Trace):
     def watch(self, value, var):
         """The value the traced program sees for `value`, produced as `var`."""
         if is_differentiable(value):
-            return new_box(value, self, var)
+            return GraphBox(value, self, var)
         if isinstance(value, np.ndarray) or (isinstance(value, np.generic)
                                              and not isinstance(value, np.bool_)):
             self._untraced[id(value)] = (value, var)  # (NumPy's bool scalars are shared)
@@ -294,8 +305,8 @@ class GraphTrace(Trace):
         """What an equation shows for an argument: a Var, a Constant or literal text."""
         if isinstance(arg, (tuple, list)):
             return tuple(map(self.atom, arg))
-        if isinstance(arg, Box) and arg._trace is self:
-            return arg.node
+        if isinstance(arg, GraphBox) and arg._trace is self:
+            return arg.var
         known = self._untraced.get(id(arg))
         if known is not None and known[0] is arg:
             return known[1]
@@ -310,26 +321,21 @@ class GraphTrace(Trace):
         return known[1]
 
     def process_primitive(self, primitive, args, params):
-        if not self.active:
-            raise LeakedBoxError(
-                f"funcgrad: '{primitive.name}' was applied to a value traced by make_graph "
-                f"after make_graph returned (it leaked out, e.g. through a global or a "
-                f"closure). Return it from the traced function instead.")
         if primitive is tuple_get:  # one result of a multiple-results primitive: no equation
             (packed,), index = args, params["index"]
-            return self.watch(packed.value[index], packed.node[index])
+            return self.watch(packed.value[index], packed.var[index])
         values = list(args)
         inputs = []
         for i, arg in enumerate(args):
-            if isinstance(arg, Box) and arg._trace is self:
+            if isinstance(arg, GraphBox) and arg._trace is self:
                 values[i] = arg.value
-                inputs.append(arg.node)
+                inputs.append(arg.var)
             else:
                 inputs.append(self.atom(arg))
         ans = primitive(*values, **params)
         if primitive.multiple_results:
             outputs = tuple(self.new_var(part) for part in ans)
-            result = new_box(tuple(ans), self, outputs)  # split by tuple_get, above
+            result = GraphBox(tuple(ans), self, outputs)  # split by tuple_get, above
         else:
             outputs = (self.new_var(ans),)
             result = self.watch(ans, outputs[0])
@@ -366,17 +372,14 @@ def make_graph(fun):
     @functools.wraps(fun)
     def graph_fun(*args, **kwargs):
         flat, in_tree = tree_flatten(args)
-        trace = GraphTrace()
-        inputs = [trace.new_var(x) for x in flat]
-        traced = [trace.watch(x, var) for x, var in zip(flat, inputs)]
-        try:
+        with new_trace(GraphTrace) as trace:
+            inputs = [trace.new_var(x) for x in flat]
+            traced = [trace.watch(x, var) for x, var in zip(flat, inputs)]
             out = fun(*tree_unflatten(in_tree, traced), **kwargs)
-        finally:
-            trace.active = False
         out_flat, out_tree = tree_flatten(out)
-        outputs = [leaf.node if isinstance(leaf, Box) and leaf._trace is trace
+        outputs = [leaf.var if isinstance(leaf, GraphBox) and leaf._trace is trace
                    else trace.atom(leaf) for leaf in out_flat]
-        values = [leaf.value if isinstance(leaf, Box) and leaf._trace is trace else leaf
+        values = [leaf.value if isinstance(leaf, GraphBox) and leaf._trace is trace else leaf
                   for leaf in out_flat]
         output_names = ["out" + keystr(path) for path, _ in tree_flatten_with_path(out)[0]]
         constants = [const for _, const in trace.constants.values()]

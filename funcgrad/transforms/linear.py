@@ -1,7 +1,8 @@
 """Linear maps from traces: linearize (a function's JVP at a point) and linear_transpose."""
 import numpy as np
 
-from ..core import Box, Node, ReverseTrace, backward_pass, new_box, unbox_all, zeros_like_value
+from ..core import (ReverseBox, ReverseTrace, backward_pass, leaf_node, new_trace, unbox_all,
+                    zeros_like_value)
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 from ._checks import check_cotangent
 from .forward import check_tangent, zero_tangent
@@ -36,18 +37,15 @@ class _TransposedVJP:
 
     def __init__(self, traced):
         self.traced = traced
-        trace = ReverseTrace()
-        self.ct_leaves = [Node.leaf() if node is not None else None for node in traced.out_nodes]
-        placeholders = [None if leaf is None else new_box(zeros_like_value(x), trace, leaf)
-                        for leaf, x in zip(self.ct_leaves, traced.outputs)]
-        try:
+        self.ct_leaves = [leaf_node() if node is not None else None for node in traced.out_nodes]
+        with new_trace(ReverseTrace) as trace:
+            placeholders = [None if leaf is None else ReverseBox(zeros_like_value(x), trace, leaf)
+                            for leaf, x in zip(self.ct_leaves, traced.outputs)]
             input_cts = traced.pull_back(placeholders, retain_graph=False)
-        finally:
-            trace.active = False
         self.tape = trace.tape
         # Only input cotangents that depend on the placeholders carry anything back.
         self.routes = [(i, ct.node) for i, ct in enumerate(input_cts)
-                       if isinstance(ct, Box) and ct._trace is trace]
+                       if isinstance(ct, ReverseBox) and ct._trace is trace]
 
     def push_forward(self, tangents):
         traced = self.traced

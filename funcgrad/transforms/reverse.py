@@ -3,9 +3,10 @@ import functools
 
 import numpy as np
 
-from ..core import (Box, Node, ReverseTrace, backward_pass, dtype_of, float0,
-                    is_differentiable, new_box, ones_like_value, shape_of, zeros_like_value)
-from ..core.collector import collector_paused
+from ..core import (Box, ReverseBox, ReverseTrace, backward_pass, collector_paused, dtype_of,
+                    float0, is_differentiable, leaf_node, new_trace, ones_like_value, shape_of,
+                    zeros_like_value)
+from ..core.errors import leaked_output
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
 from ._checks import (check_cotangent, check_differentiable_inputs, check_output_leaf,
                       check_scalar_output, normalize_argnums, resolve_argnums)
@@ -17,9 +18,7 @@ def _unbox_level(x, trace, transform):
         if x._trace is trace:
             return x.value
         if x._trace.level > trace.level:
-            raise RuntimeError(
-                f"funcgrad.{transform}: the function returned a value traced by an inner "
-                f"transform that has already finished (it leaked out through a side effect).")
+            raise leaked_output(transform)
     return x
 
 
@@ -39,21 +38,17 @@ class _Linearized:
         flat, self.in_tree = tree_flatten(primals)
         check_differentiable_inputs(flat, primals, transform, allow_int=allow_int,
                                     holomorphic=holomorphic)
-        trace = ReverseTrace()
-        self.tape = trace.tape
         self.inputs = flat
         self.leaves = []
         boxed = []
-        for x in flat:
-            # Integer and boolean inputs (allowed by allow_int) are constants: no leaf.
-            leaf = Node.leaf() if is_differentiable(x) else None
-            self.leaves.append(leaf)
-            boxed.append(x if leaf is None else new_box(x, trace, leaf))
-        try:
-            with collector_paused():
-                out = fun(*tree_unflatten(self.in_tree, boxed))
-        finally:
-            trace.active = False
+        with new_trace(ReverseTrace) as trace:
+            for x in flat:
+                # Integer and boolean inputs (allowed by allow_int) are constants: no leaf.
+                leaf = leaf_node() if is_differentiable(x) else None
+                self.leaves.append(leaf)
+                boxed.append(x if leaf is None else ReverseBox(x, trace, leaf))
+            out = fun(*tree_unflatten(self.in_tree, boxed))
+        self.tape = trace.tape
         self.aux = None
         if has_aux:
             out, aux = _split_aux(out, transform)
@@ -63,7 +58,7 @@ class _Linearized:
         self.out_nodes = []
         for i, x in enumerate(out_flat):
             check_output_leaf(x, i, transform)
-            traced_here = isinstance(x, Box) and x._trace is trace
+            traced_here = isinstance(x, ReverseBox) and x._trace is trace
             self.out_nodes.append(x.node if traced_here else None)
             self.outputs.append(_unbox_level(x, trace, transform))
 

@@ -1,17 +1,17 @@
-"""The eager tape (funcgrad.core.eager) on its own: trace levels, replay for create_graph,
+"""The eager tape (compat._tape) on its own: trace levels, replay for create_graph,
 freeing, hooks, pruning, copy-on-write."""
 import numpy as np
 import pytest
 
 import funcgrad
 import funcgrad.numpy as fnp
-from funcgrad.core import Box, new_box
-from funcgrad.core.eager import EAGER_TRACE, EagerNode, backward, captured_values, privatize
+from compat._tape import TAPE, backward, leaf_node, privatize
+from funcgrad.core import Box
 
 
 def leaf(value):
-    node = EagerNode.leaf(sink=lambda: None)
-    return new_box(np.asarray(value, dtype=float), EAGER_TRACE, node), node
+    node = leaf_node(sink=lambda: None)
+    return TAPE.box(np.asarray(value, dtype=float), node), node
 
 
 def test_functional_transforms_see_eager_values_as_constants():
@@ -19,7 +19,7 @@ def test_functional_transforms_see_eager_values_as_constants():
     a = np.array([3.0, 4.0])
     # grad over `a` treats b as a constant: d/da sum(a^2 b) = 2 a b ...
     g = funcgrad.grad(lambda a: fnp.sum(a * a * b))(a)
-    assert isinstance(g, Box) and g._trace is EAGER_TRACE
+    assert isinstance(g, Box) and g._trace is TAPE
     np.testing.assert_allclose(g.value, 2 * a * b.value)
     # ... and the eager tape recorded how that gradient depends on b.
     found = backward([g.node], [np.ones(2)])
@@ -36,7 +36,7 @@ def test_eager_values_inside_nested_transforms_keep_their_levels():
     x, bv = 0.3, 1.5
     expected = -bv * bv * x * np.sin(x * bv) + 2 * bv * np.cos(x * bv)
     np.testing.assert_allclose(second.value, expected)
-    assert second._trace is EAGER_TRACE
+    assert second._trace is TAPE
 
 
 def test_create_graph_replays_rules_on_boxes():
@@ -81,10 +81,10 @@ def test_reached_with_zero_cotangent_is_reported_as_none():
     assert backward([y.node], [np.ones(())]) == {x_node: None}
 
 
-def test_captured_values_and_privatize():
+def test_saved_values_and_privatize():
     x, _ = leaf([1.0, 2.0])
     y = fnp.exp(x)
-    held = captured_values(y.node.vjps)
+    held = y.node.held
     assert any(v is y.value for v in held)
     output = y.value
     privatize(y.node, output)

@@ -1,0 +1,294 @@
+"""The eager tape: compat's persistent reverse trace, and backward passes over it.
+
+funcgrad's transforms open a trace per call and drop it when the call returns. PyTorch's
+API instead records every operation on tensors that require gradients as the program
+runs, and pulls cotangents back later, on demand, possibly several times. `TAPE` is that
+recording: a `funcgrad.core.ReverseTrace` at `EAGER_LEVEL` (0), below every functional
+transform (DESIGN.md, decision 4), so transforms see tensors as constants and the tape
+never sees a transform's boxes. compat reaches the engine through two public entry
+points: `TAPE.process_primitive` (record a primitive) and `TAPE.record` (record a custom
+call, autograd.Function's).
+
+A `TapeNode` is a core node (primitive, params, parents, residuals) plus what PyTorch's
+API needs of it (see its docstring). Backward passes find the graph from its roots, order
+it by the nodes' creation numbers (a topological order) and run funcgrad's one backward
+loop over it, with `_Visit` doing the PyTorch parts at each node: hooks, gradient sinks,
+checks of saved values, freeing, and re-saving residuals on boxed arguments for
+`create_graph`.
+"""
+import itertools
+import operator
+
+import numpy as np
+
+from funcgrad.core import EAGER_LEVEL, Box, Node, ReverseBox, ReverseTrace, backward_pass
+
+_creation_numbers = itertools.count()
+
+
+class VersionCounter:
+    """How many times a stored value was modified in place (shared by aliases of it)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self):
+        self.value = 0
+
+
+class TapeNode(Node):
+    """A node of the eager tape. Beyond the core node's data it keeps
+
+    * `number`: its creation number; creation order is a topological order;
+    * `held`: the arrays among its residuals (`saved_values`), the values PyTorch calls
+      saved tensors: version checks and copy-on-write look at these;
+    * `recipe`: ``(args, ans)``, the arguments as passed (boxed ones included) and the
+      result, while its residuals hold arrays, so that `create_graph` can save residuals
+      again on the boxed arguments and the backward computation is itself recorded
+      (DESIGN.md, decision 3: a node is a recipe that can be replayed);
+    * `frees`: whether a backward pass frees its residuals once used (unless
+      `retain_graph`); by default a node frees exactly when its residuals hold arrays, as
+      PyTorch frees exactly the nodes that saved tensors;
+    * `saved`: ``(counter, version, what, replay_only)`` checks made before the node is
+      pulled back, which catch values modified in place after they were saved;
+    * `hooks` (functions of the node's complete cotangent, which may replace it), `sink`
+      (a callable returning the tensor whose .grad receives the cotangent: a leaf, or a
+      tensor that called retain_grad()), and `label`, `edges` and `meta` (grad_fn's name,
+      next_functions and object).
+    """
+
+    __slots__ = ("number", "held", "recipe", "frees", "saved", "hooks", "sink", "label",
+                 "edges", "meta")
+
+    def __init__(self, primitive, params, parents, residuals):
+        self.primitive = primitive
+        self.params = params
+        self.parents = parents
+        self.residuals = residuals
+        self.number = next(_creation_numbers)
+        self.held = ()
+        self.recipe = None
+        self.frees = False
+        self.saved = ()
+        self.hooks = None
+        self.sink = None
+        self.label = None
+        self.edges = None
+        self.meta = None
+
+    def __repr__(self):
+        name = self.label or (self.primitive.name if self.primitive is not None else "leaf")
+        return f"<TapeNode {name}>"
+
+
+def leaf_node(sink):
+    node = TapeNode(None, None, (), ())
+    node.sink = sink
+    return node
+
+
+class Tape(ReverseTrace):
+    """The persistent trace at EAGER_LEVEL. It keeps no list of its nodes (it lives as
+    long as the program): backward passes find them from their roots."""
+
+    __slots__ = ()
+    transform = "compat's autograd tape"
+
+    def record(self, primitive, params, parents, residuals, ans, args=None):
+        node = TapeNode(primitive, params, parents, residuals)
+        if args is not None:
+            held = saved_values(residuals)
+            if held:
+                node.held = held
+                node.frees = True
+                node.recipe = (args, ans)
+        return ReverseBox(ans, self, node)
+
+    def box(self, value, node):
+        """`value` watched by the tape with history `node` (a leaf's, or an alias's)."""
+        return ReverseBox(value, self, node)
+
+    def to_python(self, box, kind):
+        return kind(box.value)  # eager values convert as plain arrays do
+
+
+TAPE = Tape(EAGER_LEVEL)
+
+# ---- saved values --------------------------------------------------------------------------
+
+_SAVED_TYPES = (np.ndarray, np.generic, Box)
+
+
+def saved_values(residuals):
+    """The arrays (and boxes) among a node's residuals: its saved values. Residuals are
+    tuples of values, and of tuples and lists of them; three levels are read (a tuple per
+    argument, holding the rule's values and tuples of values)."""
+    found = []
+    for a in residuals or ():
+        if type(a) is tuple or type(a) is list:
+            for b in a:
+                if type(b) is tuple or type(b) is list:
+                    for c in b:
+                        if isinstance(c, _SAVED_TYPES):
+                            found.append(c)
+                elif isinstance(b, _SAVED_TYPES):
+                    found.append(b)
+        elif isinstance(a, _SAVED_TYPES):
+            found.append(a)
+    return found
+
+
+def privatize(node, value):
+    """Give `node` a copy of `value` wherever its residuals or its recipe hold `value`
+    itself, so that `value` may then be modified in place without changing the node's
+    derivatives (copy-on-write for a value about to be overwritten)."""
+    if not any(saved is value for saved in node.held):
+        return
+    copy = value.copy()
+    node.residuals = _replaced(node.residuals, value, copy, 3)
+    node.held = [copy if saved is value else saved for saved in node.held]
+    if node.recipe is not None:
+        args, ans = node.recipe
+        node.recipe = (tuple(_with_value(arg, value, copy) for arg in args),
+                       copy if ans is value else ans)
+
+
+def _replaced(value, old, new, depth):
+    if value is old:
+        return new
+    if depth and (type(value) is tuple or type(value) is list):
+        return type(value)(_replaced(item, old, new, depth - 1) for item in value)
+    return value
+
+
+def _with_value(arg, old, new):
+    if arg is old:
+        return new
+    if isinstance(arg, ReverseBox) and arg.value is old:
+        return TAPE.box(new, arg.node)
+    return arg
+
+
+# ---- backward passes -----------------------------------------------------------------------
+
+
+def backward(roots, root_cotangents, retain_graph=False, create_graph=False, wanted=None):
+    """Pull cotangents from `roots` back through the eager tape.
+
+    Returns {node: cotangent}: for the nodes in `wanted` (then only the part of the graph
+    that leads to them is visited), or, when `wanted` is None, for every node reached that
+    has a `sink`; None for such a node reached only along paths whose rules gave None
+    (symbolic zeros). Each node's hooks see its complete cotangent, and may replace it,
+    before it is recorded or pulled further. Nodes whose `frees` is set are freed once used
+    unless `retain_graph`. With `create_graph`, cotangents may be boxes of the tape and the
+    computation is recorded on it (double backward).
+    """
+    nodes = _reachable(roots)
+    if wanted is not None:
+        nodes = _leading_to(nodes, wanted)
+    tape = sorted(nodes, key=_creation_number)
+    visit = _Visit(wanted, retain_graph, create_graph)
+    backward_pass(tape, roots, root_cotangents, retain_graph=True, visit=visit)
+    results = visit.results
+    for node in tape:
+        if node not in results and visit.wants(node):
+            results[node] = None  # reached, but every path to it contributes zero
+    return results
+
+
+_creation_number = operator.attrgetter("number")
+
+
+def _reachable(roots):
+    """Every node the roots depend on (iteratively: graphs of any depth)."""
+    seen = set(roots)
+    stack = list(seen)
+    while stack:
+        for parent in stack.pop().parents:
+            if parent is not None and parent not in seen:
+                seen.add(parent)
+                stack.append(parent)
+    return seen
+
+
+def _leading_to(nodes, wanted):
+    """The nodes from which some node in `wanted` can be reached (the wanted nodes and
+    everything computed from them)."""
+    children = {}
+    for node in nodes:
+        for parent in node.parents:
+            if parent is not None:
+                children.setdefault(parent, []).append(node)
+    kept = set()
+    stack = [node for node in wanted if node in nodes]
+    while stack:
+        node = stack.pop()
+        if node not in kept:
+            kept.add(node)
+            stack.extend(children.get(node, ()))
+    return kept
+
+
+class _Visit:
+    """What a backward pass does at each node it reaches, before pulling its cotangent
+    back (`funcgrad.core.backward_pass`'s `visit`)."""
+
+    __slots__ = ("wanted", "retain_graph", "create_graph", "results")
+
+    def __init__(self, wanted, retain_graph, create_graph):
+        self.wanted = wanted
+        self.retain_graph = retain_graph
+        self.create_graph = create_graph
+        self.results = {}
+
+    def wants(self, node):
+        return node.sink is not None if self.wanted is None else node in self.wanted
+
+    def __call__(self, node, ct):
+        if node.hooks:
+            ct = _run_hooks(node, ct)
+        if node.sink is not None if self.wanted is None else node in self.wanted:  # wants
+            self.results[node] = ct
+        residuals = node.residuals
+        if not node.parents:
+            return ct, residuals
+        if residuals is None:
+            raise _freed_error(node)
+        replaying = self.create_graph and node.recipe is not None
+        if node.saved:
+            _check_saved(node, replaying)
+        if replaying:
+            args, ans = node.recipe
+            residuals = node.primitive.vjp.save(TAPE.box(ans, node), args, node.params,
+                                                node.parents)
+        if node.frees and not self.retain_graph:
+            node.residuals = node.recipe = None
+            node.held = ()
+        return ct, residuals
+
+
+def _run_hooks(node, ct):
+    for hook in tuple(node.hooks.values()):
+        new_ct = hook(ct)
+        if new_ct is not None:
+            ct = new_ct
+    return ct
+
+
+def _freed_error(node):
+    name = node.label or node.primitive.name
+    return RuntimeError(
+        f"trying to backward through the graph a second time: the values saved by "
+        f"{name} were freed by an earlier backward pass (or autograd.grad). Specify "
+        f"retain_graph=True in the earlier call if you need to backward through the graph "
+        f"again, or to read its saved values after calling backward.")
+
+
+def _check_saved(node, replaying):
+    for counter, version, what, replay_only in node.saved:
+        if counter.value != version and (replaying or not replay_only):
+            raise RuntimeError(
+                f"one of the values needed to compute gradients was modified by an in-place "
+                f"operation: {what} is at version {counter.value}, but {version} was expected "
+                f"(it was saved for the backward pass of {node.label or node.primitive.name}). "
+                f"Compute on a copy (clone()) instead of modifying it in place, or modify it "
+                f"after calling backward.")

@@ -1,0 +1,146 @@
+"""Declaring a primitive's derivative rules.
+
+Reverse mode needs one rule per primitive, its `vjp`, of this shape (DESIGN.md, decision 3):
+
+    save(ans, args, params, wanted) -> residuals     run in the forward pass
+    backward(residuals, params, g) -> cotangents     one per argument; None is a zero
+
+`wanted` has one entry per argument, None where that argument's cotangent is not needed
+(it is not traced). `residuals` are plain data: exactly the values the backward rule
+needs, declared by the rule. A recorded node holds them (with the primitive, its params
+and its parents), compat ties the arrays among them to version counters, and a backward
+pass drops them once used.
+
+Rules are easier to write one argument at a time, so `defvjp(primitive, *rules)` takes an
+`ArgVJP` per argument and assembles the primitive's rule from them, once:
+
+    ArgVJP(save, pull)
+        save(ans, *args, **params) -> a tuple: this argument's residuals
+        pull(g, *residuals) -> this argument's cotangent
+
+Rules are written with funcgrad.numpy, never raw NumPy on cotangents or traced values
+(decision 2): run under an outer transform, that is what makes higher derivatives work.
+
+Forward mode takes one rule per argument, ``rule(t, ans, *args, **params)`` giving the
+output tangent contributed by that argument's tangent `t` (`defjvp`); an argument without
+one is pushed forward by transposing its VJP (decision 5).
+"""
+from . import errors
+
+
+class ArgVJP:
+    """The VJP of one argument, in two halves: `save` (forward pass) returns the residual
+    tuple that `pull` (backward pass) receives after the cotangent."""
+
+    __slots__ = ("save", "pull")
+
+    def __init__(self, save, pull):
+        self.save = save
+        self.pull = pull
+
+
+def _save_nothing(ans, *args, **params):
+    return ()
+
+
+def _pull_nothing(g):
+    return None
+
+
+# The rule of an argument the output depends on only through a function that is constant
+# almost everywhere (rounding, signs, comparisons): it saves nothing and pulls back zero.
+ZERO = ArgVJP(_save_nothing, _pull_nothing)
+
+
+class PerArgumentVJP:
+    """A primitive's VJP assembled from one ArgVJP per argument (`rules`; None for an
+    argument that cannot be differentiated), or, for variadic primitives, from `any_arg`,
+    an ArgVJP whose `save` takes the argument's position first."""
+
+    __slots__ = ("name", "rules", "any_arg", "only")
+
+    def __init__(self, name, rules=(), any_arg=None):
+        self.name = name
+        self.rules = rules
+        self.any_arg = any_arg
+        # A rule for the first argument alone (sin, sum, reshape, ...): the common case,
+        # saved and pulled without the loops below.
+        self.only = rules[0] if len(rules) == 1 else None
+
+    def save(self, ans, args, params, wanted):
+        only = self.only
+        if only is not None:  # its residuals are the rule's own tuple
+            if len(wanted) > 1:  # arguments past the first are constants, or an error
+                self._check_only_first(wanted)
+            return only.save(ans, *args, **params)
+        rules = self.rules
+        residuals = []
+        for argnum, want in enumerate(wanted):
+            if want is None:
+                residuals.append(None)
+            elif argnum < len(rules):
+                rule = rules[argnum]
+                if rule is None:
+                    raise errors.missing_vjp_rule(self.name, argnum)
+                residuals.append(rule.save(ans, *args, **params))
+            elif self.any_arg is not None:
+                residuals.append(self.any_arg.save(argnum, ans, *args, **params))
+            else:
+                raise errors.missing_vjp_rule(self.name, argnum)
+        return tuple(residuals)
+
+    def _check_only_first(self, wanted):
+        for argnum, want in enumerate(wanted):
+            if want is not None and argnum:
+                raise errors.missing_vjp_rule(self.name, argnum)
+
+    def backward(self, residuals, params, g):
+        only = self.only
+        if only is not None:
+            return (only.pull(g, *residuals),)
+        rules = self.rules
+        cotangents = []
+        for argnum, residual in enumerate(residuals):
+            if residual is None:
+                cotangents.append(None)
+            else:
+                rule = rules[argnum] if argnum < len(rules) else self.any_arg
+                cotangents.append(rule.pull(g, *residual))
+        return cotangents
+
+
+class VJPRule:
+    """A primitive's VJP written directly: `save(ans, args, params, wanted)` and
+    `backward(residuals, params, g)`, as the module docstring describes."""
+
+    __slots__ = ("save", "backward")
+
+    def __init__(self, save, backward):
+        self.save = save
+        self.backward = backward
+
+
+def defvjp(primitive, *rules):
+    """Give `primitive` one ArgVJP per positional argument (None: not differentiable)."""
+    primitive.vjp = PerArgumentVJP(primitive.name, rules)
+
+
+def defvjp_any_arg(primitive, rule):
+    """Give a variadic primitive one ArgVJP for every argument; its ``save(argnum, ans,
+    *args, **params)`` takes the argument's position first."""
+    primitive.vjp = PerArgumentVJP(primitive.name, any_arg=rule)
+
+
+def defvjp_rule(primitive, save, backward):
+    """Give `primitive` a VJP written for all its arguments at once."""
+    primitive.vjp = VJPRule(save, backward)
+
+
+def defjvp(primitive, *rules):
+    """Give `primitive` one JVP rule per positional argument (None: transpose the VJP)."""
+    primitive.jvp_rules = rules
+
+
+def defjvp_any_arg(primitive, rule):
+    """One JVP rule ``rule(argnum, t, ans, *args, **params)`` for every argument."""
+    primitive.jvp_rule_any_arg = rule
