@@ -14,10 +14,10 @@ import os as _os
 
 from funcgrad import debug as _debug
 
-from . import _methods  # noqa: F401 -- installs the Tensor methods and operators
+from . import _graph, _methods  # noqa: F401 -- install the Tensor methods and operators
 from . import autograd
 from ._dtypes import (bool, dtype, float16, float32, float64, get_default_dtype, int8, int16,
-                      int32, int64, promote_types, result_type, set_default_dtype, uint8)
+                      int32, int64, promote_types, set_default_dtype, uint8)
 from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
                          Generator, HalfTensor, IntTensor, LongTensor, ShortTensor, arange,
                          as_tensor, default_generator, empty, empty_like, eye, from_numpy,
@@ -34,6 +34,7 @@ from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bmm
                    sin, softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh,
                    transpose, unsqueeze, var, where)
 from ._printing import get_printoptions, set_printoptions
+from ._record import result_type
 from ._tensor import Size, Tensor
 
 float = float32  # noqa: A001 -- torch's aliases

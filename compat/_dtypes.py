@@ -7,7 +7,7 @@ Every compat operation asks `result_type` for its dtype and casts its operands t
 """
 import numpy as np
 
-_BOOL, _INT, _FLOAT = 0, 1, 2
+_BOOL, _INT, FLOAT = 0, 1, 2
 _py_bool = type(True)  # `bool` below is the tensor dtype, as in torch
 
 
@@ -24,7 +24,7 @@ class dtype:
 
     @property
     def is_floating_point(self):
-        return self.category == _FLOAT
+        return self.category == FLOAT
 
     @property
     def is_complex(self):
@@ -51,12 +51,12 @@ int8 = dtype("int8", np.int8, _INT, "CharTensor")
 int16 = dtype("int16", np.int16, _INT, "ShortTensor")
 int32 = dtype("int32", np.int32, _INT, "IntTensor")
 int64 = dtype("int64", np.int64, _INT, "LongTensor")
-float16 = dtype("float16", np.float16, _FLOAT, "HalfTensor")
-float32 = dtype("float32", np.float32, _FLOAT, "FloatTensor")
-float64 = dtype("float64", np.float64, _FLOAT, "DoubleTensor")
+float16 = dtype("float16", np.float16, FLOAT, "HalfTensor")
+float32 = dtype("float32", np.float32, FLOAT, "FloatTensor")
+float64 = dtype("float64", np.float64, FLOAT, "DoubleTensor")
 
 ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
-_BY_NUMPY = {d.numpy: d for d in ALL}
+BY_NUMPY_DTYPE = {d.numpy: d for d in ALL}
 BY_NAME = {d.name: d for d in ALL}
 _BY_LEGACY_NAME = {d.legacy_name: d for d in ALL}
 BY_NAME.update(float=float32, double=float64, half=float16, long=int64, int=int32,
@@ -86,7 +86,7 @@ def set_default_dtype(d):
 def from_numpy_dtype(np_dtype, where="compat"):
     """The compat dtype of a NumPy dtype (an error for types tensors cannot hold)."""
     try:
-        return _BY_NUMPY[np.dtype(np_dtype)]
+        return BY_NUMPY_DTYPE[np.dtype(np_dtype)]
     except (KeyError, TypeError):
         raise TypeError(f"{where}: can't convert an array of type {np_dtype}; the supported "
                         f"types are {', '.join(d.name for d in ALL)}.") from None
@@ -121,15 +121,15 @@ def promote_types(a, b):
         return a
     if a.category != b.category:
         return a if a.category > b.category else b
-    return _BY_NUMPY[np.promote_types(a.numpy, b.numpy)]
+    return BY_NUMPY_DTYPE[np.promote_types(a.numpy, b.numpy)]
 
 
-def _combine(higher, lower):
+def combine(higher, lower):
     """The result of a higher-priority group (dimensioned tensors over 0-d tensors over
     Python numbers) with a lower one: the lower one only counts if its category is higher."""
     if higher is None:
         return lower
-    if lower is None or higher.category == _FLOAT:
+    if lower is None or higher.category == FLOAT:
         return higher
     if higher.category == _BOOL or lower.category > higher.category:
         return promote_types(higher, lower)
@@ -147,52 +147,14 @@ def scalar_dtype(x):
     raise TypeError(f"compat: expected a tensor or a number, got {type(x).__name__}")
 
 
-def result_type(*operands):
-    """The dtype of an operation on `operands` (tensors and Python numbers), as in PyTorch."""
-    common = _common_float(operands)
-    if common is not None:
-        return common
-    dims = zeros = numbers = None
-    for x in operands:
-        if isinstance(x, _TENSOR[0]):
-            d = x.dtype
-            if x._data.ndim:
-                dims = d if dims is None else promote_types(dims, d)
-            else:
-                zeros = d if zeros is None else promote_types(zeros, d)
-        else:
-            d = scalar_dtype(x)
-            numbers = d if numbers is None else promote_types(numbers, d)
-    return _combine(dims, _combine(zeros, numbers))
-
-
-def _common_float(operands):
-    """The fast path: tensors all of one floating dtype, and Python numbers."""
-    common = None
-    for x in operands:
-        kind = type(x)
-        if kind is _TENSOR[0]:
-            d = _BY_NUMPY[x._data.dtype]
-            if common is None:
-                common = d
-            elif d is not common:
-                return None
-        elif kind is not float and kind is not int and kind is not _py_bool:
-            return None
-    return common if common is not None and common.category == _FLOAT else None
-
-
 def can_cast(source, target):
     """Whether an in-place result of dtype `source` may be written into a `target` tensor."""
     return source.category <= target.category
 
 
-_TENSOR = [None]  # compat.Tensor, filled in by _tensor (which imports this module)
-
-
 def of_array(array):
-    return _BY_NUMPY[array.dtype]
+    return BY_NUMPY_DTYPE[array.dtype]
 
 
 __all__ = ["dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
-           "float64", "get_default_dtype", "set_default_dtype", "promote_types", "result_type"]
+           "float64", "get_default_dtype", "set_default_dtype", "promote_types"]

@@ -314,3 +314,10 @@ __all__ = [
     "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor", "ShortTensor",
     "CharTensor", "ByteTensor", "BoolTensor",
 ]
+
+
+def _legacy_tensor(cls, *args, **kwargs):
+    return legacy_new(_dtypes.get_default_dtype(), args, kwargs, "Tensor")
+
+
+Tensor.__new__ = _legacy_tensor

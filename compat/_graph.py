@@ -7,13 +7,15 @@ created on first access and cached on the node.
 """
 import itertools
 import sys
+import warnings
 
 import numpy as np
 
 import funcgrad.numpy as fnp
 from funcgrad.core import Box, collector_paused, tuple_get
 
-from . import _ops, _tape, _tensor
+from . import _ops, _tape
+from ._factories import tensor
 from ._grad_mode import STATE, set_grad_enabled
 from ._tensor import Tensor, make
 
@@ -189,7 +191,6 @@ def _root_cotangent(output, gradient, index, create_graph):
         ones.fill(1)  # np.ones is a Python function around these two calls (~1 us more)
         return ones
     if not isinstance(gradient, Tensor):
-        from ._factories import tensor
         gradient = tensor(gradient, dtype=output.dtype)
     if gradient._data.shape != output._data.shape:
         raise RuntimeError(f"Mismatch in shape: grad_output[{index}] has a shape of "
@@ -293,7 +294,41 @@ def run_backward(outputs, gradients, retain_graph, create_graph, inputs=None):
                 _accumulate(t, ct, unshared)
 
 
-_tensor._RUN_BACKWARD[0] = run_backward
+def _grad_fn(self):
+    box = self._box
+    if box is None or not box.node.parents:
+        return None
+    return grad_fn_of(box.node)
+
+
+def _register_hook(self, hook):
+    """Call ``hook(grad)`` whenever this tensor's gradient is computed; a tensor it
+    returns replaces the gradient. Returns a handle whose remove() unregisters it."""
+    if self._box is None:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require "
+                           "gradient")
+    return register_tensor_hook(self._box.node, hook)
+
+
+def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None,
+              retain_variables=None):
+    """Accumulate the gradient of this tensor into .grad of the leaves it depends on.
+
+    `gradient` (a tensor of this tensor's shape) is required unless it holds one
+    element. The graph's saved values are freed unless `retain_graph`;
+    `create_graph` records the backward computation for higher derivatives.
+    """
+    if retain_variables is not None:
+        warnings.warn("backward(retain_variables=...) is deprecated; use "
+                      "backward(retain_graph=...)", DeprecationWarning, stacklevel=2)
+        if retain_graph is None:
+            retain_graph = retain_variables
+    run_backward((self,), (gradient,), retain_graph, create_graph, inputs)
+
+
+Tensor.grad_fn = property(_grad_fn)
+Tensor.register_hook = _register_hook
+Tensor.backward = _backward
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,

@@ -4,6 +4,7 @@ import numbers
 import numpy as np
 
 from . import _dtypes, _indexing, _inplace, _ops
+from ._printing import format_tensor
 from ._factories import default_generator, full, ones, tensor, zeros, empty
 from ._tensor import Tensor
 
@@ -76,6 +77,7 @@ def _install():
     Tensor.__pos__ = lambda self: self
     Tensor.__abs__ = _ops.abs
     Tensor.__invert__ = _ops.bitwise_not
+    Tensor.__repr__ = Tensor.__str__ = _repr
     Tensor.__getitem__ = _indexing.getitem
     Tensor.__setitem__ = _indexing.setitem
     Tensor.T = property(lambda self: _ops.permute(self, *reversed(range(self.dim()))))
@@ -94,6 +96,13 @@ def _install():
     Tensor.new_tensor = _new_tensor
     Tensor.normal_ = _inplace.initializer(_normal)
     Tensor.uniform_ = _inplace.initializer(_uniform)
+
+
+def _repr(self):
+    grad_fn = self.grad_fn
+    return format_tensor(self._data, self.dtype.name, requires_grad=self._box is not None,
+                         grad_fn_name=None if grad_fn is None else type(grad_fn).__name__,
+                         default_dtype=_dtypes.get_default_dtype().name)
 
 
 def _caster(d):

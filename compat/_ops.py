@@ -14,13 +14,14 @@ import funcgrad.numpy as fnp
 from funcgrad.core import NO_PARAMS, Box, unbox_all
 
 from . import _dtypes
-from ._dtypes import DEFAULTS, result_type
+from ._dtypes import DEFAULTS
 from ._grad_mode import STATE
-from ._record import check_tensor, elementwise, engine, float_operand, operand, wrap_view, wrap
+from ._record import (check_tensor, elementwise, engine, float_operand, operand, result_type,
+                      wrap, wrap_view)
 from ._tape import TAPE
 from ._tensor import Tensor, make
 
-_int64, _bool, _float = _dtypes.int64, _dtypes.bool, _dtypes._FLOAT
+_int64, _bool, _float = _dtypes.int64, _dtypes.bool, _dtypes.FLOAT
 
 
 def _unary(fn, label, saves_result=False):

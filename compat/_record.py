@@ -18,7 +18,7 @@ from ._dtypes import DEFAULTS
 from ._grad_mode import STATE
 from ._tensor import Tensor, make
 
-_float = _dtypes._FLOAT
+_float = _dtypes.FLOAT
 
 
 def engine(x):
@@ -70,6 +70,41 @@ def float_dtype(x):
     float dtype)."""
     d = x.dtype
     return d if d.category == _float else DEFAULTS.float
+
+
+def result_type(*operands):
+    """The dtype of an operation on `operands` (tensors and Python numbers), as in PyTorch."""
+    common = _common_float(operands)
+    if common is not None:
+        return common
+    dims = zeros = numbers = None
+    for x in operands:
+        if isinstance(x, Tensor):
+            d = x.dtype
+            if x._data.ndim:
+                dims = d if dims is None else _dtypes.promote_types(dims, d)
+            else:
+                zeros = d if zeros is None else _dtypes.promote_types(zeros, d)
+        else:
+            d = _dtypes.scalar_dtype(x)
+            numbers = d if numbers is None else _dtypes.promote_types(numbers, d)
+    return _dtypes.combine(dims, _dtypes.combine(zeros, numbers))
+
+
+def _common_float(operands):
+    """The fast path: tensors all of one floating dtype, and Python numbers."""
+    common = None
+    for x in operands:
+        kind = type(x)
+        if kind is Tensor:
+            d = _dtypes.BY_NUMPY_DTYPE[x._data.dtype]
+            if common is None:
+                common = d
+            elif d is not common:
+                return None
+        elif kind is not float and kind is not int and kind is not bool:
+            return None
+    return common if common is not None and common.category == _float else None
 
 
 class _What(tuple):

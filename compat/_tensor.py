@@ -24,9 +24,6 @@ from . import _dtypes
 from ._tape import TAPE, VersionCounter, leaf_node
 
 _new = object.__new__
-# compat._graph.run_backward, filled in by _graph (which imports this module): importing it
-# inside backward() cost 2.3 us per call.
-_RUN_BACKWARD = [None]
 
 
 def make(data, box=None, version=None, base=None):
@@ -66,16 +63,16 @@ class Tensor:
     ``Tensor(2, 3)`` makes an uninitialised float tensor of that shape and
     ``Tensor([1.0, 2.0])`` one holding those values (PyTorch's legacy constructor); use
     ``compat.tensor`` to choose dtype and requires_grad.
+
+    The members that need the layers above this module are installed by them: the legacy
+    constructor by `_factories`, `grad_fn`, `register_hook` and `backward` by `_graph`, the
+    operations, operators and printing by `_methods`.
     """
 
     __slots__ = ("_data", "_box", "_version", "_grad", "_base", "_retains_grad", "__weakref__")
     # NumPy operators and functions defer to ours: `ndarray * tensor` is a tensor operation.
     __array_ufunc__ = None
     __hash__ = object.__hash__  # tensors compare elementwise, so hash by identity
-
-    def __new__(cls, *args, **kwargs):
-        from ._factories import legacy_new
-        return legacy_new(_dtypes.get_default_dtype(), args, kwargs, "Tensor")
 
     # ---- metadata ----------------------------------------------------------------------
 
@@ -177,14 +174,6 @@ class Tensor:
         return box is None or not box.node.parents
 
     @property
-    def grad_fn(self):
-        box = self._box
-        if box is None or not box.node.parents:
-            return None
-        from ._graph import grad_fn_of
-        return grad_fn_of(box.node)
-
-    @property
     def creator(self):
         """Deprecated 2017 name of `grad_fn`."""
         warnings.warn("Tensor.creator is deprecated; use Tensor.grad_fn", DeprecationWarning,
@@ -231,30 +220,6 @@ class Tensor:
         if not self.is_leaf and not self._retains_grad:
             self._retains_grad = True
             self._box.node.sink = weakref.ref(self)
-
-    def register_hook(self, hook):
-        """Call ``hook(grad)`` whenever this tensor's gradient is computed; a tensor it
-        returns replaces the gradient. Returns a handle whose remove() unregisters it."""
-        from ._graph import register_tensor_hook
-        if self._box is None:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require "
-                               "gradient")
-        return register_tensor_hook(self._box.node, hook)
-
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None,
-                 retain_variables=None):
-        """Accumulate the gradient of this tensor into .grad of the leaves it depends on.
-
-        `gradient` (a tensor of this tensor's shape) is required unless it holds one
-        element. The graph's saved values are freed unless `retain_graph`;
-        `create_graph` records the backward computation for higher derivatives.
-        """
-        if retain_variables is not None:
-            warnings.warn("backward(retain_variables=...) is deprecated; use "
-                          "backward(retain_graph=...)", DeprecationWarning, stacklevel=2)
-            if retain_graph is None:
-                retain_graph = retain_variables
-        _RUN_BACKWARD[0]((self,), (gradient,), retain_graph, create_graph, inputs)
 
     def detach(self):
         """The same storage, without history (shares the version counter)."""
@@ -341,16 +306,6 @@ class Tensor:
             return format(self.item(), spec)
         return super().__format__(spec)
 
-    def __repr__(self):
-        from ._printing import format_tensor
-        grad_fn = self.grad_fn
-        return format_tensor(self._data, self.dtype.name,
-                             requires_grad=self._box is not None,
-                             grad_fn_name=None if grad_fn is None else type(grad_fn).__name__,
-                             default_dtype=_dtypes.get_default_dtype().name)
-
-    __str__ = __repr__
-
     def __reduce_ex__(self, protocol):
         return (_rebuild, (self._data.copy(), self._box is not None))
 
@@ -367,7 +322,6 @@ class Tensor:
         raise TypeError("copy.copy of a tensor is not supported; use clone() or deepcopy")
 
 
-_dtypes._TENSOR[0] = Tensor
 
 
 def _rebuild(data, requires_grad):

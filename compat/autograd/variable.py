@@ -1,6 +1,7 @@
 """Variable: the pre-0.4 wrapper class, kept as a constructor of tensors."""
 import warnings
 
+from .._factories import empty
 from .._tensor import Tensor, make
 
 
@@ -22,7 +23,6 @@ class Variable(metaclass=_VariableMeta):
                           "use `with compat.no_grad():` instead", DeprecationWarning,
                           stacklevel=2)
         if data is None:
-            from .._factories import empty
             data = empty(0)
         if not isinstance(data, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got "

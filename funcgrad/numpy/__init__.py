@@ -11,9 +11,10 @@ from numpy import (e, euler_gamma, inf, nan, newaxis, pi, dtype, ndarray,
                    promote_types, finfo, iinfo, random)
 
 from . import box as _box
-from .casting import *  # noqa: F401,F403
+from ._base import astype  # noqa: F401 -- (array, asarray: creation; real: elementwise)
 from .creation import *  # noqa: F401,F403
 from .elementwise import *  # noqa: F401,F403
+from .elementwise_special import *  # noqa: F401,F403
 from .indexing import *  # noqa: F401,F403
 from .products import *  # noqa: F401,F403
 from .reductions import *  # noqa: F401,F403

@@ -14,9 +14,10 @@ import numpy as np
 
 from ..core import Box, shape_of, unbox_all
 from ._axes import normalize_axis
-from .casting import astype
+from ._base import astype
 from .creation import asarray, zeros_like
-from .elementwise import conj, mod, subtract, where
+from .elementwise import conj, subtract, where
+from .elementwise_special import mod
 from .index_update import at
 from .indexing import _along_axis_index, _apply_index_mode, _integer_indices, getitem, take
 from .products import matmul

@@ -6,62 +6,17 @@ import operator
 
 import numpy as np
 
-from ..core import Box
+from ..core import Box, unbox_all
 from ._axes import normalize_axis
-from .casting import astype
+from ._base import array, asarray, astype, cast, is_traced
 from .elementwise import log10, multiply, power, sign, true_divide
 from .shape_ops import (broadcast_arrays, broadcast_to, concatenate, expand_dims, moveaxis,
                         reshape, stack)
 
 
-def _holds_box(obj):
-    pending = [obj]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, Box):
-            return True
-        if isinstance(item, (list, tuple)):
-            pending.extend(item)
-    return False
-
-
-def _is_traced(obj):
-    return isinstance(obj, Box) or (isinstance(obj, (list, tuple)) and _holds_box(obj))
-
-
-def _cast(x, dtype):
-    return x if dtype is None or np.dtype(dtype) == x.dtype else astype(x, dtype)
-
-
-def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0,
-          like=None):
-    """``numpy.array``; lists may hold traced values (they are stacked, not copied out)."""
-    if isinstance(object, Box):
-        result = object
-    elif isinstance(object, (list, tuple)) and _holds_box(object):
-        result = stack([array(item) for item in object])
-    else:
-        kwargs = {"ndmax": ndmax} if ndmax else {}
-        return np.array(object, dtype=dtype, copy=copy, order=order, subok=subok,
-                        ndmin=ndmin, like=like, **kwargs)
-    result = _cast(result, dtype)
-    if result.ndim < ndmin:
-        result = reshape(result, (1,) * (ndmin - result.ndim) + result.shape)
-    return result
-
-
-def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    """``numpy.asarray``: traced values pass through unchanged."""
-    if dtype is None and isinstance(a, Box):  # the common case, first: many functions start here
-        return a
-    if _is_traced(a):
-        return array(a, dtype=dtype)
-    return np.asarray(a, dtype=dtype, order=order, copy=copy, like=like)
-
-
 def copy(a, order="K", subok=False):
     """``numpy.copy``. Traced arrays are immutable, so a traced value is its own copy."""
-    if _is_traced(a):
+    if is_traced(a):
         return asarray(a)
     return np.copy(a, order=order, subok=subok)
 
@@ -93,15 +48,15 @@ def empty_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None)
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """``numpy.full_like``; a traced ``fill_value`` is broadcast, so its derivative flows."""
     shape, dtype = _shape_and_dtype(a, dtype, shape)
-    if _is_traced(fill_value):
-        return broadcast_to(_cast(asarray(fill_value), dtype), shape)
+    if is_traced(fill_value):
+        return broadcast_to(cast(asarray(fill_value), dtype), shape)
     return np.full(shape, fill_value, dtype)
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     """``numpy.full``; a traced ``fill_value`` is broadcast, so its derivative flows."""
-    if _is_traced(fill_value):
-        return broadcast_to(_cast(asarray(fill_value), dtype), shape)
+    if is_traced(fill_value):
+        return broadcast_to(cast(asarray(fill_value), dtype), shape)
     return np.full(shape, fill_value, dtype, order=order, like=like)
 
 
@@ -116,12 +71,12 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     if num < 0:
         raise ValueError(f"funcgrad.numpy.linspace: num must be non-negative, got {num}")
     integer_result = dtype is not None and np.dtype(dtype).kind not in "fc"
-    if not (_is_traced(start) or _is_traced(stop)) or integer_result:
+    if not (is_traced(start) or is_traced(stop)) or integer_result:
         return np.linspace(_untraced(start), _untraced(stop), num, endpoint, retstep, dtype,
                            axis)
     start, stop = asarray(start), asarray(stop)
     computed = np.result_type(start.dtype, stop.dtype, float(num))
-    start, stop = broadcast_arrays(_cast(start, computed), _cast(stop, computed))
+    start, stop = broadcast_arrays(cast(start, computed), cast(stop, computed))
     divisions = num - 1 if endpoint else num
     delta = stop - start
     fractions = np.arange(num, dtype=computed).reshape((num,) + (1,) * np.ndim(delta))
@@ -129,7 +84,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     if endpoint and num > 1:  # the last sample is exactly stop, as in NumPy
         samples = concatenate([samples[:-1], reshape(stop, (1,) + np.shape(stop))], axis=0)
     axis = normalize_axis(axis, np.ndim(samples), "linspace")[0]
-    samples = _cast(moveaxis(samples, 0, axis), dtype)
+    samples = cast(moveaxis(samples, 0, axis), dtype)
     if retstep:
         step = delta / divisions if divisions > 0 else delta * np.nan
         return samples, step
@@ -139,25 +94,25 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     """``numpy.logspace``: ``base ** linspace(start, stop)``; ``start``, ``stop`` and
     ``base`` may be traced."""
-    if not (_is_traced(start) or _is_traced(stop) or _is_traced(base)):
+    if not (is_traced(start) or is_traced(stop) or is_traced(base)):
         return np.logspace(start, stop, num, endpoint, base, dtype, axis)
     ndmax = np.broadcast(*(_untraced(a) for a in (start, stop, base))).ndim
     start, stop, base = (array(a, ndmin=ndmax) for a in (start, stop, base))
     exponents = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
-    return _cast(power(expand_dims(base, axis), exponents), dtype)
+    return cast(power(expand_dims(base, axis), exponents), dtype)
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     """``numpy.geomspace``: a geometric progression from ``start`` to ``stop`` (both
     non-zero, of one sign; either may be traced)."""
-    if not (_is_traced(start) or _is_traced(stop)):
+    if not (is_traced(start) or is_traced(stop)):
         return np.geomspace(start, stop, num, endpoint, dtype, axis)
     start, stop = multiply(asarray(start), 1.0), multiply(asarray(stop), 1.0)
     if np.any(_untraced(start) == 0) or np.any(_untraced(stop) == 0):
         raise ValueError("funcgrad.numpy.geomspace: a geometric sequence cannot include zero; "
                          "start and stop must be non-zero")
     computed = np.result_type(start.dtype, stop.dtype, float(num), np.zeros((), dtype))
-    start, stop = _cast(start, computed), _cast(stop, computed)
+    start, stop = cast(start, computed), cast(stop, computed)
     # Negative (and complex) progressions are positive ones times the sign of start.
     out_sign = sign(start)
     start, stop = true_divide(start, out_sign), true_divide(stop, out_sign)
@@ -173,12 +128,11 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     result = multiply(out_sign, result)
     if axis != 0:
         result = moveaxis(result, 0, axis)
-    return _cast(result, computed if dtype is None else dtype)
+    return cast(result, computed if dtype is None else dtype)
 
 
 def _untraced(x):
     """A traced value's plain value, for results that carry no derivative (integers)."""
-    from ..core import unbox_all
     if isinstance(x, (list, tuple)):
         return [_untraced(item) for item in x]
     return unbox_all(x)

@@ -16,9 +16,8 @@ import inspect
 import numpy as np
 
 from ..core import NO_PARAMS, ZERO, ArgVJP, Box, Primitive, find_top_trace, unbox_all
-from ._rules import aval, defjvp, defvjp, dtype_of, primitive, shape_of, unbroadcast
-from .casting import astype
-from .shape_ops import broadcast_to
+from ._base import astype, broadcast_to_p, real, unbroadcast
+from ._rules import aval, defjvp, defvjp, dtype_of, primitive, shape_of
 
 # ---- ufunc primitives ----------------------------------------------------------------
 
@@ -202,7 +201,7 @@ def _fit(tangent, ans):
     """A JVP contribution with the output's shape and dtype (it may lack broadcasting)."""
     shape, dtype = shape_of(ans), dtype_of(ans)
     if shape_of(tangent) != shape:
-        tangent = broadcast_to(tangent, shape)
+        tangent = broadcast_to_p(tangent, shape=shape)
     if dtype_of(tangent) != dtype:
         tangent = astype(tangent, dtype)
     return tangent
@@ -264,7 +263,6 @@ absolute = Ufunc(np.absolute)
 fabs = Ufunc(np.fabs)
 sign = Ufunc(np.sign)
 conjugate = Ufunc(np.conjugate)
-real = primitive(np.real)
 imag = primitive(np.imag)
 
 _LN2 = float(np.log(2.0))
@@ -337,10 +335,6 @@ defjvp(absolute, _abs_jvp)
 define_rules(fabs, _real_abs)
 
 
-def _real_pull(g, shape, dtype):
-    return unbroadcast(g, shape, dtype)  # a complex x gets g + 0j
-
-
 def _imag_save(ans, x):
     return (dtype_of(x).kind == "c",)
 
@@ -349,9 +343,7 @@ def _imag_pull(g, complex_x):
     return multiply(g, -1j) if complex_x else None
 
 
-defvjp(real, ArgVJP(lambda ans, x: aval(x), _real_pull))
 defvjp(imag, ArgVJP(_imag_save, _imag_pull))
-defjvp(real, lambda t, ans, x: real(t) if dtype_of(x).kind == "c" else t)
 defjvp(imag, lambda t, ans, x: imag(t) if dtype_of(x).kind == "c" else None)
 
 
@@ -591,9 +583,3 @@ __all__ = [
     "logical_or", "logical_xor", "logical_not", "isfinite", "isinf", "isnan", "signbit",
     "isneginf", "isposinf", "isreal", "iscomplex", "where",
 ]
-
-# Rounding, remainders and special functions live in their own module, exported from here.
-from .elementwise_special import *  # noqa: E402,F401,F403
-from .elementwise_special import __all__ as _special_names  # noqa: E402
-
-__all__ += _special_names

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..core import ZERO, ArgVJP, Box, unbox_all
 from ._rules import defjvp, defvjp, dtype_of, primitive
-from .casting import astype
+from ._base import astype
 from .elementwise import (IDENTITY, ZERO_SLOPE, Ufunc, absolute, add, constant_slope,
                           define_rules, exp, imag, multiply, negative, power, real,
                           replace_where, subtract, true_divide, unary_rules, where)

@@ -10,7 +10,8 @@ import operator
 
 import numpy as np
 
-from ._rules import ArgVJP, aval, defjvp, defvjp, primitive, unbroadcast
+from ._base import unbroadcast
+from ._rules import ArgVJP, aval, defjvp, defvjp, primitive
 from .creation import asarray
 from .elementwise import conjugate, multiply, real
 from .indexing import getitem

@@ -17,9 +17,11 @@ Out-of-bounds indices are an IndexError, as in NumPy, unless ``mode`` says other
 import numpy as np
 
 from ..core import Box, unbox_all
+from ._base import add_at_zeros, asarray, gather
+from ._base import astype as _astype
 from ._rules import ArgVJP, aval, defjvp, defvjp, primitive
-from .casting import astype as _astype
-from .indexing import add_at_zeros, canonical_index, gather, has_integer_array
+from .indexing import canonical_index, has_integer_array
+from .shape_ops import broadcast_to, pad, ravel, reshape
 
 # ---- primitives: updates at an index, which the front end makes unique where needed ------
 
@@ -198,7 +200,6 @@ class IndexUpdateRef:
         if mode in ("clip", "drop", "fill"):
             index, padded = _bounded_index(index, np.shape(x), mode == "clip")
         if padded:
-            from .shape_ops import pad
             x = pad(x, [(0, int(axis in padded)) for axis in range(np.ndim(x))],
                     constant_values=0 if fill_value is None else fill_value)
         if values is not None:
@@ -223,7 +224,6 @@ class IndexUpdateRef:
             if positions is None or not positions.repeated:
                 return _scatter_set(x, update(gather(x, index, unique=True), values),
                                     index=index)
-            from .shape_ops import ravel, reshape
             flat_x = ravel(x)
             flat_values = None if values is None else ravel(values)
             for selection in positions.rounds():
@@ -252,7 +252,6 @@ class IndexUpdateRef:
             positions = _positions(x, index)
             if positions is None or not positions.repeated:
                 return _scatter_set(x, values, index=index)
-            from .shape_ops import ravel, reshape
             winners = positions.last_writes()
             flat_x = _scatter_set(ravel(x), gather(ravel(values), (winners,), unique=True),
                                   index=(positions.flat[winners],))
@@ -266,7 +265,6 @@ class IndexUpdateRef:
 
     def subtract(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """A copy of x with ``values`` subtracted at ``index``."""
-        from .creation import asarray
         return self.add(-asarray(values), mode=mode)
 
     def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
@@ -357,8 +355,6 @@ def _default_fill(dtype):
 
 def _updates_like(values, x, index, method):
     """``values`` cast to x's dtype and broadcast to the shape of ``x[index]`` (as JAX)."""
-    from .creation import asarray
-    from .shape_ops import broadcast_to
     values = asarray(values)
     if values.dtype != x.dtype:
         values = _astype(values, x.dtype)
@@ -393,7 +389,6 @@ def at(x):
     """JAX's ``x.at`` for any array: ``funcgrad.numpy.at(x)[idx].set(v)`` returns a copy of
     ``x`` with ``x[idx] = v``, differentiable in ``x`` and ``v`` (traced arrays also have
     ``x.at``). Methods: get, set, add, subtract, multiply, divide, power, min, max, apply."""
-    from .creation import asarray
     if not isinstance(x, Box):
         x = asarray(x)
     return IndexUpdateHelper(x)

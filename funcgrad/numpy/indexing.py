@@ -7,7 +7,8 @@ import numpy as np
 
 from ..core import Box, dtype_of, unbox_all
 from ._axes import normalize_axis
-from ._rules import ArgVJP, aval, defjvp, defvjp, primitive
+from ._base import as_array, gather, getitem_p
+from .shape_ops import ravel
 
 _VALID_INDICES = ("indices must be integers, slices, None (numpy.newaxis), Ellipsis, or "
                   "integer or boolean arrays")
@@ -82,57 +83,10 @@ def has_integer_array(index):
     return any(type(part) is np.ndarray and part.dtype.kind in "iu" for part in index)
 
 
-def _index_into(x, index, unique):
-    if type(x) is float or type(x) is complex:  # a traced Python scalar
-        x = np.asarray(x)
-    return x[index]
-
-
-# `unique` says that the index picks each element at most once (no integer arrays, or
-# ones known to be free of repeats), so its transpose can assign instead of accumulate.
-_getitem = primitive(_index_into, "getitem")
-
-
-def _add_at(g, index, unique, shape, dtype):
-    out = np.zeros(shape, dtype)
-    if unique:
-        out[index] = g
-    else:
-        np.add.at(out, index, g)  # repeated integer indices accumulate
-    return out
-
-
-# The transpose of indexing: g added into zeros of the indexed array's shape.
-add_at_zeros = primitive(_add_at, "add_at_zeros")
-
-
-def _getitem_save(ans, x, index, unique):
-    return (index, unique) + aval(x)
-
-
-def _add_at_zeros_pull(ct, index, unique):
-    return _getitem(ct, index=index, unique=unique)
-
-
-defvjp(_getitem, ArgVJP(_getitem_save, lambda g, index, unique, shape, dtype: add_at_zeros(
-    g, index=index, unique=unique, shape=shape, dtype=dtype)))
-defvjp(add_at_zeros, ArgVJP(lambda ans, g, index, unique, shape, dtype: (index, unique),
-                            _add_at_zeros_pull))
-defjvp(_getitem, lambda t, ans, x, index, unique: _getitem(t, index=index, unique=unique))
-defjvp(add_at_zeros, lambda t, ans, g, index, unique, shape, dtype:
-       add_at_zeros(t, index=index, unique=unique, shape=shape, dtype=dtype))
-
-
 def getitem(x, index):
     """``x[index]`` for every NumPy index form; the VJP adds into zeros at the index."""
     index = canonical_index(index)
-    return _getitem(x, index=index, unique=not has_integer_array(index))
-
-
-def gather(x, index, unique):
-    """``x[index]`` for an index already canonical, with ``unique`` known by the caller
-    (sort, diagonal, pad...), so that a permutation's VJP assigns instead of accumulating."""
-    return _getitem(x, index=index, unique=unique)
+    return getitem_p(x, index=index, unique=not has_integer_array(index))
 
 
 # ---- take, take_along_axis -------------------------------------------------------------
@@ -169,10 +123,9 @@ def take(a, indices, axis=None, out=None, mode="raise"):
 
     ``mode`` is NumPy's: 'raise' (out-of-bounds indices are an error), 'wrap' or 'clip'.
     """
-    from .shape_ops import _as_array, ravel
     if out is not None:
         raise TypeError("funcgrad.numpy.take: out= is not supported (arrays are immutable)")
-    a = _as_array(a)
+    a = as_array(a)
     indices = _integer_indices(indices, "take")
     if axis is None:
         a, axis = ravel(a), 0
@@ -183,7 +136,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
             -length <= indices.min() and indices.max() < length):
         raise IndexError(f"funcgrad.numpy.take: an index is out of bounds for axis {axis} "
                          f"with size {length}")
-    return _getitem(a, index=(slice(None),) * axis + (indices,), unique=indices.ndim == 0)
+    return getitem_p(a, index=(slice(None),) * axis + (indices,), unique=indices.ndim == 0)
 
 
 def _along_axis_index(shape, indices, axis):
@@ -207,8 +160,7 @@ def take_along_axis(arr, indices, axis=-1):
 def permute_along_axis(arr, indices, axis, unique=True, function="take_along_axis"):
     """take_along_axis for callers that know whether the indices along each line are
     distinct (a permutation, as in sort): then the VJP assigns instead of accumulating."""
-    from .shape_ops import _as_array, ravel
-    arr = _as_array(arr)
+    arr = as_array(arr)
     indices = _integer_indices(indices, function)
     if axis is None:
         if indices.ndim != 1:
@@ -223,7 +175,7 @@ def permute_along_axis(arr, indices, axis, unique=True, function="take_along_axi
     # Where indices are longer than arr in another dimension, arr's single line there is
     # read more than once: not unique then.
     broadcasts = any(n > m for d, (n, m) in enumerate(zip(indices.shape, shape)) if d != axis)
-    return _getitem(arr, index=_along_axis_index(shape, indices, axis),
+    return getitem_p(arr, index=_along_axis_index(shape, indices, axis),
                     unique=unique and not broadcasts)
 
 

@@ -17,8 +17,8 @@ from numpy.linalg import LinAlgError
 from ..core import Box, dtype_of, shape_of, unbox_all
 from . import reductions
 from ._axes import normalize_axis
-from ._rules import ArgVJP, aval, defvjp, primitive, unbroadcast
-from .casting import astype
+from ._rules import ArgVJP, aval, defvjp, primitive
+from ._base import astype, unbroadcast
 from .creation import asarray
 from .elementwise import (absolute, add, conjugate, imag, multiply, negative, power, real,
                           sqrt, subtract, true_divide)

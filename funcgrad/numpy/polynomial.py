@@ -8,7 +8,7 @@ import numpy as np
 
 from ..core import Box, dtype_of, shape_of, unbox_all
 from . import linalg, reductions
-from .casting import astype
+from ._base import astype
 from .creation import asarray
 from .elementwise import add, multiply, negative, real, sqrt, subtract, true_divide
 from .indexing import getitem

@@ -8,14 +8,13 @@ import numpy as np
 from ..core import Box, dtype_of, shape_of, unbox_all
 from . import reductions
 from ._axes import normalize_axis
-from ._rules import (ArgVJP, aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive,
-                     unbroadcast)
-from .casting import astype
+from ._rules import ArgVJP, aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive
+from ._base import astype, transpose_p, unbroadcast
 from .creation import asarray
 from .elementwise import (add, clip, conjugate, imag, multiply, negative, real, sqrt,
                           subtract, true_divide, where)
 from .indexing import getitem
-from .shape_ops import (_transpose, broadcast_to, concatenate, expand_dims, ravel, reshape,
+from .shape_ops import (broadcast_to, concatenate, expand_dims, ravel, reshape,
                         stack, transpose)
 
 
@@ -32,7 +31,7 @@ def _swap_last(x):
         return x.mT
     ndim = len(shape_of(x))
     # Valid axes: the primitive directly, without transpose's checks.
-    return _transpose(x, axes=(1, 0) if ndim == 2 else (*range(ndim - 2), ndim - 1, ndim - 2))
+    return transpose_p(x, axes=(1, 0) if ndim == 2 else (*range(ndim - 2), ndim - 1, ndim - 2))
 
 
 def _moveaxis(x, source, destination):

@@ -1,8 +1,8 @@
 """Shape manipulation: reshaping, transposing, broadcasting, joining, splitting, flipping,
 rolling, tiling, padding, triangles and diagonals.
 
-Few of these are primitives: most are a reshape, a transpose, a broadcast or a gather
-(`indexing.gather`), whose rules are cheap. Gathers that pick each element once
+Few of these are primitives: most are a reshape, a transpose, a broadcast or a gather of
+the base layer (`_base`), whose rules are cheap. Gathers that pick each element once
 (flip, roll, diagonal, edge-free padding) say so, and their VJPs assign instead of
 accumulating.
 """
@@ -13,76 +13,18 @@ import numpy as np
 
 from ..core import Box, shape_of
 from ._axes import normalize_axis
-from ._rules import (ArgVJP, aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive,
-                     unbroadcast)
-from .indexing import add_at_zeros, gather
+from ._base import (add_at_zeros, as_array, astype, broadcast_to_p, concatenate_p, gather,
+                    reshape_p, stack_p, transpose_p)
+from ._rules import ArgVJP, aval, defjvp, defvjp, primitive
+from .elementwise import where
 
 # ---- primitives ------------------------------------------------------------------------
 
-_reshape = primitive(lambda a, shape, order: np.reshape(a, shape, order=order), "reshape")
-# The method rather than np.transpose, whose Python wrapper costs ~0.7 us per call (the
-# matmul VJPs transpose on every backward step).
-_transpose = primitive(lambda a, axes: np.asanyarray(a).transpose(axes), "transpose")
-
-
-def _broadcast_view(a, shape):
-    """``np.broadcast_to(a, shape)``: a read-only view. A 0-d array (the cotangent of every
-    scalar loss, spread by sum's VJP) is viewed with zero strides directly: 1.2 us where
-    ``np.broadcast_to`` builds an nditer for 3.4 us."""
-    if type(a) is np.ndarray and not a.ndim:
-        view = np.ndarray(shape, a.dtype, a, 0, (0,) * len(shape))
-        view.flags.writeable = False
-        return view
-    return np.broadcast_to(a, shape)
-
-
-_broadcast_to = primitive(_broadcast_view, "broadcast_to")
-_concatenate = primitive(lambda *arrays, axis: np.concatenate(arrays, axis=axis), "concatenate")
-_stack = primitive(lambda *arrays, axis: np.stack(arrays, axis=axis), "stack")
 # Splitting is one node for all the pieces, whose VJP is one concatenate.
 _split = primitive(lambda a, bounds, axis: tuple(np.split(a, bounds, axis=axis)), "split",
                    multiple_results=True)
 _unstack = primitive(lambda a, axis: tuple(np.moveaxis(np.asarray(a), axis, 0)), "unstack",
                      multiple_results=True)
-
-
-def _reshape_pull(g, a_shape, order):
-    return _reshape(g, shape=a_shape, order=order)
-
-
-def _transpose_save(ans, a, axes):
-    return (tuple(int(i) for i in np.argsort(axes)),)
-
-
-def _transpose_pull(g, inverse):
-    return _transpose(g, axes=inverse)
-
-
-def _concatenate_save(argnum, ans, *arrays, axis):
-    sizes = [np.shape(a)[axis] for a in arrays]
-    start = sum(sizes[:argnum])
-    index = (slice(None),) * axis + (slice(start, start + sizes[argnum]),)
-    return (index,) + aval(arrays[argnum])
-
-
-def _gather_unbroadcast(g, index, shape, dtype):
-    return unbroadcast(gather(g, index, unique=True), shape, dtype)
-
-
-def _concatenate_jvp(argnum, t, ans, *arrays, axis):
-    dtype = ans.dtype
-    return _concatenate(*[t if i == argnum else np.zeros(np.shape(a), dtype)
-                          for i, a in enumerate(arrays)], axis=axis)
-
-
-def _stack_save(argnum, ans, *arrays, axis):
-    return ((slice(None),) * axis + (argnum,),) + aval(arrays[argnum])
-
-
-def _stack_jvp(argnum, t, ans, *arrays, axis):
-    dtype = ans.dtype
-    return _stack(*[t if i == argnum else np.zeros(np.shape(a), dtype)
-                    for i, a in enumerate(arrays)], axis=axis)
 
 
 def _pieces_or_zeros(cotangents, avals):
@@ -95,7 +37,7 @@ def _split_save(ans, a, bounds, axis):
 
 
 def _split_pull(cts, avals, axis):
-    return _concatenate(*_pieces_or_zeros(cts, avals), axis=axis)
+    return concatenate_p(*_pieces_or_zeros(cts, avals), axis=axis)
 
 
 def _unstack_save(ans, a, axis):
@@ -105,34 +47,15 @@ def _unstack_save(ans, a, axis):
 
 
 def _unstack_pull(cts, avals, kept, axis):
-    return _concatenate(*[_reshape(ct, shape=kept, order="C")
+    return concatenate_p(*[reshape_p(ct, shape=kept, order="C")
                           for ct in _pieces_or_zeros(cts, avals)], axis=axis)
 
 
-defvjp(_reshape, ArgVJP(lambda ans, a, shape, order: (shape_of(a), order), _reshape_pull))
-defvjp(_transpose, ArgVJP(_transpose_save, _transpose_pull))
-defvjp(_broadcast_to, ArgVJP(lambda ans, a, shape: aval(a), unbroadcast))
-defvjp_any_arg(_concatenate, ArgVJP(_concatenate_save, _gather_unbroadcast))
-defvjp_any_arg(_stack, ArgVJP(_stack_save, _gather_unbroadcast))
 defvjp(_split, ArgVJP(_split_save, _split_pull))
 defvjp(_unstack, ArgVJP(_unstack_save, _unstack_pull))
 
-defjvp(_reshape, lambda t, ans, a, shape, order: _reshape(t, shape=shape, order=order))
-defjvp(_transpose, lambda t, ans, a, axes: _transpose(t, axes=axes))
-defjvp(_broadcast_to, lambda t, ans, a, shape: _broadcast_to(t, shape=shape))
-defjvp_any_arg(_concatenate, _concatenate_jvp)
-defjvp_any_arg(_stack, _stack_jvp)
 defjvp(_split, lambda t, ans, a, bounds, axis: _split(t, bounds=bounds, axis=axis))
 defjvp(_unstack, lambda t, ans, a, axis: _unstack(t, axis=axis))
-
-
-def _as_array(a):
-    """Traced values as they are; anything else (lists, scalars) as an array, through
-    funcgrad.numpy.asarray so that lists may hold traced values."""
-    if isinstance(a, (Box, np.ndarray)):
-        return a
-    from .creation import asarray
-    return asarray(a)
 
 
 def _shape_tuple(shape):
@@ -164,7 +87,7 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
                          f"(size {math.prod(old)}) into shape {shape}")
     if shape == old and isinstance(a, Box):
         return a
-    return _reshape(a, shape=shape, order=order)
+    return reshape_p(a, shape=shape, order=order)
 
 
 def _infer_length(shape, old):
@@ -190,7 +113,7 @@ def expand_dims(a, axis):
     count = 1 if isinstance(axis, (int, np.integer)) else len(axis)
     for ax in normalize_axis(axis, len(shape) + count, "expand_dims"):
         shape.insert(ax, 1)
-    return _reshape(a, shape=tuple(shape), order="C")
+    return reshape_p(a, shape=tuple(shape), order="C")
 
 
 def squeeze(a, axis=None):
@@ -204,14 +127,14 @@ def squeeze(a, axis=None):
             if shape[ax] != 1:
                 raise ValueError(f"funcgrad.numpy.squeeze: cannot select axis {ax}, whose "
                                  f"length is {shape[ax]}, not 1")
-    return _reshape(a, shape=tuple(n for i, n in enumerate(shape) if i not in axes),
+    return reshape_p(a, shape=tuple(n for i, n in enumerate(shape) if i not in axes),
                     order="C")
 
 
 def _atleast(arrays, ndim, placement):
     results = []
     for a in arrays:
-        a = _as_array(a)
+        a = as_array(a)
         shape = np.shape(a)
         results.append(a if len(shape) >= ndim else reshape(a, placement(shape)))
     return results[0] if len(results) == 1 else tuple(results)  # as NumPy 2
@@ -250,7 +173,7 @@ def transpose(a, axes=None):
                              f"the {ndim} axes of the array")
     if axes == tuple(range(ndim)) and isinstance(a, Box):
         return a
-    return _transpose(a, axes=axes)
+    return transpose_p(a, axes=axes)
 
 
 def permute_dims(a, axes=None):
@@ -314,7 +237,7 @@ def broadcast_to(array, shape):
     if target != shape:
         raise ValueError(f"funcgrad.numpy.broadcast_to: cannot broadcast an array of shape "
                          f"{old} to shape {shape}")
-    return _broadcast_to(array, shape=shape)
+    return broadcast_to_p(array, shape=shape)
 
 
 def broadcast_arrays(*args, subok=False):
@@ -324,7 +247,7 @@ def broadcast_arrays(*args, subok=False):
     except ValueError:
         raise ValueError(f"funcgrad.numpy.broadcast_arrays: shapes "
                          f"{[np.shape(a) for a in args]} cannot be broadcast together") from None
-    return tuple(broadcast_to(_as_array(a), shape) for a in args)
+    return tuple(broadcast_to(as_array(a), shape) for a in args)
 
 
 # ---- joining ------------------------------------------------------------------------------
@@ -339,7 +262,6 @@ def _no_out(out, function):
 def _cast_all(arrays, dtype):
     if dtype is None:
         return arrays
-    from .casting import astype
     dtype = np.dtype(dtype)
     return [a if np.result_type(a) == dtype else astype(a, dtype) for a in arrays]
 
@@ -347,7 +269,7 @@ def _cast_all(arrays, dtype):
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """``numpy.concatenate`` of a sequence of arrays (axis=None flattens them first)."""
     _no_out(out, "concatenate")
-    arrays = _cast_all([_as_array(a) for a in arrays], dtype)
+    arrays = _cast_all([as_array(a) for a in arrays], dtype)
     if not arrays:
         raise ValueError("funcgrad.numpy.concatenate: need at least one array to concatenate")
     if axis is None:
@@ -364,14 +286,14 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
                 shapes[0][:axis] + shapes[0][axis + 1:]:
             raise ValueError(f"funcgrad.numpy.concatenate: the shapes {shapes} must match "
                              f"except along axis {axis}")
-    return _concatenate(*arrays, axis=axis)
+    return concatenate_p(*arrays, axis=axis)
 
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """``numpy.stack``: join arrays of one shape along a new axis (one node, whose VJP
     picks each array's slice)."""
     _no_out(out, "stack")
-    arrays = _cast_all([_as_array(a) for a in arrays], dtype)
+    arrays = _cast_all([as_array(a) for a in arrays], dtype)
     if not arrays:
         raise ValueError("funcgrad.numpy.stack: need at least one array to stack")
     shapes = {np.shape(a) for a in arrays}
@@ -379,7 +301,7 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
         raise ValueError(f"funcgrad.numpy.stack: all input arrays must have the same shape, "
                          f"got {sorted(shapes)}")
     axis = _one_axis(axis, np.ndim(arrays[0]) + 1, "stack")
-    return _stack(*arrays, axis=axis)
+    return stack_p(*arrays, axis=axis)
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
@@ -403,14 +325,14 @@ def column_stack(tup):
     """``numpy.column_stack``: 1-D arrays become columns of a 2-D array."""
     columns = []
     for a in tup:
-        a = _as_array(a)
+        a = as_array(a)
         columns.append(reshape(a, (-1, 1)) if np.ndim(a) < 2 else a)
     return concatenate(columns, axis=1)
 
 
 def append(arr, values, axis=None):
     """``numpy.append``: ``values`` joined after ``arr`` (both flattened if axis is None)."""
-    arr, values = _as_array(arr), _as_array(values)
+    arr, values = as_array(arr), as_array(values)
     if axis is None:
         return concatenate([ravel(arr), ravel(values)], axis=0)
     return concatenate([arr, values], axis=axis)
@@ -436,7 +358,7 @@ def _split_bounds(length, indices_or_sections, equal, function):
 
 
 def _split_along(ary, indices_or_sections, axis, equal, function):
-    ary = _as_array(ary)
+    ary = as_array(ary)
     ndim = np.ndim(ary)
     if ndim == 0:
         raise ValueError(f"funcgrad.numpy.{function}: a zero-dimensional array cannot be split")
@@ -479,7 +401,7 @@ def dsplit(ary, indices_or_sections):
 
 def unstack(x, /, *, axis=0):
     """``numpy.unstack``: the slices of ``x`` along ``axis``, as a tuple (one node)."""
-    x = _as_array(x)
+    x = as_array(x)
     if np.ndim(x) == 0:
         raise ValueError("funcgrad.numpy.unstack: a zero-dimensional array cannot be unstacked")
     return _unstack(x, axis=_one_axis(axis, np.ndim(x), "unstack"))
@@ -490,7 +412,7 @@ def unstack(x, /, *, axis=0):
 
 def flip(m, axis=None):
     """``numpy.flip``: reverse the order of elements along ``axis`` (all axes if None)."""
-    m = _as_array(m)
+    m = as_array(m)
     ndim = np.ndim(m)
     axes = normalize_axis(axis, ndim, "flip")
     if not axes:
@@ -515,7 +437,7 @@ def flipud(m):
 
 def rot90(m, k=1, axes=(0, 1)):
     """``numpy.rot90``: rotate by 90 degrees ``k`` times in the plane of ``axes``."""
-    m = _as_array(m)
+    m = as_array(m)
     ndim = np.ndim(m)
     if len(axes) != 2:
         raise ValueError("funcgrad.numpy.rot90: axes must name exactly two axes")
@@ -537,7 +459,7 @@ def rot90(m, k=1, axes=(0, 1)):
 def roll(a, shift, axis=None):
     """``numpy.roll``: shift elements cyclically along ``axis`` (the flattened array if
     None); each rolled axis is one gather of a permutation."""
-    a = _as_array(a)
+    a = as_array(a)
     if axis is None:
         return reshape(roll(ravel(a), shift, 0), np.shape(a))
     ndim = np.ndim(a)
@@ -558,7 +480,7 @@ def roll(a, shift, axis=None):
 
 def tile(A, reps):
     """``numpy.tile``: one broadcast between two reshapes, so the VJP is one sum."""
-    A = _as_array(A)
+    A = as_array(A)
     reps = _shape_tuple(reps)
     shape = np.shape(A)
     ndim = max(len(shape), len(reps))
@@ -574,7 +496,7 @@ def tile(A, reps):
 
 def repeat(a, repeats, axis=None):
     """``numpy.repeat``: each element repeated ``repeats`` times along ``axis``."""
-    a = _as_array(a)
+    a = as_array(a)
     if axis is None:
         a, axis = ravel(a), 0
     shape = np.shape(a)
@@ -621,7 +543,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
     Constant padding places the array into zeros (its VJP is a slice); the other modes
     are one gather whose source positions NumPy's own pad of ``arange`` computes.
     """
-    array = _as_array(array)
+    array = as_array(array)
     shape = np.shape(array)
     widths = _pad_widths(pad_width, len(shape))
     if mode not in _PAD_MODES:
@@ -661,8 +583,7 @@ def _pad_constant(array, shape, widths, constant_values):
 
 
 def _triangle(m, k, keep_lower, function):
-    from .elementwise import where
-    m = _as_array(m)
+    m = as_array(m)
     shape = np.shape(m)
     if len(shape) == 0:
         raise ValueError(f"funcgrad.numpy.{function}: the array must be at least 1-D")
@@ -690,7 +611,7 @@ def _diagonal_positions(rows, cols, offset):
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """``numpy.diagonal``: the diagonal of the planes spanned by axis1 and axis2, as the
     last axis of the result."""
-    a = _as_array(a)
+    a = as_array(a)
     ndim = np.ndim(a)
     if ndim < 2:
         raise ValueError(f"funcgrad.numpy.diagonal: the array must be at least 2-D, got shape "
@@ -707,7 +628,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 def diag(v, k=0):
     """``numpy.diag``: the k-th diagonal of a 2-D array, or a 2-D array with 1-D ``v`` on
     its k-th diagonal."""
-    v = _as_array(v)
+    v = as_array(v)
     k = operator.index(k)
     if np.ndim(v) == 2:
         return diagonal(v, k)
@@ -722,14 +643,7 @@ def diag(v, k=0):
 
 def diagflat(v, k=0):
     """``numpy.diagflat``: the flattened input on the k-th diagonal of a 2-D array."""
-    return diag(ravel(_as_array(v)), k)
-
-
-def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    """``numpy.trace``: the sum along the diagonal."""
-    from .reductions import sum
-    _no_out(out, "trace")
-    return sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+    return diag(ravel(as_array(v)), k)
 
 
 __all__ = [
@@ -738,5 +652,5 @@ __all__ = [
     "broadcast_arrays", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
     "append", "split", "array_split", "hsplit", "vsplit", "dsplit", "unstack", "flip",
     "fliplr", "flipud", "rot90", "roll", "tile", "repeat", "pad", "tril", "triu", "diagonal",
-    "diag", "diagflat", "trace",
+    "diag", "diagflat",
 ]

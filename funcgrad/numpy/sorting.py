@@ -4,6 +4,7 @@ import numpy as np
 
 from ..core import Box, unbox_all
 from .indexing import permute_along_axis
+from .shape_ops import ravel
 
 
 def _values(x):
@@ -32,7 +33,6 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None):
     if not isinstance(a, Box):
         return np.sort(_values(a), axis=axis, kind=kind, stable=stable)
     if axis is None:
-        from .shape_ops import ravel
         a, axis = ravel(a), 0
     permutation = _stable_argsort(unbox_all(a), axis, kind, stable)
     return permute_along_axis(a, permutation, axis, unique=True, function="sort")
@@ -51,7 +51,6 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     if not isinstance(a, Box):
         return np.partition(_values(a), kth, axis=axis, kind=kind)
     if axis is None:
-        from .shape_ops import ravel
         a, axis = ravel(a), 0
     permutation = np.argpartition(unbox_all(a), kth, axis=axis, kind=kind)
     return permute_along_axis(a, permutation, axis, unique=True, function="partition")

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..core import Box, dtype_of, shape_of, unbox_all
 from ._axes import kept_shape, normalize_axis
-from .casting import astype
+from ._base import astype
 from .creation import asarray
 from .elementwise import add, conjugate, multiply, real, sqrt, subtract, true_divide
 from .elementwise import where as _select

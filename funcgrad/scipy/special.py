@@ -12,7 +12,8 @@ import scipy.special as _scipy
 from .. import numpy as fnp
 from ..core import Box, unbox_all
 from ..numpy._axes import normalize_axis
-from ..numpy._rules import ArgVJP, aval, defjvp, defvjp, primitive, unbroadcast
+from ..numpy._base import unbroadcast
+from ..numpy._rules import ArgVJP, aval, defjvp, defvjp, primitive
 from ..numpy.elementwise_special import bessel_i1_slope
 
 # ---- declaring elementwise primitives from their partial derivatives -----------------

@@ -1,0 +1,268 @@
+"""The base layer of funcgrad.numpy: the primitives every derivative rule builds on.
+
+Whatever its family, a rule needs to give a cotangent its argument's shape and dtype
+(`unbroadcast`: a sum, a reshape, a cast, a real part), to spread or pick values
+(broadcast, index, transpose) and to join pieces (concatenate, stack). Those primitives
+live here, beneath the modules of NumPy-signature functions, so that every module of the
+package imports downward: `_rules` and `_axes` below this one, the families above.
+
+Primitives are named with a `_p` suffix where a public function of the same name (with
+NumPy's signature and checks) is defined above; a primitive takes arrays positionally
+and normalized keyword parameters.
+"""
+import numpy as np
+
+from ..core import Box, dtype_of, shape_of
+from ._axes import kept_shape
+from ._rules import ArgVJP, aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive
+
+# ---- casts and real parts ----------------------------------------------------------------
+
+astype = primitive(lambda x, dtype: np.asarray(x).astype(dtype), name="astype")
+real = primitive(np.real)
+
+
+def unbroadcast(g, shape, dtype):
+    """Turn ``g`` into the cotangent of a primal with ``shape`` and ``dtype``.
+
+    The single place where broadcasting is undone (DESIGN.md, decision 8): it sums over
+    the axes NumPy broadcast, then casts to the primal's dtype (dropping the imaginary
+    part for a real primal, as JAX does).
+    """
+    try:  # arrays and boxes: attribute loads (shape_of and dtype_of, inlined)
+        g_shape, g_dtype = g.shape, g.dtype
+    except AttributeError:
+        g_shape, g_dtype = shape_of(g), dtype_of(g)
+    if g_shape == shape and g_dtype == dtype:  # nothing to undo: the common case
+        return g
+    if g_shape != shape:
+        extra = len(g_shape) - len(shape)
+        axes = tuple(range(extra)) + tuple(
+            extra + i for i, n in enumerate(shape) if n == 1 and g_shape[extra + i] != 1)
+        g = sum_p(g, axes=axes, keepdims=False)
+        if shape_of(g) != shape:
+            g = reshape_p(g, shape=shape, order="C")
+        g_dtype = dtype_of(g)
+    if g_dtype != dtype:
+        if g_dtype.kind == "c" and dtype.kind != "c":
+            g = real(g)
+        g = astype(g, dtype)
+    return g
+
+
+# A cast's cotangent is cast back (integer targets are constants and never get here).
+defvjp(astype, ArgVJP(lambda ans, x, dtype: aval(x), unbroadcast))
+# A complex x gets g + 0j.
+defvjp(real, ArgVJP(lambda ans, x: aval(x), unbroadcast))
+defjvp(real, lambda t, ans, x: real(t) if dtype_of(x).kind == "c" else t)
+
+# ---- reshape, transpose, broadcast ---------------------------------------------------------
+
+reshape_p = primitive(lambda a, shape, order: np.reshape(a, shape, order=order), "reshape")
+# The method rather than np.transpose, whose Python wrapper costs ~0.7 us per call (the
+# matmul VJPs transpose on every backward step).
+transpose_p = primitive(lambda a, axes: np.asanyarray(a).transpose(axes), "transpose")
+
+
+def _broadcast_view(a, shape):
+    """``np.broadcast_to(a, shape)``: a read-only view. A 0-d array (the cotangent of every
+    scalar loss, spread by sum's VJP) is viewed with zero strides directly: 1.2 us where
+    ``np.broadcast_to`` builds an nditer for 3.4 us."""
+    if type(a) is np.ndarray and not a.ndim:
+        view = np.ndarray(shape, a.dtype, a, 0, (0,) * len(shape))
+        view.flags.writeable = False
+        return view
+    return np.broadcast_to(a, shape)
+
+
+broadcast_to_p = primitive(_broadcast_view, "broadcast_to")
+
+
+def _reshape_pull(g, a_shape, order):
+    return reshape_p(g, shape=a_shape, order=order)
+
+
+def _transpose_save(ans, a, axes):
+    return (tuple(int(i) for i in np.argsort(axes)),)
+
+
+def _transpose_pull(g, inverse):
+    return transpose_p(g, axes=inverse)
+
+
+defvjp(reshape_p, ArgVJP(lambda ans, a, shape, order: (shape_of(a), order), _reshape_pull))
+defvjp(transpose_p, ArgVJP(_transpose_save, _transpose_pull))
+defvjp(broadcast_to_p, ArgVJP(lambda ans, a, shape: aval(a), unbroadcast))
+defjvp(reshape_p, lambda t, ans, a, shape, order: reshape_p(t, shape=shape, order=order))
+defjvp(transpose_p, lambda t, ans, a, axes: transpose_p(t, axes=axes))
+defjvp(broadcast_to_p, lambda t, ans, a, shape: broadcast_to_p(t, shape=shape))
+
+# ---- sum -------------------------------------------------------------------------------------
+
+# `axes` is normalized (a sorted tuple of non-negative ints). The ufunc's own reduce rather
+# than np.sum: the same results, without its Python wrapper (1.3 us against 3 us per call).
+sum_p = primitive(lambda x, axes, keepdims: np.add.reduce(x, axis=axes, keepdims=keepdims),
+                  "sum")
+
+
+def spread(g, shape, axes):
+    """Broadcast the cotangent of a reduction over ``axes`` back to the input's shape."""
+    g_shape = shape_of(g)
+    if g_shape and g_shape != shape:  # a 0-d cotangent broadcasts as it is
+        kept = kept_shape(shape, axes)
+        if g_shape != kept:
+            g = reshape_p(g, shape=kept, order="C")
+    # The primitive itself: the shapes are ours and need none of broadcast_to's checks.
+    return broadcast_to_p(g, shape=shape) if g_shape != shape else g
+
+
+defvjp(sum_p, ArgVJP(lambda ans, x, axes, keepdims: (shape_of(x), axes), spread))
+defjvp(sum_p, lambda t, ans, x, axes, keepdims: sum_p(t, axes=axes, keepdims=keepdims))
+
+# ---- indexing and its transpose ----------------------------------------------------------
+
+
+def _index_into(x, index, unique):
+    if type(x) is float or type(x) is complex:  # a traced Python scalar
+        x = np.asarray(x)
+    return x[index]
+
+
+# `index` is canonical (see indexing.canonical_index); `unique` says that it picks each
+# element at most once (no integer arrays, or ones known to be free of repeats), so its
+# transpose can assign instead of accumulate.
+getitem_p = primitive(_index_into, "getitem")
+
+
+def _add_at(g, index, unique, shape, dtype):
+    out = np.zeros(shape, dtype)
+    if unique:
+        out[index] = g
+    else:
+        np.add.at(out, index, g)  # repeated integer indices accumulate
+    return out
+
+
+# The transpose of indexing: g added into zeros of the indexed array's shape.
+add_at_zeros = primitive(_add_at, "add_at_zeros")
+
+
+def gather(x, index, unique):
+    """``x[index]`` for an index already canonical, with ``unique`` known by the caller
+    (sort, diagonal, pad...), so that a permutation's VJP assigns instead of accumulating."""
+    return getitem_p(x, index=index, unique=unique)
+
+
+def _getitem_pull(g, index, unique, shape, dtype):
+    return add_at_zeros(g, index=index, unique=unique, shape=shape, dtype=dtype)
+
+
+defvjp(getitem_p, ArgVJP(lambda ans, x, index, unique: (index, unique, *aval(x)),
+                         _getitem_pull))
+defvjp(add_at_zeros, ArgVJP(lambda ans, g, index, unique, shape, dtype: (index, unique),
+                            gather))
+defjvp(getitem_p, lambda t, ans, x, index, unique: gather(t, index, unique))
+defjvp(add_at_zeros, lambda t, ans, g, index, unique, shape, dtype:
+       add_at_zeros(t, index=index, unique=unique, shape=shape, dtype=dtype))
+
+# ---- joining -----------------------------------------------------------------------------
+
+concatenate_p = primitive(lambda *arrays, axis: np.concatenate(arrays, axis=axis),
+                          "concatenate")
+stack_p = primitive(lambda *arrays, axis: np.stack(arrays, axis=axis), "stack")
+
+
+def _concatenate_save(argnum, ans, *arrays, axis):
+    sizes = [np.shape(a)[axis] for a in arrays]
+    start = sum(sizes[:argnum])
+    index = (slice(None),) * axis + (slice(start, start + sizes[argnum]),)
+    return (index, *aval(arrays[argnum]))
+
+
+def _gather_unbroadcast(g, index, shape, dtype):
+    return unbroadcast(gather(g, index, unique=True), shape, dtype)
+
+
+def _concatenate_jvp(argnum, t, ans, *arrays, axis):
+    dtype = ans.dtype
+    return concatenate_p(*[t if i == argnum else np.zeros(np.shape(a), dtype)
+                           for i, a in enumerate(arrays)], axis=axis)
+
+
+def _stack_save(argnum, ans, *arrays, axis):
+    return ((slice(None),) * axis + (argnum,), *aval(arrays[argnum]))
+
+
+def _stack_jvp(argnum, t, ans, *arrays, axis):
+    dtype = ans.dtype
+    return stack_p(*[t if i == argnum else np.zeros(np.shape(a), dtype)
+                     for i, a in enumerate(arrays)], axis=axis)
+
+
+defvjp_any_arg(concatenate_p, ArgVJP(_concatenate_save, _gather_unbroadcast))
+defvjp_any_arg(stack_p, ArgVJP(_stack_save, _gather_unbroadcast))
+defjvp_any_arg(concatenate_p, _concatenate_jvp)
+defjvp_any_arg(stack_p, _stack_jvp)
+
+# ---- arrays from (nested) lists of traced values ------------------------------------------
+
+
+def _holds_box(obj):
+    pending = [obj]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, Box):
+            return True
+        if isinstance(item, (list, tuple)):
+            pending.extend(item)
+    return False
+
+
+def is_traced(obj):
+    """Whether ``obj`` is a traced value or a (nested) list or tuple holding one."""
+    return isinstance(obj, Box) or (isinstance(obj, (list, tuple)) and _holds_box(obj))
+
+
+def cast(x, dtype):
+    """``x`` as ``dtype`` (None: as it is)."""
+    return x if dtype is None or np.dtype(dtype) == x.dtype else astype(x, dtype)
+
+
+def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0,
+          like=None):
+    """``numpy.array``; lists may hold traced values (they are stacked, not copied out)."""
+    if isinstance(object, Box):
+        result = object
+    elif isinstance(object, (list, tuple)) and _holds_box(object):
+        items = [array(item) for item in object]
+        shapes = {np.shape(item) for item in items}
+        if len(shapes) > 1:
+            raise ValueError(f"funcgrad.numpy.array: the elements of a list holding traced "
+                             f"values must have one shape, got {sorted(shapes)}")
+        result = stack_p(*items, axis=0)
+    else:
+        kwargs = {"ndmax": ndmax} if ndmax else {}
+        return np.array(object, dtype=dtype, copy=copy, order=order, subok=subok,
+                        ndmin=ndmin, like=like, **kwargs)
+    result = cast(result, dtype)
+    if result.ndim < ndmin:
+        result = reshape_p(result, shape=(1,) * (ndmin - result.ndim) + result.shape,
+                           order="C")
+    return result
+
+
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    """``numpy.asarray``: traced values pass through unchanged."""
+    if dtype is None and isinstance(a, Box):  # the common case, first: many functions start here
+        return a
+    if is_traced(a):
+        return array(a, dtype=dtype)
+    return np.asarray(a, dtype=dtype, order=order, copy=copy, like=like)
+
+
+def as_array(a):
+    """Traced values and arrays as they are; anything else (lists, scalars) as an array,
+    through `asarray`, so that lists may hold traced values."""
+    if isinstance(a, (Box, np.ndarray)):
+        return a
+    return asarray(a)
