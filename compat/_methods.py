@@ -4,7 +4,8 @@ import numbers
 import numpy as np
 
 from . import _dtypes, _indexing, _inplace, _ops
-from ._factories import default_generator, full, ones, tensor, zeros, empty
+from . import _random
+from ._factories import full, ones, tensor, zeros, empty
 from ._tensor import Tensor
 
 # Methods that are the operation of the same name.
@@ -92,8 +93,7 @@ def _install():
     Tensor.new_empty = _new_factory(empty)
     Tensor.new_full = _new_full
     Tensor.new_tensor = _new_tensor
-    Tensor.normal_ = _inplace.initializer(_normal)
-    Tensor.uniform_ = _inplace.initializer(_uniform)
+    _random.install_tensor_methods()
 
 
 def _caster(d):
@@ -146,14 +146,6 @@ def _new_full(self, size, fill_value, *, dtype=None, requires_grad=False, device
 
 def _new_tensor(self, data, *, dtype=None, requires_grad=False, device=None):
     return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
-
-
-def _normal(shape, mean=0.0, std=1.0, *, generator=None):
-    return (generator or default_generator).rng.normal(mean, std, shape)
-
-
-def _uniform(shape, a=0.0, b=1.0, *, generator=None):
-    return (generator or default_generator).rng.uniform(a, b, shape)
 
 
 _install()
