@@ -6,6 +6,7 @@ values. A kernel fills a tensor in the order its elements lie in memory; a new t
 row-major, except that ``*_like`` functions keep the layout of a dense input, as
 torch.empty_like does.
 """
+import math
 import numbers
 
 import numpy as np
@@ -21,7 +22,10 @@ _VECTORISED_FROM = continuous.VECTOR_BLOCK
 
 
 def _cpp(value):
-    """A double as C++'s ostream prints it (6 significant digits), for PyTorch's messages."""
+    """A double as C++'s ostream prints it (6 significant digits, "-nan" for a NaN with its
+    sign bit set), for PyTorch's messages."""
+    if math.isnan(value):
+        return "-nan" if math.copysign(1.0, value) < 0 else "nan"
     return f"{value:g}"
 
 
@@ -43,10 +47,23 @@ def _check_no_out(out, name):
         raise TypeError(f"compat.{name}(): out= is not supported; assign the result instead")
 
 
+def _shape(name, size, named):
+    """The shape from ``f(2, 3)``, ``f((2, 3))`` or ``f(size=(2, 3))``."""
+    if set(named) - {"size"}:
+        raise TypeError(f"{name}() got unexpected keyword arguments {sorted(set(named) - {'size'})}")
+    if "size" in named:
+        if size:
+            raise TypeError(f"{name}(): the size is given twice, positionally and as size=")
+        size = (named["size"],)
+    if not size:
+        raise TypeError(f"{name}() missing its size: {name}(2, 3) or {name}((2, 3))")
+    return _size(size, name)
+
+
 def _new(name, size, dtype, default, device, requires_grad, values_for):
-    """A new row-major tensor of `size` holding ``values_for(array)``."""
+    """A new row-major tensor of `size` (a shape) holding ``values_for(array)``."""
     _check_device(device)
-    array = np.empty(_size(size, name), _dtype(dtype, default).numpy)
+    array = np.empty(size, _dtype(dtype, default).numpy)
     return _finish(values_for(array), requires_grad)
 
 
@@ -63,6 +80,8 @@ def _new_like(input, dtype, device, requires_grad, values_for):
 def _placed(target, flat):
     """The flat `values` (in the order a kernel writes `target`) as an array of target's
     shape: element i of memory goes where target keeps it."""
+    if target.flags.c_contiguous:
+        return flat.reshape(target.shape)
     values = np.empty(target.shape, flat.dtype)
     view = discrete.memory_order(target, values)
     view[...] = flat.reshape(view.shape)
@@ -201,18 +220,18 @@ def _expanded(values, shape):
 
 
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
-         requires_grad=False, pin_memory=False):
+         requires_grad=False, pin_memory=False, **named):
     """Uniform samples in [0, 1), as torch.rand draws them."""
     _check_no_out(out, "rand")
-    return _new("rand", size, dtype, None, device, requires_grad,
+    return _new("rand", _shape("rand", size, named), dtype, None, device, requires_grad,
                 lambda array: uniform_values(array, generator=generator))
 
 
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
-          requires_grad=False, pin_memory=False):
+          requires_grad=False, pin_memory=False, **named):
     """Standard normal samples, as torch.randn draws them."""
     _check_no_out(out, "randn")
-    return _new("randn", size, dtype, None, device, requires_grad,
+    return _new("randn", _shape("randn", size, named), dtype, None, device, requires_grad,
                 lambda array: normal_values(array, generator=generator))
 
 
@@ -222,7 +241,7 @@ def randint(*args, size=None, low=None, high=None, generator=None, out=None, dty
     ``randint(low, high, size)`` (int64 unless `dtype` says otherwise)."""
     _check_no_out(out, "randint")
     low, high, size = _randint_arguments("randint", args, low, high, size)
-    return _new("randint", (size,), dtype, _dtypes.int64, device, requires_grad,
+    return _new("randint", _size((size,), "randint"), dtype, _dtypes.int64, device, requires_grad,
                 lambda array: random_values(array, low, high, generator=generator))
 
 
@@ -322,7 +341,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
         if size is None:
             raise TypeError("normal(): with a number mean and std, give the size: "
                             "normal(mean, std, size)")
-        return _new("normal", (size,), dtype, None, device, requires_grad,
+        return _new("normal", _size((size,), "normal"), dtype, None, device, requires_grad,
                     lambda array: normal_values(array, mean, std, generator=generator))
     if size is not None:
         raise TypeError("normal(): size is only accepted with a number mean and std")

@@ -26,15 +26,35 @@ _TWO_PI = 2.0 * math.pi
 _TWO_PI_F32 = np.float32(_TWO_PI)
 _MASK24, _MASK53 = np.uint64(2**24 - 1), np.uint64(2**53 - 1)
 VECTOR_BLOCK = 16  # the vectorised normal fill works on blocks of 16 values
+# Values are made this many at a time: the temporaries stay in cache and below the size at
+# which NumPy asks for huge pages (first touches of fresh 4 MiB arrays cost more than the
+# arithmetic on them).
+_CHUNK = 1 << 15
+
+
+# Infinities and NaNs from extreme parameters are results, as in C++, not warnings.
+_ieee = np.errstate(over="ignore", invalid="ignore", divide="ignore")
+
+
+def _in_chunks(count, dtype, make):
+    """`count` values made by ``make(n)`` for consecutive chunks of at most _CHUNK."""
+    if count <= _CHUNK:
+        return make(count)
+    values = np.empty(count, dtype)
+    for start in range(0, count, _CHUNK):
+        stop = min(start + _CHUNK, count)
+        values[start:stop] = make(stop - start)
+    return values
 
 
 def cast(values, dtype):
     """float32/float64 values as `dtype`, rounding as C++'s static_cast does (to float16
     through float32, since c10::Half is built from a float)."""
     dtype = np.dtype(dtype)
-    if dtype == _f16 and values.dtype == _f64:
-        values = values.astype(_f32)
-    return values.astype(dtype, copy=False)
+    with np.errstate(over="ignore"):  # beyond the dtype's range is inf, as in C++
+        if dtype == _f16 and values.dtype == _f64:
+            values = values.astype(_f32)
+        return values.astype(dtype, copy=False)
 
 
 def standard_float32(generator, count):
@@ -48,52 +68,53 @@ def standard_float64(generator, count):
     return (generator.words64(count) & _MASK53).astype(_f64) * 2.0 ** -53
 
 
+@_ieee
 def uniform(generator, count, dtype, low, high):
     """uniform_(low, high): values in [low, high); a value that rounds to `high` in the
     tensor's dtype is replaced by `low`, as PyTorch does."""
     dtype = np.dtype(dtype)
+    high_value = cast(np.array(high, _f64), dtype)
+    low_value = cast(np.array(low, _f64), dtype)
     if dtype == _f64:
-        values = fma64(standard_float64(generator, count), high - low, low)
+        def make(n):
+            return fma64(standard_float64(generator, n), high - low, low)
     else:
         low32, high32 = np.float32(low), np.float32(high)
-        values = cast(fma32(standard_float32(generator, count), high32 - low32, low32), dtype)
-    high_value = cast(np.array(high, _f64), dtype)
-    return np.where(values == high_value, cast(np.array(low, _f64), dtype), values)
+
+        def make(n):
+            return cast(fma32(standard_float32(generator, n), high32 - low32, low32), dtype)
+
+    def replaced(n):
+        values = make(n)
+        return np.where(values == high_value, low_value, values)
+    return _in_chunks(count, dtype, replaced)
 
 
+@_ieee
 def normal(generator, count, dtype, mean, std, vectorised):
     """normal_(mean, std): the 16-at-a-time fill when `vectorised` (PyTorch's choice for a
     contiguous tensor of at least 16 elements), else the scalar Box-Muller path."""
     dtype = np.dtype(dtype)
     if not vectorised:
-        return cast(fma64(_scalar_normals(generator, count), std, mean), dtype)
-    if dtype == _f64:
-        return _filled_by_blocks(standard_float64(generator, count), generator,
-                                 standard_float64, _blocks_float64, mean, std)
-    if dtype == _f32:
-        return _filled_by_blocks(standard_float32(generator, count), generator,
-                                 standard_float32, _blocks_float32, mean, std)
-    # float16 draws one block at a time and skips the uniforms a partial block would take.
+        return _in_chunks(count, dtype, lambda n: cast(
+            fma64(_scalar_normals(generator, n), std, mean), dtype))
     full, partial = divmod(count, VECTOR_BLOCK)
-    drawn = standard_float32(generator, VECTOR_BLOCK * (full + (partial > 0)))
-    blocks = _blocks_float32(drawn.reshape(-1, VECTOR_BLOCK), mean, std).ravel()
-    values = np.empty(count, _f32)
-    values[:VECTOR_BLOCK * full] = blocks[:VECTOR_BLOCK * full]
+    if dtype == _f64:
+        draw, transform, work = standard_float64, _blocks_float64, _f64
+    else:
+        draw, transform, work = standard_float32, _blocks_float32, _f32
+    values = np.empty(count, work)
+    values[:full * VECTOR_BLOCK] = _in_chunks(full * VECTOR_BLOCK, work, lambda n: transform(
+        draw(generator, n).reshape(-1, VECTOR_BLOCK), mean, std).ravel())
     if partial:
-        values[count - VECTOR_BLOCK:] = blocks[-VECTOR_BLOCK:]
-    return cast(values, dtype)
-
-
-def _filled_by_blocks(values, generator, draw, transform, mean, std):
-    """The float32/float64 fill: every uniform is drawn first, whole blocks transformed in
-    place, then a partial block is redone from 16 new uniforms over the last 16 slots."""
-    count = values.size
-    full = count // VECTOR_BLOCK * VECTOR_BLOCK
-    values[:full] = transform(values[:full].reshape(-1, VECTOR_BLOCK), mean, std).ravel()
-    if full != count:
+        # float32 and float64 draw the uniforms of the partial block too (PyTorch fills the
+        # whole tensor with uniforms first) and then discard them; float16 does not. A
+        # block of 16 new uniforms then refills the last 16 elements.
+        if dtype != _f16:
+            draw(generator, partial)
         tail = draw(generator, VECTOR_BLOCK).reshape(1, VECTOR_BLOCK)
         values[count - VECTOR_BLOCK:] = transform(tail, mean, std).ravel()
-    return values
+    return cast(values, dtype)
 
 
 def _blocks_float32(blocks, mean, std):
@@ -135,7 +156,8 @@ def _scalar_normals(generator, count):
     return values
 
 
+@_ieee
 def exponential(generator, count, dtype, rate):
     """exponential_(rate): ``-1 / rate * log1p(-u)`` for double uniforms u."""
-    uniforms = standard_float64(generator, count)
-    return cast((-1.0 / rate) * libm(math.log1p, -uniforms), dtype)
+    return _in_chunks(count, dtype, lambda n: cast(
+        (-1.0 / rate) * libm(math.log1p, -standard_float64(generator, n)), dtype))

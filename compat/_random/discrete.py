@@ -6,6 +6,7 @@ import numpy as np
 
 from .continuous import exponential, standard_float32, standard_float64
 from .shuffle import forward_shuffle, inside_out_shuffle
+from .topk_order import topk_indices
 
 _f16, _f32, _f64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 _bool = np.dtype(np.bool_)
@@ -144,9 +145,10 @@ def _to_dtype(values, dtype):
     """int64 values as `dtype` (C++'s static_cast: wrap for narrow ints, round for floats)."""
     if dtype == _bool:
         return values != 0
-    if dtype == _f16:
-        return values.astype(_f32).astype(_f16)
-    return values.astype(dtype)
+    with np.errstate(over="ignore"):  # beyond float16's range is inf, as in C++
+        if dtype == _f16:
+            return values.astype(_f32).astype(_f16)
+        return values.astype(dtype)
 
 
 def bernoulli_scalar(generator, count, p):
@@ -230,12 +232,17 @@ def _multinomial_by_exponential_race(generator, probabilities, samples):
 
 def largest_indices(rows, count):
     """The indices of the `count` largest values of each row, largest first (NaN counts as
-    the largest), as torch.topk orders them when no values tie."""
-    keys = np.where(np.isnan(rows), np.inf, rows)
-    order = np.argsort(-keys, axis=1, kind="stable")[:, :count]
-    nan_first = np.argsort(~np.isnan(np.take_along_axis(rows, order, 1)), axis=1,
-                           kind="stable")
-    return np.take_along_axis(order, nan_first, 1)
+    the largest), in the order torch.topk returns them, ties included."""
+    nan = np.isnan(rows)
+    order = np.lexsort((np.arange(rows.shape[1]) + np.zeros_like(rows, np.int64),
+                        -np.where(nan, np.inf, rows), ~nan), axis=1)
+    ranked = np.take_along_axis(rows, order, 1)[:, :count + 1]
+    ranked_nan = np.isnan(ranked)
+    tied = (ranked[:, 1:] == ranked[:, :-1]) | (ranked_nan[:, 1:] & ranked_nan[:, :-1])
+    result = order[:, :count].copy()
+    for row in np.flatnonzero(tied.any(axis=1)):
+        result[row] = topk_indices(rows[row], count)
+    return result
 
 
 def _multinomial_by_inversion(generator, rows, samples):

@@ -43,21 +43,31 @@ def _round_to_odd_sum(a, b):
 
 def fma32(a, b, c):
     """fmaf(a, b, c) for float32 operands: a * b + c with a single rounding to float32."""
-    product = np.asarray(a, _f64) * np.asarray(b, _f64)  # exact: 24 + 24 bits
-    c = np.asarray(c, _f64)
-    total = product + c
+    if np.ndim(c) == 0 and c == 0 and not np.signbit(c):
+        return _product_plus_zero(np.multiply(a, b, dtype=_f32), a, b)
+    if np.ndim(b) == 0 and b == 1:
+        return np.add(a, c, dtype=_f32)
+    total = np.multiply(a, b, dtype=_f64) + np.asarray(c, _f64)  # the product is exact
     out = total.astype(_f32)
     # Rounding twice (to float64, then float32) can only differ from rounding once when the
     # float64 sum lands exactly halfway between two float32s, or below float32's normal
     # range; recompute those few with round-to-odd.
-    halfway = (np.abs(total).view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
+    halfway = (total.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
     suspect = halfway | (np.abs(total) < 2.0 ** -125)
     if suspect.any():
-        product, c = np.broadcast_arrays(product, c)
+        product = np.multiply(a, b, dtype=_f64)
+        product, c = np.broadcast_arrays(product, np.asarray(c, _f64))
         exact = _round_to_odd_sum(product[suspect], c[suspect]).astype(_f32)
         out = np.array(out, copy=True)
         out[suspect] = exact
     return out
+
+
+def _product_plus_zero(product, a, b):
+    """fma(a, b, +0) from the rounded product: the product itself, except that an exactly
+    zero product gives +0 (a product that only rounds to -0 keeps its sign)."""
+    exact_zero = (np.asarray(a) == 0) | (np.asarray(b) == 0)
+    return np.where(exact_zero, product + product.dtype.type(0), product)
 
 
 _SPLITTER = 2.0 ** 27 + 1  # Veltkamp: splits a double into two 26-bit halves
@@ -79,29 +89,32 @@ def _two_product(a, b):
 def fma64(a, b, c):
     """fma(a, b, c) for float64: a * b + c with a single rounding.
 
-    Shortcuts where one rounding is what plain arithmetic does (c == 0: a * b; b == 1:
+    Shortcuts where one rounding is what plain arithmetic does (c == +0: a * b; b == 1:
     a + c); otherwise Boldo and Melquiond's emulation: a * b = u_h + u_l exactly,
     c + u_h = t_h + t_l exactly, result = fl(t_h + RO(t_l + u_l)). Operands near the ends of
     the exponent range are computed with exact rationals instead.
     """
     a, b, c = np.broadcast_arrays(np.asarray(a, _f64), np.asarray(b, _f64),
                                   np.asarray(c, _f64))
-    if not c.any() and not np.signbit(c).any():
-        return a * b + 0.0  # + 0.0: fma(-x, 0, +0) is +0
-    if (b == 1).all():
-        return a + c
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):  # infinities are results too
+        if not c.any() and not np.signbit(c).any():
+            return _product_plus_zero(a * b, a, b)
+        if (b == 1).all():
+            return a + c
         product_hi, product_lo = _two_product(a, b)
         sum_hi, sum_lo = _two_sum(c, product_hi)
         out = sum_hi + _round_to_odd_sum(sum_lo, product_lo)
+        # Non-finite operands, and zero products (where the sum is exact, signed zeros
+        # included), are plain arithmetic.
         finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
-        magnitude = np.maximum(np.abs(a), np.abs(b))
-        safe = ~finite | ((magnitude < 2.0 ** 500) & (np.abs(c) < 2.0 ** 1000)
-                          & ((np.abs(product_hi) > 2.0 ** -900) | (product_hi == 0)))
-        out = np.where(finite, out, a * b + c)
-    if not safe.all():
+        zero_product = (a == 0) | (b == 0)
+        out = np.where(~finite | zero_product, a * b + c, out)
+        in_range = ((np.maximum(np.abs(a), np.abs(b)) < 2.0 ** 500) & (np.abs(c) < 2.0 ** 1000)
+                    & ((np.abs(product_hi) > 2.0 ** -900) | zero_product))
+    rational = finite & ~in_range
+    if rational.any():
         out = np.array(out, copy=True)
-        for index in zip(*np.nonzero(~safe)):
+        for index in zip(*np.nonzero(rational)):
             out[index] = _exact_fma(float(a[index]), float(b[index]), float(c[index]))
     return out
 

@@ -24,7 +24,7 @@ def _previous_in_group(keys):
     """For each i, the largest j < i with keys[j] == keys[i] (-1 if none), and for each key
     value v in [0, len(keys) + 1), the largest i with keys[i] == v (-1 if none)."""
     count = keys.size
-    order = np.lexsort((np.arange(count), keys))
+    order = np.argsort(keys, kind="stable")  # equal keys stay in step order
     sorted_keys = keys[order]
     same = np.zeros(count, bool)
     same[1:] = sorted_keys[1:] == sorted_keys[:-1]
