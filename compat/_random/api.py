@@ -77,6 +77,14 @@ def _new_like(input, dtype, device, requires_grad, values_for):
     return _finish(array, requires_grad)
 
 
+def _sample(generator, name, draw):
+    """``draw(source)`` on the generator given (or the default one), holding its lock: one
+    operation's draws are consecutive, as under PyTorch's generator mutex."""
+    source = generator_or_default(generator, name)
+    with source.lock:
+        return draw(source)
+
+
 def _placed(target, flat):
     """The flat `values` (in the order a kernel writes `target`) as an array of target's
     shape: element i of memory goes where target keeps it."""
@@ -106,8 +114,8 @@ def uniform_values(array, low=0.0, high=1.0, *, generator=None):
         raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<"
                            f"{_torch_name(array.dtype)}>::max(), but found to={_cpp(high)} "
                            f"and from={_cpp(low)} which result in to-from to exceed the limit")
-    source = generator_or_default(generator, "uniform_")
-    return _placed(array, continuous.uniform(source, array.size, array.dtype, low, high))
+    return _placed(array, _sample(generator, "uniform_", lambda source: continuous.uniform(
+        source, array.size, array.dtype, low, high)))
 
 
 def normal_values(array, mean=0.0, std=1.0, *, generator=None):
@@ -117,24 +125,22 @@ def normal_values(array, mean=0.0, std=1.0, *, generator=None):
     if array.size == 0:
         return array
     _require_floating(array, "normal_kernel_cpu")
-    source = generator_or_default(generator, "normal_")
     vectorised = array.size >= _VECTORISED_FROM and array.flags.c_contiguous
-    return _placed(array, continuous.normal(source, array.size, array.dtype, mean, std,
-                                            vectorised))
+    return _placed(array, _sample(generator, "normal_", lambda source: continuous.normal(
+        source, array.size, array.dtype, mean, std, vectorised)))
 
 
 def random_values(array, *bounds, generator=None, **named):
     """random_(), random_(to), random_(from, to) and random_(from, None)."""
     low, high, full = _random_bounds(bounds, named)
-    source = generator_or_default(generator, "random_")
-    if full:
-        if array.size == 0:
-            return array
-        return _placed(array, discrete.full_integers(source, array.size, array.dtype))
-    span = discrete.integer_range(array.dtype, low, high)
+    span = None if full else discrete.integer_range(array.dtype, low, high)
     if array.size == 0:
         return array
-    return _placed(array, discrete.integers(source, array.size, array.dtype, span))
+    if full:
+        return _placed(array, _sample(generator, "random_", lambda source: (
+            discrete.full_integers(source, array.size, array.dtype))))
+    return _placed(array, _sample(generator, "random_", lambda source: discrete.integers(
+        source, array.size, array.dtype, span)))
 
 
 def _random_bounds(bounds, named):
@@ -169,24 +175,23 @@ def exponential_values(array, lambd=1.0, *, generator=None):
         raise RuntimeError(f"Exponential distribution is a continuous probability "
                            f"distribution. dtype must be a floating point but you specified "
                            f"{_torch_name(array.dtype)}")
-    source = generator_or_default(generator, "exponential_")
-    return _placed(array, continuous.exponential(source, array.size, array.dtype, lambd))
+    return _placed(array, _sample(generator, "exponential_", lambda source: (
+        continuous.exponential(source, array.size, array.dtype, lambd))))
 
 
 def bernoulli_values(array, p=0.5, *, generator=None):
     """bernoulli_(p) for a float p or a tensor of probabilities broadcast to the array.
     A probability outside [0, 1] raises after the elements before it have drawn, as in
     PyTorch (which has also written those elements; here the tensor is left unchanged)."""
-    source = generator_or_default(generator, "bernoulli_")
     if isinstance(p, Tensor):
         if array.size == 0:
             return array
         probabilities = p._data
         if probabilities.dtype.kind != "f":
             raise _not_implemented("bernoulli_tensor_cpu_p_", probabilities.dtype)
-        probabilities = _expanded(probabilities, array.shape)
-        outcomes, error = discrete.bernoulli_tensor(
-            source, discrete.memory_order(array, probabilities).ravel())
+        in_order = discrete.memory_order(array, _expanded(probabilities, array.shape))
+        outcomes, error = _sample(generator, "bernoulli_", lambda source: (
+            discrete.bernoulli_tensor(source, in_order.ravel())))
         if error is not None:
             raise error
     else:
@@ -195,7 +200,8 @@ def bernoulli_values(array, p=0.5, *, generator=None):
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_cpp(p)}")
         if array.size == 0:
             return array
-        outcomes = discrete.bernoulli_scalar(source, array.size, p)
+        outcomes = _sample(generator, "bernoulli_", lambda source: (
+            discrete.bernoulli_scalar(source, array.size, p)))
     return _placed(array, discrete._to_dtype(outcomes.astype(np.int64), array.dtype))
 
 
@@ -283,7 +289,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     if d is _dtypes.bool:
         raise _not_implemented("randperm", d.numpy)
     _check_permutation_size(n, d)
-    values = discrete.permutation(generator_or_default(generator, "randperm"), n)
+    values = _sample(generator, "randperm", lambda source: discrete.permutation(source, n))
     return _finish(discrete._to_dtype(values, d.numpy), requires_grad)
 
 
@@ -397,9 +403,8 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     """Indices sampled from the rows of `input` (weights), as torch.multinomial samples."""
     _check_no_out(out, "multinomial")
     _require_tensor(input, "multinomial")
-    source = generator_or_default(generator, "multinomial")
-    return make(discrete.multinomial(source, input._data, int(num_samples),
-                                     bool(replacement)))
+    return make(_sample(generator, "multinomial", lambda source: discrete.multinomial(
+        source, input._data, int(num_samples), bool(replacement))))
 
 
 # ---- Tensor methods --------------------------------------------------------------------

@@ -2,6 +2,7 @@
 and the default generator with torch's module-level seeding functions."""
 import numbers
 import os
+import threading
 
 import numpy as np
 
@@ -46,13 +47,14 @@ class Generator:
     generator, so a state saved by one library restores in the other.
     """
 
-    __slots__ = ("_engine", "next_double_normal", "next_float_normal")
+    __slots__ = ("_engine", "next_double_normal", "next_float_normal", "lock")
 
     def __init__(self, device="cpu"):
         if str(device).split(":")[0] != "cpu":
             raise RuntimeError(f"compat runs on the CPU only; a {device!r} generator is not "
                                f"available")
         self._engine = MT19937(DEFAULT_SEED)
+        self.lock = threading.RLock()  # held for each operation's draws
         # Box-Muller's second value, kept for the next scalar normal draw (None: empty).
         self.next_double_normal = None
         self.next_float_normal = None
@@ -73,9 +75,10 @@ class Generator:
         return seed
 
     def _restart(self, seed):
-        self._engine.reseed(seed)
-        self.next_double_normal = None
-        self.next_float_normal = None
+        with self.lock:
+            self._engine.reseed(seed)
+            self.next_double_normal = None
+            self.next_float_normal = None
 
     def initial_seed(self):
         """The seed the stream last started from."""
@@ -97,9 +100,10 @@ class Generator:
     def clone_state(self):
         """A new generator in this one's state."""
         twin = Generator()
-        twin._engine = self._engine.copy()
-        twin.next_double_normal = self.next_double_normal
-        twin.next_float_normal = self.next_float_normal
+        with self.lock:
+            twin._engine = self._engine.copy()
+            twin.next_double_normal = self.next_double_normal
+            twin.next_float_normal = self.next_float_normal
         return twin
 
     def get_offset(self):
@@ -110,15 +114,17 @@ class Generator:
 
     def state_bytes(self):
         state = np.zeros((), STATE_LAYOUT)
-        state["seed"], state["left"], state["next"], state["words"] = (
-            self._engine.torch_state())
+        with self.lock:
+            state["seed"], state["left"], state["next"], state["words"] = (
+                self._engine.torch_state())
+            double_normal, float_normal = self.next_double_normal, self.next_float_normal
         state["seeded"] = 1
-        if self.next_double_normal is not None:
+        if double_normal is not None:
             state["normal_is_valid"] = 1
-            state["normal_y"] = self.next_double_normal
-        if self.next_float_normal is not None:
+            state["normal_y"] = double_normal
+        if float_normal is not None:
             state["float_normal_is_valid"] = 1
-            state["float_normal"] = self.next_float_normal
+            state["float_normal"] = float_normal
         return np.frombuffer(state.tobytes(), np.uint8).copy()
 
     def load_state_bytes(self, raw):
@@ -129,12 +135,13 @@ class Generator:
         state = np.frombuffer(raw.tobytes(), STATE_LAYOUT)[0]
         if not state["seeded"]:
             raise RuntimeError("Invalid mt19937 state")
-        self._engine.set_torch_state(int(state["seed"]), int(state["left"]),
-                                     int(state["next"]), state["words"])
-        self.next_double_normal = (float(state["normal_y"]) if state["normal_is_valid"]
-                                   else None)
-        self.next_float_normal = (float(state["float_normal"])
-                                  if state["float_normal_is_valid"] else None)
+        with self.lock:
+            self._engine.set_torch_state(int(state["seed"]), int(state["left"]),
+                                         int(state["next"]), state["words"])
+            self.next_double_normal = (float(state["normal_y"]) if state["normal_is_valid"]
+                                       else None)
+            self.next_float_normal = (float(state["float_normal"])
+                                      if state["float_normal_is_valid"] else None)
 
     # ---- draws (used by the distributions) ----------------------------------------------
 
