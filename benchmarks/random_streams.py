@@ -38,13 +38,14 @@ def main():
     size = args.size
     print(f"{size:,} values per call, median of {args.rounds} interleaved rounds, "
           f"PyTorch {torch.__version__} on {args.threads} thread(s)\n")
-    print(f"{'case':<26}{'compat Mvalues/s':>18}{'torch Mvalues/s':>17}{'torch/compat':>14}")
+    print(f"{'case':<26}{'compat Mvalues/s':>18}{'torch Mvalues/s':>17}"
+          f"{'compat time / torch':>21}")
     for name, case in CASES.items():
         seconds = interleaved_medians({"compat": lambda: case(compat, size),
                                        "torch": lambda: case(torch, size)}, args.rounds)
         rate = {lib: size / t / 1e6 for lib, t in seconds.items()}
         print(f"{name:<26}{rate['compat']:>18.1f}{rate['torch']:>17.1f}"
-              f"{seconds['compat'] / seconds['torch']:>13.1f}x")
+              f"{seconds['compat'] / seconds['torch']:>20.1f}x")
 
 
 if __name__ == "__main__":

@@ -11,10 +11,13 @@ import numbers
 
 import numpy as np
 
-from .. import _dtypes
+from funcgrad.core import Primitive
+
+from .. import _dtypes, _grad_mode, _ops
 from .._factories import _check_device, _dtype, _finish, _size
 from .._inplace import initializer
 from .._tensor import Tensor, make
+from ..autograd.function import Function
 from . import continuous, discrete
 from .generator import generator_or_default
 
@@ -30,7 +33,7 @@ def _cpp(value):
 
 
 def _torch_name(dtype):
-    return discrete._TORCH_NAMES[dtype.name]
+    return discrete.TORCH_NAMES[dtype.name]
 
 
 def _not_implemented(kernel, dtype):
@@ -49,8 +52,9 @@ def _check_no_out(out, name):
 
 def _shape(name, size, named):
     """The shape from ``f(2, 3)``, ``f((2, 3))`` or ``f(size=(2, 3))``."""
-    if set(named) - {"size"}:
-        raise TypeError(f"{name}() got unexpected keyword arguments {sorted(set(named) - {'size'})}")
+    unexpected = sorted(set(named) - {"size"})
+    if unexpected:
+        raise TypeError(f"{name}() got unexpected keyword arguments {unexpected}")
     if "size" in named:
         if size:
             raise TypeError(f"{name}(): the size is given twice, positionally and as size=")
@@ -102,8 +106,8 @@ def _placed(target, flat):
 def uniform_values(array, low=0.0, high=1.0, *, generator=None):
     _require_floating(array, "check_uniform_bounds")
     low, high = float(low), float(high)
-    lowest, highest = discrete._limits(array.dtype)
-    name = discrete._CPP_NAMES[array.dtype.name]
+    lowest, highest = discrete.limits(array.dtype)
+    name = discrete.CPP_NAMES[array.dtype.name]
     for value, label in ((low, "from"), (high, "to")):
         if not lowest <= value <= highest:
             raise RuntimeError(f"{label} is out of bounds for {name}")
@@ -202,7 +206,7 @@ def bernoulli_values(array, p=0.5, *, generator=None):
             return array
         outcomes = _sample(generator, "bernoulli_", lambda source: (
             discrete.bernoulli_scalar(source, array.size, p)))
-    return _placed(array, discrete._to_dtype(outcomes.astype(np.int64), array.dtype))
+    return _placed(array, discrete.to_dtype(outcomes.astype(np.int64), array.dtype))
 
 
 def _expanded(values, shape):
@@ -247,8 +251,9 @@ def randint(*args, size=None, low=None, high=None, generator=None, out=None, dty
     ``randint(low, high, size)`` (int64 unless `dtype` says otherwise)."""
     _check_no_out(out, "randint")
     low, high, size = _randint_arguments("randint", args, low, high, size)
-    return _new("randint", _size((size,), "randint"), dtype, _dtypes.int64, device, requires_grad,
-                lambda array: random_values(array, low, high, generator=generator))
+    return _new("randint", _size((size,), "randint"), dtype, _dtypes.int64, device,
+                requires_grad, lambda array: random_values(array, low, high,
+                                                           generator=generator))
 
 
 def _randint_arguments(name, args, low, high, size):
@@ -290,13 +295,13 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
         raise _not_implemented("randperm", d.numpy)
     _check_permutation_size(n, d)
     values = _sample(generator, "randperm", lambda source: discrete.permutation(source, n))
-    return _finish(discrete._to_dtype(values, d.numpy), requires_grad)
+    return _finish(discrete.to_dtype(values, d.numpy), requires_grad)
 
 
 def _check_permutation_size(n, d):
     """PyTorch's limits on n for narrow result dtypes."""
     if d.is_floating_point:
-        digits = discrete._DIGITS[d.name]
+        digits = discrete.DIGITS[d.name]
         if n > (1 << digits) + 1:
             names = {"float16": "Half", "float32": "Float", "float64": "Double"}
             raise RuntimeError(f"n cannot be greater than {(1 << digits) + 1} for "
@@ -351,25 +356,54 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
                     lambda array: normal_values(array, mean, std, generator=generator))
     if size is not None:
         raise TypeError("normal(): size is only accepted with a number mean and std")
-    if std_is_tensor:
-        deviations = std._data
-        if deviations.size and not deviations.min() >= 0:
-            raise RuntimeError("normal expects all elements of std >= 0.0")
-    template = mean._data if mean_is_tensor else std._data
-    if mean_is_tensor and std_is_tensor:
-        shape = _broadcast_shape(mean._data.shape, std._data.shape)
-    else:
-        shape = template.shape
-    samples = np.empty(shape, template.dtype)
-    if mean_is_tensor and not std_is_tensor:
-        samples = normal_values(samples, 0.0, std, generator=generator)
-        np.add(samples, mean._data, out=samples, casting="unsafe")
-    else:
-        samples = normal_values(samples, generator=generator)
-        np.multiply(samples, std._data, out=samples, casting="unsafe")
-        shift = mean._data if mean_is_tensor else np.asarray(mean, samples.dtype)
-        np.add(samples, shift, out=samples, casting="unsafe")
-    return _finish(samples, requires_grad)
+    if std_is_tensor and std._data.size and not std._data.min() >= 0:
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    # PyTorch draws into a tensor of mean's (else std's) dtype and scales and shifts it in
+    # place. Its derivative is zero for both (torch.normal is not reparameterised).
+    template = mean if mean_is_tensor else std
+    shape = (_broadcast_shape(mean.shape, std.shape) if mean_is_tensor and std_is_tensor
+             else template.shape)
+    noise = np.empty(shape, template._data.dtype)
+    with _grad_mode.no_grad():
+        if not std_is_tensor:
+            values = _ops.add(make(normal_values(noise, 0.0, std, generator=generator)), mean)
+        else:
+            scaled = _ops.mul(make(normal_values(noise, generator=generator)), std)
+            values = _ops.add(_ops.to_dtype(scaled, template.dtype), mean)
+    overload = _NORMAL_OVERLOADS[mean_is_tensor, std_is_tensor]
+    return overload.apply(mean, std, values)
+
+
+class _ZeroGradient(Function):
+    """torch.normal with tensor arguments: the values computed outside, a zero gradient
+    for each tensor argument."""
+
+    @staticmethod
+    def forward(ctx, mean, std, values):
+        ctx.shapes = [argument.shape if isinstance(argument, Tensor) else None
+                      for argument in (mean, std)]
+        return values
+
+    @staticmethod
+    def backward(ctx, grad):
+        return tuple(None if shape is None else _zeros(shape, grad)
+                     for shape in ctx.shapes) + (None,)
+
+
+def _zeros(shape, like):
+    return make(np.zeros(shape, like.dtype.numpy))
+
+
+def _named_node(name):
+    """A _ZeroGradient whose node has PyTorch's name for that overload."""
+    overload = type(name, (_ZeroGradient,), {})
+    overload._primitive = Primitive(name, None, register=False)  # Function names it X+"Backward"
+    return overload
+
+
+_NORMAL_OVERLOADS = {(True, False): _named_node("NormalBackward1"),
+                     (False, True): _named_node("NormalBackward2"),
+                     (True, True): _named_node("NormalBackward3")}
 
 
 def _broadcast_shape(a, b):

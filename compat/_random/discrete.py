@@ -13,19 +13,19 @@ _bool = np.dtype(np.bool_)
 _u64 = np.uint64
 
 # The C++ type names PyTorch's range errors print, and float mantissa digits.
-_CPP_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+CPP_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
               "uint8": "unsigned char", "bool": "bool", "float64": "double", "float32": "float",
               "float16": "c10::Half"}
-_DIGITS = {"float64": 53, "float32": 24, "float16": 11}
+DIGITS = {"float64": 53, "float32": 24, "float16": 11}
 # ... and the scalar type names its other messages print.
-_TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
                 "uint8": "Byte", "bool": "Bool", "float64": "Double", "float32": "Float",
                 "float16": "Half"}
 _WIDE_RANGE = 2 ** 28  # from here on a draw takes 64 bits, to keep the modulo's skew small
 PERMUTATION_SWITCH = (2**32 - 1) // 20  # randperm's inside-out shuffle from this n on
 
 
-def _limits(dtype):
+def limits(dtype):
     if dtype == _bool:
         return 0, 1
     if dtype.kind == "f":
@@ -40,7 +40,7 @@ def _as_float(value, dtype):
     on x86 (a float beyond int64's range comes back as -2**63)."""
     if not -2**63 <= value < 2**63:
         return value  # outside int64 PyTorch's arithmetic is undefined; leave it
-    rounded = float(_to_dtype(np.array([value], np.int64), dtype)[0])
+    rounded = float(to_dtype(np.array([value], np.int64), dtype)[0])
     return int(rounded) if -2.0**63 <= rounded < 2.0**63 else -2**63
 
 
@@ -48,7 +48,7 @@ def _representable_from(low, dtype):
     """PyTorch's update_from: raise `low` to the first integer the float dtype keeps."""
     rounded = _as_float(low + 1, dtype)
     if rounded < low:
-        low = rounded + (1 << ((abs(low + 1).bit_length() - 1) - _DIGITS[dtype.name] + 1))
+        low = rounded + (1 << ((abs(low + 1).bit_length() - 1) - DIGITS[dtype.name] + 1))
     return low
 
 
@@ -56,18 +56,18 @@ def _representable_to(high, dtype):
     """PyTorch's update_to: lower `high` to the last integer the float dtype keeps."""
     rounded = _as_float(high - 1, dtype)
     if rounded >= high:
-        high = rounded - (1 << ((abs(high - 1).bit_length() - 1) - _DIGITS[dtype.name] + 1))
+        high = rounded - (1 << ((abs(high - 1).bit_length() - 1) - DIGITS[dtype.name] + 1))
     return high
 
 
 def _check_bounds(low, high_inclusive, dtype):
-    name = _CPP_NAMES[dtype.name]
-    lowest, highest = _limits(dtype)
+    name = CPP_NAMES[dtype.name]
+    lowest, highest = limits(dtype)
     for value, label in ((low, "from"), (high_inclusive, "to - 1")):
         if not lowest <= value <= highest:
             raise RuntimeError(f"{label} is out of bounds for {name}")
     if dtype.kind == "f":
-        digits = _DIGITS[dtype.name]
+        digits = DIGITS[dtype.name]
         for value, label in ((low, "from"), (high_inclusive, "to - 1")):
             if not -(1 << digits) <= value <= 1 << digits:
                 warnings.warn(
@@ -100,14 +100,14 @@ def integer_range(dtype, low, high):
                                "double, float and bfloat16")
         return None
     if floating:
-        high_inclusive = 1 << _DIGITS[dtype.name]
+        high_inclusive = 1 << DIGITS[dtype.name]
         low = _representable_from(low, dtype)
         if low >= high_inclusive:
             raise RuntimeError(f"random_ expects 'from' casted to dtype to be less than or "
                                f"equal to 'to_inc' casted to dtype, but got from={low} > "
                                f"to_inc={high_inclusive}")
     else:
-        high_inclusive = _limits(dtype)[1]
+        high_inclusive = limits(dtype)[1]
     _check_bounds(low, high_inclusive, dtype)
     return high_inclusive - low + 1, low
 
@@ -118,12 +118,12 @@ def integers(generator, count, dtype, span):
     64-bit value, as int64."""
     dtype = np.dtype(dtype)
     if span is None:
-        return _to_dtype(generator.words64(count).view(np.int64), dtype)
+        return to_dtype(generator.words64(count).view(np.int64), dtype)
     size, base = span
     draws = generator.words64(count) if size >= _WIDE_RANGE else generator.words(count)
     offsets = draws % _u64(size)
     # uint64 arithmetic wraps as C++'s does; the sum is read back as int64.
-    return _to_dtype((offsets + _u64(base % 2**64)).view(np.int64), dtype)
+    return to_dtype((offsets + _u64(base % 2**64)).view(np.int64), dtype)
 
 
 def full_integers(generator, count, dtype):
@@ -135,13 +135,13 @@ def full_integers(generator, count, dtype):
     wide = dtype.name in ("int64", "float64")
     draws = generator.words64(count) if wide else generator.words(count)
     if dtype.kind == "f":
-        modulus = (1 << _DIGITS[dtype.name]) + 1
+        modulus = (1 << DIGITS[dtype.name]) + 1
     else:
         modulus = int(np.iinfo(dtype).max) + 1
-    return _to_dtype((draws % _u64(modulus)).view(np.int64), dtype)
+    return to_dtype((draws % _u64(modulus)).view(np.int64), dtype)
 
 
-def _to_dtype(values, dtype):
+def to_dtype(values, dtype):
     """int64 values as `dtype` (C++'s static_cast: wrap for narrow ints, round for floats)."""
     if dtype == _bool:
         return values != 0
@@ -192,7 +192,7 @@ def multinomial(generator, probabilities, samples, replacement):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
     if probabilities.dtype.kind != "f":
         raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
-                           f"{_TORCH_NAMES[probabilities.dtype.name]}")
+                           f"{TORCH_NAMES[probabilities.dtype.name]}")
     if samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
     categories = probabilities.shape[-1]

@@ -43,18 +43,18 @@ def _round_to_odd_sum(a, b):
 
 def fma32(a, b, c):
     """fmaf(a, b, c) for float32 operands: a * b + c with a single rounding to float32."""
+    if np.ndim(b) == 0 and b == 1:
+        return np.add(a, c, dtype=_f32)  # one rounding already (and -0 + +0 is +0)
     if np.ndim(c) == 0 and c == 0 and not np.signbit(c):
         return _product_plus_zero(np.multiply(a, b, dtype=_f32), a, b)
-    if np.ndim(b) == 0 and b == 1:
-        return np.add(a, c, dtype=_f32)
     total = np.multiply(a, b, dtype=_f64) + np.asarray(c, _f64)  # the product is exact
     out = total.astype(_f32)
     # Rounding twice (to float64, then float32) can only differ from rounding once when the
     # float64 sum lands exactly halfway between two float32s, or below float32's normal
     # range; recompute those few with round-to-odd.
     halfway = (total.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
-    suspect = halfway | (np.abs(total) < 2.0 ** -125)
-    if suspect.any():
+    if halfway.any() or (np.abs(total) < 2.0 ** -125).any():
+        suspect = halfway | (np.abs(total) < 2.0 ** -125)
         product = np.multiply(a, b, dtype=_f64)
         product, c = np.broadcast_arrays(product, np.asarray(c, _f64))
         exact = _round_to_odd_sum(product[suspect], c[suspect]).astype(_f32)

@@ -178,6 +178,18 @@ def test_normal_overloads_with_tensors():
         L.normal(L.zeros(5)), L.normal(mean=L.ones(2, 2), std=0.1)])
 
 
+def test_normal_of_tensors_that_require_grad():
+    """torch.normal records a node (NormalBackward1/2/3) whose gradient is zero."""
+    def case(L):
+        mean = L.zeros(2, 3, requires_grad=True)
+        std = L.ones(3, dtype=L.float64, requires_grad=True)
+        outs = [L.normal(mean, 0.5), L.normal(0.5, std), L.normal(mean, std)]
+        sum(out.sum() for out in outs).backward()
+        return [out.detach() for out in outs] + [type(out.grad_fn).__name__ for out in outs] + [
+            mean.grad, std.grad]
+    assert_same_draws(case)
+
+
 def test_scalar_normals_cache_their_second_value():
     """Small tensors draw Box-Muller pairs one element at a time and keep the spare value
     for the next small draw; large contiguous fills leave that cache alone."""
