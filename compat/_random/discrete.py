@@ -205,6 +205,8 @@ def multinomial(generator, probabilities, samples, replacement):
     shape = (samples,) if probabilities.ndim == 1 else (rows.shape[0], samples)
     if rows.shape[0] == 0:
         return np.empty(shape, np.int64)
+    if categories == 0:
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
     if not replacement or samples == 1:
         return _multinomial_by_exponential_race(generator, probabilities, samples).reshape(
             shape)
@@ -234,8 +236,8 @@ def largest_indices(rows, count):
     """The indices of the `count` largest values of each row, largest first (NaN counts as
     the largest), in the order torch.topk returns them, ties included."""
     nan = np.isnan(rows)
-    order = np.lexsort((np.arange(rows.shape[1]) + np.zeros_like(rows, np.int64),
-                        -np.where(nan, np.inf, rows), ~nan), axis=1)
+    positions = np.broadcast_to(np.arange(rows.shape[1]), rows.shape)
+    order = np.lexsort((positions, -np.where(nan, np.inf, rows), ~nan), axis=1)
     ranked = np.take_along_axis(rows, order, 1)[:, :count + 1]
     ranked_nan = np.isnan(ranked)
     tied = (ranked[:, 1:] == ranked[:, :-1]) | (ranked_nan[:, 1:] & ranked_nan[:, :-1])
