@@ -19,11 +19,9 @@ from . import autograd
 from ._dtypes import (bool, dtype, float16, float32, float64, get_default_dtype, int8, int16,
                       int32, int64, promote_types, set_default_dtype, uint8)
 from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
-                         Generator, HalfTensor, IntTensor, LongTensor, ShortTensor, arange,
-                         as_tensor, default_generator, empty, empty_like, eye, from_numpy,
-                         full, full_like, initial_seed, linspace, manual_seed, ones, ones_like,
-                         rand, rand_like, randint, randn, randn_like, randperm, tensor, zeros,
-                         zeros_like)
+                         HalfTensor, IntTensor, LongTensor, ShortTensor, arange, as_tensor,
+                         empty, empty_like, eye, from_numpy, full, full_like, linspace, ones,
+                         ones_like, tensor, zeros, zeros_like)
 from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, no_grad,
                          set_grad_enabled)
 from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bmm, cat, clamp,
@@ -34,6 +32,9 @@ from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bmm
                    sin, softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh,
                    transpose, unsqueeze, var, where)
 from ._printing import get_printoptions, set_printoptions
+from ._random import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
+                      manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,
+                      randn, randn_like, randperm, seed, set_rng_state)
 from ._record import result_type
 from ._tensor import Size, Tensor
 

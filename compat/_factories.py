@@ -1,5 +1,5 @@
-"""Making tensors: tensor(), ones/zeros/..., random tensors, from_numpy, and the legacy
-constructors (``Tensor(3, 4)``, ``FloatTensor([1.0, 2.0])``)."""
+"""Making tensors: tensor(), ones/zeros/..., from_numpy, and the legacy constructors
+(``Tensor(3, 4)``, ``FloatTensor([1.0, 2.0])``). Random tensors are in `_random`."""
 import numbers
 import warnings
 
@@ -7,44 +7,6 @@ import numpy as np
 
 from . import _dtypes
 from ._tensor import Size, Tensor, make, make_leaf
-
-
-class Generator:
-    """The source of random tensors; `manual_seed` makes its draws repeatable.
-
-    compat draws with NumPy's generator, so its random numbers are not PyTorch's.
-    """
-
-    def __init__(self, seed=None):
-        self._seed = seed
-        self.rng = np.random.default_rng(seed)
-
-    def manual_seed(self, seed):
-        self._seed = int(seed)
-        self.rng = np.random.default_rng(self._seed)
-        return self
-
-    def initial_seed(self):
-        return self._seed
-
-    def __repr__(self):
-        return f"<compat.Generator object at {id(self):#x}>"
-
-
-default_generator = Generator()
-
-
-def manual_seed(seed):
-    """Seed the default generator (for repeatable rand/randn/randint/randperm/normal_)."""
-    return default_generator.manual_seed(seed)
-
-
-def initial_seed():
-    return default_generator.initial_seed()
-
-
-def _rng(generator):
-    return (generator or default_generator).rng
 
 
 def _size(size, name):
@@ -125,39 +87,6 @@ def linspace(start, end, steps, *, dtype=None, requires_grad=False, device=None)
     return _finish(np.linspace(start, end, steps).astype(_dtype(dtype).numpy), requires_grad)
 
 
-def rand(*size, generator=None, dtype=None, requires_grad=False, device=None):
-    """Uniform samples in [0, 1)."""
-    _check_device(device)
-    d = _dtype(dtype)
-    values = _rng(generator).random(_size(size, "rand"))
-    return _finish(values.astype(d.numpy), requires_grad)
-
-
-def randn(*size, generator=None, dtype=None, requires_grad=False, device=None):
-    """Standard normal samples."""
-    _check_device(device)
-    d = _dtype(dtype)
-    values = _rng(generator).standard_normal(_size(size, "randn"))
-    return _finish(values.astype(d.numpy), requires_grad)
-
-
-def randint(low, high=None, size=None, *, generator=None, dtype=None, requires_grad=False,
-            device=None):
-    """Integers drawn uniformly from [low, high) (``randint(high, size)`` also works)."""
-    _check_device(device)
-    if size is None:
-        low, high, size = 0, low, high
-    d = _dtype(dtype, _dtypes.int64)
-    values = _rng(generator).integers(low, high, _size((size,), "randint"))
-    return _finish(values.astype(d.numpy), requires_grad)
-
-
-def randperm(n, *, generator=None, dtype=None, requires_grad=False, device=None):
-    _check_device(device)
-    return _finish(_rng(generator).permutation(n).astype(_dtype(dtype, _dtypes.int64).numpy),
-                   requires_grad)
-
-
 def _like(factory, name):
     def like(input, *, dtype=None, requires_grad=False, device=None, **kwargs):
         return factory(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad,
@@ -169,8 +98,6 @@ def _like(factory, name):
 ones_like = _like(ones, "ones_like")
 zeros_like = _like(zeros, "zeros_like")
 empty_like = _like(empty, "empty_like")
-rand_like = _like(rand, "rand_like")
-randn_like = _like(randn, "randn_like")
 
 
 def full_like(input, fill_value, *, dtype=None, requires_grad=False, device=None):
@@ -308,9 +235,8 @@ ByteTensor = _tensor_type(_dtypes.uint8)
 BoolTensor = _tensor_type(_dtypes.bool)
 
 __all__ = [
-    "Generator", "manual_seed", "initial_seed", "ones", "zeros", "empty", "full", "eye",
-    "arange", "linspace", "rand", "randn", "randint", "randperm", "ones_like", "zeros_like",
-    "empty_like", "rand_like", "randn_like", "full_like", "tensor", "as_tensor", "from_numpy",
+    "ones", "zeros", "empty", "full", "eye", "arange", "linspace", "ones_like", "zeros_like",
+    "empty_like", "full_like", "tensor", "as_tensor", "from_numpy",
     "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor", "ShortTensor",
     "CharTensor", "ByteTensor", "BoolTensor",
 ]

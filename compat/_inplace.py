@@ -246,10 +246,11 @@ zero_ = inplace(_zero_op, fill=lambda t: 0)
 
 
 def initializer(fill):
-    """An initializer such as normal_: fills t in place, outside of any history."""
+    """An initializer such as normal_: fills t in place, outside of any history, with
+    ``fill(t's array, ...)``, the values to write."""
     def update(t, *args, **kwargs):
         check_inplace(t, STATE.enabled and t._box is not None)
-        write(t, fill(t._data.shape, *args, **kwargs))
+        write(t, fill(t._data, *args, **kwargs))
         return t
     update.__name__ = fill.__name__
     return update

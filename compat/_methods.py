@@ -4,8 +4,9 @@ import numbers
 import numpy as np
 
 from . import _dtypes, _indexing, _inplace, _ops
+from . import _random
+from ._factories import empty, full, ones, tensor, zeros
 from ._printing import format_tensor
-from ._factories import default_generator, full, ones, tensor, zeros, empty
 from ._tensor import Tensor
 
 # Methods that are the operation of the same name.
@@ -94,8 +95,7 @@ def _install():
     Tensor.new_empty = _new_factory(empty)
     Tensor.new_full = _new_full
     Tensor.new_tensor = _new_tensor
-    Tensor.normal_ = _inplace.initializer(_normal)
-    Tensor.uniform_ = _inplace.initializer(_uniform)
+    _random.install_tensor_methods()
 
 
 def _repr(self):
@@ -155,14 +155,6 @@ def _new_full(self, size, fill_value, *, dtype=None, requires_grad=False, device
 
 def _new_tensor(self, data, *, dtype=None, requires_grad=False, device=None):
     return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
-
-
-def _normal(shape, mean=0.0, std=1.0, *, generator=None):
-    return (generator or default_generator).rng.normal(mean, std, shape)
-
-
-def _uniform(shape, a=0.0, b=1.0, *, generator=None):
-    return (generator or default_generator).rng.uniform(a, b, shape)
 
 
 _install()

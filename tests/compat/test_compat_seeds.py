@@ -1,15 +1,14 @@
 """The five seed tutorials (shared/seeds/), re-typed as sequences of API calls and run with
 only the imports changed: under compat and under PyTorch 2.13 they print the same.
 
-Notebook cells that display a value print it here. Random draws are made the same in both
-libraries (randn is patched to draw from one seeded NumPy generator); uninitialised tensors
+Notebook cells that display a value print it here. Both libraries are seeded alike, and
+compat's random streams are PyTorch's, so random draws are the same; uninitialised tensors
 are compared by structure only. The 2017 idioms PyTorch 2.13 removed (.creator,
 retain_variables, loss.data[0]) run under compat as written, and under torch through a
 test-only shim that does what PyTorch 0.3 did."""
 import contextlib
 import warnings
 
-import numpy as np
 import pytest
 import torch
 
@@ -17,14 +16,10 @@ from compat_harness import LIBRARIES, check_printed
 
 
 @pytest.fixture(autouse=True)
-def same_random_draws(monkeypatch):
-    """torch.randn and compat.randn both draw from NumPy, seeded alike for each library."""
-    def patch(library):
-        draws = np.random.default_rng(2017)
-        monkeypatch.setattr(library, "randn", lambda *size, **kwargs: library.from_numpy(
-            draws.standard_normal(size).astype(np.float32)))
+def same_random_draws():
+    """Both libraries start from the same seed: compat draws what torch draws."""
     for library in LIBRARIES.values():
-        patch(library)
+        library.manual_seed(2017)
     yield
 
 
