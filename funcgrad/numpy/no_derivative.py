@@ -24,6 +24,8 @@ def _on_values(function):
 digitize = _on_values(np.digitize)
 isin = _on_values(np.isin)
 isrealobj = _on_values(np.isrealobj)
+common_type = _on_values(np.common_type)
+min_scalar_type = _on_values(np.min_scalar_type)
 tril_indices_from = _on_values(np.tril_indices_from)
 triu_indices_from = _on_values(np.triu_indices_from)
 diag_indices_from = _on_values(np.diag_indices_from)
@@ -38,8 +40,8 @@ from numpy import (  # noqa: E402 -- grouped with the comment above
     tril_indices, triu_indices, unpackbits, unravel_index)
 
 __all__ = [
-    "digitize", "isin", "isrealobj", "tril_indices_from", "triu_indices_from",
-    "diag_indices_from",
+    "digitize", "isin", "isrealobj", "common_type", "min_scalar_type", "tril_indices_from",
+    "triu_indices_from", "diag_indices_from",
     "bartlett", "bitwise_and", "bitwise_count", "bitwise_invert", "bitwise_left_shift",
     "bitwise_not", "bitwise_or", "bitwise_right_shift", "bitwise_xor", "blackman",
     "broadcast_shapes", "can_cast", "diag_indices", "gcd", "hamming", "hanning", "indices",
