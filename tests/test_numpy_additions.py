@@ -234,3 +234,50 @@ def test_einsum_sublist_errors_name_the_bad_label():
         fnp.einsum(m23, [0, 1], ["i"])
     with pytest.raises(TypeError, match="sublist of operand 0 must be a list"):
         fnp.einsum(m23, 3)
+
+
+# ---- conversions, settings, printing ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["asanyarray", "ascontiguousarray", "asfortranarray",
+                                  "asarray_chkfinite"])
+def test_array_conversions_match_numpy_and_pass_traced_values_through(name):
+    for value in (m23, [1.0, 2.0], 3.5, m23.T):
+        ours, numpys = getattr(fnp, name)(value), getattr(np, name)(value)
+        assert type(ours) is type(numpys) and ours.dtype == numpys.dtype
+        np.testing.assert_array_equal(ours, numpys)
+        assert ours.flags.c_contiguous == numpys.flags.c_contiguous
+    ours = getattr(fnp, name)(m23, np.float32)
+    assert ours.dtype == np.float32
+    check_grads(lambda x: getattr(fnp, name)(fnp.sin(x)) * 2.0, (m23,), order=2)
+    check_grads(lambda x: getattr(fnp, name)([x, x ** 2]), (x3,), order=1)
+
+
+def test_asarray_chkfinite_checks_traced_values_too():
+    bad = np.array([1.0, np.nan])
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        np.asarray_chkfinite(bad)
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        fg.grad(lambda x: fnp.sum(fnp.asarray_chkfinite(x)))(bad)
+
+
+def test_settings_printing_and_files_are_numpys_and_read_traced_values(tmp_path):
+    for name in ("seterr", "geterr", "errstate", "set_printoptions", "printoptions", "s_",
+                 "index_exp", "mgrid", "ogrid", "ndindex", "load", "loadtxt", "fromfile",
+                 "little_endian", "base_repr", "binary_repr"):
+        assert getattr(fnp, name) is getattr(np, name), name
+    printed = {}
+
+    def f(x):
+        printed["str"], printed["repr"] = fnp.array_str(x), fnp.array_repr(x)
+        printed["2string"] = fnp.array2string(x, precision=3)
+        fnp.save(tmp_path / "x.npy", x)
+        fnp.savetxt(tmp_path / "x.txt", x)
+        with fnp.errstate(divide="ignore"):
+            return fnp.sum(x ** 2)
+
+    np.testing.assert_allclose(fg.grad(f)(x3), 2 * x3)
+    assert printed == {"str": np.array_str(x3), "repr": np.array_repr(x3),
+                       "2string": np.array2string(x3, precision=3)}
+    np.testing.assert_array_equal(np.load(tmp_path / "x.npy"), x3)
+    np.testing.assert_allclose(np.loadtxt(tmp_path / "x.txt"), x3)

@@ -6,7 +6,7 @@ import operator
 
 import numpy as np
 
-from ..core import Box
+from ..core import Box, unbox_all
 from ._axes import normalize_axis
 from .casting import astype
 from .elementwise import log10, multiply, power, sign, true_divide
@@ -57,6 +57,37 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     if _is_traced(a):
         return array(a, dtype=dtype)
     return np.asarray(a, dtype=dtype, order=order, copy=copy, like=like)
+
+
+def asanyarray(a, dtype=None, order=None, *, like=None):
+    """``numpy.asanyarray``; traced values pass through unchanged."""
+    if _is_traced(a):
+        return asarray(a, dtype)
+    return np.asanyarray(a, dtype=dtype, order=order, like=like)
+
+
+def ascontiguousarray(a, dtype=None, *, like=None):
+    """``numpy.ascontiguousarray``. Traced values have no memory layout to change (they are
+    immutable and never viewed from NumPy), so they pass through."""
+    if _is_traced(a):
+        return asarray(a, dtype)
+    return np.ascontiguousarray(a, dtype=dtype, like=like)
+
+
+def asfortranarray(a, dtype=None, *, like=None):
+    """``numpy.asfortranarray``; traced values pass through, as in `ascontiguousarray`."""
+    if _is_traced(a):
+        return asarray(a, dtype)
+    return np.asfortranarray(a, dtype=dtype, like=like)
+
+
+def asarray_chkfinite(a, dtype=None, order=None):
+    """``numpy.asarray_chkfinite``: `asarray`, raising ValueError if a value is inf or NaN."""
+    if not _is_traced(a):
+        return np.asarray_chkfinite(a, dtype=dtype, order=order)
+    a = asarray(a, dtype)
+    np.asarray_chkfinite(unbox_all(a))  # NumPy's check and message, on the values
+    return a
 
 
 def copy(a, order="K", subok=False):
@@ -211,6 +242,7 @@ eye = np.eye
 identity = np.identity
 tri = np.tri
 
-__all__ = ["array", "asarray", "copy", "zeros", "ones", "empty", "full", "arange", "linspace",
+__all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray",
+           "asarray_chkfinite", "copy", "zeros", "ones", "empty", "full", "arange", "linspace",
            "logspace", "geomspace", "meshgrid", "eye", "identity", "tri", "zeros_like", "ones_like", "full_like",
            "empty_like"]
