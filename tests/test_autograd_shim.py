@@ -312,3 +312,16 @@ def test_no_warning_from_plain_use():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         fa.grad(lambda x: fnp.sum(fnp.sin(x)))(x3)
+
+
+def test_every_operator_autograd_exports_is_here():
+    import autograd.differential_operators as theirs
+    # Operators are defined there or lifted by wrap_util (which sets the lifted's module).
+    defined = [name for name, obj in vars(theirs).items()
+               if callable(obj) and not name.startswith("_") and name != "unary_to_nary"
+               and getattr(obj, "__module__", None) in (theirs.__name__, "autograd.wrap_util")]
+    assert {"grad", "make_ggnvp", "make_jvp_reversemode", "checkpoint"} <= set(defined)
+    assert [name for name in defined if not hasattr(differential_operators, name)] == []
+    exported = [name for name in dir(autograd) if not name.startswith("_")
+                and not isinstance(getattr(autograd, name), type(sys))]
+    assert [name for name in exported if not hasattr(fa, name)] == []
