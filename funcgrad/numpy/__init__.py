@@ -5,13 +5,13 @@ as well as values traced by funcgrad's transforms.
 """
 import sys as _sys
 
-from numpy import (e, euler_gamma, inf, nan, newaxis, pi, dtype, ndarray,
-                   float16, float32, float64, complex64, complex128, int8, int16, int32, int64,
-                   uint8, bool_, iscomplexobj, isscalar, ndim, shape, size, result_type,
-                   promote_types, finfo, iinfo, random)
+from numpy import (e, euler_gamma, inf, nan, newaxis, pi, dtype, ndarray, iscomplexobj,
+                   isscalar, ndim, shape, size, result_type, promote_types, finfo, iinfo,
+                   random)
 
 from . import box as _box
 from ._base import astype  # noqa: F401 -- (array, asarray: creation; real: elementwise)
+from .scalar_types import *  # noqa: F401,F403
 from .creation import *  # noqa: F401,F403
 from .elementwise import *  # noqa: F401,F403
 from .elementwise_special import *  # noqa: F401,F403
@@ -24,6 +24,7 @@ from .sorting import *  # noqa: F401,F403
 from .index_update import *  # noqa: F401,F403
 from .polynomial import *  # noqa: F401,F403
 from .array_extras import *  # noqa: F401,F403
+from .index_tricks import *  # noqa: F401,F403
 from .no_derivative import *  # noqa: F401,F403
 from . import fft, linalg  # noqa: E402 -- submodules use the functions above
 

@@ -1,8 +1,8 @@
 """NumPy functions composed from funcgrad's primitives: joining (concat, block, insert,
 delete), selecting (select, choose, compress, extract, piecewise), scans and differences
 (cumulative_sum, ediff1d, gradient, unwrap), vector products (vecdot, matvec, vecmat),
-functional scatters (bincount, put_along_axis, fill_diagonal) and comparisons of whole
-arrays (isclose, allclose, array_equal, array_equiv: constants).
+functional scatters (bincount, put_along_axis, fill_diagonal), comparisons of whole
+arrays (isclose, allclose, array_equal, array_equiv: constants) and real_if_close.
 
 None of these is a primitive, so their derivatives of every order come from the
 functions they are made of. Indices, masks and conditions are constants: they are read
@@ -16,7 +16,7 @@ from ..core import Box, shape_of, unbox_all
 from ._axes import normalize_axis
 from ._base import astype
 from .creation import asarray, zeros_like
-from .elementwise import conj, subtract, where
+from .elementwise import conj, real, subtract, where
 from .elementwise_special import mod
 from .index_update import at
 from .indexing import _along_axis_index, _apply_index_mode, _integer_indices, getitem, take
@@ -580,8 +580,26 @@ def array_equiv(a1, a2):
     return np.array_equiv(_constant(a1), _constant(a2))
 
 
+# ---- complex to real --------------------------------------------------------------------
+
+
+def real_if_close(a, tol=100):
+    """``numpy.real_if_close``: the real part of complex ``a`` when every imaginary part is
+    below ``tol`` in magnitude (``tol`` > 1 counts machine epsilons of a's dtype), else
+    ``a`` unchanged. The test reads the values, so whether the result is real depends on
+    them, as in NumPy; the derivative is that of the branch taken."""
+    a = asarray(a)
+    if a.dtype.kind != "c":
+        return a
+    if tol > 1:
+        tol = np.finfo(a.dtype).eps * tol
+    if np.all(np.abs(np.imag(_constant(a))) < tol):
+        return real(a)
+    return a
+
+
 __all__ = ["concat", "block", "delete", "insert", "resize", "trim_zeros", "rollaxis",
            "select", "choose", "compress", "extract", "piecewise", "apply_along_axis",
            "cumulative_sum", "cumulative_prod", "ediff1d", "gradient", "unwrap", "vecdot",
            "matvec", "vecmat", "bincount", "put_along_axis", "fill_diagonal", "isclose",
-           "allclose", "array_equal", "array_equiv"]
+           "allclose", "array_equal", "array_equiv", "real_if_close"]

@@ -14,6 +14,37 @@ from .shape_ops import (broadcast_arrays, broadcast_to, concatenate, expand_dims
                         reshape, stack)
 
 
+def asanyarray(a, dtype=None, order=None, *, like=None):
+    """``numpy.asanyarray``; traced values pass through unchanged."""
+    if is_traced(a):
+        return asarray(a, dtype)
+    return np.asanyarray(a, dtype=dtype, order=order, like=like)
+
+
+def ascontiguousarray(a, dtype=None, *, like=None):
+    """``numpy.ascontiguousarray``. Traced values have no memory layout to change (they are
+    immutable and never viewed from NumPy), so they pass through."""
+    if is_traced(a):
+        return asarray(a, dtype)
+    return np.ascontiguousarray(a, dtype=dtype, like=like)
+
+
+def asfortranarray(a, dtype=None, *, like=None):
+    """``numpy.asfortranarray``; traced values pass through, as in `ascontiguousarray`."""
+    if is_traced(a):
+        return asarray(a, dtype)
+    return np.asfortranarray(a, dtype=dtype, like=like)
+
+
+def asarray_chkfinite(a, dtype=None, order=None):
+    """``numpy.asarray_chkfinite``: `asarray`, raising ValueError if a value is inf or NaN."""
+    if not is_traced(a):
+        return np.asarray_chkfinite(a, dtype=dtype, order=order)
+    a = asarray(a, dtype)
+    np.asarray_chkfinite(unbox_all(a))  # NumPy's check and message, on the values
+    return a
+
+
 def copy(a, order="K", subok=False):
     """``numpy.copy``. Traced arrays are immutable, so a traced value is its own copy."""
     if is_traced(a):
@@ -165,6 +196,7 @@ eye = np.eye
 identity = np.identity
 tri = np.tri
 
-__all__ = ["array", "asarray", "copy", "zeros", "ones", "empty", "full", "arange", "linspace",
+__all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray",
+           "asarray_chkfinite", "copy", "zeros", "ones", "empty", "full", "arange", "linspace",
            "logspace", "geomspace", "meshgrid", "eye", "identity", "tri", "zeros_like", "ones_like", "full_like",
            "empty_like"]

@@ -1,7 +1,8 @@
 """NumPy functions whose results carry no derivative: integer and boolean results (bin
 numbers, membership, bit operations), index arrays built from shapes, window functions of
-a length, dtype queries. Traced arguments are read for their values, as ``stop_gradient``
-would, so ``np.digitize(x, bins)`` inside a differentiated function works as in NumPy.
+a length, dtype queries; and NumPy's settings, printing and file reading and writing.
+Traced arguments are read for their values, as ``stop_gradient`` would, so
+``np.digitize(x, bins)`` inside a differentiated function works as in NumPy.
 """
 import functools
 
@@ -24,9 +25,22 @@ def _on_values(function):
 digitize = _on_values(np.digitize)
 isin = _on_values(np.isin)
 isrealobj = _on_values(np.isrealobj)
+common_type = _on_values(np.common_type)
+min_scalar_type = _on_values(np.min_scalar_type)
 tril_indices_from = _on_values(np.tril_indices_from)
 triu_indices_from = _on_values(np.triu_indices_from)
 diag_indices_from = _on_values(np.diag_indices_from)
+
+# Printing, saving and memory queries read the values.
+array2string = _on_values(np.array2string)
+array_repr = _on_values(np.array_repr)
+array_str = _on_values(np.array_str)
+save = _on_values(np.save)
+savez = _on_values(np.savez)
+savez_compressed = _on_values(np.savez_compressed)
+savetxt = _on_values(np.savetxt)
+may_share_memory = _on_values(np.may_share_memory)
+shares_memory = _on_values(np.shares_memory)
 
 # Functions of integers, shapes and dtypes only (traced values are never integers), so
 # NumPy's own: they are here so that `import funcgrad.numpy as np` finds them.
@@ -37,13 +51,28 @@ from numpy import (  # noqa: E402 -- grouped with the comment above
     kaiser, lcm, left_shift, mask_indices, packbits, ravel_multi_index, right_shift,
     tril_indices, triu_indices, unpackbits, unravel_index)
 
+# NumPy's settings (floating-point errors, printing), number formatting, index
+# expressions of constants, and reading arrays from files and buffers: NumPy's own.
+from numpy import (  # noqa: E402 -- grouped with the comment above
+    base_repr, binary_repr, errstate, format_float_positional, format_float_scientific,
+    frombuffer, fromfile, fromiter, fromregex, fromstring, genfromtxt, get_printoptions,
+    getbufsize, geterr, geterrcall, index_exp, little_endian, load, loadtxt, mgrid, ndindex,
+    ogrid, printoptions, s_, set_printoptions, setbufsize, seterr, seterrcall)
+
 __all__ = [
-    "digitize", "isin", "isrealobj", "tril_indices_from", "triu_indices_from",
-    "diag_indices_from",
+    "digitize", "isin", "isrealobj", "common_type", "min_scalar_type", "tril_indices_from",
+    "triu_indices_from", "diag_indices_from",
     "bartlett", "bitwise_and", "bitwise_count", "bitwise_invert", "bitwise_left_shift",
     "bitwise_not", "bitwise_or", "bitwise_right_shift", "bitwise_xor", "blackman",
     "broadcast_shapes", "can_cast", "diag_indices", "gcd", "hamming", "hanning", "indices",
     "invert", "isdtype", "issubdtype", "iterable", "ix_", "kaiser", "lcm", "left_shift",
     "mask_indices", "packbits", "ravel_multi_index", "right_shift", "tril_indices",
     "triu_indices", "unpackbits", "unravel_index",
+    "array2string", "array_repr", "array_str", "save", "savez", "savez_compressed", "savetxt",
+    "may_share_memory", "shares_memory",
+    "base_repr", "binary_repr", "errstate", "format_float_positional",
+    "format_float_scientific", "frombuffer", "fromfile", "fromiter", "fromregex",
+    "fromstring", "genfromtxt", "get_printoptions", "getbufsize", "geterr", "geterrcall",
+    "index_exp", "little_endian", "load", "loadtxt", "mgrid", "ndindex", "ogrid",
+    "printoptions", "s_", "set_printoptions", "setbufsize", "seterr", "seterrcall",
 ]

@@ -1,6 +1,7 @@
 """Products: matmul, dot, tensordot, einsum and the products built on them (vdot, inner,
 outer, kron, cross), convolutions, and the small numerical routines that are sums of
 products (trapezoid, polyval, interp, cov, corrcoef)."""
+import operator
 import string
 
 import numpy as np
@@ -375,13 +376,58 @@ defjvp_any_arg(_einsum, _einsum_jvp)
 
 
 def einsum(subscripts, *operands, optimize=None, **unsupported):
-    """``numpy.einsum`` with explicit or implicit output, ellipses and repeated labels."""
+    """``numpy.einsum`` with explicit or implicit output, ellipses and repeated labels.
+
+    Both of NumPy's calling forms: ``einsum('ij,jk->ik', a, b)`` and the interleaved
+    ``einsum(a, [0, 1], b, [1, 2], [0, 2])`` (integer labels and ``...``; the output
+    list is optional), which is translated to the first.
+    """
     _reject("einsum", unsupported)
     if not isinstance(subscripts, str):
-        raise TypeError("funcgrad.numpy.einsum: only the string form of the subscripts is "
-                        "supported, e.g. einsum('ij,jk->ik', a, b)")
+        subscripts, operands = _subscripts_from_sublists((subscripts,) + operands)
     inputs, output = _explicit_subscripts(subscripts, [np.shape(op) for op in operands])
     return _einsum(*operands, subscripts=(tuple(inputs), output))
+
+
+def _subscripts_from_sublists(arguments):
+    """``(a, sub_a, b, sub_b, ..., [sub_out])`` as a subscripts string and the operands.
+    Label k is the k-th letter of A-Z then a-z, as in NumPy."""
+    operands, sublists = arguments[0::2], arguments[1::2]
+    output = None
+    if len(arguments) % 2:
+        output, operands = operands[-1], operands[:-1]
+
+    def letters(sublist, which):
+        try:
+            labels = list(sublist)
+        except TypeError:
+            raise TypeError(f"funcgrad.numpy.einsum: {which} must be a list of integer axis "
+                            f"labels (and ...), got {sublist!r}") from None
+        text = []
+        for label in labels:
+            if label is Ellipsis:
+                text.append("...")
+                continue
+            try:
+                label = operator.index(label)
+            except TypeError:
+                raise TypeError(f"funcgrad.numpy.einsum: {which} holds {label!r}; axis labels "
+                                f"must be integers or ...") from None
+            if not 0 <= label < 52:
+                raise ValueError(f"funcgrad.numpy.einsum: axis label {label} in {which} is "
+                                 f"out of range; labels are integers from 0 to 51")
+            text.append(_SUBLIST_LETTERS[label])
+        return "".join(text)
+
+    inputs = [letters(sublist, f"the sublist of operand {i}")
+              for i, sublist in enumerate(sublists)]
+    subscripts = ",".join(inputs)
+    if output is not None:
+        subscripts += "->" + letters(output, "the output sublist")
+    return subscripts, operands
+
+
+_SUBLIST_LETTERS = string.ascii_uppercase + string.ascii_lowercase
 
 
 # ---- convolutions --------------------------------------------------------------------

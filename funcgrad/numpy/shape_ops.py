@@ -316,6 +316,9 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
     return concatenate([atleast_2d(a) for a in tup], axis=0, dtype=dtype)
 
 
+row_stack = vstack  # NumPy's older name for vstack
+
+
 def dstack(tup):
     """``numpy.dstack``: concatenate along the third axis."""
     return concatenate([atleast_3d(a) for a in tup], axis=2)
@@ -649,7 +652,8 @@ def diagflat(v, k=0):
 __all__ = [
     "reshape", "ravel", "expand_dims", "squeeze", "atleast_1d", "atleast_2d", "atleast_3d",
     "transpose", "permute_dims", "matrix_transpose", "moveaxis", "swapaxes", "broadcast_to",
-    "broadcast_arrays", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
+    "broadcast_arrays", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack",
+    "column_stack",
     "append", "split", "array_split", "hsplit", "vsplit", "dsplit", "unstack", "flip",
     "fliplr", "flipud", "rot90", "roll", "tile", "repeat", "pad", "tril", "triu", "diagonal",
     "diag", "diagflat",

@@ -14,7 +14,8 @@ from funcgrad.core.rules import PerArgumentVJP
 
 # The namespaces users call, in the order the page lists them.
 NAMESPACES = ("funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.numpy.fft",
-              "funcgrad.scipy.special", "funcgrad.scipy.stats", "funcgrad.tree_util")
+              "funcgrad.scipy.special", "funcgrad.scipy.stats", "funcgrad.tree_util",
+              "funcgrad.flatten_util", "funcgrad.example_libraries.optimizers")
 
 
 def _import_everything():

@@ -1,4 +1,5 @@
 """Checks shared by the transforms: argnums, inputs and outputs, with messages that say how to fix them."""
+import math
 import operator
 
 import numpy as np
@@ -86,17 +87,20 @@ def check_output_leaf(x, index, transform):
 
 
 def check_scalar_output(out, transform, holomorphic=False):
-    """grad needs a real scalar output (a complex one with ``holomorphic``)."""
+    """grad needs a real scalar output (a complex one with ``holomorphic``). An array
+    holding exactly one element, such as shape (1,) or (1, 1), counts as the scalar it holds,
+    as in autograd and PyTorch (JAX refuses it)."""
     if not isinstance(out, _ARRAYS_OR_BOXES):
         raise TypeError(
             f"funcgrad.{transform}: the function must return a scalar array, but it returned "
             f"a {type(out).__name__}. If it returns auxiliary data too, pass has_aux=True and "
             f"return (scalar, aux).")
     shape, dtype = shape_of(out), dtype_of(out)
-    if shape != ():
+    if shape != () and math.prod(shape) != 1:
         raise TypeError(
-            f"funcgrad.{transform}: the function must return a scalar (shape ()), but it "
-            f"returned an array of shape {shape} and dtype {dtype}. For a non-scalar output "
+            f"funcgrad.{transform}: the function must return a scalar (shape (), or one "
+            f"element in any shape), but it returned an array of shape {shape} and dtype "
+            f"{dtype}. For a non-scalar output "
             f"use vjp(f, x) to pull back a cotangent of that shape or jacrev(f) for the whole "
             f"Jacobian; to differentiate the sum of the outputs, use "
             f"{transform}(lambda x: f(x).sum()).")

@@ -1,0 +1,1 @@
+"""Small libraries written on funcgrad, after ``jax.example_libraries``: optimizers."""

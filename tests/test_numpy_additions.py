@@ -1,0 +1,283 @@
+"""funcgrad.numpy's r_, c_, row_stack, real_if_close, scalar-type names and einsum's
+interleaved (operand, sublist) form: against JAX where it has them, else NumPy's values
+plus check_grads."""
+import warnings
+
+import hypothesis.strategies as st
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from hypothesis import given
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad.test_util import check_grads
+
+jax.config.update("jax_enable_x64", True)
+
+rng = np.random.default_rng(0)
+x3 = rng.standard_normal(3)
+m23 = rng.standard_normal((2, 3))
+
+
+# ---- r_ and c_ ------------------------------------------------------------------------
+
+# Index expressions, each written once as a function of the concatenator and two arrays.
+EXPRESSIONS = {
+    "arrays": lambda r, a, b: r[a, b],
+    "slice and scalar": lambda r, a, b: r[a, 0:3, 5.0, b],
+    "negative step": lambda r, a, b: r[10:2:-3, a],
+    "complex step": lambda r, a, b: r[a, 0:1:5j, b],
+    "lists": lambda r, a, b: r[[7.0, 8.0], a],
+    "0-d arrays": lambda r, a, b: r[a[0], b[1], a],
+    "float32 and Python scalar": lambda r, a, b: r[1.5, np.float32([1, 2])],
+    "axis 1, 2-d": lambda r, a, b: r["1,2", a, b],
+    "rows of 1-d": lambda r, a, b: r["0,2", a, b],
+    "trans1d 0": lambda r, a, b: r["0,2,0", a, b],
+    "3-d, trans1d -2": lambda r, a, b: r["-1,3,-2", a, b],
+    "axis only": lambda r, a, b: r["0", a, b],
+}
+
+
+# c_ joins columns, so its items need matching lengths (here 3).
+C_EXPRESSIONS = {
+    "vectors": lambda c, a, b: c[a, b],
+    "matrix and vector": lambda c, a, b: c[np.ones((3, 2)), a, b],
+    "slices": lambda c, a, b: c[a, 0:3, 0:1:3j, b],
+    "lists": lambda c, a, b: c[[7.0, 8.0, 9.0], a],
+    "axis 0": lambda c, a, b: c["0", a, b],
+}
+CASES = [("r_", name, EXPRESSIONS[name]) for name in sorted(EXPRESSIONS)] + [
+    ("c_", name, C_EXPRESSIONS[name]) for name in sorted(C_EXPRESSIONS)]
+
+
+@pytest.mark.parametrize("which, name, expression", CASES,
+                         ids=[f"{which}-{name}" for which, name, _ in CASES])
+def test_r_and_c_match_jax_and_numpy(which, name, expression):
+    ours = expression(getattr(fnp, which), x3, 2 * x3)
+    theirs = expression(getattr(jnp, which), x3, 2 * x3)
+    numpys = expression(getattr(np, which), x3, 2 * x3)
+    assert type(ours) is np.ndarray
+    assert ours.dtype == numpys.dtype == theirs.dtype and ours.shape == theirs.shape
+    np.testing.assert_array_equal(ours, numpys)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-15)
+
+
+@pytest.mark.parametrize("name", ["arrays", "slice and scalar", "0-d arrays", "axis 1, 2-d",
+                                  "trans1d 0", "3-d, trans1d -2", "complex step"])
+def test_gradients_through_r_match_jax(name):
+    expression = EXPRESSIONS[name]
+    weights_of = lambda np_, out: np_.sum(np_.sin(out) * np_.arange(out.size).reshape(out.shape))
+    ours = fg.grad(lambda a, b: weights_of(fnp, expression(fnp.r_, a, b)), (0, 1))(x3, 2 * x3)
+    theirs = jax.grad(lambda a, b: weights_of(jnp, expression(jnp.r_, a, b)), (0, 1))(
+        x3, 2 * x3)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-13)
+
+
+@given(rows=st.integers(1, 3), columns=st.lists(st.integers(0, 3), min_size=1, max_size=3))
+def test_c_joins_columns_of_any_width_like_jax(rows, columns):
+    pieces = [rng.standard_normal((rows, n)) for n in columns] + [rng.standard_normal(rows)]
+
+    def joined_sum(np_, *pieces):
+        return np_.sum(np_.c_[tuple(pieces)] ** 3)
+
+    ours = fg.value_and_grad(lambda *p: joined_sum(fnp, *p), tuple(range(len(pieces))))(*pieces)
+    theirs = jax.value_and_grad(lambda *p: joined_sum(jnp, *p), tuple(range(len(pieces))))(
+        *pieces)
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-13)
+    for a, b in zip(ours[1], theirs[1]):
+        np.testing.assert_allclose(a, b, rtol=1e-13)
+
+
+def test_r_and_c_second_order():
+    check_grads(lambda a, b: fnp.r_[a, b ** 2, 0.5] * fnp.r_["0,2,0", a, b].sum(), (x3, m23[0]),
+                order=2)
+    check_grads(lambda a, s: fnp.c_[a, fnp.r_[0:s:3j]] ** 2, (x3, 2.0), order=2)
+
+
+def test_r_and_c_reject_what_numpy_and_jax_cannot_do_here():
+    with pytest.raises(ValueError, match=r"r_: the directives 'r' and 'c' build numpy.matrix"):
+        fnp.r_["r", [1, 2], [3, 4]]
+    with pytest.raises(ValueError, match="string directive must be the first item"):
+        fnp.r_[x3, "0,2"]
+    with pytest.raises(ValueError, match="unknown directive 'x'"):
+        fnp.r_["x", x3]
+    with pytest.raises(ValueError, match="nothing to join"):
+        fnp.r_[()]
+    with pytest.raises(ValueError, match="trans1d=5"):
+        fnp.r_["0,3,5", x3]
+    with pytest.raises(ValueError):
+        np.r_["0,3,5", x3]  # NumPy fails too (transpose with repeated axes)
+
+
+# ---- row_stack and real_if_close ----------------------------------------------------------
+
+
+def test_row_stack_is_vstack():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # NumPy 2 deprecates the name
+        expected = np.row_stack([x3, 2 * x3, m23])
+    np.testing.assert_array_equal(fnp.row_stack([x3, 2 * x3, m23]), expected)
+    check_grads(lambda a, b: fnp.row_stack([a, b, a * b]), (x3, m23), order=2)
+
+
+REAL_IF_CLOSE_CASES = [
+    (np.array([1.0 + 1e-15j, 2.0]), {}),            # within 100 eps: real
+    (np.array([1.0 + 1e-10j, 2.0]), {}),            # not within: complex
+    (np.array([1.0 + 1e-10j, 2.0]), {"tol": 1e-9}), # absolute tolerance
+    (np.array([1.0 + 1e-5j], np.complex64), {}),    # complex64's eps
+    (np.array([1.0 + 1e-7j], np.complex64), {}),
+    (np.array([1.5, 2.0]), {}),                     # already real
+]
+
+
+@pytest.mark.parametrize("a, kwargs", REAL_IF_CLOSE_CASES)
+def test_real_if_close_matches_numpy(a, kwargs):
+    ours, numpys = fnp.real_if_close(a, **kwargs), np.real_if_close(a, **kwargs)
+    assert ours.dtype == numpys.dtype
+    np.testing.assert_array_equal(ours, numpys)
+
+
+def test_real_if_close_differentiates_the_branch_taken():
+    z = np.array([0.5 + 1e-17j, -1.0 + 0j])
+    assert fnp.real_if_close(z).dtype == np.float64
+    # Real perturbations keep a real input real: the real branch throughout.
+    check_grads(lambda x: fnp.real_if_close(fnp.astype(x, complex) * 2.0) ** 2, (x3,),
+                order=2)
+    # Far from real, small perturbations keep the complex branch.
+    check_grads(lambda z: fnp.real_if_close(z * 2.0) ** 2, (np.array([0.5 + 0.3j]),),
+                order=2)
+    # The real branch keeps the real part's derivative; the complex branch is identity.
+    np.testing.assert_allclose(fg.grad(lambda z: fnp.sum(fnp.real_if_close(z)))(z),
+                               np.ones(2, complex))
+    far = np.array([0.5 + 0.1j])
+    np.testing.assert_allclose(
+        fg.grad(lambda z: fnp.sum(fnp.abs(fnp.real_if_close(z)) ** 2))(far),
+        jax.grad(lambda z: jnp.sum(jnp.abs(z) ** 2))(far), rtol=1e-15)
+
+
+# ---- dtype and scalar-type names ------------------------------------------------------
+
+
+def _numpy_scalar_type_names():
+    return sorted(name for name in dir(np) if not name.startswith("_")
+                  and isinstance(getattr(np, name), type)
+                  and issubclass(getattr(np, name), np.generic))
+
+
+def test_every_numpy_scalar_type_name_is_in_funcgrad_numpy():
+    names = _numpy_scalar_type_names()
+    assert {"longdouble", "float64", "intp", "complexfloating", "bool"} <= set(names)
+    missing = [name for name in names if getattr(fnp, name, None) is not getattr(np, name)]
+    assert not missing, f"funcgrad.numpy lacks NumPy's scalar types {missing}"
+
+
+@pytest.mark.parametrize("name", ["typecodes", "sctypeDict", "ScalarType", "True_", "False_",
+                                  "mintypecode", "typename", "dtype", "finfo", "iinfo",
+                                  "promote_types", "result_type", "can_cast", "issubdtype",
+                                  "isdtype"])
+def test_dtype_tables_and_queries_are_numpys(name):
+    assert getattr(fnp, name) is getattr(np, name)
+
+
+def test_type_queries_read_traced_values():
+    def f(x):
+        assert fnp.common_type(x) is np.float64 and fnp.min_scalar_type(x).kind == "f"
+        return fnp.sum(x ** 2)
+
+    np.testing.assert_allclose(fg.grad(f)(x3), 2 * x3)
+    assert fnp.common_type(np.ones(2, np.float32)) is np.common_type(np.ones(2, np.float32))
+    assert fnp.min_scalar_type(300) == np.min_scalar_type(300)
+
+
+# ---- einsum's interleaved (operand, sublist) form ------------------------------------------
+
+# (operand shapes, sublists, output sublist or None)
+SUBLIST_CASES = [
+    ([(2, 3), (3, 4)], [[0, 1], [1, 2]], [0, 2]),
+    ([(2, 3), (3, 4)], [[0, 1], [1, 2]], None),              # implicit output
+    ([(3, 3)], [[0, 0]], []),                                 # trace
+    ([(2, 3, 4), (4,)], [[Ellipsis, 1], [1]], None),         # ellipsis
+    ([(2, 3, 4), (2, 4, 5)], [[0, 1, 2], [0, 2, 3]], [0, 1, 3]),
+    ([(3,), (3,), (3,)], [[0], [0], [0]], []),
+    ([(2, 5, 3)], [[Ellipsis, 51, 26]], [26, Ellipsis, 51]),  # the largest labels
+]
+
+
+@pytest.mark.parametrize("shapes, sublists, output", SUBLIST_CASES)
+def test_einsum_sublist_form_matches_jax(shapes, sublists, output):
+    operands = [rng.standard_normal(shape) for shape in shapes]
+
+    def interleaved(np_, *ops):
+        arguments = [item for op, sub in zip(ops, sublists) for item in (op, sub)]
+        if output is not None:
+            arguments.append(output)
+        return np_.einsum(*arguments)
+
+    ours = interleaved(fnp, *operands)
+    np.testing.assert_allclose(ours, interleaved(np, *operands), rtol=1e-13)
+    np.testing.assert_allclose(ours, interleaved(jnp, *operands), rtol=1e-13)
+    argnums = tuple(range(len(operands)))
+    ours_grad = fg.grad(lambda *o: fnp.sum(fnp.sin(interleaved(fnp, *o))), argnums)(*operands)
+    jax_grad = jax.grad(lambda *o: jnp.sum(jnp.sin(interleaved(jnp, *o))), argnums)(*operands)
+    for a, b in zip(ours_grad, jax_grad):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+    check_grads(lambda *o: interleaved(fnp, *o), tuple(operands), order=2)
+
+
+def test_einsum_sublist_errors_name_the_bad_label():
+    with pytest.raises(ValueError, match="axis label 52 in the sublist of operand 0"):
+        fnp.einsum(m23, [0, 52])
+    with pytest.raises(TypeError, match="the output sublist holds 'i'"):
+        fnp.einsum(m23, [0, 1], ["i"])
+    with pytest.raises(TypeError, match="sublist of operand 0 must be a list"):
+        fnp.einsum(m23, 3)
+
+
+# ---- conversions, settings, printing ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["asanyarray", "ascontiguousarray", "asfortranarray",
+                                  "asarray_chkfinite"])
+def test_array_conversions_match_numpy_and_pass_traced_values_through(name):
+    for value in (m23, [1.0, 2.0], 3.5, m23.T):
+        ours, numpys = getattr(fnp, name)(value), getattr(np, name)(value)
+        assert type(ours) is type(numpys) and ours.dtype == numpys.dtype
+        np.testing.assert_array_equal(ours, numpys)
+        assert ours.flags.c_contiguous == numpys.flags.c_contiguous
+    ours = getattr(fnp, name)(m23, np.float32)
+    assert ours.dtype == np.float32
+    check_grads(lambda x: getattr(fnp, name)(fnp.sin(x)) * 2.0, (m23,), order=2)
+    check_grads(lambda x: getattr(fnp, name)([x, x ** 2]), (x3,), order=1)
+
+
+def test_asarray_chkfinite_checks_traced_values_too():
+    bad = np.array([1.0, np.nan])
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        np.asarray_chkfinite(bad)
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        fg.grad(lambda x: fnp.sum(fnp.asarray_chkfinite(x)))(bad)
+
+
+def test_settings_printing_and_files_are_numpys_and_read_traced_values(tmp_path):
+    for name in ("seterr", "geterr", "errstate", "set_printoptions", "printoptions", "s_",
+                 "index_exp", "mgrid", "ogrid", "ndindex", "load", "loadtxt", "fromfile",
+                 "little_endian", "base_repr", "binary_repr"):
+        assert getattr(fnp, name) is getattr(np, name), name
+    printed = {}
+
+    def f(x):
+        printed["str"], printed["repr"] = fnp.array_str(x), fnp.array_repr(x)
+        printed["2string"] = fnp.array2string(x, precision=3)
+        fnp.save(tmp_path / "x.npy", x)
+        fnp.savetxt(tmp_path / "x.txt", x)
+        with fnp.errstate(divide="ignore"):
+            return fnp.sum(x ** 2)
+
+    np.testing.assert_allclose(fg.grad(f)(x3), 2 * x3)
+    assert printed == {"str": np.array_str(x3), "repr": np.array_repr(x3),
+                       "2string": np.array2string(x3, precision=3)}
+    np.testing.assert_array_equal(np.load(tmp_path / "x.npy"), x3)
+    np.testing.assert_allclose(np.loadtxt(tmp_path / "x.txt"), x3)
