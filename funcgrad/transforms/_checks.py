@@ -49,10 +49,63 @@ def _paths(tree, prefix):
     return [prefix + keystr(path) for path, _ in tree_flatten_with_path(tree)[0]]
 
 
+# What an ndarray subclass may override and still mean what an ndarray means: a subclass
+# that overrides none of these (one carrying metadata, say) is traced like an ndarray.
+# np.memmap overrides indexing and wrapping only to hand back plain ndarrays.
+_SEMANTIC_MEMBERS = frozenset({
+    "__array_ufunc__", "__array_function__", "__array_wrap__", "__getitem__",
+    "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+    "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__",
+    "__rpow__", "__matmul__", "__rmatmul__", "__neg__", "__abs__", "sum", "mean", "prod",
+    "max", "min", "dot", "var", "std", "cumsum", "cumprod", "all", "any",
+})
+_ACCEPTED_SUBCLASSES = (np.memmap,)
+_refusal_by_type = {}
+
+
+def refused_array_type(x):
+    """Whether `x` is an ndarray subclass whose semantics funcgrad's rules do not follow."""
+    kind = type(x)
+    if kind is np.ndarray or not isinstance(x, np.ndarray):
+        return False
+    refused = _refusal_by_type.get(kind)
+    if refused is None:
+        own = kind.__mro__[:kind.__mro__.index(np.ndarray)]
+        refused = not issubclass(kind, _ACCEPTED_SUBCLASSES) and any(
+            _SEMANTIC_MEMBERS.intersection(vars(cls)) for cls in own)
+        _refusal_by_type[kind] = refused
+    return refused
+
+
+def check_array_types(flat, tree, transform, prefix="args"):
+    """Refuse ndarray subclasses whose semantics funcgrad's rules do not follow: a masked
+    array's mask, np.matrix's `*` (a matrix product) and 2-D results, and any subclass
+    that overrides operators, ufunc dispatch, indexing or reductions. Silently dropping
+    those semantics would give wrong answers."""
+    for i, x in enumerate(flat):
+        if type(x) is np.ndarray or not refused_array_type(x):  # (ndarray first: common)
+            continue
+        where = _paths(tree, prefix)[i]
+        if isinstance(x, np.ma.MaskedArray):
+            fix = ("funcgrad does not honour masks: fill the masked entries first "
+                   "(x.filled(value)), or compress them away (x.compressed()).")
+        elif isinstance(x, np.matrix):
+            fix = ("funcgrad follows ndarray semantics, where * is elementwise and results "
+                   "keep their rank: convert it with np.asarray(x) (and write @ for the "
+                   "matrix product).")
+        else:
+            fix = ("it overrides what operations on it mean, and funcgrad's rules follow "
+                   "ndarray's: convert it with np.asarray(x).")
+        raise TypeError(f"funcgrad.{transform}: {where} is a {type(x).__module__}."
+                        f"{type(x).__name__}, an ndarray subclass funcgrad does not support. "
+                        + fix)
+
+
 def check_differentiable_inputs(flat, tree, transform, prefix="args", allow_int=False,
                                 holomorphic=False):
     """Differentiated inputs must be float or complex arrays (or boxes of them); integer
     and boolean ones too with ``allow_int``; only complex ones with ``holomorphic``."""
+    check_array_types(flat, tree, transform, prefix)
     for i, x in enumerate(flat):
         if not isinstance(x, _ARRAYS_OR_BOXES):
             where = _paths(tree, prefix)[i]

@@ -3,7 +3,8 @@ import numpy as np
 
 from ..core import Box, JVPBox, JVPTrace, dtype_of, float0, new_trace, shape_of, zeros_like_value
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_map, tree_unflatten
-from ._checks import check_output_leaf
+from ._checks import check_array_types, check_output_leaf
+from ._ownership import Owners, copy_constant
 from .reverse import _split_aux, _unbox_level
 
 
@@ -22,6 +23,7 @@ def jvp(fun, primals, tangents, has_aux=False):
     boolean outputs are constants: their tangents are float0 zeros.
     """
     flat_primals, in_tree = _flatten_arguments(primals, tangents)
+    check_array_types(flat_primals, tuple(primals), "jvp", "primals")
     flat_tangents = tree_flatten(tuple(tangents))[0]
     with new_trace(JVPTrace) as trace:
         boxed = [_watch(x, t, trace, where)
@@ -38,8 +40,10 @@ def jvp(fun, primals, tangents, has_aux=False):
         value, tangent = _split_leaf(leaf, trace)
         values.append(value)
         out_tangents.append(tangent)
-    result = (tree_unflatten(out_tree, values), tree_unflatten(out_tree, out_tangents))
-    return result + (aux,) if has_aux else result
+    owners = Owners(flat_primals, flat_tangents)
+    result = (tree_unflatten(out_tree, owners.claim_all(values)),
+              tree_unflatten(out_tree, owners.claim_all(out_tangents)))
+    return result + (owners.claim_tree(aux),) if has_aux else result
 
 
 def _flatten_arguments(primals, tangents):
@@ -103,7 +107,7 @@ def _split_leaf(leaf, trace):
     """An output leaf's value outside ``trace``, and its tangent (zeros if constant)."""
     if isinstance(leaf, JVPBox) and leaf._trace is trace:
         return leaf.value, leaf.tangent
-    value = _unbox_level(leaf, trace, "jvp")
+    value = copy_constant(_unbox_level(leaf, trace, "jvp"))  # see _ownership
     return value, zero_tangent(value)
 
 

@@ -13,6 +13,7 @@ from .. import numpy as fnp
 from ..core import dtype_of, shape_of
 from ..tree_util import tree_flatten, tree_unflatten
 from ._checks import check_differentiable_inputs, normalize_argnums
+from ._ownership import Owners
 from .forward import jvp
 from .reverse import _Linearized, differentiated, grad
 
@@ -33,7 +34,7 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
 
     @functools.wraps(fun)
     def jacobian_fun(*args, **kwargs):
-        diff_fun, diff_args = differentiated(fun, argnums, args, kwargs, "jacrev")
+        diff_fun, diff_args, constants = differentiated(fun, argnums, args, kwargs, "jacrev")
         traced = _Linearized(diff_fun, diff_args, has_aux, "jacrev", allow_int, holomorphic)
         outputs = traced.outputs
         for out in outputs:
@@ -48,7 +49,9 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
         blocks = [[_assemble(rows[k][l], shape_of(out), x, leading=True)
                    for l, x in enumerate(traced.inputs)] for k, out in enumerate(outputs)]
         jac = _layout(blocks, traced.out_tree, traced.in_tree, single)
-        return (jac, traced.aux) if has_aux else jac
+        owners = Owners(traced.inputs, constants)
+        jac = owners.claim_tree(jac)
+        return (jac, owners.claim_tree(traced.aux)) if has_aux else jac
 
     return jacobian_fun
 
@@ -68,7 +71,7 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
 
     @functools.wraps(fun)
     def jacobian_fun(*args, **kwargs):
-        diff_fun, diff_args = differentiated(fun, argnums, args, kwargs, "jacfwd")
+        diff_fun, diff_args, constants = differentiated(fun, argnums, args, kwargs, "jacfwd")
         flat, in_tree = tree_flatten(diff_args)
         check_differentiable_inputs(flat, diff_args, "jacfwd", holomorphic=holomorphic)
         for x in flat:
@@ -99,7 +102,9 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
         blocks = [[_assemble(columns[k][l], shape_of(x), out, leading=False)
                    for l, x in enumerate(flat)] for k, out in enumerate(outputs)]
         jac = _layout(blocks, out_tree, in_tree, single)
-        return (jac, first[2]) if has_aux else jac
+        owners = Owners(flat, constants)
+        jac = owners.claim_tree(jac)
+        return (jac, owners.claim_tree(first[2])) if has_aux else jac
 
     return jacobian_fun
 

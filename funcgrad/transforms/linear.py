@@ -5,6 +5,7 @@ from ..core import (ReverseBox, ReverseTrace, backward_pass, leaf_node, new_trac
                     zeros_like_value)
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 from ._checks import check_cotangent
+from ._ownership import Owners
 from .forward import check_tangent, zero_tangent
 from .reverse import _Linearized
 
@@ -23,13 +24,19 @@ def linearize(fun, *primals, has_aux=False):
     cotangent, and each call pulls the tangents back through that trace (its transpose).
     """
     traced = _Linearized(fun, primals, has_aux, "linearize")
-    out = tree_unflatten(traced.out_tree, traced.outputs)
+    owners = Owners(traced.inputs)
+    out_flat = owners.claim_all(traced.outputs)
+    out = tree_unflatten(traced.out_tree, out_flat)
+    aux = owners.claim_tree(traced.aux) if has_aux else None
+    aux_flat = tree_flatten(aux)[0] if has_aux else ()
     transposed = _TransposedVJP(traced)
 
     def f_jvp(*tangents):
-        return tree_unflatten(traced.out_tree, transposed.push_forward(tangents))
+        owners = Owners(traced.inputs, out_flat, aux_flat, tree_flatten(tangents)[0])
+        return tree_unflatten(traced.out_tree,
+                              owners.claim_all(transposed.push_forward(tangents)))
 
-    return (out, f_jvp, traced.aux) if has_aux else (out, f_jvp)
+    return (out, f_jvp, aux) if has_aux else (out, f_jvp)
 
 
 class _TransposedVJP:
@@ -94,7 +101,8 @@ def linear_transpose(fun, *primals):
                             f"{traced.out_tree}.")
         ct_flat = [check_cotangent(c, x, i, "linear_transpose")
                    for i, (c, x) in enumerate(zip(ct_flat, traced.outputs))]
-        return tree_unflatten(traced.in_tree, traced.pull_back(ct_flat, retain_graph=True))
+        cts = traced.pull_back(ct_flat, retain_graph=True)
+        return tree_unflatten(traced.in_tree, Owners(ct_flat).claim_all(cts))
 
     return transpose_fun
 

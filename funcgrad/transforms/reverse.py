@@ -8,8 +8,10 @@ from ..core import (Box, ReverseBox, ReverseTrace, backward_pass, collector_paus
                     zeros_like_value)
 from ..core.errors import leaked_output
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
-from ._checks import (check_cotangent, check_differentiable_inputs, check_output_leaf,
-                      check_scalar_output, normalize_argnums, resolve_argnums)
+from ._ownership import Owners, copy_constant
+from ._checks import (check_array_types, check_cotangent, check_differentiable_inputs,
+                      check_output_leaf, check_scalar_output, normalize_argnums,
+                      refused_array_type, resolve_argnums)
 
 
 def _unbox_level(x, trace, transform):
@@ -60,7 +62,10 @@ class _Linearized:
             check_output_leaf(x, i, transform)
             traced_here = isinstance(x, ReverseBox) and x._trace is trace
             self.out_nodes.append(x.node if traced_here else None)
-            self.outputs.append(_unbox_level(x, trace, transform))
+            # An output that does not depend on the inputs may be one of the function's
+            # constants: the caller gets a copy (see _ownership).
+            self.outputs.append(x.value if traced_here
+                                else copy_constant(_unbox_level(x, trace, transform)))
 
     def pull_back(self, out_cotangents, retain_graph):
         """Cotangents of the flat inputs, given those of the flat outputs."""
@@ -89,7 +94,11 @@ def vjp(fun, *primals, has_aux=False):
     and returns a tuple with one cotangent per primal. It may be called many times.
     """
     traced = _Linearized(fun, primals, has_aux, "vjp")
-    out = tree_unflatten(traced.out_tree, traced.outputs)
+    owners = Owners(traced.inputs)
+    out_flat = owners.claim_all(traced.outputs)
+    out = tree_unflatten(traced.out_tree, out_flat)
+    aux = owners.claim_tree(traced.aux) if has_aux else None
+    aux_flat = tree_flatten(aux)[0] if has_aux else ()
 
     def vjp_fn(ct):
         ct_flat, ct_tree = tree_flatten(ct)
@@ -98,9 +107,11 @@ def vjp(fun, *primals, has_aux=False):
                              f"function's output has structure {traced.out_tree}.")
         ct_flat = [check_cotangent(c, x, i, "vjp")
                    for i, (c, x) in enumerate(zip(ct_flat, traced.outputs))]
-        return tree_unflatten(traced.in_tree, traced.pull_back(ct_flat, retain_graph=True))
+        cts = traced.pull_back(ct_flat, retain_graph=True)
+        owners = Owners(traced.inputs, out_flat, aux_flat, ct_flat)
+        return tree_unflatten(traced.in_tree, owners.claim_all(cts))
 
-    return (out, vjp_fn, traced.aux) if has_aux else (out, vjp_fn)
+    return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
 
 
 def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
@@ -143,8 +154,17 @@ def grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
 
 
 def differentiated(fun, argnums, args, kwargs, transform):
-    """``fun`` as a function of the arguments in argnums only, and those arguments."""
+    """``fun`` as a function of the arguments in argnums only, those arguments, and the
+    leaves of the others (its constants)."""
     argnums = resolve_argnums(argnums, len(args), transform)
+    others = {i: arg for i, arg in enumerate(args) if i not in argnums}
+    constants = tree_flatten(tuple(others.values()))[0] if others else []
+    if any(map(refused_array_type, constants)):
+        check_array_types(constants, others, transform)
+    if kwargs:
+        keyword_constants = tree_flatten(kwargs)[0]
+        check_array_types(keyword_constants, kwargs, transform, "kwargs")
+        constants += keyword_constants
 
     def fun_of_differentiated(*diff_args):
         full = list(args)
@@ -152,14 +172,19 @@ def differentiated(fun, argnums, args, kwargs, transform):
             full[argnum] = value
         return fun(*full, **kwargs)
 
-    return fun_of_differentiated, tuple(map(args.__getitem__, argnums))
+    return fun_of_differentiated, tuple(map(args.__getitem__, argnums)), constants
 
 
 def _value_aux_grad(fun, argnums, single, has_aux, args, kwargs, transform, holomorphic=False,
                     allow_int=False):
-    diff_fun, diff_args = differentiated(fun, argnums, args, kwargs, transform)
+    """The function's value, aux data and gradient, each the caller's own (_ownership)."""
+    diff_fun, diff_args, constants = differentiated(fun, argnums, args, kwargs, transform)
     traced = _Linearized(diff_fun, diff_args, has_aux, transform, allow_int, holomorphic)
     out = tree_unflatten(traced.out_tree, traced.outputs)
     check_scalar_output(out, transform, holomorphic)
-    grads = tree_unflatten(traced.in_tree, traced.pull_back([ones_like_value(out)], False))
-    return out, traced.aux, grads[0] if single else grads
+    flat_grads = traced.pull_back([ones_like_value(out)], False)
+    owners = Owners(traced.inputs, constants)
+    out = owners.claim(out)
+    grads = tree_unflatten(traced.in_tree, owners.claim_all(flat_grads))
+    aux = owners.claim_tree(traced.aux) if has_aux else None
+    return out, aux, grads[0] if single else grads

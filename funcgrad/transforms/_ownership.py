@@ -1,0 +1,57 @@
+"""Arrays a transform returns belong to the caller.
+
+Every array a transform hands back (values, gradients, cotangents, tangents, Jacobians,
+aux data) is writable and has memory of its own: it shares none with another array of the
+same result, with the caller's inputs, cotangents or tangents, or with an array seen
+earlier in the call. A backward pass can produce arrays that fail this (a sum's
+cotangent is a read-only broadcast view; `x + y` hands both inputs the same cotangent; an
+identity function returns its input; a function may return one of its constants), so
+those are copied here; arrays that are already the caller's alone are returned as they
+are.
+"""
+import numpy as np
+
+from ..tree_util import tree_flatten, tree_unflatten
+
+
+def _owner(array):
+    """The id of the array whose memory `array` views (its own if it owns its memory)."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return id(array)
+
+
+def copy_constant(value):
+    """An output that does not depend on the transform's inputs, for the caller: a copy if
+    it is an array (it may be one of the function's constants, which the caller must not
+    be able to modify)."""
+    return value.copy() if isinstance(value, np.ndarray) else value
+
+
+class Owners:
+    """The memory already spoken for in one call: the caller's arrays (flat lists of
+    them), then each array handed back. `claim` returns an array the caller may keep and
+    modify."""
+
+    __slots__ = ("_taken",)
+
+    def __init__(self, *given):
+        self._taken = {_owner(leaf) for leaves in given for leaf in leaves
+                       if isinstance(leaf, np.ndarray)}
+
+    def claim(self, leaf):
+        if not isinstance(leaf, np.ndarray):  # scalars are immutable; boxes are not ours
+            return leaf
+        owner = _owner(leaf)
+        if owner in self._taken or not leaf.flags.writeable:
+            leaf = leaf.copy()
+            owner = id(leaf)
+        self._taken.add(owner)
+        return leaf
+
+    def claim_all(self, leaves):
+        return [self.claim(leaf) for leaf in leaves]
+
+    def claim_tree(self, tree):
+        leaves, structure = tree_flatten(tree)
+        return tree_unflatten(structure, self.claim_all(leaves))
