@@ -1,6 +1,6 @@
 """Composable transforms over functions written with funcgrad.numpy."""
 from .checkpoint import checkpoint, remat
-from .custom import custom_vjp
+from .custom import custom_jvp, custom_vjp
 from .forward import jvp
 from .jacobians import hessian, hvp, jacfwd, jacrev
 from .linear import linear_transpose, linearize
