@@ -51,7 +51,7 @@ def test_ufunc_options_on_traced_values_raise_clear_errors(call, option):
 
 def test_positional_output_and_unknown_keywords_raise_clear_errors():
     x = np.array([0.5, 2.0])
-    with pytest.raises(TypeError, match="funcgrad.numpy.exp takes 1 array argument"):
+    with pytest.raises(TypeError, match="funcgrad.numpy.exp: out= is not supported"):
         fg.grad(lambda x: fnp.sum(fnp.exp(x, np.empty(2))))(x)
     with pytest.raises(TypeError, match="unexpected keyword argument 'axis'"):
         fg.grad(lambda x: fnp.sum(fnp.exp(x, axis=0)))(x)

@@ -4,7 +4,7 @@ import pytest
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
-from funcgrad.core import ArgVJP, Primitive, defvjp
+from funcgrad.core import ArgVJP, Primitive, defvjp, errors
 
 
 def test_grad_of_non_scalar_names_the_shape_and_the_alternatives():
@@ -132,3 +132,21 @@ def test_eig_derivatives_refuse_eigenvectors_numpy_got_wrong(dtype, transform):
     with pytest.raises(FloatingPointError, match=r"linalg.eig: NumPy's eigenvectors .* "
                                                  r"inaccurate.*rescale"):
         differentiate(bad)
+
+
+@pytest.mark.parametrize("name, call", [
+    ("sin", lambda x: fnp.sin(x, out=np.empty(3))),
+    ("add", lambda x: fnp.add(x, 1.0, np.empty(3))),          # out given positionally
+    ("round", lambda x: fnp.round(x, out=np.empty(3))),
+    ("concatenate", lambda x: fnp.concatenate([x, x], out=np.empty(6))),
+    ("argmax", lambda x: fnp.argmax(x, out=np.empty((), int))),
+    ("take", lambda x: fnp.take(x, [0], out=np.empty(1))),
+    ("choose", lambda x: fnp.choose([0, 1, 0], [x, x], out=np.empty(3))),
+    ("cumsum", lambda x: fnp.cumsum(x, out=np.empty(3))),
+    ("trace", lambda x: fnp.trace(fnp.reshape(x, (3, 1)) * x, out=np.empty(()))),
+    ("linalg.multi_dot", lambda x: fnp.linalg.multi_dot([x, x], out=np.empty(()))),
+])
+def test_out_arguments_are_refused_in_one_wording(name, call):
+    with pytest.raises(TypeError) as info:
+        fg.grad(lambda x: fnp.sum(call(x)))(np.ones(3))
+    assert str(info.value) == str(errors.out_argument(f"funcgrad.numpy.{name}"))

@@ -1,7 +1,7 @@
 """What rule modules share: declaring primitives, and what a rule saves of an argument."""
 # The rule declarations are re-exported so each rule module imports from one place.
 from ..core import (ZERO, ArgVJP, Primitive, defjvp, defjvp_any_arg, defvjp,  # noqa: F401
-                    defvjp_any_arg, defvjp_rule, dtype_of, shape_of)
+                    defvjp_any_arg, defvjp_rule, dtype_of, errors, shape_of)
 
 
 def primitive(impl, name=None, multiple_results=False):
@@ -15,3 +15,9 @@ def aval(x):
         return x.shape, x.dtype
     except AttributeError:
         return shape_of(x), dtype_of(x)
+
+
+def reject_out(out, function):
+    """The one refusal of an output buffer (`out=`) in funcgrad.numpy."""
+    if out is not None:
+        raise errors.out_argument(f"funcgrad.numpy.{function}")

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..core import Box, shape_of, unbox_all
 from ._axes import normalize_axis
+from ._rules import reject_out
 from ._base import astype
 from .creation import asarray, zeros_like
 from .elementwise import conj, real, subtract, where
@@ -236,9 +237,7 @@ def select(condlist, choicelist, default=0):
 def choose(a, choices, out=None, mode="raise"):
     """``numpy.choose``: entry by entry, ``choices[a]`` (all broadcast together);
     ``mode`` is 'raise', 'wrap' or 'clip' for out-of-range ``a``."""
-    if out is not None:
-        raise TypeError("funcgrad.numpy.choose: out= is not supported (arrays are "
-                        "immutable); use the returned array")
+    reject_out(out, "choose")
     a = _integer_indices(a, "choose")
     choices = [asarray(c) for c in choices]
     count = len(choices)
@@ -256,9 +255,7 @@ def choose(a, choices, out=None, mode="raise"):
 def compress(condition, a, axis=None, out=None):
     """``numpy.compress``: the slices of ``a`` along ``axis`` (None: of the flattened array)
     where the 1-D ``condition`` holds (it may be shorter than the axis)."""
-    if out is not None:
-        raise TypeError("funcgrad.numpy.compress: out= is not supported (arrays are "
-                        "immutable); use the returned array")
+    reject_out(out, "compress")
     condition = _constant(condition)
     if condition.ndim != 1:
         raise ValueError("funcgrad.numpy.compress: condition must be a 1-d array")
@@ -329,9 +326,7 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
 
 
 def _cumulative(function, scan, initial, x, axis, dtype, out, include_initial):
-    if out is not None:
-        raise TypeError(f"funcgrad.numpy.{function}: out= is not supported (arrays are "
-                        f"immutable); use the returned array")
+    reject_out(out, function)
     x = asarray(x)
     if axis is None:
         if x.ndim > 1:

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core import NO_PARAMS, ZERO, ArgVJP, Box, Primitive, find_top_trace, unbox_all
 from ._base import astype, broadcast_to_p, real, unbroadcast
-from ._rules import aval, defjvp, defvjp, dtype_of, primitive, shape_of
+from ._rules import aval, defjvp, defvjp, dtype_of, primitive, reject_out, shape_of
 
 # ---- ufunc primitives ----------------------------------------------------------------
 
@@ -54,12 +54,11 @@ class Ufunc(Primitive):
 
     def _check_traced_call(self, args, kwargs):
         name = f"funcgrad.numpy.{self.name}"
-        if len(args) > self.nin:
-            raise TypeError(f"{name} takes {self.nin} array argument(s) but got {len(args)}; "
-                            f"an output array (out=) cannot be used with traced values, use "
-                            f"the returned array instead.")
+        if len(args) > self.nin:  # the extra one is an output buffer, given positionally
+            reject_out(args[self.nin], self.name)
         if len(args) < self.nin:
             raise TypeError(f"{name} takes {self.nin} array argument(s) but got {len(args)}")
+        reject_out(kwargs.get("out"), self.name)
         for key, value in kwargs.items():
             if key not in _UFUNC_DEFAULTS:
                 raise TypeError(f"{name} got an unexpected keyword argument {key!r}")

@@ -7,17 +7,11 @@ import operator
 import numpy as np
 
 from ..core import ZERO, ArgVJP, Box, unbox_all
-from ._rules import defjvp, defvjp, dtype_of, primitive
+from ._rules import defjvp, defvjp, dtype_of, primitive, reject_out
 from ._base import astype
 from .elementwise import (IDENTITY, ZERO_SLOPE, Ufunc, absolute, add, constant_slope,
                           define_rules, exp, imag, multiply, negative, power, real,
                           replace_where, subtract, true_divide, unary_rules, where)
-
-
-def _reject_out(name, out):
-    if out is not None:
-        raise TypeError(f"funcgrad.numpy.{name}: out= is not supported on traced values; use "
-                        f"the returned array.")
 
 
 # ---- rounding: zero derivative ---------------------------------------------------------
@@ -37,7 +31,7 @@ def round(a, decimals=0, out=None):
     """``numpy.round``: round to ``decimals`` decimals (halves to even); zero derivative."""
     if not isinstance(a, Box):
         return np.round(a, decimals, out)
-    _reject_out("round", out)
+    reject_out(out, "round")
     return _round(a, decimals=operator.index(decimals))
 
 
@@ -45,7 +39,7 @@ def fix(x, out=None):
     """``numpy.fix``: round toward zero (as ``trunc``); zero derivative."""
     if not isinstance(x, Box):
         return np.fix(x, out)
-    _reject_out("fix", out)
+    reject_out(out, "fix")
     return trunc(x)
 
 

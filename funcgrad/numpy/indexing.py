@@ -8,6 +8,7 @@ import numpy as np
 from ..core import Box, dtype_of, unbox_all
 from ._axes import normalize_axis
 from ._base import as_array, gather, getitem_p
+from ._rules import reject_out
 from .shape_ops import ravel
 
 _VALID_INDICES = ("indices must be integers, slices, None (numpy.newaxis), Ellipsis, or "
@@ -123,8 +124,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
 
     ``mode`` is NumPy's: 'raise' (out-of-bounds indices are an error), 'wrap' or 'clip'.
     """
-    if out is not None:
-        raise TypeError("funcgrad.numpy.take: out= is not supported (arrays are immutable)")
+    reject_out(out, "take")
     a = as_array(a)
     indices = _integer_indices(indices, "take")
     if axis is None:

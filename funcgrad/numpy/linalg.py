@@ -17,7 +17,7 @@ from numpy.linalg import LinAlgError
 from ..core import Box, dtype_of, shape_of, unbox_all
 from . import reductions
 from ._axes import normalize_axis
-from ._rules import ArgVJP, aval, defvjp, primitive
+from ._rules import ArgVJP, aval, defvjp, primitive, reject_out
 from ._base import astype, unbroadcast
 from .creation import asarray
 from .elementwise import (absolute, add, conjugate, imag, multiply, negative, power, real,
@@ -566,8 +566,7 @@ def _chain_order(dims):
 def multi_dot(arrays, *, out=None):
     """``numpy.linalg.multi_dot``: the product of a chain of matrices (the first may be a
     row vector, the last a column vector), multiplied in the cheapest order."""
-    if out is not None:
-        raise TypeError("funcgrad.numpy.linalg.multi_dot: out= is not supported")
+    reject_out(out, "linalg.multi_dot")
     arrays = [asarray(a) for a in arrays]
     if len(arrays) < 2:
         raise ValueError("funcgrad.numpy.linalg.multi_dot: expecting at least two arrays")

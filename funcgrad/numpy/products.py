@@ -9,7 +9,8 @@ import numpy as np
 from ..core import Box, dtype_of, shape_of, unbox_all
 from . import reductions
 from ._axes import normalize_axis
-from ._rules import ArgVJP, aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive
+from ._rules import (ArgVJP, aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive,
+                     reject_out)
 from ._base import astype, transpose_p, unbroadcast
 from .creation import asarray
 from .elementwise import (add, clip, conjugate, imag, multiply, negative, real, sqrt,
@@ -21,6 +22,7 @@ from .shape_ops import (broadcast_to, concatenate, expand_dims, ravel, reshape,
 
 def _reject(name, unsupported):
     """The TypeError for keyword arguments (out=, dtype=, ...) we do not support."""
+    reject_out(unsupported.pop("out", None), name)
     if unsupported:
         raise TypeError(f"funcgrad.numpy.{name}: the keyword arguments {sorted(unsupported)} "
                         f"are not supported")
@@ -191,7 +193,7 @@ def tensordot(a, b, axes=2):
 def dot(a, b, out=None):
     """``numpy.dot``: a product for scalars, inner product of vectors, matrix product, or
     a sum over the last axis of ``a`` and the second-to-last of ``b``."""
-    _reject("dot", {"out": out} if out is not None else {})
+    reject_out(out, "dot")
     a, b = asarray(a), asarray(b)   # Python scalars count as float64 here, as in NumPy
     a_ndim, b_ndim = np.ndim(a), np.ndim(b)
     if a_ndim == 0 or b_ndim == 0:
@@ -225,7 +227,7 @@ def inner(a, b, /):
 
 def outer(a, b, out=None):
     """``numpy.outer``: every product ``a[i] * b[j]`` of the flattened arrays."""
-    _reject("outer", {"out": out} if out is not None else {})
+    reject_out(out, "outer")
     a, b = asarray(a), asarray(b)
     return multiply(reshape(a, (-1, 1)), reshape(b, (1, -1)))
 

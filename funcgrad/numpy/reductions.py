@@ -15,9 +15,8 @@ import numpy as np
 
 from ..core import dtype_of, shape_of, unbox_all
 from ._axes import kept_shape, normalize_axis
-from ..core import errors
 from ._base import asarray, astype, broadcast_to_p, reshape_p, spread, sum_p
-from ._rules import ArgVJP, defjvp, defvjp, primitive
+from ._rules import ArgVJP, defjvp, defvjp, primitive, reject_out
 # `where` names the where= argument of NumPy's reductions, so the function is `_select`.
 from .elementwise import add, maximum, minimum, multiply, subtract, true_divide
 from .elementwise import where as _select
@@ -213,17 +212,15 @@ defjvp(_cumprod, _cumprod_jvp)
 
 def _reject(function, **unsupported):
     """A clear TypeError for NumPy arguments funcgrad does not support (None: not given)."""
+    reject_out(unsupported.pop("out", None), function)
     for name, value in unsupported.items():
         if value is not None:
-            why = (" (funcgrad returns new arrays: use the returned value)" if name == "out"
-                   else "")
-            raise TypeError(f"funcgrad.numpy.{function}: {name}= is not supported{why}")
+            raise TypeError(f"funcgrad.numpy.{function}: {name}= is not supported")
 
 
 def _prepare(function, a, axis, dtype=None, out=None):
     """``a`` as an array (cast to ``dtype`` if given) and ``axis`` as sorted axes."""
-    if out is not None:
-        _reject(function, out=out)
+    reject_out(out, function)
     a = asarray(a)
     if dtype is not None and np.dtype(dtype) != dtype_of(a):
         a = astype(a, dtype)
@@ -515,8 +512,7 @@ nanargmin = _arg_extremum("nanargmin", np.nanargmin)
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """``numpy.trace``: the sum along the diagonal."""
-    if out is not None:
-        raise errors.out_argument("funcgrad.numpy.trace")
+    reject_out(out, "trace")
     return sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 

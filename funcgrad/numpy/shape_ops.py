@@ -15,7 +15,7 @@ from ..core import Box, shape_of
 from ._axes import normalize_axis
 from ._base import (add_at_zeros, as_array, astype, broadcast_to_p, concatenate_p, gather,
                     reshape_p, stack_p, transpose_p)
-from ._rules import ArgVJP, aval, defjvp, defvjp, primitive
+from ._rules import ArgVJP, aval, defjvp, defvjp, primitive, reject_out
 from .elementwise import where
 
 # ---- primitives ------------------------------------------------------------------------
@@ -253,12 +253,6 @@ def broadcast_arrays(*args, subok=False):
 # ---- joining ------------------------------------------------------------------------------
 
 
-def _no_out(out, function):
-    if out is not None:
-        raise TypeError(f"funcgrad.numpy.{function}: out= is not supported (funcgrad arrays "
-                        f"are immutable); use the returned array")
-
-
 def _cast_all(arrays, dtype):
     if dtype is None:
         return arrays
@@ -268,7 +262,7 @@ def _cast_all(arrays, dtype):
 
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """``numpy.concatenate`` of a sequence of arrays (axis=None flattens them first)."""
-    _no_out(out, "concatenate")
+    reject_out(out, "concatenate")
     arrays = _cast_all([as_array(a) for a in arrays], dtype)
     if not arrays:
         raise ValueError("funcgrad.numpy.concatenate: need at least one array to concatenate")
@@ -292,7 +286,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """``numpy.stack``: join arrays of one shape along a new axis (one node, whose VJP
     picks each array's slice)."""
-    _no_out(out, "stack")
+    reject_out(out, "stack")
     arrays = _cast_all([as_array(a) for a in arrays], dtype)
     if not arrays:
         raise ValueError("funcgrad.numpy.stack: need at least one array to stack")

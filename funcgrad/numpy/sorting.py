@@ -3,6 +3,7 @@ array gathers it through the sorting permutation, so its derivative is that perm
 import numpy as np
 
 from ..core import Box, unbox_all
+from ._rules import reject_out
 from .indexing import permute_along_axis
 from .shape_ops import ravel
 
@@ -74,13 +75,13 @@ def searchsorted(a, v, side="left", sorter=None):
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
     """``numpy.argmax``; a constant."""
-    _no_out(out, "argmax")
+    reject_out(out, "argmax")
     return np.argmax(_values(a), axis=axis, keepdims=keepdims)
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
     """``numpy.argmin``; a constant."""
-    _no_out(out, "argmin")
+    reject_out(out, "argmin")
     return np.argmin(_values(a), axis=axis, keepdims=keepdims)
 
 
@@ -97,11 +98,6 @@ def flatnonzero(a):
 def argwhere(a):
     """``numpy.argwhere``; a constant."""
     return np.argwhere(_values(a))
-
-
-def _no_out(out, function):
-    if out is not None:
-        raise TypeError(f"funcgrad.numpy.{function}: out= is not supported")
 
 
 __all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "searchsorted",
