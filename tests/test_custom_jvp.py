@@ -175,5 +175,5 @@ def test_custom_jvp_without_a_rule_says_so():
     def f(x):
         return x
 
-    with pytest.raises(TypeError, match=r"has no JVP yet; call f\.defjvp\(jvp\)"):
+    with pytest.raises(TypeError, match=r"has no rule yet; call f\.defjvp\(jvp\)"):
         f(1.0)

@@ -62,6 +62,16 @@ class _CustomFunction:
         return ([a for i, a in enumerate(args) if i not in nondiff],
                 [a for i, a in enumerate(args) if i in nondiff])
 
+    def _enter(self, rule, definer, args, kwargs):
+        """A call's top trace (None if nothing is traced), its flat differentiated
+        arguments and their structure, and its other arguments; `rule` must be set."""
+        if rule is None:
+            raise TypeError(f"funcgrad.{self.kind}: {self.__name__} has no rule yet; call "
+                            f"{self.__name__}.{definer} before using it.")
+        diff_args, nondiff_args = self._bind(args, kwargs)
+        flat, in_tree = tree_flatten(tuple(diff_args))
+        return find_top_trace(flat), flat, in_tree, nondiff_args
+
     def _merge(self, diff_args, nondiff_args):
         """The full positional argument list again."""
         diff, nondiff = iter(diff_args), iter(nondiff_args)
@@ -109,12 +119,8 @@ class custom_vjp(_CustomFunction):
         return self
 
     def __call__(self, *args, **kwargs):
-        if self.fwd is None:
-            raise TypeError(f"funcgrad.custom_vjp: {self.__name__} has no VJP yet; call "
-                            f"{self.__name__}.defvjp(fwd, bwd) before using it.")
-        diff_args, nondiff_args = self._bind(args, kwargs)
-        flat, in_tree = tree_flatten(tuple(diff_args))
-        trace = find_top_trace(flat)
+        trace, flat, in_tree, nondiff_args = self._enter(self.fwd, "defvjp(fwd, bwd)", args,
+                                                         kwargs)
         if isinstance(trace, JVPTrace):
             raise NotImplementedError(
                 f"funcgrad.custom_vjp: {self.__name__} defines only a reverse-mode rule, so "
@@ -124,7 +130,7 @@ class custom_vjp(_CustomFunction):
                 f"differentiates {self.__name__}.")
         if not isinstance(trace, ReverseTrace):
             # No transform, or make_graph: the graph shows what the function computes.
-            return self.fun(*self._merge(diff_args, nondiff_args))
+            return self.fun(*self._merge(tree_unflatten(in_tree, flat), nondiff_args))
         return self._apply_reverse(trace, flat, in_tree, nondiff_args)
 
     def _apply_reverse(self, trace, flat, in_tree, nondiff_args):
@@ -253,17 +259,12 @@ class custom_jvp(_CustomFunction):
         self.jvp = jvp
 
     def __call__(self, *args, **kwargs):
-        if self.jvp is None:
-            raise TypeError(f"funcgrad.custom_jvp: {self.__name__} has no JVP yet; call "
-                            f"{self.__name__}.defjvp(jvp) before using it.")
-        diff_args, nondiff_args = self._bind(args, kwargs)
-        flat, in_tree = tree_flatten(tuple(diff_args))
-        trace = find_top_trace(flat)
+        trace, flat, in_tree, nondiff_args = self._enter(self.jvp, "defjvp(jvp)", args, kwargs)
         if isinstance(trace, JVPTrace):
             return self._apply_forward(trace, flat, in_tree, nondiff_args)
         if isinstance(trace, ReverseTrace):
             return self._apply_reverse(trace, flat, in_tree, nondiff_args)
-        return self.fun(*self._merge(diff_args, nondiff_args))
+        return self.fun(*self._merge(tree_unflatten(in_tree, flat), nondiff_args))
 
     def _rule(self, values, tangents, in_tree, nondiff_args):
         """The user's rule on flat primals and tangents: flat outputs and output tangents."""
