@@ -127,10 +127,10 @@ def _qr(np, a):
 
 def _eig_vectors(np, w, v):
     # V diag(sin(w)) inv(V) does not depend on how eigenvectors are scaled; |V|^2 and
-    # V * V[0] depend only on their normalization (unit norm, largest component real),
-    # not on the sign left free.
+    # V * conj(V[0]) depend only on their norm (kept at 1 by both derivatives), not on the
+    # phase each column is free to take, which the two derivatives choose differently.
     function = np.matmul(v * np.sin(w)[..., None, :], np.linalg.inv(v))
-    return w, function, _magnitudes(np, v), v * v[..., :1, :]
+    return w, function, _magnitudes(np, v), v * np.conj(v[..., :1, :])
 
 
 def _eig(np, a):
