@@ -70,8 +70,14 @@ class ReverseTrace(Trace):
         else:
             values, parents, outer = self.open_args(args)
         # Lower the application one level: dispatch again while an outer transform's box
-        # remains among the values, else call NumPy.
-        ans = primitive(*values, **params) if outer else primitive.impl(*values, **params)
+        # remains among the values, else call NumPy (without an empty `**params`, which
+        # costs a ufunc call a third more).
+        if outer:
+            ans = primitive(*values, **params)
+        elif params:
+            ans = primitive.impl(*values, **params)
+        else:
+            ans = primitive.impl(*values)
         if not is_differentiable(ans):  # integer and boolean results are constants
             return ans
         vjp = primitive.vjp

@@ -82,7 +82,9 @@ class PerArgumentVJP:
                 rule = rules[argnum]
                 if rule is None:
                     raise errors.missing_vjp_rule(self.name, argnum)
-                residuals.append(rule.save(ans, *args, **params))
+                # Without an empty `**params`: binary operators have none, and it costs.
+                residuals.append(rule.save(ans, *args, **params) if params
+                                 else rule.save(ans, *args))
             elif self.any_arg is not None:
                 residuals.append(self.any_arg.save(argnum, ans, *args, **params))
             else:
