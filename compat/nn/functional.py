@@ -40,8 +40,18 @@ def _legacy_name(dtype):
     return dtype.legacy_name.removesuffix("Tensor")
 
 
+def _type_name(value):
+    kind = type(value)
+    return kind.__name__ if kind.__module__ == "builtins" else \
+        f"{kind.__module__}.{kind.__qualname__}"
+
+
 def linear(input, weight, bias=None):
     """input @ weight.T + bias, over the last dimension of `input`."""
+    for position, (name, value) in enumerate((("input", input), ("weight", weight)), 1):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"linear(): argument '{name}' (position {position}) must be "
+                            f"Tensor, not {_type_name(value)}")
     if input.dtype is not weight.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
                            f"{_legacy_name(input.dtype)} and {_legacy_name(weight.dtype)}")
@@ -215,7 +225,15 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         out = fnp.true_divide(fnp.sum(losses), weights.sum())
     else:
         out = _reduced(losses, reduction)
-    return wrap(out, "NllLossBackward0", (input,))
+    return wrap(out, _nll_label(len(shape), reduction), (input,))
+
+
+def _nll_label(ndim, reduction):
+    """PyTorch's node: images go through its 2-d kernel, other spatial inputs are reshaped
+    to images (and the unreduced losses reshaped back)."""
+    if ndim <= 2:
+        return "NllLossBackward0"
+    return "ViewBackward0" if reduction == "none" and ndim != 4 else "NllLoss2DBackward0"
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
@@ -245,9 +263,9 @@ def _soft_cross_entropy(log_probabilities, target, weight, reduction, class_dim)
     losses = fnp.negative(fnp.sum(products, axis=class_dim))
     if reduction == "mean":
         batch = log_probabilities.shape[0] if class_dim == 1 else 1
-        out, label = fnp.true_divide(fnp.sum(losses), batch), "DivBackward0"
+        out, label = fnp.true_divide(fnp.sum(losses), batch), "DivBackward1"
     elif reduction == "sum":
-        out, label = fnp.sum(losses), "SumBackward0"
+        out, label = fnp.sum(losses), "NegBackward0"
     else:
         out, label = losses, "NegBackward0"
     return wrap(out, label, (log_probabilities, target))

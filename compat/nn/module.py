@@ -33,7 +33,7 @@ class RemovableHandle:
         self.remove()
 
 
-class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+class _IncompatibleKeys(namedtuple("_IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     __slots__ = ()
 
     def __repr__(self):
@@ -374,7 +374,7 @@ class Module:
                             f"{type(state_dict)}.")
         errors, expected = [], set()
         with no_grad():
-            for module_prefix, module in self.named_modules():
+            for module_prefix, module in self.named_modules(remove_duplicate=False):
                 prefix = module_prefix + ("." if module_prefix else "")
                 for name, target in module._state_members():
                     key = prefix + name
