@@ -101,8 +101,10 @@ class Optimizer:
                     gradient = param.grad._data
                     if group.get("maximize"):
                         gradient = -gradient
-                    values = self._update(param._data, gradient, self.state[param], group)
-                    write(param, values)
+                    state = self.state.get(param, {})
+                    write(param, self._update(param._data, gradient, state, group))
+                    if state:  # as in PyTorch, a parameter whose update keeps nothing has none
+                        self.state[param] = state
         return loss
 
     def _update(self, param, grad, state, group):
@@ -147,12 +149,10 @@ class Optimizer:
                              for saved, group in zip(saved_groups, self.param_groups)]
 
     def __repr__(self):
-        lines = [type(self).__name__ + " ("]
-        for i, group in enumerate(self.param_groups):
-            lines.append(f"Parameter Group {i}")
-            lines += [f"    {key}: {group[key]}" for key in sorted(group) if key != "params"]
-        lines.append(")")
-        return "\n".join(lines)
+        groups = [f"Parameter Group {i}\n" + "".join(
+                      f"    {key}: {group[key]}\n" for key in sorted(group) if key != "params")
+                  for i, group in enumerate(self.param_groups)]
+        return type(self).__name__ + " (\n" + "\n".join(groups) + ")"
 
 
 def _cast(param, name, value):
