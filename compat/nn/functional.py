@@ -13,7 +13,7 @@ import funcgrad.numpy as fnp
 from funcgrad.core import unbox_all
 
 from .. import _dtypes, _ops
-from .._factories import empty_like
+from .._factories import empty_like, zeros
 from .._record import float_operand, operand, result_type, wrap
 from .._tensor import Tensor
 
@@ -92,7 +92,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if not training or p == 0 or input.numel() == 0:
         return input
     if p == 1:
-        noise = _ops.mul(empty_like(input, dtype=input.dtype).zero_(), 1)
+        noise = zeros((), dtype=input.dtype)
     else:
         noise = empty_like(input).bernoulli_(1 - p)
         noise.div_(1 - p)
@@ -212,6 +212,10 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if bad.any():
         raise IndexError(f"Target {targets[bad].flat[0]} is out of bounds.")
     chosen = np.where(ignored, 0, targets)
+    if weight is not None and weight.shape != (classes,):
+        raise RuntimeError(f"weight tensor should be defined either for all {classes} classes "
+                           f"or no classes but got weight tensor of shape: "
+                           f"{list(weight.shape)}")
     class_weights = (np.ones(classes, input._data.dtype) if weight is None
                      else weight._data.astype(input._data.dtype))
     weights = np.where(ignored, 0, class_weights[chosen]).astype(input._data.dtype)

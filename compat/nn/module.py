@@ -73,15 +73,17 @@ class Module:
     # ---- calling -----------------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
-        for hook in list(self._forward_pre_hooks.values()):
-            changed = hook(self, args)
-            if changed is not None:
-                args = changed if isinstance(changed, tuple) else (changed,)
+        if self._forward_pre_hooks:
+            for hook in list(self._forward_pre_hooks.values()):
+                changed = hook(self, args)
+                if changed is not None:
+                    args = changed if isinstance(changed, tuple) else (changed,)
         output = self.forward(*args, **kwargs)
-        for hook in list(self._forward_hooks.values()):
-            changed = hook(self, args, output)
-            if changed is not None:
-                output = changed
+        if self._forward_hooks:
+            for hook in list(self._forward_hooks.values()):
+                changed = hook(self, args, output)
+                if changed is not None:
+                    output = changed
         return output
 
     def register_forward_pre_hook(self, hook):

@@ -2,7 +2,7 @@
 runs), step for step, on NumPy arrays in the parameter's dtype."""
 import numpy as np
 
-from .optimizer import Optimizer, required, step_counter, zeros_like
+from .optimizer import Optimizer, step_counter, zeros_like
 
 
 def _check_at_least(value, minimum, what):
@@ -159,4 +159,4 @@ class RMSprop(Optimizer):
         return param - group["lr"] * (grad / root)
 
 
-__all__ = ["SGD", "Adam", "AdamW", "RMSprop", "required"]
+__all__ = ["SGD", "Adam", "AdamW", "RMSprop"]

@@ -346,6 +346,8 @@ MISUSES = {
         {"weight": torch.zeros(4, 3), "bias": torch.zeros(4), "x": torch.zeros(1)}),
     "size mismatch": lambda torch: torch.nn.Linear(3, 4).load_state_dict(
         {"weight": torch.zeros(2, 3), "bias": torch.zeros(4)}),
+    "class weights": lambda torch: torch.nn.functional.cross_entropy(
+        torch.randn(2, 3), torch.tensor([0, 1]), weight=torch.ones(2)),
     "bad reduction": lambda torch: torch.nn.functional.mse_loss(
         torch.zeros(2), torch.zeros(2), reduction="average"),
 }
