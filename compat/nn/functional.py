@@ -16,6 +16,7 @@ from .. import _dtypes, _ops
 from .._factories import empty_like, zeros
 from .._record import float_operand, operand, result_type, wrap
 from .._tensor import Tensor
+from .._typename import typename
 
 tanh = _ops.tanh
 sigmoid = _ops.sigmoid
@@ -40,18 +41,12 @@ def _legacy_name(dtype):
     return dtype.legacy_name.removesuffix("Tensor")
 
 
-def _type_name(value):
-    kind = type(value)
-    return kind.__name__ if kind.__module__ == "builtins" else \
-        f"{kind.__module__}.{kind.__qualname__}"
-
-
 def linear(input, weight, bias=None):
     """input @ weight.T + bias, over the last dimension of `input`."""
     for position, (name, value) in enumerate((("input", input), ("weight", weight)), 1):
         if not isinstance(value, Tensor):
             raise TypeError(f"linear(): argument '{name}' (position {position}) must be "
-                            f"Tensor, not {_type_name(value)}")
+                            f"Tensor, not {typename(value)}")
     if input.dtype is not weight.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
                            f"{_legacy_name(input.dtype)} and {_legacy_name(weight.dtype)}")

@@ -11,6 +11,7 @@ from collections import OrderedDict, namedtuple
 from .. import _dtypes
 from .._grad_mode import no_grad
 from .._tensor import Tensor
+from .._typename import typename
 from .parameter import Parameter
 
 
@@ -110,7 +111,7 @@ class Module:
         self._check_initialised("parameter")
         self._check_name(name, "parameter", self._parameters)
         if param is not None and not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{_type_name(param)}' object to parameter "
+            raise TypeError(f"cannot assign '{typename(param)}' object to parameter "
                             f"'{name}' (torch.nn.Parameter or None required)")
         if param is not None and not param.is_leaf:
             raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model "
@@ -123,7 +124,7 @@ class Module:
         self._check_initialised("buffer")
         self._check_name(name, "buffer", self._buffers)
         if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError(f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
+            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
                             f"(torch Tensor or None required)")
         self._buffers[name] = tensor
         if persistent:
@@ -133,7 +134,7 @@ class Module:
 
     def add_module(self, name, module):
         if module is not None and not isinstance(module, Module):
-            raise TypeError(f"{_type_name(module)} is not a Module subclass")
+            raise TypeError(f"{typename(module)} is not a Module subclass")
         self._check_name(name, "module", self._modules)
         self._modules[name] = module
 
@@ -157,7 +158,7 @@ class Module:
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{_type_name(value)}' as parameter '{name}' "
+                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
                                 f"(torch.nn.Parameter or None expected)")
             params[name] = None
         elif isinstance(value, Module):
@@ -166,12 +167,12 @@ class Module:
             self._modules[name] = value
         elif name in self.__dict__.get("_modules", ()):
             if value is not None:
-                raise TypeError(f"cannot assign '{_type_name(value)}' as child module "
+                raise TypeError(f"cannot assign '{typename(value)}' as child module "
                                 f"'{name}' (torch.nn.Module or None expected)")
             self._modules[name] = None
         elif name in self.__dict__.get("_buffers", ()):
             if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
+                raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
                                 f"(torch.Tensor or None expected)")
             self._buffers[name] = value
         else:
@@ -440,10 +441,3 @@ def _load_one(key, target, value, errors):
                       f"from checkpoint, the shape in current model is {target.shape}.")
         return
     target.copy_(value)
-
-
-def _type_name(value):
-    if isinstance(value, Tensor):
-        return f"torch.{value.dtype.legacy_name}"
-    return type(value).__module__ + "." + type(value).__qualname__ \
-        if type(value).__module__ != "builtins" else type(value).__name__

@@ -14,6 +14,7 @@ import numpy as np
 from .._grad_mode import enable_grad
 from .._inplace import write
 from .._tensor import Tensor, make
+from .._typename import typename
 
 
 class _RequiredParameter:
@@ -24,12 +25,6 @@ class _RequiredParameter:
 required = _RequiredParameter()
 
 
-def _type_name(value):
-    if isinstance(value, Tensor):
-        return f"torch.{value.dtype.legacy_name}"
-    return type(value).__name__
-
-
 class Optimizer:
     def __init__(self, params, defaults):
         self.defaults = defaults
@@ -37,7 +32,7 @@ class Optimizer:
         self.param_groups = []
         if isinstance(params, Tensor):
             raise TypeError(f"params argument given to the optimizer should be an iterable of "
-                            f"Tensors or dicts, but got {_type_name(params)}")
+                            f"Tensors or dicts, but got {typename(params)}")
         groups = list(params)
         if not groups:
             raise ValueError("optimizer got an empty parameter list")
@@ -62,7 +57,7 @@ class Optimizer:
         for param in params:
             if not isinstance(param, Tensor):
                 raise TypeError(f"optimizer can only optimize Tensors, but one of the params "
-                                f"is {_type_name(param)}")
+                                f"is {typename(param)}")
             if not (param.is_leaf or param.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
         group = dict(param_group, params=params)
