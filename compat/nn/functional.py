@@ -336,12 +336,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                 (input, target))
 
 
-def flatten(input, start_dim=0, end_dim=-1):
-    return _ops.flatten(input, start_dim, end_dim)
-
-
 __all__ = [
     "relu", "tanh", "sigmoid", "softmax", "log_softmax", "linear", "dropout", "embedding",
     "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
-    "binary_cross_entropy_with_logits", "flatten",
+    "binary_cross_entropy_with_logits",
 ]

@@ -144,6 +144,17 @@ def test_embedding_lookup_and_padding_gradient():
     check_seeded(case)
 
 
+@pytest.mark.parametrize("freeze", [True, False])
+def test_embedding_from_pretrained(freeze):
+    def case(torch):
+        table = torch.nn.Embedding.from_pretrained(torch.randn(4, 2), freeze=freeze)
+        out = table(torch.tensor([3, 0, 3]))
+        if not freeze:
+            out.sum().backward()
+        return out, table.weight.requires_grad, table.weight.grad, repr(table)
+    check_seeded(case)
+
+
 @pytest.mark.parametrize("p", [0.0, 0.1, 0.5, 0.9, 1.0])
 def test_dropout_draws_torchs_mask(p):
     def case(torch):
