@@ -15,7 +15,7 @@ import os as _os
 from funcgrad import debug as _debug
 
 from . import _graph, _methods  # noqa: F401 -- install the Tensor methods and operators
-from . import autograd
+from . import autograd, nn, optim
 from ._dtypes import (bool, dtype, float16, float32, float64, get_default_dtype, int8, int16,
                       int32, int64, promote_types, set_default_dtype, uint8)
 from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,

@@ -44,6 +44,9 @@ def operand(x, dtype):
         return x.item()
     if isinstance(x, numbers.Number):
         return x
+    if isinstance(x, Tensor):  # a subclass (nn.Parameter): off the fast path above
+        value = engine(x)
+        return value if x._data.dtype == dtype.numpy else fnp.astype(value, dtype.numpy)
     raise TypeError(f"compat: expected a Tensor or a number, got {type(x).__name__}")
 
 

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("compat_*.py"))
 NOT_RUNNABLE_WITH_TORCH = {"compat_legacy_api.py"}
 # Float32 matrix products summed in another order drift apart over many training steps.
-TOLERANCE = {"compat_two_layer_net.py": 5e-3}
+TOLERANCE = {"compat_two_layer_net.py": 5e-3, "compat_nn_digits.py": 1e-3}
 # One BLAS thread: the same summation order every run, and no oversubscribed cores. The
 # checkout comes first on the path, so the examples run against the code under test.
 ENV = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
@@ -99,8 +99,16 @@ def test_legacy_example_runs_with_deprecation_warnings():
         assert re.search(f"DeprecationWarning: .*{re.escape(modern)}", result.stderr), modern
 
 
+def test_digits_example_writes_its_loss_curve(tmp_path):
+    png = tmp_path / "loss.png"
+    result = run_python([str(ROOT / "examples" / "compat_nn_digits.py"), str(png)])
+    assert result.returncode == 0, result.stderr
+    assert "wrote loss.png" in result.stdout
+    assert png.read_bytes().startswith(b"\x89PNG")
+
+
 def test_every_example_is_covered():
     assert {p.name for p in EXAMPLES} >= {
         "compat_basics.py", "compat_retain_graph.py", "compat_nonscalar_backward.py",
         "compat_two_layer_net.py", "compat_custom_relu.py", "compat_dynamic_graph.py",
-        "compat_legacy_api.py"}
+        "compat_legacy_api.py", "compat_nn_digits.py"}

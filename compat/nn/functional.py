@@ -1,0 +1,343 @@
+"""nn.functional: the layers' computations as functions (``F.linear``, ``F.cross_entropy``).
+
+Each is composed of funcgrad.numpy primitives on the operands' boxes of compat's eager tape
+(as compat's own operations are), so no derivative is written here; the result's node takes
+the name PyTorch gives its fused kernel (``AddmmBackward0``, ``NllLossBackward0``), so
+printed losses read as in PyTorch.
+"""
+import warnings
+
+import numpy as np
+
+import funcgrad.numpy as fnp
+from funcgrad.core import unbox_all
+
+from .. import _dtypes, _ops
+from .._factories import empty_like, zeros
+from .._record import float_operand, operand, result_type, wrap
+from .._tensor import Tensor
+from .._typename import typename
+
+tanh = _ops.tanh
+sigmoid = _ops.sigmoid
+
+
+def relu(input, inplace=False):
+    return input.relu_() if inplace else _ops.relu(input)
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    return _ops.softmax(input, dim, dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    return _ops.log_softmax(input, dim, dtype)
+
+
+# ---- linear ------------------------------------------------------------------------------
+
+
+def _legacy_name(dtype):
+    return dtype.legacy_name.removesuffix("Tensor")
+
+
+def linear(input, weight, bias=None):
+    """input @ weight.T + bias, over the last dimension of `input`."""
+    for position, (name, value) in enumerate((("input", input), ("weight", weight)), 1):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"linear(): argument '{name}' (position {position}) must be "
+                            f"Tensor, not {typename(value)}")
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                           f"{_legacy_name(input.dtype)} and {_legacy_name(weight.dtype)}")
+    shape = input._data.shape
+    rows = int(np.prod(shape[:-1], dtype=np.int64)) if shape else 1
+    out_features, in_features = weight._data.shape
+    if not shape or shape[-1] != in_features:
+        columns = shape[-1] if shape else 1
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{columns} and "
+                           f"{in_features}x{out_features})")
+    x, w = float_operand(input), float_operand(weight)
+    out = fnp.matmul(x, fnp.transpose(w))
+    edges = (input, weight)
+    if bias is not None:
+        out = fnp.add(out, float_operand(bias))
+        edges = (bias, input, weight)
+    if len(shape) == 2:
+        label = "MmBackward0" if bias is None else "AddmmBackward0"
+    elif len(shape) == 1 and bias is None:
+        label = "SqueezeBackward4"
+    else:
+        label = "UnsafeViewBackward0" if bias is None else "ViewBackward0"
+    return wrap(out, label, edges)
+
+
+# ---- dropout and embedding -----------------------------------------------------------------
+
+
+def check_probability(p):
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zero each element with probability p (drawn from the default generator as PyTorch's
+    CPU kernel draws) and scale the rest by 1 / (1 - p); the identity when not training."""
+    check_probability(p)
+    if not training or p == 0 or input.numel() == 0:
+        return input
+    if p == 1:
+        noise = zeros((), dtype=input.dtype)
+    else:
+        noise = empty_like(input).bernoulli_(1 - p)
+        noise.div_(1 - p)
+    return input.mul_(noise) if inplace else _ops.mul(input, noise)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    """The rows of `weight` at the integer indices `input`; the row at `padding_idx`
+    gets no gradient."""
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise NotImplementedError("compat: embedding's max_norm, scale_grad_by_freq and "
+                                  "sparse are not supported")
+    if not isinstance(input, Tensor) or input.dtype not in (_dtypes.int64, _dtypes.int32):
+        what = input.type() if isinstance(input, Tensor) else type(input).__name__
+        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the "
+                           f"following scalar types: Long, Int; but got {what} instead (while "
+                           f"checking arguments for embedding)")
+    indices = input._data
+    rows = weight._data.shape[0]
+    if indices.size and (indices.min() < 0 or indices.max() >= rows):
+        raise IndexError("index out of range in self")
+    table = float_operand(weight)
+    if padding_idx is not None:
+        keep = np.arange(rows) != padding_idx % rows
+        table = fnp.where(keep[:, None], table, unbox_all(table))
+    return wrap(fnp.getitem(table, indices), "EmbeddingBackward0", (weight,),
+                others=(input,))
+
+
+# ---- losses --------------------------------------------------------------------------------
+
+
+def reduction_of(size_average, reduce, reduction):
+    """The reduction, from the legacy size_average/reduce flags if either is given."""
+    if size_average is None and reduce is None:
+        if reduction not in ("none", "mean", "sum"):
+            raise ValueError(f"{reduction} is not a valid value for reduction")
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    reduction = "none" if not reduce else "mean" if size_average else "sum"
+    warnings.warn(f"size_average and reduce args will be deprecated, please use "
+                  f"reduction='{reduction}' instead.", UserWarning, stacklevel=3)
+    return reduction
+
+
+def _reduced(losses, reduction):
+    if reduction == "mean":
+        return fnp.mean(losses)
+    if reduction == "sum":
+        return fnp.sum(losses)
+    return losses
+
+
+def _broadcast_shape(input, target):
+    """The common shape, or PyTorch's error naming the first dimension that differs."""
+    a, b = input._data.shape, target._data.shape
+    ndim = max(len(a), len(b))
+    a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
+    for dim, (m, n) in enumerate(zip(a, b)):
+        if m != n and m != 1 and n != 1:
+            raise RuntimeError(f"The size of tensor a ({m}) must match the size of tensor b "
+                               f"({n}) at non-singleton dimension {dim}")
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """The (mean, summed or elementwise) squared difference of input and target."""
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
+                      f"size ({input.shape}). This will likely lead to incorrect results due "
+                      f"to broadcasting. Please ensure they have the same size.", UserWarning,
+                      stacklevel=2)
+    reduction = reduction_of(size_average, reduce, reduction)
+    _broadcast_shape(input, target)
+    dtype = result_type(input, target)
+    difference = fnp.subtract(operand(input, dtype), operand(target, dtype))
+    losses = fnp.square(difference)
+    if weight is not None:
+        losses = fnp.multiply(losses, operand(weight, dtype))
+    return wrap(_reduced(losses, reduction), "MseLossBackward0", (input, target))
+
+
+def _check_class_target(target):
+    if target.dtype not in (_dtypes.int64, _dtypes.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{_legacy_name(target.dtype)}")
+
+
+def _check_class_shapes(shape, target_shape):
+    """PyTorch's errors for a target that does not fit an input of `shape`."""
+    if not shape:
+        raise ValueError("Expected 1 or more dimensions (got 0)")
+    batch = target_shape[0] if target_shape else 1
+    if len(shape) >= 2 and batch != shape[0]:
+        raise ValueError(f"Expected input batch_size ({shape[0]}) to match target "
+                         f"batch_size ({batch}).")
+    if len(shape) <= 2 and len(target_shape) > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if len(shape) > 2 and target_shape[1:] != shape[2:]:
+        raise RuntimeError(f"Expected target size {[shape[0], *shape[2:]]}, got "
+                           f"{list(target_shape)}")
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction="mean"):
+    """Minus input[n, target[n]] (times weight[target[n]]), for log-probabilities `input`
+    of shape (C,), (N, C) or (N, C, d1, ...); the mean divides by the summed weights."""
+    reduction = reduction_of(size_average, reduce, reduction)
+    _check_class_target(target)
+    shape, targets = input._data.shape, target._data.astype(np.int64)
+    _check_class_shapes(shape, targets.shape)
+    classes = shape[1] if len(shape) >= 2 else shape[0]
+    ignored = targets == ignore_index
+    bad = (targets < 0) | (targets >= classes)
+    bad &= ~ignored
+    if bad.any():
+        raise IndexError(f"Target {targets[bad].flat[0]} is out of bounds.")
+    chosen = np.where(ignored, 0, targets)
+    if weight is not None and weight.shape != (classes,):
+        raise RuntimeError(f"weight tensor should be defined either for all {classes} classes "
+                           f"or no classes but got weight tensor of shape: "
+                           f"{list(weight.shape)}")
+    class_weights = (np.ones(classes, input._data.dtype) if weight is None
+                     else weight._data.astype(input._data.dtype))
+    weights = np.where(ignored, 0, class_weights[chosen]).astype(input._data.dtype)
+    log_probabilities = float_operand(input)
+    if len(shape) >= 2:
+        log_probabilities = fnp.moveaxis(log_probabilities, 1, -1)
+    picked = fnp.squeeze(fnp.take_along_axis(log_probabilities, chosen[..., None], axis=-1),
+                         axis=-1)
+    losses = fnp.negative(fnp.multiply(picked, weights))
+    if reduction == "mean":
+        out = fnp.true_divide(fnp.sum(losses), weights.sum())
+    else:
+        out = _reduced(losses, reduction)
+    return wrap(out, _nll_label(len(shape), reduction), (input,))
+
+
+def _nll_label(ndim, reduction):
+    """PyTorch's node: images go through its 2-d kernel, other spatial inputs are reshaped
+    to images (and the unreduced losses reshaped back)."""
+    if ndim <= 2:
+        return "NllLossBackward0"
+    return "ViewBackward0" if reduction == "none" and ndim != 4 else "NllLoss2DBackward0"
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
+                  reduce=None, reduction="mean", label_smoothing=0.0):
+    """nll_loss of log_softmax(input) over the class dimension for class-index targets; for
+    class-probability targets (a float target shaped like input), minus the
+    (weighted) sum of target * log_softmax(input) over classes."""
+    if label_smoothing:
+        raise NotImplementedError("compat: cross_entropy's label_smoothing is not supported; "
+                                  "smooth the target probabilities instead")
+    reduction = reduction_of(size_average, reduce, reduction)
+    class_dim = 0 if input.dim() == 1 else 1
+    log_probabilities = _ops.log_softmax(input, class_dim)
+    if not (target.dtype.is_floating_point and target.shape == input.shape):
+        return nll_loss(log_probabilities, target, weight, None, ignore_index, None,
+                        reduction)
+    return _soft_cross_entropy(log_probabilities, target, weight, reduction, class_dim)
+
+
+def _soft_cross_entropy(log_probabilities, target, weight, reduction, class_dim):
+    dtype = log_probabilities.dtype
+    products = fnp.multiply(float_operand(log_probabilities), operand(target, dtype))
+    if weight is not None:
+        shape = [1] * log_probabilities.dim()
+        shape[class_dim] = -1
+        products = fnp.multiply(products, weight._data.astype(dtype.numpy).reshape(shape))
+    losses = fnp.negative(fnp.sum(products, axis=class_dim))
+    if reduction == "mean":
+        batch = log_probabilities.shape[0] if class_dim == 1 else 1
+        out, label = fnp.true_divide(fnp.sum(losses), batch), "DivBackward1"
+    elif reduction == "sum":
+        out, label = fnp.sum(losses), "NegBackward0"
+    else:
+        out, label = losses, "NegBackward0"
+    return wrap(out, label, (log_probabilities, target))
+
+
+def _check_same_size(input, target, message):
+    if target.shape != input.shape:
+        raise ValueError(message.format(target=target.shape, input=input.shape))
+
+
+def _log_sigmoid(x):
+    """log(sigmoid(x)), finite everywhere: each branch sees only the inputs it is used for,
+    so neither overflows (nor sends a NaN into the other's derivative)."""
+    positive = unbox_all(x) >= 0
+    zero = np.zeros((), np.result_type(unbox_all(x)))
+    above = fnp.where(positive, x, zero)
+    below = fnp.where(positive, zero, x)
+    return fnp.where(positive, fnp.negative(fnp.log1p(fnp.exp(fnp.negative(above)))),
+                     fnp.subtract(below, fnp.log1p(fnp.exp(below))))
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean"):
+    """-(target * log(input) + (1 - target) * log(1 - input)), each log clamped at -100 as
+    in PyTorch, for probabilities `input`."""
+    _check_same_size(input, target, "Using a target size ({target}) that is different to the "
+                     "input size ({input}) is deprecated. Please ensure they have the same "
+                     "size.")
+    reduction = reduction_of(size_average, reduce, reduction)
+    if target.dtype is not input.dtype:
+        raise RuntimeError(f"Found dtype {_legacy_name(target.dtype)} but expected "
+                           f"{_legacy_name(input.dtype)}")
+    values = input._data
+    if ((values < 0) | (values > 1)).any() or np.isnan(values).any():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    dtype = input.dtype
+    x, t = float_operand(input), operand(target, dtype)
+    with np.errstate(divide="ignore"):  # log(0) is clamped to -100 right after
+        log_x = fnp.maximum(fnp.log(x), -100.0)
+        log_rest = fnp.maximum(fnp.log1p(fnp.negative(x)), -100.0)
+    losses = fnp.subtract(fnp.multiply(fnp.subtract(t, 1.0), log_rest),
+                          fnp.multiply(t, log_x))
+    if weight is not None:
+        losses = fnp.multiply(losses, operand(weight, dtype))
+    return wrap(_reduced(losses, reduction), "BinaryCrossEntropyBackward0", (input, target))
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
+                                     reduce=None, reduction="mean", pos_weight=None):
+    """binary_cross_entropy(sigmoid(input), target) computed stably from the logits:
+    (1 - target) * input - log(sigmoid(input)), with positive examples weighted by
+    pos_weight."""
+    _check_same_size(input, target, "Target size ({target}) must be the same as input size "
+                     "({input})")
+    reduction = reduction_of(size_average, reduce, reduction)
+    if not target.dtype.is_floating_point:
+        raise RuntimeError(f"result type {_legacy_name(input.dtype)} can't be cast to the "
+                           f"desired output type {_legacy_name(target.dtype)}")
+    dtype = result_type(input, target)
+    x, t = operand(input, dtype), operand(target, dtype)
+    log_sigmoid = _log_sigmoid(x)
+    if pos_weight is not None:
+        scale = fnp.add(fnp.multiply(fnp.subtract(operand(pos_weight, dtype), 1.0), t), 1.0)
+        log_sigmoid = fnp.multiply(log_sigmoid, scale)
+    losses = fnp.subtract(fnp.multiply(fnp.subtract(1.0, t), x), log_sigmoid)
+    if weight is not None:
+        losses = fnp.multiply(losses, operand(weight, dtype))
+    return wrap(_reduced(losses, reduction), "BinaryCrossEntropyWithLogitsBackward0",
+                (input, target))
+
+
+__all__ = [
+    "relu", "tanh", "sigmoid", "softmax", "log_softmax", "linear", "dropout", "embedding",
+    "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+]

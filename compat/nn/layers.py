@@ -1,0 +1,248 @@
+"""The layers without a loss: Linear, the activations, Flatten, Dropout, Embedding,
+Sequential. Each holds its settings and parameters and computes with `functional`."""
+import math
+from collections import OrderedDict
+
+from .. import _dtypes
+from .._factories import empty
+from .._grad_mode import no_grad
+from . import functional as F
+from . import init
+from .module import Module
+from .parameter import Parameter
+
+
+def _floating(dtype):
+    """The dtype a layer's parameters are created in (the default float unless given)."""
+    if dtype is None:
+        return _dtypes.get_default_dtype()
+    dtype = _dtypes.as_dtype(dtype)
+    if not dtype.is_floating_point:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                           "gradients")
+    return dtype
+
+
+class Identity(Module):
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class Linear(Module):
+    """y = x @ weight.T + bias, with weight (out_features, in_features) and both drawn as
+    PyTorch draws them: kaiming_uniform_(a=sqrt(5)), then bias uniform in
+    +-1/sqrt(in_features)."""
+
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        dtype = _floating(dtype)
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = Parameter(empty((out_features, in_features), dtype=dtype,
+                                      device=device))
+        if bias:
+            self.bias = Parameter(empty(out_features, dtype=dtype, device=device))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in = self.in_features
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None}")
+
+
+class ReLU(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.relu(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class Tanh(Module):
+    def forward(self, input):
+        return F.tanh(input)
+
+
+class Sigmoid(Module):
+    def forward(self, input):
+        return F.sigmoid(input)
+
+
+class Softmax(Module):
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.softmax(input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class LogSoftmax(Softmax):
+    def forward(self, input):
+        return F.log_softmax(input, self.dim)
+
+
+class Flatten(Module):
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__()
+        self.start_dim = start_dim
+        self.end_dim = end_dim
+
+    def forward(self, input):
+        return input.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self):
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Dropout(Module):
+    """Zeroes elements with probability p while training (see F.dropout)."""
+
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        F.check_probability(p)
+        self.p = p
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.dropout(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self):
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+class Embedding(Module):
+    """A table of num_embeddings vectors of size embedding_dim, drawn from N(0, 1), looked
+    up by integer indices; the row at padding_idx is zero and gets no gradient."""
+
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None,
+                 norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None,
+                 _freeze=False, device=None, dtype=None):
+        super().__init__()
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        if padding_idx is not None:
+            if not -num_embeddings <= padding_idx < num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx %= num_embeddings
+        self.padding_idx = padding_idx
+        self.max_norm = max_norm
+        self.norm_type = norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
+        self.sparse = sparse
+        if _weight is None:
+            self.weight = Parameter(empty((num_embeddings, embedding_dim),
+                                          dtype=_floating(dtype), device=device),
+                                    requires_grad=not _freeze)
+            self.reset_parameters()
+        else:
+            if list(_weight.shape) != [num_embeddings, embedding_dim]:
+                raise AssertionError("Shape of weight does not match num_embeddings and "
+                                     "embedding_dim")
+            self.weight = Parameter(_weight, requires_grad=not _freeze)
+
+    @classmethod
+    def from_pretrained(cls, embeddings, freeze=True, padding_idx=None, **options):
+        if embeddings.dim() != 2:
+            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+        rows, columns = embeddings.shape
+        return cls(rows, columns, padding_idx, _weight=embeddings, _freeze=freeze, **options)
+
+    def reset_parameters(self):
+        init.normal_(self.weight)
+        if self.padding_idx is not None:
+            with no_grad():
+                self.weight[self.padding_idx].fill_(0)
+
+    def forward(self, input):
+        return F.embedding(input, self.weight, self.padding_idx, self.max_norm,
+                           self.norm_type, self.scale_grad_by_freq, self.sparse)
+
+    def extra_repr(self):
+        text = f"{self.num_embeddings}, {self.embedding_dim}"
+        if self.padding_idx is not None:
+            text += f", padding_idx={self.padding_idx}"
+        if self.max_norm is not None:
+            text += f", max_norm={self.max_norm}"
+        if self.norm_type != 2:
+            text += f", norm_type={self.norm_type}"
+        if self.scale_grad_by_freq:
+            text += ", scale_grad_by_freq=True"
+        if self.sparse:
+            text += ", sparse=True"
+        return text
+
+
+class Sequential(Module):
+    """Modules applied in order: ``Sequential(a, b)`` or ``Sequential(OrderedDict(...))``;
+    indexing gives a module (or a Sequential of a slice)."""
+
+    def __init__(self, *modules):
+        super().__init__()
+        if len(modules) == 1 and isinstance(modules[0], OrderedDict):
+            for name, module in modules[0].items():
+                self.add_module(name, module)
+        else:
+            for index, module in enumerate(modules):
+                self.add_module(str(index), module)
+
+    def _position(self, index):
+        size = len(self._modules)
+        if not -size <= index < size:
+            raise IndexError(f"index {index} is out of range")
+        return index % size
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return type(self)(OrderedDict(list(self._modules.items())[index]))
+        return list(self._modules.values())[self._position(index)]
+
+    def __setitem__(self, index, module):
+        key = list(self._modules)[self._position(index)]
+        setattr(self, key, module)
+
+    def __delitem__(self, index):
+        keys = list(self._modules)
+        for key in (keys[index] if isinstance(index, slice) else [keys[self._position(index)]]):
+            del self._modules[key]
+        # PyTorch renumbers the remaining modules
+        renumbered = list(self._modules.values())
+        self._modules.clear()
+        for position, module in enumerate(renumbered):
+            self._modules[str(position)] = module
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def forward(self, input):
+        for module in self:
+            input = module(input)
+        return input

@@ -1,0 +1,162 @@
+"""SGD, Adam, AdamW and RMSprop: PyTorch's single-tensor update rules (the ones its CPU
+runs), step for step, on NumPy arrays in the parameter's dtype."""
+import numpy as np
+
+from .optimizer import Optimizer, step_counter, zeros_like
+
+
+def _check_at_least(value, minimum, what):
+    if not minimum <= value:
+        raise ValueError(f"Invalid {what}: {value}")
+
+
+def _lerp_(start, end, weight):
+    """start += weight * (end - start) in place, in the two forms PyTorch's lerp kernel
+    uses (the second keeps weights near 1 exact)."""
+    if weight < 0.5:
+        start += weight * (end - start)
+    else:
+        start[...] = end - (end - start) * (1 - weight)
+
+
+class SGD(Optimizer):
+    """Stochastic gradient descent, with optional momentum (heavy-ball or Nesterov),
+    dampening and L2 weight decay."""
+
+    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
+                 nesterov=False, *, maximize=False, foreach=None, differentiable=False,
+                 fused=None):
+        _check_at_least(lr, 0.0, "learning rate")
+        _check_at_least(momentum, 0.0, "momentum value")
+        _check_at_least(weight_decay, 0.0, "weight_decay value")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        super().__init__(params, dict(
+            lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
+            nesterov=nesterov, maximize=maximize, foreach=foreach,
+            differentiable=differentiable, fused=fused))
+
+    def _update(self, param, grad, state, group):
+        momentum = group["momentum"]
+        if group["weight_decay"]:
+            grad = grad + group["weight_decay"] * param
+        if momentum:
+            buffer = state.get("momentum_buffer")
+            if buffer is None:
+                buffer = state["momentum_buffer"] = zeros_like(grad)
+                buffer._data[...] = grad
+            else:
+                buffer._data *= momentum
+                buffer._data += (1 - group["dampening"]) * grad
+            grad = grad + momentum * buffer._data if group["nesterov"] else buffer._data
+        return param - group["lr"] * grad
+
+
+class Adam(Optimizer):
+    """Adam: steps by bias-corrected running averages of the gradient and its square;
+    weight decay is added to the gradient (or, with decoupled_weight_decay, as AdamW,
+    shrinks the parameter)."""
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 amsgrad=False, *, foreach=None, maximize=False, capturable=False,
+                 differentiable=False, fused=None, decoupled_weight_decay=False):
+        _check_at_least(lr, 0.0, "learning rate")
+        _check_at_least(eps, 0.0, "epsilon value")
+        for index, beta in enumerate(betas):
+            if not 0.0 <= beta < 1.0:
+                raise ValueError(f"Invalid beta parameter at index {index}: {beta}")
+        _check_at_least(weight_decay, 0.0, "weight_decay value")
+        super().__init__(params, dict(
+            lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
+            maximize=maximize, foreach=foreach, capturable=capturable,
+            differentiable=differentiable, fused=fused,
+            decoupled_weight_decay=decoupled_weight_decay))
+
+    def _update(self, param, grad, state, group):
+        lr, (beta1, beta2), decay = group["lr"], group["betas"], group["weight_decay"]
+        if not state:
+            state["step"] = step_counter()
+            state["exp_avg"] = zeros_like(param)
+            state["exp_avg_sq"] = zeros_like(param)
+            if group["amsgrad"]:
+                state["max_exp_avg_sq"] = zeros_like(param)
+        state["step"]._data += 1
+        if decay and group["decoupled_weight_decay"]:
+            param = param * (1 - lr * decay)
+        elif decay:
+            grad = grad + decay * param
+        average, square = state["exp_avg"]._data, state["exp_avg_sq"]._data
+        _lerp_(average, grad, 1 - beta1)
+        square *= beta2
+        square += (1 - beta2) * grad * grad
+        step = float(state["step"]._data)
+        step_size = lr / (1 - beta1 ** step)
+        correction = (1 - beta2 ** step) ** 0.5
+        if group["amsgrad"]:
+            largest = state["max_exp_avg_sq"]._data
+            np.maximum(largest, square, out=largest)
+            square = largest
+        denominator = np.sqrt(square) / correction + group["eps"]
+        return param - step_size * (average / denominator)
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (default 0.01)."""
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
+                 amsgrad=False, *, maximize=False, foreach=None, capturable=False,
+                 differentiable=False, fused=None):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
+                         maximize=maximize, capturable=capturable,
+                         differentiable=differentiable, fused=fused,
+                         decoupled_weight_decay=True)
+
+
+class RMSprop(Optimizer):
+    """Steps by the gradient over the root of a running average of its square (centered:
+    of its variance), with optional momentum and L2 weight decay."""
+
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
+                 centered=False, capturable=False, foreach=None, maximize=False,
+                 differentiable=False):
+        _check_at_least(lr, 0.0, "learning rate")
+        _check_at_least(eps, 0.0, "epsilon value")
+        _check_at_least(momentum, 0.0, "momentum value")
+        _check_at_least(weight_decay, 0.0, "weight_decay value")
+        _check_at_least(alpha, 0.0, "alpha value")
+        super().__init__(params, dict(
+            lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
+            weight_decay=weight_decay, capturable=capturable, foreach=foreach,
+            maximize=maximize, differentiable=differentiable))
+
+    def _update(self, param, grad, state, group):
+        alpha, momentum = group["alpha"], group["momentum"]
+        if not state:
+            state["step"] = step_counter()
+            state["square_avg"] = zeros_like(param)
+            if momentum > 0:
+                state["momentum_buffer"] = zeros_like(param)
+            if group["centered"]:
+                state["grad_avg"] = zeros_like(param)
+        state["step"]._data += 1
+        if group["weight_decay"]:
+            grad = grad + group["weight_decay"] * param
+        square = state["square_avg"]._data
+        square *= alpha
+        square += (1 - alpha) * grad * grad
+        if group["centered"]:
+            average = state["grad_avg"]._data
+            _lerp_(average, grad, 1 - alpha)
+            root = np.sqrt(square - average * average)
+        else:
+            root = np.sqrt(square)
+        root += group["eps"]
+        if momentum > 0:
+            buffer = state["momentum_buffer"]._data
+            buffer *= momentum
+            buffer += grad / root
+            return param - group["lr"] * buffer
+        return param - group["lr"] * (grad / root)
+
+
+__all__ = ["SGD", "Adam", "AdamW", "RMSprop"]

@@ -1,0 +1,180 @@
+"""compat.optim against torch.optim 2.13: the same model trained for several steps from the
+same seed ends with the same parameters (to float32 rounding) and the same optimizer
+state; state_dict, zero_grad, StepLR, printing and error texts match."""
+import warnings
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from compat_harness import Raised, check, check_printed, run_both
+
+CONFIGURATIONS = [
+    ("SGD", dict(lr=0.1)),
+    ("SGD", dict(lr=0.05, momentum=0.9)),
+    ("SGD", dict(lr=0.05, momentum=0.9, nesterov=True, weight_decay=0.01)),
+    ("SGD", dict(lr=0.05, momentum=0.5, dampening=0.3, maximize=True)),
+    ("Adam", dict(lr=0.01)),
+    ("Adam", dict(lr=0.01, betas=(0.3, 0.8), weight_decay=0.1, amsgrad=True)),
+    ("AdamW", dict(lr=0.01)),
+    ("AdamW", dict(lr=0.02, weight_decay=0.5, amsgrad=True, maximize=True)),
+    ("RMSprop", dict(lr=0.01)),
+    ("RMSprop", dict(lr=0.01, momentum=0.8, centered=True, weight_decay=0.1, alpha=0.9)),
+]
+
+
+def _model(torch):
+    return torch.nn.Sequential(torch.nn.Linear(4, 6), torch.nn.Tanh(), torch.nn.Linear(6, 3))
+
+
+def _train(torch, name, options, steps, seed, set_to_none=True):
+    """The model and optimizer after `steps` steps of cross-entropy on random batches."""
+    torch.manual_seed(seed)
+    model = _model(torch)
+    optimizer = getattr(torch.optim, name)(model.parameters(), **options)
+    for _ in range(steps):
+        x, y = torch.randn(8, 4), torch.randint(0, 3, (8,))
+        optimizer.zero_grad(set_to_none=set_to_none)
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        optimizer.step()
+    return model, optimizer
+
+
+@pytest.mark.parametrize("name, options", CONFIGURATIONS,
+                         ids=[f"{n}-{sorted(o.items())}" for n, o in CONFIGURATIONS])
+def test_parameters_and_state_after_steps_equal_torchs(name, options):
+    def case(torch):
+        model, optimizer = _train(torch, name, options, steps=6, seed=1)
+        return list(model.named_parameters()), optimizer.state_dict()
+    check(case, rtol=1e-4, atol=1e-6)
+
+
+@given(seed=st.integers(0, 2**32 - 1), which=st.sampled_from(range(len(CONFIGURATIONS))),
+       steps=st.integers(1, 12))
+def test_training_follows_torch_for_any_seed(seed, which, steps):
+    name, options = CONFIGURATIONS[which]
+    check(lambda torch: list(_train(torch, name, options, steps, seed)[0].parameters()),
+          rtol=1e-4, atol=1e-6)
+
+
+def test_param_groups_with_their_own_settings():
+    def case(torch):
+        torch.manual_seed(0)
+        model = _model(torch)
+        optimizer = torch.optim.SGD([
+            {"params": model[0].parameters()},
+            {"params": model[2].parameters(), "lr": 0.5, "momentum": 0.9}], lr=0.1)
+        for _ in range(3):
+            optimizer.zero_grad()
+            model(torch.randn(5, 4)).pow(2).sum().backward()
+            optimizer.step()
+        return list(model.parameters()), optimizer.state_dict()
+    check(case, rtol=1e-4)
+
+
+@pytest.mark.parametrize("set_to_none", [True, False])
+def test_zero_grad(set_to_none):
+    def case(torch):
+        model, optimizer = _train(torch, "SGD", dict(lr=0.1), 1, 0)
+        optimizer.zero_grad(set_to_none=set_to_none)
+        return [p.grad for p in model.parameters()]
+    check(case)
+
+
+def test_skips_parameters_without_gradients_and_calls_the_closure():
+    def case(torch):
+        torch.manual_seed(0)
+        used, unused = torch.nn.Linear(2, 1), torch.nn.Linear(2, 1)
+        optimizer = torch.optim.Adam(list(used.parameters()) + list(unused.parameters()))
+        x = torch.randn(3, 2)
+
+        def closure():
+            optimizer.zero_grad()
+            loss = used(x).sum()
+            loss.backward()
+            return loss
+        loss = optimizer.step(closure)
+        return loss, list(used.parameters()), list(unused.parameters()), optimizer.state_dict()
+    check(case)
+
+
+def test_loading_a_state_dict_resumes_training():
+    def case(torch):
+        model, optimizer = _train(torch, "Adam", dict(lr=0.01), 3, 0)
+        saved_model, saved_optimizer = model.state_dict(), optimizer.state_dict()
+        resumed = _model(torch)
+        resumed.load_state_dict(saved_model)
+        again = torch.optim.Adam(resumed.parameters(), lr=0.5)
+        again.load_state_dict(saved_optimizer)
+        for m, o in ((model, optimizer), (resumed, again)):
+            torch.manual_seed(5)
+            o.zero_grad()
+            m(torch.randn(2, 4)).sum().backward()
+            o.step()
+        return list(model.parameters()), list(resumed.parameters()), again.param_groups[0]["lr"]
+    check(case, rtol=1e-5)
+
+
+def test_step_lr():
+    def case(torch):
+        model, optimizer = _train(torch, "SGD", dict(lr=1.0), 0, 0)
+        scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=3, gamma=0.5)
+        rates = []
+        for _ in range(8):
+            optimizer.step()
+            scheduler.step()
+            rates.append(scheduler.get_last_lr())
+        return rates, scheduler.state_dict(), optimizer.state_dict()["param_groups"]
+    check(case)
+
+
+def test_optimizers_print_as_torchs():
+    def case(torch):
+        params = list(_model(torch).parameters())
+        print(torch.optim.SGD(params, lr=0.1, momentum=0.9))
+        print(torch.optim.Adam(params))
+        print(torch.optim.AdamW(params))
+        print(torch.optim.RMSprop(params))
+        print(torch.optim.SGD([{"params": params[:2]}, {"params": params[2:], "lr": 1.0}],
+                              lr=0.1))
+    check_printed(case)
+
+
+def _assert_same_error(case):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = run_both(case)
+    assert isinstance(theirs, Raised) and isinstance(ours, Raised), (ours, theirs)
+    assert (ours.type, ours.message) == (theirs.type, theirs.message)
+
+
+def _params(torch):
+    return torch.nn.Linear(2, 2).parameters()
+
+
+MISUSES = {
+    "empty": lambda torch: torch.optim.SGD([], lr=0.1),
+    "one tensor": lambda torch: torch.optim.SGD(torch.zeros(2, requires_grad=True), lr=0.1),
+    "non-leaf": lambda torch: torch.optim.SGD([torch.zeros(2, requires_grad=True) * 2],
+                                              lr=0.1),
+    "a set": lambda torch: torch.optim.SGD([{"params": set(_params(torch))}], lr=0.1),
+    "not a tensor": lambda torch: torch.optim.SGD([1.0], lr=0.1),
+    "twice": lambda torch: torch.optim.SGD(
+        [{"params": p} for p in [list(_params(torch))] * 2], lr=0.1),
+    "negative lr": lambda torch: torch.optim.SGD(_params(torch), lr=-0.1),
+    "negative momentum": lambda torch: torch.optim.SGD(_params(torch), lr=0.1, momentum=-1),
+    "nesterov": lambda torch: torch.optim.SGD(_params(torch), lr=0.1, nesterov=True),
+    "beta": lambda torch: torch.optim.Adam(_params(torch), betas=(1.0, 0.9)),
+    "second beta": lambda torch: torch.optim.AdamW(_params(torch), betas=(0.9, -0.1)),
+    "eps": lambda torch: torch.optim.Adam(_params(torch), eps=-1),
+    "weight decay": lambda torch: torch.optim.RMSprop(_params(torch), weight_decay=-1),
+    "alpha": lambda torch: torch.optim.RMSprop(_params(torch), alpha=-0.5),
+    "groups differ": lambda torch: torch.optim.SGD(_params(torch), lr=0.1).load_state_dict(
+        {"state": {}, "param_groups": []}),
+}
+
+
+@pytest.mark.parametrize("misuse", list(MISUSES))
+def test_misuse_raises_torchs_error(misuse):
+    _assert_same_error(MISUSES[misuse])
