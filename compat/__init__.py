@@ -14,8 +14,9 @@ import os as _os
 
 from funcgrad import debug as _debug
 
-from . import _graph, _methods  # noqa: F401 -- install the Tensor methods and operators
-from . import autograd
+from . import _dtypes, _graph, _methods  # noqa: F401 -- _methods installs Tensor's methods
+from . import accelerator, autograd, backends, cuda
+from ._device import device
 from ._dtypes import (bool, dtype, float16, float32, float64, get_default_dtype, int8, int16,
                       int32, int64, promote_types, set_default_dtype, uint8)
 from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
@@ -24,6 +25,7 @@ from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Float
                          ones_like, tensor, zeros, zeros_like)
 from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, no_grad,
                          set_grad_enabled)
+from ._info import finfo, iinfo
 from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bmm, cat, clamp,
                    clamp_max, clamp_min, clone, concat, cos, cumsum, div, dot, eq, equal, exp,
                    flatten, ge, gt, isnan, le, log, log_softmax, logical_not, lt, masked_fill,
@@ -52,6 +54,17 @@ true_divide = div
 subtract = sub
 negative = neg
 absolute = abs
+
+
+def get_default_device():
+    """The CPU: the only device compat computes on."""
+    return device("cpu")
+
+
+def can_cast(from_, to):
+    """Whether PyTorch's casting rules allow an in-place result of dtype `from_` to be
+    written into a tensor of dtype `to` (not from floating to integer, nor to bool)."""
+    return _dtypes.can_cast(from_, to)
 
 
 def is_tensor(obj):

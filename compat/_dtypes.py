@@ -77,9 +77,11 @@ def get_default_dtype():
 
 def set_default_dtype(d):
     """Make `d` (compat.float32 or compat.float64) the default floating dtype."""
-    if d not in (float32, float64, float16):
-        raise TypeError(f"compat.set_default_dtype: only floating dtypes can be the default, "
-                        f"got {d!r}")
+    message = "only floating-point types are supported as the default type"
+    if not isinstance(d, dtype):
+        raise TypeError(f"invalid dtype object: {message}")
+    if d.category != FLOAT:
+        raise TypeError(message)
     DEFAULTS.float = d
 
 
