@@ -15,10 +15,11 @@ import os as _os
 from funcgrad import debug as _debug
 
 from . import _dtypes, _graph, _methods  # noqa: F401 -- _methods installs Tensor's methods
-from . import accelerator, autograd, backends, cuda
+from . import accelerator, autograd, backends, cuda, fft, linalg, special
 from ._device import device
-from ._dtypes import (bool, dtype, float16, float32, float64, get_default_dtype, int8, int16,
-                      int32, int64, promote_types, set_default_dtype, uint8)
+from ._dtypes import (bool, complex64, complex128, dtype, float16, float32, float64,
+                      get_default_dtype, int8, int16, int32, int64, promote_types,
+                      set_default_dtype, uint8)
 from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
                          HalfTensor, IntTensor, LongTensor, ShortTensor, arange, as_tensor,
                          empty, empty_like, eye, from_numpy, full, full_like, linspace, ones,
@@ -30,6 +31,7 @@ from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bmm
                    clamp_max, clamp_min, clone, concat, cos, cumsum, div, dot, eq, equal, exp,
                    flatten, ge, gt, isnan, le, log, log_softmax, logical_not, lt, masked_fill,
                    matmul, max, maximum, mean, min, minimum, mm, mul, mv, ne, neg, norm,
+                   positive,
                    permute, pow, prod, reciprocal, relu, remainder, reshape, rsub, sigmoid,
                    sin, softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh,
                    transpose, unsqueeze, var, where)
@@ -39,6 +41,9 @@ from ._random import (Generator, bernoulli, default_generator, get_rng_state, in
                       randn, randn_like, randperm, seed, set_rng_state)
 from ._record import result_type
 from ._tensor import Size, Tensor
+from ._torch_names import namespace as _namespace
+
+globals().update(_namespace(""))  # the table's torch functions: einsum, gather, topk, ...
 
 float = float32  # noqa: A001 -- torch's aliases
 double = float64
@@ -46,6 +51,8 @@ half = float16
 long = int64
 int = int32  # noqa: A001
 short = int16
+cfloat = complex64
+cdouble = complex128
 
 clip = clamp
 multiply = mul
