@@ -28,13 +28,12 @@ from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, no_grad,
                          set_grad_enabled)
 from ._info import finfo, iinfo
 from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bmm, cat, clamp,
-                   clamp_max, clamp_min, clone, concat, cos, cumsum, div, dot, eq, equal, exp,
-                   flatten, ge, gt, isnan, le, log, log_softmax, logical_not, lt, masked_fill,
-                   matmul, max, maximum, mean, min, minimum, mm, mul, mv, ne, neg, norm,
-                   positive,
-                   permute, pow, prod, reciprocal, relu, remainder, reshape, rsub, sigmoid,
-                   sin, softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh,
-                   transpose, unsqueeze, var, where)
+                   clamp_max, clamp_min, clone, concat, conj, cos, cumsum, div, dot, eq, equal,
+                   exp, flatten, ge, gt, isnan, le, log, log_softmax, logical_not, lt, masked_fill,
+                   matmul, max, maximum, mean, min, minimum, mm, mul, mv, ne, neg, norm, positive,
+                   permute, pow, prod, reciprocal, relu, remainder, reshape, rsub, sigmoid, sin,
+                   softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh, transpose,
+                   unsqueeze, var, where)
 from ._printing import get_printoptions, set_printoptions
 from ._random import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
                       manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,

@@ -12,7 +12,7 @@ from ._tensor import Tensor
 # Methods that are the operation of the same name.
 _SAME_NAME = (
     "add", "sub", "mul", "div", "remainder", "reciprocal", "pow", "square", "neg", "exp",
-    "positive",
+    "positive", "conj",
     "log", "sin", "cos", "tanh", "sqrt", "abs", "sigmoid", "relu", "clamp", "clamp_min",
     "clamp_max", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_not",
     "isnan", "equal", "allclose", "argmax", "argmin", "any", "all", "sum", "mean", "prod",

@@ -145,6 +145,13 @@ def positive(input):
     return input
 
 
+def conj(input):
+    """The complex conjugate; a real tensor itself, as in PyTorch."""
+    if input._data.dtype.kind != "c":
+        return input
+    return wrap_view(input, fnp.conj, "ConjBackward0")
+
+
 def neg(input):
     if input.dtype is _bool:
         raise RuntimeError("negation, the `-` operator, on a bool tensor is not supported; "
@@ -826,7 +833,7 @@ def to_dtype(input, dtype):
 
 __all__ = [
     "add", "sub", "rsub", "mul", "div", "remainder", "reciprocal", "pow", "square", "neg",
-    "positive",
+    "positive", "conj",
     "exp", "log", "sin", "cos", "tanh", "sqrt", "abs", "sigmoid", "relu", "clamp",
     "clamp_min", "clamp_max", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
     "logical_not", "isnan", "equal", "allclose", "argmax", "argmin", "any", "all", "sum", "mean",

@@ -13,13 +13,16 @@ receives tensors, and everything else as given; it renames arguments (``dim`` ->
   results without a derivative such as comparisons);
 * wraps each result as a tensor whose grad_fn carries PyTorch's name (`label`), a view of
   the input where PyTorch's result is one (`view`), and gathers several results in
-  PyTorch's named tuple (`returns`);
+  PyTorch's named tuple (`returns`); an input funcgrad returns unchanged becomes a new
+  tensor, or stays the input tensor itself where PyTorch returns it (`passes_input`);
 * raises NumPy's complaints as PyTorch's error types (an axis out of range is
   PyTorch's IndexError, other bad arguments its RuntimeError).
 
 No derivative is written here: every one comes from the funcgrad primitives `compute` calls.
 """
 import numpy as np
+
+import funcgrad.numpy as fnp
 
 from . import _dtypes
 from ._dtypes import DEFAULTS
@@ -37,10 +40,10 @@ class Row:
     computed, and which forms exist (``torch.f``, ``Tensor.f``, ``Tensor.f_``)."""
 
     __slots__ = ("name", "compute", "dtypes", "label", "function", "method", "inplace",
-                 "view", "returns")
+                 "view", "returns", "passes_input")
 
     def __init__(self, name, compute, dtypes=KEEP, label=None, *, function=True, method=None,
-                 inplace=False, view=False, returns=None):
+                 inplace=False, view=False, returns=None, passes_input=False):
         self.name = name
         self.compute = compute
         self.dtypes = dtypes
@@ -50,6 +53,7 @@ class Row:
         self.inplace = inplace
         self.view = view
         self.returns = returns
+        self.passes_input = passes_input
 
     @property
     def namespace(self):
@@ -135,10 +139,8 @@ def operation(row):
     def op(*args, **kwargs):
         tensors = _tensors_in(args, kwargs)
         convert = _converter(rule, _dtype_of(rule, tensors, name))
-        values = [_values(a, convert) for a in args]
-        out = _computed(row, values, {key: _values(v, convert) for key, v in kwargs.items()})
-        if values and out is values[0]:  # the input itself (conj of a real tensor), as torch
-            return args[0]
+        out = _computed(row, [_values(a, convert) for a in args],
+                        {key: _values(v, convert) for key, v in kwargs.items()})
         return _results(row, out, tuple(tensors))
     op.__name__ = row.short_name
     op.__qualname__ = row.short_name
@@ -156,6 +158,12 @@ def _results(row, out, tensors):
 
 
 def _result(row, value, tensors):
+    for x in tensors:
+        if value is x._box or value is x._data:  # funcgrad returned an input as it was:
+            if row.passes_input:  # so does PyTorch (broadcast_tensors)
+                return x
+            value = fnp.positive(value)  # else a new tensor, with a node of its own
+            break
     view_of = tensors[0] if row.view and tensors else None
     return wrap(value, row.label, tensors, view_of=view_of)
 

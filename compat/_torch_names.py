@@ -168,13 +168,18 @@ def _select(x, dim, index):
 
 
 def _sort(x, dim=-1, descending=False, stable=False):
-    raw = unbox_all(x)
-    order = np.argsort(-raw if descending and raw.dtype.kind != "b" else raw, axis=dim,
-                       kind="stable")
-    if descending and raw.dtype.kind == "b":
-        order = np.flip(np.argsort(raw, axis=dim, kind="stable"), axis=dim)
+    """Values and indices sorted along `dim`, ties in their original order (always stable;
+    NaN sorts as the largest value, as in PyTorch)."""
     if fnp.ndim(x) == 0:
+        _dims(x, dim)
         return x, np.zeros((), np.int64)
+    dim = _dims(x, dim)
+    raw = unbox_all(x)
+    if descending:  # a stable ascending sort of the reversed values, reversed back
+        reversed_order = np.argsort(np.flip(raw, axis=dim), axis=dim, kind="stable")
+        order = np.flip(raw.shape[dim] - 1 - reversed_order, axis=dim)
+    else:
+        order = np.argsort(raw, axis=dim, kind="stable")
     return fnp.take_along_axis(x, order, axis=dim), order.astype(np.int64)
 
 
@@ -265,7 +270,7 @@ def _roll(x, shifts, dims=None):
 
 def _diag(x, diagonal=0):
     if fnp.ndim(x) not in (1, 2):
-        raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " f"{fnp.ndim(x)}D")
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {fnp.ndim(x)}D")
     return fnp.diag(x, diagonal)
 
 
@@ -280,8 +285,7 @@ def _diag_embed(x, offset=0, dim1=-2, dim2=-1):
 
 def _trace(x):
     if fnp.ndim(x) != 2:
-        raise RuntimeError("trace: expected a matrix, but got tensor with dim "
-                           f"{fnp.ndim(x)}")
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {fnp.ndim(x)}")
     return fnp.trace(x)
 
 
@@ -423,9 +427,8 @@ def _diff(x, n=1, dim=-1, prepend=None, append=None):
                     **({} if append is None else {"append": append}))
 
 
-def _quantile(x, q, dim=None, keepdim=False, *, interpolation="linear", nan=fnp.quantile):
-    out = nan(x, q, axis=dim, keepdims=keepdim, method=interpolation)
-    return out
+def _quantile(x, q, dim=None, keepdim=False, *, interpolation="linear", which=fnp.quantile):
+    return which(x, q, axis=dim, keepdims=keepdim, method=interpolation)
 
 
 def _std_or_var(which):
@@ -518,10 +521,6 @@ def _slogdet(A):
 def _logdet(A):
     sign, logabs = fla.slogdet(A)
     return fnp.where(unbox_all(sign) < 0, np.nan, logabs)
-
-
-def _conj(x):
-    return fnp.conj(x) if np.iscomplexobj(unbox_all(x)) else x
 
 
 def _fft(which, default_norm=None):
@@ -692,7 +691,7 @@ REDUCTIONS = [
         "VarMeanBackward0", method=False),
     Row("quantile", _quantile, KEEP),
     Row("nanquantile", lambda x, q, dim=None, keepdim=False, *, interpolation="linear":
-        _quantile(x, q, dim, keepdim, interpolation=interpolation, nan=fnp.nanquantile), KEEP),
+        _quantile(x, q, dim, keepdim, interpolation=interpolation, which=fnp.nanquantile), KEEP),
     Row("diff", _diff, KEEP),
     Row("trapezoid", lambda y, x=None, *, dx=None, dim=-1:
         fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), KEEP, method=False),
@@ -750,7 +749,8 @@ SHAPES = [
     Row("ravel", lambda x: fnp.reshape(x, (-1,)), KEEP, "ViewBackward0", view=True),
     Row("broadcast_to", lambda x, size: fnp.broadcast_to(x, tuple(size)), KEEP,
         "ExpandBackward0", view=True),
-    Row("broadcast_tensors", _broadcast_tensors, KEEP, "ExpandBackward0", method=False),
+    Row("broadcast_tensors", _broadcast_tensors, KEEP, "ExpandBackward0", method=False,
+        passes_input=True),
     Row("meshgrid", _meshgrid, KEEP, "ExpandBackward0", method=False),
     Row("atleast_1d", fnp.atleast_1d, KEEP, "ViewBackward0", method=False),
     Row("atleast_2d", fnp.atleast_2d, KEEP, "UnsqueezeBackward0", method=False),
@@ -849,7 +849,7 @@ LINALG = [
 COMPLEX = [
     Row("real", fnp.real, KEEP, method=False, view=True),
     Row("imag", fnp.imag, KEEP, method=False, view=True),
-    Row("angle", fnp.angle, FLOAT), Row("conj", _conj, KEEP, view=True),
+    Row("angle", fnp.angle, FLOAT),
     Row("view_as_real", lambda x: fnp.stack([fnp.real(x), fnp.imag(x)], axis=-1), KEEP,
         "ViewAsRealBackward0", method=False),
 ]
