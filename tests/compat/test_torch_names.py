@@ -2,6 +2,7 @@
 method and in-place form, compared in value, dtype, shape, grad_fn name and gradient; the
 errors PyTorch raises by type. Every row must appear in CASES (a new row without a case
 fails `test_every_row_has_a_case`)."""
+import pathlib
 import re
 
 import numpy as np
@@ -337,3 +338,12 @@ def test_case_expressions_name_their_row():
         short = name.rpartition(".")[2]
         for expression in expressions:
             assert re.search(rf"\b{short}_?\b", expression), (name, expression)
+
+
+def test_the_torch_names_page_is_generated_from_the_table():
+    """docs/torch-names.md is generated; regenerate it when the table changes."""
+    from compat.tools.list_torch_names import torch_names_markdown
+    page = pathlib.Path(__file__).resolve().parents[2] / "docs" / "torch-names.md"
+    assert page.read_text() == torch_names_markdown(), (
+        "docs/torch-names.md is out of date; regenerate it with\n"
+        "    python -m compat.tools.list_torch_names > docs/torch-names.md")
