@@ -40,6 +40,7 @@ from ._random import (Generator, bernoulli, default_generator, get_rng_state, in
                       manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,
                       randn, randn_like, randperm, seed, set_rng_state)
 from ._record import result_type
+from ._serialization import load, save
 from ._tensor import Size, Tensor
 from ._torch_names import namespace as _namespace
 
