@@ -164,4 +164,5 @@ def of_array(array):
 
 
 __all__ = ["dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
-           "float64", "complex64", "complex128", "get_default_dtype", "set_default_dtype", "promote_types"]
+           "float64", "complex64", "complex128", "get_default_dtype", "set_default_dtype",
+           "promote_types"]

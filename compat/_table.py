@@ -118,8 +118,8 @@ def _computed(row, args, kwargs):
         return row.compute(*args, **kwargs)
     except np.exceptions.AxisError as error:
         low, high = -max(error.ndim, 1), max(error.ndim, 1) - 1
-        raise IndexError(f"{row.name}(): Dimension out of range (expected to be in range of "
-                         f"[{low}, {high}], but got {error.axis})") from None
+        raise IndexError(f"Dimension out of range (expected to be in range of [{low}, "
+                         f"{high}], but got {error.axis})") from None
     except np.linalg.LinAlgError as error:
         raise _LinAlgError(f"{row.name}: {error}") from None
     except ValueError as error:
@@ -128,8 +128,7 @@ def _computed(row, args, kwargs):
 
 class _LinAlgError(RuntimeError):
     """A matrix the factorisation or solve cannot handle (singular, not positive-definite):
-    PyTorch's torch.linalg.LinAlgError, a RuntimeError."""
-
+    PyTorch's torch.linalg.LinAlgError, a RuntimeError (named as PyTorch's class is)."""
 
 
 def operation(row):

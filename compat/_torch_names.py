@@ -340,6 +340,22 @@ def _pnorm(x, p, axis):
     return fnp.where(zero, 0.0, fnp.where(zero, 1.0, powered) ** (1.0 / p))
 
 
+def _in_dtype_of(x, out):
+    """`out` in x's dtype (NumPy's cov and corrcoef compute float32 input in float64)."""
+    return fnp.astype(out, unbox_all(x).dtype)
+
+
+def _cov(x, *, correction=1, fweights=None, aweights=None):
+    return _in_dtype_of(x, fnp.cov(x, ddof=correction, fweights=fweights, aweights=aweights))
+
+
+def _cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """x1 . x2 / (|x1| |x2|) along `dim`, the product of norms kept above eps (PyTorch's)."""
+    products = fnp.sum(x1 * x2, axis=dim)
+    squares = fnp.sum(x1 * x1, axis=dim) * fnp.sum(x2 * x2, axis=dim)
+    return products / fnp.sqrt(fnp.maximum(squares, eps * eps))
+
+
 def _dist(x, other, p=2):
     return _pnorm(fnp.reshape(x - other, (-1,)), p, 0)
 
@@ -576,7 +592,8 @@ ELEMENTWISE = [
     _float("arctanh", fnp.arctanh, "AtanhBackward0"),
     _float("atan2", fnp.arctan2), _float("arctan2", fnp.arctan2, "Atan2Backward0"),
     _float("hypot", fnp.hypot), _float("exp2", fnp.exp2), _float("expm1", fnp.expm1),
-    _float("log2", fnp.log2), _float("log10", fnp.log10), _float("log1p", fnp.log1p, "Log1PBackward0"),
+    _float("log2", fnp.log2), _float("log10", fnp.log10),
+    _float("log1p", fnp.log1p, "Log1PBackward0"),
     _float("rsqrt", _rsqrt), _float("logaddexp", fnp.logaddexp, inplace=False),
     _float("logaddexp2", fnp.logaddexp2, inplace=False),
     _float("erf", fsp.erf), _float("erfc", fsp.erfc), _float("erfinv", fsp.erfinv),
@@ -595,6 +612,8 @@ ELEMENTWISE = [
     _same("nan_to_num", lambda x, nan=0.0, posinf=None, neginf=None:
           fnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)),
     Row("heaviside", np.heaviside, DATA),  # no derivative in PyTorch either
+    Row("gcd", np.gcd, DATA, inplace=True), Row("lcm", np.lcm, DATA, inplace=True),
+    _float("ldexp", lambda x, other: x * fnp.power(2.0, other)),
     _same("addcmul", lambda x, t1, t2, *, value=1: x + value * t1 * t2),
     _same("addcdiv", lambda x, t1, t2, *, value=1: x + value * t1 / t2),
     Row("special.erf", fsp.erf, FLOAT, "ErfBackward0"),
@@ -699,6 +718,10 @@ REDUCTIONS = [
         fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), KEEP,
         "TrapezoidBackward0", method=False),
     Row("dist", _dist, PROMOTE),
+    Row("cov", _cov, FLOAT, "SqueezeBackward0"),
+    Row("corrcoef", lambda x: fnp.clip(_in_dtype_of(x, fnp.corrcoef(x)), -1, 1), FLOAT,
+        "ClampBackward1"),
+    Row("cosine_similarity", _cosine_similarity, FLOAT, method=False),
 ]
 
 INDEXING = [
