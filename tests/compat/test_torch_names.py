@@ -446,3 +446,11 @@ def test_the_torch_names_page_is_generated_from_the_table():
     assert page.read_text() == torch_names_markdown(), (
         "docs/torch-names.md is out of date; regenerate it with\n"
         "    python -m compat.tools.list_torch_names > docs/torch-names.md")
+
+
+def test_table_rows_do_not_replace_hand_written_functions():
+    """compat's namespace takes the table's functions after the hand-written ones: a row
+    named like one of those would silently replace it."""
+    from compat import _factories, _ops
+    rows = {row.short_name for row in _torch_names.ROWS if not row.namespace}
+    assert rows & (set(_ops.__all__) | set(_factories.__all__)) == set()
