@@ -14,29 +14,37 @@ import os as _os
 
 from funcgrad import debug as _debug
 
-from . import _graph, _methods  # noqa: F401 -- install the Tensor methods and operators
-from . import autograd, nn, optim
-from ._dtypes import (bool, dtype, float16, float32, float64, get_default_dtype, int8, int16,
-                      int32, int64, promote_types, set_default_dtype, uint8)
+from . import _dtypes, _graph, _methods  # noqa: F401 -- _methods installs Tensor's methods
+from . import (accelerator, autograd, backends, cuda, distributions, fft, linalg, nn, optim,
+               special, testing, utils)
+from ._device import device
+from ._dtypes import (bool, complex64, complex128, dtype, float16, float32, float64,
+                      get_default_dtype, int8, int16, int32, int64, promote_types,
+                      set_default_dtype, uint8)
 from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
                          HalfTensor, IntTensor, LongTensor, ShortTensor, arange, as_tensor,
                          empty, empty_like, eye, from_numpy, full, full_like, linspace, ones,
                          ones_like, tensor, zeros, zeros_like)
 from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, no_grad,
                          set_grad_enabled)
+from ._info import finfo, iinfo
 from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bmm, cat, clamp,
-                   clamp_max, clamp_min, clone, concat, cos, cumsum, div, dot, eq, equal, exp,
-                   flatten, ge, gt, isnan, le, log, log_softmax, logical_not, lt, masked_fill,
-                   matmul, max, maximum, mean, min, minimum, mm, mul, mv, ne, neg, norm,
-                   permute, pow, prod, reciprocal, relu, remainder, reshape, rsub, sigmoid,
-                   sin, softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh,
-                   transpose, unsqueeze, var, where)
+                   clamp_max, clamp_min, clone, concat, conj, cos, cumsum, div, dot, eq, equal,
+                   exp, flatten, ge, gt, isnan, le, log, log_softmax, logical_not, lt, masked_fill,
+                   matmul, max, maximum, mean, min, minimum, mm, mul, mv, ne, neg, norm, positive,
+                   permute, pow, prod, reciprocal, relu, remainder, reshape, rsub, sigmoid, sin,
+                   softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh, transpose,
+                   unsqueeze, var, where)
 from ._printing import get_printoptions, set_printoptions
 from ._random import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
                       manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,
                       randn, randn_like, randperm, seed, set_rng_state)
 from ._record import result_type
+from ._serialization import load, save
 from ._tensor import Size, Tensor
+from ._torch_names import namespace as _namespace
+
+globals().update(_namespace(""))  # the table's torch functions: einsum, gather, topk, ...
 
 float = float32  # noqa: A001 -- torch's aliases
 double = float64
@@ -44,6 +52,8 @@ half = float16
 long = int64
 int = int32  # noqa: A001
 short = int16
+cfloat = complex64
+cdouble = complex128
 
 clip = clamp
 multiply = mul
@@ -52,6 +62,17 @@ true_divide = div
 subtract = sub
 negative = neg
 absolute = abs
+
+
+def get_default_device():
+    """The CPU: the only device compat computes on."""
+    return device("cpu")
+
+
+def can_cast(from_, to):
+    """Whether PyTorch's casting rules allow an in-place result of dtype `from_` to be
+    written into a tensor of dtype `to` (not from floating to integer, nor to bool)."""
+    return _dtypes.can_cast(from_, to)
 
 
 def is_tensor(obj):

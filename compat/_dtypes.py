@@ -7,7 +7,7 @@ Every compat operation asks `result_type` for its dtype and casts its operands t
 """
 import numpy as np
 
-_BOOL, _INT, FLOAT = 0, 1, 2
+_BOOL, _INT, FLOAT, COMPLEX = 0, 1, 2, 3
 _py_bool = type(True)  # `bool` below is the tensor dtype, as in torch
 
 
@@ -28,7 +28,7 @@ class dtype:
 
     @property
     def is_complex(self):
-        return False
+        return self.category == COMPLEX
 
     @property
     def is_signed(self):
@@ -54,13 +54,18 @@ int64 = dtype("int64", np.int64, _INT, "LongTensor")
 float16 = dtype("float16", np.float16, FLOAT, "HalfTensor")
 float32 = dtype("float32", np.float32, FLOAT, "FloatTensor")
 float64 = dtype("float64", np.float64, FLOAT, "DoubleTensor")
+# Complex tensors come from torch.fft; compat computes little else on them (see
+# docs/guide-compat.md).
+complex64 = dtype("complex64", np.complex64, COMPLEX, "ComplexFloatTensor")
+complex128 = dtype("complex128", np.complex128, COMPLEX, "ComplexDoubleTensor")
 
-ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
+ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64, complex64,
+       complex128)
 BY_NUMPY_DTYPE = {d.numpy: d for d in ALL}
 BY_NAME = {d.name: d for d in ALL}
 _BY_LEGACY_NAME = {d.legacy_name: d for d in ALL}
 BY_NAME.update(float=float32, double=float64, half=float16, long=int64, int=int32,
-               short=int16)
+               short=int16, cfloat=complex64, cdouble=complex128)
 
 
 class _Defaults:
@@ -77,9 +82,11 @@ def get_default_dtype():
 
 def set_default_dtype(d):
     """Make `d` (compat.float32 or compat.float64) the default floating dtype."""
-    if d not in (float32, float64, float16):
-        raise TypeError(f"compat.set_default_dtype: only floating dtypes can be the default, "
-                        f"got {d!r}")
+    message = "only floating-point types are supported as the default type"
+    if not isinstance(d, dtype):
+        raise TypeError(f"invalid dtype object: {message}")
+    if d.category != FLOAT:
+        raise TypeError(message)
     DEFAULTS.float = d
 
 
@@ -119,7 +126,7 @@ def promote_types(a, b):
     within a category the wider type wins (as in NumPy)."""
     if a is b:
         return a
-    if a.category != b.category:
+    if a.category != b.category and not (a.category >= FLOAT and b.category >= FLOAT):
         return a if a.category > b.category else b
     return BY_NUMPY_DTYPE[np.promote_types(a.numpy, b.numpy)]
 
@@ -157,4 +164,5 @@ def of_array(array):
 
 
 __all__ = ["dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
-           "float64", "get_default_dtype", "set_default_dtype", "promote_types"]
+           "float64", "complex64", "complex128", "get_default_dtype", "set_default_dtype",
+           "promote_types"]

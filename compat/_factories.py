@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 
-from . import _dtypes
+from . import _device, _dtypes
 from ._tensor import Size, Tensor, make, make_leaf
 
 
@@ -29,11 +29,6 @@ def _dtype(dtype, default=None):
     return _dtypes.as_dtype(dtype)
 
 
-def _check_device(device):
-    if device is not None and str(device).split(":")[0] not in ("cpu",):
-        raise RuntimeError(f"compat runs on the CPU only; device {device!r} is not available")
-
-
 def _finish(data, requires_grad):
     return make_leaf(data, requires_grad)
 
@@ -41,7 +36,7 @@ def _finish(data, requires_grad):
 def _filled(fill, name):
     def factory(*size, dtype=None, requires_grad=False, device=None, out=None, layout=None,
                 pin_memory=False, memory_format=None):
-        _check_device(device)
+        _device.check(device)
         if out is not None:
             raise TypeError(f"compat.{name}(): out= is not supported")
         d = _dtype(dtype)
@@ -58,19 +53,19 @@ empty = _filled(np.empty, "empty")
 
 def full(size, fill_value, *, dtype=None, requires_grad=False, device=None):
     """A tensor of `size` filled with `fill_value` (its dtype follows the value's kind)."""
-    _check_device(device)
+    _device.check(device)
     d = _dtype(dtype, _dtypes.scalar_dtype(fill_value))
     return _finish(np.full(_size((size,), "full"), fill_value, d.numpy), requires_grad)
 
 
 def eye(n, m=None, *, dtype=None, requires_grad=False, device=None):
-    _check_device(device)
+    _device.check(device)
     return _finish(np.eye(n, m, dtype=_dtype(dtype).numpy), requires_grad)
 
 
 def arange(start, end=None, step=1, *, dtype=None, requires_grad=False, device=None):
     """start, start + step, ... below end; int64 when every argument is an integer."""
-    _check_device(device)
+    _device.check(device)
     if end is None:
         start, end = 0, start
     numbers_given = (start, end, step)
@@ -83,7 +78,7 @@ def arange(start, end=None, step=1, *, dtype=None, requires_grad=False, device=N
 
 
 def linspace(start, end, steps, *, dtype=None, requires_grad=False, device=None):
-    _check_device(device)
+    _device.check(device)
     return _finish(np.linspace(start, end, steps).astype(_dtype(dtype).numpy), requires_grad)
 
 
@@ -149,7 +144,7 @@ def _array_of(data, dtype, where):
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new leaf tensor holding a copy of `data` (numbers, nested lists, arrays)."""
-    _check_device(device)
+    _device.check(device)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use "
                       "sourceTensor.clone().detach() rather than compat.tensor(sourceTensor).",
@@ -159,6 +154,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 
 def as_tensor(data, dtype=None, device=None):
     """`data` as a tensor, sharing memory with an ndarray or tensor where the dtype allows."""
+    _device.check(device)
     if isinstance(data, Tensor):
         return data if dtype is None else data.to(dtype)
     if isinstance(data, np.ndarray) and (dtype is None or
@@ -179,7 +175,7 @@ def legacy_new(dtype, args, kwargs, name):
     """PyTorch's legacy constructors: ``Tensor()`` (empty), ``Tensor(2, 3)`` / ``Tensor(size)``
     (uninitialised), ``Tensor(sequence or ndarray)`` (a copy), ``Tensor(tensor)`` (the same
     storage, which must have this dtype)."""
-    _check_device(kwargs.pop("device", None))
+    _device.check(kwargs.pop("device", None))
     if kwargs:
         raise TypeError(f"compat.{name}(): unexpected keyword arguments {sorted(kwargs)}")
     if not args:

@@ -103,8 +103,10 @@ def _label(node):
 
 def grad_fn_of(node):
     """The grad_fn object of a non-leaf node (one object per node)."""
-    if node.primitive is tuple_get:  # one output of a multi-output node
-        node = node.parents[0]
+    if node.primitive is tuple_get:  # one output of a multi-output node, named as its outputs
+        output, node = node, node.parents[0]
+        if node.label is None:
+            node.label = output.label
     if node.meta is None:
         node.meta = node_class(_label(node))(node)
     return node.meta

@@ -3,7 +3,7 @@ import numbers
 
 import numpy as np
 
-from . import _dtypes, _indexing, _inplace, _ops
+from . import _device, _dtypes, _indexing, _inplace, _ops
 from . import _random
 from ._factories import empty, full, ones, tensor, zeros
 from ._printing import format_tensor
@@ -12,6 +12,7 @@ from ._tensor import Tensor
 # Methods that are the operation of the same name.
 _SAME_NAME = (
     "add", "sub", "mul", "div", "remainder", "reciprocal", "pow", "square", "neg", "exp",
+    "positive", "conj",
     "log", "sin", "cos", "tanh", "sqrt", "abs", "sigmoid", "relu", "clamp", "clamp_min",
     "clamp_max", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_not",
     "isnan", "equal", "allclose", "argmax", "argmin", "any", "all", "sum", "mean", "prod",
@@ -124,12 +125,11 @@ def _to(self, *args, **kwargs):
     for arg in args:
         if isinstance(arg, Tensor):
             dtype = arg.dtype
-        elif isinstance(arg, str) or arg is None:
+        elif _device.is_device(arg):
             device = arg
-        else:
+        elif arg is not None:
             dtype = arg
-    if device is not None and str(device).split(":")[0] != "cpu":
-        raise RuntimeError(f"compat runs on the CPU only; device {device!r} is not available")
+    _device.check(device)
     result = self if dtype is None else _ops.to_dtype(self, dtype)
     return _ops.clone(result) if copy and result is self else result
 
@@ -144,17 +144,19 @@ def _type(self, dtype=None, non_blocking=False):
 
 def _new_factory(factory):
     def new(self, *size, dtype=None, requires_grad=False, device=None):
-        return factory(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return factory(*size, dtype=dtype or self.dtype, requires_grad=requires_grad,
+                       device=device)
     new.__name__ = "new_" + factory.__name__
     return new
 
 
 def _new_full(self, size, fill_value, *, dtype=None, requires_grad=False, device=None):
-    return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad,
+                device=device)
 
 
 def _new_tensor(self, data, *, dtype=None, requires_grad=False, device=None):
-    return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad, device=device)
 
 
 _install()

@@ -18,6 +18,7 @@ from ._dtypes import DEFAULTS
 from ._grad_mode import STATE
 from ._record import (check_tensor, elementwise, engine, float_operand, operand, result_type,
                       wrap, wrap_view)
+from ._return_types import return_type
 from ._tape import TAPE
 from ._tensor import Tensor, make
 
@@ -139,6 +140,18 @@ def square(input):
     return pow(input, 2)
 
 
+def positive(input):
+    """The input itself, as PyTorch's positive (no copy, no history)."""
+    return input
+
+
+def conj(input):
+    """The complex conjugate; a real tensor itself, as in PyTorch."""
+    if input._data.dtype.kind != "c":
+        return input
+    return wrap_view(input, fnp.conj, "ConjBackward0")
+
+
 def neg(input):
     if input.dtype is _bool:
         raise RuntimeError("negation, the `-` operator, on a bool tensor is not supported; "
@@ -159,6 +172,8 @@ def abs(input):
     if input.dtype is _bool:
         return make(input._data.copy())
     value = engine(input)
+    if input._data.dtype.kind == "c":  # the modulus (sign(z) is z / |z|)
+        return wrap(fnp.absolute(value), "AbsBackward0", (input,))
     return wrap(fnp.multiply(value, fnp.sign(value)), "AbsBackward0", (input,))
 
 
@@ -360,29 +375,8 @@ mean = _reduction(fnp.mean, ("MeanBackward0", "MeanBackward1"))
 prod = _reduction(fnp.prod, ("ProdBackward0", "ProdBackward1"), _int64)
 
 
-class _ReturnType(tuple):
-    """PyTorch's named (values, indices) result, e.g. ``torch.return_types.max``."""
-
-    __slots__ = ()
-    _name = ""
-
-    def __new__(cls, values, indices):
-        return super().__new__(cls, (values, indices))
-
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
-
-    def __repr__(self):
-        return (f"torch.return_types.{self._name}(\nvalues={self[0]!r},\n"
-                f"indices={self[1]!r})")
-
-
-def _return_type(name):
-    return type(name, (_ReturnType,), {"__slots__": (), "_name": name})
-
-
-_MAX_RESULT = _return_type("max")
-_MIN_RESULT = _return_type("min")
+_MAX_RESULT = return_type("max")
+_MIN_RESULT = return_type("min")
 
 
 def _extreme(input, dim, keepdim, which):
@@ -839,6 +833,7 @@ def to_dtype(input, dtype):
 
 __all__ = [
     "add", "sub", "rsub", "mul", "div", "remainder", "reciprocal", "pow", "square", "neg",
+    "positive", "conj",
     "exp", "log", "sin", "cos", "tanh", "sqrt", "abs", "sigmoid", "relu", "clamp",
     "clamp_min", "clamp_max", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
     "logical_not", "isnan", "equal", "allclose", "argmax", "argmin", "any", "all", "sum", "mean",

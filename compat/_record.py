@@ -72,7 +72,7 @@ def float_dtype(x):
     """The dtype of a float-only operation on tensor `x` (integers compute in the default
     float dtype)."""
     d = x.dtype
-    return d if d.category == _float else DEFAULTS.float
+    return d if d.category >= _float else DEFAULTS.float
 
 
 def result_type(*operands):

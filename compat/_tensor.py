@@ -20,7 +20,7 @@ import weakref
 
 import numpy as np
 
-from . import _dtypes
+from . import _device, _dtypes
 from ._tape import TAPE, VersionCounter, leaf_node
 
 _new = object.__new__
@@ -118,14 +118,26 @@ class Tensor:
 
     @property
     def device(self):
-        return "cpu"
+        return _device.CPU
 
     @property
     def is_cuda(self):
         return False
 
-    def cpu(self):
+    @property
+    def is_cpu(self):
+        return True
+
+    def get_device(self):
+        """-1: the index PyTorch gives the CPU."""
+        return -1
+
+    def cpu(self, memory_format=None):
         return self
+
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
+        """PyTorch's error of a build without CUDA (compat computes on the CPU)."""
+        _device.check("cuda" if device is None else device)
 
     def data_ptr(self):
         return self._data.__array_interface__["data"][0]

@@ -12,8 +12,8 @@ import numbers
 import numpy as np
 
 
-from .. import _dtypes, _grad_mode, _ops
-from .._factories import _check_device, _dtype, _finish, _size
+from .. import _device, _dtypes, _grad_mode, _ops
+from .._factories import _dtype, _finish, _size
 from .._inplace import initializer
 from .._tensor import Tensor, make
 from ..autograd.function import Function
@@ -65,14 +65,14 @@ def _shape(name, size, named):
 
 def _new(name, size, dtype, default, device, requires_grad, values_for):
     """A new row-major tensor of `size` (a shape) holding ``values_for(array)``."""
-    _check_device(device)
+    _device.check(device)
     array = np.empty(size, _dtype(dtype, default).numpy)
     return _finish(values_for(array), requires_grad)
 
 
 def _new_like(input, dtype, device, requires_grad, values_for):
     """A new tensor shaped and laid out like `input`, holding ``values_for(array)``."""
-    _check_device(device)
+    _device.check(device)
     array = discrete.empty_like(input._data)
     if dtype is not None:
         array = np.empty_like(array, dtype=_dtypes.as_dtype(dtype).numpy, order="K")
@@ -283,7 +283,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
              requires_grad=False, pin_memory=False):
     """A random permutation of 0, ..., n - 1, as torch.randperm shuffles it."""
     _check_no_out(out, "randperm")
-    _check_device(device)
+    _device.check(device)
     d = _dtype(dtype, _dtypes.int64)
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):
         raise TypeError(f"randperm(): argument 'n' must be int, not {type(n).__name__}")

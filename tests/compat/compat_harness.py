@@ -42,12 +42,16 @@ def run_both(case):
     return run(case, "compat"), run(case, "torch")
 
 
-def check(case, rtol=1e-5, atol=1e-6, grad_fn_names=True):
+def check(case, rtol=1e-5, atol=1e-6, grad_fn_names=True, messages=False):
     """Run `case` under both libraries and assert they agree; returns compat's result.
     `grad_fn_names=False` skips comparing the grad_fn of result tensors (PyTorch names the
-    nodes of a double backward after its own backward kernels)."""
+    nodes of a double backward after its own backward kernels); `messages=True` compares
+    the text of what both raise, not only its type."""
     ours, theirs = run_both(case)
     assert_same(ours, theirs, rtol, atol, names=grad_fn_names)
+    if messages and isinstance(theirs, Raised):
+        assert ours.message == theirs.message, \
+            f"compat raised {ours.message!r}, torch raised {theirs.message!r}"
     return ours
 
 
@@ -90,6 +94,9 @@ def assert_same(ours, theirs, rtol=1e-5, atol=1e-6, where="result", names=True):
         _assert_same_tensor(ours, theirs, rtol, atol, where, names)
     elif isinstance(theirs, torch.dtype):
         assert str(ours) == str(theirs), f"{where}: dtype {ours} != {theirs}"
+    elif isinstance(theirs, torch.device):
+        assert isinstance(ours, compat.device) and repr(ours) == repr(theirs), \
+            f"{where}: device {ours!r} != {theirs!r}"
     elif isinstance(theirs, torch.autograd.graph.Node):
         assert type(ours).__name__ == type(theirs).__name__, \
             f"{where}: node {type(ours).__name__} != {type(theirs).__name__}"

@@ -28,6 +28,7 @@ EXPRESSIONS = [
     "x[..., 0]", "x[None]", "x[:, None]", "x.clone()", "x.double()", "x.double() * x",
     "x.exp().log()", "x.sum(1).sum()", "(1 / 2) * torch.sum(x)", "x % 2", "x % x.t()",
     "torch.div(x, 2, rounding_mode='floor')", "torch.div(x, 2, rounding_mode='trunc')",
+    "torch.positive(x)", "x.conj()", "torch.fft.fft(x).conj().abs()",
 ]
 KINKED = [
     "x.relu()", "x.abs()", "x.clamp(min=0)", "x.clamp(max=0)", "x.clamp(-1, 1)",

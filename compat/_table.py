@@ -1,0 +1,189 @@
+"""The torch-name table's machinery: a `Row` says how one torch name is computed with
+funcgrad.numpy, and `operation` turns a row into the torch function (and `install` into
+the Tensor method and its in-place form). The rows themselves are in `_torch_names`.
+
+A row's `compute` has torch's signature, written in funcgrad.numpy: it receives the
+tensors' values (boxes of the eager tape while recording, else arrays) where torch
+receives tensors, and everything else as given; it renames arguments (``dim`` ->
+``axis``, ``keepdim`` -> ``keepdims``). The operation around it
+
+* casts the tensors to the row's dtype rule (`FLOAT`: PyTorch's result type, integers
+  computing in the default float dtype; `PROMOTE`: PyTorch's result type; `KEEP`: as they
+  are, so index tensors stay integers; `DATA`: their arrays, nothing recorded, for
+  results without a derivative such as comparisons);
+* wraps each result as a tensor whose grad_fn carries PyTorch's name (`label`), a view of
+  the input where PyTorch's result is one (`view`), and gathers several results in
+  PyTorch's named tuple (`returns`); an input funcgrad returns unchanged becomes a new
+  tensor, or stays the input tensor itself where PyTorch returns it (`passes_input`);
+* raises NumPy's complaints as PyTorch's error types (an axis out of range is
+  PyTorch's IndexError, other bad arguments its RuntimeError).
+
+No derivative is written here: every one comes from the funcgrad primitives `compute` calls.
+"""
+import numpy as np
+
+import funcgrad.numpy as fnp
+
+from . import _dtypes
+from ._dtypes import DEFAULTS
+from ._inplace import inplace
+from ._record import engine, operand, result_type, wrap
+from ._tensor import Tensor
+
+FLOAT, PROMOTE, KEEP, DATA = "float", "promote", "keep", "data"
+_FLOAT_CATEGORY = _dtypes.FLOAT
+_SEQUENCES = (list, tuple)
+
+
+class Row:
+    """One torch name: where it lives (``"linalg.inv"`` is torch.linalg.inv), how it is
+    computed, and which forms exist (``torch.f``, ``Tensor.f``, ``Tensor.f_``)."""
+
+    __slots__ = ("name", "compute", "dtypes", "label", "function", "method", "inplace",
+                 "view", "returns", "passes_input")
+
+    def __init__(self, name, compute, dtypes=KEEP, label=None, *, function=True, method=None,
+                 inplace=False, view=False, returns=None, passes_input=False):
+        self.name = name
+        self.compute = compute
+        self.dtypes = dtypes
+        self.label = label or default_label(name)
+        self.function = function
+        self.method = "." not in name if method is None else method
+        self.inplace = inplace
+        self.view = view
+        self.returns = returns
+        self.passes_input = passes_input
+
+    @property
+    def namespace(self):
+        """The torch namespace of the function: '' for torch itself, else 'linalg', ..."""
+        return self.name.rpartition(".")[0]
+
+    @property
+    def short_name(self):
+        return self.name.rpartition(".")[2]
+
+
+def default_label(name):
+    """PyTorch's usual grad_fn name for an operation: ``index_select`` ->
+    ``IndexSelectBackward0``, ``linalg.inv`` -> ``LinalgInvBackward0``."""
+    words = name.replace(".", "_").split("_")
+    return "".join(word[:1].upper() + word[1:] for word in words) + "Backward0"
+
+
+def _tensors_in(args, kwargs):
+    """The tensors among the arguments, looking one level into lists and tuples."""
+    found = []
+    for group in (args, kwargs.values()):
+        for arg in group:
+            if type(arg) is Tensor:
+                found.append(arg)
+            elif isinstance(arg, _SEQUENCES):
+                found.extend([item for item in arg if type(item) is Tensor])
+    return found
+
+
+def _dtype_of(rule, tensors, name):
+    """The dtype the tensors are cast to (None: each keeps its own)."""
+    if rule is KEEP or rule is DATA:
+        return None
+    if not tensors:
+        raise TypeError(f"{name}(): expected at least one Tensor argument")
+    dtype = result_type(*tensors)
+    if rule is FLOAT and dtype.category < _FLOAT_CATEGORY:  # complex stays complex
+        return DEFAULTS.float
+    return dtype
+
+
+def _converter(rule, dtype):
+    if rule is DATA:
+        return lambda x: x._data
+    if dtype is None:
+        return engine
+    return lambda x: operand(x, dtype)
+
+
+def _values(arg, convert):
+    if type(arg) is Tensor:
+        return convert(arg)
+    if isinstance(arg, _SEQUENCES) and any(type(item) is Tensor for item in arg):
+        return [convert(item) if type(item) is Tensor else item for item in arg]
+    return arg
+
+
+def _computed(row, args, kwargs):
+    """The row's result on the arguments' values, with NumPy's errors as PyTorch's."""
+    try:
+        return row.compute(*args, **kwargs)
+    except np.exceptions.AxisError as error:
+        low, high = -max(error.ndim, 1), max(error.ndim, 1) - 1
+        raise IndexError(f"Dimension out of range (expected to be in range of [{low}, "
+                         f"{high}], but got {error.axis})") from None
+    except np.linalg.LinAlgError as error:
+        raise _LinAlgError(f"{row.name}: {error}") from None
+    except ValueError as error:
+        raise RuntimeError(f"{row.name}(): {error}") from None
+
+
+class _LinAlgError(RuntimeError):
+    """A matrix the factorisation or solve cannot handle (singular, not positive-definite):
+    PyTorch's torch.linalg.LinAlgError, a RuntimeError (named as PyTorch's class is)."""
+
+
+def operation(row):
+    """The torch function of `row`."""
+    rule, name = row.dtypes, row.name
+
+    def op(*args, **kwargs):
+        tensors = _tensors_in(args, kwargs)
+        convert = _converter(rule, _dtype_of(rule, tensors, name))
+        out = _computed(row, [_values(a, convert) for a in args],
+                        {key: _values(v, convert) for key, v in kwargs.items()})
+        return _results(row, out, tuple(tensors))
+    op.__name__ = row.short_name
+    op.__qualname__ = row.short_name
+    op.__doc__ = f"torch.{name}, computed with funcgrad.numpy (see compat._torch_names)."
+    return op
+
+
+def _results(row, out, tensors):
+    if isinstance(out, tuple):
+        items = [_result(row, item, tensors) for item in out]
+        return row.returns(*items) if row.returns is not None else tuple(items)
+    if isinstance(out, list):
+        return [_result(row, item, tensors) for item in out]
+    return _result(row, out, tensors)
+
+
+def _result(row, value, tensors):
+    for x in tensors:
+        if value is x._box or value is x._data:  # funcgrad returned an input as it was:
+            if row.passes_input:  # so does PyTorch (broadcast_tensors)
+                return x
+            value = fnp.positive(value)  # else a new tensor, with a node of its own
+            break
+    view_of = tensors[0] if row.view and tensors else None
+    return wrap(value, row.label, tensors, view_of=view_of)
+
+
+def install(rows):
+    """The torch functions of `rows`, by full name; the top-level ones that are also
+    methods become Tensor methods (with an in-place form where PyTorch has one), unless
+    Tensor already has a method of that name."""
+    functions = {}
+    for row in rows:
+        op = operation(row)
+        if row.function:
+            functions[row.name] = op
+        if row.method and not hasattr(Tensor, row.short_name):
+            setattr(Tensor, row.short_name, op)
+        if row.inplace and not hasattr(Tensor, row.short_name + "_"):
+            setattr(Tensor, row.short_name + "_", inplace(op))
+    return functions
+
+
+LinAlgError = _LinAlgError
+
+__all__ = ["Row", "LinAlgError", "FLOAT", "PROMOTE", "KEEP", "DATA", "operation", "install",
+           "default_label"]

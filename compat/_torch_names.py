@@ -1,0 +1,933 @@
+"""The torch-name table: each row maps one torch name and signature onto funcgrad.numpy
+(see `_table` for what a row says and how it becomes ``torch.f``, ``Tensor.f`` and
+``Tensor.f_``). Arguments named as PyTorch names them arrive as tensors' values (boxes or
+arrays); the lambdas rename them for funcgrad (``dim`` -> ``axis``, ``keepdim`` ->
+``keepdims``) and build PyTorch's conventions from funcgrad's operations.
+
+`NOT_PROVIDED` lists the torch names left out, each with the reason; docs/torch-names.md
+is generated from both (``python -m compat.tools.list_torch_names``).
+"""
+import math
+
+import numpy as np
+
+import funcgrad.numpy as fnp
+import funcgrad.numpy.linalg as fla
+import funcgrad.scipy.special as fsp
+from funcgrad.core import unbox_all
+
+from ._return_types import return_type
+from ._table import DATA, FLOAT, KEEP, PROMOTE, Row, install
+from ._tensor import Tensor
+
+# ---- helpers for conventions funcgrad's functions do not share with PyTorch -------------
+
+
+def _axes(dim):
+    """PyTorch's dim (None, an int or a sequence) as funcgrad's axis."""
+    return dim if dim is None or isinstance(dim, int) else tuple(dim)
+
+
+def _dims(x, dim):
+    """`dim` (an int or a sequence) as non-negative axes of `x`, with PyTorch's error for
+    one out of range."""
+    ndim = max(fnp.ndim(x), 1)
+    for d in (dim,) if isinstance(dim, int) else dim:
+        if not -ndim <= d < ndim:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
+                             f"{ndim - 1}], but got {d})")
+    return dim % ndim if isinstance(dim, int) else tuple(d % ndim for d in dim)
+
+
+def _keep(out, x, dim, keepdim):
+    """A reduction's result over `dim` of `x` with that dim kept (PyTorch's keepdim for
+    functions funcgrad computes without it)."""
+    return fnp.expand_dims(out, dim % max(fnp.ndim(x), 1)) if keepdim and fnp.ndim(x) else out
+
+
+def _chunk(x, chunks, dim=0):
+    """PyTorch's chunks: pieces of ceil(n / chunks) elements (fewer pieces if that covers n)."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    n = fnp.shape(x)[dim]
+    size = max(math.ceil(n / chunks), 1)
+    return _split(x, size, dim)
+
+
+def _split(x, split_size_or_sections, dim=0):
+    """Pieces of `split_size` elements along `dim` (the last may be shorter), or of the
+    listed sizes, which must add up to the length."""
+    n = fnp.shape(x)[dim]
+    if isinstance(split_size_or_sections, int):
+        size = split_size_or_sections
+        bounds = list(range(size, n, size)) if size > 0 else []
+    else:
+        sizes = list(split_size_or_sections)
+        if sum(sizes) != n:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
+                               f"(input tensor's size at dimension {dim}), but got "
+                               f"split_sizes={sizes}")
+        bounds = list(np.cumsum(sizes)[:-1])
+    return tuple(fnp.split(x, bounds, axis=dim))
+
+
+def _tensor_split(x, indices_or_sections, dim=0):
+    sections = indices_or_sections
+    if not isinstance(sections, int):
+        sections = [int(i) for i in sections]
+    return tuple(fnp.array_split(x, sections, axis=dim))
+
+
+def _along(index, dim):
+    """The full index tuple that picks, at each position of `index`, element index[...]
+    along `dim` (PyTorch's gather/scatter addressing)."""
+    index = np.asarray(index)
+    grids = list(np.indices(index.shape, sparse=True))
+    grids[dim % max(index.ndim, 1)] = index
+    return tuple(grids)
+
+
+def _check_index(index, name, x, dim):
+    """PyTorch's checks of a gather/scatter index: int64, within the size along `dim`."""
+    index = np.asarray(index)
+    if index.dtype != np.int64:
+        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
+    size = fnp.shape(x)[_dims(x, dim)] if fnp.ndim(x) else 1
+    bad = index[(index < -size) | (index >= size)]
+    if bad.size:
+        raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with "
+                           f"size {size}")
+
+
+def _gather(x, dim, index, *, sparse_grad=False):
+    _check_index(index, "gather", x, dim)
+    if fnp.ndim(x) == 0:
+        return x
+    return fnp.getitem(x, _along(index, dim))
+
+
+def _scatter_add(x, dim, index, src):
+    _check_index(index, "scatter_add", x, dim)
+    index = np.asarray(index)
+    part = fnp.getitem(src, tuple(slice(0, n) for n in index.shape))
+    return fnp.at(x)[_along(index, dim)].add(part)
+
+
+def _scatter(x, dim, index, src=None, *, value=None, reduce=None):
+    _check_index(index, "scatter", x, dim)
+    if reduce is not None:
+        raise NotImplementedError("compat: scatter(reduce=...) is not supported; use "
+                                  "scatter_add or scatter_reduce")
+    index = np.asarray(index)
+    if src is None or np.ndim(unbox_all(src)) == 0:
+        part = value if src is None else src
+    else:
+        part = fnp.getitem(src, tuple(slice(0, n) for n in index.shape))
+    return fnp.at(x)[_along(index, dim)].set(part)
+
+
+def _index_select(x, dim, index):
+    index = np.asarray(index)
+    if index.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    return fnp.take(x, index, axis=dim)
+
+
+def _index_add(x, dim, index, source, *, alpha=1):
+    grid = [slice(None)] * max(fnp.ndim(x), 1)
+    grid[dim] = np.asarray(index)
+    return fnp.at(x)[tuple(grid)].add(source if alpha == 1 else source * alpha)
+
+
+def _index_fill(x, dim, index, value):
+    grid = [slice(None)] * max(fnp.ndim(x), 1)
+    grid[dim] = np.asarray(index)
+    return fnp.at(x)[tuple(grid)].set(value)
+
+
+def _take_along_dim(x, indices, dim=None):
+    if dim is None:
+        return fnp.take(fnp.reshape(x, (-1,)), np.asarray(indices).reshape(-1))
+    return fnp.take_along_axis(x, np.asarray(indices), axis=dim)
+
+
+def _narrow(x, dim, start, length):
+    index = [slice(None)] * fnp.ndim(x)
+    start = int(start) % fnp.shape(x)[dim] if start < 0 else int(start)
+    if start + length > fnp.shape(x)[dim]:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({fnp.shape(x)[dim]}).")
+    index[dim] = slice(start, start + length)
+    return fnp.getitem(x, tuple(index))
+
+
+def _select(x, dim, index):
+    grid = [slice(None)] * fnp.ndim(x)
+    grid[dim] = index
+    return fnp.getitem(x, tuple(grid))
+
+
+def _sort(x, dim=-1, descending=False, stable=False):
+    """Values and indices sorted along `dim`, ties in their original order (always stable;
+    NaN sorts as the largest value, as in PyTorch)."""
+    if fnp.ndim(x) == 0:
+        _dims(x, dim)
+        return x, np.zeros((), np.int64)
+    dim = _dims(x, dim)
+    raw = unbox_all(x)
+    if descending:  # a stable ascending sort of the reversed values, reversed back
+        reversed_order = np.argsort(np.flip(raw, axis=dim), axis=dim, kind="stable")
+        order = np.flip(raw.shape[dim] - 1 - reversed_order, axis=dim)
+    else:
+        order = np.argsort(raw, axis=dim, kind="stable")
+    return fnp.take_along_axis(x, order, axis=dim), order.astype(np.int64)
+
+
+def _argsort(x, dim=-1, descending=False, stable=False):
+    return _sort(unbox_all(x), dim, descending)[1]
+
+
+def _topk(x, k, dim=-1, largest=True, sorted=True):
+    values, indices = _sort(x, dim, descending=largest)
+    n = fnp.shape(x)[dim] if fnp.ndim(x) else 1
+    if not 0 <= k <= n:
+        raise RuntimeError("selected index k out of range")
+    part = [slice(None)] * fnp.ndim(x)
+    if part:
+        part[dim] = slice(0, k)
+    return fnp.getitem(values, tuple(part)), indices[tuple(part)]
+
+
+def _kthvalue(x, k, dim=-1, keepdim=False):
+    values, indices = _sort(x, dim)
+    picked = [slice(None)] * fnp.ndim(x)
+    picked[dim] = k - 1
+    value, index = fnp.getitem(values, tuple(picked)), indices[tuple(picked)]
+    return _keep(value, x, dim, keepdim), _keep(index, x, dim, keepdim)
+
+
+def _median(x, dim=None, keepdim=False):
+    """The lower median (PyTorch's: an element, not a mean of two); with `dim`, also its
+    index."""
+    if dim is None:
+        flat = fnp.reshape(x, (-1,))
+        return _kthvalue(flat, (fnp.shape(flat)[0] + 1) // 2, 0)[0]
+    n = fnp.shape(x)[dim] if fnp.ndim(x) else 1
+    return _kthvalue(x, (n + 1) // 2, dim, keepdim)
+
+
+def _cummax(x, dim, which=np.maximum):
+    raw = unbox_all(x)
+    best = which.accumulate(raw, axis=dim)
+    positions = np.indices(raw.shape)[dim % raw.ndim]
+    hit = np.where(raw == best, positions, -1)  # the last position reaching the running best
+    indices = np.maximum.accumulate(hit, axis=dim).astype(np.int64)
+    return fnp.take_along_axis(x, indices, axis=dim), indices
+
+
+def _logcumsumexp(x, dim):
+    top = np.max(unbox_all(x), axis=dim, keepdims=True) if fnp.size(x) else 0
+    top = np.where(np.isfinite(top), top, 0)
+    return fnp.log(fnp.cumsum(fnp.exp(x - top), axis=dim)) + top
+
+
+def _var_mean(x, dim=None, *, correction=1, keepdim=False, which=fnp.var):
+    axis = _axes(dim)
+    return (which(x, axis=axis, ddof=correction, keepdims=keepdim),
+            fnp.mean(x, axis=axis, keepdims=keepdim))
+
+
+def _aminmax(x, *, dim=None, keepdim=False):
+    return fnp.min(x, axis=dim, keepdims=keepdim), fnp.max(x, axis=dim, keepdims=keepdim)
+
+
+def _repeat(x, *sizes):
+    sizes = tuple(sizes[0]) if len(sizes) == 1 and not isinstance(sizes[0], int) else sizes
+    if len(sizes) < fnp.ndim(x):
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    return fnp.tile(x, sizes)
+
+
+def _repeat_interleave(x, repeats, dim=None, *, output_size=None):
+    counts = np.asarray(unbox_all(repeats)) if not isinstance(repeats, int) else repeats
+    if dim is None:
+        return fnp.repeat(fnp.reshape(x, (-1,)), counts, axis=0)
+    return fnp.repeat(x, counts, axis=dim)
+
+
+def _unflatten(x, dim, sizes):
+    shape = list(fnp.shape(x))
+    dim = dim % len(shape)
+    return fnp.reshape(x, tuple(shape[:dim]) + tuple(sizes) + tuple(shape[dim + 1:]))
+
+
+def _roll(x, shifts, dims=None):
+    if dims is None:
+        return fnp.reshape(fnp.roll(fnp.reshape(x, (-1,)), shifts), fnp.shape(x))
+    return fnp.roll(x, shifts, axis=dims)
+
+
+def _diag(x, diagonal=0):
+    if fnp.ndim(x) not in (1, 2):
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {fnp.ndim(x)}D")
+    return fnp.diag(x, diagonal)
+
+
+def _diag_embed(x, offset=0, dim1=-2, dim2=-1):
+    n = fnp.shape(x)[-1] + abs(offset)
+    eye = np.eye(n, k=offset, dtype=bool)
+    rows, cols = np.nonzero(eye)
+    out = fnp.zeros(fnp.shape(x)[:-1] + (n, n), dtype=unbox_all(x).dtype)
+    embedded = fnp.at(out)[..., rows, cols].set(x)
+    return fnp.moveaxis(embedded, (-2, -1), (dim1, dim2))
+
+
+def _trace(x):
+    if fnp.ndim(x) != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {fnp.ndim(x)}")
+    return fnp.trace(x)
+
+
+def _scaled_sum(input, product, beta, alpha):
+    """beta * input + alpha * product, where beta = 0 ignores input (even NaN), as PyTorch."""
+    scaled = product if alpha == 1 else product * alpha
+    if beta == 0:
+        return fnp.broadcast_to(scaled, np.broadcast_shapes(fnp.shape(input),
+                                                            fnp.shape(scaled)))
+    return (input if beta == 1 else input * beta) + scaled
+
+
+def _addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    if fnp.ndim(mat1) != 2 or fnp.ndim(mat2) != 2:
+        raise RuntimeError("addmm: both matrices must be 2-D")
+    return _scaled_sum(input, fnp.matmul(mat1, mat2), beta, alpha)
+
+
+def _baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    if fnp.ndim(batch1) != 3 or fnp.ndim(batch2) != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    return _scaled_sum(input, fnp.matmul(batch1, batch2), beta, alpha)
+
+
+def _addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    return _scaled_sum(input, fnp.sum(fnp.matmul(batch1, batch2), axis=0), beta, alpha)
+
+
+def _cdist(x1, x2, p=2.0, compute_mode=None):
+    """The p-norm distance between each row of x1 and each row of x2 (batched)."""
+    if fnp.ndim(x1) < 2 or fnp.ndim(x2) < 2:
+        raise RuntimeError("cdist only supports at least 2D tensors, X1 got: "
+                           f"{fnp.ndim(x1)}D")
+    if fnp.shape(x1)[-1] != fnp.shape(x2)[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
+                           f"{fnp.shape(x1)[-1]} X2: {fnp.shape(x2)[-1]}")
+    difference = fnp.expand_dims(x1, -2) - fnp.expand_dims(x2, -3)
+    return _pnorm(difference, p, -1)
+
+
+def _pnorm(x, p, axis):
+    """The p-norm along `axis` with PyTorch's derivative 0 where the norm is 0."""
+    magnitude = x * fnp.sign(x)  # PyTorch's derivative 0 where x is 0 (abs's is 1)
+    if p == 0:
+        return fnp.sum(fnp.astype(unbox_all(magnitude) != 0, unbox_all(x).dtype), axis=axis)
+    if p == math.inf:
+        return fnp.max(magnitude, axis=axis)
+    if p == 1:
+        return fnp.sum(magnitude, axis=axis)
+    powered = fnp.sum(magnitude ** p, axis=axis)
+    zero = unbox_all(powered) == 0
+    return fnp.where(zero, 0.0, fnp.where(zero, 1.0, powered) ** (1.0 / p))
+
+
+def _in_dtype_of(x, out):
+    """`out` in x's dtype (NumPy's cov and corrcoef compute float32 input in float64)."""
+    return fnp.astype(out, unbox_all(x).dtype)
+
+
+def _cov(x, *, correction=1, fweights=None, aweights=None):
+    return _in_dtype_of(x, fnp.cov(x, ddof=correction, fweights=fweights, aweights=aweights))
+
+
+def _cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """x1 . x2 / (|x1| |x2|) along `dim`, the product of norms kept above eps (PyTorch's)."""
+    products = fnp.sum(x1 * x2, axis=dim)
+    squares = fnp.sum(x1 * x1, axis=dim) * fnp.sum(x2 * x2, axis=dim)
+    return products / fnp.sqrt(fnp.maximum(squares, eps * eps))
+
+
+def _dist(x, other, p=2):
+    return _pnorm(fnp.reshape(x - other, (-1,)), p, 0)
+
+
+def _lerp(input, end, weight):
+    return input + weight * (end - input)
+
+
+def _frac(x):
+    return x - fnp.trunc(x)
+
+
+def _round(x, *, decimals=0):
+    return fnp.round(x, decimals)
+
+
+def _logit(x, eps=None):
+    return fsp.logit(x if eps is None else fnp.clip(x, eps, 1 - eps))
+
+
+def _rsqrt(x):
+    return 1.0 / fnp.sqrt(x)
+
+
+def _xlogy(x, other):
+    return fsp.xlogy(x, other)
+
+
+def _sinc(x):
+    return fnp.sinc(x)
+
+
+def _einsum(equation, *operands):
+    if len(operands) == 1 and isinstance(operands[0], list):
+        operands = operands[0]
+    return fnp.einsum(equation, *operands)
+
+
+def _tensordot(a, b, dims=2):
+    return fnp.tensordot(a, b, axes=dims if isinstance(dims, int) else tuple(dims))
+
+
+def _cross(input, other, dim=None):
+    if dim is None:  # the first dimension of length 3, as torch.cross without dim
+        dim = next(i for i, n in enumerate(fnp.shape(input)) if n == 3)
+    return fnp.cross(input, other, axis=dim)
+
+
+def _meshgrid(*tensors, indexing="ij"):
+    if len(tensors) == 1 and isinstance(tensors[0], list):
+        tensors = tensors[0]
+    return tuple(fnp.meshgrid(*tensors, indexing=indexing))
+
+
+def _broadcast_tensors(*tensors):
+    return tuple(fnp.broadcast_arrays(*tensors))
+
+
+def _movedim(x, source, destination):
+    return fnp.moveaxis(x, source, destination)
+
+
+def _flip(x, dims):
+    return fnp.flip(x, axis=_axes(dims))
+
+
+def _rot90(x, k=1, dims=(0, 1)):
+    return fnp.rot90(x, k, axes=tuple(dims))
+
+
+def _count_nonzero(x, dim=None):
+    return np.asarray(np.count_nonzero(x, axis=_axes(dim)), np.int64)
+
+
+def _nonzero(x, *, as_tuple=False):
+    found = np.nonzero(x)
+    if as_tuple:
+        return tuple(i.astype(np.int64) for i in found)
+    return np.stack(found, axis=-1).astype(np.int64) if found else np.zeros((1, 0), np.int64)
+
+
+def _diff(x, n=1, dim=-1, prepend=None, append=None):
+    return fnp.diff(x, n, axis=dim,
+                    **({} if prepend is None else {"prepend": prepend}),
+                    **({} if append is None else {"append": append}))
+
+
+def _quantile(x, q, dim=None, keepdim=False, *, interpolation="linear", which=fnp.quantile):
+    return which(x, q, axis=dim, keepdims=keepdim, method=interpolation)
+
+
+def _std_or_var(which):
+    def compute(x, dim=None, *, correction=1, keepdim=False):
+        return which(x, axis=_axes(dim), ddof=correction, keepdims=keepdim)
+    return compute
+
+
+def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    if tuple(dim) not in ((-2, -1), (fnp.ndim(A) - 2, fnp.ndim(A) - 1)):
+        A = fnp.moveaxis(A, tuple(dim), (-2, -1))
+    return fla.matrix_norm(A, ord=ord, keepdims=keepdim)
+
+
+def _vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    if ord == 2:  # PyTorch's derivative 0 where the norm is 0
+        squares = fnp.sum(x * x, axis=_axes(dim), keepdims=keepdim)
+        zero = unbox_all(squares) == 0
+        return fnp.where(zero, 0.0, fnp.sqrt(fnp.where(zero, 1.0, squares)))
+    return fla.vector_norm(x, ord=ord, axis=_axes(dim), keepdims=keepdim)
+
+
+def _linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    if ord is None and dim is None:
+        return _vector_norm(fnp.reshape(A, (-1,)), 2, 0, False) if not keepdim else \
+            _vector_norm(A, 2, None, True)
+    if (dim is not None and not isinstance(dim, int) and len(dim) == 2) or (
+            dim is None and fnp.ndim(A) == 2):
+        return _matrix_norm(A, "fro" if ord is None else ord,
+                            (-2, -1) if dim is None else dim, keepdim)
+    return _vector_norm(A, 2 if ord is None else ord, dim, keepdim)
+
+
+def _solve(A, B, *, left=True):
+    if not left:
+        return fnp.matrix_transpose(fla.solve(fnp.matrix_transpose(A),
+                                              fnp.matrix_transpose(B)))
+    if fnp.ndim(B) == fnp.ndim(A) - 1:  # a batch of vectors, PyTorch's rule
+        return fla.solve(A, fnp.expand_dims(B, -1))[..., 0]
+    return fla.solve(A, B)
+
+
+def _square(compute, name):
+    """`compute`, refusing what is not a (batch of) square matrices as PyTorch does."""
+    def checked(A, *args, **kwargs):
+        shape = fnp.shape(A)
+        if len(shape) < 2 or shape[-1] != shape[-2]:
+            raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
+                               f"{' by '.join(map(str, shape[-2:]))} matrices")
+        return compute(A, *args, **kwargs)
+    return checked
+
+
+def _svd(A, full_matrices=True, *, driver=None):
+    return tuple(fla.svd(A, full_matrices=full_matrices))
+
+
+def _eigh(A, UPLO="L"):
+    return tuple(fla.eigh(A, UPLO=UPLO))
+
+
+def _qr(A, mode="reduced"):
+    return tuple(fla.qr(A, mode=mode))
+
+
+def _lstsq(A, B, rcond=None, *, driver=None):
+    """(solution, residuals, rank, singular_values), as PyTorch's default CPU driver
+    'gelsy' reports them: residuals and singular_values empty."""
+    solution = fla.pinv(A) @ B
+    rank = np.asarray(np.linalg.matrix_rank(unbox_all(A)), np.int64)
+    empty = np.zeros((0,), unbox_all(A).dtype)
+    return solution, empty, rank, empty
+
+
+def _pinv(A, *, atol=None, rtol=None, hermitian=False):
+    if atol is not None:
+        raise NotImplementedError("compat.linalg.pinv: atol= is not supported; use rtol=")
+    return fla.pinv(A, hermitian=hermitian) if rtol is None else \
+        fla.pinv(A, rtol=rtol, hermitian=hermitian)
+
+
+def _cholesky(A, *, upper=False):
+    return fla.cholesky(A, upper=upper)
+
+
+def _slogdet(A):
+    return tuple(fla.slogdet(A))
+
+
+def _logdet(A):
+    sign, logabs = fla.slogdet(A)
+    return fnp.where(unbox_all(sign) < 0, np.nan, logabs)
+
+
+def _fft(which, default_norm=None):
+    def compute(input, n=None, dim=-1, norm=None):
+        return which(input, n=n, axis=dim, norm=norm or default_norm)
+    return compute
+
+
+def _fftn(which):
+    def compute(input, s=None, dim=None, norm=None):
+        return which(input, s=s, axes=_axes(dim), norm=norm)
+    return compute
+
+
+def _fft2(which):
+    def compute(input, s=None, dim=(-2, -1), norm=None):
+        return which(input, s=s, axes=tuple(dim), norm=norm)
+    return compute
+
+
+# ---- the table ---------------------------------------------------------------------------
+
+_VALUES_INDICES = ("values", "indices")
+
+
+def _named(name, fields=_VALUES_INDICES):
+    return return_type(name, fields)
+
+
+def _float(name, compute, label=None, inplace=True, **options):
+    """An elementwise function of floats (integers compute in the default float dtype)."""
+    return Row(name, compute, FLOAT, label, inplace=inplace, **options)
+
+
+def _same(name, compute, label=None, inplace=True, **options):
+    """An elementwise function that keeps the dtype (PyTorch's promotion between operands)."""
+    return Row(name, compute, PROMOTE, label, inplace=inplace, **options)
+
+
+def _test(name, compute, **options):
+    """A function without a derivative (comparisons, tests of values): bool results."""
+    return Row(name, compute, DATA, **options)
+
+
+ELEMENTWISE = [
+    _float("tan", fnp.tan), _float("asin", fnp.arcsin), _float("acos", fnp.arccos),
+    _float("atan", fnp.arctan), _float("sinh", fnp.sinh), _float("cosh", fnp.cosh),
+    _float("asinh", fnp.arcsinh), _float("acosh", fnp.arccosh), _float("atanh", fnp.arctanh),
+    _float("arcsin", fnp.arcsin, "AsinBackward0"), _float("arccos", fnp.arccos, "AcosBackward0"),
+    _float("arctan", fnp.arctan, "AtanBackward0"),
+    _float("arcsinh", fnp.arcsinh, "AsinhBackward0"),
+    _float("arccosh", fnp.arccosh, "AcoshBackward0"),
+    _float("arctanh", fnp.arctanh, "AtanhBackward0"),
+    _float("atan2", fnp.arctan2), _float("arctan2", fnp.arctan2, "Atan2Backward0"),
+    _float("hypot", fnp.hypot), _float("exp2", fnp.exp2), _float("expm1", fnp.expm1),
+    _float("log2", fnp.log2), _float("log10", fnp.log10),
+    _float("log1p", fnp.log1p, "Log1PBackward0"),
+    _float("rsqrt", _rsqrt), _float("logaddexp", fnp.logaddexp, inplace=False),
+    _float("logaddexp2", fnp.logaddexp2, inplace=False),
+    _float("erf", fsp.erf), _float("erfc", fsp.erfc), _float("erfinv", fsp.erfinv),
+    _float("lgamma", fsp.gammaln), _float("digamma", fsp.digamma), _float("i0", fsp.i0),
+    _float("sinc", _sinc), _float("logit", _logit), _float("xlogy", _xlogy, "XlogyBackward0"),
+    _float("deg2rad", fnp.deg2rad, "Deg2RadBackward0"),
+    _float("rad2deg", fnp.rad2deg, "Rad2DegBackward0"),
+    _float("copysign", fnp.copysign), _float("lerp", _lerp),
+    _float("float_power", lambda x, exponent: fnp.power(fnp.astype(x, np.float64), exponent),
+           "PowBackward0", inplace=False),
+    _same("sign", fnp.sign), _same("sgn", fnp.sign), _same("floor", fnp.floor),
+    _same("ceil", fnp.ceil), _same("round", _round), _same("trunc", fnp.trunc),
+    _same("fix", fnp.trunc, "TruncBackward0"), _same("frac", _frac),
+    _same("fmod", fnp.fmod), _same("fmax", fnp.fmax, inplace=False),
+    _same("fmin", fnp.fmin, inplace=False),
+    _same("nan_to_num", lambda x, nan=0.0, posinf=None, neginf=None:
+          fnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)),
+    Row("heaviside", np.heaviside, DATA),  # no derivative in PyTorch either
+    Row("gcd", np.gcd, DATA, inplace=True), Row("lcm", np.lcm, DATA, inplace=True),
+    _float("ldexp", lambda x, other: x * fnp.power(2.0, other)),
+    _same("addcmul", lambda x, t1, t2, *, value=1: x + value * t1 * t2),
+    _same("addcdiv", lambda x, t1, t2, *, value=1: x + value * t1 / t2),
+    Row("special.erf", fsp.erf, FLOAT, "ErfBackward0"),
+    Row("special.erfc", fsp.erfc, FLOAT, "ErfcBackward0"),
+    Row("special.erfinv", fsp.erfinv, FLOAT, "ErfinvBackward0"),
+    Row("special.expit", fsp.expit, FLOAT, "SigmoidBackward0"),
+    Row("special.logit", _logit, FLOAT, "LogitBackward0"),
+    Row("special.xlogy", _xlogy, FLOAT, "XlogyBackward0"),
+    Row("special.xlog1py", fsp.xlog1py, FLOAT, "SpecialXlog1PyBackward0"),
+    Row("special.entr", fsp.entr, FLOAT, "SpecialEntrBackward0"),
+    Row("special.ndtr", fsp.ndtr, FLOAT, "SpecialNdtrBackward0"),
+    Row("special.ndtri", fsp.ndtri, FLOAT, "SpecialNdtriBackward0"),
+    Row("special.log_ndtr", fsp.log_ndtr, FLOAT, "SpecialLogNdtrBackward0"),
+    Row("special.gammaln", fsp.gammaln, FLOAT, "LgammaBackward0"),
+    Row("special.digamma", fsp.digamma, FLOAT, "DigammaBackward0"),
+    Row("special.psi", fsp.digamma, FLOAT, "DigammaBackward0"),
+    Row("special.polygamma", lambda n, x: fsp.polygamma(n, x), FLOAT, "PolygammaBackward0"),
+    Row("polygamma", lambda n, x: fsp.polygamma(n, x), FLOAT, method=False),
+    Row("special.i0", fsp.i0, FLOAT, "I0Backward0"),
+    Row("special.i0e", fsp.i0e, FLOAT, "SpecialI0EBackward0"),
+    Row("special.i1", fsp.i1, FLOAT, "SpecialI1Backward0"),
+    Row("special.i1e", fsp.i1e, FLOAT, "SpecialI1EBackward0"),
+    Row("special.sinc", _sinc, FLOAT, "SincBackward0"),
+    Row("special.expm1", fnp.expm1, FLOAT, "Expm1Backward0"),
+    Row("special.exp2", fnp.exp2, FLOAT, "Exp2Backward0"),
+    Row("special.log1p", fnp.log1p, FLOAT, "Log1PBackward0"),
+    Row("special.round", _round, PROMOTE, "RoundBackward0"),
+    Row("special.logsumexp", lambda x, dim, keepdim=False:
+        fsp.logsumexp(x, axis=_dims(x, dim), keepdims=keepdim), FLOAT, "LogsumexpBackward0"),
+]
+
+COMPARISONS = [
+    _test("isclose", lambda x, other, rtol=1e-05, atol=1e-08, equal_nan=False:
+          np.isclose(x, other, rtol=rtol, atol=atol, equal_nan=equal_nan)),
+    _test("isfinite", np.isfinite), _test("isinf", np.isinf), _test("isposinf", np.isposinf),
+    _test("isneginf", np.isneginf), _test("isreal", np.isreal), _test("signbit", np.signbit),
+    _test("logical_and", np.logical_and), _test("logical_or", np.logical_or),
+    _test("logical_xor", np.logical_xor),
+    _test("greater", np.greater), _test("less", np.less), _test("greater_equal", np.greater_equal),
+    _test("less_equal", np.less_equal), _test("not_equal", np.not_equal),
+    _test("isin", lambda elements, test_elements, *, assume_unique=False, invert=False:
+          np.isin(elements, test_elements, invert=invert), method=False),
+    _test("count_nonzero", _count_nonzero),
+    _test("nonzero", _nonzero), _test("argwhere", lambda x: np.argwhere(x).astype(np.int64)),
+    _test("argsort", _argsort),
+    _test("searchsorted", lambda sorted_sequence, values, *, out_int32=False, right=False,
+          side=None, sorter=None: np.searchsorted(
+              sorted_sequence, values, side=side or ("right" if right else "left")).astype(
+              np.int32 if out_int32 else np.int64), method=False),
+    _test("bucketize", lambda x, boundaries, *, out_int32=False, right=False:
+          np.searchsorted(boundaries, x, side="left" if not right else "right").astype(
+              np.int32 if out_int32 else np.int64), method=False),
+    _test("unique", lambda x, sorted=True, return_inverse=False, return_counts=False, dim=None:
+          _unique(x, return_inverse, return_counts)),
+    _test("bincount", lambda x, weights=None, minlength=0:
+          np.bincount(x, weights, minlength)),
+    _test("histc", lambda x, bins=100, min=0, max=0: np.histogram(
+        x, bins, None if min == max == 0 else (min, max))[0].astype(x.dtype)),
+]
+
+
+def _unique(x, return_inverse, return_counts):
+    found = np.unique(x, return_inverse=return_inverse, return_counts=return_counts)
+    if isinstance(found, tuple):
+        return tuple(part if i == 0 else part.astype(np.int64).reshape(
+            np.shape(x) if i == 1 and return_inverse else -1) for i, part in enumerate(found))
+    return found
+
+
+REDUCTIONS = [
+    Row("logsumexp", lambda x, dim, keepdim=False:
+        fsp.logsumexp(x, axis=_dims(x, dim), keepdims=keepdim), FLOAT),
+    Row("nansum", lambda x, dim=None, keepdim=False, *, dtype=None:
+        fnp.nansum(x, axis=_axes(dim), keepdims=keepdim), KEEP),
+    Row("nanmean", lambda x, dim=None, keepdim=False, *, dtype=None:
+        fnp.nanmean(x, axis=_axes(dim), keepdims=keepdim), KEEP),
+    Row("median", _median, KEEP, returns=_named("median")),
+    Row("cumprod", lambda x, dim, *, dtype=None: fnp.cumprod(x, axis=dim), KEEP,
+        inplace=True),
+    Row("logcumsumexp", _logcumsumexp, FLOAT),
+    Row("cummax", _cummax, KEEP, returns=_named("cummax")),
+    Row("cummin", lambda x, dim: _cummax(x, dim, np.minimum), KEEP, returns=_named("cummin")),
+    Row("sort", lambda x, dim=-1, descending=False, stable=False:
+        _sort(x, dim, descending), KEEP, "SortBackward0", returns=_named("sort")),
+    Row("msort", lambda x: _sort(x, 0)[0], KEEP, "SortBackward0"),
+    Row("topk", _topk, KEEP, returns=_named("topk")),
+    Row("kthvalue", _kthvalue, KEEP, returns=_named("kthvalue")),
+    Row("aminmax", _aminmax, KEEP, returns=_named("aminmax", ("min", "max"))),
+    Row("std_mean", lambda x, dim=None, *, correction=1, keepdim=False:
+        _var_mean(x, dim, correction=correction, keepdim=keepdim, which=fnp.std), KEEP,
+        "StdMeanBackward0", method=False),
+    Row("var_mean", lambda x, dim=None, *, correction=1, keepdim=False:
+        _var_mean(x, dim, correction=correction, keepdim=keepdim), KEEP,
+        "VarMeanBackward0", method=False),
+    Row("quantile", _quantile, KEEP),
+    Row("nanquantile", lambda x, q, dim=None, keepdim=False, *, interpolation="linear":
+        _quantile(x, q, dim, keepdim, interpolation=interpolation, which=fnp.nanquantile), KEEP),
+    Row("diff", _diff, KEEP),
+    Row("trapezoid", lambda y, x=None, *, dx=None, dim=-1:
+        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), KEEP, method=False),
+    Row("trapz", lambda y, x=None, *, dx=None, dim=-1:
+        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), KEEP,
+        "TrapezoidBackward0", method=False),
+    Row("dist", _dist, PROMOTE),
+    Row("cov", _cov, FLOAT, "SqueezeBackward0"),
+    Row("corrcoef", lambda x: fnp.clip(_in_dtype_of(x, fnp.corrcoef(x)), -1, 1), FLOAT,
+        "ClampBackward1"),
+    Row("cosine_similarity", _cosine_similarity, FLOAT, method=False),
+]
+
+INDEXING = [
+    Row("gather", _gather, KEEP),
+    Row("take_along_dim", _take_along_dim, KEEP, "GatherBackward0"),
+    Row("take", lambda x, index: fnp.take(fnp.reshape(x, (-1,)), np.asarray(index)), KEEP),
+    Row("index_select", _index_select, KEEP),
+    Row("masked_select", lambda x, mask: fnp.getitem(
+        fnp.broadcast_to(x, np.broadcast_shapes(fnp.shape(x), np.shape(mask))),
+        np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), np.shape(mask)))), KEEP),
+    Row("scatter_add", _scatter_add, KEEP, inplace=True),
+    Row("scatter", _scatter, KEEP, "ScatterBackward0", inplace=True),
+    Row("index_add", _index_add, KEEP, inplace=True),
+    Row("index_fill", _index_fill, KEEP, "IndexFillBackward0", inplace=True),
+    Row("narrow", _narrow, KEEP, "SliceBackward0", view=True),
+    Row("select", _select, KEEP, "SelectBackward0", view=True),
+]
+
+SHAPES = [
+    Row("chunk", _chunk, KEEP, "SplitBackward0", view=True),
+    Row("split", _split, KEEP, "SplitBackward0", view=True),
+    Row("tensor_split", _tensor_split, KEEP, "SliceBackward0", view=True),
+    Row("unbind", lambda x, dim=0: tuple(fnp.unstack(x, axis=dim)), KEEP, "UnbindBackward0",
+        view=True),
+    Row("flip", _flip, KEEP),
+    Row("fliplr", fnp.fliplr, KEEP, "FlipBackward0"),
+    Row("flipud", fnp.flipud, KEEP, "FlipBackward0"),
+    Row("roll", _roll, KEEP),
+    Row("rot90", _rot90, KEEP),
+    Row("tril", lambda x, diagonal=0: fnp.tril(x, diagonal), KEEP, inplace=True),
+    Row("triu", lambda x, diagonal=0: fnp.triu(x, diagonal), KEEP, inplace=True),
+    Row("diag", _diag, KEEP),
+    Row("diagonal", lambda x, offset=0, dim1=0, dim2=1: fnp.diagonal(x, offset, dim1, dim2),
+        KEEP, "DiagonalBackward0", view=True),
+    Row("diag_embed", _diag_embed, KEEP),
+    Row("diagflat", lambda x, offset=0: fnp.diagflat(x, offset), KEEP, "DiagEmbedBackward0"),
+    Row("trace", _trace, KEEP),
+    Row("repeat", _repeat, KEEP, function=False),
+    Row("tile", lambda x, dims: fnp.tile(x, tuple(dims)), KEEP, "RepeatBackward0"),
+    Row("repeat_interleave", _repeat_interleave, KEEP, "IndexSelectBackward0"),
+    Row("movedim", _movedim, KEEP, "PermuteBackward0", view=True),
+    Row("moveaxis", _movedim, KEEP, "PermuteBackward0", view=True),
+    Row("swapaxes", lambda x, axis0, axis1: fnp.swapaxes(x, axis0, axis1), KEEP,
+        "TransposeBackward0", view=True),
+    Row("swapdims", lambda x, dim0, dim1: fnp.swapaxes(x, dim0, dim1), KEEP,
+        "TransposeBackward0", view=True),
+    Row("unflatten", _unflatten, KEEP, "ViewBackward0", view=True),
+    Row("ravel", lambda x: fnp.reshape(x, (-1,)), KEEP, "ViewBackward0", view=True),
+    Row("broadcast_to", lambda x, size: fnp.broadcast_to(x, tuple(size)), KEEP,
+        "ExpandBackward0", view=True),
+    Row("broadcast_tensors", _broadcast_tensors, KEEP, "ExpandBackward0", method=False,
+        passes_input=True),
+    Row("meshgrid", _meshgrid, KEEP, "ExpandBackward0", method=False),
+    Row("atleast_1d", fnp.atleast_1d, KEEP, "ViewBackward0", method=False),
+    Row("atleast_2d", fnp.atleast_2d, KEEP, "UnsqueezeBackward0", method=False),
+    Row("atleast_3d", fnp.atleast_3d, KEEP, "UnsqueezeBackward0", method=False),
+    Row("hstack", lambda tensors: fnp.hstack(tensors), PROMOTE, "CatBackward0", method=False),
+    Row("vstack", lambda tensors: fnp.vstack(tensors), PROMOTE, "CatBackward0", method=False),
+    Row("dstack", lambda tensors: fnp.dstack(tensors), PROMOTE, "CatBackward0", method=False),
+    Row("column_stack", lambda tensors: fnp.column_stack(tensors), PROMOTE, "CatBackward0",
+        method=False),
+    Row("block_diag", lambda *tensors: _block_diag(tensors), PROMOTE, "BlockDiagBackward0",
+        method=False),
+    Row("tril_indices", lambda row, col, offset=0, *, dtype=None:
+        np.stack(np.tril_indices(row, offset, col)).astype(np.int64), DATA, method=False),
+    Row("triu_indices", lambda row, col, offset=0, *, dtype=None:
+        np.stack(np.triu_indices(row, offset, col)).astype(np.int64), DATA, method=False),
+]
+
+
+def _block_diag(tensors):
+    matrices = [fnp.atleast_2d(t) if fnp.ndim(t) < 2 else t for t in tensors]
+    rows = sum(fnp.shape(m)[0] for m in matrices)
+    cols = sum(fnp.shape(m)[1] for m in matrices)
+    dtype = np.result_type(*[unbox_all(m).dtype for m in matrices])
+    out = fnp.zeros((rows, cols), dtype=dtype)
+    r = c = 0
+    for m in matrices:
+        h, w = fnp.shape(m)
+        out = fnp.at(out)[r:r + h, c:c + w].set(m)
+        r, c = r + h, c + w
+    return out
+
+
+PRODUCTS = [
+    Row("einsum", _einsum, PROMOTE, method=False),
+    Row("outer", fnp.outer, PROMOTE), Row("ger", fnp.outer, PROMOTE, "OuterBackward0"),
+    Row("inner", fnp.inner, PROMOTE), Row("kron", fnp.kron, PROMOTE),
+    Row("tensordot", _tensordot, PROMOTE, method=False),
+    Row("cross", _cross, PROMOTE, "LinalgCrossBackward0"),
+    Row("vdot", fnp.vdot, PROMOTE),
+    Row("addmm", _addmm, PROMOTE, inplace=True),
+    Row("addmv", lambda x, mat, vec, *, beta=1, alpha=1:
+        _scaled_sum(x, fnp.matmul(mat, vec), beta, alpha), PROMOTE, inplace=True),
+    Row("addr", lambda x, vec1, vec2, *, beta=1, alpha=1:
+        _scaled_sum(x, fnp.outer(vec1, vec2), beta, alpha), PROMOTE, inplace=True),
+    Row("baddbmm", _baddbmm, PROMOTE, inplace=True),
+    Row("addbmm", _addbmm, PROMOTE, inplace=True),
+    Row("cdist", _cdist, PROMOTE, "CdistBackward0", method=False),
+    Row("chain_matmul", lambda *matrices: fla.multi_dot(list(matrices)), PROMOTE,
+        "MmBackward0", method=False),
+    Row("matrix_power", lambda x, n: fla.matrix_power(x, n), KEEP, "LinalgMatrixPowerBackward0"),
+    Row("det", fla.det, FLOAT, "LinalgDetBackward0"),
+    Row("logdet", _logdet, FLOAT, "LogdetBackward0"),
+    Row("slogdet", _slogdet, FLOAT, "LinalgSlogdetBackward0",
+        returns=_named("slogdet", ("sign", "logabsdet"))),
+    Row("inverse", fla.inv, FLOAT, "LinalgInvExBackward0"),
+    Row("pinverse", lambda x, rcond=1e-15: fla.pinv(x, rcond), FLOAT, "LinalgPinvBackward0"),
+]
+
+LINALG = [
+    Row("linalg.norm", _linalg_norm, FLOAT, "LinalgVectorNormBackward0"),
+    Row("linalg.vector_norm", _vector_norm, FLOAT),
+    Row("linalg.matrix_norm", _matrix_norm, FLOAT, "LinalgVectorNormBackward0"),
+    Row("linalg.inv", _square(fla.inv, "linalg.inv"), FLOAT, "LinalgInvExBackward0"),
+    Row("linalg.solve", _solve, FLOAT, "LinalgSolveExBackward0"),
+    Row("linalg.det", _square(fla.det, "linalg.det"), FLOAT),
+    Row("linalg.slogdet", _slogdet, FLOAT,
+        returns=_named("linalg_slogdet", ("sign", "logabsdet"))),
+    Row("linalg.eigh", _square(_eigh, "linalg.eigh"), FLOAT,
+        returns=_named("linalg_eigh", ("eigenvalues", "eigenvectors"))),
+    Row("linalg.eigvalsh", lambda A, UPLO="L": fla.eigvalsh(A, UPLO), FLOAT,
+        "LinalgEighBackward0"),
+    Row("linalg.svd", _svd, FLOAT, returns=_named("linalg_svd", ("U", "S", "Vh"))),
+    Row("linalg.svdvals", lambda A, *, driver=None: fla.svdvals(A), FLOAT,
+        "LinalgSvdBackward0"),
+    Row("linalg.qr", _qr, FLOAT, returns=_named("linalg_qr", ("Q", "R"))),
+    Row("linalg.cholesky", _square(_cholesky, "linalg.cholesky"), FLOAT,
+        "LinalgCholeskyExBackward0"),
+    Row("linalg.lstsq", _lstsq, FLOAT, "LinalgLstsqBackward0",
+        returns=_named("linalg_lstsq", ("solution", "residuals", "rank",
+                                        "singular_values"))),
+    Row("linalg.pinv", _pinv, FLOAT),
+    Row("linalg.matrix_power", lambda A, n: fla.matrix_power(A, n), FLOAT),
+    Row("linalg.matrix_rank", lambda A, *, atol=None, rtol=None, hermitian=False:
+        np.asarray(np.linalg.matrix_rank(A, hermitian=hermitian), np.int64), DATA),
+    Row("linalg.cond", lambda A, p=None: fla.cond(A, p), FLOAT, "LinalgVectorNormBackward0"),
+    Row("linalg.multi_dot", lambda tensors: fla.multi_dot(list(tensors)), PROMOTE,
+        "MmBackward0"),
+    Row("linalg.cross", lambda x, other, *, dim=-1: fnp.cross(x, other, axis=dim), PROMOTE),
+    Row("linalg.vecdot", lambda x, y, *, dim=-1: fnp.sum(x * y, axis=dim), PROMOTE,
+        "SumBackward1"),
+    Row("linalg.matmul", fnp.matmul, PROMOTE, "MmBackward0"),
+    Row("linalg.diagonal", lambda A, *, offset=0, dim1=-2, dim2=-1:
+        fnp.diagonal(A, offset, dim1, dim2), KEEP, "DiagonalBackward0", view=True),
+]
+
+COMPLEX = [
+    Row("real", fnp.real, KEEP, method=False, view=True),
+    Row("imag", fnp.imag, KEEP, method=False, view=True),
+    Row("angle", fnp.angle, FLOAT),
+    Row("view_as_real", lambda x: fnp.stack([fnp.real(x), fnp.imag(x)], axis=-1), KEEP,
+        "ViewAsRealBackward0", method=False),
+]
+
+FFT = [
+    Row("fft.fft", _fft(fnp.fft.fft), FLOAT), Row("fft.ifft", _fft(fnp.fft.ifft), FLOAT),
+    Row("fft.rfft", _fft(fnp.fft.rfft), FLOAT), Row("fft.irfft", _fft(fnp.fft.irfft), FLOAT),
+    Row("fft.hfft", _fft(fnp.fft.hfft), FLOAT), Row("fft.ihfft", _fft(fnp.fft.ihfft), FLOAT),
+    Row("fft.fft2", _fft2(fnp.fft.fft2), FLOAT), Row("fft.ifft2", _fft2(fnp.fft.ifft2), FLOAT),
+    Row("fft.rfft2", _fft2(fnp.fft.rfft2), FLOAT),
+    Row("fft.irfft2", _fft2(fnp.fft.irfft2), FLOAT),
+    Row("fft.fftn", _fftn(fnp.fft.fftn), FLOAT), Row("fft.ifftn", _fftn(fnp.fft.ifftn), FLOAT),
+    Row("fft.rfftn", _fftn(fnp.fft.rfftn), FLOAT),
+    Row("fft.irfftn", _fftn(fnp.fft.irfftn), FLOAT),
+    Row("fft.fftshift", lambda x, dim=None: fnp.fft.fftshift(x, axes=_axes(dim)), KEEP,
+        "RollBackward0"),
+    Row("fft.ifftshift", lambda x, dim=None: fnp.fft.ifftshift(x, axes=_axes(dim)), KEEP,
+        "RollBackward0"),
+]
+
+ROWS = (ELEMENTWISE + COMPARISONS + REDUCTIONS + INDEXING + SHAPES + PRODUCTS + LINALG
+        + COMPLEX + FFT)
+
+FUNCTIONS = install(ROWS)  # {"inv" or "linalg.inv": the function}, and Tensor's methods
+Tensor.real = property(FUNCTIONS["real"])  # attributes, not methods, in PyTorch
+Tensor.imag = property(FUNCTIONS["imag"])
+
+
+def namespace(prefix):
+    """The functions of torch namespace `prefix` ('' for torch itself), by short name."""
+    return {row.short_name: FUNCTIONS[row.name] for row in ROWS
+            if row.function and row.namespace == prefix}
+
+
+# torch names funcgrad.numpy could express that compat leaves out, and names it cannot.
+NOT_PROVIDED = {
+    "scatter_reduce": "not yet: needs a product/mean scatter with PyTorch's include_self rule",
+    "index_put": "use indexing assignment, x[index] = values",
+    "masked_scatter": "not yet",
+    "mode": "not yet: the most frequent value's index convention differs by backend",
+    "nanmedian": "not yet",
+    "cumulative_trapezoid": "not yet",
+    "cartesian_prod": "not yet",
+    "combinations": "not yet",
+    "linalg.eig": "not yet: complex results (compat computes little on complex tensors)",
+    "linalg.eigvals": "not yet: complex results (compat computes little on complex tensors)",
+    "linalg.matrix_exp": "funcgrad.numpy has no matrix exponential",
+    "linalg.lu": "funcgrad.numpy has no LU factorisation",
+    "linalg.lu_factor": "funcgrad.numpy has no LU factorisation",
+    "linalg.householder_product": "funcgrad.numpy has no Householder products",
+    "linalg.ldl_factor": "funcgrad.numpy has no LDL factorisation",
+    "linalg.solve_triangular": "not yet (linalg.solve gives the same values)",
+    "special.zeta": "funcgrad.scipy.special has no zeta",
+    "special.bessel_j0": "funcgrad.scipy.special has no Bessel J",
+    "special.multigammaln": "not yet",
+    "stft": "not yet: windowed transforms",
+    "istft": "not yet: windowed transforms",
+}

@@ -1,0 +1,117 @@
+"""The constraints a distribution's parameters and values satisfy, printed as PyTorch prints
+them (their names appear in its error messages)."""
+from .._ops import abs as _abs
+
+
+class Constraint:
+    """A set of valid values: `check(value)` is a bool tensor, True where `value` is in it."""
+
+    is_discrete = False
+    event_dim = 0
+
+    def check(self, value):
+        raise NotImplementedError
+
+    def __repr__(self):
+        return type(self).__name__.lstrip("_") + "()"
+
+
+class _Real(Constraint):
+    def check(self, value):
+        return value == value  # False for NaN
+
+
+class _Boolean(Constraint):
+    is_discrete = True
+
+    def check(self, value):
+        return (value == 0) | (value == 1)
+
+
+class _GreaterThan(Constraint):
+    def __init__(self, lower_bound):
+        self.lower_bound = lower_bound
+
+    def check(self, value):
+        return self.lower_bound < value
+
+    def __repr__(self):
+        return f"GreaterThan(lower_bound={self.lower_bound})"
+
+
+class _LessThan(Constraint):
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, value):
+        return value < self.upper_bound
+
+    def __repr__(self):
+        return f"LessThan(upper_bound={self.upper_bound})"
+
+
+class _Interval(Constraint):
+    def __init__(self, lower_bound, upper_bound):
+        self.lower_bound, self.upper_bound = lower_bound, upper_bound
+
+    def check(self, value):
+        return (self.lower_bound <= value) & (value <= self.upper_bound)
+
+    def __repr__(self):
+        return f"Interval(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
+
+
+class _HalfOpenInterval(_Interval):
+    def check(self, value):
+        return (self.lower_bound <= value) & (value < self.upper_bound)
+
+    def __repr__(self):
+        return (f"HalfOpenInterval(lower_bound={self.lower_bound}, "
+                f"upper_bound={self.upper_bound})")
+
+
+class _IntegerInterval(_Interval):
+    is_discrete = True
+
+    def check(self, value):
+        return (value % 1 == 0) & super().check(value)
+
+    def __repr__(self):
+        return (f"IntegerInterval(lower_bound={self.lower_bound}, "
+                f"upper_bound={self.upper_bound})")
+
+
+class _Simplex(Constraint):
+    event_dim = 1
+
+    def check(self, value):
+        return (value >= 0).all(-1) & (_abs(value.sum(-1) - 1) < 1e-6)
+
+
+class _IndependentReal(Constraint):
+    """Real values, checked per event of one dimension (PyTorch's independent(real, 1))."""
+
+    event_dim = 1
+
+    def check(self, value):
+        return (value == value).all(-1)
+
+    def __repr__(self):
+        return "IndependentConstraint(Real(), 1)"
+
+
+real = _Real()
+real_vector = _IndependentReal()
+boolean = _Boolean()
+positive = _GreaterThan(0.0)
+unit_interval = _Interval(0.0, 1.0)
+simplex = _Simplex()
+interval = _Interval
+half_open_interval = _HalfOpenInterval
+integer_interval = _IntegerInterval
+greater_than = _GreaterThan
+less_than = _LessThan
+
+__all__ = ["Constraint", "real", "real_vector", "boolean", "positive", "unit_interval",
+           "simplex", "interval", "half_open_interval", "integer_interval", "greater_than",
+           "less_than"]

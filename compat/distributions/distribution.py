@@ -1,0 +1,115 @@
+"""The base of compat's distributions: shapes, argument and sample validation with
+PyTorch's messages, and `sample` as `rsample` without history."""
+import numbers
+
+import numpy as np
+
+from .. import _dtypes
+from .._factories import tensor
+from .._grad_mode import no_grad
+from .._tensor import Size, Tensor
+from .._torch_names import FUNCTIONS
+
+_broadcast_tensors = FUNCTIONS["broadcast_tensors"]
+
+
+def broadcast_all(*values):
+    """The values (tensors and numbers) as tensors of one shape; numbers take the dtype of
+    the first tensor, or the default float dtype."""
+    if not all(isinstance(v, (Tensor, numbers.Number)) for v in values):
+        raise ValueError("Input arguments must all be instances of Number, torch.Tensor or "
+                         "objects implementing __torch_function__.")
+    dtype = next((v.dtype for v in values if isinstance(v, Tensor)),
+                 _dtypes.get_default_dtype())
+    return _broadcast_tensors(*[v if isinstance(v, Tensor) else tensor(v, dtype=dtype)
+                                for v in values])
+
+
+class Distribution:
+    """A batch of probability distributions of `batch_shape`, each over events of
+    `event_shape`. Subclasses set `arg_constraints` and `support` and define `rsample` or
+    `sample`, `log_prob` and `entropy`."""
+
+    has_rsample = False
+    arg_constraints = {}
+    _validate_default = True
+
+    @staticmethod
+    def set_default_validate_args(value):
+        """Whether new distributions check their arguments (True by default)."""
+        if value not in (True, False):
+            raise ValueError
+        Distribution._validate_default = value
+
+    def __init__(self, batch_shape=Size(), event_shape=Size(), validate_args=None):
+        self._batch_shape = Size(batch_shape)
+        self._event_shape = Size(event_shape)
+        self._validate_args = (Distribution._validate_default if validate_args is None
+                               else validate_args)
+        if self._validate_args:
+            self._validate_parameters()
+
+    def _validate_parameters(self):
+        for name, constraint in self.arg_constraints.items():
+            if name not in vars(self):
+                continue  # a parameter given the other way (probs for logits)
+            value = vars(self)[name]
+            with np.errstate(invalid="ignore"):  # NaN parameters fail the check, quietly
+                valid = bool(constraint.check(value).all())
+            if not valid:
+                raise ValueError(
+                    f"Expected parameter {name} ({type(value).__name__} of shape "
+                    f"{tuple(value.shape)}) of distribution {self!r} to satisfy the "
+                    f"constraint {constraint!r}, but found invalid values:\n{value}")
+
+    @property
+    def batch_shape(self):
+        return self._batch_shape
+
+    @property
+    def event_shape(self):
+        return self._event_shape
+
+    @property
+    def stddev(self):
+        return self.variance.sqrt()
+
+    def _extended_shape(self, sample_shape=Size()):
+        return Size(tuple(sample_shape) + self._batch_shape + self._event_shape)
+
+    def sample(self, sample_shape=Size()):
+        with no_grad():
+            return self.rsample(sample_shape)
+
+    def rsample(self, sample_shape=Size()):
+        raise NotImplementedError(f"{type(self).__name__} has no reparameterized sampler; "
+                                  f"use sample()")
+
+    def _validate_sample(self, value):
+        if not isinstance(value, Tensor):
+            raise ValueError("The value argument to log_prob must be a Tensor")
+        start = value.dim() - len(self._event_shape)
+        if value.size()[start:] != self._event_shape:
+            raise ValueError(f"The right-most size of value must match event_shape: "
+                             f"{value.size()} vs {self._event_shape}.")
+        expected = self._batch_shape + self._event_shape
+        for i, j in zip(reversed(value.size()), reversed(expected)):
+            if i != 1 and j != 1 and i != j:
+                raise ValueError(f"Value is not broadcastable with batch_shape+event_shape: "
+                                 f"{value.size()} vs {Size(expected)}.")
+        if not bool(self.support.check(value).all()):
+            raise ValueError(
+                f"Expected value argument ({type(value).__name__} of shape "
+                f"{tuple(value.shape)}) to be within the support ({self.support!r}) of the "
+                f"distribution {self!r}, but found invalid values:\n{value}")
+
+    def __repr__(self):
+        shown = []
+        for name in self.arg_constraints:
+            if name in vars(self):
+                value = vars(self)[name]
+                shown.append(f"{name}: {value if value.numel() == 1 else value.size()}")
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+
+__all__ = ["Distribution", "broadcast_all"]

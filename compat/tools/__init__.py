@@ -1,0 +1,1 @@
+"""Scripts that generate compat's documentation pages from its code."""

@@ -1,0 +1,4 @@
+"""torch.utils: `data` (datasets, samplers and the DataLoader)."""
+from . import data
+
+__all__ = ["data"]

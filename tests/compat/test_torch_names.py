@@ -1,0 +1,456 @@
+"""The torch-name table (compat._torch_names) against PyTorch 2.13: every row's function,
+method and in-place form, compared in value, dtype, shape, grad_fn name and gradient; the
+errors PyTorch raises by type. Every row must appear in CASES (a new row without a case
+fails `test_every_row_has_a_case`)."""
+import pathlib
+import re
+
+import numpy as np
+import pytest
+
+from compat import _torch_names
+from compat_harness import check
+
+# name -> expressions in the inputs of `_inputs`; each is run under compat and torch.
+CASES = {
+    "tan": ["a.tan()", "torch.tan(n)"],
+    "asin": ["p.asin()"],
+    "acos": ["torch.acos(p)", "p.acos()"],
+    "atan": ["a.atan()"],
+    "sinh": ["a.sinh()"],
+    "cosh": ["torch.cosh(a)", "a.cosh()"],
+    "asinh": ["a.asinh()"],
+    "acosh": ["(a + 3).acosh()", "m.acosh()"],
+    "atanh": ["p.atanh()"],
+    "arcsin": ["torch.arcsin(p)", "p.arcsin()"],
+    "arccos": ["p.arccos()"],
+    "arctan": ["torch.arctan(a)", "a.arctan()"],
+    "arcsinh": ["a.arcsinh()"],
+    "arccosh": ["torch.arccosh(a + 3)", "m.arccosh()"],
+    "arctanh": ["p.arctanh()"],
+    "atan2": ["torch.atan2(a, p)", "a.atan2(n)"],
+    "arctan2": ["torch.arctan2(p, a)", "p.arctan2(a)"],
+    "hypot": ["torch.hypot(a, p)", "a.hypot(p)"],
+    "exp2": ["a.exp2()", "torch.exp2(n)"],
+    "expm1": ["a.expm1()"],
+    "log2": ["p.log2()"],
+    "log10": ["torch.log10(p)", "p.log10()"],
+    "log1p": ["a.log1p()"],
+    "rsqrt": ["p.rsqrt()"],
+    "logaddexp": ["torch.logaddexp(a, p)"],
+    "logaddexp2": ["a.logaddexp2(p)"],
+    "erf": ["a.erf()", "torch.erf(n)"],
+    "erfc": ["torch.erfc(a)", "a.erfc()"],
+    "erfinv": ["p.erfinv()"],
+    "lgamma": ["p.lgamma()"],
+    "digamma": ["torch.digamma(p)", "p.digamma()"],
+    "i0": ["a.i0()"],
+    "sinc": ["a.sinc()"],
+    "logit": ["p.logit()", "torch.logit(p, eps=0.25)"],
+    "xlogy": ["torch.xlogy(a, p)", "a.xlogy(p)"],
+    "deg2rad": ["a.deg2rad()"],
+    "rad2deg": ["torch.rad2deg(a)", "a.rad2deg()"],
+    "copysign": ["torch.copysign(a, n)", "a.copysign(p)"],
+    "lerp": ["torch.lerp(a, p, 0.3)", "a.lerp(p, p)"],
+    "float_power": ["a.float_power(2)"],
+    "sign": ["a.sign()", "torch.sign(n)"],
+    "sgn": ["a.sgn()"],
+    "floor": ["a.floor()", "n.floor()"],
+    "ceil": ["torch.ceil(a)", "a.ceil()"],
+    "round": ["a.round()", "torch.round(a * 10, decimals=-1)"],
+    "trunc": ["a.trunc()"],
+    "fix": ["torch.fix(a)", "a.fix()"],
+    "frac": ["a.frac()"],
+    "fmod": ["torch.fmod(a, 0.4)", "n.fmod(4)"],
+    "fmax": ["torch.fmax(a, p)"],
+    "fmin": ["a.fmin(p)"],
+    "nan_to_num": ["(a.log()).nan_to_num(nan=-1.0)", "a.nan_to_num(posinf=1.0)"],
+    "gcd": ["torch.gcd(n, torch.tensor([4, 6, 9]))", "n.gcd(n * 2)"],
+    "lcm": ["n.lcm(torch.tensor([4, 6, 9]))"],
+    "ldexp": ["torch.ldexp(a, n.abs())", "a.ldexp(torch.tensor([1, 2, 3]))"],
+    "heaviside": ["torch.heaviside(a.detach(), p.detach())"],
+    "addcmul": ["torch.addcmul(a, p, a, value=0.5)", "a.addcmul(p, p)"],
+    "addcdiv": ["a.addcdiv(a, p, value=2)"],
+    "special.erf": ["torch.special.erf(a)"],
+    "special.erfc": ["torch.special.erfc(a)"],
+    "special.erfinv": ["torch.special.erfinv(p)"],
+    "special.expit": ["torch.special.expit(a)"],
+    "special.logit": ["torch.special.logit(p)"],
+    "special.xlogy": ["torch.special.xlogy(p, p)"],
+    "special.xlog1py": ["torch.special.xlog1py(a, p)"],
+    "special.entr": ["torch.special.entr(p)"],
+    "special.ndtr": ["torch.special.ndtr(a)"],
+    "special.ndtri": ["torch.special.ndtri(p)"],
+    "special.log_ndtr": ["torch.special.log_ndtr(a)"],
+    "special.gammaln": ["torch.special.gammaln(p)"],
+    "special.digamma": ["torch.special.digamma(p)"],
+    "special.psi": ["torch.special.psi(p)"],
+    "special.polygamma": ["torch.special.polygamma(1, p)"],
+    "polygamma": ["torch.polygamma(2, p)"],
+    "special.i0": ["torch.special.i0(a)"],
+    "special.i0e": ["torch.special.i0e(a)"],
+    "special.i1": ["torch.special.i1(a)"],
+    "special.i1e": ["torch.special.i1e(a)"],
+    "special.sinc": ["torch.special.sinc(a)"],
+    "special.expm1": ["torch.special.expm1(a)"],
+    "special.exp2": ["torch.special.exp2(a)"],
+    "special.log1p": ["torch.special.log1p(p)"],
+    "special.round": ["torch.special.round(a)"],
+    "special.logsumexp": ["torch.special.logsumexp(a, 1)"],
+    # without derivatives
+    "isclose": ["torch.isclose(a, a + 1e-9)", "a.isclose(p)"],
+    "isfinite": ["(a.log()).isfinite()"],
+    "isinf": ["torch.isinf(a / 0)"],
+    "isposinf": ["(a / 0).isposinf()"],
+    "isneginf": ["torch.isneginf(a / 0)"],
+    "isreal": ["a.isreal()"],
+    "signbit": ["a.signbit()"],
+    "logical_and": ["torch.logical_and(a > 0, p > 0.3)"],
+    "logical_or": ["(a > 0).logical_or(n)"],
+    "logical_xor": ["torch.logical_xor(a, n)"],
+    "greater": ["torch.greater(a, p)"],
+    "less": ["torch.less(a, 0)"],
+    "greater_equal": ["torch.greater_equal(n, 1)"],
+    "less_equal": ["torch.less_equal(a, p)"],
+    "not_equal": ["torch.not_equal(n, 0)"],
+    "isin": ["torch.isin(n, torch.tensor([3, 5]))"],
+    "count_nonzero": ["n.count_nonzero()", "torch.count_nonzero(n, 1)"],
+    "nonzero": ["n.nonzero()", "torch.nonzero(n, as_tuple=True)"],
+    "argwhere": ["a.argwhere()"],
+    "argsort": ["a.argsort()", "torch.argsort(a, 0, descending=True)"],
+    "searchsorted": ["torch.searchsorted(torch.tensor([1., 2., 3.]), a)"],
+    "bucketize": ["torch.bucketize(a, torch.tensor([0., 1.]))"],
+    "unique": ["torch.unique(torch.tensor([3, 1, 3, 2]))",
+               "torch.tensor([3, 1, 3]).unique(return_inverse=True, return_counts=True)"],
+    "bincount": ["torch.bincount(torch.tensor([0, 2, 2, 5]))"],
+    "histc": ["torch.histc(a, bins=4, min=-2, max=2)"],
+    # reductions
+    "logsumexp": ["a.logsumexp(1)", "torch.logsumexp(a, (0, 1), keepdim=True)"],
+    "nansum": ["(a.log()).nansum()", "a.nansum(0)"],
+    "nanmean": ["torch.nanmean(a.log(), 1)"],
+    "median": ["a.median()", "a.median(1)", "torch.median(a, 0, keepdim=True)"],
+    "cumprod": ["a.cumprod(1)", "torch.cumprod(a, 0)"],
+    "logcumsumexp": ["a.logcumsumexp(1)"],
+    "cummax": ["a.cummax(1)", "torch.cummax(t, 0)"],
+    "cummin": ["a.cummin(0)"],
+    "sort": ["a.sort()", "torch.sort(a, 0, descending=True)", "t.sort(descending=True)",
+             "torch.tensor([3, 1, 3, 200, 0], dtype=torch.uint8).sort(descending=True)",
+             "torch.tensor([2., float('nan'), -1., 2.]).sort()"],
+    "msort": ["torch.msort(a)"],
+    "topk": ["a.topk(2)", "torch.topk(a, 1, dim=0, largest=False)"],
+    "kthvalue": ["a.kthvalue(2)", "torch.kthvalue(a, 1, 0, True)"],
+    "aminmax": ["torch.aminmax(n)", "a.aminmax(dim=1)"],
+    "std_mean": ["torch.std_mean(a, 1)"],
+    "var_mean": ["torch.var_mean(a, correction=0)"],
+    "quantile": ["a.quantile(0.3)", "torch.quantile(a, 0.75, dim=1, keepdim=True)"],
+    "nanquantile": ["torch.nanquantile(a.log(), 0.5, dim=1)"],
+    "diff": ["a.diff()", "torch.diff(a, dim=0)", "torch.diff(v, 2, prepend=v[:1])"],
+    "trapezoid": ["torch.trapezoid(a)", "torch.trapezoid(a, dx=0.5, dim=0)"],
+    "trapz": ["torch.trapz(a, v[:3])"],
+    "cov": ["a.cov()", "torch.cov(a.T, correction=0)"],
+    "corrcoef": ["torch.corrcoef(a)"],
+    "cosine_similarity": ["torch.cosine_similarity(a, p)", "torch.cosine_similarity(a, p, dim=0)"],
+    "dist": ["torch.dist(a, p)", "a.dist(p, 1)"],
+    # indexing
+    "gather": ["a.gather(1, i)", "torch.gather(a, 0, i[:, :1])"],
+    "take_along_dim": ["torch.take_along_dim(a, i, 1)", "a.take_along_dim(i)"],
+    "take": ["a.take(i)"],
+    "index_select": ["a.index_select(1, torch.tensor([2, 0, 2]))"],
+    "masked_select": ["a.masked_select(a > 0)", "torch.masked_select(a, n > 0)"],
+    "scatter_add": ["a.scatter_add(1, i, p[:, :2])",
+                    "torch.scatter_add(a, 0, i[:, 1:] // 2, p[:, :1])",
+                    "a.clone().scatter_add_(1, i, p[:, 1:])"],
+    "scatter": ["a.scatter(1, torch.tensor([[0], [2]]), p[:, :1])", "a.scatter(1, i, 1.5)",
+                "a.scatter(0, i, 1.5)",
+                "a.clone().scatter_(1, torch.tensor([[1], [0]]), p[:, 1:2])"],
+    "index_add": ["a.index_add(1, torch.tensor([0, 0]), p[:, :2])",
+                  "a.clone().index_add_(0, torch.tensor([1]), p[:1], alpha=2)"],
+    "index_fill": ["a.index_fill(1, torch.tensor([0, 2]), -1.0)",
+                   "a.clone().index_fill_(0, torch.tensor([1]), 2.0)"],
+    "narrow": ["a.narrow(1, 1, 2)", "torch.narrow(a, 0, -1, 1)"],
+    "select": ["a.select(1, 2)", "torch.select(a, 0, -1)"],
+    # shapes
+    "chunk": ["a.chunk(2, 1)", "torch.chunk(v, 3)"],
+    "split": ["a.split(2, 1)", "torch.split(v, [1, 3])"],
+    "tensor_split": ["torch.tensor_split(v, 3)", "a.tensor_split([1, 2], dim=1)"],
+    "unbind": ["a.unbind()", "torch.unbind(a, 1)"],
+    "flip": ["a.flip(0)", "torch.flip(a, [0, 1])"],
+    "fliplr": ["a.fliplr()"],
+    "flipud": ["torch.flipud(a)"],
+    "roll": ["a.roll(1, 1)", "torch.roll(a, 2)", "a.roll((1, 1), (0, 1))"],
+    "rot90": ["a.rot90()", "torch.rot90(a, 2, [0, 1])"],
+    "tril": ["m.tril()", "torch.tril(a, 1)", "m.clone().tril_(-1)"],
+    "triu": ["a.triu()", "torch.triu(m, -1)", "m.clone().triu_()"],
+    "diag": ["v.diag()", "torch.diag(a, 1)", "m.diag(-1)"],
+    "diagonal": ["m.diagonal()", "torch.diagonal(a, 1)", "b.diagonal(0, 1, 2)"],
+    "diag_embed": ["torch.diag_embed(a)", "v.diag_embed(1)"],
+    "diagflat": ["a.diagflat()"],
+    "trace": ["m.trace()", "torch.trace(a)"],
+    "repeat": ["a.repeat(2, 1)", "v.repeat(2, 2)"],
+    "tile": ["a.tile((2,))", "torch.tile(v, (2, 1))"],
+    "repeat_interleave": ["a.repeat_interleave(2)", "torch.repeat_interleave(a, 2, dim=0)"],
+    "movedim": ["b.movedim(0, 2)", "torch.movedim(b, (0, 1), (1, 2))"],
+    "moveaxis": ["torch.moveaxis(b, 2, 0)"],
+    "swapaxes": ["a.swapaxes(0, 1)"],
+    "swapdims": ["torch.swapdims(b, 0, 2)"],
+    "unflatten": ["v.unflatten(0, (2, 2))"],
+    "ravel": ["a.ravel()"],
+    "broadcast_to": ["v.broadcast_to((2, 4))"],
+    "broadcast_tensors": ["torch.broadcast_tensors(a, v[:3])"],
+    "meshgrid": ["torch.meshgrid(v, v[:2], indexing='ij')",
+                 "torch.meshgrid([v[:3], v], indexing='xy')"],
+    "atleast_1d": ["torch.atleast_1d(v.sum())"],
+    "atleast_2d": ["torch.atleast_2d(v)"],
+    "atleast_3d": ["torch.atleast_3d(a)"],
+    "hstack": ["torch.hstack([a, p])"],
+    "vstack": ["torch.vstack([a, p, v[:3]])"],
+    "dstack": ["torch.dstack([a, p])"],
+    "column_stack": ["torch.column_stack([v, v * 2])"],
+    "block_diag": ["torch.block_diag(a, m, v)"],
+    "tril_indices": ["torch.tril_indices(3, 3)", "torch.tril_indices(3, 4, 1)"],
+    "triu_indices": ["torch.triu_indices(4, 3, -1)"],
+    # products
+    "einsum": ["torch.einsum('ij,kj->ik', a, p)", "torch.einsum('ii', m)",
+               "torch.einsum('bij,bjk->bik', [b, c])", "torch.einsum('i,j->ij', v, v)"],
+    "outer": ["torch.outer(v, v[:2])"],
+    "ger": ["v.ger(v)"],
+    "inner": ["torch.inner(a, p)"],
+    "kron": ["torch.kron(m, a)"],
+    "tensordot": ["torch.tensordot(a, c[0], 1)", "torch.tensordot(b, c, ([1, 2], [2, 1]))"],
+    "cross": ["torch.cross(m, a.T, dim=0)", "a.cross(p, dim=1)"],
+    "vdot": ["torch.vdot(v, v)"],
+    "addmm": ["torch.addmm(p[:, :2], a, c[0])", "p[:, :2].addmm(a, c[0], beta=0.5, alpha=2)",
+              "m.addmm(a.T, p)"],
+    "addmv": ["torch.addmv(v[:2], a, v[:3])", "v.addmv(torch.ones(4, 3), v[:3])"],
+    "addr": ["m.addr(v[:3], v[1:], alpha=3)"],
+    "baddbmm": ["torch.baddbmm(b[:, :2, :2], b, c)", "b[:, :2, :2].baddbmm(b, c, beta=0)",
+                "m.baddbmm(c, b, alpha=0.5)"],
+    "addbmm": ["torch.addbmm(m[:2, :2], b, c)", "m.addbmm(c, b)"],
+    "cdist": ["torch.cdist(a, p)", "torch.cdist(a, m, p=1)", "torch.cdist(b, b, p=3)"],
+    "chain_matmul": ["torch.chain_matmul(a, m, m)"],
+    "matrix_power": ["m.matrix_power(3)", "torch.matrix_power(m, -1)"],
+    "det": ["m.det()", "torch.det(b[:, :, :2])"],
+    "logdet": ["m.logdet()"],
+    "slogdet": ["m.slogdet()", "torch.slogdet(-m)"],
+    "inverse": ["m.inverse()"],
+    "pinverse": ["a.pinverse()"],
+    # torch.linalg
+    "linalg.norm": ["torch.linalg.norm(a)", "torch.linalg.norm(v, 1)",
+                    "torch.linalg.norm(a, dim=1)", "torch.linalg.norm(m, 'nuc')",
+                    "torch.linalg.norm(b, dim=(1, 2))"],
+    "linalg.vector_norm": ["torch.linalg.vector_norm(a)", "torch.linalg.vector_norm(a, 3, 1)",
+                           "torch.linalg.vector_norm(a, float('inf'), keepdim=True)"],
+    "linalg.matrix_norm": ["torch.linalg.matrix_norm(m)", "torch.linalg.matrix_norm(b, 1)",
+                           "torch.linalg.matrix_norm(m, 2)"],
+    "linalg.inv": ["torch.linalg.inv(m)"],
+    "linalg.solve": ["torch.linalg.solve(m, a.T)", "torch.linalg.solve(m, v[:3])"],
+    "linalg.det": ["torch.linalg.det(m)"],
+    "linalg.slogdet": ["torch.linalg.slogdet(m)"],
+    "linalg.eigh": ["torch.linalg.eigh(m).eigenvalues"],
+    "linalg.eigvalsh": ["torch.linalg.eigvalsh(m)"],
+    "linalg.svd": ["torch.linalg.svd(a).S", "torch.linalg.svd(m, full_matrices=False).S"],
+    "linalg.svdvals": ["torch.linalg.svdvals(a)"],
+    "linalg.qr": ["abs(torch.linalg.qr(m).R)"],
+    "linalg.cholesky": ["torch.linalg.cholesky(m)"],
+    "linalg.lstsq": ["torch.linalg.lstsq(m, a.T).solution"],
+    "linalg.pinv": ["torch.linalg.pinv(a)"],
+    "linalg.matrix_power": ["torch.linalg.matrix_power(m, 2)"],
+    "linalg.matrix_rank": ["torch.linalg.matrix_rank(a)"],
+    "linalg.cond": ["torch.linalg.cond(m)"],
+    "linalg.multi_dot": ["torch.linalg.multi_dot([a, m, v[:3]])"],
+    "linalg.cross": ["torch.linalg.cross(a, p)"],
+    "linalg.vecdot": ["torch.linalg.vecdot(a, p)"],
+    "linalg.matmul": ["torch.linalg.matmul(a, m)"],
+    "linalg.diagonal": ["torch.linalg.diagonal(b)"],
+    # complex numbers (from torch.fft)
+    "real": ["torch.real(torch.fft.fft(v))", "torch.fft.rfft(a).real"],
+    "imag": ["torch.imag(torch.fft.fft(v))"],
+    "angle": ["torch.fft.fft(v).angle()", "a.angle()"],
+    "view_as_real": ["torch.view_as_real(torch.fft.rfft(v))"],
+    # torch.fft
+    "fft.fft": ["torch.fft.fft(a).abs()", "torch.fft.fft(v, n=6).real"],
+    "fft.ifft": ["torch.fft.ifft(a, dim=0).imag"],
+    "fft.rfft": ["torch.fft.rfft(v).abs()"],
+    "fft.irfft": ["torch.fft.irfft(torch.fft.rfft(v))", "torch.fft.irfft(a, n=4)"],
+    "fft.hfft": ["torch.fft.hfft(a)"],
+    "fft.ihfft": ["torch.fft.ihfft(v).real"],
+    "fft.fft2": ["torch.fft.fft2(a).real"],
+    "fft.ifft2": ["torch.fft.ifft2(a, norm='ortho').real"],
+    "fft.rfft2": ["torch.fft.rfft2(a).imag"],
+    "fft.irfft2": ["torch.fft.irfft2(b)"],
+    "fft.fftn": ["torch.fft.fftn(b, dim=(0, 2)).real"],
+    "fft.ifftn": ["torch.fft.ifftn(b).real"],
+    "fft.rfftn": ["torch.fft.rfftn(b).imag", "torch.fft.rfftn(c).abs()"],
+    "fft.irfftn": ["torch.fft.irfftn(b, s=(2, 4))"],
+    "fft.fftshift": ["torch.fft.fftshift(a)"],
+    "fft.ifftshift": ["torch.fft.ifftshift(v, dim=0)"],
+
+}
+
+# What PyTorch refuses: the error types must match.
+ERRORS = [
+    "a.gather(2, i)", "a.gather(1, i.float())", "a.chunk(0)", "torch.split(v, [1, 2])",
+    "a.topk(4)", "a.repeat(2)", "torch.diag(b)", "a.trace() if False else b.trace()",
+    "torch.cdist(a, v)", "torch.addmm(a, a, a)", "a.index_select(1, i)", "a.logsumexp(2)",
+    "torch.linalg.inv(a)", "torch.linalg.cholesky(-m)", "a.narrow(1, 2, 2)", "a.sort(3)",
+    "torch.einsum('ij,jk', a, a)",
+]
+
+
+# Rows whose torch function is built from others, so that PyTorch's grad_fn name depends on
+# its decomposition or overload (outer is a MulBackward0, split with sizes a
+# SplitWithSizesBackward0): their grad_fn names are not compared.
+COMPOSED = {
+    "lerp", "float_power", "round", "special.round", "special.ndtr", "nanmean", "median",
+    "quantile", "nanquantile", "diff", "trapezoid", "trapz", "einsum", "outer", "ger", "inner",
+    "kron", "tensordot", "chain_matmul", "matrix_power", "logdet", "linalg.norm",
+    "linalg.matrix_norm", "linalg.cond", "linalg.multi_dot", "linalg.matrix_power",
+    "repeat_interleave", "diag", "split", "scatter", "cosine_similarity", "real", "imag", "angle", "view_as_real",
+} | {name for name in CASES if name.startswith("fft.")}
+
+
+def _inputs(torch):
+    """Fresh inputs for one case: float leaves that require grad, and integer tensors."""
+    def leaf(values):
+        return torch.tensor(values, requires_grad=True)
+    return {
+        "torch": torch,
+        "a": leaf([[0.5, -1.2, 2.0], [1.5, 0.3, -0.7]]),
+        "p": leaf([[0.2, 0.5, 0.9], [0.1, 0.7, 0.4]]),
+        "m": leaf([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]]),
+        "v": leaf([3.0, 1.0, 2.0, 5.0]),
+        "t": leaf([[1.0, 3.0, 3.0], [2.0, 0.0, 3.0]]),
+        "b": leaf(np.linspace(-1.0, 2.0, 12).reshape(2, 2, 3).tolist()),
+        "c": leaf(np.cos(np.arange(12.0)).reshape(2, 3, 2).tolist()),
+        "i": torch.tensor([[0, 2], [1, 0]]),
+        "n": torch.tensor([[1, -2, 3], [0, 5, -6]]),
+    }
+
+
+def _tensors(result, torch):
+    if isinstance(result, torch.Tensor):
+        return [result]
+    if isinstance(result, (tuple, list)):
+        return [t for item in result for t in _tensors(item, torch)]
+    return []
+
+
+def _case(expression):
+    def case(torch):
+        env = _inputs(torch)
+        result = eval(expression, env)
+        outputs = [t for t in _tensors(result, torch) if t.requires_grad]
+        if not outputs:
+            return result
+        loss = 0
+        for out in outputs:  # a weight per element, so that every gradient entry counts
+            weights = torch.linspace(0.5, 1.5, out.numel()).reshape(out.shape)
+            loss = loss + (out * weights.to(out.dtype)).sum()
+        loss.backward()
+        leaves = [env[name] for name in "apmvtbc"]
+        return result, [leaf.grad for leaf in leaves]
+    return case
+
+
+EXPRESSIONS = [(name, e) for name, expressions in CASES.items() for e in expressions]
+
+
+# NaN and infinity are made on purpose (log of a negative number, division by 0), and
+# chain_matmul is deprecated in PyTorch.
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning",
+                            "ignore:divide by zero encountered:RuntimeWarning",
+                            "ignore:torch.chain_matmul is deprecated:UserWarning")
+@pytest.mark.parametrize("name, expression", EXPRESSIONS, ids=[e for _, e in EXPRESSIONS])
+def test_torch_name_matches_torch(name, expression):
+    check(_case(expression), rtol=1e-4, atol=1e-5, grad_fn_names=name not in COMPOSED)
+
+
+# The in-place form of every row that has one, on each case written as a method call
+# `x.f(...)`: `x.clone().f_(...)` (PyTorch refuses a result its dtype cannot hold). PyTorch
+# has no derivative for some in-place forms; those are compared on detached tensors.
+_METHOD_CALL = re.compile(r"^(\w)\.(\w+)\((.*)\)$")
+_NO_TORCH_DERIVATIVE = {"asinh", "atanh", "arcsinh", "arctanh", "acosh", "arccosh"}
+INPLACE = [(name, _METHOD_CALL.sub(
+    r"\1.detach().clone().\2_(\3)" if name in _NO_TORCH_DERIVATIVE else
+    r"\1.clone().\2_(\3)", expression))
+           for name, expression in EXPRESSIONS
+           if any(row.name == name and row.inplace for row in _torch_names.ROWS)
+           and _METHOD_CALL.match(expression)]
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+@pytest.mark.parametrize("name, expression", INPLACE, ids=[e for _, e in INPLACE])
+def test_inplace_form_matches_torch(name, expression):
+    check(_case(expression), rtol=1e-4, atol=1e-5, grad_fn_names=name not in COMPOSED)
+
+
+def test_every_inplace_row_has_an_inplace_case():
+    covered = {name for name, _ in INPLACE}
+    assert {row.name for row in _torch_names.ROWS if row.inplace} - covered == set()
+
+
+@pytest.mark.parametrize("expression", ERRORS)
+def test_torch_name_refuses_what_torch_refuses(expression):
+    check(lambda torch: eval(expression, _inputs(torch)))
+
+
+def test_every_row_has_a_case():
+    rows = {row.name for row in _torch_names.ROWS}
+    assert rows - set(CASES) == set(), "rows without a case in CASES"
+    assert set(CASES) - rows == set(), "cases of names that are not rows"
+
+
+@pytest.mark.parametrize("row", _torch_names.ROWS, ids=lambda row: row.name)
+def test_every_form_of_a_row_exists_in_torch_and_in_compat(row):
+    import torch
+
+    import compat
+    for library in (torch, compat):
+        space = library
+        for part in row.namespace.split(".") if row.namespace else ():
+            space = getattr(space, part)
+        if row.function:
+            assert callable(getattr(space, row.short_name)), (library.__name__, row.name)
+        if row.method:
+            assert callable(getattr(library.Tensor, row.short_name)), (library.__name__, row.name)
+        if row.inplace:
+            assert callable(getattr(library.Tensor, row.short_name + "_")), \
+                (library.__name__, row.name + "_")
+
+
+@pytest.mark.parametrize("name", sorted(_torch_names.NOT_PROVIDED))
+def test_names_said_to_be_missing_are_torch_names_compat_lacks(name):
+    import torch
+
+    import compat
+    *path, short = name.split(".")
+    torch_space, compat_space = torch, compat
+    for part in path:
+        torch_space = getattr(torch_space, part)
+        compat_space = getattr(compat_space, part, None)
+    assert hasattr(torch_space, short) or hasattr(torch.Tensor, short), name
+    assert not hasattr(compat_space, short) and not hasattr(compat.Tensor, short), name
+
+
+def test_case_expressions_name_their_row():
+    for name, expressions in CASES.items():
+        short = name.rpartition(".")[2]
+        for expression in expressions:
+            assert re.search(rf"\b{short}_?\b", expression), (name, expression)
+
+
+def test_the_torch_names_page_is_generated_from_the_table():
+    """docs/torch-names.md is generated; regenerate it when the table changes."""
+    from compat.tools.list_torch_names import torch_names_markdown
+    page = pathlib.Path(__file__).resolve().parents[2] / "docs" / "torch-names.md"
+    assert page.read_text() == torch_names_markdown(), (
+        "docs/torch-names.md is out of date; regenerate it with\n"
+        "    python -m compat.tools.list_torch_names > docs/torch-names.md")
+
+
+def test_table_rows_do_not_replace_hand_written_functions():
+    """compat's namespace takes the table's functions after the hand-written ones: a row
+    named like one of those would silently replace it."""
+    from compat import _factories, _ops
+    rows = {row.short_name for row in _torch_names.ROWS if not row.namespace}
+    assert rows & (set(_ops.__all__) | set(_factories.__all__)) == set()
