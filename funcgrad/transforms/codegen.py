@@ -1,0 +1,139 @@
+"""Code generation: a `Graph` as straight-line Python calling each primitive's NumPy impl.
+
+    def program(a, b):
+        c = matmul(a, b)
+        d = tanh(c, out=c)
+        if not guard0(d): fail(2)
+        return (d,)
+
+Everything the program refers to (impls, constants, parameters that have no literal
+form) is a global of the compiled function, so a run is one Python frame of plain calls:
+no boxes, no dispatch, no dictionaries of keyword arguments. Compiled once with
+`compile`/`exec`; the text is kept for `Lowered.as_text()`.
+"""
+import builtins
+import keyword
+import math
+import operator
+
+from .graph import Constant, Literal, Var
+from .staging import GuardFailed, array_bits, guard_p
+
+__all__ = ["Program", "generate"]
+
+
+def _fail(index):
+    raise GuardFailed(index)
+
+
+def _literal_text(value):
+    """Python source for a value that needs no global, or None."""
+    kind = type(value)
+    if value is None or kind is bool or kind is int or kind is str:
+        return repr(value)
+    if kind is float and math.isfinite(value):
+        return repr(value)
+    if kind is tuple:
+        parts = [_literal_text(part) for part in value]
+        if all(part is not None for part in parts):
+            return "(" + "".join(part + ", " for part in parts) + ")"
+    return None
+
+
+class _Names:
+    """The globals of one generated program."""
+
+    def __init__(self):
+        self.globals = {"fail": _fail}
+        self._by_id = {}
+
+    def bind(self, prefix, value):
+        """A global name for `value`: `prefix` itself if free (a primitive's name), else
+        `prefix` numbered."""
+        known = self._by_id.get(id(value))
+        if known is None:
+            known = prefix if prefix.isidentifier() and prefix not in self.globals \
+                and prefix not in _RESERVED and not prefix.isalpha() else None
+            known = known or f"{prefix if prefix.isidentifier() else 'g'}{len(self._by_id)}"
+            self._by_id[id(value)] = known
+            self.globals[known] = value
+        return known
+
+    def value(self, value):
+        text = _literal_text(value)
+        return text if text is not None else self.bind("g", value)
+
+
+# Names a variable must not take: Python's keywords, builtins and the program's own.
+_RESERVED = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | {"fail"}
+
+
+def _var_name(var):
+    name = var.name
+    return name + "_" if name in _RESERVED else name
+
+
+def _atom(atom, names):
+    if isinstance(atom, Var):
+        return _var_name(atom)
+    if isinstance(atom, tuple):
+        return "(" + "".join(_atom(part, names) + ", " for part in atom) + ")"
+    if isinstance(atom, Constant):
+        return names.bind("k", atom.value)
+    return names.value(atom.value)  # a Literal
+
+
+def _guard_lines(index, eq, names):
+    """The check of a guard equation: the conversion made while tracing, compared."""
+    (var,) = eq.inputs
+    kind, expected = eq.params["kind"], eq.params["expected"]
+    value = _var_name(var)
+    if kind == "array":
+        test = f"{names.bind('array_bits', array_bits)}({value}) == {names.value(expected)}"
+    else:
+        convert = names.bind("index", operator.index) if kind == "index" else kind
+        if isinstance(expected, float) and expected != expected:  # NaN: equal to itself
+            test = f"{convert}({value}) != {convert}({value})"
+        else:
+            test = f"{convert}({value}) == {names.value(expected)}"
+    return [f"    if not ({test}): fail({index})"]
+
+
+def _equation_line(eq, names):
+    impl = names.bind(eq.primitive.name + "_", eq.primitive.impl)
+    arguments = [_atom(atom, names) for atom in eq.inputs]
+    arguments += [f"{key}={names.value(value)}" for key, value in eq.params.items()]
+    if eq.overwrites is not None:
+        arguments.append(f"out={_var_name(eq.overwrites)}")
+    call = f"{impl}({', '.join(arguments)})"
+    if eq.primitive.multiple_results:
+        targets = "".join(_var_name(out) + ", " for out in eq.outputs)
+        return f"    ({targets}) = {call}"
+    return f"    {_var_name(eq.outputs[0])} = {call}"
+
+
+def generate(graph, name="program"):
+    """The source text and globals of `graph` as a Python function of its flat inputs."""
+    names = _Names()
+    lines = [f"def {name}({', '.join(_var_name(var) for var in graph.inputs)}):"]
+    for index, eq in enumerate(graph.equations):
+        if eq.primitive is guard_p:
+            lines += _guard_lines(index, eq, names)
+        else:
+            lines.append(_equation_line(eq, names))
+    outputs = "".join(_atom(atom, names) + ", " for atom in graph.outputs)
+    lines.append(f"    return ({outputs})")
+    return "\n".join(lines) + "\n", names.globals
+
+
+class Program:
+    """A graph compiled to a Python function (`run(*flat_inputs) -> flat outputs`)."""
+
+    __slots__ = ("graph", "text", "run")
+
+    def __init__(self, graph, name="program"):
+        self.graph = graph
+        name = name if name.isidentifier() and name not in _RESERVED else "program"
+        self.text, namespace = generate(graph, name)
+        exec(compile(self.text, f"<funcgrad.jit {name}>", "exec"), namespace)
+        self.run = namespace[name]
