@@ -124,7 +124,8 @@ def test_replay_creates_no_box_and_runs_no_engine_code():
     f = fg.jit(fg.grad(loss))
     w, x = rng.normal(size=(3, 2)), rng.normal(size=(4, 3))
     expected = fg.grad(loss)(w * 2, x)
-    f(w, x)
+    f(w, x)  # traces
+    f(w, x)  # optimizes and compiles the program, then runs it
     called = []
 
     def profile(frame, event, arg):

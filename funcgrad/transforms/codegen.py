@@ -68,9 +68,16 @@ class _Names:
 _RESERVED = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | {"fail"}
 
 
+_names_by_index = []  # a var's name depends on its index only: made once per index
+
+
 def _var_name(var):
-    name = var.name
-    return name + "_" if name in _RESERVED else name
+    index = var.index
+    if index >= len(_names_by_index):
+        for missing in range(len(_names_by_index), index + 1):
+            name = Var(missing, 0.0).name
+            _names_by_index.append(name + "_" if name in _RESERVED else name)
+    return _names_by_index[index]
 
 
 def _atom(atom, names):
@@ -127,13 +134,24 @@ def generate(graph, name="program"):
 
 
 class Program:
-    """A graph compiled to a Python function (`run(*flat_inputs) -> flat outputs`)."""
+    """A graph as Python: `text` is its source, ``function()`` the compiled function of
+    its flat inputs, returning its flat outputs. Both are made when first asked for."""
 
-    __slots__ = ("graph", "text", "run")
+    __slots__ = ("graph", "name", "_text", "_globals", "_function")
 
     def __init__(self, graph, name="program"):
         self.graph = graph
-        name = name if name.isidentifier() and name not in _RESERVED else "program"
-        self.text, namespace = generate(graph, name)
-        exec(compile(self.text, f"<funcgrad.jit {name}>", "exec"), namespace)
-        self.run = namespace[name]
+        self.name = name if name.isidentifier() and name not in _RESERVED else "program"
+        self._text = self._function = None
+
+    @property
+    def text(self):
+        if self._text is None:
+            self._text, self._globals = generate(self.graph, self.name)
+        return self._text
+
+    def function(self):
+        if self._function is None:
+            exec(compile(self.text, f"<funcgrad.jit {self.name}>", "exec"), self._globals)
+            self._function = self._globals[self.name]
+        return self._function

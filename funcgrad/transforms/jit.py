@@ -67,20 +67,36 @@ class Lowered:
 
 
 class _Staged:
-    """One traced program: the compiled Program and how its outputs become the result."""
+    """One traced program. It is optimized and compiled on its first replay (`run`), so a
+    signature traced once and never called again costs no passes and no compilation."""
 
-    __slots__ = ("program", "out_tree", "claim", "constants")
+    __slots__ = ("graph", "name", "out_tree", "program", "run", "claim", "constants")
 
-    def __init__(self, program, out_tree):
-        self.program = program
+    def __init__(self, graph, name, out_tree):
+        self.graph = graph
+        self.name = name
         self.out_tree = out_tree
-        # Outputs the caller could share memory with something else (an input, a
-        # constant, a view, another output) are handed back through `Owners`.
-        produced = {eq.outputs[0] for eq in program.graph.equations
-                    if isinstance(eq.primitive.impl, np.ufunc) and len(eq.outputs) == 1}
-        outputs = program.graph.outputs
-        self.claim = any(atom not in produced or outputs.count(atom) > 1 for atom in outputs)
-        self.constants = [atom.value for atom in outputs if not isinstance(atom, Var)]
+        self.program = None
+        self.run = self._prepare
+        # Outputs that are constants are copied for the caller.
+        self.constants = [atom.value for atom in graph.outputs if not isinstance(atom, Var)]
+        self.claim = True
+
+    def lower(self):
+        if self.program is None:
+            self.program = Program(optimize(self.graph), self.name)
+            # Outputs the caller could share memory with something else (an input, a
+            # constant, a view, another output) are handed back through `Owners`.
+            graph = self.program.graph
+            produced = {eq.outputs[0] for eq in graph.equations
+                        if isinstance(eq.primitive.impl, np.ufunc) and len(eq.outputs) == 1}
+            self.claim = any(atom not in produced or graph.outputs.count(atom) > 1
+                             for atom in graph.outputs)
+        return self.program
+
+    def _prepare(self, *inputs):
+        self.run = self.lower().function()
+        return self.run(*inputs)
 
     def owners(self, leaves):
         """What the caller's results must not share memory with."""
@@ -135,7 +151,7 @@ class Jitted:
         failed = None
         for staged in entry.programs:
             try:
-                outs = staged.program.run(*leaves)
+                outs = staged.run(*leaves)
             except GuardFailed as failure:
                 failed = staged.program.graph.equations[failure.index]
                 continue
@@ -206,8 +222,7 @@ class Jitted:
         graph = Graph(inputs, names, trace.equations,
                       [const for _, const in trace.constants.values()], outputs,
                       output_names, tree, out_tree, None)
-        staged = _Staged(Program(optimize(graph), getattr(self.fun, "__name__", "program")),
-                         out_tree)
+        staged = _Staged(graph, getattr(self.fun, "__name__", "program"), out_tree)
         values = staged.owners(leaves).claim_all(values)
         return staged, tree_unflatten(out_tree, values)
 
@@ -217,7 +232,7 @@ class Jitted:
         dynamic, _ = self._split(args, kwargs) if (self.static_argnums or kwargs) else (args, ())
         leaves, tree = tree_flatten(dynamic)
         staged, _ = self._stage(args, kwargs, leaves, tree)
-        return Lowered(staged.program)
+        return Lowered(staged.lower())
 
     def clear_cache(self):
         """Forget every traced program."""
