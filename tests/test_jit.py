@@ -305,3 +305,20 @@ def test_non_array_argument_and_return_are_named():
         fg.jit(lambda x, mode: x)(np.ones(2), "fast")
     with pytest.raises(TypeError, match=r"output out\[1\] is a str"):
         fg.jit(lambda x: (x, "done"))(np.ones(2))
+
+
+def test_numpy_error_state_of_a_block_is_replayed():
+    def f(x):
+        with np.errstate(divide="ignore"):
+            quiet = fnp.log(x)
+        return quiet + fnp.log(x + 1.0)
+
+    jf = fg.jit(f)
+    x = np.zeros(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(3):
+            assert_identical(jf(x), f(x))
+    assert "with errstate_(" in jf.lower(x).as_text()
+    with pytest.warns(RuntimeWarning, match="divide by zero"):
+        jf(x - 1.0)  # log(0) outside the block warns, as eagerly

@@ -83,7 +83,8 @@ def check_jit_case(case, data):
         jitted = fg.jit(fun, static_argnames=names)
         value = fun(*args, **static)
         for attempt in ("traced", "replayed"):
-            _assert_same_bits(jitted(*args, **static), value, f"{case.name}: jit, {attempt}")
+            jit_value = jitted(*args, **static)
+            _assert_same_bits(jit_value, value, f"{case.name}: jit, {attempt}")
         if not case.differentiable:
             return
         diff = case.diff if case.diff is not None else tuple(
@@ -106,15 +107,15 @@ def check_jit_case(case, data):
         expected = fg.grad(weighted, argnums=argnums)(*diff_args)
         jit_grad = fg.jit(fg.grad(weighted, argnums=argnums))
         for attempt in ("traced", "replayed"):
-            _assert_same_bits(jit_grad(*diff_args), expected,
-                              f"{case.name}: jit(grad), {attempt}")
+            jit_cts = jit_grad(*diff_args)
+            _assert_same_bits(jit_cts, expected, f"{case.name}: jit(grad), {attempt}")
         grad_jit = fg.grad(fg.jit(weighted), argnums=argnums)
         _assert_same_bits(grad_jit(*diff_args), expected, f"{case.name}: grad(jit)")
     jax_value, jax_cts, _, _ = _jax_oracle(case, {**static, **closed}, diff, 1)(
         args, _float0_for_missing(ct, value), tuple(diff_args), None)
     precision = _least_precise(args)
-    assert_close(case, jitted(*args, **static), jax_value, "jit value", precision)
-    assert_close(case, jit_grad(*diff_args), jax_cts, "jit(grad)", precision)
+    assert_close(case, jit_value, jax_value, "jit value", precision)
+    assert_close(case, jit_cts, jax_cts, "jit(grad)", precision)
 
 
 @pytest.mark.parametrize("case", SAMPLE, ids=lambda case: case.name)

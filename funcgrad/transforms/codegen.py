@@ -16,6 +16,8 @@ import keyword
 import math
 import operator
 
+import numpy as np
+
 from .graph import Constant, Literal, Var
 from .staging import GuardFailed, array_bits, guard_p
 
@@ -114,9 +116,14 @@ def _equation_line(eq, names):
         arguments.append(f"out={_var_name(eq.overwrites)}")
     call = f"{impl}({', '.join(arguments)})"
     if eq.primitive.multiple_results:
-        targets = "".join(_var_name(out) + ", " for out in eq.outputs)
-        return f"    ({targets}) = {call}"
-    return f"    {_var_name(eq.outputs[0])} = {call}"
+        targets = "(" + "".join(_var_name(out) + ", " for out in eq.outputs) + ")"
+    else:
+        targets = _var_name(eq.outputs[0])
+    if eq.errstate is None:
+        return [f"    {targets} = {call}"]
+    errstate = names.bind("errstate_", np.errstate)
+    return [f"    with {errstate}(**{names.value(eq.errstate)}):",
+            f"        {targets} = {call}"]
 
 
 def generate(graph, name="program"):
@@ -127,7 +134,7 @@ def generate(graph, name="program"):
         if eq.primitive is guard_p:
             lines += _guard_lines(index, eq, names)
         else:
-            lines.append(_equation_line(eq, names))
+            lines += _equation_line(eq, names)
     outputs = "".join(_atom(atom, names) + ", " for atom in graph.outputs)
     lines.append(f"    return ({outputs})")
     return "\n".join(lines) + "\n", names.globals

@@ -154,18 +154,29 @@ class Equation:
     `inputs` holds a Var, a Constant or a Literal per positional argument (a tuple of
     those for a tuple argument); `origin` is the user's line when
     `funcgrad.config.provenance` is on (always, for a guard), else None. `overwrites` is
-    the Var whose buffer the result is written into (set by jit's buffer-reuse pass).
+    the Var whose buffer the result is written into (set by jit's buffer-reuse pass);
+    `errstate` the NumPy error handling it ran under (`numpy.geterr()`) when a rule had
+    changed it, else None.
     """
 
-    __slots__ = ("primitive", "inputs", "params", "outputs", "origin", "overwrites")
+    __slots__ = ("primitive", "inputs", "params", "outputs", "origin", "overwrites",
+                 "errstate")
 
-    def __init__(self, primitive, inputs, params, outputs, origin=None, overwrites=None):
+    def __init__(self, primitive, inputs, params, outputs, origin=None, overwrites=None,
+                 errstate=None):
         self.primitive = primitive
         self.inputs = inputs
         self.params = params
         self.outputs = outputs
         self.origin = origin
         self.overwrites = overwrites
+        self.errstate = errstate
+
+    def replace(self, **changes):
+        """A copy with some fields changed (passes build new equations, never edit)."""
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        fields.update(changes)
+        return Equation(**fields)
 
     def __str__(self):
         arguments = [_atom_text(atom) for atom in self.inputs]

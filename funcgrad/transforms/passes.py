@@ -46,7 +46,7 @@ def _substitute(atom, replacement):
 
 
 def _with_inputs(eq, inputs):
-    return type(eq)(eq.primitive, inputs, eq.params, eq.outputs, eq.origin, eq.overwrites)
+    return eq.replace(inputs=inputs)
 
 
 def _renamed(equations, replacement):
@@ -184,8 +184,7 @@ def reuse_buffers(graph, min_size=MIN_REUSE_SIZE):
                     if (isinstance(atom, Var) and atom in fresh and atom not in shared
                             and last_use[atom] == index and atom.shape == out.shape
                             and atom.dtype == out.dtype):
-                        eq = type(eq)(eq.primitive, eq.inputs, eq.params, eq.outputs,
-                                      eq.origin, atom)
+                        eq = eq.replace(overwrites=atom)
                         break
         equations.append(eq)
     return _rebuilt(graph, equations)

@@ -20,6 +20,14 @@ from .graph import Equation, GraphBox, GraphTrace
 __all__ = ["CapturedValue", "GuardFailed", "StagingTrace", "guard_p"]
 
 
+try:  # NumPy's error state is a context variable: a new object inside each np.errstate
+    from numpy._core._ufunc_config import _extobj_contextvar
+    _errstate_token = _extobj_contextvar.get
+except ImportError:  # another NumPy: compare the settings themselves (slower)
+    def _errstate_token():
+        return tuple(sorted(np.geterr().items()))
+
+
 class GuardFailed(Exception):
     """Raised by a replayed program whose guard `index` (into its equations) failed."""
 
@@ -81,13 +89,22 @@ class StagingBox(GraphBox):
 class StagingTrace(GraphTrace):
     """Records the program and its guards while the function runs on concrete values."""
 
-    __slots__ = ("input_names", "_guarded")
+    __slots__ = ("input_names", "_guarded", "_errstate")
     transform = "jit"
 
     def __init__(self, level):
         super().__init__(level)
         self.input_names = {}  # Var index -> the argument's name, for error messages
         self._guarded = {}  # (Var index, kind) -> expected, so each check is made once
+        self._errstate = _errstate_token()
+
+    def process_primitive(self, primitive, args, params):
+        count = len(self.equations)
+        result = super().process_primitive(primitive, args, params)
+        if _errstate_token() is not self._errstate and len(self.equations) > count:
+            # Applied inside a rule's `np.errstate` block: the replay runs it in one too.
+            self.equations[-1].errstate = np.geterr()
+        return result
 
     box_class = StagingBox
 
