@@ -130,6 +130,8 @@ def generate(graph, name="program"):
     """The source text and globals of `graph` as a Python function of its flat inputs."""
     names = _Names()
     lines = [f"def {name}({', '.join(_var_name(var) for var in graph.inputs)}):"]
+    lines += [f"    # {_var_name(var)}: {var.type} {label}"
+              for var, label in zip(graph.inputs, graph.input_names)]
     for index, eq in enumerate(graph.equations):
         if eq.primitive is guard_p:
             lines += _guard_lines(index, eq, names)
