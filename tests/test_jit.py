@@ -322,3 +322,26 @@ def test_numpy_error_state_of_a_block_is_replayed():
     assert "with errstate_(" in jf.lower(x).as_text()
     with pytest.warns(RuntimeWarning, match="divide by zero"):
         jf(x - 1.0)  # log(0) outside the block warns, as eagerly
+
+
+def test_methods_and_make_graph_of_a_jitted_function():
+    class Model:
+        def __init__(self, scale):
+            self.scale = scale
+
+        def __hash__(self):
+            return hash(self.scale)
+
+        def __eq__(self, other):
+            return self.scale == other.scale
+
+        @fg.jit(static_argnums=0)
+        def apply(self, x):
+            return fnp.sin(x) * self.scale
+
+    x = rng.normal(size=3)
+    assert_identical(Model(2.0).apply(x), fnp.sin(x) * 2.0)
+    assert_identical(Model(3.0).apply(x), fnp.sin(x) * 3.0)
+    graph = fg.make_graph(fg.jit(loss))(rng.normal(size=(3, 2)), rng.normal(size=(4, 3)))
+    assert graph.primitive_names == ["matmul", "tanh", "power", "sum"]
+

@@ -170,6 +170,10 @@ class Jitted:
         entry.programs.append(staged)
         return out
 
+    def __get__(self, instance, owner=None):
+        """As a method, bound to its instance (the first argument), as functions are."""
+        return self if instance is None else functools.partial(self, instance)
+
     def _split(self, args, kwargs):
         """(the dynamic arguments as a pytree, the static values as a hashable tuple)."""
         static_nums, static_names = self.static_argnums, self.static_argnames
