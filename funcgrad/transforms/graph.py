@@ -363,13 +363,17 @@ class GraphTrace(Trace):
             return self.watch(packed.value[index], packed.var[index])
         values = list(args)
         inputs = []
+        outer = False  # whether a lower level's box remains among the values
         for i, arg in enumerate(args):
             if isinstance(arg, GraphBox) and arg._trace is self:
-                values[i] = arg.value
+                values[i] = value = arg.value
                 inputs.append(arg.var)
+                outer = outer or isinstance(value, Box)
             else:
                 inputs.append(self.atom(arg))
-        ans = primitive(*values, **params)
+                outer = outer or isinstance(arg, Box)
+        # Lower the application one level: dispatch again if a box remains, else NumPy.
+        ans = primitive(*values, **params) if outer else primitive.impl(*values, **params)
         if primitive.multiple_results:
             outputs = tuple(self.new_var(part) for part in ans)
             result = self.box_class(tuple(ans), self, outputs)  # split by tuple_get, above
