@@ -345,3 +345,15 @@ def test_methods_and_make_graph_of_a_jitted_function():
     graph = fg.make_graph(fg.jit(loss))(rng.normal(size=(3, 2)), rng.normal(size=(4, 3)))
     assert graph.primitive_names == ["matmul", "tanh", "power", "sum"]
 
+
+
+def test_integer_arguments_are_staged_and_indices_guarded():
+    def f(x, idx, reps):
+        return fnp.repeat(x[idx] * 2.0, reps) + fnp.sum(idx * 3)
+
+    jf = fg.jit(f)
+    x = rng.normal(size=5)
+    for idx, reps in [([0, 2], 2), ([1, 3], 2), ([0, 2], 3), ([4, 4], 1)]:
+        idx, reps = np.array(idx), np.int64(reps)
+        assert_identical(jf(x, idx, reps), f(x, idx, reps))
+    assert jf.trace_count == 4  # the index's and the count's values are guarded
