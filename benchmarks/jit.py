@@ -145,9 +145,46 @@ def first_calls(repeats=5):
     return results
 
 
+def memory():
+    """Peak bytes NumPy allocates during one gradient of the seed network (tracemalloc):
+    the jitted program with and without buffer reuse, eager funcgrad, hand-written NumPy."""
+    import tracemalloc
+
+    import funcgrad as fg
+    import funcgrad.numpy as fnp
+    from funcgrad.transforms.codegen import Program
+    from funcgrad.transforms.graph import Graph
+
+    def loss(w1, w2, x, y):
+        return fnp.sum((fnp.maximum(x @ w1, 0.0) @ w2 - y) ** 2)
+
+    x, y, w1, w2 = workloads.network_data()
+    transform = fg.value_and_grad(loss, argnums=(0, 1))
+    graph = fg.jit(transform).lower(w1, w2, x, y).graph
+    plain = Graph(graph.inputs, graph.input_names,
+                  [eq.replace(overwrites=None) for eq in graph.equations], graph.constants,
+                  graph.outputs, graph.output_names, graph.in_tree, graph.out_tree, None)
+    copies = [np.copy(a) for a in (x, y, w1, w2)]
+    reusing, allocating = Program(graph).function(), Program(plain).function()
+    runs = {"numpy": lambda: workloads.numpy_step(*copies),
+            "funcgrad jit": lambda: reusing(w1, w2, x, y),
+            "funcgrad jit without buffer reuse": lambda: allocating(w1, w2, x, y),
+            "funcgrad eager": lambda: transform(w1, w2, x, y)}
+    peaks = {}
+    for name, run in runs.items():
+        run()
+        tracemalloc.start()
+        tracemalloc.reset_peak()
+        run()
+        peaks[name] = tracemalloc.get_traced_memory()[1] / 1024
+        tracemalloc.stop()
+    return peaks
+
+
 def run_all(rounds):
-    return {"network_ms": network(rounds), "chain_us": chain(rounds),
-            "hessians_ms": hessians(rounds), "first_call_ms": first_calls()}
+    return {"network_ms": network(rounds), "network_peak_kib": memory(),
+            "chain_us": chain(rounds), "hessians_ms": hessians(rounds),
+            "first_call_ms": first_calls()}
 
 
 def _ratio(value, reference):
@@ -161,6 +198,11 @@ def render(results):
     net = results["network_ms"]
     for peer, ms in net.items():
         lines.append(f"| {peer} | {ms:.3f} | {_ratio(ms, net.get('numpy'))} |")
+    peaks = results["network_peak_kib"]
+    lines += ["", "Peak memory NumPy allocates during one step (tracemalloc):", "",
+              "| peer | peak KiB | vs hand-written NumPy |", "| --- | --- | --- |"]
+    for peer, kib in peaks.items():
+        lines.append(f"| {peer} | {kib:.0f} | {_ratio(kib, peaks.get('numpy'))} |")
     chain_us = results["chain_us"]
     lines += ["", f"### {3 * CHAIN_LINKS:,}-primitive `sin(x) * 1.01 + 0.1` chain, (3,) array",
               "", "| peer | µs per primitive | vs NumPy forward | vs PyTorch eager |",

@@ -24,6 +24,11 @@ from .staging import GuardFailed, array_bits, guard_p
 __all__ = ["Program", "generate"]
 
 
+# Intermediates of at least this many elements are deleted after their last use (for
+# smaller ones the `del` costs more time than the memory is worth).
+RELEASE_SIZE = 256
+
+
 def _fail(index):
     raise GuardFailed(index)
 
@@ -126,17 +131,44 @@ def _equation_line(eq, names):
             f"        {targets} = {call}"]
 
 
-def generate(graph, name="program"):
+def _vars_of(atoms):
+    for atom in atoms:
+        if isinstance(atom, tuple):
+            yield from _vars_of(atom)
+        elif isinstance(atom, Var):
+            yield atom
+
+
+def _released_after(graph, min_size):
+    """{equation index: the intermediates of at least `min_size` elements it is the last
+    use of}: the program deletes them there, so their memory is freed as a backward pass
+    frees what it has used, not when the program returns."""
+    kept = set(graph.inputs) | set(_vars_of(graph.outputs))
+    last_use = {}
+    for index, eq in enumerate(graph.equations):
+        for var in _vars_of(eq.inputs):
+            last_use[var] = index
+    released = {}
+    for var, index in last_use.items():
+        if var not in kept and math.prod(var.shape) >= min_size:
+            released.setdefault(index, []).append(var)
+    return released
+
+
+def generate(graph, name="program", release_size=RELEASE_SIZE):
     """The source text and globals of `graph` as a Python function of its flat inputs."""
     names = _Names()
     lines = [f"def {name}({', '.join(_var_name(var) for var in graph.inputs)}):"]
     lines += [f"    # {_var_name(var)}: {var.type} {label}"
               for var, label in zip(graph.inputs, graph.input_names)]
+    released = _released_after(graph, release_size)
     for index, eq in enumerate(graph.equations):
         if eq.primitive is guard_p:
             lines += _guard_lines(index, eq, names)
         else:
             lines += _equation_line(eq, names)
+        if index in released:
+            lines.append(f"    del {', '.join(_var_name(var) for var in released[index])}")
     outputs = "".join(_atom(atom, names) + ", " for atom in graph.outputs)
     lines.append(f"    return ({outputs})")
     return "\n".join(lines) + "\n", names.globals

@@ -164,8 +164,9 @@ class Jitted:
             return self.fun(*args, **kwargs)
         try:
             staged, out = self._stage(args, kwargs, leaves, tree)
-        except CapturedValue:
-            del self._cache[key]  # a value of an enclosing transform: run inline
+        except CapturedValue:  # a value of an enclosing transform: run inline
+            if not entry.programs:
+                del self._cache[key]
             return self.fun(*args, **kwargs)
         entry.programs.append(staged)
         return out
