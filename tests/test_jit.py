@@ -204,14 +204,15 @@ def test_stop_gradient_inside_jit_of_grad():
     assert jitted.trace_count == 1
 
 
-def test_relu_gradient_is_staged_not_guarded():
-    """maximum's slope is computed from the values by a staged equation, so a new input
-    replays the same program."""
-    f = fg.grad(lambda x: fnp.sum(fnp.maximum(x, 0.0) ** 2))
-    jitted = fg.jit(f)
-    for _ in range(4):
-        x = rng.normal(size=5)
-        assert_identical(jitted(x), f(x))
+@pytest.mark.parametrize("f", [lambda x: fnp.sum(fnp.maximum(x, 0.0) ** 2),
+                               lambda x: fnp.sum(fnp.abs(x) * x),
+                               lambda x: fnp.max(x, axis=1).sum() + fnp.min(x)])
+def test_slopes_and_tie_shares_computed_from_values_are_staged_not_guarded(f):
+    """maximum's slope, abs's sign and max's share of ties are computed from the values by
+    an equation of the program, so a new input replays the same program."""
+    jitted = fg.jit(fg.grad(f))
+    for x in [rng.normal(size=(2, 5)) for _ in range(3)] + [np.ones((2, 5))]:
+        assert_identical(jitted(x), fg.grad(f)(x))
     assert jitted.trace_count == 1
 
 

@@ -119,7 +119,7 @@ def check_jit_case(case, data):
 
 
 @pytest.mark.parametrize("case", SAMPLE, ids=lambda case: case.name)
-@settings(max_examples=5)
+@settings(max_examples=4)
 @given(data=st.data())
 def test_jit_matches_eager_and_jax(case, data):
     check_jit_case(case, data)

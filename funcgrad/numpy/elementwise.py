@@ -152,22 +152,27 @@ IDENTITY = Slope(_save_nothing, _identity)
 ZERO_SLOPE = Slope(_save_nothing, _zero)
 
 
-def _constant_slope_impl(*values, compute, dtype):
+def _from_values_impl(*values, compute, dtype):
     return np.asarray(compute(*values), dtype)
 
 
-# A slope computed with NumPy from raw values, as a primitive of its own (with no
-# derivative): under jit it is an equation of the program, computed again on every run,
-# rather than a constant read from one run's values.
-constant_slope_p = Primitive("constant_slope", _constant_slope_impl, register=False)
+# A constant that a rule computes with NumPy from raw values, as a primitive of its own
+# (with no derivative): under jit it is an equation of the program, computed again on
+# every run, rather than a value read from one run (a guard).
+from_values_p = Primitive("from_values", _from_values_impl, register=False)
+
+
+def constant_from_values(compute, dtype, *args):
+    """``compute(*raw values of args)`` as a `dtype` array that carries no derivative."""
+    return from_values_p(*[strip_derivatives(arg) for arg in args], compute=compute,
+                         dtype=dtype)
 
 
 def constant_slope(compute):
     """The Slope multiplying by a constant computed once, in the forward pass, from the
     raw values: ``compute(ans, *args)`` (a mask choosing an argument, a sign, ...)."""
     def save(ans, *args):
-        values = [strip_derivatives(ans)] + [strip_derivatives(arg) for arg in args]
-        return (constant_slope_p(*values, compute=compute, dtype=dtype_of(ans)),)
+        return (constant_from_values(compute, dtype_of(ans), ans, *args),)
     return Slope(save, _times_constant)
 
 
