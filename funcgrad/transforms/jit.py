@@ -138,14 +138,17 @@ class Jitted:
             dynamic, statics = args, ()
         leaves, tree = tree_flatten(dynamic)
         try:
-            key = (tree, statics, tuple([_leaf_key(leaf) for leaf in leaves]))
-            entry = self._cache.get(key)
+            try:  # arrays only (the common case): no call per leaf
+                avals = tuple([(type(leaf), leaf.shape, leaf.dtype) for leaf in leaves])
+            except AttributeError:  # Python numbers among them
+                avals = tuple([_leaf_key(leaf) for leaf in leaves])
+            entry = self._cache.get((tree, statics, avals))
         except TypeError:
             raise self._unhashable(args, kwargs) from None
         if entry is None:
             if any(isinstance(leaf, Box) for leaf in leaves):
                 return self.fun(*args, **kwargs)  # traced by an enclosing transform: inline
-            entry = self._cache[key] = _Entry()
+            entry = self._cache[tree, statics, avals] = _Entry()
         elif entry.eager:
             return self.fun(*args, **kwargs)
         failed = None
@@ -166,7 +169,7 @@ class Jitted:
             staged, out = self._stage(args, kwargs, leaves, tree)
         except CapturedValue:  # a value of an enclosing transform: run inline
             if not entry.programs:
-                del self._cache[key]
+                del self._cache[tree, statics, avals]
             return self.fun(*args, **kwargs)
         entry.programs.append(staged)
         return out
