@@ -40,14 +40,6 @@ class CapturedValue(Exception):
     """The staged function used a value traced by another, enclosing transform."""
 
 
-def _guard_impl(value, kind, expected):
-    """The check a guard makes (its code in replayed programs is generated, see codegen)."""
-    return passes_guard(value, kind, expected)
-
-
-# A guard is an equation with no outputs: ``guard(a, kind=int, expected=3)``.
-guard_p = Primitive("guard", _guard_impl, register=False)
-
 # The conversions of a value to Python that a guard can stand for, by name.
 CONVERSIONS = {"bool": bool, "int": int, "float": float, "complex": complex,
                "index": operator.index}
@@ -60,10 +52,15 @@ def array_bits(value):
 
 
 def passes_guard(value, kind, expected):
+    """The check a guard makes (replayed programs inline it: see codegen)."""
     if kind == "array":
         return array_bits(value) == expected
     converted = CONVERSIONS[kind](value)
     return converted == expected or (converted != converted and expected != expected)
+
+
+# A guard is an equation with no outputs: ``guard(a, kind=int, expected=3)``.
+guard_p = Primitive("guard", passes_guard, register=False)
 
 
 class StagingBox(GraphBox):
