@@ -3,6 +3,7 @@ merges, folds or overwrites, and that the optimized program's results are bit fo
 those of the program as traced (and of eager funcgrad)."""
 import hypothesis.strategies as st
 import numpy as np
+import pytest
 from hypothesis import given
 
 import funcgrad as fg
@@ -12,7 +13,8 @@ from funcgrad.transforms.codegen import Program
 from funcgrad.transforms.graph import Constant, Equation, Graph, Literal, Var
 from funcgrad.transforms.passes import (eliminate_common_subexpressions, eliminate_dead_code,
                                         fold_constants, optimize, reuse_buffers)
-from funcgrad.transforms.staging import guard_p
+from funcgrad.transforms.staging import (CONVERSIONS, GuardFailed, array_bits, guard_p,
+                                         passes_guard)
 from funcgrad.tree_util import tree_flatten
 
 SIN, COS, MUL, ADD = fnp.sin, fnp.cos, fnp.multiply, fnp.add
@@ -224,3 +226,27 @@ def test_optimized_programs_equal_eager_funcgrad_bit_for_bit(ops, shape, dtype):
         assert_same_bits(tree_flatten(jitted(value))[0], tree_flatten(fun(value))[0])
         graph = jitted.lower(value).graph
         assert_same_bits(run(optimize(graph), value), tree_flatten(fun(value))[0])
+
+
+# ---- guards in generated code ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind, traced, replayed", [
+    ("bool", np.bool_(True), np.bool_(False)), ("int", np.int64(3), np.int64(4)),
+    ("index", np.int64(3), np.int64(2)), ("float", np.float64(0.5), np.float64(-0.5)),
+    ("float", np.float64(np.nan), np.float64(1.0)), ("complex", np.complex128(1j), 2j),
+    ("array", np.array([1.0, np.nan]), np.array([1.0, 2.0]))])
+def test_generated_guards_check_what_passes_guard_checks(kind, traced, replayed):
+    b = Builder(traced)
+    (a,) = b.inputs
+    expected = array_bits(traced) if kind == "array" else CONVERSIONS[kind](traced)
+    b.guard(a, kind, expected)
+    program = Program(b.graph(a)).function()
+    for value in (traced, replayed):
+        if passes_guard(value, kind, expected):
+            program(value)
+        else:
+            with pytest.raises(GuardFailed):
+                program(value)
+    assert passes_guard(traced, kind, expected)
+    assert not passes_guard(replayed, kind, expected)
