@@ -1,10 +1,13 @@
 """Code generation: a `Graph` as straight-line Python calling each primitive's NumPy impl.
 
     def program(a, b):
-        c = matmul(a, b)
-        d = tanh(c, out=c)
-        if not guard0(d): fail(2)
-        return (d,)
+        # a: f64[4,3] x
+        # b: f64[3,2] w
+        c = matmul_(a, b)
+        d = tanh_(c, out=c)
+        e = sum_(d, axes=(0, 1, ), keepdims=False)
+        if not (bool(e) == True): fail(3)
+        return (d, )
 
 Everything the program refers to (impls, constants, parameters that have no literal
 form) is a global of the compiled function, so a run is one Python frame of plain calls:
@@ -48,27 +51,38 @@ def _literal_text(value):
 
 
 class _Names:
-    """The globals of one generated program."""
+    """The globals of one generated program. Their names never look like a variable's
+    (lowercase letters, see `_var_name`): a function's own name ends in "_" (``sin_``),
+    a value's name ends in its number (``k0`` a constant, ``g1`` anything else)."""
 
     def __init__(self):
         self.globals = {"fail": _fail}
         self._by_id = {}
 
-    def bind(self, prefix, value):
-        """A global name for `value`: `prefix` itself if free (a primitive's name), else
-        `prefix` numbered."""
-        known = self._by_id.get(id(value))
+    def function(self, name, function):
+        """``name_`` for `function`, numbered if another function took that name."""
+        known = self._by_id.get(id(function))
         if known is None:
-            known = prefix if prefix.isidentifier() and prefix not in self.globals \
-                and prefix not in _RESERVED and not prefix.isalpha() else None
-            known = known or f"{prefix if prefix.isidentifier() else 'g'}{len(self._by_id)}"
-            self._by_id[id(value)] = known
-            self.globals[known] = value
+            known = name + "_"
+            if known in self.globals:
+                known += str(len(self._by_id))
+            self._remember(known, function)
         return known
 
-    def value(self, value):
+    def value(self, value, prefix="g"):
+        """Source text for `value`: a literal if it has one, else a numbered global."""
         text = _literal_text(value)
-        return text if text is not None else self.bind("g", value)
+        if text is not None:
+            return text
+        known = self._by_id.get(id(value))
+        if known is None:
+            known = f"{prefix}{len(self._by_id)}"
+            self._remember(known, value)
+        return known
+
+    def _remember(self, name, value):
+        self._by_id[id(value)] = name
+        self.globals[name] = value
 
 
 # Names a variable must not take: Python's keywords, builtins and the program's own.
@@ -83,7 +97,7 @@ def _var_name(var):
     if index >= len(_names_by_index):
         for missing in range(len(_names_by_index), index + 1):
             name = Var(missing, 0.0).name
-            _names_by_index.append(name + "_" if name in _RESERVED else name)
+            _names_by_index.append(name + "_v" if name in _RESERVED else name)
     return _names_by_index[index]
 
 
@@ -93,7 +107,7 @@ def _atom(atom, names):
     if isinstance(atom, tuple):
         return "(" + "".join(_atom(part, names) + ", " for part in atom) + ")"
     if isinstance(atom, Constant):
-        return names.bind("k", atom.value)
+        return names.value(atom.value, "k")
     return names.value(atom.value)  # a Literal
 
 
@@ -103,9 +117,9 @@ def _guard_lines(index, eq, names):
     kind, expected = eq.params["kind"], eq.params["expected"]
     value = _var_name(var)
     if kind == "array":
-        test = f"{names.bind('array_bits', array_bits)}({value}) == {names.value(expected)}"
+        test = f"{names.function('array_bits', array_bits)}({value}) == {names.value(expected)}"
     else:
-        convert = names.bind("index", operator.index) if kind == "index" else kind
+        convert = names.function("index", operator.index) if kind == "index" else kind
         if isinstance(expected, float) and expected != expected:  # NaN: equal to itself
             test = f"{convert}({value}) != {convert}({value})"
         else:
@@ -114,7 +128,7 @@ def _guard_lines(index, eq, names):
 
 
 def _equation_line(eq, names):
-    impl = names.bind(eq.primitive.name + "_", eq.primitive.impl)
+    impl = names.function(eq.primitive.name, eq.primitive.impl)
     arguments = [_atom(atom, names) for atom in eq.inputs]
     arguments += [f"{key}={names.value(value)}" for key, value in eq.params.items()]
     if eq.overwrites is not None:
@@ -126,7 +140,7 @@ def _equation_line(eq, names):
         targets = _var_name(eq.outputs[0])
     if eq.errstate is None:
         return [f"    {targets} = {call}"]
-    errstate = names.bind("errstate_", np.errstate)
+    errstate = names.function("errstate", np.errstate)
     return [f"    with {errstate}(**{names.value(eq.errstate)}):",
             f"        {targets} = {call}"]
 
