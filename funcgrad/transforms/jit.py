@@ -217,16 +217,16 @@ class Jitted:
             boxes = [trace.watch(leaf, var) for leaf, var in zip(leaves, inputs)]
             call_args, call_kwargs = self._merge(tree_unflatten(tree, boxes), args, kwargs)
             out = self.fun(*call_args, **call_kwargs)
-        out_leaves, out_tree = tree_flatten(out)
+        with_paths, out_tree = tree_flatten_with_path(out)
         outputs, values = [], []
-        for path, leaf in tree_flatten_with_path(out)[0]:
+        for path, leaf in with_paths:
             if isinstance(leaf, GraphBox) and leaf._trace is trace:
                 outputs.append(leaf.var)
                 values.append(leaf.value)
             else:
                 outputs.append(trace.constant(_checked_output(leaf, path, self), leaf))
                 values.append(leaf)
-        output_names = ["out" + keystr(path) for path, _ in tree_flatten_with_path(out)[0]]
+        output_names = ["out" + keystr(path) for path, _ in with_paths]
         graph = Graph(inputs, names, trace.equations,
                       [const for _, const in trace.constants.values()], outputs,
                       output_names, tree, out_tree, None)
