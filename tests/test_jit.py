@@ -358,3 +358,14 @@ def test_integer_arguments_are_staged_and_indices_guarded():
         idx, reps = np.array(idx), np.int64(reps)
         assert_identical(jf(x, idx, reps), f(x, idx, reps))
     assert jf.trace_count == 4  # the index's and the count's values are guarded
+
+
+def test_mutating_an_argument_through_another_reference_is_detected():
+    shared = np.zeros(3)
+
+    def f(x):
+        shared[0] = 1.0  # `shared` is also the argument
+        return x * 2.0
+
+    with pytest.raises(TypeError, match=r"modified its argument 'x' in place"):
+        fg.jit(f)(shared)

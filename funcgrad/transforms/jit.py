@@ -211,12 +211,18 @@ class Jitted:
             names = ["args" + keystr(path) for path, _ in tree_flatten_with_path(dynamic)[0]]
         else:
             names = argument_names(self.fun, dynamic)
+        # Arguments modified through another reference than the staged one (a global
+        # that is also an argument) are found by comparing their bytes after tracing.
+        before = [leaf.tobytes() if isinstance(leaf, np.ndarray) else None for leaf in leaves]
         with new_trace(StagingTrace) as trace:
             inputs = [trace.new_var(leaf) for leaf in leaves]
             trace.input_names = {var.index: name for var, name in zip(inputs, names)}
             boxes = [trace.watch(leaf, var) for leaf, var in zip(leaves, inputs)]
             call_args, call_kwargs = self._merge(tree_unflatten(tree, boxes), args, kwargs)
             out = self.fun(*call_args, **call_kwargs)
+        for name, leaf, bits in zip(names, leaves, before):
+            if bits is not None and leaf.tobytes() != bits:
+                raise _mutated_error(self, repr(name))
         with_paths, out_tree = tree_flatten_with_path(out)
         outputs, values = [], []
         for path, leaf in with_paths:
@@ -283,6 +289,14 @@ def _unhashable_error(jitted, what, value):
         f"hashable; static arguments are part of the cache key. Pass a hashable value (a "
         f"tuple instead of a list, say), or make the argument dynamic (not static) if it is "
         f"an array.")
+
+
+def _mutated_error(jitted, what):
+    return TypeError(
+        f"funcgrad.jit({_name(jitted)}): the function modified its argument {what} in place. "
+        f"A jitted function must not modify its arguments: its recorded program is replayed "
+        f"on later calls without running that Python code again. Return the new value "
+        f"instead (x = x.at[index].set(value)).")
 
 
 def _check_leaves(leaves, tree):

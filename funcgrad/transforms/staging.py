@@ -78,9 +78,9 @@ class StagingBox(GraphBox):
         what = f"the argument {name!r}" if name else "a value computed inside it"
         raise TypeError(
             f"funcgrad.jit: the function assigns into {what} in place (x[...] = ...). A jitted "
-            f"function must not modify its arguments: its recorded program is replayed on "
-            f"later calls without running that Python code again. Return the new value "
-            f"instead: x = x.at[index].set(value).")
+            f"function must not modify its arguments or values: its recorded program is "
+            f"replayed on later calls without running that Python code again. Return the "
+            f"new value instead: x = x.at[index].set(value).")
 
 
 class StagingTrace(GraphTrace):
