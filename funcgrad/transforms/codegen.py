@@ -18,6 +18,7 @@ import builtins
 import keyword
 import math
 import operator
+import re
 
 import numpy as np
 
@@ -63,7 +64,9 @@ class _Names:
         """``name_`` for `function`, numbered if another function took that name."""
         known = self._by_id.get(id(function))
         if known is None:
-            known = name + "_"
+            known = re.sub(r"\W", "_", name) + "_"  # fft.fft -> fft_fft_
+            if not known.isidentifier():
+                known = "f_" + known
             if known in self.globals:
                 known += str(len(self._by_id))
             self._remember(known, function)
