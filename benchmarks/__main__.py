@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from . import chain, workloads
+from . import chain, jit, workloads
 from .peers import installed_peers
 from .timing import interleaved_medians
 
@@ -47,6 +47,7 @@ def run_all(rounds, chain_peers):
     results["grad_over_forward"] = (cheap["gradient"] / cheap["forward"]
                                     if len(cheap) == 2 else None)
     results["chain"] = _time_chain([p for p in peers if p != "numpy" and p in chain_peers])
+    results["jit"] = jit.run_all(rounds)
     return results
 
 
@@ -104,6 +105,7 @@ def render_markdown(results, command):
     for peer, (seconds, mib) in measured.items():
         lines.append(f"| {peer} | {seconds:.2f} | {_ratio(seconds, reference[0])} | "
                      f"{mib:.0f} | {_ratio(mib, reference[1])} |")
+    lines += [""] + jit.render(results["jit"])
     lines += ["", "![ratios](benchmarks.png)", ""]
     return "\n".join(lines)
 
@@ -119,7 +121,9 @@ def draw_chart(results, path):
     panels = [("overhead vs autograd", results["overhead_us"], "autograd"),
               ("network step vs NumPy", results["step_ms"], "numpy"),
               ("chain time vs autograd", {p: v[0] for p, v in results["chain"].items()},
-               "autograd")]
+               "autograd"),
+              ("jit: network step vs NumPy", results["jit"]["network_ms"], "numpy"),
+              ("jit: chain vs NumPy forward", results["jit"]["chain_us"], "numpy forward")]
     figure, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 3.2))
     for axis, (title, values, reference) in zip(axes, panels):
         if reference not in values:
@@ -127,7 +131,7 @@ def draw_chart(results, path):
             continue
         names = list(values)
         axis.bar(names, [values[n] / values[reference] for n in names],
-                 color=["tab:orange" if n in ("funcgrad", "compat") else "tab:gray"
+                 color=["tab:orange" if n.startswith(("funcgrad", "compat")) else "tab:gray"
                         for n in names])
         axis.axhline(1.0, color="black", linewidth=0.8)
         axis.set_title(title)

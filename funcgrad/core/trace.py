@@ -44,6 +44,10 @@ class Trace:
         lose no derivative. Traces that differentiate refuse float and complex."""
         return kind(box.value)
 
+    def concretize(self, box):
+        """The raw value of `box`, read by NumPy code (only staging traces override it)."""
+        return box.value
+
     def __repr__(self):
         return f"<{type(self).__name__} level={self.level}>"
 
@@ -93,6 +97,9 @@ class Box:
     that holds what that trace keeps for the value."""
 
     __slots__ = ("value", "_trace")
+    # A staging trace's (jit's) boxes hold the value of one run of a program that will be
+    # replayed: reading the raw value is a guard on it (see `unbox_all`).
+    staged = False
 
     def __init__(self, value, trace):
         self.value = value
@@ -130,8 +137,18 @@ def find_top_trace(values):
 
 
 def unbox_all(x):
-    """Strip every level of boxing: the raw value underneath."""
+    """Strip every level of boxing: the raw value underneath. Under a staging trace (jit)
+    the raw value is that of one run only, so reading it records a guard on it
+    (`Trace.concretize`): the program is re-traced when a later run's value differs."""
     while isinstance(x, Box):
+        x = x._trace.concretize(x) if x.staged else x.value
+    return x
+
+
+def strip_derivatives(x):
+    """`x` without the boxes of transforms that differentiate: the value a derivative sees
+    as a constant. A staging trace's box is kept, since it stands for every run's value."""
+    while isinstance(x, Box) and not x.staged:
         x = x.value
     return x
 

@@ -15,7 +15,8 @@ import inspect
 
 import numpy as np
 
-from ..core import NO_PARAMS, ZERO, ArgVJP, Box, Primitive, find_top_trace, unbox_all
+from ..core import (NO_PARAMS, ZERO, ArgVJP, Box, Primitive, find_top_trace, strip_derivatives,
+                   unbox_all)
 from ._base import astype, broadcast_to_p, real, unbroadcast
 from ._rules import aval, defjvp, defvjp, dtype_of, primitive, reject_out, shape_of
 
@@ -151,12 +152,27 @@ IDENTITY = Slope(_save_nothing, _identity)
 ZERO_SLOPE = Slope(_save_nothing, _zero)
 
 
+def _from_values_impl(*values, compute, dtype):
+    return np.asarray(compute(*values), dtype)
+
+
+# A constant that a rule computes with NumPy from raw values, as a primitive of its own
+# (with no derivative): under jit it is an equation of the program, computed again on
+# every run, rather than a value read from one run (a guard).
+from_values_p = Primitive("from_values", _from_values_impl, register=False)
+
+
+def constant_from_values(compute, dtype, *args):
+    """``compute(*raw values of args)`` as a `dtype` array that carries no derivative."""
+    return from_values_p(*[strip_derivatives(arg) for arg in args], compute=compute,
+                         dtype=dtype)
+
+
 def constant_slope(compute):
     """The Slope multiplying by a constant computed once, in the forward pass, from the
     raw values: ``compute(ans, *args)`` (a mask choosing an argument, a sign, ...)."""
     def save(ans, *args):
-        raw_ans = unbox_all(ans)
-        return (np.asarray(compute(raw_ans, *map(unbox_all, args)), dtype_of(raw_ans)),)
+        return (constant_from_values(compute, dtype_of(ans), ans, *args),)
     return Slope(save, _times_constant)
 
 

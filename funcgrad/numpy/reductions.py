@@ -7,6 +7,7 @@ these (var, std, median, ...) are in statistics.py, argmax and
 argmin in sorting.py.
 """
 import builtins
+import functools
 import math
 import operator
 import warnings
@@ -18,7 +19,8 @@ from ._axes import kept_shape, normalize_axis
 from ._base import asarray, astype, broadcast_to_p, reshape_p, spread, sum_p
 from ._rules import ArgVJP, defjvp, defvjp, primitive, reject_out
 # `where` names the where= argument of NumPy's reductions, so the function is `_select`.
-from .elementwise import add, maximum, minimum, multiply, subtract, true_divide
+from .elementwise import (add, constant_from_values, maximum, minimum, multiply, subtract,
+                          true_divide)
 from .elementwise import where as _select
 from .indexing import getitem
 from .shape_ops import broadcast_to, concatenate, diagonal, reshape, transpose
@@ -128,9 +130,12 @@ def _product_of_others(x, axes):
 def _tie_share(x, ans, axes):
     """1/k for each of the k elements equal to the max (or min) of their slice, else 0:
     ties share the derivative equally, as in JAX (NaN if the result is NaN, as in JAX)."""
-    raw = unbox_all(x)
-    winners = (raw == np.reshape(unbox_all(ans), kept_shape(np.shape(raw), axes)))
-    winners = winners.astype(raw.dtype)
+    return constant_from_values(functools.partial(_tie_share_values, axes=axes), dtype_of(x),
+                                x, ans)
+
+
+def _tie_share_values(raw, ans, axes):
+    winners = (raw == np.reshape(ans, kept_shape(np.shape(raw), axes))).astype(raw.dtype)
     with np.errstate(invalid="ignore", divide="ignore"):
         return winners / np.sum(winners, axis=axes, keepdims=True)
 

@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from ..core import Box, shape_of
+from ..core import Box, shape_of, unbox_all
 from ._axes import normalize_axis
 from ._base import (add_at_zeros, as_array, astype, broadcast_to_p, concatenate_p, gather,
                     reshape_p, stack_p, transpose_p)
@@ -498,7 +498,7 @@ def repeat(a, repeats, axis=None):
         a, axis = ravel(a), 0
     shape = np.shape(a)
     axis = _one_axis(axis, len(shape), "repeat")
-    repeats = np.asarray(repeats.value if isinstance(repeats, Box) else repeats)
+    repeats = np.asarray(unbox_all(repeats))  # (a guard on its value under jit)
     if repeats.dtype.kind not in "iu" or (repeats.size and repeats.min() < 0):
         raise ValueError(f"funcgrad.numpy.repeat: repeats must be non-negative integers, got "
                          f"{repeats!r}")
@@ -520,7 +520,7 @@ _PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
 
 
 def _pad_widths(pad_width, ndim):
-    widths = np.asarray(pad_width.value if isinstance(pad_width, Box) else pad_width)
+    widths = np.asarray(unbox_all(pad_width))  # (a guard on its value under jit)
     if widths.dtype.kind not in "iu":
         raise TypeError(f"funcgrad.numpy.pad: pad_width must be integers, got {pad_width!r}")
     try:

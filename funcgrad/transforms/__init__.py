@@ -3,6 +3,7 @@ from .checkpoint import checkpoint, remat
 from .custom import custom_jvp, custom_vjp
 from .forward import jvp
 from .jacobians import hessian, hvp, jacfwd, jacrev
+from .jit import jit
 from .linear import linear_transpose, linearize
 from .reverse import grad, value_and_grad, vjp
 from .stop_gradient import stop_gradient

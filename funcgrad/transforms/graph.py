@@ -29,7 +29,7 @@ from ..debug import config, user_origin
 from ..tools.dot import Digraph, render_dot
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 
-__all__ = ["Constant", "Equation", "Graph", "GraphTrace", "Var", "make_graph"]
+__all__ = ["Constant", "Equation", "Graph", "GraphTrace", "Literal", "Var", "make_graph"]
 
 
 # ---- the recorded program ---------------------------------------------------------------
@@ -107,12 +107,26 @@ class Constant:
         return f"Constant({self})"
 
 
-def _literal(value):
-    """A scalar as the program text shows it: 2.0, or 2.0:f32 when not Python's default."""
-    text = repr(np.asarray(value).item())
-    if isinstance(value, (bool, int, float, complex)):
-        return text
-    return f"{text}:{_short_dtype(dtype_of(value))}"
+class Literal:
+    """A value written into the program: a scalar (2.0, or 2.0:f32 when not Python's
+    default type) or another non-array argument (a dtype, say)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __str__(self):
+        value = self.value
+        if not isinstance(value, (np.ndarray, np.generic, bool, int, float, complex)):
+            return _param_text(value)
+        text = repr(np.asarray(value).item())
+        if isinstance(value, (bool, int, float, complex)):
+            return text
+        return f"{text}:{_short_dtype(dtype_of(value))}"
+
+    def __repr__(self):
+        return f"Literal({self})"
 
 
 def _atom_text(atom):
@@ -137,25 +151,41 @@ def _param_text(value):
 class Equation:
     """One primitive application: ``outputs = primitive(*inputs, **params)``.
 
-    `inputs` holds a Var, a Constant or a literal string per positional argument
-    (a tuple of those for a tuple argument); `origin` is the user's line when
-    `funcgrad.config.provenance` is on, else None.
+    `inputs` holds a Var, a Constant or a Literal per positional argument (a tuple of
+    those for a tuple argument); `origin` is the user's line when
+    `funcgrad.config.provenance` is on (always, for a guard), else None. `overwrites` is
+    the Var whose buffer the result is written into (set by jit's buffer-reuse pass);
+    `errstate` the NumPy error handling it ran under (`numpy.geterr()`) when a rule had
+    changed it, else None.
     """
 
-    __slots__ = ("primitive", "inputs", "params", "outputs", "origin")
+    __slots__ = ("primitive", "inputs", "params", "outputs", "origin", "overwrites",
+                 "errstate")
 
-    def __init__(self, primitive, inputs, params, outputs, origin=None):
+    def __init__(self, primitive, inputs, params, outputs, origin=None, overwrites=None,
+                 errstate=None):
         self.primitive = primitive
         self.inputs = inputs
         self.params = params
         self.outputs = outputs
         self.origin = origin
+        self.overwrites = overwrites
+        self.errstate = errstate
+
+    def replace(self, **changes):
+        """A copy with some fields changed (passes build new equations, never edit)."""
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        fields.update(changes)
+        return Equation(**fields)
 
     def __str__(self):
         arguments = [_atom_text(atom) for atom in self.inputs]
         arguments += [f"{key}={_param_text(value)}" for key, value in self.params.items()]
         outputs = ", ".join(map(str, self.outputs))
-        return f"{outputs} = {self.primitive.name}({', '.join(arguments)})"
+        text = f"{self.primitive.name}({', '.join(arguments)})"
+        if self.overwrites is not None:
+            text += f"  # in place of {self.overwrites.name}"
+        return f"{outputs} = {text}" if outputs else text
 
 
 class Graph:
@@ -227,7 +257,7 @@ class Graph:
             node_id = f"eq{i}"
             label = [eq.primitive.name] + [f"{key}={_param_text(value)}"
                                            for key, value in eq.params.items()]
-            literals = [str(a) for a in _flat_atoms(eq.inputs) if isinstance(a, str)]
+            literals = [str(a) for a in _flat_atoms(eq.inputs) if isinstance(a, Literal)]
             if literals:
                 label.append("with " + ", ".join(literals))
             dot.node(node_id, label="\n".join(label), shape="box")
@@ -239,7 +269,7 @@ class Graph:
         for i, (atom, name) in enumerate(zip(self.outputs, self.output_names)):
             dot.node(f"out{i}", label=name, shape="ellipse", style="filled",
                      fillcolor="lightyellow")
-            if not isinstance(atom, str) and atom in producer:
+            if not isinstance(atom, Literal) and atom in producer:
                 dot.edge(producer[atom], f"out{i}", label=atom.type)
         return dot.source()
 
@@ -277,6 +307,7 @@ class GraphTrace(Trace):
 
     __slots__ = ("equations", "constants", "_count", "_untraced")
     transform = "make_graph"
+    box_class = GraphBox
 
     def __init__(self, level):
         super().__init__(level)
@@ -302,7 +333,7 @@ class GraphTrace(Trace):
         return value
 
     def atom(self, arg):
-        """What an equation shows for an argument: a Var, a Constant or literal text."""
+        """What an equation shows for an argument: a Var, a Constant or a Literal."""
         if isinstance(arg, (tuple, list)):
             return tuple(map(self.atom, arg))
         if isinstance(arg, GraphBox) and arg._trace is self:
@@ -310,14 +341,20 @@ class GraphTrace(Trace):
         known = self._untraced.get(id(arg))
         if known is not None and known[0] is arg:
             return known[1]
-        value = unbox_all(arg)  # a box of a lower level's trace is a constant here
-        if not isinstance(value, (np.ndarray, np.generic, bool, int, float, complex)):
-            return _param_text(value)  # not an array (a dtype, say): shown as text
-        if np.ndim(value) == 0:
-            return _literal(value)
-        known = self.constants.get(id(arg))
+        return self.constant(self.outside_value(arg), arg)
+
+    def outside_value(self, arg):
+        """The value of an argument from outside the program: a box of a lower level's
+        trace is a constant here."""
+        return unbox_all(arg)
+
+    def constant(self, value, key):
+        """The atom of a value that does not depend on the inputs (`key` keeps its id)."""
+        if not isinstance(value, np.ndarray) or value.ndim == 0:
+            return Literal(value)  # scalars and non-arrays (a dtype, say)
+        known = self.constants.get(id(key))
         if known is None:
-            known = self.constants[id(arg)] = (arg, Constant(len(self.constants), value))
+            known = self.constants[id(key)] = (key, Constant(len(self.constants), value))
         return known[1]
 
     def process_primitive(self, primitive, args, params):
@@ -326,16 +363,20 @@ class GraphTrace(Trace):
             return self.watch(packed.value[index], packed.var[index])
         values = list(args)
         inputs = []
+        outer = False  # whether a lower level's box remains among the values
         for i, arg in enumerate(args):
             if isinstance(arg, GraphBox) and arg._trace is self:
-                values[i] = arg.value
+                values[i] = value = arg.value
                 inputs.append(arg.var)
+                outer = outer or isinstance(value, Box)
             else:
                 inputs.append(self.atom(arg))
-        ans = primitive(*values, **params)
+                outer = outer or isinstance(arg, Box)
+        # Lower the application one level: dispatch again if a box remains, else NumPy.
+        ans = primitive(*values, **params) if outer else primitive.impl(*values, **params)
         if primitive.multiple_results:
             outputs = tuple(self.new_var(part) for part in ans)
-            result = GraphBox(tuple(ans), self, outputs)  # split by tuple_get, above
+            result = self.box_class(tuple(ans), self, outputs)  # split by tuple_get, above
         else:
             outputs = (self.new_var(ans),)
             result = self.watch(ans, outputs[0])
@@ -344,7 +385,7 @@ class GraphTrace(Trace):
         return result
 
 
-def _input_names(fun, args):
+def argument_names(fun, args):
     """Names for the flattened inputs: the parameter's name plus the pytree path."""
     try:
         parameters = list(inspect.signature(fun).parameters.values())
@@ -383,7 +424,7 @@ def make_graph(fun):
                   for leaf in out_flat]
         output_names = ["out" + keystr(path) for path, _ in tree_flatten_with_path(out)[0]]
         constants = [const for _, const in trace.constants.values()]
-        return Graph(inputs, _input_names(fun, args), trace.equations, constants, outputs,
+        return Graph(inputs, argument_names(fun, args), trace.equations, constants, outputs,
                      output_names, in_tree, out_tree, tree_unflatten(out_tree, values))
 
     return graph_fun

@@ -1,0 +1,234 @@
+"""jit's workloads, each timed side by side with its reference in one process.
+
+- the seed network step: ``jit(value_and_grad(loss))`` and an in-place SGD update, against
+  the hand-written NumPy step (and eager funcgrad);
+- a 3,000-primitive ``sin(x) * 1.01 + 0.1`` chain on a (3,) array: ``jit(grad(f))`` per
+  primitive, against NumPy running the same 3,000 operations forward only, and PyTorch
+  eager's forward and backward;
+- ``jit(hessian(f))`` and ``jit(jacrev(g))`` for ``f(x) = sum(tanh(A @ x) ** 2)`` and
+  ``g(x) = tanh(A @ x) * x``, n = 200, against ``jax.jit`` of the same;
+- the cost of the first call (tracing) and of the second (optimizing and compiling the
+  program, then running it), against one eager call.
+
+``python -m benchmarks.jit`` prints the table; ``python -m benchmarks`` includes it.
+"""
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from . import workloads
+from .peers import available
+from .timing import interleaved_medians
+
+CHAIN_LINKS = 1000  # three primitives each
+HESSIAN_N = 200
+
+
+def _chain(namespace):
+    def f(x):
+        for _ in range(CHAIN_LINKS):
+            x = namespace.sin(x) * 1.01 + 0.1
+        return namespace.sum(x)
+    return f
+
+
+def network(rounds):
+    import funcgrad as fg
+    import funcgrad.numpy as fnp
+
+    def loss(w1, w2, x, y):
+        return fnp.sum((fnp.maximum(x @ w1, 0.0) @ w2 - y) ** 2)
+
+    x, y, w1, w2 = workloads.network_data()
+    runs = {"numpy": lambda: workloads.numpy_step(x, y, w1, w2),
+            "funcgrad jit": _in_place_step(fg.jit(fg.value_and_grad(loss, argnums=(0, 1)))),
+            "funcgrad eager": _in_place_step(fg.value_and_grad(loss, argnums=(0, 1)))}
+    for run in runs.values():
+        run()
+        run()  # the jit's second call compiles its program
+    return {name: t * 1e3 for name, t in interleaved_medians(runs, rounds).items()}
+
+
+def _in_place_step(value_and_grad):
+    """A step of SGD, updating the weights in place as `workloads.numpy_step` does."""
+    x, y, w1, w2 = workloads.network_data()
+
+    def step():
+        value, (g1, g2) = value_and_grad(w1, w2, x, y)
+        np.subtract(w1, workloads.LEARNING_RATE * g1, out=w1)
+        np.subtract(w2, workloads.LEARNING_RATE * g2, out=w2)
+        return value
+    return step
+
+
+def chain(rounds):
+    import funcgrad as fg
+    import funcgrad.numpy as fnp
+    x = np.linspace(0.1, 0.3, 3)
+    jitted = fg.jit(fg.grad(_chain(fnp)))
+    numpy_forward = _chain(np)
+    runs = {"numpy forward": lambda: numpy_forward(x), "funcgrad jit(grad)": lambda: jitted(x),
+            "funcgrad grad": lambda: fg.grad(_chain(fnp))(x)}
+    if available("torch"):
+        import torch
+        torch.set_num_threads(1)
+
+        def torch_step():
+            leaf = torch.tensor(x, requires_grad=True)
+            _chain(torch)(leaf).backward()
+            return leaf.grad
+        runs["torch eager"] = torch_step
+    for run in runs.values():
+        run()
+        run()
+    primitives = 3 * CHAIN_LINKS
+    return {name: t / primitives * 1e6 for name, t in interleaved_medians(runs, rounds).items()}
+
+
+def hessians(rounds):
+    import funcgrad as fg
+    import funcgrad.numpy as fnp
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((HESSIAN_N, HESSIAN_N)) / np.sqrt(HESSIAN_N)
+    x = rng.standard_normal(HESSIAN_N)
+    cases = {"hessian": (fg.hessian, lambda np_: lambda v: np_.sum(np_.tanh(a @ v) ** 2)),
+             "jacrev": (fg.jacrev, lambda np_: lambda v: np_.tanh(a @ v) * v)}
+    results = {}
+    for name, (transform, make) in cases.items():
+        jitted = fg.jit(transform(make(fnp)))
+        runs = {"funcgrad jit": lambda jitted=jitted: jitted(x),
+                "funcgrad eager": lambda transform=transform, make=make: transform(make(fnp))(x)}
+        if available("jax"):
+            import jax
+            import jax.numpy as jnp
+            jax.config.update("jax_enable_x64", True)
+            jax_transform = getattr(jax, name)
+            compiled = jax.jit(jax_transform(make(jnp)))
+            runs["jax.jit"] = lambda compiled=compiled: compiled(x).block_until_ready()
+        for run in runs.values():
+            run()
+            run()
+        results[name] = {peer: t * 1e3 for peer, t in interleaved_medians(runs, rounds).items()}
+    return results
+
+
+def first_calls(repeats=5):
+    """Median milliseconds of: one eager call, a jitted function's first call (tracing)
+    and its second (passes, code generation, compilation and a run)."""
+    import funcgrad as fg
+    import funcgrad.numpy as fnp
+    x = np.linspace(0.1, 0.3, 3)
+    net = workloads.network_data()
+
+    def loss(x, y, w1, w2):
+        return fnp.sum((fnp.maximum(x @ w1, 0.0) @ w2 - y) ** 2)
+
+    workloads_ = {"3,000-primitive chain, grad": (lambda: fg.grad(_chain(fnp)), (x,)),
+                  "seed network, value_and_grad": (
+                      lambda: fg.value_and_grad(loss, argnums=(2, 3)), net)}
+    results = {}
+    for name, (make, args) in workloads_.items():
+        samples = {"eager call": [], "jit first call": [], "jit second call": []}
+        for _ in range(repeats):
+            eager = make()
+            start = time.perf_counter()
+            eager(*args)
+            samples["eager call"].append(time.perf_counter() - start)
+            jitted = fg.jit(make())
+            for which in ("jit first call", "jit second call"):
+                start = time.perf_counter()
+                jitted(*args)
+                samples[which].append(time.perf_counter() - start)
+        results[name] = {k: statistics.median(v) * 1e3 for k, v in samples.items()}
+    return results
+
+
+def memory():
+    """Peak bytes NumPy allocates during one gradient of the seed network (tracemalloc):
+    the jitted program with and without buffer reuse, eager funcgrad, hand-written NumPy."""
+    import tracemalloc
+
+    import funcgrad as fg
+    import funcgrad.numpy as fnp
+    from funcgrad.transforms.codegen import Program
+    from funcgrad.transforms.graph import Graph
+
+    def loss(w1, w2, x, y):
+        return fnp.sum((fnp.maximum(x @ w1, 0.0) @ w2 - y) ** 2)
+
+    x, y, w1, w2 = workloads.network_data()
+    transform = fg.value_and_grad(loss, argnums=(0, 1))
+    graph = fg.jit(transform).lower(w1, w2, x, y).graph
+    plain = Graph(graph.inputs, graph.input_names,
+                  [eq.replace(overwrites=None) for eq in graph.equations], graph.constants,
+                  graph.outputs, graph.output_names, graph.in_tree, graph.out_tree, None)
+    copies = [np.copy(a) for a in (x, y, w1, w2)]
+    reusing, allocating = Program(graph).function(), Program(plain).function()
+    runs = {"numpy": lambda: workloads.numpy_step(*copies),
+            "funcgrad jit": lambda: reusing(w1, w2, x, y),
+            "funcgrad jit without buffer reuse": lambda: allocating(w1, w2, x, y),
+            "funcgrad eager": lambda: transform(w1, w2, x, y)}
+    peaks = {}
+    for name, run in runs.items():
+        run()
+        tracemalloc.start()
+        tracemalloc.reset_peak()
+        run()
+        peaks[name] = tracemalloc.get_traced_memory()[1] / 1024
+        tracemalloc.stop()
+    return peaks
+
+
+def run_all(rounds):
+    return {"network_ms": network(rounds), "network_peak_kib": memory(),
+            "chain_us": chain(rounds), "hessians_ms": hessians(rounds),
+            "first_call_ms": first_calls()}
+
+
+def _ratio(value, reference):
+    return f"{value / reference:.2f}x" if reference else "n/a"
+
+
+def render(results):
+    lines = ["## jit", "",
+             "### Seed network step (`jit(value_and_grad(loss))` + in-place SGD)", "",
+             "| peer | ms per step | vs hand-written NumPy |", "| --- | --- | --- |"]
+    net = results["network_ms"]
+    for peer, ms in net.items():
+        lines.append(f"| {peer} | {ms:.3f} | {_ratio(ms, net.get('numpy'))} |")
+    peaks = results["network_peak_kib"]
+    lines += ["", "Peak memory NumPy allocates during one step (tracemalloc):", "",
+              "| peer | peak KiB | vs hand-written NumPy |", "| --- | --- | --- |"]
+    for peer, kib in peaks.items():
+        lines.append(f"| {peer} | {kib:.0f} | {_ratio(kib, peaks.get('numpy'))} |")
+    chain_us = results["chain_us"]
+    lines += ["", f"### {3 * CHAIN_LINKS:,}-primitive `sin(x) * 1.01 + 0.1` chain, (3,) array",
+              "", "| peer | µs per primitive | vs NumPy forward | vs PyTorch eager |",
+              "| --- | --- | --- | --- |"]
+    for peer, us in chain_us.items():
+        lines.append(f"| {peer} | {us:.2f} | {_ratio(us, chain_us.get('numpy forward'))} | "
+                     f"{_ratio(us, chain_us.get('torch eager'))} |")
+    lines += ["", f"### Hessian and Jacobian, n = {HESSIAN_N}", "",
+              "| function | peer | ms | vs jax.jit |", "| --- | --- | --- | --- |"]
+    for name, peers in results["hessians_ms"].items():
+        for peer, ms in peers.items():
+            lines.append(f"| {name} | {peer} | {ms:.2f} | {_ratio(ms, peers.get('jax.jit'))} |")
+    lines += ["", "### First calls", "",
+              "| workload | call | ms | vs one eager call |", "| --- | --- | --- | --- |"]
+    for name, calls in results["first_call_ms"].items():
+        for call, ms in calls.items():
+            lines.append(f"| {name} | {call} | {ms:.2f} | "
+                         f"{_ratio(ms, calls['eager call'])} |")
+    return lines
+
+
+def main(argv=None):
+    rounds = int(argv[0]) if argv else 7
+    print("\n".join(render(run_all(rounds))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

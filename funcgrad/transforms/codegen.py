@@ -1,0 +1,215 @@
+"""Code generation: a `Graph` as straight-line Python calling each primitive's NumPy impl.
+
+    def program(a, b):
+        # a: f64[4,3] x
+        # b: f64[3,2] w
+        c = matmul_(a, b)
+        d = tanh_(c, out=c)
+        e = sum_(d, axes=(0, 1, ), keepdims=False)
+        if not (bool(e) == True): fail(3)
+        return (d, )
+
+Everything the program refers to (impls, constants, parameters that have no literal
+form) is a global of the compiled function, so a run is one Python frame of plain calls:
+no boxes, no dispatch, no dictionaries of keyword arguments. Compiled once with
+`compile`/`exec`; the text is kept for `Lowered.as_text()`.
+"""
+import builtins
+import keyword
+import math
+import operator
+import re
+
+import numpy as np
+
+from .graph import Constant, Literal, Var
+from .staging import GuardFailed, array_bits, guard_p
+
+__all__ = ["Program", "generate"]
+
+
+# Intermediates of at least this many elements are deleted after their last use (for
+# smaller ones the `del` costs more time than the memory is worth).
+RELEASE_SIZE = 256
+
+
+def _fail(index):
+    raise GuardFailed(index)
+
+
+def _literal_text(value):
+    """Python source for a value that needs no global, or None."""
+    kind = type(value)
+    if value is None or kind is bool or kind is int or kind is str:
+        return repr(value)
+    if kind is float and math.isfinite(value):
+        return repr(value)
+    if kind is tuple:
+        parts = [_literal_text(part) for part in value]
+        if all(part is not None for part in parts):
+            return "(" + "".join(part + ", " for part in parts) + ")"
+    return None
+
+
+class _Names:
+    """The globals of one generated program. Their names never look like a variable's
+    (lowercase letters, see `_var_name`): a function's own name ends in "_" (``sin_``),
+    a value's name ends in its number (``k0`` a constant, ``g1`` anything else)."""
+
+    def __init__(self):
+        self.globals = {"fail": _fail}
+        self._by_id = {}
+
+    def function(self, name, function):
+        """``name_`` for `function`, numbered if another function took that name."""
+        known = self._by_id.get(id(function))
+        if known is None:
+            known = re.sub(r"\W", "_", name) + "_"  # fft.fft -> fft_fft_
+            if not known.isidentifier():
+                known = "f_" + known
+            if known in self.globals:
+                known += str(len(self._by_id))
+            self._remember(known, function)
+        return known
+
+    def value(self, value, prefix="g"):
+        """Source text for `value`: a literal if it has one, else a numbered global."""
+        text = _literal_text(value)
+        if text is not None:
+            return text
+        known = self._by_id.get(id(value))
+        if known is None:
+            known = f"{prefix}{len(self._by_id)}"
+            self._remember(known, value)
+        return known
+
+    def _remember(self, name, value):
+        self._by_id[id(value)] = name
+        self.globals[name] = value
+
+
+# Names a variable must not take: Python's keywords, builtins and the program's own.
+_RESERVED = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | {"fail"}
+
+
+_names_by_index = []  # a var's name depends on its index only: made once per index
+
+
+def _var_name(var):
+    index = var.index
+    if index >= len(_names_by_index):
+        for missing in range(len(_names_by_index), index + 1):
+            name = Var(missing, 0.0).name
+            _names_by_index.append(name + "_v" if name in _RESERVED else name)
+    return _names_by_index[index]
+
+
+def _atom(atom, names):
+    if isinstance(atom, Var):
+        return _var_name(atom)
+    if isinstance(atom, tuple):
+        return "(" + "".join(_atom(part, names) + ", " for part in atom) + ")"
+    if isinstance(atom, Constant):
+        return names.value(atom.value, "k")
+    return names.value(atom.value)  # a Literal
+
+
+def _guard_lines(index, eq, names):
+    """The check of a guard equation: the conversion made while tracing, compared."""
+    (var,) = eq.inputs
+    kind, expected = eq.params["kind"], eq.params["expected"]
+    value = _var_name(var)
+    if kind == "array":
+        test = f"{names.function('array_bits', array_bits)}({value}) == {names.value(expected)}"
+    else:
+        convert = names.function("index", operator.index) if kind == "index" else kind
+        if isinstance(expected, float) and expected != expected:  # NaN: equal to itself
+            test = f"{convert}({value}) != {convert}({value})"
+        else:
+            test = f"{convert}({value}) == {names.value(expected)}"
+    return [f"    if not ({test}): fail({index})"]
+
+
+def _equation_line(eq, names):
+    impl = names.function(eq.primitive.name, eq.primitive.impl)
+    arguments = [_atom(atom, names) for atom in eq.inputs]
+    arguments += [f"{key}={names.value(value)}" for key, value in eq.params.items()]
+    if eq.overwrites is not None:
+        arguments.append(f"out={_var_name(eq.overwrites)}")
+    call = f"{impl}({', '.join(arguments)})"
+    if eq.primitive.multiple_results:
+        targets = "(" + "".join(_var_name(out) + ", " for out in eq.outputs) + ")"
+    else:
+        targets = _var_name(eq.outputs[0])
+    if eq.errstate is None:
+        return [f"    {targets} = {call}"]
+    errstate = names.function("errstate", np.errstate)
+    return [f"    with {errstate}(**{names.value(eq.errstate)}):",
+            f"        {targets} = {call}"]
+
+
+def _vars_of(atoms):
+    for atom in atoms:
+        if isinstance(atom, tuple):
+            yield from _vars_of(atom)
+        elif isinstance(atom, Var):
+            yield atom
+
+
+def _released_after(graph, min_size):
+    """{equation index: the intermediates of at least `min_size` elements it is the last
+    use of}: the program deletes them there, so their memory is freed as a backward pass
+    frees what it has used, not when the program returns."""
+    kept = set(graph.inputs) | set(_vars_of(graph.outputs))
+    last_use = {}
+    for index, eq in enumerate(graph.equations):
+        for var in _vars_of(eq.inputs):
+            last_use[var] = index
+    released = {}
+    for var, index in last_use.items():
+        if var not in kept and math.prod(var.shape) >= min_size:
+            released.setdefault(index, []).append(var)
+    return released
+
+
+def generate(graph, name="program", release_size=RELEASE_SIZE):
+    """The source text and globals of `graph` as a Python function of its flat inputs."""
+    names = _Names()
+    lines = [f"def {name}({', '.join(_var_name(var) for var in graph.inputs)}):"]
+    lines += [f"    # {_var_name(var)}: {var.type} {label}"
+              for var, label in zip(graph.inputs, graph.input_names)]
+    released = _released_after(graph, release_size)
+    for index, eq in enumerate(graph.equations):
+        if eq.primitive is guard_p:
+            lines += _guard_lines(index, eq, names)
+        else:
+            lines += _equation_line(eq, names)
+        if index in released:
+            lines.append(f"    del {', '.join(_var_name(var) for var in released[index])}")
+    outputs = "".join(_atom(atom, names) + ", " for atom in graph.outputs)
+    lines.append(f"    return ({outputs})")
+    return "\n".join(lines) + "\n", names.globals
+
+
+class Program:
+    """A graph as Python: `text` is its source, ``function()`` the compiled function of
+    its flat inputs, returning its flat outputs. Both are made when first asked for."""
+
+    __slots__ = ("graph", "name", "_text", "_globals", "_function")
+
+    def __init__(self, graph, name="program"):
+        self.graph = graph
+        self.name = name if name.isidentifier() and name not in _RESERVED else "program"
+        self._text = self._function = None
+
+    @property
+    def text(self):
+        if self._text is None:
+            self._text, self._globals = generate(self.graph, self.name)
+        return self._text
+
+    def function(self):
+        if self._function is None:
+            exec(compile(self.text, f"<funcgrad.jit {self.name}>", "exec"), self._globals)
+            self._function = self._globals[self.name]
+        return self._function

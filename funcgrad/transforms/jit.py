@@ -1,0 +1,365 @@
+"""jit: trace a function once per signature, then replay its program as generated Python.
+
+    fast_grad = fg.jit(fg.grad(loss))
+    fast_grad(w, x)       # traces loss and its gradient, optimizes and compiles the program
+    fast_grad(w2, x2)     # same shapes and dtypes: runs the compiled program
+    print(fast_grad.lower(w, x).as_text())   # the program, as Python
+
+A signature is the arguments' pytree structure, each leaf's type, shape and dtype (Python
+numbers are weakly typed: any float is one signature), and the static arguments' values.
+The first call of a signature runs the function under a `StagingTrace`, on the real
+values, so every rule runs as it does eagerly; the recorded `Graph` goes through the
+`passes` and becomes a `Program`. Where the function turned a staged value into a Python
+value, the program holds a guard; a run whose guard fails re-traces, and keeps up to
+`cache_size` programs per signature, after which the function runs eagerly with one
+warning naming the line whose value keeps changing (DESIGN.md, decision 14).
+
+Called on values another transform traces (``grad(jit(f))``, jit inside jit), or when
+the function reads a value an enclosing transform traces, jit runs the function inline:
+the enclosing transform records it as it would without jit.
+"""
+import functools
+import inspect
+import warnings
+
+import numpy as np
+
+from ..core import Box, instruments, new_trace
+from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
+from ._ownership import Owners
+from .codegen import Program
+from .graph import Graph, GraphBox, Var, argument_names
+from .passes import optimize
+from .staging import CapturedValue, GuardFailed, StagingTrace
+
+__all__ = ["JitRecompileWarning", "Lowered", "jit"]
+
+
+class JitRecompileWarning(UserWarning):
+    """A jitted function re-traced `cache_size` times for one signature."""
+
+
+_SCALAR_TYPES = (bool, int, float, complex)
+
+
+def _leaf_key(leaf):
+    """What a signature records of an argument: type, shape and dtype (just the type for a
+    Python number, which is weakly typed)."""
+    try:
+        return type(leaf), leaf.shape, leaf.dtype
+    except AttributeError:
+        return type(leaf)
+
+
+class Lowered:
+    """The program jit runs for one set of arguments: ``as_text()`` is its Python source,
+    `graph` the optimized Graph it was generated from (``str(graph)`` prints it)."""
+
+    def __init__(self, program):
+        self.program = program
+        self.graph = program.graph
+
+    def as_text(self):
+        return self.program.text
+
+    def __str__(self):
+        return self.program.text
+
+
+class _Staged:
+    """One traced program. It is optimized and compiled on its first replay (`run`), so a
+    signature traced once and never called again costs no passes and no compilation."""
+
+    __slots__ = ("graph", "name", "out_tree", "program", "run", "claim", "constants")
+
+    def __init__(self, graph, name, out_tree):
+        self.graph = graph
+        self.name = name
+        self.out_tree = out_tree
+        self.program = None
+        self.run = self._prepare
+        # Outputs that are constants are copied for the caller.
+        self.constants = [atom.value for atom in graph.outputs if not isinstance(atom, Var)]
+        self.claim = True
+
+    def lower(self):
+        if self.program is None:
+            self.program = Program(optimize(self.graph), self.name)
+            # Outputs the caller could share memory with something else (an input, a
+            # constant, a view, another output) are handed back through `Owners`.
+            graph = self.program.graph
+            produced = {eq.outputs[0] for eq in graph.equations
+                        if isinstance(eq.primitive.impl, np.ufunc) and len(eq.outputs) == 1}
+            self.claim = any(atom not in produced or graph.outputs.count(atom) > 1
+                             for atom in graph.outputs)
+        return self.program
+
+    def _prepare(self, *inputs):
+        self.run = self.lower().function()
+        return self.run(*inputs)
+
+    def owners(self, leaves):
+        """What the caller's results must not share memory with."""
+        return Owners(leaves, self.constants)
+
+
+class _Entry:
+    """The programs of one signature, tried in order, and whether it has gone eager."""
+
+    __slots__ = ("programs", "eager")
+
+    def __init__(self):
+        self.programs = []
+        self.eager = False
+
+
+class Jitted:
+    """A jitted function (see `jit`)."""
+
+    def __init__(self, fun, static_argnums, static_argnames, donate_argnums, cache_size):
+        # First, so that attributes copied from `fun` (a wrapper's, say) are overwritten.
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        self.static_argnums, self.static_argnames = _static_arguments(
+            fun, static_argnums, static_argnames)
+        self.donate_argnums = _indices(donate_argnums, "donate_argnums")
+        self.cache_size = cache_size
+        self.trace_count = 0  # how many times the function was traced
+        self._cache = {}
+
+    # ---- calling ---------------------------------------------------------------------
+
+    def __call__(self, *args, **kwargs):
+        if instruments.pull is not None:  # NaN checks watch every value: run eagerly
+            return self.fun(*args, **kwargs)
+        if self.static_argnums or kwargs:
+            dynamic, statics = self._split(args, kwargs)
+        else:
+            dynamic, statics = args, ()
+        leaves, tree = tree_flatten(dynamic)
+        try:
+            try:  # arrays only (the common case): no call per leaf
+                avals = tuple([(type(leaf), leaf.shape, leaf.dtype) for leaf in leaves])
+            except AttributeError:  # Python numbers among them
+                avals = tuple([_leaf_key(leaf) for leaf in leaves])
+            entry = self._cache.get((tree, statics, avals))
+        except TypeError:
+            raise self._unhashable(args, kwargs) from None
+        if entry is None:
+            if any(isinstance(leaf, Box) for leaf in leaves):
+                return self.fun(*args, **kwargs)  # traced by an enclosing transform: inline
+            entry = self._cache[tree, statics, avals] = _Entry()
+        elif entry.eager:
+            return self.fun(*args, **kwargs)
+        failed = None
+        for staged in entry.programs:
+            try:
+                outs = staged.run(*leaves)
+            except GuardFailed as failure:
+                failed = staged.program.graph.equations[failure.index]
+                continue
+            if staged.claim:
+                outs = staged.owners(leaves).claim_all(outs)
+            return tree_unflatten(staged.out_tree, outs)
+        if len(entry.programs) >= self.cache_size:
+            entry.eager = True
+            self._warn_recompiles(failed)
+            return self.fun(*args, **kwargs)
+        try:
+            staged, out = self._stage(args, kwargs, leaves, tree)
+        except CapturedValue:  # a value of an enclosing transform: run inline
+            if not entry.programs:
+                del self._cache[tree, statics, avals]
+            return self.fun(*args, **kwargs)
+        entry.programs.append(staged)
+        return out
+
+    def __get__(self, instance, owner=None):
+        """As a method, bound to its instance (the first argument), as functions are."""
+        return self if instance is None else functools.partial(self, instance)
+
+    def _split(self, args, kwargs):
+        """(the dynamic arguments as a pytree, the static values as a hashable tuple)."""
+        static_nums, static_names = self.static_argnums, self.static_argnames
+        dynamic_args = tuple(arg for i, arg in enumerate(args) if i not in static_nums)
+        dynamic_kwargs = {name: value for name, value in kwargs.items()
+                          if name not in static_names}
+        statics = (tuple((i, args[i]) for i in static_nums if i < len(args)),
+                   tuple(sorted((name, value) for name, value in kwargs.items()
+                                if name in static_names)))
+        return (dynamic_args, dynamic_kwargs) if kwargs else dynamic_args, statics
+
+    def _merge(self, dynamic, args, kwargs):
+        """The call's arguments with the dynamic ones replaced by `dynamic` (staged)."""
+        if not (self.static_argnums or kwargs):
+            return dynamic, {}
+        dynamic_args, dynamic_kwargs = dynamic if kwargs else (dynamic, {})
+        dynamic_args = iter(dynamic_args)
+        merged_args = [arg if i in self.static_argnums else next(dynamic_args)
+                       for i, arg in enumerate(args)]
+        merged_kwargs = {name: dynamic_kwargs.get(name, value) for name, value in kwargs.items()}
+        return merged_args, merged_kwargs
+
+    # ---- tracing ---------------------------------------------------------------------
+
+    def _stage(self, args, kwargs, leaves, tree):
+        """Trace the function on these arguments: (its _Staged program, its result)."""
+        _check_leaves(leaves, tree)
+        self.trace_count += 1
+        dynamic = tree_unflatten(tree, leaves)
+        if self.static_argnums or kwargs:
+            names = ["args" + keystr(path) for path, _ in tree_flatten_with_path(dynamic)[0]]
+        else:
+            names = argument_names(self.fun, dynamic)
+        # Arguments modified through another reference than the staged one (a global
+        # that is also an argument) are found by comparing their bytes after tracing.
+        before = [leaf.tobytes() if isinstance(leaf, np.ndarray) else None for leaf in leaves]
+        with new_trace(StagingTrace) as trace:
+            inputs = [trace.new_var(leaf) for leaf in leaves]
+            trace.input_names = {var.index: name for var, name in zip(inputs, names)}
+            boxes = [trace.watch(leaf, var) for leaf, var in zip(leaves, inputs)]
+            call_args, call_kwargs = self._merge(tree_unflatten(tree, boxes), args, kwargs)
+            out = self.fun(*call_args, **call_kwargs)
+        for name, leaf, bits in zip(names, leaves, before):
+            if bits is not None and leaf.tobytes() != bits:
+                raise _mutated_error(self, repr(name))
+        with_paths, out_tree = tree_flatten_with_path(out)
+        outputs, values = [], []
+        for path, leaf in with_paths:
+            if isinstance(leaf, GraphBox) and leaf._trace is trace:
+                outputs.append(leaf.var)
+                values.append(leaf.value)
+            else:
+                outputs.append(trace.constant(_checked_output(leaf, path, self), leaf))
+                values.append(leaf)
+        output_names = ["out" + keystr(path) for path, _ in with_paths]
+        graph = Graph(inputs, names, trace.equations,
+                      [const for _, const in trace.constants.values()], outputs,
+                      output_names, tree, out_tree, None)
+        staged = _Staged(graph, getattr(self.fun, "__name__", "program"), out_tree)
+        values = staged.owners(leaves).claim_all(values)
+        return staged, tree_unflatten(out_tree, values)
+
+    def lower(self, *args, **kwargs):
+        """The program these arguments would run (traced now, not cached): a `Lowered`,
+        whose ``as_text()`` is the generated Python."""
+        dynamic, _ = self._split(args, kwargs) if (self.static_argnums or kwargs) else (args, ())
+        leaves, tree = tree_flatten(dynamic)
+        staged, _ = self._stage(args, kwargs, leaves, tree)
+        return Lowered(staged.lower())
+
+    def clear_cache(self):
+        """Forget every traced program."""
+        self._cache.clear()
+
+    # ---- errors ----------------------------------------------------------------------
+
+    def _unhashable(self, args, kwargs):
+        for i in self.static_argnums:
+            if i < len(args):
+                try:
+                    hash(args[i])
+                except TypeError:
+                    return _unhashable_error(self, f"static argument {i}", args[i])
+        for name, value in kwargs.items():
+            if name in self.static_argnames:
+                try:
+                    hash(value)
+                except TypeError:
+                    return _unhashable_error(self, f"static argument {name!r}", value)
+        return TypeError(f"funcgrad.jit({_name(self)}): an argument could not be hashed")
+
+    def _warn_recompiles(self, failed):
+        where = (f" each time because the value converted at\n{failed.origin}\nchanged"
+                 if failed is not None and failed.origin is not None else "")
+        warnings.warn(
+            f"funcgrad.jit({_name(self)}): traced {self.cache_size} programs for one "
+            f"signature,{where}; it now runs eagerly for these shapes. Make that value a "
+            f"static argument (static_argnums), compute without converting it to Python, or "
+            f"raise cache_size.", JitRecompileWarning, stacklevel=3)
+
+
+def _name(jitted):
+    return getattr(jitted.fun, "__name__", repr(jitted.fun))
+
+
+def _unhashable_error(jitted, what, value):
+    return TypeError(
+        f"funcgrad.jit({_name(jitted)}): {what} is a {type(value).__name__}, which is not "
+        f"hashable; static arguments are part of the cache key. Pass a hashable value (a "
+        f"tuple instead of a list, say), or make the argument dynamic (not static) if it is "
+        f"an array.")
+
+
+def _mutated_error(jitted, what):
+    return TypeError(
+        f"funcgrad.jit({_name(jitted)}): the function modified its argument {what} in place. "
+        f"A jitted function must not modify its arguments: its recorded program is replayed "
+        f"on later calls without running that Python code again. Return the new value "
+        f"instead (x = x.at[index].set(value)).")
+
+
+def _check_leaves(leaves, tree):
+    """Dynamic arguments are arrays or numbers; name the first that is not."""
+    for path, leaf in tree_flatten_with_path(tree_unflatten(tree, leaves))[0]:
+        if not (isinstance(leaf, (np.ndarray, np.generic)) or type(leaf) in _SCALAR_TYPES):
+            raise TypeError(
+                f"funcgrad.jit: the argument args{keystr(path)} is a {type(leaf).__name__}, "
+                f"but jit traces arrays and numbers only. Mark it static (static_argnums= "
+                f"or static_argnames=) if it configures the function.")
+
+
+def _checked_output(leaf, path, jitted):
+    if isinstance(leaf, Box):
+        raise TypeError(
+            f"funcgrad.jit({_name(jitted)}): the output out{keystr(path)} is a value traced "
+            f"by another transform that leaked into the function; return it from that "
+            f"transform instead.")
+    if not (isinstance(leaf, (np.ndarray, np.generic)) or type(leaf) in _SCALAR_TYPES):
+        raise TypeError(
+            f"funcgrad.jit({_name(jitted)}): the output out{keystr(path)} is a "
+            f"{type(leaf).__name__}, but a jitted function must return arrays or numbers "
+            f"(in tuples, lists, dicts or other pytrees).")
+    return leaf
+
+
+def _indices(numbers, what):
+    numbers = (numbers,) if isinstance(numbers, int) else tuple(numbers)
+    for number in numbers:
+        if type(number) is not int or number < 0:
+            raise TypeError(f"funcgrad.jit: {what} must hold non-negative ints, got "
+                            f"{number!r}")
+    return frozenset(numbers)
+
+
+def _static_arguments(fun, static_argnums, static_argnames):
+    """(static positions, static names), each completed from the other through `fun`'s
+    signature, as in JAX."""
+    nums = set(_indices(static_argnums, "static_argnums"))
+    names = {static_argnames} if isinstance(static_argnames, str) else set(static_argnames)
+    try:
+        parameters = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        parameters = []
+    positional = [p.name for p in parameters
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    nums |= {positional.index(name) for name in names if name in positional}
+    names |= {positional[i] for i in nums if i < len(positional)}
+    return frozenset(nums), frozenset(names)
+
+
+def jit(fun=None, static_argnums=(), static_argnames=(), donate_argnums=(), cache_size=8):
+    """``jit(fun)``: `fun`, traced once per signature and replayed as compiled Python.
+
+    Arguments and results are pytrees of arrays and numbers. `static_argnums` /
+    `static_argnames` name arguments that are not traced: their values (which must be
+    hashable) are part of the signature. `donate_argnums` is accepted as in JAX (the
+    program never writes into arguments, donated or not). `cache_size` is how many
+    programs one signature may trace (guards failing) before the function runs eagerly.
+    Usable as a decorator, with or without arguments.
+    """
+    if fun is None:
+        return functools.partial(jit, static_argnums=static_argnums,
+                                 static_argnames=static_argnames,
+                                 donate_argnums=donate_argnums, cache_size=cache_size)
+    return Jitted(fun, static_argnums, static_argnames, donate_argnums, cache_size)

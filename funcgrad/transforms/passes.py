@@ -1,0 +1,198 @@
+"""Passes over a traced `Graph`, run by jit before code generation. Each takes a graph and
+returns a new one (equations that change are new objects: the input graph is left as is).
+
+- `eliminate_dead_code`: drop equations no output or guard needs (a gradient never used).
+- `eliminate_common_subexpressions`: one equation per (primitive, inputs, params).
+- `fold_constants`: run equations whose inputs are all constants once, now.
+- `reuse_buffers`: an elementwise equation writes into the buffer of an intermediate it
+  is the last use of (``out=``), instead of allocating.
+
+Each gives results bit for bit equal to the graph's: NumPy computes an operation the same
+way on the same inputs, in place or not, now or later.
+"""
+import math
+
+import numpy as np
+
+from .graph import Constant, Graph, Literal, Var
+from .staging import guard_p
+
+__all__ = ["eliminate_common_subexpressions", "eliminate_dead_code", "fold_constants",
+           "optimize", "reuse_buffers"]
+
+# Below this many elements an output buffer saves less than passing ``out=`` costs.
+MIN_REUSE_SIZE = 256
+
+
+def _rebuilt(graph, equations, outputs=None, constants=None):
+    return Graph(graph.inputs, graph.input_names, equations,
+                 graph.constants if constants is None else constants,
+                 graph.outputs if outputs is None else outputs, graph.output_names,
+                 graph.in_tree, graph.out_tree, graph.out)
+
+
+def _vars_in(atoms):
+    for atom in atoms:
+        if isinstance(atom, tuple):
+            yield from _vars_in(atom)
+        elif isinstance(atom, Var):
+            yield atom
+
+
+def _substitute(atom, replacement):
+    if isinstance(atom, tuple):
+        return tuple(_substitute(part, replacement) for part in atom)
+    return replacement.get(atom, atom) if isinstance(atom, Var) else atom
+
+
+def _with_inputs(eq, inputs):
+    return eq.replace(inputs=inputs)
+
+
+def _renamed(equations, replacement):
+    """`equations` with their inputs' vars replaced as `replacement` says."""
+    if not replacement:
+        return list(equations)
+    renamed = []
+    for eq in equations:
+        inputs = _substitute(eq.inputs, replacement)
+        renamed.append(eq if inputs == eq.inputs else _with_inputs(eq, inputs))
+    return renamed
+
+
+# ---- dead code ----------------------------------------------------------------------
+
+
+def eliminate_dead_code(graph):
+    """Keep the equations an output or a guard depends on (guards are always kept)."""
+    live = set(_vars_in(graph.outputs))
+    kept = []
+    for eq in reversed(graph.equations):
+        if eq.primitive is guard_p or any(out in live for out in eq.outputs):
+            kept.append(eq)
+            live.update(_vars_in(eq.inputs))
+    kept.reverse()
+    return _rebuilt(graph, kept)
+
+
+# ---- common subexpressions ----------------------------------------------------------
+
+
+def _key(value):
+    """A hashable stand-in for a literal or parameter: equal keys mean identical values
+    (repr tells -0.0 from 0.0 and float32 from float64; anything else by identity)."""
+    if value is None or isinstance(value, (bool, int, float, complex, str, np.generic)):
+        return type(value), repr(value)
+    if isinstance(value, tuple):
+        return tuple, tuple(map(_key, value))
+    if isinstance(value, (np.dtype, type)):
+        return type(value), value
+    return id, id(value)
+
+
+def _atom_key(atom):
+    if isinstance(atom, tuple):
+        return tuple(map(_atom_key, atom))
+    if isinstance(atom, Var):
+        return atom
+    if isinstance(atom, Constant):
+        return id, id(atom.value)
+    return _key(atom.value)
+
+
+def eliminate_common_subexpressions(graph):
+    """Compute each (primitive, inputs, params) once; later copies use the first result."""
+    seen = {}
+    replacement = {}
+    kept = []
+    for eq in graph.equations:
+        inputs = _substitute(eq.inputs, replacement)
+        key = (eq.primitive, _atom_key(inputs),
+               tuple((name, _key(value)) for name, value in eq.params.items()))
+        first = seen.get(key)
+        if first is not None:
+            replacement.update(zip(eq.outputs, first.outputs))
+            continue
+        if inputs != eq.inputs:
+            eq = _with_inputs(eq, inputs)
+        seen[key] = eq
+        kept.append(eq)
+    return _rebuilt(graph, kept, _substitute(tuple(graph.outputs), replacement))
+
+
+# ---- constants ----------------------------------------------------------------------
+
+
+def _constant_value(atom):
+    if isinstance(atom, tuple):
+        return tuple(map(_constant_value, atom))
+    return atom.value
+
+
+def fold_constants(graph):
+    """Run each equation whose inputs are all constants or literals, and use its value."""
+    constants = list(graph.constants)
+    replacement = {}
+    kept = []
+    for eq in graph.equations:
+        inputs = _substitute(eq.inputs, replacement)
+        if eq.primitive is guard_p or any(True for _ in _vars_in(inputs)):
+            kept.append(eq if inputs == eq.inputs else _with_inputs(eq, inputs))
+            continue
+        values = eq.primitive.impl(*map(_constant_value, inputs), **eq.params)
+        results = values if eq.primitive.multiple_results else (values,)
+        for var, value in zip(eq.outputs, results):
+            if isinstance(value, np.ndarray) and value.ndim:
+                atom = Constant(len(constants), value)
+                constants.append(atom)
+            else:
+                atom = Literal(value)
+            replacement[var] = atom
+    return _rebuilt(graph, kept, _substitute(tuple(graph.outputs), replacement), constants)
+
+
+# ---- buffer reuse -------------------------------------------------------------------
+
+
+def _is_elementwise(eq):
+    """A NumPy ufunc of one result: it allocates its result, and takes ``out=``."""
+    return isinstance(eq.primitive.impl, np.ufunc) and not eq.primitive.multiple_results
+
+
+def reuse_buffers(graph, min_size=MIN_REUSE_SIZE):
+    """Mark each elementwise equation that can overwrite one of its inputs: a result of
+    another elementwise equation (so memory allocated by this run, which no view can
+    share) of the same shape and dtype, that nothing reads afterwards and that is not an
+    output. Arrays of fewer than `min_size` elements are left alone."""
+    fresh = set()  # results of elementwise equations
+    shared = set(_vars_in(graph.outputs))  # outputs, and what a view might alias
+    last_use = {}
+    for index, eq in enumerate(graph.equations):
+        elementwise = _is_elementwise(eq)
+        for var in _vars_in(eq.inputs):
+            last_use[var] = index
+            if not elementwise:
+                shared.add(var)
+        if elementwise:
+            fresh.add(eq.outputs[0])
+    equations = []
+    for index, eq in enumerate(graph.equations):
+        if _is_elementwise(eq) and eq.overwrites is None:
+            out = eq.outputs[0]
+            if len(out.shape) and math.prod(out.shape) >= min_size:
+                for atom in eq.inputs:
+                    if (isinstance(atom, Var) and atom in fresh and atom not in shared
+                            and last_use[atom] == index and atom.shape == out.shape
+                            and atom.dtype == out.dtype):
+                        eq = eq.replace(overwrites=atom)
+                        break
+        equations.append(eq)
+    return _rebuilt(graph, equations)
+
+
+def optimize(graph):
+    """The passes jit runs, in order."""
+    graph = fold_constants(graph)
+    graph = eliminate_common_subexpressions(graph)
+    graph = eliminate_dead_code(graph)
+    return reuse_buffers(graph)

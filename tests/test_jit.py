@@ -1,0 +1,379 @@
+"""jit: caching per signature, replay as generated code, composition, guards, errors.
+
+Replayed results are compared bit for bit with eager funcgrad (jit's passes promise
+equality, not closeness); JAX is the oracle of eager funcgrad elsewhere, and of jit in
+test_jit_oracle.py.
+"""
+import sys
+import warnings
+from collections import namedtuple
+
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad.transforms.jit import JitRecompileWarning
+from funcgrad.tree_util import tree_flatten
+
+rng = np.random.default_rng(0)
+
+
+def assert_identical(ours, expected):
+    ours, ours_tree = tree_flatten(ours)
+    expected, expected_tree = tree_flatten(expected)
+    assert ours_tree == expected_tree
+    for a, b in zip(ours, expected):
+        assert np.result_type(a) == np.result_type(b)
+        assert np.shape(a) == np.shape(b)
+        np.testing.assert_array_equal(a, b, strict=False)
+        assert np.asarray(a).tobytes() == np.asarray(b).tobytes()
+
+
+def loss(w, x):
+    return fnp.sum(fnp.tanh(x @ w) ** 2)
+
+
+# ---- caching and replay ---------------------------------------------------------------
+
+
+def test_traces_once_per_signature_and_replays():
+    f = fg.jit(loss)
+    w, x = rng.normal(size=(3, 2)), rng.normal(size=(4, 3))
+    for scale in (1.0, 2.0, -0.5):
+        assert_identical(f(w * scale, x), loss(w * scale, x))
+    assert f.trace_count == 1
+    f(w.astype(np.float32), x)  # a new dtype
+    f(rng.normal(size=(3, 5)), x)  # a new shape
+    assert f.trace_count == 3
+    f(w, x)
+    assert f.trace_count == 3
+
+
+def test_python_numbers_are_weakly_typed_one_signature():
+    f = fg.jit(lambda x, c: x * c)
+    x = np.ones(3, np.float32)
+    assert_identical(f(x, 2.0), x * 2.0)
+    assert_identical(f(x, 3.5), x * 3.5)  # float32 kept, as NumPy does
+    assert f.trace_count == 1
+    assert_identical(f(x, 2), x * 2)  # an int is another signature
+    assert f.trace_count == 2
+
+
+def test_pytrees_in_and_out():
+    Pair = namedtuple("Pair", "a b")
+
+    def f(params, xs):
+        return {"sum": params["w"] * xs[0] + xs[1], "pair": Pair(fnp.sin(xs[0]), 1.0)}
+
+    params, xs = {"w": rng.normal(size=3)}, [rng.normal(size=3), rng.normal(size=3)]
+    jf = fg.jit(f)
+    assert_identical(jf(params, xs), f(params, xs))
+    assert_identical(jf(params, xs), f(params, xs))
+    assert jf.trace_count == 1
+
+
+def test_static_argnums_and_argnames():
+    def f(x, power, *, axis):
+        return fnp.sum(x ** power, axis=axis)
+
+    jf = fg.jit(f, static_argnums=1, static_argnames="axis")
+    x = rng.normal(size=(2, 3))
+    assert_identical(jf(x, 2, axis=0), f(x, 2, axis=0))
+    assert_identical(jf(x, 3, axis=0), f(x, 3, axis=0))
+    assert_identical(jf(x, 3, axis=1), f(x, 3, axis=1))
+    assert_identical(jf(x + 1, 3, axis=1), f(x + 1, 3, axis=1))
+    assert jf.trace_count == 3
+    # static_argnames names a positional parameter too
+    jg = fg.jit(f, static_argnames=("power", "axis"))
+    assert_identical(jg(x, 2, axis=1), f(x, 2, axis=1))
+
+
+def test_lower_shows_the_generated_program_and_clear_cache_forgets():
+    f = fg.jit(loss)
+    w, x = rng.normal(size=(3, 2)), rng.normal(size=(4, 3))
+    lowered = f.lower(w, x)
+    text = lowered.as_text()
+    assert text.startswith("def loss(w, x):") or text.startswith("def loss(a, b):")
+    for name in ("matmul", "tanh", "power", "sum"):
+        assert f"{name}_(" in text
+    assert lowered.graph.primitive_names == ["matmul", "tanh", "power", "sum"]
+    f(w, x)
+    f.clear_cache()
+    f(w, x)
+    assert f.trace_count == 3  # lower, then one trace before and one after clear_cache
+
+
+def test_decorator_forms():
+    @fg.jit
+    def f(x):
+        return x * 2.0
+
+    @fg.jit(static_argnums=(1,))
+    def g(x, n):
+        return x * n
+
+    assert_identical(f(np.ones(2)), np.ones(2) * 2.0)
+    assert_identical(g(np.ones(2), 3), np.ones(2) * 3)
+    assert f.__name__ == "f"
+
+
+def test_replay_creates_no_box_and_runs_no_engine_code():
+    """A cached program calls NumPy impls only: no function of funcgrad.core or of the
+    transforms (where boxes are made and primitives dispatched) runs."""
+    f = fg.jit(fg.grad(loss))
+    w, x = rng.normal(size=(3, 2)), rng.normal(size=(4, 3))
+    expected = fg.grad(loss)(w * 2, x)
+    f(w, x)  # traces
+    f(w, x)  # optimizes and compiles the program, then runs it
+    called = []
+
+    def profile(frame, event, arg):
+        if event == "call":
+            called.append((frame.f_code.co_filename, frame.f_code.co_name))
+
+    sys.setprofile(profile)
+    try:
+        result = f(w * 2, x)
+    finally:
+        sys.setprofile(None)
+    assert_identical(result, expected)
+    engine = [call for call in called
+              if "funcgrad/core" in call[0] or call[1] in ("bind", "process_primitive")
+              or ("funcgrad/transforms" in call[0] and "jit.py" not in call[0])]
+    assert engine == []
+    assert any(filename.startswith("<funcgrad.jit") for filename, _ in called)
+
+
+def test_results_belong_to_the_caller():
+    const = np.arange(3.0)
+    f = fg.jit(lambda x: (x, x.reshape(3), const, x * 2.0))
+    x = np.ones(3)
+    for _ in range(2):
+        a, b, c, d = f(x)
+        assert not np.shares_memory(a, x) and not np.shares_memory(b, x)
+        assert not np.shares_memory(b, a) and not np.shares_memory(c, const)
+        c[0] = 10.0
+    assert const[0] == 0.0
+
+
+# ---- composition -----------------------------------------------------------------------
+
+
+def test_jit_of_grad_hessian_value_and_grad_jacrev():
+    w, x = rng.normal(size=(3, 2)), rng.normal(size=(4, 3))
+    v = rng.normal(size=4)
+    f = lambda v: fnp.sum(fnp.tanh(v) ** 2) * fnp.prod(fnp.cos(v))  # noqa: E731
+    for transform, args in [(fg.grad(loss), (w, x)), (fg.grad(loss, argnums=(0, 1)), (w, x)),
+                            (fg.value_and_grad(loss), (w, x)), (fg.hessian(f), (v,)),
+                            (fg.jacrev(lambda v: fnp.tanh(v) * v), (v,)),
+                            (fg.jacfwd(lambda v: fnp.sin(v) * v), (v,))]:
+        jitted = fg.jit(transform)
+        for scale in (1.0, -2.0):
+            scaled = (args[0] * scale,) + args[1:]
+            assert_identical(jitted(*scaled), transform(*scaled))
+        assert jitted.trace_count == 1
+
+
+def test_grad_of_jit_and_jit_inside_jit():
+    w, x = rng.normal(size=(3, 2)), rng.normal(size=(4, 3))
+    inner = fg.jit(loss)
+    assert_identical(fg.grad(inner)(w, x), fg.grad(loss)(w, x))
+    assert_identical(fg.hessian(inner)(w, x), fg.hessian(loss)(w, x))
+    outer = fg.jit(lambda w, x: inner(w, x) * 2.0 + inner(w * 2.0, x))
+    expected = loss(w, x) * 2.0 + loss(w * 2.0, x)
+    assert_identical(outer(w, x), expected)
+    assert_identical(outer(w, x), expected)
+    assert_identical(fg.jit(fg.grad(inner))(w, x), fg.grad(loss)(w, x))
+
+
+def test_jit_reading_a_value_traced_by_an_enclosing_grad_runs_inline():
+    x = rng.normal(size=3)
+
+    def outer(w):
+        return fnp.sum(fg.jit(lambda y: y * w)(x))
+
+    assert_identical(fg.grad(outer)(np.ones(3)), x)
+
+
+def test_stop_gradient_inside_jit_of_grad():
+    f = lambda x: fnp.sum(x * fg.stop_gradient(x) ** 2)  # noqa: E731
+    jitted = fg.jit(fg.grad(f))
+    for x in (np.arange(3.0), np.arange(3.0) - 5):
+        assert_identical(jitted(x), fg.grad(f)(x))
+    assert jitted.trace_count == 1
+
+
+@pytest.mark.parametrize("f", [lambda x: fnp.sum(fnp.maximum(x, 0.0) ** 2),
+                               lambda x: fnp.sum(fnp.abs(x) * x),
+                               lambda x: fnp.max(x, axis=1).sum() + fnp.min(x)])
+def test_slopes_and_tie_shares_computed_from_values_are_staged_not_guarded(f):
+    """maximum's slope, abs's sign and max's share of ties are computed from the values by
+    an equation of the program, so a new input replays the same program."""
+    jitted = fg.jit(fg.grad(f))
+    for x in [rng.normal(size=(2, 5)) for _ in range(3)] + [np.ones((2, 5))]:
+        assert_identical(jitted(x), fg.grad(f)(x))
+    assert jitted.trace_count == 1
+
+
+# ---- guards --------------------------------------------------------------------------
+
+
+def test_branch_on_a_value_retraces_and_is_correct():
+    def f(x):
+        if fnp.sum(x) > 0:
+            return fnp.sin(x)
+        return fnp.cos(x)
+
+    jf = fg.jit(f)
+    xs = [np.array([1.0, 2.0]), np.array([-1.0, -2.0]), np.array([3.0, 1.0]),
+          np.array([-3.0, 1.0])]
+    for x in xs:
+        assert_identical(jf(x), f(x))
+    assert jf.trace_count == 2  # one program per branch, each replayed after
+    assert "if not (bool(" in jf.lower(xs[0]).as_text()
+
+
+def test_int_of_a_value_as_loop_count():
+    def f(x, n):
+        for _ in range(int(n)):
+            x = fnp.sin(x) * 1.5
+        return x
+
+    jf = fg.jit(f)
+    x = rng.normal(size=3)
+    for n in (1, 3, 1, 3, 2):
+        assert_identical(jf(x, np.int64(n)), f(x, np.int64(n)))
+        assert_identical(jf(x, n), f(x, n))
+    assert jf.trace_count == 6  # three counts, as a NumPy int and as a Python int
+
+
+def test_boolean_mask_whose_count_changes():
+    f = lambda x: fnp.sum(x[x > 0] ** 2) + fnp.nonzero(x)[0].shape[0]  # noqa: E731
+    jf = fg.jit(f)
+    for x in (np.array([1.0, -1.0, 2.0]), np.array([1.0, 1.0, 2.0]),
+              np.array([-1.0, -1.0, 0.0]), np.array([1.0, -1.0, 2.0])):
+        assert_identical(jf(x), f(x))
+        assert_identical(fg.jit(fg.grad(f))(x), fg.grad(f)(x))
+
+
+def test_item_tolist_and_asarray_are_guarded():
+    def f(x):
+        scale = x[0].item()
+        rows = x.tolist()
+        return x * scale + np.asarray(x).sum() + len(rows)
+
+    jf = fg.jit(f)
+    for x in (np.array([1.0, 2.0]), np.array([3.0, 2.0]), np.array([1.0, 2.0])):
+        assert_identical(jf(x), f(x))
+    assert jf.trace_count == 2
+
+
+def test_cache_limit_warns_once_naming_the_line_then_runs_eagerly():
+    f = fg.jit(lambda x: x * float(x[0]), cache_size=3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for i in range(8):
+            x = np.array([float(i), 1.0])
+            assert_identical(f(x), x * float(i))
+    assert f.trace_count == 3
+    assert len(caught) == 1 and caught[0].category is JitRecompileWarning
+    message = str(caught[0].message)
+    assert "test_jit.py" in message and "float(x[0])" in message
+    assert "3 programs" in message
+
+
+# ---- errors ----------------------------------------------------------------------------
+
+
+def test_unhashable_static_argument_is_named():
+    f = fg.jit(lambda x, shape: fnp.reshape(x, shape), static_argnums=1)
+    with pytest.raises(TypeError, match=r"static argument 1 is a list.*hashable"):
+        f(np.ones(4), [2, 2])
+
+
+def test_mutating_an_argument_inside_jit_is_refused():
+    def f(x):
+        x[0] = 1.0
+        return x
+
+    with pytest.raises(TypeError, match=r"assigns into the argument 'x' in place"):
+        fg.jit(f)(np.zeros(3))
+
+
+def test_non_array_argument_and_return_are_named():
+    with pytest.raises(TypeError, match=r"argument args\[1\] is a str.*static"):
+        fg.jit(lambda x, mode: x)(np.ones(2), "fast")
+    with pytest.raises(TypeError, match=r"output out\[1\] is a str"):
+        fg.jit(lambda x: (x, "done"))(np.ones(2))
+
+
+def test_numpy_error_state_of_a_block_is_replayed():
+    def f(x):
+        with np.errstate(all="ignore"):
+            quiet = fnp.log(x)
+        return quiet + fnp.log(x + 1.0)
+
+    jf = fg.jit(f)
+    x = np.zeros(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(3):
+            assert_identical(jf(x), f(x))
+    assert "with errstate_(" in jf.lower(x).as_text()
+    with pytest.warns(RuntimeWarning, match="divide by zero"):
+        jf(x - 1.0)  # log(0) outside the block warns, as eagerly
+
+
+def test_methods_and_make_graph_of_a_jitted_function():
+    class Model:
+        def __init__(self, scale):
+            self.scale = scale
+
+        def __hash__(self):
+            return hash(self.scale)
+
+        def __eq__(self, other):
+            return self.scale == other.scale
+
+        @fg.jit(static_argnums=0)
+        def apply(self, x):
+            return fnp.sin(x) * self.scale
+
+    x = rng.normal(size=3)
+    assert_identical(Model(2.0).apply(x), fnp.sin(x) * 2.0)
+    assert_identical(Model(3.0).apply(x), fnp.sin(x) * 3.0)
+    graph = fg.make_graph(fg.jit(loss))(rng.normal(size=(3, 2)), rng.normal(size=(4, 3)))
+    assert graph.primitive_names == ["matmul", "tanh", "power", "sum"]
+
+
+
+def test_integer_arguments_are_staged_and_indices_guarded():
+    def f(x, idx, reps):
+        return fnp.repeat(x[idx] * 2.0, reps) + fnp.sum(idx * 3)
+
+    jf = fg.jit(f)
+    x = rng.normal(size=5)
+    for idx, reps in [([0, 2], 2), ([1, 3], 2), ([0, 2], 3), ([4, 4], 1)]:
+        idx, reps = np.array(idx), np.int64(reps)
+        assert_identical(jf(x, idx, reps), f(x, idx, reps))
+    assert jf.trace_count == 4  # the index's and the count's values are guarded
+
+
+def test_mutating_an_argument_through_another_reference_is_detected():
+    shared = np.zeros(3)
+
+    def f(x):
+        shared[0] = 1.0  # `shared` is also the argument
+        return x * 2.0
+
+    with pytest.raises(TypeError, match=r"modified its argument 'x' in place"):
+        fg.jit(f)(shared)
+
+
+def test_primitives_with_dotted_names_replay():
+    f = fg.jit(lambda x: fnp.fft.fft(x) * 2.0)
+    x = rng.normal(size=4)
+    for _ in range(2):
+        assert_identical(f(x), fnp.fft.fft(x) * 2.0)
+    assert "fft_fftn_(" in f.lower(x).as_text()  # the primitive fft.fftn

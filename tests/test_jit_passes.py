@@ -1,0 +1,252 @@
+"""jit's passes, each on graphs built by hand, then on traced programs: what each removes,
+merges, folds or overwrites, and that the optimized program's results are bit for bit
+those of the program as traced (and of eager funcgrad)."""
+import hypothesis.strategies as st
+import numpy as np
+import pytest
+from hypothesis import given
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from funcgrad.core import registry
+from funcgrad.transforms.codegen import Program
+from funcgrad.transforms.graph import Constant, Equation, Graph, Literal, Var
+from funcgrad.transforms.passes import (eliminate_common_subexpressions, eliminate_dead_code,
+                                        fold_constants, optimize, reuse_buffers)
+from funcgrad.transforms.staging import (CONVERSIONS, GuardFailed, array_bits, guard_p,
+                                         passes_guard)
+from funcgrad.tree_util import tree_flatten
+
+SIN, COS, MUL, ADD = fnp.sin, fnp.cos, fnp.multiply, fnp.add
+RESHAPE, SUM = registry["reshape"], registry["sum"]
+
+
+class Builder:
+    """Writes a graph by hand: ``b.eq(SIN, x)`` appends an equation and returns its Var
+    (its shape and dtype come from running the primitive on `example` values)."""
+
+    def __init__(self, *examples):
+        self.count = 0
+        self.values = {}
+        self.inputs = [self.var(value) for value in examples]
+        self.equations = []
+        self.constants = []
+
+    def var(self, value):
+        var = Var(self.count, value)
+        self.count += 1
+        self.values[var] = value
+        return var
+
+    def _value(self, atom):
+        return self.values[atom] if isinstance(atom, Var) else atom.value
+
+    def const(self, value):
+        constant = Constant(len(self.constants), np.asarray(value))
+        self.constants.append(constant)
+        return constant
+
+    def eq(self, primitive, *inputs, **params):
+        value = primitive.impl(*[self._value(atom) for atom in inputs], **params)
+        out = self.var(value)
+        self.equations.append(Equation(primitive, inputs, params, (out,)))
+        return out
+
+    def guard(self, var, kind, expected):
+        self.equations.append(Equation(guard_p, (var,), {"kind": kind, "expected": expected},
+                                       ()))
+
+    def graph(self, *outputs):
+        _, tree = tree_flatten(tuple(self.inputs))
+        _, out_tree = tree_flatten(tuple(outputs))
+        return Graph(self.inputs, [f"x{i}" for i in range(len(self.inputs))],
+                     self.equations, self.constants, list(outputs),
+                     [f"out{i}" for i in range(len(outputs))], tree, out_tree, None)
+
+
+def run(graph, *inputs):
+    return Program(graph).function()(*inputs)
+
+
+def assert_same_bits(ours, expected):
+    assert len(ours) == len(expected)
+    for a, b in zip(ours, expected):
+        assert np.asarray(a).dtype == np.asarray(b).dtype
+        assert np.asarray(a).tobytes() == np.asarray(b).tobytes()
+
+
+x = np.linspace(-1.0, 1.0, 300)
+
+
+# ---- dead code ----------------------------------------------------------------------
+
+
+def test_dead_code_drops_what_no_output_needs_and_keeps_guards():
+    b = Builder(x)
+    (a,) = b.inputs
+    used = b.eq(SIN, a)
+    unused = b.eq(COS, a)
+    b.eq(MUL, unused, Literal(2.0))  # depends on dead code only
+    checked = b.eq(SUM, a, axes=(0,), keepdims=False)
+    b.guard(checked, "bool", True)
+    graph = b.graph(used)
+    pruned = eliminate_dead_code(graph)
+    assert pruned.primitive_names == ["sin", "sum", "guard"]
+    assert_same_bits(run(pruned, x), run(graph, x))
+    assert len(graph.equations) == 5  # the input graph is left as it was
+
+
+def test_jit_of_grad_computes_no_unused_gradient():
+    f = fg.jit(fg.grad(lambda a, b: fnp.sum(fnp.sin(a) * fnp.exp(b))))
+    names = f.lower(x, x).graph.primitive_names
+    assert names.count("exp") == 1 and "cos" in names
+    assert "sum" not in names  # the loss itself is not returned, so not computed
+
+
+# ---- common subexpressions ----------------------------------------------------------
+
+
+def test_common_subexpressions_are_computed_once():
+    b = Builder(x)
+    (a,) = b.inputs
+    first, second = b.eq(SIN, a), b.eq(SIN, a)
+    total = b.eq(ADD, b.eq(MUL, first, Literal(2.0)), b.eq(MUL, second, Literal(2.0)))
+    graph = b.graph(total, second)
+    merged = eliminate_common_subexpressions(graph)
+    assert merged.primitive_names == ["sin", "multiply", "add"]
+    assert merged.outputs[1] is first
+    assert_same_bits(run(merged, x), run(graph, x))
+
+
+def test_common_subexpressions_tell_literals_and_params_apart():
+    b = Builder(x)
+    (a,) = b.inputs
+    outs = [b.eq(MUL, a, Literal(0.0)), b.eq(MUL, a, Literal(-0.0)),
+            b.eq(MUL, a, Literal(np.float32(2.0))), b.eq(MUL, a, Literal(2.0)),
+            b.eq(SUM, a, axes=(0,), keepdims=False), b.eq(SUM, a, axes=(0,), keepdims=True)]
+    graph = b.graph(*outs)
+    merged = eliminate_common_subexpressions(graph)
+    assert len(merged.equations) == 6
+    assert_same_bits(run(merged, x), run(graph, x))
+
+
+# ---- constants ----------------------------------------------------------------------
+
+
+def test_constant_folding_runs_constant_equations_once():
+    b = Builder(x)
+    (a,) = b.inputs
+    k = b.const(np.arange(300.0))
+    scale = b.eq(MUL, b.eq(SIN, k), Literal(3.0))
+    out = b.eq(ADD, a, scale)
+    b.guard(a, "array", (x.dtype.str, x.shape, x.tobytes()))  # guards are never folded
+    graph = b.graph(out, scale)
+    folded = fold_constants(graph)
+    assert folded.primitive_names == ["add", "guard"]
+    assert isinstance(folded.outputs[1], Constant)
+    assert_same_bits(run(folded, x), run(graph, x))
+
+
+# ---- buffer reuse -------------------------------------------------------------------
+
+
+def test_buffer_reuse_overwrites_dead_elementwise_intermediates():
+    b = Builder(x)
+    (a,) = b.inputs
+    s = b.eq(SIN, a)  # input: never overwritten
+    c = b.eq(COS, s)  # s's last use: overwritten
+    m = b.eq(MUL, c, Literal(2.0))  # c's last use: overwritten
+    graph = b.graph(m)
+    reused = reuse_buffers(graph)
+    assert [eq.overwrites for eq in reused.equations] == [None, s, c]
+    assert "out=" in Program(reused).text
+    assert_same_bits(run(reused, x), run(graph, x))
+    original = x.copy()
+    run(reused, x)
+    assert_same_bits([x], [original])
+
+
+def test_buffer_reuse_leaves_views_later_uses_outputs_and_small_arrays_alone():
+    b = Builder(x)
+    (a,) = b.inputs
+    s = b.eq(SIN, a)
+    view = b.eq(RESHAPE, s, shape=(3, 100), order="C")  # s may now be aliased
+    c = b.eq(COS, s)
+    e = b.eq(COS, a)
+    later = b.eq(MUL, e, e)  # e read again below: not overwritten here
+    out = b.eq(ADD, later, e)
+    summed = b.eq(SUM, b.eq(SIN, b.eq(SIN, a)), axes=(0,), keepdims=False)
+    graph = b.graph(view, c, out, summed)
+    reused = reuse_buffers(graph)
+    overwritten = {eq.outputs[0]: eq.overwrites for eq in reused.equations}
+    assert overwritten[c] is None and overwritten[later] is None
+    assert overwritten[out] is later  # last use of `later`
+    assert_same_bits(run(reused, x), run(graph, x))
+    small = reuse_buffers(graph, min_size=10_000)
+    assert all(eq.overwrites is None for eq in small.equations)
+
+
+def test_buffer_reuse_needs_matching_shape_and_dtype():
+    b = Builder(x, x[:1])
+    a, one = b.inputs
+    s = b.eq(SIN, one)  # shape (1,): broadcasting into it would change the shape
+    wide = b.eq(ADD, s, a)
+    f32 = b.eq(SIN, b.eq(registry["astype"], a, dtype=np.float32))
+    f64 = b.eq(SIN, a)
+    mixed = b.eq(MUL, f32, f64)  # float64: f32's buffer is the wrong dtype, f64's fits
+    graph = b.graph(wide, mixed)
+    reused = reuse_buffers(graph, min_size=1)
+    assert reused.equations[1].overwrites is None
+    assert reused.equations[-1].overwrites is f64
+    assert_same_bits(run(reused, x, x[:1]), run(graph, x, x[:1]))
+
+
+# ---- on traced programs -------------------------------------------------------------
+
+# Bounded on the positive arguments they are given (no overflow in a chain of 12).
+_UNARY = [fnp.sin, fnp.cos, fnp.tanh, lambda v: fnp.exp(-v), lambda v: v * 1.01,
+          lambda v: v + 0.1, lambda v: -v, lambda v: v * fnp.tanh(v), fnp.sqrt,
+          lambda v: fnp.maximum(v, 0.2),
+          lambda v: v.reshape(-1).reshape(v.shape), lambda v: v.T.T,
+          lambda v: v - fnp.mean(v)]
+
+
+@given(st.lists(st.integers(0, len(_UNARY) - 1), min_size=1, max_size=12),
+       st.sampled_from([(300,), (20, 20), (3,)]), st.sampled_from([np.float32, np.float64]))
+def test_optimized_programs_equal_eager_funcgrad_bit_for_bit(ops, shape, dtype):
+    def f(v):
+        for op in ops:
+            v = _UNARY[op](fnp.abs(v) + 0.5)
+        return fnp.sum(v * v), v
+
+    value = (np.arange(np.prod(shape)).reshape(shape) / 97.0).astype(dtype)
+    for fun in (f, fg.grad(lambda v: f(v)[0]), fg.value_and_grad(lambda v: f(v)[0])):
+        jitted = fg.jit(fun)
+        jitted(value)  # traced
+        assert_same_bits(tree_flatten(jitted(value))[0], tree_flatten(fun(value))[0])
+        graph = jitted.lower(value).graph
+        assert_same_bits(run(optimize(graph), value), tree_flatten(fun(value))[0])
+
+
+# ---- guards in generated code ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind, traced, replayed", [
+    ("bool", np.bool_(True), np.bool_(False)), ("int", np.int64(3), np.int64(4)),
+    ("index", np.int64(3), np.int64(2)), ("float", np.float64(0.5), np.float64(-0.5)),
+    ("float", np.float64(np.nan), np.float64(1.0)), ("complex", np.complex128(1j), 2j),
+    ("array", np.array([1.0, np.nan]), np.array([1.0, 2.0]))])
+def test_generated_guards_check_what_passes_guard_checks(kind, traced, replayed):
+    b = Builder(traced)
+    (a,) = b.inputs
+    expected = array_bits(traced) if kind == "array" else CONVERSIONS[kind](traced)
+    b.guard(a, kind, expected)
+    program = Program(b.graph(a)).function()
+    for value in (traced, replayed):
+        if passes_guard(value, kind, expected):
+            program(value)
+        else:
+            with pytest.raises(GuardFailed):
+                program(value)
+    assert passes_guard(traced, kind, expected)
+    assert not passes_guard(replayed, kind, expected)
