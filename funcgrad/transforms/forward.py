@@ -1,7 +1,8 @@
 """Forward mode: jvp."""
 import numpy as np
 
-from ..core import Box, JVPBox, JVPTrace, dtype_of, float0, new_trace, shape_of, zeros_like_value
+from ..core import (Box, JVPBox, JVPTrace, dtype_of, float0, new_trace, quiet_floating_point,
+                    shape_of, zeros_like_value)
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_map, tree_unflatten
 from ._checks import check_array_types, check_output_leaf
 from ._ownership import Owners, copy_constant
@@ -25,7 +26,7 @@ def jvp(fun, primals, tangents, has_aux=False):
     flat_primals, in_tree = _flatten_arguments(primals, tangents)
     check_array_types(flat_primals, tuple(primals), "jvp", "primals")
     flat_tangents = tree_flatten(tuple(tangents))[0]
-    with new_trace(JVPTrace) as trace:
+    with new_trace(JVPTrace) as trace, quiet_floating_point():
         boxed = [_watch(x, t, trace, where)
                  for x, t, where in zip(flat_primals, flat_tangents, _paths(primals))]
         out = fun(*tree_unflatten(in_tree, boxed))

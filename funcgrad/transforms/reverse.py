@@ -4,8 +4,8 @@ import functools
 import numpy as np
 
 from ..core import (Box, ReverseBox, ReverseTrace, backward_pass, collector_paused, dtype_of,
-                    float0, is_differentiable, leaf_node, new_trace, ones_like_value, shape_of,
-                    zeros_like_value)
+                    float0, is_differentiable, leaf_node, new_trace, ones_like_value,
+                    quiet_floating_point, shape_of, zeros_like_value)
 from ..core.errors import leaked_output
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
 from ._ownership import Owners, copy_constant
@@ -43,7 +43,7 @@ class _Linearized:
         self.inputs = flat
         self.leaves = []
         boxed = []
-        with new_trace(ReverseTrace) as trace:
+        with new_trace(ReverseTrace) as trace, quiet_floating_point():
             for x in flat:
                 # Integer and boolean inputs (allowed by allow_int) are constants: no leaf.
                 leaf = leaf_node() if is_differentiable(x) else None
