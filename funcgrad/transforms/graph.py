@@ -28,6 +28,7 @@ from ..core import (Box, Trace, dtype_of, is_differentiable, new_trace, quiet_fl
 from ..debug import config, user_origin
 from ..tools.dot import Digraph, render_dot
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
+from ._checks import check_callable
 
 __all__ = ["Constant", "Equation", "Graph", "GraphTrace", "Var", "make_graph"]
 
@@ -369,6 +370,8 @@ def make_graph(fun):
     inputs too. Transforms called inside `fun` (grad, vjp, jvp, ...) show their primitives,
     backward passes included.
     """
+    check_callable(fun, "make_graph")
+
     @functools.wraps(fun)
     def graph_fun(*args, **kwargs):
         flat, in_tree = tree_flatten(args)

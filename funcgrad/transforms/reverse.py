@@ -9,9 +9,9 @@ from ..core import (Box, ReverseBox, ReverseTrace, backward_pass, collector_paus
 from ..core.errors import leaked_output
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
 from ._ownership import Owners, copy_constant
-from ._checks import (check_array_types, check_cotangent, check_differentiable_inputs,
-                      check_output_leaf, check_scalar_output, normalize_argnums,
-                      refused_array_type, resolve_argnums)
+from ._checks import (check_array_types, check_callable, check_cotangent,
+                      check_differentiable_inputs, check_output_leaf, check_scalar_output,
+                      normalize_argnums, refused_array_type, resolve_argnums)
 
 
 def _unbox_level(x, trace, transform):
@@ -37,6 +37,7 @@ class _Linearized:
     __slots__ = ("inputs", "in_tree", "leaves", "tape", "outputs", "out_tree", "out_nodes", "aux")
 
     def __init__(self, fun, primals, has_aux, transform, allow_int=False, holomorphic=False):
+        check_callable(fun, transform)
         flat, self.in_tree = tree_flatten(primals)
         check_differentiable_inputs(flat, primals, transform, allow_int=allow_int,
                                     holomorphic=holomorphic)
@@ -117,6 +118,7 @@ def vjp(fun, *primals, has_aux=False):
 def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     """Like `grad`, but the returned function gives ``(value, gradient)``
     (``((value, aux), gradient)`` with has_aux)."""
+    check_callable(fun, "value_and_grad")
     argnums, single = normalize_argnums(argnums, "value_and_grad")
 
     @functools.wraps(fun)
@@ -142,6 +144,7 @@ def grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     (giving f'(z)), and ``allow_int=True`` accepts integer and boolean inputs, whose
     gradients are zeros of dtype ``funcgrad.float0``.
     """
+    check_callable(fun, "grad")
     argnums, single = normalize_argnums(argnums, "grad")
 
     @functools.wraps(fun)
