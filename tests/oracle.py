@@ -294,6 +294,7 @@ def check_case(case, data):
     numpy_value = case.fun(np, *args, **static) if case.jax_fun is None else None
     if numpy_value is not None:
         for ours, theirs in zip(tree_flatten(value)[0], tree_flatten(numpy_value)[0]):
+            theirs = np.asarray(theirs)  # a JAX array where the namespace maps to JAX's
             assert np.result_type(ours) == np.result_type(theirs), (
                 f"{case.name}: dtype {np.result_type(ours)} differs from NumPy's "
                 f"{np.result_type(theirs)}")
