@@ -5,8 +5,9 @@ A regression lists the values its case drew, in order (arguments, the cotangent,
 tangent and, for second-order cases, one direction per argument), as Hypothesis printed them
 in its falsifying example.
 Where the fix was the case's strategy, not funcgrad, the arguments are the ones the fixed
-strategy now draws in their place, and `tiny` records the value that was found, which
-`test_strategies_no_longer_draw_the_found_values` checks is mapped away.
+strategy now draws in their place; `tiny` records a value that was found, which
+`test_strategies_no_longer_draw_the_found_values` checks is mapped away, and `refused` a
+draw the case's strategy now filters out.
 """
 import dataclasses
 
@@ -14,6 +15,7 @@ import numpy as np
 import pytest
 
 from oracle import EXPECTED_WARNINGS, _flush_tiny, check_case
+from oracle_cases.elementwise import _off_jumps
 from test_oracle import CASES
 
 pytestmark = EXPECTED_WARNINGS
@@ -28,6 +30,7 @@ class Regression:
     draws: tuple
     why: str
     tiny: tuple = ()  # (value, dtype) pairs the strategies now flush to 0
+    refused: tuple = ()  # (strategy filter, the found draw) the case's strategy now refuses
 
 
 class Replay:
@@ -68,6 +71,16 @@ REGRESSIONS = [
         why="mean(x, dtype=float32) of float64 x: the vjp, 0.0833333284 against JAX's "
             "0.0833333433, differs by a float32 rounding of 0.625 / 3, beyond float64's "
             "tolerance; the case now allows atol 1e-6"),
+    Regression(
+        "divmod_on_the_remainder_jump", "divmod",
+        draws=(((np.array([[1.0], [0.29799297]], f32), np.array([1.0, 1.0, 0.3], f32)), {}),
+               np.zeros((2, 3), f32), np.zeros((2, 3), f32),
+               np.zeros((2, 1), f32), np.array([0.0, 0.0, 1.0], f32)),
+        why="x = y = 0.29799297 (float32): x / y is 1, where the remainder jumps; JAX's "
+            "compiled quotient rounds below 1 (d/dy 0), ours does not (-1); the strategy "
+            "now refuses such draws, and y is 0.3 here",
+        refused=((_off_jumps, ((np.array([[1.0], [0.29799297]], f32),
+                                np.array([1.0, 1.0, 0.29799297], f32)), {})),)),
 ]
 
 
@@ -82,3 +95,10 @@ def test_strategies_no_longer_draw_the_found_values(regression):
     for value, dtype in regression.tiny:
         assert _flush_tiny(dtype)(value) == 0.0
         assert _flush_tiny(dtype)(-value) == 0.0
+
+
+@pytest.mark.parametrize("regression", [r for r in REGRESSIONS if r.refused],
+                         ids=lambda r: r.name)
+def test_strategies_refuse_the_found_draws(regression):
+    for accepts, draw in regression.refused:
+        assert not accepts(draw)
