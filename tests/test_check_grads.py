@@ -13,6 +13,9 @@ import funcgrad.numpy as fnp
 import oracle_cases
 from funcgrad.core import ArgVJP, Primitive, defjvp, defvjp, unbox_all
 from funcgrad.test_util import check_grads
+from oracle import EXPECTED_WARNINGS
+
+pytestmark = EXPECTED_WARNINGS  # for the test that runs every oracle case
 
 
 def test_passes_on_correct_functions_of_every_kind():

@@ -1,5 +1,5 @@
-"""The docs stay true: their code runs, their printed output matches, their links resolve,
-and docs/primitives.md matches the registry.
+"""The docs stay true: their code runs (with no warning from a library line), their printed
+output matches, their links resolve, and docs/primitives.md matches the registry.
 
 In a Markdown file, each ```python block runs (all blocks of a file in one namespace, in
 order), and an ```output block right after one must equal what it printed. Other blocks
@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from funcgrad import debug
 from funcgrad.core import registry
+from quiet import library_stays_quiet
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCS = os.path.join(ROOT, "docs")
@@ -76,7 +77,7 @@ def test_code_runs_and_prints_what_the_page_says(page, isolated):
     for info, code, line in blocks:
         if info == "python":
             stdout = io.StringIO()
-            with contextlib.redirect_stdout(stdout):
+            with contextlib.redirect_stdout(stdout), library_stays_quiet(f"{page}:{line}"):
                 exec(compile(code, f"{page}, block at line {line}", "exec"), namespace)
             printed = stdout.getvalue()
         elif info == "output":

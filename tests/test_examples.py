@@ -1,10 +1,13 @@
-"""Every example runs as a script (in this process, for speed) and prints what it should."""
+"""Every example runs as a script (in this process, for speed), prints what it should and
+makes no warning on a library line."""
 import importlib.util
 import os
 import runpy
 import sys
 
 import pytest
+
+from quiet import library_stays_quiet
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
 
@@ -14,7 +17,8 @@ def run_example(name, *argv, monkeypatch, capsys):
     path = os.path.join(EXAMPLES, name)
     monkeypatch.setattr(sys, "argv", [path, *argv])
     try:
-        runpy.run_path(path, run_name="__main__")
+        with library_stays_quiet(name):
+            runpy.run_path(path, run_name="__main__")
     except SystemExit as done:
         assert done.code in (0, None), f"{name} exited with {done.code}"
     return capsys.readouterr().out

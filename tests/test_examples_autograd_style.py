@@ -5,6 +5,8 @@ import sys
 
 import pytest
 
+from quiet import library_stays_quiet
+
 FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples",
                       "autograd_style")
 EXAMPLES = sorted(name for name in os.listdir(FOLDER) if name.endswith(".py"))
@@ -24,7 +26,8 @@ def test_prints_what_it_prints_on_autograd(name, capsys, monkeypatch):
     with open(path) as file:
         source = file.read()
     assert "import funcgrad.autograd" in source or "from funcgrad.autograd" in source
-    ours = run(path, source, capsys, monkeypatch)
+    with library_stays_quiet(name):
+        ours = run(path, source, capsys, monkeypatch)
     theirs = run(path, source.replace("funcgrad.autograd", "autograd"), capsys, monkeypatch)
     assert ours.strip(), f"{name} printed nothing"
     assert ours == theirs

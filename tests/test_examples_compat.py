@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from quiet import library_warnings_printed
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("compat_*.py"))
 NOT_RUNNABLE_WITH_TORCH = {"compat_legacy_api.py"}
@@ -73,6 +75,7 @@ def assert_same_output(ours, theirs, rtol):
 def test_example_prints_what_torch_prints(path, torch_outputs):
     result = run_python([str(path)])
     assert result.returncode == 0, result.stderr
+    assert not library_warnings_printed(result.stderr), result.stderr
     assert result.stdout.strip(), "the example printed nothing"
     assert_same_output(result.stdout, torch_outputs[path.name], TOLERANCE.get(path.name, 1e-5))
 
@@ -94,6 +97,7 @@ tensor([1., 2.], dtype=torch.float64) tensor([3, 4])
 def test_legacy_example_runs_with_deprecation_warnings():
     result = run_python([str(ROOT / "examples" / "compat_legacy_api.py")])
     assert result.returncode == 0, result.stderr
+    assert not library_warnings_printed(result.stderr), result.stderr
     assert result.stdout == LEGACY_OUTPUT
     for modern in ("grad_fn", "retain_graph", "no_grad", "item()"):
         assert re.search(f"DeprecationWarning: .*{re.escape(modern)}", result.stderr), modern

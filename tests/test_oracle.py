@@ -11,8 +11,10 @@ import funcgrad as fg
 import funcgrad.numpy  # noqa: F401 -- registers the primitives
 from funcgrad.core import ReverseTrace, registry
 from funcgrad.tree_util import tree_map
-from oracle import bind, check_case
+from oracle import EXPECTED_WARNINGS, bind, check_case
 import oracle_cases
+
+pytestmark = EXPECTED_WARNINGS
 
 
 def _all_cases():

@@ -8,7 +8,7 @@ backward loop, for funcgrad's transforms and compat's eager tape alike.
 """
 from . import errors
 from .trace import Box, Trace, instruments
-from .values import add_cotangents, is_differentiable
+from .values import add_cotangents, is_differentiable, quiet_floating_point
 
 
 class Node:
@@ -154,33 +154,34 @@ def backward_pass(tape, roots, root_cotangents, retain_graph=False, visit=None):
         cotangents[root] = add_cotangents(cotangents.get(root), ct)
     pop_cotangent = cotangents.pop
     pull = instruments.pull  # debugging's, or None
-    for node in reversed(tape):
-        ct = pop_cotangent(node, None)
-        if ct is None:
-            continue
-        residuals = node.residuals
-        if visit is not None:
-            ct, residuals = visit(node, ct)
-            if not node.parents:
+    with quiet_floating_point():
+        for node in reversed(tape):
+            ct = pop_cotangent(node, None)
+            if ct is None:
                 continue
-        if residuals is None:
-            raise errors.freed_graph(node.primitive.name)
-        try:
-            if pull is None:
-                parent_cts = node.primitive.vjp.backward(residuals, node.params, ct)
-            else:
-                parent_cts = pull(node, residuals, ct)
-        except Exception as error:
-            error.add_note(f"funcgrad: raised by the VJP rule of '{node.primitive.name}'"
-                           f"{origin_note(node)}")
-            raise
-        for parent, parent_ct in zip(node.parents, parent_cts):
-            if parent is not None and parent_ct is not None:
-                previous = cotangents.get(parent)
-                cotangents[parent] = (parent_ct if previous is None
-                                      else add_cotangents(previous, parent_ct))
-        if not retain_graph:
-            node.residuals = None
+            residuals = node.residuals
+            if visit is not None:
+                ct, residuals = visit(node, ct)
+                if not node.parents:
+                    continue
+            if residuals is None:
+                raise errors.freed_graph(node.primitive.name)
+            try:
+                if pull is None:
+                    parent_cts = node.primitive.vjp.backward(residuals, node.params, ct)
+                else:
+                    parent_cts = pull(node, residuals, ct)
+            except Exception as error:
+                error.add_note(f"funcgrad: raised by the VJP rule of '{node.primitive.name}'"
+                               f"{origin_note(node)}")
+                raise
+            for parent, parent_ct in zip(node.parents, parent_cts):
+                if parent is not None and parent_ct is not None:
+                    previous = cotangents.get(parent)
+                    cotangents[parent] = (parent_ct if previous is None
+                                          else add_cotangents(previous, parent_ct))
+            if not retain_graph:
+                node.residuals = None
     return cotangents
 
 

@@ -53,3 +53,12 @@ def add_cotangents(a, b):
     if type(a) is tuple:
         return tuple(add_cotangents(x, y) for x, y in zip(a, b))
     return a + b
+
+
+def quiet_floating_point():
+    """NumPy's floating-point warnings off, for the whole of a transform call (forward,
+    backward and rules), as JAX never warns: rules compute both branches of a where() and
+    the limits at poles (sqrt's 0.5 / sqrt(0)), where inf and nan are results, not
+    mistakes. `funcgrad.debug_nans` tests values, not warnings, so it still finds them.
+    Entered once per call or pass, not per primitive: entering costs microseconds."""
+    return np.errstate(divide="ignore", invalid="ignore", over="ignore")

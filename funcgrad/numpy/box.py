@@ -4,6 +4,7 @@ Every trace's boxes derive from `funcgrad.core.Box`, which knows nothing about N
 `attach_array_interface` gives that class what makes a traced value behave like an
 ndarray, each operation calling the funcgrad.numpy function of the same meaning.
 """
+import importlib
 import math
 import sys
 
@@ -14,6 +15,36 @@ from ..core import Box, dtype_of, shape_of, unbox_all
 
 def _namespace():
     return sys.modules["funcgrad.numpy"]
+
+
+def _ufunc_module(ufunc):
+    """Where a ufunc is public: 'numpy', or 'scipy.special' for SciPy's special functions."""
+    special = sys.modules.get("scipy.special")
+    if getattr(np, ufunc.__name__, None) is not ufunc and special is not None \
+            and getattr(special, ufunc.__name__, None) is ufunc:
+        return "scipy.special"
+    return "numpy"
+
+
+def _counterpart(module, name):
+    """funcgrad's function for ``module.name`` (numpy.linalg.norm -> funcgrad.numpy.linalg's
+    norm), or None when there is none. funcgrad.scipy builds on this package, so it is
+    imported by name here, only when a SciPy function was called on a traced value."""
+    ours = "funcgrad." + module
+    if ours not in sys.modules:
+        try:
+            importlib.import_module(ours)
+        except ImportError:
+            return None
+    return getattr(sys.modules[ours], name, None)
+
+
+def _instead(module, name, ours):
+    """The end of an error message: the function to call instead, or that there is none."""
+    if ours is None:
+        return ("funcgrad has no differentiable version of it (docs/primitives.md lists "
+                "those it has; docs/adding-a-primitive.md shows how to add one).")
+    return f"call funcgrad.{module}.{name} instead (without out=)."
 
 
 def _python_type(dtype):
@@ -69,26 +100,29 @@ class ArrayInterface:
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         # NumPy calls this for `ndarray + box` and for `numpy.sin(box)`: run ours instead.
-        ours = getattr(_namespace(), ufunc.__name__, None)
+        origin = _ufunc_module(ufunc)
+        ours = _counterpart(origin, ufunc.__name__)
         if ours is ufunc:  # re-exported as is (integer-only, no derivative): on the values
             return ufunc(*(unbox_all(x) for x in inputs), **kwargs)
-        if method != "__call__" or ours is None or "out" in kwargs:
+        if method != "__call__":
             raise TypeError(
-                f"funcgrad: numpy.{ufunc.__name__}{'' if method == '__call__' else '.' + method}"
-                f" was called on a traced value"
-                f"{' with out=' if 'out' in kwargs else ''}; call the funcgrad.numpy "
-                f"function of that name instead (without out=).")
+                f"funcgrad: {origin}.{ufunc.__name__}.{method} was called on a traced value; "
+                f"ufunc methods are not differentiable: use the funcgrad.numpy function that "
+                f"computes the same (sum for add.reduce, cumsum for add.accumulate, outer for "
+                f"multiply.outer, x.at[i].add(v) for add.at).")
+        if ours is None or "out" in kwargs:
+            raise TypeError(f"funcgrad: {origin}.{ufunc.__name__} was called on a traced "
+                            f"value{' with out=' if 'out' in kwargs else ''}; "
+                            f"{_instead(origin, ufunc.__name__, ours)}")
         return ours(*inputs, **kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        module = func.__module__.replace("numpy", "funcgrad.numpy", 1)
-        ours = getattr(sys.modules.get(module), func.__name__, None)
+        ours = _counterpart(func.__module__, func.__name__)
         if ours is func:  # a NumPy function we re-export as is (it only reads shapes)
             return func._implementation(*args, **kwargs)
         if ours is None:
-            raise TypeError(
-                f"funcgrad: {func.__module__}.{func.__name__} was called on a traced value, "
-                f"and funcgrad.numpy has no differentiable version of it.")
+            raise TypeError(f"funcgrad: {func.__module__}.{func.__name__} was called on a "
+                            f"traced value; {_instead(func.__module__, func.__name__, None)}")
         return ours(*args, **kwargs)
 
     def __hash__(self):

@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 from ..core import Box, dtype_of, shape_of, unbox_all
+from ..debug import user_origin
 from ._axes import kept_shape, normalize_axis
 from ._base import astype
 from .creation import asarray
@@ -18,6 +19,17 @@ from .indexing import getitem
 from .reductions import (_axes_last, _count, _is_inexact, _mask, _nan_mask, _prepare, _reject,
                          max, mean, min, sum)
 from .shape_ops import broadcast_to, reshape, transpose
+
+
+def _warn_at_user_line(message):
+    """NumPy's RuntimeWarning, shown at the user's line: var, std, nanstd, median, ... reach
+    the code that warns through different numbers of library frames."""
+    origin = user_origin()
+    if origin is None:
+        warnings.warn(message, RuntimeWarning, stacklevel=2)
+    else:
+        warnings.warn_explicit(message, RuntimeWarning, origin.filename, origin.lineno)
+
 
 # ---- variance and standard deviation --------------------------------------------------
 
@@ -61,8 +73,12 @@ def _variance(a, axes, ddof, keepdims, mask, center=None, degenerate=None):
     """
     shape = shape_of(a)
     where_ = True if mask is None else mask
-    if center is None:
-        center = mean(a, axes, keepdims=True, where=where_)
+    if center is None and mask is None:
+        center = mean(a, axes, keepdims=True)
+    elif center is None:
+        with warnings.catch_warnings():  # NumPy's var warns only of the degrees of freedom
+            warnings.filterwarnings("ignore", "Mean of empty slice", RuntimeWarning)
+            center = mean(a, axes, keepdims=True, where=where_)
     deviation = subtract(a, center)
     if dtype_of(deviation).kind == "c":
         squares = real(multiply(deviation, conjugate(deviation)))
@@ -76,7 +92,7 @@ def _variance(a, axes, ddof, keepdims, mask, center=None, degenerate=None):
     divisor = np.asarray(count - ddof, dtype=dtype_of(total))
     undefined = divisor <= 0
     if undefined.any():
-        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+        _warn_at_user_line("Degrees of freedom <= 0 for slice")
         if degenerate is None:
             with np.errstate(divide="ignore", invalid="ignore"):
                 degenerate = np.asarray(unbox_all(total)) / 0
@@ -259,7 +275,7 @@ def _quantile(function, a, q, axis, method, keepdims, skip_nan=False):
     undefined = count == 0 if skip_nan else nans.any(axis=-1)
     if undefined.any():
         if skip_nan:
-            warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+            _warn_at_user_line("All-NaN slice encountered")
         result = _select(np.reshape(undefined, batch + q_axes), np.nan, result)
     return _leading_q_axes(result, q_raw.ndim, shape, axes, keepdims)
 

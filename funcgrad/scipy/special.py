@@ -69,7 +69,7 @@ _erfc = _elementwise(_scipy.erfc, "erfc",
 _erfinv = _elementwise(_scipy.erfinv, "erfinv",
                        lambda ans, x: fnp.multiply(0.5 * math.sqrt(math.pi), fnp.exp(ans * ans)))
 _expit = _elementwise(_scipy.expit, "expit", lambda ans, x: ans * (1.0 - ans))
-_logit = _elementwise(_scipy.logit, "logit", lambda ans, x: 1.0 / (x * (1.0 - x)))
+_logit = _elementwise(_scipy.logit, "logit", lambda ans, x: fnp.divide(1.0, x * (1.0 - x)))
 _ndtr = _elementwise(_scipy.ndtr, "ndtr",
                      lambda ans, x: fnp.exp(-0.5 * (x * x)) / _SQRT_TWO_PI)
 _ndtri = _elementwise(_scipy.ndtri, "ndtri",
@@ -87,10 +87,11 @@ _i1e = _elementwise(
     lambda ans, x: bessel_i1_slope(_i0e(x), ans, x, scaled=True) - fnp.sign(x) * ans)
 _entr = _elementwise(_scipy.entr, "entr", lambda ans, x: -(fnp.log(x) + 1.0))
 # JAX's convention: the plain formulas, even where x == 0 makes the value itself 0.
+# fnp.divide, not /: the arguments may be Python floats, whose 0.0 / 0.0 raises.
 _xlogy = _elementwise(_scipy.xlogy, "xlogy",
-                      lambda ans, x, y: fnp.log(y), lambda ans, x, y: x / y)
+                      lambda ans, x, y: fnp.log(y), lambda ans, x, y: fnp.divide(x, y))
 _xlog1py = _elementwise(_scipy.xlog1py, "xlog1py",
-                        lambda ans, x, y: _xlog1py(1.0, y), lambda ans, x, y: x / (1.0 + y))
+                        lambda ans, x, y: _xlog1py(1.0, y), lambda ans, x, y: fnp.divide(x, 1.0 + y))
 _betaln = _elementwise(_scipy.betaln, "betaln",
                        lambda ans, a, b: _digamma(a) - _digamma(a + b),
                        lambda ans, a, b: _digamma(b) - _digamma(a + b))

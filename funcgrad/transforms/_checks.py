@@ -12,6 +12,18 @@ _ARRAYS_OR_BOXES = (Box,) + _ARRAY_SCALARS
 _ALLOW_INT_TRANSFORMS = ("grad", "value_and_grad", "jacrev")
 
 
+def check_callable(fun, transform, role="function"):
+    """A transform takes a function: ``grad(f(x))`` passes a value. Refused at once, as in
+    JAX, not at the first call."""
+    if callable(fun):
+        return
+    shown = repr(fun)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    fix = "pass the function itself (f, not f(x))" if role == "function" else "pass a function"
+    raise TypeError(f"funcgrad.{transform}: expected a callable {role}, got a "
+                    f"{type(fun).__name__}: {shown}; {fix}.")
+
+
 def normalize_argnums(argnums, transform):
     """argnums as a tuple of ints, plus whether the caller gave a single int."""
     if isinstance(argnums, (int, np.integer)) and not isinstance(argnums, bool):

@@ -4,6 +4,7 @@ import functools
 from ..core import (NO_PARAMS, Primitive, ReverseTrace, defvjp_rule, find_top_trace, tuple_get,
                     zeros_like_value)
 from ..tree_util import tree_flatten, tree_unflatten
+from ._checks import check_callable
 from .reverse import vjp
 
 
@@ -23,6 +24,7 @@ def checkpoint(fun):
     and keyword) may be pytrees of arrays; ``fun`` must be pure. Under forward mode, compat's
     eager tape or no transform it simply calls ``fun``. Also exported as ``remat``.
     """
+    check_callable(fun, "checkpoint")
     primitive = Primitive(f"checkpoint[{getattr(fun, '__qualname__', repr(fun))}]", fun,
                           multiple_results=True, register=False)
     defvjp_rule(primitive, None, _recompute)

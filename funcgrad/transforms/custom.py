@@ -18,6 +18,7 @@ from ..core import (NO_PARAMS, Box, JVPBox, JVPTrace, Primitive, ReverseBox, Rev
                     backward_pass, defvjp_rule, dtype_of, find_top_trace, is_differentiable,
                     leaf_node, new_trace, shape_of, tuple_get, zeros_like_value)
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
+from ._checks import check_callable
 
 
 class _CustomFunction:
@@ -27,11 +28,13 @@ class _CustomFunction:
     kind = "custom"
 
     def __init__(self, fun, nondiff_argnums=()):
+        check_callable(fun, self.kind)
         functools.update_wrapper(self, fun)
         self.fun = fun
         self.nondiff_argnums = tuple(sorted(int(i) for i in nondiff_argnums))
         # Named for graphs and errors, but kept out of the registry: it is the user's.
-        self.primitive = Primitive(f"{self.kind}[{fun.__qualname__}]", fun,
+        name = getattr(fun, "__qualname__", getattr(fun, "__name__", repr(fun)))
+        self.primitive = Primitive(f"{self.kind}[{name}]", fun,
                                    multiple_results=True, register=False)
 
     def _bind(self, args, kwargs):
@@ -114,6 +117,8 @@ class custom_vjp(_CustomFunction):
         defvjp_rule(self.primitive, None, self._backward)
 
     def defvjp(self, fwd, bwd):
+        check_callable(fwd, "custom_vjp.defvjp", "fwd rule")
+        check_callable(bwd, "custom_vjp.defvjp", "bwd rule")
         self.fwd = fwd
         self.bwd = bwd
         return self
@@ -239,6 +244,7 @@ class custom_jvp(_CustomFunction):
     def defjvp(self, jvp):
         """Set the rule ``jvp(primals, tangents) -> (output, output tangent)``; returns it,
         so that it can decorate the rule."""
+        check_callable(jvp, "custom_jvp.defjvp", "rule")
         self.jvp = jvp
         return jvp
 

@@ -1,9 +1,10 @@
 """Forward mode: jvp."""
 import numpy as np
 
-from ..core import Box, JVPBox, JVPTrace, dtype_of, float0, new_trace, shape_of, zeros_like_value
+from ..core import (Box, JVPBox, JVPTrace, dtype_of, float0, new_trace, quiet_floating_point,
+                    shape_of, zeros_like_value)
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_map, tree_unflatten
-from ._checks import check_array_types, check_output_leaf
+from ._checks import check_array_types, check_callable, check_output_leaf
 from ._ownership import Owners, copy_constant
 from .reverse import _split_aux, _unbox_level
 
@@ -22,10 +23,11 @@ def jvp(fun, primals, tangents, has_aux=False):
     ``(out, tangent_out)``, or ``(out, tangent_out, aux)`` with has_aux. Integer and
     boolean outputs are constants: their tangents are float0 zeros.
     """
+    check_callable(fun, "jvp")
     flat_primals, in_tree = _flatten_arguments(primals, tangents)
     check_array_types(flat_primals, tuple(primals), "jvp", "primals")
     flat_tangents = tree_flatten(tuple(tangents))[0]
-    with new_trace(JVPTrace) as trace:
+    with new_trace(JVPTrace) as trace, quiet_floating_point():
         boxed = [_watch(x, t, trace, where)
                  for x, t, where in zip(flat_primals, flat_tangents, _paths(primals))]
         out = fun(*tree_unflatten(in_tree, boxed))

@@ -23,11 +23,12 @@ import inspect
 
 import numpy as np
 
-from ..core import (Box, Trace, dtype_of, is_differentiable, new_trace, shape_of, tuple_get,
-                    unbox_all)
+from ..core import (Box, Trace, dtype_of, is_differentiable, new_trace, quiet_floating_point,
+                    shape_of, tuple_get, unbox_all)
 from ..debug import config, user_origin
 from ..tools.dot import Digraph, render_dot
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
+from ._checks import check_callable
 
 __all__ = ["Constant", "Equation", "Graph", "GraphTrace", "Literal", "Var", "make_graph"]
 
@@ -410,10 +411,12 @@ def make_graph(fun):
     inputs too. Transforms called inside `fun` (grad, vjp, jvp, ...) show their primitives,
     backward passes included.
     """
+    check_callable(fun, "make_graph")
+
     @functools.wraps(fun)
     def graph_fun(*args, **kwargs):
         flat, in_tree = tree_flatten(args)
-        with new_trace(GraphTrace) as trace:
+        with new_trace(GraphTrace) as trace, quiet_floating_point():
             inputs = [trace.new_var(x) for x in flat]
             traced = [trace.watch(x, var) for x, var in zip(flat, inputs)]
             out = fun(*tree_unflatten(in_tree, traced), **kwargs)

@@ -12,7 +12,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..core import dtype_of, shape_of
 from ..tree_util import tree_flatten, tree_unflatten
-from ._checks import check_differentiable_inputs, normalize_argnums
+from ._checks import check_callable, check_differentiable_inputs, normalize_argnums
 from ._ownership import Owners
 from .forward import jvp
 from .reverse import _Linearized, differentiated, grad
@@ -30,6 +30,7 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     inputs); ``allow_int=True`` accepts integer inputs, whose blocks are zeros.
     Cheaper than `jacfwd` when there are fewer outputs than inputs.
     """
+    check_callable(fun, "jacrev")
     argnums, single = normalize_argnums(argnums, "jacrev")
 
     @functools.wraps(fun)
@@ -67,6 +68,7 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
     Inputs must be real (complex with ``holomorphic=True``, which also requires complex
     outputs). Cheaper than `jacrev` when there are fewer inputs than outputs.
     """
+    check_callable(fun, "jacfwd")
     argnums, single = normalize_argnums(argnums, "jacfwd")
 
     @functools.wraps(fun)
@@ -120,6 +122,7 @@ def hessian(fun, argnums=0, has_aux=False, holomorphic=False):
     With a tuple ``argnums`` the result is a nested tuple of blocks: ``h[i][j]`` has shape
     ``shape(args[i]) + shape(args[j])``.
     """
+    check_callable(fun, "hessian")
     return jacfwd(jacrev(fun, argnums, has_aux, holomorphic), argnums, has_aux, holomorphic)
 
 
@@ -135,6 +138,7 @@ def hvp(fun, primals, tangents):
     result is a tuple like them. Forward over reverse (the `jvp` of the gradient), so it
     costs a small constant times one gradient and never forms the Hessian.
     """
+    check_callable(fun, "hvp")
     argnums = tuple(range(len(primals)))
     return jvp(grad(fun, argnums=argnums), tuple(primals), tuple(tangents))[1]
 

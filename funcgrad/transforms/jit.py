@@ -24,7 +24,7 @@ import warnings
 
 import numpy as np
 
-from ..core import Box, instruments, new_trace
+from ..core import Box, instruments, new_trace, quiet_floating_point
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 from ._ownership import Owners
 from .codegen import Program
@@ -154,7 +154,8 @@ class Jitted:
         failed = None
         for staged in entry.programs:
             try:
-                outs = staged.run(*leaves)
+                with quiet_floating_point():
+                    outs = staged.run(*leaves)
             except GuardFailed as failure:
                 failed = staged.program.graph.equations[failure.index]
                 continue
@@ -214,7 +215,8 @@ class Jitted:
         # Arguments modified through another reference than the staged one (a global
         # that is also an argument) are found by comparing their bytes after tracing.
         before = [leaf.tobytes() if isinstance(leaf, np.ndarray) else None for leaf in leaves]
-        with new_trace(StagingTrace) as trace:
+        # Traced and replayed without floating-point warnings, as every transform runs.
+        with quiet_floating_point(), new_trace(StagingTrace) as trace:
             inputs = [trace.new_var(leaf) for leaf in leaves]
             trace.input_names = {var.index: name for var, name in zip(inputs, names)}
             boxes = [trace.watch(leaf, var) for leaf, var in zip(leaves, inputs)]

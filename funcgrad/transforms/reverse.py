@@ -4,14 +4,14 @@ import functools
 import numpy as np
 
 from ..core import (Box, ReverseBox, ReverseTrace, backward_pass, collector_paused, dtype_of,
-                    float0, is_differentiable, leaf_node, new_trace, ones_like_value, shape_of,
-                    zeros_like_value)
+                    float0, is_differentiable, leaf_node, new_trace, ones_like_value,
+                    quiet_floating_point, shape_of, zeros_like_value)
 from ..core.errors import leaked_output
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
 from ._ownership import Owners, copy_constant
-from ._checks import (check_array_types, check_cotangent, check_differentiable_inputs,
-                      check_output_leaf, check_scalar_output, normalize_argnums,
-                      refused_array_type, resolve_argnums)
+from ._checks import (check_array_types, check_callable, check_cotangent,
+                      check_differentiable_inputs, check_output_leaf, check_scalar_output,
+                      normalize_argnums, refused_array_type, resolve_argnums)
 
 
 def _unbox_level(x, trace, transform):
@@ -37,13 +37,14 @@ class _Linearized:
     __slots__ = ("inputs", "in_tree", "leaves", "tape", "outputs", "out_tree", "out_nodes", "aux")
 
     def __init__(self, fun, primals, has_aux, transform, allow_int=False, holomorphic=False):
+        check_callable(fun, transform)
         flat, self.in_tree = tree_flatten(primals)
         check_differentiable_inputs(flat, primals, transform, allow_int=allow_int,
                                     holomorphic=holomorphic)
         self.inputs = flat
         self.leaves = []
         boxed = []
-        with new_trace(ReverseTrace) as trace:
+        with new_trace(ReverseTrace) as trace, quiet_floating_point():
             for x in flat:
                 # Integer and boolean inputs (allowed by allow_int) are constants: no leaf.
                 leaf = leaf_node() if is_differentiable(x) else None
@@ -117,6 +118,7 @@ def vjp(fun, *primals, has_aux=False):
 def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     """Like `grad`, but the returned function gives ``(value, gradient)``
     (``((value, aux), gradient)`` with has_aux)."""
+    check_callable(fun, "value_and_grad")
     argnums, single = normalize_argnums(argnums, "value_and_grad")
 
     @functools.wraps(fun)
@@ -142,6 +144,7 @@ def grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     (giving f'(z)), and ``allow_int=True`` accepts integer and boolean inputs, whose
     gradients are zeros of dtype ``funcgrad.float0``.
     """
+    check_callable(fun, "grad")
     argnums, single = normalize_argnums(argnums, "grad")
 
     @functools.wraps(fun)

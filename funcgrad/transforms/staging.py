@@ -86,7 +86,7 @@ class StagingBox(GraphBox):
 class StagingTrace(GraphTrace):
     """Records the program and its guards while the function runs on concrete values."""
 
-    __slots__ = ("input_names", "_guarded", "_errstate")
+    __slots__ = ("input_names", "_guarded", "_errstate", "_settings")
     transform = "jit"
 
     def __init__(self, level):
@@ -94,13 +94,17 @@ class StagingTrace(GraphTrace):
         self.input_names = {}  # Var index -> the argument's name, for error messages
         self._guarded = {}  # (Var index, kind) -> expected, so each check is made once
         self._errstate = _errstate_token()
+        self._settings = np.geterr()
 
     def process_primitive(self, primitive, args, params):
         count = len(self.equations)
         result = super().process_primitive(primitive, args, params)
         if _errstate_token() is not self._errstate and len(self.equations) > count:
-            # Applied inside a rule's `np.errstate` block: the replay runs it in one too.
-            self.equations[-1].errstate = np.geterr()
+            settings = np.geterr()
+            if settings != self._settings:
+                # Applied inside a rule's `np.errstate` block that changes the settings
+                # the program replays under: the replay runs it in one too.
+                self.equations[-1].errstate = settings
         return result
 
     box_class = StagingBox

@@ -84,6 +84,8 @@ def test_second_derivatives_like_torch(expression):
     check(case, rtol=1e-4, atol=1e-5, grad_fn_names=False)
 
 
+# PyTorch warns of the reference cycle this makes; the test makes it on purpose.
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True:UserWarning")
 def test_backward_create_graph_accumulates_graph_like_torch():
     def case(torch):
         x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)

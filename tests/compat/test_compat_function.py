@@ -208,6 +208,7 @@ def test_saved_tensor_modified_in_place_raises_like_torch():
     check(case)
 
 
+@pytest.mark.filterwarnings("ignore:.*should not be instantiated:DeprecationWarning")
 def test_legacy_function_instance_call_raises_like_torch():
     def case(torch):
         relu = _functions(torch)["MyReLU"]

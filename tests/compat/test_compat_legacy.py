@@ -40,6 +40,7 @@ def test_volatile_has_no_effect_like_torch():
     check(case)
 
 
+@pytest.mark.filterwarnings("ignore:volatile was removed:UserWarning")  # both warn
 def test_volatile_with_requires_grad_raises_like_torch():
     check(lambda torch: torch.autograd.Variable(torch.ones(3), requires_grad=True,
                                                 volatile=True))

@@ -9,7 +9,7 @@ import hypothesis.strategies as st
 import jax.numpy as jnp
 import numpy as np
 
-from oracle import Case, array, dtypes, well_scaled
+from oracle import Case, array, dtypes, floats, well_scaled
 
 
 def _like(values, x):
@@ -26,7 +26,7 @@ def _arithmetic(np, a, b, k):
 @st.composite
 def arithmetic_args(draw):
     dtype = draw(dtypes())
-    k = draw(st.lists(st.floats(-2, 2, allow_subnormal=False), min_size=2, max_size=2))
+    k = draw(st.lists(floats(-2.0, 2.0), min_size=2, max_size=2))
     return (draw(array((3,), dtype)), draw(array((4,), dtype))), {"k": k}
 
 
@@ -55,8 +55,8 @@ def roots_args(draw):
     if draw(st.booleans()):
         found = np.array([-2.0, 0.0, 2.0]) + draw(array((3,), np.float64, -0.5, 0.5))
     else:
-        pair = draw(st.floats(-1, 1)) + 1j * draw(st.floats(0.5, 1.5))
-        found = np.array([pair, np.conj(pair), draw(st.floats(-2, 2))])
+        pair = draw(floats(-1.0, 1.0)) + 1j * draw(floats(0.5, 1.5))
+        found = np.array([pair, np.conj(pair), draw(floats(-2.0, 2.0))])
     # A root near 0 but not at it would make a coefficient like 1e-45.
     return (np.real(lead * np.poly(well_scaled(found))).astype(dtype),), {}
 

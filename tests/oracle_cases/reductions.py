@@ -85,7 +85,9 @@ CASES = [
     Case("max_min", lambda np, x, **k: (np.max(x, **k), np.min(x, **k)), with_axis()),
     Case("sum_method", lambda np, x: x.sum() + x.mean() + x.max() + x.min() + x.prod(),
          with_axis(keepdims=False, allow_none=False).map(lambda a: (a[0], {}))),
-    Case("dtype_where_initial", _options, with_axis(low=-2.0, high=2.0)),
+    # mean(dtype=float32) of float64 input: its cotangent is rounded to float32 (JAX and
+    # funcgrad round 0.625 / 3 differently by an ulp, 1.5e-8).
+    Case("dtype_where_initial", _options, with_axis(low=-2.0, high=2.0), atol=1e-6),
     Case("nan_reductions", _nan_reductions, with_nans()),
     Case("nan_products", lambda np, x, axis: (np.nanprod(x, axis=axis), np.nancumsum(x, axis),
                                               np.nancumprod(x, axis)),
