@@ -28,6 +28,8 @@ class Trace:
     __slots__ = ("level", "active")
     # The transform's name, for error messages.
     transform = "a transform"
+    # Whether a box's value holds a whole batch (vmap's), which `unbox_all` must keep boxed.
+    batches = False
 
     def __init__(self, level):
         self.level = level
@@ -130,8 +132,15 @@ def find_top_trace(values):
 
 
 def unbox_all(x):
-    """Strip every level of boxing: the raw value underneath."""
+    """Strip every level of boxing that carries a derivative: the raw value underneath.
+
+    A batch trace's box (vmap's) is kept, around its stripped value: that value holds the
+    whole batch, and only the box says which of its axes is the batch's, so dropping it
+    would make a mask or a constant computed from the raw value silently misshapen."""
     while isinstance(x, Box):
+        trace = x._trace
+        if trace.batches:
+            return trace.rebox(x, unbox_all(x.value))
         x = x.value
     return x
 

@@ -41,13 +41,13 @@ class ArrayInterface:
     at = property(lambda self: _namespace().at(self))
 
     def __len__(self):
-        shape = shape_of(self.value)
+        shape = self.shape
         if not shape:
             raise TypeError("len() of unsized object (a traced 0-d array)")
         return shape[0]
 
     def __iter__(self):
-        if not shape_of(self.value):
+        if not self.shape:
             raise TypeError("iteration over a traced 0-d array")
         return iter(_namespace().unstack(self))  # one node for all rows
 
@@ -127,7 +127,7 @@ class ArrayInterface:
             element = _namespace().ravel(self)[args[0]]
         elif args:
             element = self[args[0] if len(args) == 1 else args]
-        elif math.prod(shape_of(self.value)) != 1:
+        elif math.prod(self.shape) != 1:
             raise ValueError("can only convert an array of size 1 to a Python scalar")
         else:
             element = _namespace().reshape(self, ())
@@ -136,7 +136,7 @@ class ArrayInterface:
     def tolist(self):
         """Nested lists of Python scalars, as NumPy gives them (and so raising, as `item`
         does, for float values under a transform that differentiates)."""
-        if not shape_of(self.value):
+        if not self.shape:
             return self.item()
         return [row.tolist() for row in self]
 

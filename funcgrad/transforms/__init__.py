@@ -6,3 +6,4 @@ from .jacobians import hessian, hvp, jacfwd, jacrev
 from .linear import linear_transpose, linearize
 from .reverse import grad, value_and_grad, vjp
 from .stop_gradient import stop_gradient
+from .vmap import vmap
