@@ -359,3 +359,111 @@ def _check_jvp(case, partial, diff_args, tangents, expected, precision):
             f"{case.name}: jvp: tangent dtype {np.result_type(ours)} differs from the output's "
             f"{np.result_type(primal)}")
         assert_close(case, ours, theirs, "jvp", precision)
+
+
+# ---- vmap ------------------------------------------------------------------------------
+
+# The batch: the drawn arguments, and the same scaled down (float arguments only), which
+# keeps them in their case's domain (symmetric intervals, positive values, definite
+# matrices) while giving each element its own values.
+_BATCH_SCALES = (1.0, 0.75, 0.5)
+
+_JAX_BATCHED = {}
+
+
+def _batchable(a):
+    return isinstance(a, (np.ndarray, np.generic))
+
+
+def _batched_arg(a, size, axis):
+    scales = _BATCH_SCALES[:size]
+    if np.result_type(a).kind in "fc":
+        elements = [np.asarray(a * np.asarray(s, np.result_type(a))).astype(np.result_type(a))
+                    for s in scales]
+    else:
+        elements = [np.asarray(a)] * size
+    return np.stack(elements, axis=axis)
+
+
+def draw_batch(data, args):
+    """Batched versions of ``args``: (batched args, in_axes, size); at least one argument
+    is batched, each at an axis drawn among all its positions (negative ones too)."""
+    size = data.draw(st.integers(1, len(_BATCH_SCALES)), label="batch size")
+    candidates = [i for i, a in enumerate(args) if _batchable(a)]
+    batched_positions = set(data.draw(
+        st.lists(st.sampled_from(candidates), min_size=1, unique=True), label="batched")
+        if candidates else ())
+    batched, in_axes = [], []
+    for i, a in enumerate(args):
+        if i not in batched_positions:
+            batched.append(a)
+            in_axes.append(None)
+            continue
+        ndim = np.ndim(a) + 1
+        axis = data.draw(st.integers(-ndim, ndim - 1), label=f"in_axes[{i}]")
+        batched.append(_batched_arg(a, size, axis % ndim))
+        in_axes.append(axis)
+    return tuple(batched), tuple(in_axes), size
+
+
+def _jax_batched(case, static, in_axes, out_axes, diff, ct_tree_leaves):
+    key = (case.name, repr(static), in_axes, out_axes, diff)
+    if key not in _JAX_BATCHED:
+        jax_fun = case.jax_version()
+
+        def oracle(args, ct):
+            value = jax.vmap(lambda *a: jax_fun(*a, **static), in_axes=in_axes,
+                             out_axes=out_axes)(*args)
+            if ct is None:
+                return value, None
+
+            def weighted(*a):
+                leaves = tree_flatten(jax_fun(*a, **static))[0]
+                return sum(jnp.sum(jnp.real(leaf * c)) for leaf, c in zip(leaves, ct)
+                           if c is not None)
+            grads = jax.vmap(jax.grad(weighted, argnums=diff), in_axes=in_axes,
+                             out_axes=out_axes)(*args)
+            return value, grads
+
+        _JAX_BATCHED[key] = jax.jit(oracle)
+    return _JAX_BATCHED[key]
+
+
+def check_case_batched(case, data, with_grad=True):
+    """``vmap`` of the case's function (and of its gradient) against ``jax.vmap``."""
+    args, static = data.draw(case.args, label="args")
+    batched, in_axes, size = draw_batch(data, args)
+    if all(axis is None for axis in in_axes):  # nothing to batch (no array argument)
+        return
+    out_axes = data.draw(st.sampled_from((0, -1)), label="out_axes")
+    precision = _least_precise(args)
+    ours_fun = case.funcgrad_fun()
+    element = ours_fun(*args, **static)
+
+    diff = case.diff if case.diff is not None else tuple(
+        i for i, a in enumerate(args) if np.result_type(a).kind in "fc")
+    ct = None
+    if with_grad and case.differentiable and diff:
+        ct = tree_flatten(_draw_cotangent(data, element), is_leaf=lambda x: x is None)[0]
+        if all(c is None for c in ct):
+            ct = None
+
+    expected, expected_grads = _jax_batched(case, static, in_axes, out_axes, diff,
+                                            ct)(batched, ct)
+    value = fg.vmap(lambda *a: ours_fun(*a, **static), in_axes=in_axes,
+                    out_axes=out_axes)(*batched)
+    assert_close(case, value, expected, f"vmap value (in_axes={in_axes})", precision)
+    if ct is None:
+        return
+
+    def weighted(*a):
+        leaves = tree_flatten(ours_fun(*a, **static))[0]
+        total = 0.0
+        for leaf, c in zip(leaves, ct):
+            if c is not None:
+                total = total + fnp.sum(fnp.real(leaf * c))
+        return total
+
+    grads = fg.vmap(fg.grad(weighted, argnums=diff), in_axes=in_axes,
+                    out_axes=out_axes)(*batched)
+    assert_close(case, grads, expected_grads, f"vmap(grad) (in_axes={in_axes})", precision)

@@ -28,8 +28,12 @@ from .shape_ops import (broadcast_to, concatenate, expand_dims, moveaxis, ravel,
 
 
 def _constant(a):
-    """The plain NumPy value of ``a`` (traced or not): for indices, masks, conditions."""
-    return np.asarray(unbox_all(a) if isinstance(a, Box) else a)
+    """The plain NumPy value of ``a`` (traced or not): for indices, masks, conditions. A
+    batched value (vmap) stays boxed: it holds one value per element of the batch."""
+    if isinstance(a, Box):
+        a = unbox_all(a)
+        return a if isinstance(a, Box) else np.asarray(a)
+    return np.asarray(a)
 
 
 def _cast(a, dtype):

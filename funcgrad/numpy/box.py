@@ -177,9 +177,11 @@ def _operator(name, function, reflected=False):
 _OPERATORS = {
     "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
     "floordiv": "floor_divide", "mod": "remainder", "pow": "power", "matmul": "matmul",
+    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor", "lshift": "left_shift",
+    "rshift": "right_shift",
 }
 _UNARY_AND_COMPARISONS = {
-    "__neg__": "negative", "__pos__": "positive", "__abs__": "absolute",
+    "__neg__": "negative", "__pos__": "positive", "__abs__": "absolute", "__invert__": "invert",
     "__lt__": "less", "__le__": "less_equal", "__gt__": "greater", "__ge__": "greater_equal",
     "__eq__": "equal", "__ne__": "not_equal",
 }

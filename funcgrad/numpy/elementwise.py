@@ -17,7 +17,8 @@ import numpy as np
 
 from ..core import NO_PARAMS, ZERO, ArgVJP, Box, Primitive, find_top_trace, unbox_all
 from ._base import astype, broadcast_to_p, real, unbroadcast
-from ._rules import aval, defjvp, defvjp, dtype_of, primitive, reject_out, shape_of
+from ._batching import elementwise as batch_elementwise
+from ._rules import aval, defbatch, defjvp, defvjp, dtype_of, primitive, reject_out, shape_of
 
 # ---- ufunc primitives ----------------------------------------------------------------
 
@@ -36,9 +37,10 @@ class Ufunc(Primitive):
 
     __slots__ = ("nin",)
 
-    def __init__(self, ufunc, name=None, multiple_results=False):
-        super().__init__(name or ufunc.__name__, ufunc, multiple_results)
+    def __init__(self, ufunc, name=None, multiple_results=False, register=True):
+        super().__init__(name or ufunc.__name__, ufunc, multiple_results, register)
         self.nin = ufunc.nin
+        self.batch_rule = batch_elementwise
 
     def __call__(self, *args, **kwargs):
         # find_top_trace, written out: this is every operator's path (~2.5% of a primitive).
@@ -156,7 +158,10 @@ def constant_slope(compute):
     raw values: ``compute(ans, *args)`` (a mask choosing an argument, a sign, ...)."""
     def save(ans, *args):
         raw_ans = unbox_all(ans)
-        return (np.asarray(compute(raw_ans, *map(unbox_all, args)), dtype_of(raw_ans)),)
+        constant = compute(raw_ans, *map(unbox_all, args))
+        if isinstance(constant, Box):  # one per element of a batch (vmap): stays batched
+            return (astype(constant, dtype_of(raw_ans)),)
+        return (np.asarray(constant, dtype_of(raw_ans)),)
     return Slope(save, _times_constant)
 
 
@@ -165,8 +170,11 @@ def _times_constant(v, constant):
 
 
 def replace_where(mask, replacement, value):
-    """``value`` with ``replacement`` where the raw ``mask`` holds (no op if nowhere)."""
-    return _where(mask, replacement, value) if np.count_nonzero(mask) else value
+    """``value`` with ``replacement`` where the raw ``mask`` holds (no op if nowhere). A
+    batched mask (vmap) cannot be asked whether it holds anywhere: it always selects."""
+    if isinstance(mask, Box) or np.count_nonzero(mask):
+        return _where(mask, replacement, value)
+    return value
 
 
 def _elementwise_vjp(argnum, slope):
@@ -544,9 +552,22 @@ isposinf = primitive(np.isposinf)
 isreal = primitive(np.isreal)
 iscomplex = primitive(np.iscomplex)
 
+# Bit operations have integer and boolean results, so nothing to differentiate (and no
+# oracle case: unregistered). They are primitives so that batched masks (vmap) combine.
+bitwise_and = Ufunc(np.bitwise_and, register=False)
+bitwise_or = Ufunc(np.bitwise_or, register=False)
+bitwise_xor = Ufunc(np.bitwise_xor, register=False)
+invert = Ufunc(np.invert, register=False)
+left_shift = Ufunc(np.left_shift, register=False)
+right_shift = Ufunc(np.right_shift, register=False)
+bitwise_not = bitwise_invert = invert
+bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
+
 # ---- selection -----------------------------------------------------------------------
 
 _where = primitive(np.where, name="where")
+for _primitive in (imag, isneginf, isposinf, isreal, iscomplex, _where):
+    defbatch(_primitive, batch_elementwise)
 define_rules(_where, ZERO_SLOPE, lambda v, condition: _where(condition, v, 0.0),
              lambda v, condition: _where(condition, 0.0, v))
 
@@ -581,4 +602,6 @@ __all__ = [
     "less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "logical_and",
     "logical_or", "logical_xor", "logical_not", "isfinite", "isinf", "isnan", "signbit",
     "isneginf", "isposinf", "isreal", "iscomplex", "where",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "bitwise_not", "bitwise_invert",
+    "left_shift", "right_shift", "bitwise_left_shift", "bitwise_right_shift",
 ]

@@ -7,8 +7,9 @@ import operator
 import numpy as np
 
 from ..core import ZERO, ArgVJP, Box, unbox_all
-from ._rules import defjvp, defvjp, dtype_of, primitive, reject_out
+from ._rules import defbatch, defjvp, defvjp, dtype_of, primitive, reject_out
 from ._base import astype
+from ._batching import elementwise as batch_elementwise
 from .elementwise import (IDENTITY, ZERO_SLOPE, Ufunc, absolute, add, constant_slope,
                           define_rules, exp, imag, multiply, negative, power, real,
                           replace_where, subtract, true_divide, unary_rules, where)
@@ -215,6 +216,8 @@ def _bessel_i1_impl(x):
 
 i0 = primitive(np.i0, "i0")
 _bessel_i1 = primitive(_bessel_i1_impl, "bessel_i1")
+for _primitive in (_round, _sinc, i0, _bessel_i1):
+    defbatch(_primitive, batch_elementwise)
 unary_rules(i0, lambda v, x: multiply(v, _bessel_i1(x)))
 
 

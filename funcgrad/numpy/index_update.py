@@ -19,7 +19,8 @@ import numpy as np
 from ..core import Box, unbox_all
 from ._base import add_at_zeros, asarray, gather
 from ._base import astype as _astype
-from ._rules import ArgVJP, aval, defjvp, defvjp, primitive
+from ._batching import scatter as batch_scatter
+from ._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive
 from .indexing import canonical_index, has_integer_array
 from .shape_ops import broadcast_to, pad, ravel, reshape
 
@@ -61,6 +62,8 @@ _scatter_set = primitive(_set_impl, "scatter_set")
 _scatter_add = primitive(_add_impl, "scatter_add")
 _scatter_max = primitive(_extremum_impl(np.maximum), "scatter_max")
 _scatter_min = primitive(_extremum_impl(np.minimum), "scatter_min")
+for _primitive in (_scatter_set, _scatter_add, _scatter_max, _scatter_min):
+    defbatch(_primitive, batch_scatter)
 
 
 def _set_x_pull(g, zero, index):

@@ -17,7 +17,8 @@ from numpy.linalg import LinAlgError
 from ..core import Box, dtype_of, shape_of, unbox_all
 from . import reductions
 from ._axes import normalize_axis
-from ._rules import ArgVJP, aval, defvjp, primitive, reject_out
+from ._batching import leading as batch_leading
+from ._rules import ArgVJP, aval, defbatch, defvjp, primitive, reject_out
 from ._base import astype, unbroadcast
 from .creation import asarray
 from .elementwise import (absolute, add, conjugate, imag, multiply, negative, power, real,
@@ -895,6 +896,10 @@ def tensorsolve(a, b, axes=None):
     x = solve(reshape(a, (size, size)), reshape(b, (size,)))
     return reshape(x, x_shape)
 
+
+# NumPy's linalg maps over leading axes: the batch goes in front.
+for _primitive in (_inv, _solve, _det, _slogdet, _cholesky, _eigh, _svd, _qr, _pinv, _eig):
+    defbatch(_primitive, batch_leading)
 
 __all__ = ["LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
            "svd", "svdvals", "qr", "pinv", "lstsq", "matrix_power", "multi_dot", "eig",

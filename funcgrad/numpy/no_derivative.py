@@ -45,11 +45,9 @@ shares_memory = _on_values(np.shares_memory)
 # Functions of integers, shapes and dtypes only (traced values are never integers), so
 # NumPy's own: they are here so that `import funcgrad.numpy as np` finds them.
 from numpy import (  # noqa: E402 -- grouped with the comment above
-    bartlett, bitwise_and, bitwise_count, bitwise_invert, bitwise_left_shift, bitwise_not,
-    bitwise_or, bitwise_right_shift, bitwise_xor, blackman, broadcast_shapes, can_cast,
-    diag_indices, gcd, hamming, hanning, indices, invert, isdtype, issubdtype, iterable, ix_,
-    kaiser, lcm, left_shift, mask_indices, packbits, ravel_multi_index, right_shift,
-    tril_indices, triu_indices, unpackbits, unravel_index)
+    bartlett, bitwise_count, blackman, broadcast_shapes, can_cast, diag_indices, gcd, hamming,
+    hanning, indices, isdtype, issubdtype, iterable, ix_, kaiser, lcm, mask_indices, packbits,
+    ravel_multi_index, tril_indices, triu_indices, unpackbits, unravel_index)
 
 # NumPy's settings (floating-point errors, printing), number formatting, index
 # expressions of constants, and reading arrays from files and buffers: NumPy's own.
@@ -62,11 +60,9 @@ from numpy import (  # noqa: E402 -- grouped with the comment above
 __all__ = [
     "digitize", "isin", "isrealobj", "common_type", "min_scalar_type", "tril_indices_from",
     "triu_indices_from", "diag_indices_from",
-    "bartlett", "bitwise_and", "bitwise_count", "bitwise_invert", "bitwise_left_shift",
-    "bitwise_not", "bitwise_or", "bitwise_right_shift", "bitwise_xor", "blackman",
-    "broadcast_shapes", "can_cast", "diag_indices", "gcd", "hamming", "hanning", "indices",
-    "invert", "isdtype", "issubdtype", "iterable", "ix_", "kaiser", "lcm", "left_shift",
-    "mask_indices", "packbits", "ravel_multi_index", "right_shift", "tril_indices",
+    "bartlett", "bitwise_count", "blackman", "broadcast_shapes", "can_cast", "diag_indices",
+    "gcd", "hamming", "hanning", "indices", "isdtype", "issubdtype", "iterable", "ix_",
+    "kaiser", "lcm", "mask_indices", "packbits", "ravel_multi_index", "tril_indices",
     "triu_indices", "unpackbits", "unravel_index",
     "array2string", "array_repr", "array_str", "save", "savez", "savez_compressed", "savetxt",
     "may_share_memory", "shares_memory",

@@ -9,9 +9,10 @@ import numpy as np
 from ..core import Box, dtype_of, shape_of, unbox_all
 from . import reductions
 from ._axes import normalize_axis
-from ._rules import (ArgVJP, aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive,
+from ._rules import (ArgVJP, aval, defbatch, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive,
                      reject_out)
 from ._base import astype, transpose_p, unbroadcast
+from . import _batching
 from .creation import asarray
 from .elementwise import (add, clip, conjugate, imag, multiply, negative, real, sqrt,
                           subtract, true_divide, where)
@@ -375,6 +376,34 @@ def _einsum_jvp(argnum, t, ans, *operands, subscripts):
 
 defvjp_any_arg(_einsum, ArgVJP(_einsum_save, _einsum_pull))
 defjvp_any_arg(_einsum, _einsum_jvp)
+
+
+def _tensordot_batch(primitive, size, values, axes, params):
+    (a, b), (ab, bb) = values, axes
+    a_axes, b_axes = params["axes"]
+    if bb is None:
+        a = _batching.to_front(a, ab)
+        return _tensordot(a, b, axes=(tuple(i + 1 for i in a_axes), b_axes)), 0
+    if ab is None:  # the batch comes after a's free axes
+        b = _batching.to_front(b, bb)
+        free = _batching.ndim_of(a) - len(a_axes)
+        return _tensordot(a, b, axes=(a_axes, tuple(i + 1 for i in b_axes))), free
+    # Both batched: the batch is one label of both operands, kept, as in einsum.
+    letters = iter(string.ascii_letters[1:])
+    a_terms = [next(letters) for _ in range(_batching.ndim_of(a) - 1)]
+    b_terms = [next(letters) for _ in range(_batching.ndim_of(b) - 1)]
+    for i, j in zip(a_axes, b_axes):
+        b_terms[j] = a_terms[i]
+    output = "a" + "".join(t for i, t in enumerate(a_terms) if i not in a_axes) + "".join(
+        t for j, t in enumerate(b_terms) if j not in b_axes)
+    subscripts = (("a" + "".join(a_terms), "a" + "".join(b_terms)), output)
+    return _einsum(_batching.to_front(a, ab), _batching.to_front(b, bb),
+                   subscripts=subscripts), 0
+
+
+defbatch(_matmul, _batching.matmul)
+defbatch(_einsum, _batching.einsum)
+defbatch(_tensordot, _tensordot_batch)
 
 
 def einsum(subscripts, *operands, optimize=None, **unsupported):

@@ -16,7 +16,9 @@ import numpy as np
 from ..core import dtype_of, shape_of, unbox_all
 from ._axes import kept_shape, normalize_axis
 from ._base import asarray, astype, broadcast_to_p, reshape_p, spread, sum_p
-from ._rules import ArgVJP, defjvp, defvjp, primitive, reject_out
+from ._batching import reduction as batch_reduction
+from ._batching import scan as batch_scan
+from ._rules import ArgVJP, defbatch, defjvp, defvjp, primitive, reject_out
 # `where` names the where= argument of NumPy's reductions, so the function is `_select`.
 from .elementwise import add, maximum, minimum, multiply, subtract, true_divide
 from .elementwise import where as _select
@@ -30,8 +32,10 @@ from .shape_ops import broadcast_to, concatenate, diagonal, reshape, transpose
 
 
 def _reduction(numpy_function, name):
-    return primitive(lambda x, axes, keepdims: numpy_function(x, axis=axes, keepdims=keepdims),
-                     name)
+    reduction = primitive(
+        lambda x, axes, keepdims: numpy_function(x, axis=axes, keepdims=keepdims), name)
+    defbatch(reduction, batch_reduction)
+    return reduction
 
 
 def _scan(numpy_function, name):
@@ -39,7 +43,9 @@ def _scan(numpy_function, name):
         if reverse:
             return np.flip(numpy_function(np.flip(x, axis), axis=axis), axis)
         return numpy_function(x, axis=axis)
-    return primitive(impl, name)
+    scan = primitive(impl, name)
+    defbatch(scan, batch_scan)
+    return scan
 
 
 # The ufuncs' own reduce rather than np.max and friends: the same results, without their

@@ -13,7 +13,8 @@ from .. import numpy as fnp
 from ..core import Box, unbox_all
 from ..numpy._axes import normalize_axis
 from ..numpy._base import unbroadcast
-from ..numpy._rules import ArgVJP, aval, defjvp, defvjp, primitive
+from ..numpy._batching import elementwise as batch_elementwise
+from ..numpy._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive
 from ..numpy.elementwise_special import bessel_i1_slope
 
 # ---- declaring elementwise primitives from their partial derivatives -----------------
@@ -44,6 +45,7 @@ def _elementwise(impl, name, *partials):
     prim = primitive(impl, f"scipy.special.{name}")
     defvjp(prim, *(None if p is None else _vjp_from(p, i) for i, p in enumerate(partials)))
     defjvp(prim, *(None if p is None else _jvp_from(p) for p in partials))
+    defbatch(prim, batch_elementwise)
     return prim
 
 
