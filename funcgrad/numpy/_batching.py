@@ -10,12 +10,18 @@ the whole batch with primitives (see `funcgrad.core.batching`). Families share o
   which stays where it is.
 - `leading`: functions that already map over leading axes (linalg): batch in front.
 - shape ops, indexing and products: rules of their own below or in their modules.
+
+Functions whose results carry no derivative (argmax, argsort, all, digitize...) read the
+plain values of their arguments; a batched value stays boxed through `unbox_all`, so
+`read_values` and `read_along` route those through primitives that batch.
 """
 import string
+import warnings
 
 import numpy as np
 
-from ..core import defbatch, shape_of
+from ..core import BatchingFallbackWarning, Box, Primitive, defbatch, shape_of, unbox_all
+from ..tree_util import tree_flatten
 from ._base import (add_at_zeros, astype, broadcast_to_p, concatenate_p, getitem_p, real,
                     reshape_p, stack_p, sum_p, transpose_p)
 
@@ -266,6 +272,100 @@ def matmul(primitive, size, values, axes, params):
             dims.pop(-1 if b_vector else -2)
         out = reshape_p(out, shape=tuple(dims), order="C")
     return out, 0
+
+
+# ---- reading values (results without derivative) -------------------------------------------
+
+
+def may_hold(mask):
+    """Whether a raw boolean ``mask`` holds anywhere, for rules that skip work where it
+    does not. A batched mask (vmap) differs per element: assume it does."""
+    return isinstance(mask, Box) or bool(np.count_nonzero(mask))
+
+
+def _plain(leaves):
+    return [unbox_all(x) if isinstance(x, Box) else x for x in leaves]
+
+
+def _read_impl(*leaves, function, tree):
+    args, kwargs = tree.unflatten(leaves)
+    return function(*args, **kwargs)
+
+
+_reported = set()
+
+
+def _read_per_element(primitive, size, values, axes, params):
+    """Run the function once per batch element (its result may depend on values in any
+    way) and stack the results."""
+    function = params["function"]
+    name = getattr(function, "__name__", repr(function))
+    if name not in _reported:
+        _reported.add(name)
+        warnings.warn(f"funcgrad.vmap: numpy.{name} reads the values of a batched array, so it "
+                      f"runs once per batch element in a Python loop.", BatchingFallbackWarning,
+                      stacklevel=5)
+    results = []
+    for i in range(size):
+        element = [v if a is None else v[(slice(None),) * a + (i,)]
+                   for v, a in zip(values, axes)]
+        results.append(primitive(*element, **params))
+    return np.stack(results), 0
+
+
+read_values_p = Primitive("read_values", _read_impl, register=False)
+defbatch(read_values_p, _read_per_element)
+
+
+def read_values(function, *args, **kwargs):
+    """``function(*args, **kwargs)`` (NumPy's, with no derivative) on the plain values of
+    its arguments, which may be traced and may hold traced values in lists."""
+    leaves, tree = tree_flatten((args, kwargs))
+    leaves = _plain(leaves)
+    if not any(isinstance(x, Box) for x in leaves):
+        args, kwargs = tree.unflatten(leaves)
+        return function(*args, **kwargs)
+    return read_values_p(*leaves, function=function, tree=tree)
+
+
+def _read_along_impl(x, function, axis, keepdims, options):
+    if keepdims is None:
+        return function(x, axis=axis, **dict(options))
+    return function(x, axis=axis, keepdims=keepdims, **dict(options))
+
+
+def _read_along_batch(primitive, size, values, axes, params):
+    """Along an axis (or several): renumbered around the batch axis; None (all axes)
+    becomes the one axis of each element's values flattened."""
+    (x,), (b,) = values, axes
+    axis, keepdims = params["axis"], params["keepdims"]
+    if axis is None:
+        flat = reshape_p(move_axis(x, b, 0), shape=(size, -1), order="C")
+        out = primitive(flat, **{**params, "axis": 1})
+        if keepdims:
+            out = reshape_p(out, shape=(size,) + (1,) * (ndim_of(x) - 1), order="C")
+        return out, 0
+    many = isinstance(axis, tuple)
+    moved = tuple(physical(a, b) for a in axis) if many else physical(axis, b)
+    out = primitive(x, **{**params, "axis": moved})
+    if keepdims is None or keepdims:  # the shape is kept (argsort) or the axes are
+        return out, b
+    return out, b - sum(1 for a in (axis if many else (axis,)) if a < b)
+
+
+read_along_p = Primitive("read_along", _read_along_impl, register=False)
+defbatch(read_along_p, _read_along_batch)
+
+
+def read_along(function, x, axis, keepdims=None, **options):
+    """``function(x, axis=axis[, keepdims=keepdims], **options)`` on the plain values of
+    ``x``; ``axis`` is None, a non-negative int or a tuple of them; ``keepdims=None`` for
+    functions that keep the shape (argsort)."""
+    x = unbox_all(x) if isinstance(x, Box) else x
+    if not isinstance(x, Box):
+        return _read_along_impl(x, function, axis, keepdims, tuple(options.items()))
+    return read_along_p(x, function=function, axis=axis, keepdims=keepdims,
+                        options=tuple(options.items()))
 
 
 # ---- the base layer's primitives ------------------------------------------------------------

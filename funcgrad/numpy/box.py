@@ -61,6 +61,12 @@ class ArrayInterface:
             ".multiply, .min, .max), or `funcgrad.numpy.at(x)[idx].set(v)` for any array.")
 
     def __array__(self, dtype=None, copy=None):
+        if isinstance(unbox_all(self), Box):  # batched (vmap): a value per element
+            raise TypeError(
+                "funcgrad.vmap: a batched value was converted to a NumPy array (np.asarray, "
+                "a NumPy function without a funcgrad.numpy version, or indexing a NumPy array "
+                "with it), which would mix up the batch's elements. Use funcgrad.numpy "
+                "functions on it (for a NumPy array a, write funcgrad.numpy.take(a, i, axis=0)).")
         raise TypeError(
             "funcgrad: a traced value was converted to a NumPy array, which would lose its "
             "derivative. Use funcgrad.numpy functions on it (e.g. funcgrad.numpy.array or "

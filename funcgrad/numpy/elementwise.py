@@ -18,6 +18,7 @@ import numpy as np
 from ..core import NO_PARAMS, ZERO, ArgVJP, Box, Primitive, find_top_trace, unbox_all
 from ._base import astype, broadcast_to_p, real, unbroadcast
 from ._batching import elementwise as batch_elementwise
+from ._batching import may_hold
 from ._rules import aval, defbatch, defjvp, defvjp, dtype_of, primitive, reject_out, shape_of
 
 # ---- ufunc primitives ----------------------------------------------------------------
@@ -170,11 +171,8 @@ def _times_constant(v, constant):
 
 
 def replace_where(mask, replacement, value):
-    """``value`` with ``replacement`` where the raw ``mask`` holds (no op if nowhere). A
-    batched mask (vmap) cannot be asked whether it holds anywhere: it always selects."""
-    if isinstance(mask, Box) or np.count_nonzero(mask):
-        return _where(mask, replacement, value)
-    return value
+    """``value`` with ``replacement`` where the raw ``mask`` holds (no op if nowhere)."""
+    return _where(mask, replacement, value) if may_hold(mask) else value
 
 
 def _elementwise_vjp(argnum, slope):
@@ -443,7 +441,7 @@ def _hypot_slope(argnum):
     def save(ans, x, y):
         mine = y if argnum else x
         zero = unbox_all(ans) == 0
-        if not np.any(zero):
+        if not may_hold(zero):
             return mine, ans, None
         # hypot(0, 0): JAX's hypot(a, b) = max(|a|, |b|) there, so each side gets 1/2.
         return mine, _where(zero, 1.0, ans), zero
@@ -489,7 +487,7 @@ def _chooser_slope(argnum):
         ties = mine == other  # where both are the result (NaN == NaN is False: no tie)
         # count_nonzero is NumPy's cheapest "any" (0.4 us; np.any and .any() cost 1-3 us).
         # Ties are rare, so the 1/2 is written only where needed.
-        return np.where(ties, 0.5, wins) if np.count_nonzero(ties) else wins
+        return np.where(ties, 0.5, wins) if may_hold(ties) else wins
     return constant_slope(compute)
 
 

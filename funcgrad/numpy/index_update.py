@@ -199,6 +199,11 @@ class IndexUpdateRef:
                              f"{_MODES}, got {mode!r}")
         x = self.array
         index = canonical_index(self.index, f"at[...].{method}")
+        if any(isinstance(part, Box) for part in index):
+            raise NotImplementedError(
+                f"funcgrad.numpy: x.at[...].{method} with an index array that differs per "
+                f"batch element (vmap) is not supported; batch only x and the values, or "
+                f"compute the update with funcgrad.numpy.where on a mask.")
         padded = ()
         if mode in ("clip", "drop", "fill"):
             index, padded = _bounded_index(index, np.shape(x), mode == "clip")

@@ -8,16 +8,14 @@ import functools
 
 import numpy as np
 
-from ..core import unbox_all
-from ..tree_util import tree_map
+from ._batching import read_values
 
 
 def _on_values(function):
     """NumPy's ``function`` applied to the plain values of its (possibly traced) arguments."""
     @functools.wraps(function)
     def on_values(*args, **kwargs):
-        plain = tree_map(unbox_all, (args, kwargs))
-        return function(*plain[0], **plain[1])
+        return read_values(function, *args, **kwargs)
     return on_values
 
 

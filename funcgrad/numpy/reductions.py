@@ -13,9 +13,10 @@ import warnings
 
 import numpy as np
 
-from ..core import dtype_of, shape_of, unbox_all
+from ..core import Box, dtype_of, shape_of, unbox_all
 from ._axes import kept_shape, normalize_axis
 from ._base import asarray, astype, broadcast_to_p, reshape_p, spread, sum_p
+from ._batching import may_hold, read_along
 from ._batching import reduction as batch_reduction
 from ._batching import scan as batch_scan
 from ._rules import ArgVJP, defbatch, defjvp, defvjp, primitive, reject_out
@@ -267,7 +268,7 @@ def _nan_mask(a):
     if not _is_inexact(a):
         return None
     mask = np.isnan(unbox_all(a))
-    return mask if mask.any() else None
+    return mask if may_hold(mask) else None
 
 
 # ---- sums, products, means -----------------------------------------------------------
@@ -303,7 +304,7 @@ def _divide_by_count(total, mask, axes, keepdims):
     """``total`` over the number of True elements of ``mask`` in each slice (NaN, with
     NumPy's warning, where there are none)."""
     count = np.sum(mask, axis=axes, keepdims=bool(keepdims))
-    if not count.all():
+    if not isinstance(count, Box) and not count.all():
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
     with np.errstate(invalid="ignore", divide="ignore"):
         return true_divide(total, count.astype(np.finfo(dtype_of(total)).dtype))
@@ -399,9 +400,10 @@ def _nan_extremum(function, extremum, fill, a, axis, out, keepdims, initial, whe
     mask = _mask(function, where_, nans.shape)
     all_nan = np.all(nans, axis=axes, keepdims=bool(keepdims),
                      where=True if mask is None else mask)
-    if not all_nan.any():
+    if not may_hold(all_nan):
         return result
-    warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+    if not isinstance(all_nan, Box):  # (a batch's elements are not reported)
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
     return _select(all_nan, np.nan, result)
 
 
@@ -481,23 +483,25 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
     """``numpy.all`` (a constant: no derivative)."""
     _reject("all", out=out)
     a = _values(a)
-    return np.all(a, normalize_axis(axis, a.ndim, "all"), keepdims=keepdims,
-                  where=unbox_all(where))
+    return read_along(np.all, a, normalize_axis(axis, a.ndim, "all"), keepdims=keepdims,
+                      where=unbox_all(where))
 
 
 def any(a, axis=None, out=None, keepdims=False, *, where=True):
     """``numpy.any`` (a constant: no derivative)."""
     _reject("any", out=out)
     a = _values(a)
-    return np.any(a, normalize_axis(axis, a.ndim, "any"), keepdims=keepdims,
-                  where=unbox_all(where))
+    return read_along(np.any, a, normalize_axis(axis, a.ndim, "any"), keepdims=keepdims,
+                      where=unbox_all(where))
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
     """``numpy.count_nonzero`` (a constant: no derivative)."""
     a = _values(a)
-    axes = None if axis is None else normalize_axis(axis, a.ndim, "count_nonzero")
-    return np.count_nonzero(a, axes, keepdims=keepdims)
+    axes = normalize_axis(axis, a.ndim, "count_nonzero")
+    if axis is None and not keepdims and not isinstance(a, Box):
+        return np.count_nonzero(a)  # NumPy's int, as NumPy gives it
+    return read_along(np.count_nonzero, a, axes, keepdims=keepdims)
 
 
 def _arg_extremum(function, numpy_function):
@@ -506,7 +510,7 @@ def _arg_extremum(function, numpy_function):
         a = _values(a)
         if axis is not None:
             axis = _one_axis(function, axis, a.ndim)
-        return numpy_function(a, axis, keepdims=keepdims)
+        return read_along(numpy_function, a, axis, keepdims=keepdims)
     arg_extremum.__name__ = function
     arg_extremum.__doc__ = f"``numpy.{function}`` (a constant: no derivative)."
     return arg_extremum

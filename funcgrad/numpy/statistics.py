@@ -11,6 +11,7 @@ import numpy as np
 from ..core import Box, dtype_of, shape_of, unbox_all
 from ._axes import kept_shape, normalize_axis
 from ._base import astype
+from ._batching import may_hold
 from .creation import asarray
 from .elementwise import add, conjugate, multiply, real, sqrt, subtract, true_divide
 from .elementwise import where as _select
@@ -75,11 +76,12 @@ def _variance(a, axes, ddof, keepdims, mask, center=None, degenerate=None):
         count = np.sum(mask, axis=axes, keepdims=bool(keepdims))
     divisor = np.asarray(count - ddof, dtype=dtype_of(total))
     undefined = divisor <= 0
-    if undefined.any():
-        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+    if may_hold(undefined):
+        if not isinstance(undefined, Box):  # (a batch's elements are not reported)
+            warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
         if degenerate is None:
             with np.errstate(divide="ignore", invalid="ignore"):
-                degenerate = np.asarray(unbox_all(total)) / 0
+                degenerate = unbox_all(total) / 0
         total = _select(undefined, degenerate, total)
         divisor = np.where(undefined, 1, divisor)
     return true_divide(total, divisor)
@@ -257,8 +259,8 @@ def _quantile(function, a, q, axis, method, keepdims, skip_nan=False):
     order = np.argsort(raw, axis=-1, kind="stable")
     result = _interpolate(method, values, order, q, last)   # (batch..., *q.shape)
     undefined = count == 0 if skip_nan else nans.any(axis=-1)
-    if undefined.any():
-        if skip_nan:
+    if may_hold(undefined):
+        if skip_nan and not isinstance(undefined, Box):
             warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
         result = _select(np.reshape(undefined, batch + q_axes), np.nan, result)
     return _leading_q_axes(result, q_raw.ndim, shape, axes, keepdims)
@@ -269,7 +271,7 @@ def _interpolate(method, values, order, q, last):
     axis of ``values``, whose stable sort is ``order``, interpolated by ``method``."""
     position = np.asarray(unbox_all(q)) * last
     low, high = np.floor(position).astype(np.intp), np.ceil(position).astype(np.intp)
-    if method == "lower" or (method == "midpoint" and (low == high).all()):
+    if method == "lower" or (method == "midpoint" and not may_hold(low != high)):
         return _take_sorted(values, order, low)
     if method == "higher":
         return _take_sorted(values, order, high)
