@@ -285,7 +285,10 @@ def piecewise(x, condlist, funclist, *args, **kw):
     if np.isscalar(condlist) or (not isinstance(condlist[0], (list, np.ndarray, Box))
                                  and x.ndim != 0):
         condlist = [condlist]  # as NumPy: a single condition
-    conditions = np.asarray([_constant(c) for c in condlist], dtype=bool)
+    conditions = [_constant(c) for c in condlist]
+    if any(isinstance(c, Box) for c in conditions):  # batched (vmap)
+        return _piecewise_selecting(x, conditions, funclist, args, kw)
+    conditions = np.asarray(conditions, dtype=bool)
     if len(conditions) == len(funclist) - 1:
         otherwise = ~np.any(conditions, axis=0, keepdims=True)
         conditions = np.concatenate([conditions, otherwise], axis=0)
@@ -302,6 +305,25 @@ def piecewise(x, condlist, funclist, *args, **kw):
         values = getitem(x, condition)
         if values.size:
             y = at(y)[condition].set(func(values, *args, **kw))
+    return y
+
+
+def _piecewise_selecting(x, conditions, funclist, args, kw):
+    """piecewise for conditions that differ per batch element (vmap): each function of the
+    whole of ``x``, chosen per element with `where` (as JAX's piecewise does)."""
+    if len(conditions) == len(funclist) - 1:
+        otherwise = conditions[0] == conditions[0]  # all True, batched like the conditions
+        for condition in conditions:
+            otherwise = otherwise & ~astype(condition, bool)
+        conditions = conditions + [otherwise]
+    elif len(conditions) != len(funclist):
+        raise ValueError(f"funcgrad.numpy.piecewise: with {len(conditions)} condition(s), "
+                         f"either {len(conditions)} or {len(conditions) + 1} functions are "
+                         f"needed")
+    y = zeros_like(x)
+    for condition, func in zip(conditions, funclist):
+        value = func(x, *args, **kw) if callable(func) else func
+        y = where(astype(condition, bool), astype(value, y.dtype), y)
     return y
 
 
