@@ -363,10 +363,13 @@ def _check_jvp(case, partial, diff_args, tangents, expected, precision):
 
 # ---- vmap ------------------------------------------------------------------------------
 
-# The batch: the drawn arguments, and the same scaled down (float arguments only), which
-# keeps them in their case's domain (symmetric intervals, positive values, definite
-# matrices) while giving each element its own values.
-_BATCH_SCALES = (1.0, 0.75, 0.5)
+# The batch: the drawn arguments, then the same with their entries reversed along every
+# axis, then rolled by one along every axis (float arguments only; integer ones are
+# indices, repeated). Both keep each argument in its case's domain: a permutation of an
+# elementwise argument's entries, and a similarity transform P A P^T of a square matrix
+# (definite and invertible ones stay so), while giving each element its own
+# values.
+_BATCH_ELEMENTS = (lambda a: a, np.flip, lambda a: np.roll(a, 1, axis=tuple(range(np.ndim(a)))))
 
 _JAX_BATCHED = {}
 
@@ -376,10 +379,8 @@ def _batchable(a):
 
 
 def _batched_arg(a, size, axis):
-    scales = _BATCH_SCALES[:size]
     if np.result_type(a).kind in "fc":
-        elements = [np.asarray(a * np.asarray(s, np.result_type(a))).astype(np.result_type(a))
-                    for s in scales]
+        elements = [np.asarray(permute(a)) for permute in _BATCH_ELEMENTS[:size]]
     else:
         elements = [np.asarray(a)] * size
     return np.stack(elements, axis=axis)
@@ -388,7 +389,7 @@ def _batched_arg(a, size, axis):
 def draw_batch(data, args):
     """Batched versions of ``args``: (batched args, in_axes, size); at least one argument
     is batched, each at an axis drawn among all its positions (negative ones too)."""
-    size = data.draw(st.integers(1, len(_BATCH_SCALES)), label="batch size")
+    size = data.draw(st.integers(1, len(_BATCH_ELEMENTS)), label="batch size")
     candidates = [i for i, a in enumerate(args) if _batchable(a)]
     batched_positions = set(data.draw(
         st.lists(st.sampled_from(candidates), min_size=1, unique=True), label="batched")

@@ -16,6 +16,7 @@ from ..core import Box, shape_of, unbox_all
 from ._axes import normalize_axis
 from ._rules import reject_out
 from ._base import astype
+from ._batching import read_values
 from .creation import asarray, zeros_like
 from .elementwise import conj, real, subtract, where
 from .elementwise_special import mod
@@ -583,22 +584,22 @@ def fill_diagonal(a, val, wrap=False, *, inplace=True):
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """``numpy.isclose`` of the plain values: a boolean constant."""
-    return np.isclose(_constant(a), _constant(b), rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return read_values(np.isclose, a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """``numpy.allclose`` of the plain values: a boolean constant."""
-    return np.allclose(_constant(a), _constant(b), rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return read_values(np.allclose, a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
 def array_equal(a1, a2, equal_nan=False):
     """``numpy.array_equal`` of the plain values: a boolean constant."""
-    return np.array_equal(_constant(a1), _constant(a2), equal_nan=equal_nan)
+    return read_values(np.array_equal, a1, a2, equal_nan=equal_nan)
 
 
 def array_equiv(a1, a2):
     """``numpy.array_equiv`` of the plain values: a boolean constant."""
-    return np.array_equiv(_constant(a1), _constant(a2))
+    return read_values(np.array_equiv, a1, a2)
 
 
 # ---- complex to real --------------------------------------------------------------------

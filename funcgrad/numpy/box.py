@@ -20,6 +20,17 @@ def _python_type(dtype):
     return {"f": float, "c": complex, "b": bool}.get(dtype.kind, int)
 
 
+# The NumPy functions being dispatched to ours, with the box that asked (see
+# ArrayInterface.__array_function__).
+_dispatching = set()
+
+
+def _no_batched_version(name):
+    return TypeError(f"funcgrad.vmap: {name} reads the values of a batched array and has no "
+                     f"batching rule; compute it with other funcgrad.numpy functions, or "
+                     f"outside vmap.")
+
+
 class ArrayInterface:
     """The methods and properties given to `Box` (see `attach_array_interface`)."""
 
@@ -77,7 +88,10 @@ class ArrayInterface:
         # NumPy calls this for `ndarray + box` and for `numpy.sin(box)`: run ours instead.
         ours = getattr(_namespace(), ufunc.__name__, None)
         if ours is ufunc:  # re-exported as is (integer-only, no derivative): on the values
-            return ufunc(*(unbox_all(x) for x in inputs), **kwargs)
+            values = [unbox_all(x) for x in inputs]
+            if any(isinstance(v, Box) for v in values):
+                raise _no_batched_version(f"numpy.{ufunc.__name__}")
+            return ufunc(*values, **kwargs)
         if method != "__call__" or ours is None or "out" in kwargs:
             raise TypeError(
                 f"funcgrad: numpy.{ufunc.__name__}{'' if method == '__call__' else '.' + method}"
@@ -95,7 +109,16 @@ class ArrayInterface:
             raise TypeError(
                 f"funcgrad: {func.__module__}.{func.__name__} was called on a traced value, "
                 f"and funcgrad.numpy has no differentiable version of it.")
-        return ours(*args, **kwargs)
+        # Ours reads plain values and calls NumPy's again; a batched value (vmap) comes back
+        # here, as it stays boxed: refuse rather than recurse.
+        key = (func, id(self))
+        if key in _dispatching:
+            raise _no_batched_version(f"{func.__module__}.{func.__name__}")
+        _dispatching.add(key)
+        try:
+            return ours(*args, **kwargs)
+        finally:
+            _dispatching.discard(key)
 
     def __hash__(self):
         return id(self)
