@@ -369,7 +369,8 @@ def _check_jvp(case, partial, diff_args, tangents, expected, precision):
 # elementwise argument's entries, and a similarity transform P A P^T of a square matrix
 # (definite and invertible ones stay so), while giving each element its own
 # values.
-_BATCH_ELEMENTS = (lambda a: a, np.flip, lambda a: np.roll(a, 1, axis=tuple(range(np.ndim(a)))))
+_BATCH_ELEMENTS = (lambda a: a, np.flip,
+                   lambda a: np.roll(a, 1, axis=tuple(range(np.ndim(a)))) if np.ndim(a) else a)
 
 _JAX_BATCHED = {}
 
@@ -428,6 +429,28 @@ def _jax_batched(case, static, in_axes, out_axes, diff, ct_tree_leaves):
 
         _JAX_BATCHED[key] = jax.jit(oracle)
     return _JAX_BATCHED[key]
+
+
+def _element(args, in_axes, i):
+    return [a if axis is None else np.take(a, i, axis=axis) for a, axis in zip(args, in_axes)]
+
+
+def check_case_against_loop(case, data):
+    """For functions whose result's shape depends on values (which JAX cannot vmap):
+    ``vmap`` equals a loop over the batch, or raises an error that names vmap."""
+    args, static = data.draw(case.args, label="args")
+    batched, in_axes, size = draw_batch(data, args)
+    if all(axis is None for axis in in_axes):
+        return
+    ours_fun = case.funcgrad_fun()
+    try:
+        value = fg.vmap(lambda *a: ours_fun(*a, **static), in_axes=in_axes)(*batched)
+    except (TypeError, ValueError) as error:
+        assert "vmap" in str(error), f"{case.name}: unclear error under vmap: {error}"
+        return
+    looped = [ours_fun(*_element(batched, in_axes, i), **static) for i in range(size)]
+    expected = tree_map(lambda *leaves: np.stack(leaves), *looped)
+    assert_close(case, value, expected, "vmap value against a loop")
 
 
 def check_case_batched(case, data, with_grad=True):

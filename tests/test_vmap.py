@@ -8,14 +8,18 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
+import funcgrad.scipy.special  # noqa: F401 -- registers its primitives
+import funcgrad.scipy.stats  # noqa: F401
 from funcgrad.core import (ArgVJP, BatchingFallbackWarning, BatchTrace, ConversionError,
                            LeakedValueError, Primitive, defjvp, defvjp, registry)
 from funcgrad.tree_util import tree_flatten, tree_map
+from oracle import draw_batch
+from test_oracle import CASES
 
 jax.config.update("jax_enable_x64", True)
 
@@ -290,8 +294,6 @@ FALLBACK = {
 
 
 def test_every_registered_primitive_has_a_batching_rule_or_a_listed_reason():
-    import funcgrad.scipy.special  # noqa: F401 -- registers its primitives
-    import funcgrad.scipy.stats  # noqa: F401
     without = {name for name, p in registry.items() if p.batch_rule is None}
     assert without == set(FALLBACK), (
         f"primitives without a batching rule: {sorted(without - set(FALLBACK))}; give them "
@@ -300,10 +302,6 @@ def test_every_registered_primitive_has_a_batching_rule_or_a_listed_reason():
 
 def test_every_registered_primitive_is_batched_by_an_oracle_case(monkeypatch):
     """A primitive that no vmap oracle case applies to a batched value fails the suite."""
-    from hypothesis import settings
-    from oracle import draw_batch
-    from test_oracle import CASES
-
     seen = set()
     process = BatchTrace.process_primitive
 

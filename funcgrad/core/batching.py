@@ -122,6 +122,11 @@ def loop_over_batch(primitive, size, values, axes, params):
         element = [value if axis is None else value[(slice(None),) * axis + (i,)]
                    for value, axis in zip(values, axes)]
         results.append(primitive(*element, **params))
+    parts = results if primitive.multiple_results else [(r,) for r in results]
+    if len({tuple(shape_of(part) for part in r) for r in parts}) > 1:
+        raise ValueError(f"funcgrad.vmap: primitive '{primitive.name}' gives the elements of "
+                         f"the batch results of different shapes, which cannot be stacked "
+                         f"into one batched array.")
     if primitive.multiple_results:
         parts = tuple(np.stack([r[k] for r in results]) for k in range(len(results[0])))
         return parts, (0,) * len(parts)

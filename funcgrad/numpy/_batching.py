@@ -310,6 +310,11 @@ def _read_per_element(primitive, size, values, axes, params):
         element = [v if a is None else v[(slice(None),) * a + (i,)]
                    for v, a in zip(values, axes)]
         results.append(primitive(*element, **params))
+    shapes = {shape_of(r) for r in results}
+    if any(isinstance(r, (tuple, list)) for r in results) or len(shapes) > 1:
+        raise ValueError(f"funcgrad.vmap: numpy.{name} gives the elements of the batch "
+                         f"results of different shapes (or a tuple of arrays), which cannot "
+                         f"be stacked into one batched array; compute it outside vmap.")
     return np.stack(results), 0
 
 
