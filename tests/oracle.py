@@ -477,6 +477,10 @@ def check_case_batched(case, data, with_grad=True):
     value = fg.vmap(lambda *a: ours_fun(*a, **static), in_axes=in_axes,
                     out_axes=out_axes)(*batched)
     assert_close(case, value, expected, f"vmap value (in_axes={in_axes})", precision)
+    for batched_leaf, leaf in zip(tree_flatten(value)[0], tree_flatten(element)[0]):
+        assert np.result_type(batched_leaf) == np.result_type(leaf), (
+            f"{case.name}: vmap gives dtype {np.result_type(batched_leaf)}, one element "
+            f"{np.result_type(leaf)}")
     if ct is None:
         return
 

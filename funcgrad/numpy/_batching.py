@@ -97,6 +97,12 @@ def elementwise(primitive, size, values, axes, params):
     return out, _out_axes(primitive, 0, out)
 
 
+def first_operand(primitive, size, values, axes, params):
+    """Functions of their first argument alone that keep its shape (a cast, whose second
+    argument is a dtype): the batch axis stays."""
+    return primitive(*values, **params), axes[0]
+
+
 def reduction(primitive, size, values, axes, params):
     """``f(x, axes, keepdims)``: reduce over the element's axes; the batch axis stays."""
     (x,), (b,) = values, axes
@@ -283,6 +289,27 @@ def may_hold(mask):
     return isinstance(mask, Box) or bool(np.count_nonzero(mask))
 
 
+def plain_value(x):
+    """The value of ``x`` without derivatives, for masks and constants: an array, or under
+    vmap a batched box (NumPy's functions dispatch to funcgrad.numpy's for it)."""
+    x = unbox_all(x) if isinstance(x, Box) else x
+    return x if isinstance(x, Box) else np.asarray(x)
+
+
+def every_value(x):
+    """The raw value under every box, batches included: for checks that raise an error
+    (NaN, an inaccurate decomposition) whichever element of a batch fails, and their
+    messages. Never for results."""
+    while isinstance(x, Box):
+        x = x.value
+    return x
+
+
+def holds_anywhere(mask):
+    """Whether a boolean ``mask`` holds anywhere, in any element of a batch."""
+    return bool(np.any(every_value(mask)))
+
+
 def _plain(leaves):
     return [unbox_all(x) if isinstance(x, Box) else x for x in leaves]
 
@@ -299,10 +326,10 @@ def _read_per_element(primitive, size, values, axes, params):
     """Run the function once per batch element (its result may depend on values in any
     way) and stack the results."""
     function = params["function"]
-    name = getattr(function, "__name__", repr(function))
+    name = f"{getattr(function, '__module__', None) or 'numpy'}.{function.__name__}"
     if name not in _reported:
         _reported.add(name)
-        warnings.warn(f"funcgrad.vmap: numpy.{name} reads the values of a batched array, so it "
+        warnings.warn(f"funcgrad.vmap: {name} reads the values of a batched array, so it "
                       f"runs once per batch element in a Python loop.", BatchingFallbackWarning,
                       stacklevel=5)
     results = []
@@ -312,7 +339,7 @@ def _read_per_element(primitive, size, values, axes, params):
         results.append(primitive(*element, **params))
     shapes = {shape_of(r) for r in results}
     if any(isinstance(r, (tuple, list)) for r in results) or len(shapes) > 1:
-        raise ValueError(f"funcgrad.vmap: numpy.{name} gives the elements of the batch "
+        raise ValueError(f"funcgrad.vmap: {name} gives the elements of the batch "
                          f"results of different shapes (or a tuple of arrays), which cannot "
                          f"be stacked into one batched array; compute it outside vmap.")
     return np.stack(results), 0
@@ -375,8 +402,8 @@ def read_along(function, x, axis, keepdims=None, **options):
 
 # ---- the base layer's primitives ------------------------------------------------------------
 
-for _primitive in (astype, real):
-    defbatch(_primitive, elementwise)
+defbatch(astype, first_operand)
+defbatch(real, elementwise)
 defbatch(sum_p, reduction)
 defbatch(reshape_p, _reshape)
 defbatch(transpose_p, _transpose)

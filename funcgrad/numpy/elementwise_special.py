@@ -122,7 +122,13 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         return add(parts[0], multiply(parts[1], 1j))
     raw = unbox_all(x)
     finite = np.isfinite(raw)
-    replaced = np.nan_to_num(raw, nan=nan, posinf=posinf, neginf=neginf)
+    if isinstance(raw, Box):  # batched (vmap): NumPy's replacements, chosen per element
+        info = np.finfo(dtype_of(raw))
+        replaced = astype(where(raw != raw, nan, where(
+            raw > 0, info.max if posinf is None else posinf,
+            info.min if neginf is None else neginf)), dtype_of(raw))
+    else:
+        replaced = np.nan_to_num(raw, nan=nan, posinf=posinf, neginf=neginf)
     return replace_where(~finite, replaced, x)
 
 

@@ -101,7 +101,9 @@ def _extremum_shares(ans, x, values, index, unique):
     dtype = ans.dtype
     x_wins = (x_value == ans).astype(dtype)
     values_win = (values_value == ans[index]).astype(dtype)
-    winners = x_wins + _add_impl(np.zeros(ans.shape, dtype), values_win, index, unique)
+    # The primitive rather than its impl: under vmap the masks are batched.
+    winners = x_wins + _scatter_add(np.zeros(ans.shape, dtype), values_win, index=index,
+                                    unique=unique)
     return x_wins / winners, values_win / winners[index]
 
 

@@ -25,9 +25,21 @@ isin = _on_values(np.isin)
 isrealobj = _on_values(np.isrealobj)
 common_type = _on_values(np.common_type)
 min_scalar_type = _on_values(np.min_scalar_type)
-tril_indices_from = _on_values(np.tril_indices_from)
-triu_indices_from = _on_values(np.triu_indices_from)
-diag_indices_from = _on_values(np.diag_indices_from)
+
+
+def _of_shape(function):
+    """NumPy's ``function`` of an array's shape and dtype alone: a stand-in array without
+    data, so a traced (or batched) array's values are never read."""
+    @functools.wraps(function)
+    def of_shape(arr, *args, **kwargs):
+        stand_in = np.broadcast_to(np.zeros((), np.result_type(arr)), np.shape(arr))
+        return function(stand_in, *args, **kwargs)
+    return of_shape
+
+
+tril_indices_from = _of_shape(np.tril_indices_from)
+triu_indices_from = _of_shape(np.triu_indices_from)
+diag_indices_from = _of_shape(np.diag_indices_from)
 
 # Printing, saving and memory queries read the values.
 array2string = _on_values(np.array2string)

@@ -13,10 +13,11 @@ from ._rules import (ArgVJP, aval, defbatch, defjvp, defjvp_any_arg, defvjp, def
                      reject_out)
 from ._base import astype, transpose_p, unbroadcast
 from . import _batching
+from ._batching import holds_anywhere
 from .creation import asarray
 from .elementwise import (add, clip, conjugate, imag, multiply, negative, real, sqrt,
                           subtract, true_divide, where)
-from .indexing import getitem
+from .indexing import getitem, take
 from .shape_ops import (broadcast_to, concatenate, expand_dims, ravel, reshape,
                         stack, transpose)
 
@@ -605,9 +606,10 @@ def _interpolate(x, xp, fp):
     """Linear interpolation on the segment that contains each x (clamped to the ends)."""
     upper = np.clip(np.searchsorted(xp, unbox_all(x), side="right"), 1, xp.shape[0] - 1)
     lower = upper - 1
-    width = (xp[upper] - xp[lower]).astype(np.result_type(xp.dtype, np.float64))
+    # take, not xp[upper]: under vmap the positions differ per element.
+    width = (take(xp, upper) - take(xp, lower)).astype(np.result_type(xp.dtype, np.float64))
     flat = width == 0                                # repeated sample points
-    slope_scale = true_divide(subtract(x, xp[lower]), np.where(flat, 1.0, width))
+    slope_scale = true_divide(subtract(x, take(xp, lower)), np.where(flat, 1.0, width))
     rise = subtract(getitem(fp, upper), getitem(fp, lower))
     return where(flat, getitem(fp, lower), add(getitem(fp, lower), multiply(slope_scale, rise)))
 
@@ -650,15 +652,15 @@ def _observation_weights(fweights, aweights, count):
         if w is None:
             continue
         w = asarray(w)
-        value = np.asarray(unbox_all(w), dtype=np.float64)
-        if name == "fweights" and not np.all(value == np.around(value)):
+        value = unbox_all(w)  # (batched under vmap: the checks hold for every element)
+        if name == "fweights" and holds_anywhere(value != np.around(value)):
             raise TypeError("funcgrad.numpy.cov: fweights must be integers")
-        if value.ndim > 1:
+        if np.ndim(value) > 1:
             raise RuntimeError(f"funcgrad.numpy.cov: {name} must be one-dimensional")
-        if value.shape[0] != count:
+        if np.shape(value)[0] != count:
             raise RuntimeError(f"funcgrad.numpy.cov: {name} must have one weight per "
-                               f"observation ({count}), got {value.shape[0]}")
-        if np.any(value < 0):
+                               f"observation ({count}), got {np.shape(value)[0]}")
+        if holds_anywhere(value < 0):
             raise ValueError(f"funcgrad.numpy.cov: {name} cannot be negative")
         w = astype(w, np.float64) if dtype_of(w).kind not in "fc" else w
         weights = w if weights is None else multiply(weights, w)
@@ -695,8 +697,11 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         else:
             spread = reductions.sum(multiply(w, asarray(aweights)))
             factor = subtract(w_sum, true_divide(multiply(ddof, spread), w_sum))
-    if factor <= 0:
-        factor = 0.0   # NumPy warns and divides by zero: the result is inf or nan
+    # NumPy warns and divides by zero where factor <= 0: the result is inf or nan.
+    if isinstance(unbox_all(factor), Box):  # batched (vmap): one factor per element
+        factor = where(factor > 0, factor, 0.0)
+    elif factor <= 0:
+        factor = 0.0
     centered = subtract(X, mean)
     weighted = centered if w is None else multiply(centered, w)
     c = _matmul(centered, transpose(conjugate(weighted) if dtype_of(X).kind == "c"

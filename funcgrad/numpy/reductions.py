@@ -245,11 +245,12 @@ def _mask(function, where_, shape):
     """A where= mask as a boolean array of ``shape`` (None for where=True)."""
     if where_ is True:
         return None
-    mask = np.asarray(unbox_all(where_), dtype=bool)
+    mask = unbox_all(where_)
+    mask = astype(mask, bool) if isinstance(mask, Box) else np.asarray(mask, dtype=bool)
     if np.broadcast_shapes(mask.shape, shape) != shape:
         raise ValueError(f"funcgrad.numpy.{function}: where= of shape {mask.shape} does not "
                          f"broadcast to the array's shape {shape}")
-    return np.broadcast_to(mask, shape)
+    return broadcast_to(mask, shape)
 
 
 def _masked(function, a, where_, fill):

@@ -237,7 +237,8 @@ def betaln(a, b):
 def _max_shift(x, axes, finite_only):
     """A constant to subtract before exponentiating: the maximum over ``axes`` (kept), or 0
     where it is not finite if ``finite_only``. Being a constant, it carries no derivative."""
-    values = np.asarray(unbox_all(x))
+    # Batched values (vmap) stay boxed, and NumPy's functions dispatch to ours for them.
+    values = unbox_all(x) if isinstance(x, Box) else np.asarray(x)
     if values.size == 0:
         raise ValueError("funcgrad.scipy.special: cannot reduce an empty array")
     shift = np.max(values, axis=axes, keepdims=True)
