@@ -11,7 +11,7 @@ import numpy as np
 from ..core import Box, dtype_of, shape_of, unbox_all
 from ._axes import kept_shape, normalize_axis
 from ._base import astype
-from ._batching import may_hold
+from ._batching import holds_anywhere, may_hold, plain_value
 from .creation import asarray
 from .elementwise import add, conjugate, multiply, real, sqrt, subtract, true_divide
 from .elementwise import where as _select
@@ -74,7 +74,9 @@ def _variance(a, axes, ddof, keepdims, mask, center=None, degenerate=None):
         count = _count(shape, axes)
     else:
         count = np.sum(mask, axis=axes, keepdims=bool(keepdims))
-    divisor = np.asarray(count - ddof, dtype=dtype_of(total))
+    divisor = count - ddof
+    divisor = (astype(divisor, dtype_of(total)) if isinstance(divisor, Box)
+               else np.asarray(divisor, dtype=dtype_of(total)))
     undefined = divisor <= 0
     if may_hold(undefined):
         if not isinstance(undefined, Box):  # (a batch's elements are not reported)
@@ -222,8 +224,8 @@ def _checked_q(function, q, top):
     NumPy's dtype promotion, or a traced value."""
     if not isinstance(q, (Box, int, float)):
         q = np.asarray(q)
-    q_raw = np.asarray(unbox_all(q))
-    if not np.all((q_raw >= 0) & (q_raw <= top)):
+    q_raw = plain_value(q)
+    if holds_anywhere(~((q_raw >= 0) & (q_raw <= top))):  # (NaN too)
         what = "quantiles" if top == 1 else "percentiles"
         raise ValueError(f"funcgrad.numpy.{function}: {what} must be in the range [0, {top}]")
     if top == 1:
@@ -248,7 +250,7 @@ def _quantile(function, a, q, axis, method, keepdims, skip_nan=False):
         a = _cast(a, dtype)
     values = _axes_last(a, axes)                       # (batch..., n)
     raw = unbox_all(values)
-    batch, q_raw = raw.shape[:-1], np.asarray(unbox_all(q))
+    batch, q_raw = raw.shape[:-1], plain_value(q)
     q_axes = (1,) * q_raw.ndim
     nans = np.isnan(raw) if _is_inexact(a) else np.zeros(raw.shape, bool)
     # NaNs sort last; with skip_nan only the others count.
@@ -269,7 +271,7 @@ def _quantile(function, a, q, axis, method, keepdims, skip_nan=False):
 def _interpolate(method, values, order, q, last):
     """The values at sorted positions ``q * last`` (shape batch + q.shape) along the last
     axis of ``values``, whose stable sort is ``order``, interpolated by ``method``."""
-    position = np.asarray(unbox_all(q)) * last
+    position = plain_value(q) * last
     low, high = np.floor(position).astype(np.intp), np.ceil(position).astype(np.intp)
     if method == "lower" or (method == "midpoint" and not may_hold(low != high)):
         return _take_sorted(values, order, low)
