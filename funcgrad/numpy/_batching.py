@@ -258,6 +258,7 @@ def matmul(primitive, size, values, axes, params):
     (a, b), (ab, bb) = values, axes
     a_vector = ab is not None and ndim_of(a) == 2
     b_vector = bb is not None and ndim_of(b) == 2
+    b_is_vector = ndim_of(b) - (bb is not None) == 1  # (an unbatched one NumPy handles)
     a, b = to_front(a, ab), to_front(b, bb)
     if a_vector:  # a batch of vectors is a batch of one-row matrices
         a = reshape_p(a, shape=(size, 1) + shape_of(a)[1:], order="C")
@@ -274,8 +275,8 @@ def matmul(primitive, size, values, axes, params):
         dims = list(shape_of(out))
         if b_vector:
             dims.pop(-1)
-        if a_vector:
-            dims.pop(-1 if b_vector else -2)
+        if a_vector:  # its row: last once b's column is gone (or b was a vector)
+            dims.pop(-1 if b_is_vector else -2)
         out = reshape_p(out, shape=tuple(dims), order="C")
     return out, 0
 
