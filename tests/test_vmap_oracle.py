@@ -37,6 +37,9 @@ def check(case, data):
                                                 over="ignore"):
         warnings.simplefilter("ignore", BatchingFallbackWarning)
         warnings.simplefilter("ignore", RuntimeWarning)
+        # JAX's own, about its oracle's .at[] updates of float32 arrays by float64 values.
+        warnings.filterwarnings("ignore", "scatter inputs have incompatible types",
+                                FutureWarning)
         if case.name in VALUE_DEPENDENT:
             check_case_against_loop(case, data)
         else:
@@ -44,7 +47,7 @@ def check(case, data):
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
-@settings(max_examples=3)
+@settings(max_examples=2)
 @given(data=st.data())
 def test_vmap_matches_jax(case, data):
     check(case, data)

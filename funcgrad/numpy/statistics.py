@@ -136,7 +136,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
                                *([] if _is_inexact(a) else [np.float64]))
         a, weights = _cast(a, dtype), _cast(weights, dtype)
         scale = sum(broadcast_to(weights, shape), axes, keepdims=keepdims)
-        if np.any(unbox_all(scale) == 0):
+        if holds_anywhere(unbox_all(scale) == 0):
             raise ZeroDivisionError("funcgrad.numpy.average: the weights sum to zero, so "
                                     "they cannot be normalized")
         avg = true_divide(sum(multiply(a, weights), axes, keepdims=keepdims), scale)
