@@ -368,7 +368,8 @@ def _check_jvp(case, partial, diff_args, tangents, expected, precision):
 # indices, repeated). Both keep each argument in its case's domain: a permutation of an
 # elementwise argument's entries, and a similarity transform P A P^T of a square matrix
 # (definite and invertible ones stay so), while giving each element its own
-# values. Sorted vectors (bins, sample points) must stay sorted: they are scaled instead.
+# values. Sorted vectors (bins, sample points) must stay sorted, and some cases need
+# their entries where they are (a divisor's leading coefficient): those are scaled.
 _BATCH_ELEMENTS = (lambda a: a, np.flip,
                    lambda a: np.roll(a, 1, axis=tuple(range(np.ndim(a)))) if np.ndim(a) else a)
 _SORTED_ELEMENTS = (lambda a: a, lambda a: a * 0.875, lambda a: a * 0.75)
@@ -380,9 +381,9 @@ def _batchable(a):
     return isinstance(a, (np.ndarray, np.generic))
 
 
-def _batched_arg(a, size, axis):
+def _batched_arg(a, size, axis, keep_positions):
     if np.result_type(a).kind in "fc":
-        ascending = np.ndim(a) == 1 and np.all(np.diff(a) >= 0)
+        ascending = keep_positions or (np.ndim(a) == 1 and np.all(np.diff(a) >= 0))
         elements = [np.asarray(change(a)).astype(np.result_type(a)) for change in
                     (_SORTED_ELEMENTS if ascending else _BATCH_ELEMENTS)[:size]]
     else:
@@ -390,7 +391,7 @@ def _batched_arg(a, size, axis):
     return np.stack(elements, axis=axis)
 
 
-def draw_batch(data, args):
+def draw_batch(data, args, keep_positions=False):
     """Batched versions of ``args``: (batched args, in_axes, size); at least one argument
     is batched, each at an axis drawn among all its positions (negative ones too)."""
     size = data.draw(st.integers(1, len(_BATCH_ELEMENTS)), label="batch size")
@@ -406,7 +407,7 @@ def draw_batch(data, args):
             continue
         ndim = np.ndim(a) + 1
         axis = data.draw(st.integers(-ndim, ndim - 1), label=f"in_axes[{i}]")
-        batched.append(_batched_arg(a, size, axis % ndim))
+        batched.append(_batched_arg(a, size, axis % ndim, keep_positions))
         in_axes.append(axis)
     return tuple(batched), tuple(in_axes), size
 
@@ -456,10 +457,10 @@ def check_case_against_loop(case, data):
     assert_close(case, value, expected, "vmap value against a loop")
 
 
-def check_case_batched(case, data, with_grad=True):
+def check_case_batched(case, data, with_grad=True, keep_positions=False):
     """``vmap`` of the case's function (and of its gradient) against ``jax.vmap``."""
     args, static = data.draw(case.args, label="args")
-    batched, in_axes, size = draw_batch(data, args)
+    batched, in_axes, size = draw_batch(data, args, keep_positions)
     if all(axis is None for axis in in_axes):  # nothing to batch (no array argument)
         return
     out_axes = data.draw(st.sampled_from((0, -1)), label="out_axes")
