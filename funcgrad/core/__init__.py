@@ -9,7 +9,7 @@ from .primitive import NO_PARAMS, Primitive, registry, tuple_get
 from .reverse import Node, ReverseBox, ReverseTrace, backward_pass, leaf_node
 from .rules import (ZERO, ArgVJP, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg,
                     defvjp_rule)
-from .trace import (EAGER_LEVEL, Box, Trace, collector_paused, find_top_trace, instruments,
-                    new_trace, unbox_all)
+from .trace import (EAGER_LEVEL, Box, Trace, collector_paused, every_value, find_top_trace,
+                    instruments, new_trace, unbox_all)
 from .values import (add_cotangents, dtype_of, is_differentiable, ones_like_value, shape_of,
                      zeros_like_value)

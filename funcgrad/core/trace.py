@@ -145,6 +145,14 @@ def unbox_all(x):
     return x
 
 
+def every_value(x):
+    """The raw value under every box, a vmap batch's included: for checks that look at
+    every element (NaN, accuracy) and their messages. Never for results."""
+    while isinstance(x, Box):
+        x = x.value
+    return x
+
+
 class Instruments:
     """Debugging hooks, set by `funcgrad.debug` and None while every switch is off (one
     test of an attribute per primitive is all they cost then).

@@ -20,7 +20,8 @@ import warnings
 
 import numpy as np
 
-from ..core import BatchingFallbackWarning, Box, Primitive, defbatch, shape_of, unbox_all
+from ..core import (BatchingFallbackWarning, Box, Primitive, defbatch, every_value, shape_of,
+                    unbox_all)
 from ..tree_util import tree_flatten
 from ._base import (add_at_zeros, astype, broadcast_to_p, concatenate_p, getitem_p, real,
                     reshape_p, stack_p, sum_p, transpose_p)
@@ -297,17 +298,9 @@ def plain_value(x):
     return x if isinstance(x, Box) else np.asarray(x)
 
 
-def every_value(x):
-    """The raw value under every box, batches included: for checks that raise an error
-    (NaN, an inaccurate decomposition) whichever element of a batch fails, and their
-    messages. Never for results."""
-    while isinstance(x, Box):
-        x = x.value
-    return x
-
-
 def holds_anywhere(mask):
-    """Whether a boolean ``mask`` holds anywhere, in any element of a batch."""
+    """Whether a boolean ``mask`` holds anywhere, in any element of a batch: for checks
+    that raise an error (an inaccurate decomposition, zero weights)."""
     return bool(np.any(every_value(mask)))
 
 

@@ -14,10 +14,10 @@ import operator
 import numpy as np
 from numpy.linalg import LinAlgError
 
-from ..core import Box, dtype_of, shape_of, unbox_all
+from ..core import Box, dtype_of, every_value, shape_of, unbox_all
 from . import reductions
 from ._axes import normalize_axis
-from ._batching import every_value, holds_anywhere, read_values
+from ._batching import holds_anywhere, read_values
 from ._batching import leading as batch_leading
 from ._rules import ArgVJP, aval, defbatch, defvjp, primitive, reject_out
 from ._base import astype, unbroadcast
