@@ -8,7 +8,7 @@ import numpy as np
 from ..core import Box, dtype_of, unbox_all
 from ._axes import normalize_axis
 from ..core import Primitive, defbatch, defjvp, defvjp
-from ._base import as_array, gather, getitem_p
+from ._base import as_array, gather, getitem_p, transpose_p
 from ._batching import batched_everywhere, ndim_of, with_rank
 from ._rules import ArgVJP, aval, reject_out
 from .shape_ops import ravel
@@ -215,24 +215,52 @@ defjvp(scatter_zeros_p, lambda t, ans, g, *arrays, template, shape, dtype:
 def _batched_index(size, arrays, axes, template):
     """The index of the batched operand (batch in front): a range over the batch first, then
     the template's parts, its slots filled with the index arrays batched in front; every
-    array part broadcasts against the others, so NumPy puts the batch first in the result."""
+    array part broadcasts against the others, so NumPy puts the batch first in the result,
+    then the arrays' dimensions (``rank`` of them), then the other parts'."""
     arrays = [batched_everywhere(a, b, size) for a, b in zip(arrays, axes)]
     static = [part for part in template if isinstance(part, np.ndarray)]
     rank = max([ndim_of(a) - 1 for a in arrays] + [p.ndim for p in static])
     arrays = [with_rank(a, rank) for a in arrays]
     batch = np.arange(size).reshape((size,) + (1,) * rank)
-    return [batch] + arrays, (SLOT,) + template
+    return [batch] + arrays, (SLOT,) + template, rank
+
+
+def _advanced_position(template, ndim):
+    """Where one element's ``x[template]`` (x of ``ndim`` dimensions) puts the index arrays'
+    dimensions: after the dimensions of the parts before them when those arrays (and ints)
+    are adjacent, else first (0), as NumPy does."""
+    advanced = [i for i, part in enumerate(template)
+                if part is SLOT or isinstance(part, (np.ndarray, int, np.integer))]
+    if advanced[-1] - advanced[0] + 1 != len(advanced):
+        return 0
+    consumed = sum(1 for part in template if part is not None and part is not Ellipsis)
+    return sum(ndim - consumed if part is Ellipsis else 1 for part in template[:advanced[0]])
+
+
+def _arrays_moved(x, rank, source, destination):
+    """``x`` (batch first) with its ``rank`` index-array dimensions moved from just after
+    the batch by ``source`` to ``destination`` places."""
+    if source == destination:
+        return x
+    rest = [d for d in range(1, ndim_of(x)) if not 1 + source <= d < 1 + source + rank]
+    block = list(range(1 + source, 1 + source + rank))
+    order = [0] + rest[:destination] + block + rest[destination:]
+    return transpose_p(x, axes=tuple(order))
 
 
 def _gather_batch(primitive, size, values, axes, params):
     x = batched_everywhere(values[0], axes[0], size)
-    arrays, template = _batched_index(size, values[1:], axes[1:], params["template"])
-    return gather_p(x, *arrays, template=template), 0
+    arrays, template, rank = _batched_index(size, values[1:], axes[1:], params["template"])
+    out = gather_p(x, *arrays, template=template)
+    position = _advanced_position(params["template"], ndim_of(x) - 1)
+    return _arrays_moved(out, rank, 0, position), 0
 
 
 def _scatter_zeros_batch(primitive, size, values, axes, params):
     g = batched_everywhere(values[0], axes[0], size)
-    arrays, template = _batched_index(size, values[1:], axes[1:], params["template"])
+    arrays, template, rank = _batched_index(size, values[1:], axes[1:], params["template"])
+    position = _advanced_position(params["template"], len(params["shape"]))
+    g = _arrays_moved(g, rank, position, 0)  # laid out as the batched gather makes it
     return scatter_zeros_p(g, *arrays, template=template,
                            shape=(size,) + tuple(params["shape"]), dtype=params["dtype"]), 0
 
