@@ -20,7 +20,7 @@ import sys
 
 import numpy as np
 
-from .core import ReverseBox, instruments, unbox_all
+from .core import ReverseBox, every_value, instruments
 
 __all__ = ["Origin", "anomaly_mode", "config", "debug_nans", "is_anomaly_check_nan_enabled",
            "is_anomaly_enabled", "provenance", "register_internal_path", "user_origin"]
@@ -95,7 +95,7 @@ _pulling_back = []
 
 def _nonfinite(value):
     """A description like 'nan (2 of 6 elements)' if `value` holds NaN or Inf, else None."""
-    value = unbox_all(value)
+    value = every_value(value)  # (all of a vmap batch: NaN in any element is reported)
     if type(value) in (tuple, list):  # the results of a multiple-results primitive
         return next(filter(None, map(_nonfinite, value)), None)
     dtype = getattr(value, "dtype", None)

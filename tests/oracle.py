@@ -394,3 +394,143 @@ def _check_jvp(case, partial, diff_args, tangents, expected, precision):
             f"{case.name}: jvp: tangent dtype {np.result_type(ours)} differs from the output's "
             f"{np.result_type(primal)}")
         assert_close(case, ours, theirs, "jvp", precision)
+
+
+# ---- vmap ------------------------------------------------------------------------------
+
+# The batch: the drawn arguments, then the same with their entries reversed along every
+# axis, then rolled by one along every axis (float arguments only; integer ones are
+# indices, repeated). Both keep each argument in its case's domain: a permutation of an
+# elementwise argument's entries, and a similarity transform P A P^T of a square matrix
+# (definite and invertible ones stay so), while giving each element its own
+# values. Sorted vectors (bins, sample points) must stay sorted, and some cases need
+# their entries where they are (a divisor's leading coefficient): those are scaled.
+_BATCH_ELEMENTS = (lambda a: a, np.flip,
+                   lambda a: np.roll(a, 1, axis=tuple(range(np.ndim(a)))) if np.ndim(a) else a)
+_SORTED_ELEMENTS = (lambda a: a, lambda a: a * 0.875, lambda a: a * 0.75)
+
+_JAX_BATCHED = {}
+
+
+def _batchable(a):
+    return isinstance(a, (np.ndarray, np.generic))
+
+
+def _batched_arg(a, size, axis, keep_positions):
+    if np.result_type(a).kind in "fc":
+        ascending = keep_positions or (np.ndim(a) == 1 and np.all(np.diff(a) >= 0))
+        elements = [np.asarray(change(a)).astype(np.result_type(a)) for change in
+                    (_SORTED_ELEMENTS if ascending else _BATCH_ELEMENTS)[:size]]
+    else:
+        elements = [np.asarray(a)] * size
+    return np.stack(elements, axis=axis)
+
+
+def draw_batch(data, args, keep_positions=False):
+    """Batched versions of ``args``: (batched args, in_axes, size); at least one argument
+    is batched, each at an axis drawn among all its positions (negative ones too)."""
+    size = data.draw(st.integers(1, len(_BATCH_ELEMENTS)), label="batch size")
+    candidates = [i for i, a in enumerate(args) if _batchable(a)]
+    batched_positions = set(data.draw(
+        st.lists(st.sampled_from(candidates), min_size=1, unique=True), label="batched")
+        if candidates else ())
+    batched, in_axes = [], []
+    for i, a in enumerate(args):
+        if i not in batched_positions:
+            batched.append(a)
+            in_axes.append(None)
+            continue
+        ndim = np.ndim(a) + 1
+        axis = data.draw(st.integers(-ndim, ndim - 1), label=f"in_axes[{i}]")
+        batched.append(_batched_arg(a, size, axis % ndim, keep_positions))
+        in_axes.append(axis)
+    return tuple(batched), tuple(in_axes), size
+
+
+def _jax_batched(case, static, in_axes, out_axes, diff, ct_tree_leaves):
+    key = (case.name, repr(static), in_axes, out_axes, diff)
+    if key not in _JAX_BATCHED:
+        jax_fun = case.jax_version()
+
+        def oracle(args, ct):
+            value = jax.vmap(lambda *a: jax_fun(*a, **static), in_axes=in_axes,
+                             out_axes=out_axes)(*args)
+            if ct is None:
+                return value, None
+
+            def weighted(*a):
+                leaves = tree_flatten(jax_fun(*a, **static))[0]
+                return sum(jnp.sum(jnp.real(leaf * c)) for leaf, c in zip(leaves, ct)
+                           if c is not None)
+            grads = jax.vmap(jax.grad(weighted, argnums=diff), in_axes=in_axes,
+                             out_axes=out_axes)(*args)
+            return value, grads
+
+        _JAX_BATCHED[key] = jax.jit(oracle)
+    return _JAX_BATCHED[key]
+
+
+def _element(args, in_axes, i):
+    return [a if axis is None else np.take(a, i, axis=axis) for a, axis in zip(args, in_axes)]
+
+
+def check_case_against_loop(case, data):
+    """For functions whose result's shape depends on values (which JAX cannot vmap):
+    ``vmap`` equals a loop over the batch, or raises an error that names vmap."""
+    args, static = data.draw(case.args, label="args")
+    batched, in_axes, size = draw_batch(data, args)
+    if all(axis is None for axis in in_axes):
+        return
+    ours_fun = case.funcgrad_fun()
+    try:
+        value = fg.vmap(lambda *a: ours_fun(*a, **static), in_axes=in_axes)(*batched)
+    except (TypeError, ValueError) as error:
+        assert "vmap" in str(error), f"{case.name}: unclear error under vmap: {error}"
+        return
+    looped = [ours_fun(*_element(batched, in_axes, i), **static) for i in range(size)]
+    expected = tree_map(lambda *leaves: np.stack(leaves), *looped)
+    assert_close(case, value, expected, "vmap value against a loop")
+
+
+def check_case_batched(case, data, with_grad=True, keep_positions=False):
+    """``vmap`` of the case's function (and of its gradient) against ``jax.vmap``."""
+    args, static = data.draw(case.args, label="args")
+    batched, in_axes, size = draw_batch(data, args, keep_positions)
+    if all(axis is None for axis in in_axes):  # nothing to batch (no array argument)
+        return
+    out_axes = data.draw(st.sampled_from((0, -1)), label="out_axes")
+    precision = _least_precise(args)
+    ours_fun = case.funcgrad_fun()
+    element = ours_fun(*args, **static)
+
+    diff = case.diff if case.diff is not None else tuple(
+        i for i, a in enumerate(args) if np.result_type(a).kind in "fc")
+    ct = None
+    if with_grad and case.differentiable and diff:
+        ct = tree_flatten(_draw_cotangent(data, element), is_leaf=lambda x: x is None)[0]
+        if all(c is None for c in ct):
+            ct = None
+
+    expected, expected_grads = _jax_batched(case, static, in_axes, out_axes, diff,
+                                            ct)(batched, ct)
+    value = fg.vmap(lambda *a: ours_fun(*a, **static), in_axes=in_axes,
+                    out_axes=out_axes)(*batched)
+    assert_close(case, value, expected, f"vmap value (in_axes={in_axes})", precision)
+    for batched_leaf, leaf in zip(tree_flatten(value)[0], tree_flatten(element)[0]):
+        assert np.result_type(batched_leaf) == np.result_type(leaf), (
+            f"{case.name}: vmap gives dtype {np.result_type(batched_leaf)}, one element "
+            f"{np.result_type(leaf)}")
+    if ct is None:
+        return
+
+    def weighted(*a):
+        leaves = tree_flatten(ours_fun(*a, **static))[0]
+        total = 0.0
+        for leaf, c in zip(leaves, ct):
+            if c is not None:
+                total = total + fnp.sum(fnp.real(leaf * c))
+        return total
+
+    grads = fg.vmap(fg.grad(weighted, argnums=diff), in_axes=in_axes,
+                    out_axes=out_axes)(*batched)
+    assert_close(case, grads, expected_grads, f"vmap(grad) (in_axes={in_axes})", precision)

@@ -58,3 +58,13 @@ def test_neural_network_prints_a_line_per_epoch(monkeypatch, capsys):
     assert len(lines) == 3 and lines[-1].startswith("epoch   3/3  loss")
     losses = [float(line.split("loss")[1].split()[0]) for line in lines]
     assert losses[-1] < losses[0]
+
+
+def test_per_example_gradients_writes_a_png(monkeypatch, capsys, tmp_path):
+    png = tmp_path / "norms.png"
+    output = run_example("per_example_gradients.py", str(png), "--steps", "20",
+                         monkeypatch=monkeypatch, capsys=capsys)
+    skip_if_missing("matplotlib", output)
+    assert "vmap(grad) equals a loop of grad" in output
+    assert "after 20 DP-SGD steps" in output
+    assert png.read_bytes().startswith(b"\x89PNG")

@@ -2,13 +2,14 @@
 
 Knows nothing about NumPy functions; `funcgrad.numpy` declares the primitives.
 """
+from .batching import BatchBox, BatchTrace, BatchingFallbackWarning, defbatch
 from .errors import ConversionError, LeakedValueError
 from .forward import JVPBox, JVPTrace, float0
 from .primitive import NO_PARAMS, Primitive, registry, tuple_get
 from .reverse import Node, ReverseBox, ReverseTrace, backward_pass, leaf_node
 from .rules import (ZERO, ArgVJP, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg,
                     defvjp_rule)
-from .trace import (EAGER_LEVEL, Box, Trace, collector_paused, find_top_trace, instruments,
-                    new_trace, strip_derivatives, unbox_all)
+from .trace import (EAGER_LEVEL, Box, Trace, collector_paused, every_value, find_top_trace,
+                    instruments, new_trace, strip_derivatives, unbox_all)
 from .values import (add_cotangents, dtype_of, is_differentiable, ones_like_value,
                      quiet_floating_point, shape_of, zeros_like_value)

@@ -55,3 +55,12 @@ def freed_graph(name):
         f"funcgrad: trying to pull a cotangent through '{name}' a second time, but the values "
         f"it saved were freed by the first backward pass. Pass retain_graph=True to the "
         f"first backward pass to keep them.")
+
+
+def batched_conversion(kind):
+    name = getattr(kind, "__name__", str(kind))
+    return ConversionError(
+        f"funcgrad.vmap: {name}() of a batched value: it has one value per batch element, so "
+        f"Python control flow (if, while, and/or, int(), indexing with it) cannot depend on "
+        f"it inside vmap. Write the choice with funcgrad.numpy.where (or select, clip, "
+        f"piecewise), which computes both branches and picks per element.")

@@ -25,11 +25,12 @@ class Primitive:
     ``save(ans, args, params, wanted) -> residuals``, run in the forward pass, and
     ``backward(residuals, params, g) -> cotangents`` (one per argument). `jvp_rules` are
     optional forward-mode rules, one per argument (`rules.defjvp`); without one, forward
-    mode transposes the VJP (DESIGN.md, decision 5).
+    mode transposes the VJP (DESIGN.md, decision 5). `batch_rule` is its rule under vmap
+    (`batching.defbatch`; None: run once per batch element).
     """
 
     __slots__ = ("name", "impl", "vjp", "jvp_rules", "jvp_rule_any_arg", "multiple_results",
-                 "__weakref__")
+                 "batch_rule", "__weakref__")
 
     def __init__(self, name, impl, multiple_results=False, register=True):
         self.name = name
@@ -37,6 +38,7 @@ class Primitive:
         self.vjp = None
         self.jvp_rules = ()
         self.jvp_rule_any_arg = None
+        self.batch_rule = None
         self.multiple_results = multiple_results
         if register:
             if name in registry:

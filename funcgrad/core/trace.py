@@ -28,6 +28,8 @@ class Trace:
     __slots__ = ("level", "active")
     # The transform's name, for error messages.
     transform = "a transform"
+    # Whether a box's value holds a whole batch (vmap's), which `unbox_all` must keep boxed.
+    batches = False
 
     def __init__(self, level):
         self.level = level
@@ -137,9 +139,25 @@ def find_top_trace(values):
 
 
 def unbox_all(x):
-    """Strip every level of boxing: the raw value underneath. Under a staging trace (jit)
-    the raw value is that of one run only, so reading it records a guard on it
-    (`Trace.concretize`): the program is re-traced when a later run's value differs."""
+    """Strip every level of boxing that carries a derivative: the raw value underneath.
+
+    A batch trace's box (vmap's) is kept, around its stripped value: that value holds the
+    whole batch, and only the box says which of its axes is the batch's, so dropping it
+    would make a mask or a constant computed from the raw value silently misshapen. Under
+    a staging trace (jit) the raw value is that of one run only, so reading it records a
+    guard on it (`Trace.concretize`): the program is re-traced when a later run's value
+    differs."""
+    while isinstance(x, Box):
+        trace = x._trace
+        if trace.batches:
+            return trace.rebox(x, unbox_all(x.value))
+        x = trace.concretize(x) if x.staged else x.value
+    return x
+
+
+def every_value(x):
+    """The raw value under every box, a vmap batch's included: for checks that look at
+    every element (NaN, accuracy) and their messages. Never for results."""
     while isinstance(x, Box):
         x = x._trace.concretize(x) if x.staged else x.value
     return x
@@ -147,8 +165,12 @@ def unbox_all(x):
 
 def strip_derivatives(x):
     """`x` without the boxes of transforms that differentiate: the value a derivative sees
-    as a constant. A staging trace's box is kept, since it stands for every run's value."""
+    as a constant. A staging trace's box is kept, since it stands for every run's value,
+    and so is a batch trace's, since it says which axis is the batch's."""
     while isinstance(x, Box) and not x.staged:
+        trace = x._trace
+        if trace.batches:
+            return trace.rebox(x, strip_derivatives(x.value))
         x = x.value
     return x
 

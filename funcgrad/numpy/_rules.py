@@ -1,6 +1,6 @@
 """What rule modules share: declaring primitives, and what a rule saves of an argument."""
 # The rule declarations are re-exported so each rule module imports from one place.
-from ..core import (ZERO, ArgVJP, Primitive, defjvp, defjvp_any_arg, defvjp,  # noqa: F401
+from ..core import (ZERO, ArgVJP, Primitive, defbatch, defjvp, defjvp_any_arg, defvjp,  # noqa: F401
                     defvjp_any_arg, defvjp_rule, dtype_of, errors, shape_of)
 
 

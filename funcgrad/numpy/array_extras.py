@@ -12,10 +12,11 @@ import operator
 
 import numpy as np
 
-from ..core import Box, shape_of, unbox_all
+from ..core import Box, shape_of
 from ._axes import normalize_axis
 from ._rules import reject_out
 from ._base import astype
+from ._batching import plain_value, read_values
 from .creation import asarray, zeros_like
 from .elementwise import conj, real, subtract, where
 from .elementwise_special import mod
@@ -25,11 +26,6 @@ from .products import matmul
 from .reductions import cumprod, cumsum, diff, sum
 from .shape_ops import (broadcast_to, concatenate, expand_dims, moveaxis, ravel, reshape,
                         stack, transpose)
-
-
-def _constant(a):
-    """The plain NumPy value of ``a`` (traced or not): for indices, masks, conditions."""
-    return np.asarray(unbox_all(a) if isinstance(a, Box) else a)
 
 
 def _cast(a, dtype):
@@ -97,7 +93,7 @@ def delete(arr, obj, axis=None):
     if not isinstance(obj, slice):
         empty_list = not isinstance(obj, (np.ndarray, Box)) and np.size(obj) == 0
         # As NumPy: an empty list (float when converted) deletes nothing.
-        obj = np.asarray(obj, np.intp) if empty_list else _constant(obj)
+        obj = np.asarray(obj, np.intp) if empty_list else plain_value(obj)
     if not isinstance(obj, slice) and obj.dtype.kind not in "iub":
         raise IndexError(f"funcgrad.numpy.delete: obj must be integers, a slice or a boolean "
                          f"mask, got dtype {obj.dtype}")
@@ -118,7 +114,7 @@ def insert(arr, obj, values, axis=None):
     if isinstance(obj, slice):
         indices = np.arange(*obj.indices(length))
     else:
-        indices = _constant(obj)
+        indices = plain_value(obj)
         if indices.dtype == bool or indices.ndim > 1 or (
                 indices.size and indices.dtype.kind not in "iu"):
             raise IndexError("funcgrad.numpy.insert: obj must be an integer, a slice or a "
@@ -177,7 +173,7 @@ def trim_zeros(filt, trim="fb", axis=None):
                          f"'b', got {trim!r}")
     axes = range(filt.ndim) if axis is None else normalize_axis(axis, filt.ndim,
                                                                "trim_zeros")
-    nonzero = np.nonzero(_constant(filt))
+    nonzero = np.nonzero(plain_value(filt))
     index = [slice(None)] * filt.ndim
     for ax in axes:
         if not nonzero[ax].size:
@@ -218,7 +214,7 @@ def select(condlist, choicelist, default=0):
     if not condlist:
         raise ValueError("funcgrad.numpy.select: select with an empty condition list is "
                          "not possible")
-    conditions = [_constant(c) for c in condlist]
+    conditions = [plain_value(c) for c in condlist]
     for c in conditions:
         if c.dtype != bool:
             raise TypeError(f"funcgrad.numpy.select: conditions must be boolean, got dtype "
@@ -256,7 +252,7 @@ def compress(condition, a, axis=None, out=None):
     """``numpy.compress``: the slices of ``a`` along ``axis`` (None: of the flattened array)
     where the 1-D ``condition`` holds (it may be shorter than the axis)."""
     reject_out(out, "compress")
-    condition = _constant(condition)
+    condition = plain_value(condition)
     if condition.ndim != 1:
         raise ValueError("funcgrad.numpy.compress: condition must be a 1-d array")
     a, axis = _axis_or_flat(a, axis, "compress")
@@ -270,7 +266,7 @@ def compress(condition, a, axis=None, out=None):
 def extract(condition, arr):
     """``numpy.extract``: the entries of the flattened ``arr`` where the flattened
     ``condition`` is nonzero."""
-    return take(ravel(asarray(arr)), np.flatnonzero(_constant(condition)))
+    return take(ravel(asarray(arr)), np.flatnonzero(plain_value(condition)))
 
 
 def piecewise(x, condlist, funclist, *args, **kw):
@@ -281,7 +277,10 @@ def piecewise(x, condlist, funclist, *args, **kw):
     if np.isscalar(condlist) or (not isinstance(condlist[0], (list, np.ndarray, Box))
                                  and x.ndim != 0):
         condlist = [condlist]  # as NumPy: a single condition
-    conditions = np.asarray([_constant(c) for c in condlist], dtype=bool)
+    conditions = [plain_value(c) for c in condlist]
+    if any(isinstance(c, Box) for c in conditions):  # batched (vmap)
+        return _piecewise_selecting(x, conditions, funclist, args, kw)
+    conditions = np.asarray(conditions, dtype=bool)
     if len(conditions) == len(funclist) - 1:
         otherwise = ~np.any(conditions, axis=0, keepdims=True)
         conditions = np.concatenate([conditions, otherwise], axis=0)
@@ -298,6 +297,25 @@ def piecewise(x, condlist, funclist, *args, **kw):
         values = getitem(x, condition)
         if values.size:
             y = at(y)[condition].set(func(values, *args, **kw))
+    return y
+
+
+def _piecewise_selecting(x, conditions, funclist, args, kw):
+    """piecewise for conditions that differ per batch element (vmap): each function of the
+    whole of ``x``, chosen per element with `where` (as JAX's piecewise does)."""
+    if len(conditions) == len(funclist) - 1:
+        otherwise = conditions[0] == conditions[0]  # all True, batched like the conditions
+        for condition in conditions:
+            otherwise = otherwise & ~astype(condition, bool)
+        conditions = conditions + [otherwise]
+    elif len(conditions) != len(funclist):
+        raise ValueError(f"funcgrad.numpy.piecewise: with {len(conditions)} condition(s), "
+                         f"either {len(conditions)} or {len(conditions) + 1} functions are "
+                         f"needed")
+    y = zeros_like(x)
+    for condition, func in zip(conditions, funclist):
+        value = func(x, *args, **kw) if callable(func) else func
+        y = where(astype(condition, bool), astype(value, y.dtype), y)
     return y
 
 
@@ -425,8 +443,8 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
     high = period / 2
     ddmod = mod(dd + high, period) - high
     # As NumPy: a jump of exactly -period/2 becomes +period/2 where the step was positive.
-    ddmod = where((_constant(ddmod) == -high) & (_constant(dd) > 0), high, ddmod)
-    correction = where(np.abs(_constant(dd)) < discont, 0.0, subtract(ddmod, dd))
+    ddmod = where((plain_value(ddmod) == -high) & (plain_value(dd) > 0), high, ddmod)
+    correction = where(np.abs(plain_value(dd)) < discont, 0.0, subtract(ddmod, dd))
     head = (slice(None),) * axis
     return concatenate([getitem(p, head + (slice(None, 1),)),
                         getitem(p, head + (slice(1, None),)) + cumsum(correction, axis=axis)],
@@ -557,22 +575,22 @@ def fill_diagonal(a, val, wrap=False, *, inplace=True):
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """``numpy.isclose`` of the plain values: a boolean constant."""
-    return np.isclose(_constant(a), _constant(b), rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return read_values(np.isclose, a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """``numpy.allclose`` of the plain values: a boolean constant."""
-    return np.allclose(_constant(a), _constant(b), rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return read_values(np.allclose, a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
 def array_equal(a1, a2, equal_nan=False):
     """``numpy.array_equal`` of the plain values: a boolean constant."""
-    return np.array_equal(_constant(a1), _constant(a2), equal_nan=equal_nan)
+    return read_values(np.array_equal, a1, a2, equal_nan=equal_nan)
 
 
 def array_equiv(a1, a2):
     """``numpy.array_equiv`` of the plain values: a boolean constant."""
-    return np.array_equiv(_constant(a1), _constant(a2))
+    return read_values(np.array_equiv, a1, a2)
 
 
 # ---- complex to real --------------------------------------------------------------------
@@ -588,7 +606,7 @@ def real_if_close(a, tol=100):
         return a
     if tol > 1:
         tol = np.finfo(a.dtype).eps * tol
-    if np.all(np.abs(np.imag(_constant(a))) < tol):
+    if np.all(np.abs(np.imag(plain_value(a))) < tol):
         return real(a)
     return a
 

@@ -51,6 +51,17 @@ def _python_type(dtype):
     return {"f": float, "c": complex, "b": bool}.get(dtype.kind, int)
 
 
+# The NumPy functions being dispatched to ours, with the box that asked (see
+# ArrayInterface.__array_function__).
+_dispatching = set()
+
+
+def _no_batched_version(name):
+    return TypeError(f"funcgrad.vmap: {name} reads the values of a batched array and has no "
+                     f"batching rule; compute it with other funcgrad.numpy functions, or "
+                     f"outside vmap.")
+
+
 class ArrayInterface:
     """The methods and properties given to `Box` (see `attach_array_interface`)."""
 
@@ -72,13 +83,13 @@ class ArrayInterface:
     at = property(lambda self: _namespace().at(self))
 
     def __len__(self):
-        shape = shape_of(self.value)
+        shape = self.shape
         if not shape:
             raise TypeError("len() of unsized object (a traced 0-d array)")
         return shape[0]
 
     def __iter__(self):
-        if not shape_of(self.value):
+        if not self.shape:
             raise TypeError("iteration over a traced 0-d array")
         return iter(_namespace().unstack(self))  # one node for all rows
 
@@ -92,6 +103,12 @@ class ArrayInterface:
             ".multiply, .min, .max), or `funcgrad.numpy.at(x)[idx].set(v)` for any array.")
 
     def __array__(self, dtype=None, copy=None):
+        if isinstance(unbox_all(self), Box):  # batched (vmap): a value per element
+            raise TypeError(
+                "funcgrad.vmap: a batched value was converted to a NumPy array (np.asarray, "
+                "a NumPy function without a funcgrad.numpy version, or indexing a NumPy array "
+                "with it), which would mix up the batch's elements. Use funcgrad.numpy "
+                "functions on it (for a NumPy array a, write funcgrad.numpy.take(a, i, axis=0)).")
         raise TypeError(
             "funcgrad: a traced value was converted to a NumPy array, which would lose its "
             "derivative. Use funcgrad.numpy functions on it (e.g. funcgrad.numpy.array or "
@@ -103,7 +120,10 @@ class ArrayInterface:
         origin = _ufunc_module(ufunc)
         ours = _counterpart(origin, ufunc.__name__)
         if ours is ufunc:  # re-exported as is (integer-only, no derivative): on the values
-            return ufunc(*(unbox_all(x) for x in inputs), **kwargs)
+            values = [unbox_all(x) for x in inputs]
+            if any(isinstance(v, Box) for v in values):
+                raise _no_batched_version(f"numpy.{ufunc.__name__}")
+            return ufunc(*values, **kwargs)
         if method != "__call__":
             raise TypeError(
                 f"funcgrad: {origin}.{ufunc.__name__}.{method} was called on a traced value; "
@@ -123,7 +143,16 @@ class ArrayInterface:
         if ours is None:
             raise TypeError(f"funcgrad: {func.__module__}.{func.__name__} was called on a "
                             f"traced value; {_instead(func.__module__, func.__name__, None)}")
-        return ours(*args, **kwargs)
+        # Ours reads plain values and calls NumPy's again; a batched value (vmap) comes back
+        # here, as it stays boxed: refuse rather than recurse.
+        key = (func, id(self))
+        if key in _dispatching:
+            raise _no_batched_version(f"{func.__module__}.{func.__name__}")
+        _dispatching.add(key)
+        try:
+            return ours(*args, **kwargs)
+        finally:
+            _dispatching.discard(key)
 
     def __hash__(self):
         return id(self)
@@ -161,7 +190,7 @@ class ArrayInterface:
             element = _namespace().ravel(self)[args[0]]
         elif args:
             element = self[args[0] if len(args) == 1 else args]
-        elif math.prod(shape_of(self.value)) != 1:
+        elif math.prod(self.shape) != 1:
             raise ValueError("can only convert an array of size 1 to a Python scalar")
         else:
             element = _namespace().reshape(self, ())
@@ -170,7 +199,7 @@ class ArrayInterface:
     def tolist(self):
         """Nested lists of Python scalars, as NumPy gives them (and so raising, as `item`
         does, for float values under a transform that differentiates)."""
-        if not shape_of(self.value):
+        if not self.shape:
             return self.item()
         return [row.tolist() for row in self]
 
@@ -211,9 +240,11 @@ def _operator(name, function, reflected=False):
 _OPERATORS = {
     "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
     "floordiv": "floor_divide", "mod": "remainder", "pow": "power", "matmul": "matmul",
+    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor", "lshift": "left_shift",
+    "rshift": "right_shift",
 }
 _UNARY_AND_COMPARISONS = {
-    "__neg__": "negative", "__pos__": "positive", "__abs__": "absolute",
+    "__neg__": "negative", "__pos__": "positive", "__abs__": "absolute", "__invert__": "invert",
     "__lt__": "less", "__le__": "less_equal", "__gt__": "greater", "__ge__": "greater_equal",
     "__eq__": "equal", "__ne__": "not_equal",
 }

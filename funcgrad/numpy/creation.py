@@ -9,6 +9,7 @@ import numpy as np
 from ..core import Box, unbox_all
 from ._axes import normalize_axis
 from ._base import array, asarray, astype, cast, is_traced
+from ._batching import holds_anywhere
 from .elementwise import log10, multiply, power, sign, true_divide
 from .shape_ops import (broadcast_arrays, broadcast_to, concatenate, expand_dims, moveaxis,
                         reshape, stack)
@@ -127,7 +128,7 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     ``base`` may be traced."""
     if not (is_traced(start) or is_traced(stop) or is_traced(base)):
         return np.logspace(start, stop, num, endpoint, base, dtype, axis)
-    ndmax = np.broadcast(*(_untraced(a) for a in (start, stop, base))).ndim
+    ndmax = len(np.broadcast_shapes(*(np.shape(a) for a in (start, stop, base))))
     start, stop, base = (array(a, ndmin=ndmax) for a in (start, stop, base))
     exponents = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
     return cast(power(expand_dims(base, axis), exponents), dtype)
@@ -139,7 +140,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     if not (is_traced(start) or is_traced(stop)):
         return np.geomspace(start, stop, num, endpoint, dtype, axis)
     start, stop = multiply(asarray(start), 1.0), multiply(asarray(stop), 1.0)
-    if np.any(_untraced(start) == 0) or np.any(_untraced(stop) == 0):
+    if holds_anywhere(_untraced(start) == 0) or holds_anywhere(_untraced(stop) == 0):
         raise ValueError("funcgrad.numpy.geomspace: a geometric sequence cannot include zero; "
                          "start and stop must be non-zero")
     computed = np.result_type(start.dtype, stop.dtype, float(num), np.zeros((), dtype))

@@ -18,7 +18,9 @@ import numpy as np
 from ..core import (NO_PARAMS, ZERO, ArgVJP, Box, Primitive, find_top_trace, strip_derivatives,
                    unbox_all)
 from ._base import astype, broadcast_to_p, real, unbroadcast
-from ._rules import aval, defjvp, defvjp, dtype_of, primitive, reject_out, shape_of
+from ._batching import elementwise as batch_elementwise
+from ._batching import may_hold
+from ._rules import aval, defbatch, defjvp, defvjp, dtype_of, primitive, reject_out, shape_of
 
 # ---- ufunc primitives ----------------------------------------------------------------
 
@@ -37,9 +39,10 @@ class Ufunc(Primitive):
 
     __slots__ = ("nin",)
 
-    def __init__(self, ufunc, name=None, multiple_results=False):
-        super().__init__(name or ufunc.__name__, ufunc, multiple_results)
+    def __init__(self, ufunc, name=None, multiple_results=False, register=True):
+        super().__init__(name or ufunc.__name__, ufunc, multiple_results, register)
         self.nin = ufunc.nin
+        self.batch_rule = batch_elementwise
 
     def __call__(self, *args, **kwargs):
         # find_top_trace, written out: this is every operator's path (~2.5% of a primitive).
@@ -164,8 +167,14 @@ from_values_p = Primitive("from_values", _from_values_impl, register=False)
 
 def constant_from_values(compute, dtype, *args):
     """``compute(*raw values of args)`` as a `dtype` array that carries no derivative."""
-    return from_values_p(*[strip_derivatives(arg) for arg in args], compute=compute,
-                         dtype=dtype)
+    values = [strip_derivatives(arg) for arg in args]
+    if any(isinstance(value, Box) and value._trace.batches for value in values):
+        # A batch (vmap): `compute`'s NumPy calls on the batch's boxes batch themselves,
+        # giving one constant per element of the batch.
+        constant = compute(*values)
+        return (astype(constant, dtype) if isinstance(constant, Box)
+                else np.asarray(constant, dtype))
+    return from_values_p(*values, compute=compute, dtype=dtype)
 
 
 def constant_slope(compute):
@@ -182,7 +191,7 @@ def _times_constant(v, constant):
 
 def replace_where(mask, replacement, value):
     """``value`` with ``replacement`` where the raw ``mask`` holds (no op if nowhere)."""
-    return _where(mask, replacement, value) if np.count_nonzero(mask) else value
+    return _where(mask, replacement, value) if may_hold(mask) else value
 
 
 def _elementwise_vjp(argnum, slope):
@@ -451,7 +460,7 @@ def _hypot_slope(argnum):
     def save(ans, x, y):
         mine = y if argnum else x
         zero = unbox_all(ans) == 0
-        if not np.any(zero):
+        if not may_hold(zero):
             return mine, ans, None
         # hypot(0, 0): JAX's hypot(a, b) = max(|a|, |b|) there, so each side gets 1/2.
         return mine, _where(zero, 1.0, ans), zero
@@ -497,7 +506,7 @@ def _chooser_slope(argnum):
         ties = mine == other  # where both are the result (NaN == NaN is False: no tie)
         # count_nonzero is NumPy's cheapest "any" (0.4 us; np.any and .any() cost 1-3 us).
         # Ties are rare, so the 1/2 is written only where needed.
-        return np.where(ties, 0.5, wins) if np.count_nonzero(ties) else wins
+        return np.where(ties, 0.5, wins) if may_hold(ties) else wins
     return constant_slope(compute)
 
 
@@ -560,9 +569,22 @@ isposinf = primitive(np.isposinf)
 isreal = primitive(np.isreal)
 iscomplex = primitive(np.iscomplex)
 
+# Bit operations have integer and boolean results, so nothing to differentiate (and no
+# oracle case: unregistered). They are primitives so that batched masks (vmap) combine.
+bitwise_and = Ufunc(np.bitwise_and, register=False)
+bitwise_or = Ufunc(np.bitwise_or, register=False)
+bitwise_xor = Ufunc(np.bitwise_xor, register=False)
+invert = Ufunc(np.invert, register=False)
+left_shift = Ufunc(np.left_shift, register=False)
+right_shift = Ufunc(np.right_shift, register=False)
+bitwise_not = bitwise_invert = invert
+bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
+
 # ---- selection -----------------------------------------------------------------------
 
 _where = primitive(np.where, name="where")
+for _primitive in (imag, isneginf, isposinf, isreal, iscomplex, _where):
+    defbatch(_primitive, batch_elementwise)
 define_rules(_where, ZERO_SLOPE, lambda v, condition: _where(condition, v, 0.0),
              lambda v, condition: _where(condition, 0.0, v))
 
@@ -597,4 +619,6 @@ __all__ = [
     "less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "logical_and",
     "logical_or", "logical_xor", "logical_not", "isfinite", "isinf", "isnan", "signbit",
     "isneginf", "isposinf", "isreal", "iscomplex", "where",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "bitwise_not", "bitwise_invert",
+    "left_shift", "right_shift", "bitwise_left_shift", "bitwise_right_shift",
 ]

@@ -7,8 +7,9 @@ import operator
 import numpy as np
 
 from ..core import ZERO, ArgVJP, Box, unbox_all
-from ._rules import defjvp, defvjp, dtype_of, primitive, reject_out
+from ._rules import defbatch, defjvp, defvjp, dtype_of, primitive, reject_out
 from ._base import astype
+from ._batching import elementwise as batch_elementwise
 from .elementwise import (IDENTITY, ZERO_SLOPE, Ufunc, absolute, add, constant_slope,
                           define_rules, exp, imag, multiply, negative, power, real,
                           replace_where, subtract, true_divide, unary_rules, where)
@@ -121,7 +122,13 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         return add(parts[0], multiply(parts[1], 1j))
     raw = unbox_all(x)
     finite = np.isfinite(raw)
-    replaced = np.nan_to_num(raw, nan=nan, posinf=posinf, neginf=neginf)
+    if isinstance(raw, Box):  # batched (vmap): NumPy's replacements, chosen per element
+        info = np.finfo(dtype_of(raw))
+        replaced = astype(where(raw != raw, nan, where(
+            raw > 0, info.max if posinf is None else posinf,
+            info.min if neginf is None else neginf)), dtype_of(raw))
+    else:
+        replaced = np.nan_to_num(raw, nan=nan, posinf=posinf, neginf=neginf)
     return replace_where(~finite, replaced, x)
 
 
@@ -215,6 +222,8 @@ def _bessel_i1_impl(x):
 
 i0 = primitive(np.i0, "i0")
 _bessel_i1 = primitive(_bessel_i1_impl, "bessel_i1")
+for _primitive in (_round, _sinc, i0, _bessel_i1):
+    defbatch(_primitive, batch_elementwise)
 unary_rules(i0, lambda v, x: multiply(v, _bessel_i1(x)))
 
 

@@ -11,7 +11,8 @@ import operator
 import numpy as np
 
 from ._base import unbroadcast
-from ._rules import ArgVJP, aval, defjvp, defvjp, primitive
+from ._batching import over_axes as batch_over_axes
+from ._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive
 from .creation import asarray
 from .elementwise import conjugate, multiply, real
 from .indexing import getitem
@@ -34,6 +35,8 @@ _irfftn = primitive(
     lambda a, axes, norm, n: np.fft.irfftn(
         a, s=[np.shape(a)[ax] for ax in axes[:-1]] + [n], axes=axes, norm=norm),
     "fft.irfftn")
+for _primitive in (_fftn, _ifftn, _rfftn, _irfftn):
+    defbatch(_primitive, batch_over_axes)
 
 
 # ---- VJP and JVP rules ---------------------------------------------------------------

@@ -19,7 +19,8 @@ import numpy as np
 from ..core import Box, unbox_all
 from ._base import add_at_zeros, asarray, gather
 from ._base import astype as _astype
-from ._rules import ArgVJP, aval, defjvp, defvjp, primitive
+from ._batching import scatter as batch_scatter
+from ._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive
 from .indexing import canonical_index, has_integer_array
 from .shape_ops import broadcast_to, pad, ravel, reshape
 
@@ -61,6 +62,8 @@ _scatter_set = primitive(_set_impl, "scatter_set")
 _scatter_add = primitive(_add_impl, "scatter_add")
 _scatter_max = primitive(_extremum_impl(np.maximum), "scatter_max")
 _scatter_min = primitive(_extremum_impl(np.minimum), "scatter_min")
+for _primitive in (_scatter_set, _scatter_add, _scatter_max, _scatter_min):
+    defbatch(_primitive, batch_scatter)
 
 
 def _set_x_pull(g, zero, index):
@@ -98,7 +101,9 @@ def _extremum_shares(ans, x, values, index, unique):
     dtype = ans.dtype
     x_wins = (x_value == ans).astype(dtype)
     values_win = (values_value == ans[index]).astype(dtype)
-    winners = x_wins + _add_impl(np.zeros(ans.shape, dtype), values_win, index, unique)
+    # The primitive rather than its impl: under vmap the masks are batched.
+    winners = x_wins + _scatter_add(np.zeros(ans.shape, dtype), values_win, index=index,
+                                    unique=unique)
     return x_wins / winners, values_win / winners[index]
 
 
@@ -196,6 +201,11 @@ class IndexUpdateRef:
                              f"{_MODES}, got {mode!r}")
         x = self.array
         index = canonical_index(self.index, f"at[...].{method}")
+        if any(isinstance(part, Box) for part in index):
+            raise NotImplementedError(
+                f"funcgrad.numpy: x.at[...].{method} with an index array that differs per "
+                f"batch element (vmap) is not supported; batch only x and the values, or "
+                f"compute the update with funcgrad.numpy.where on a mask.")
         padded = ()
         if mode in ("clip", "drop", "fill"):
             index, padded = _bounded_index(index, np.shape(x), mode == "clip")

@@ -7,8 +7,10 @@ import numpy as np
 
 from ..core import Box, dtype_of, unbox_all
 from ._axes import normalize_axis
-from ._base import as_array, gather, getitem_p
-from ._rules import reject_out
+from ..core import Primitive, defbatch, defjvp, defvjp
+from ._base import as_array, gather, getitem_p, transpose_p
+from ._batching import batched_everywhere, ndim_of, with_rank
+from ._rules import ArgVJP, aval, reject_out
 from .shape_ops import ravel
 
 _VALID_INDICES = ("indices must be integers, slices, None (numpy.newaxis), Ellipsis, or "
@@ -56,6 +58,8 @@ def _canonical_part(part, function):
                 f"Indices cannot carry derivatives; {_VALID_INDICES}. Convert a computed "
                 f"index with .astype(int) first.")
         part = unbox_all(part)
+        if isinstance(part, Box):  # batched (vmap): left for `gather_batched`
+            return part
     if isinstance(part, (bool, np.bool_)):
         return bool(part)
     if isinstance(part, np.integer):
@@ -87,6 +91,8 @@ def has_integer_array(index):
 def getitem(x, index):
     """``x[index]`` for every NumPy index form; the VJP adds into zeros at the index."""
     index = canonical_index(index)
+    if any(isinstance(part, Box) for part in index):
+        return gather_batched(x, index)
     return getitem_p(x, index=index, unique=not has_integer_array(index))
 
 
@@ -126,11 +132,14 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     """
     reject_out(out, "take")
     a = as_array(a)
-    indices = _integer_indices(indices, "take")
     if axis is None:
         a, axis = ravel(a), 0
     axis = normalize_axis(axis, np.ndim(a), "take")[0]
     length = np.shape(a)[axis]
+    if isinstance(indices, Box) and isinstance(unbox_all(indices), Box):  # batched (vmap)
+        indices = _apply_index_mode(unbox_all(indices), length, mode, "take")
+        return gather_batched(a, (slice(None),) * axis + (indices,))
+    indices = _integer_indices(indices, "take")
     indices = _apply_index_mode(indices, length, mode, "take")
     if mode == "raise" and indices.size and not (
             -length <= indices.min() and indices.max() < length):
@@ -157,10 +166,138 @@ def take_along_axis(arr, indices, axis=-1):
     return permute_along_axis(arr, indices, axis, unique=False, function="take_along_axis")
 
 
+# ---- indices that differ per batch element (vmap) ------------------------------------------
+# An index is a parameter of getitem; index arrays that are batched are arguments of these
+# two primitives instead (never differentiated: they are integers). `template` is the
+# canonical index with `SLOT` where each batched array goes. Unregistered:
+# only batched indices reach them, so vmap's tests check them (tests/test_vmap*.py).
+
+SLOT = "batched index"
+
+
+def _fill(template, arrays):
+    arrays = iter(arrays)
+    return tuple([next(arrays) if part is SLOT else part for part in template])
+
+
+def _gather_impl(x, *arrays, template):
+    return x[_fill(template, arrays)]
+
+
+def _scatter_zeros_impl(g, *arrays, template, shape, dtype):
+    out = np.zeros(shape, dtype)
+    np.add.at(out, _fill(template, arrays), g)
+    return out
+
+
+gather_p = Primitive("gather", _gather_impl, register=False)
+# The transpose: values added into zeros at the index.
+scatter_zeros_p = Primitive("scatter_zeros", _scatter_zeros_impl, register=False)
+
+
+def _gather_pull(g, arrays, template, shape, dtype):
+    return scatter_zeros_p(g, *arrays, template=template, shape=shape, dtype=dtype)
+
+
+def _scatter_zeros_pull(g, arrays, template):
+    return gather_p(g, *arrays, template=template)
+
+
+defvjp(gather_p, ArgVJP(lambda ans, x, *arrays, template: (arrays, template, *aval(x)),
+                        _gather_pull))
+defvjp(scatter_zeros_p, ArgVJP(lambda ans, g, *arrays, template, shape, dtype:
+                               (arrays, template), _scatter_zeros_pull))
+defjvp(gather_p, lambda t, ans, x, *arrays, template: gather_p(t, *arrays, template=template))
+defjvp(scatter_zeros_p, lambda t, ans, g, *arrays, template, shape, dtype:
+       scatter_zeros_p(t, *arrays, template=template, shape=shape, dtype=dtype))
+
+
+def _batched_index(size, arrays, axes, template):
+    """The index of the batched operand (batch in front): a range over the batch first, then
+    the template's parts, its slots filled with the index arrays batched in front; every
+    array part broadcasts against the others, so NumPy puts the batch first in the result,
+    then the arrays' dimensions (``rank`` of them), then the other parts'."""
+    arrays = [batched_everywhere(a, b, size) for a, b in zip(arrays, axes)]
+    static = [part for part in template if isinstance(part, np.ndarray)]
+    rank = max([ndim_of(a) - 1 for a in arrays] + [p.ndim for p in static])
+    arrays = [with_rank(a, rank) for a in arrays]
+    batch = np.arange(size).reshape((size,) + (1,) * rank)
+    return [batch] + arrays, (SLOT,) + template, rank
+
+
+def _advanced_position(template, ndim):
+    """Where one element's ``x[template]`` (x of ``ndim`` dimensions) puts the index arrays'
+    dimensions: after the dimensions of the parts before them when those arrays (and ints)
+    are adjacent, else first (0), as NumPy does."""
+    advanced = [i for i, part in enumerate(template)
+                if part is SLOT or isinstance(part, (np.ndarray, int, np.integer))]
+    if advanced[-1] - advanced[0] + 1 != len(advanced):
+        return 0
+    consumed = sum(1 for part in template if part is not None and part is not Ellipsis)
+    return sum(ndim - consumed if part is Ellipsis else 1 for part in template[:advanced[0]])
+
+
+def _arrays_moved(x, rank, source, destination):
+    """``x`` (batch first) with its ``rank`` index-array dimensions moved from just after
+    the batch by ``source`` to ``destination`` places."""
+    if source == destination:
+        return x
+    rest = [d for d in range(1, ndim_of(x)) if not 1 + source <= d < 1 + source + rank]
+    block = list(range(1 + source, 1 + source + rank))
+    order = [0] + rest[:destination] + block + rest[destination:]
+    return transpose_p(x, axes=tuple(order))
+
+
+def _gather_batch(primitive, size, values, axes, params):
+    x = batched_everywhere(values[0], axes[0], size)
+    arrays, template, rank = _batched_index(size, values[1:], axes[1:], params["template"])
+    out = gather_p(x, *arrays, template=template)
+    position = _advanced_position(params["template"], ndim_of(x) - 1)
+    return _arrays_moved(out, rank, 0, position), 0
+
+
+def _scatter_zeros_batch(primitive, size, values, axes, params):
+    g = batched_everywhere(values[0], axes[0], size)
+    arrays, template, rank = _batched_index(size, values[1:], axes[1:], params["template"])
+    position = _advanced_position(params["template"], len(params["shape"]))
+    g = _arrays_moved(g, rank, position, 0)  # laid out as the batched gather makes it
+    return scatter_zeros_p(g, *arrays, template=template,
+                           shape=(size,) + tuple(params["shape"]), dtype=params["dtype"]), 0
+
+
+defbatch(gather_p, _gather_batch)
+defbatch(scatter_zeros_p, _scatter_zeros_batch)
+
+
+def gather_batched(x, index):
+    """``x[index]`` for a canonical index some of whose arrays are batched (raw boxes).
+    Boolean arrays become their integer positions, so that every array part broadcasts."""
+    template, arrays = [], []
+    for part in index:
+        if isinstance(part, Box):
+            if dtype_of(part).kind not in "iu":
+                raise TypeError("funcgrad.numpy.getitem: a boolean mask that differs per "
+                                "batch element (vmap) would give each element its own "
+                                "shape; use funcgrad.numpy.where instead.")
+            template.append(SLOT)
+            arrays.append(part)
+        elif isinstance(part, np.ndarray) and part.dtype == bool:
+            template.extend(np.nonzero(part))
+        else:
+            template.append(part)
+    return gather_p(x, *arrays, template=tuple(template))
+
+
 def permute_along_axis(arr, indices, axis, unique=True, function="take_along_axis"):
     """take_along_axis for callers that know whether the indices along each line are
     distinct (a permutation, as in sort): then the VJP assigns instead of accumulating."""
     arr = as_array(arr)
+    if isinstance(indices, Box) and isinstance(unbox_all(indices), Box):  # batched (vmap)
+        indices = unbox_all(indices)
+        if axis is None:
+            arr, axis = ravel(arr), 0
+        axis = normalize_axis(axis, np.ndim(arr), function)[0]
+        return gather_batched(arr, _along_axis_index(np.shape(arr), indices, axis))
     indices = _integer_indices(indices, function)
     if axis is None:
         if indices.ndim != 1:

@@ -14,10 +14,12 @@ import operator
 import numpy as np
 from numpy.linalg import LinAlgError
 
-from ..core import Box, dtype_of, shape_of, unbox_all
+from ..core import Box, dtype_of, every_value, shape_of, unbox_all
 from . import reductions
 from ._axes import normalize_axis
-from ._rules import ArgVJP, aval, defvjp, primitive, reject_out
+from ._batching import holds_anywhere, read_values
+from ._batching import leading as batch_leading
+from ._rules import ArgVJP, aval, defbatch, defvjp, primitive, reject_out
 from ._base import astype, unbroadcast
 from .creation import asarray
 from .elementwise import (absolute, add, conjugate, imag, multiply, negative, power, real,
@@ -609,12 +611,14 @@ _eig = primitive(_eig_impl, "linalg.eig", multiple_results=True)
 
 
 def _eigenvector_residual(a, w, v):
-    """max |A V - V diag(w)| relative to max|A| max|V|, and the most a backward-stable
-    eig leaves there (1000 n eps; random matrices, rows scaled by up to e^10, stay < 25 n eps)."""
+    """max |A V - V diag(w)| relative to max|A| max|V| (one per element of a batch under
+    vmap: NumPy's functions dispatch to ours), and the most a backward-stable eig leaves
+    there (1000 n eps; random matrices, rows scaled by up to e^10, stay < 25 n eps)."""
     a, w, v = unbox_all(a), unbox_all(w), unbox_all(v)
     scale = np.abs(a).max() * np.abs(v).max()
-    residual = np.abs(a @ v - v * w[..., None, :]).max() / scale if scale else 0.0
-    return residual, 1e3 * a.shape[-1] * np.finfo(a.dtype).eps
+    with np.errstate(divide="ignore", invalid="ignore"):
+        residual = np.abs(a @ v - v * w[..., None, :]).max() / scale
+    return np.where(scale != 0, residual, 0.0), 1e3 * a.shape[-1] * np.finfo(a.dtype).eps
 
 
 def _eig_save(ans, a):
@@ -629,10 +633,11 @@ def _eig_pull(cts, w, v, residual, allowed, shape, dtype):
     # dw = diag(P) and dV = V (F * P) + V diag(c) with P = inv(V) dA V, where c keeps each
     # eigenvector at unit norm with its largest component real (LAPACK's, and JAX's, gauge).
     n = shape[-1]
-    if residual > allowed:
+    if holds_anywhere(residual > allowed):
         raise FloatingPointError(
             f"funcgrad.numpy.linalg.eig: NumPy's eigenvectors of this matrix are "
-            f"inaccurate (|A V - V diag(w)| is {residual:.2g} of |A| |V|; a correct "
+            f"inaccurate (|A V - V diag(w)| is {np.max(every_value(residual)):.2g} of |A| "
+            f"|V|; a correct "
             f"decomposition leaves < {allowed:.2g}), so its derivatives cannot be computed "
             f"from them. This happens when the matrix's entries span many orders of "
             f"magnitude (for roots: coefficients like 1 and 1e-45); rescale it, e.g. "
@@ -803,8 +808,7 @@ def cond(x, p=None):
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     """``numpy.linalg.matrix_rank``: the number of singular values above a tolerance (an
     integer, so a constant for every transform)."""
-    return np.linalg.matrix_rank(unbox_all(A), tol=unbox_all(tol), hermitian=hermitian,
-                                 rtol=unbox_all(rtol))
+    return read_values(np.linalg.matrix_rank, A, tol=tol, hermitian=hermitian, rtol=rtol)
 
 
 # ---- NumPy's array-API additions -----------------------------------------------------
@@ -895,6 +899,10 @@ def tensorsolve(a, b, axes=None):
     x = solve(reshape(a, (size, size)), reshape(b, (size,)))
     return reshape(x, x_shape)
 
+
+# NumPy's linalg maps over leading axes: the batch goes in front.
+for _primitive in (_inv, _solve, _det, _slogdet, _cholesky, _eigh, _svd, _qr, _pinv, _eig):
+    defbatch(_primitive, batch_leading)
 
 __all__ = ["LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
            "svd", "svdvals", "qr", "pinv", "lstsq", "matrix_power", "multi_dot", "eig",

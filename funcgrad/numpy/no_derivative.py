@@ -8,16 +8,14 @@ import functools
 
 import numpy as np
 
-from ..core import unbox_all
-from ..tree_util import tree_map
+from ._batching import read_values
 
 
 def _on_values(function):
     """NumPy's ``function`` applied to the plain values of its (possibly traced) arguments."""
     @functools.wraps(function)
     def on_values(*args, **kwargs):
-        plain = tree_map(unbox_all, (args, kwargs))
-        return function(*plain[0], **plain[1])
+        return read_values(function, *args, **kwargs)
     return on_values
 
 
@@ -27,9 +25,21 @@ isin = _on_values(np.isin)
 isrealobj = _on_values(np.isrealobj)
 common_type = _on_values(np.common_type)
 min_scalar_type = _on_values(np.min_scalar_type)
-tril_indices_from = _on_values(np.tril_indices_from)
-triu_indices_from = _on_values(np.triu_indices_from)
-diag_indices_from = _on_values(np.diag_indices_from)
+
+
+def _of_shape(function):
+    """NumPy's ``function`` of an array's shape and dtype alone: a stand-in array without
+    data, so a traced (or batched) array's values are never read."""
+    @functools.wraps(function)
+    def of_shape(arr, *args, **kwargs):
+        stand_in = np.broadcast_to(np.zeros((), np.result_type(arr)), np.shape(arr))
+        return function(stand_in, *args, **kwargs)
+    return of_shape
+
+
+tril_indices_from = _of_shape(np.tril_indices_from)
+triu_indices_from = _of_shape(np.triu_indices_from)
+diag_indices_from = _of_shape(np.diag_indices_from)
 
 # Printing, saving and memory queries read the values.
 array2string = _on_values(np.array2string)
@@ -45,11 +55,9 @@ shares_memory = _on_values(np.shares_memory)
 # Functions of integers, shapes and dtypes only (traced values are never integers), so
 # NumPy's own: they are here so that `import funcgrad.numpy as np` finds them.
 from numpy import (  # noqa: E402 -- grouped with the comment above
-    bartlett, bitwise_and, bitwise_count, bitwise_invert, bitwise_left_shift, bitwise_not,
-    bitwise_or, bitwise_right_shift, bitwise_xor, blackman, broadcast_shapes, can_cast,
-    diag_indices, gcd, hamming, hanning, indices, invert, isdtype, issubdtype, iterable, ix_,
-    kaiser, lcm, left_shift, mask_indices, packbits, ravel_multi_index, right_shift,
-    tril_indices, triu_indices, unpackbits, unravel_index)
+    bartlett, bitwise_count, blackman, broadcast_shapes, can_cast, diag_indices, gcd, hamming,
+    hanning, indices, isdtype, issubdtype, iterable, ix_, kaiser, lcm, mask_indices, packbits,
+    ravel_multi_index, tril_indices, triu_indices, unpackbits, unravel_index)
 
 # NumPy's settings (floating-point errors, printing), number formatting, index
 # expressions of constants, and reading arrays from files and buffers: NumPy's own.
@@ -62,11 +70,9 @@ from numpy import (  # noqa: E402 -- grouped with the comment above
 __all__ = [
     "digitize", "isin", "isrealobj", "common_type", "min_scalar_type", "tril_indices_from",
     "triu_indices_from", "diag_indices_from",
-    "bartlett", "bitwise_and", "bitwise_count", "bitwise_invert", "bitwise_left_shift",
-    "bitwise_not", "bitwise_or", "bitwise_right_shift", "bitwise_xor", "blackman",
-    "broadcast_shapes", "can_cast", "diag_indices", "gcd", "hamming", "hanning", "indices",
-    "invert", "isdtype", "issubdtype", "iterable", "ix_", "kaiser", "lcm", "left_shift",
-    "mask_indices", "packbits", "ravel_multi_index", "right_shift", "tril_indices",
+    "bartlett", "bitwise_count", "blackman", "broadcast_shapes", "can_cast", "diag_indices",
+    "gcd", "hamming", "hanning", "indices", "isdtype", "issubdtype", "iterable", "ix_",
+    "kaiser", "lcm", "mask_indices", "packbits", "ravel_multi_index", "tril_indices",
     "triu_indices", "unpackbits", "unravel_index",
     "array2string", "array_repr", "array_str", "save", "savez", "savez_compressed", "savetxt",
     "may_share_memory", "shares_memory",

@@ -9,13 +9,15 @@ import numpy as np
 from ..core import Box, dtype_of, shape_of, unbox_all
 from . import reductions
 from ._axes import normalize_axis
-from ._rules import (ArgVJP, aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive,
+from ._rules import (ArgVJP, aval, defbatch, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive,
                      reject_out)
 from ._base import astype, transpose_p, unbroadcast
+from . import _batching
+from ._batching import holds_anywhere
 from .creation import asarray
 from .elementwise import (add, clip, conjugate, imag, multiply, negative, real, sqrt,
                           subtract, true_divide, where)
-from .indexing import getitem
+from .indexing import getitem, take
 from .shape_ops import (broadcast_to, concatenate, expand_dims, ravel, reshape,
                         stack, transpose)
 
@@ -377,6 +379,34 @@ defvjp_any_arg(_einsum, ArgVJP(_einsum_save, _einsum_pull))
 defjvp_any_arg(_einsum, _einsum_jvp)
 
 
+def _tensordot_batch(primitive, size, values, axes, params):
+    (a, b), (ab, bb) = values, axes
+    a_axes, b_axes = params["axes"]
+    if bb is None:
+        a = _batching.to_front(a, ab)
+        return _tensordot(a, b, axes=(tuple(i + 1 for i in a_axes), b_axes)), 0
+    if ab is None:  # the batch comes after a's free axes
+        b = _batching.to_front(b, bb)
+        free = _batching.ndim_of(a) - len(a_axes)
+        return _tensordot(a, b, axes=(a_axes, tuple(i + 1 for i in b_axes))), free
+    # Both batched: the batch is one label of both operands, kept, as in einsum.
+    letters = iter(string.ascii_letters[1:])
+    a_terms = [next(letters) for _ in range(_batching.ndim_of(a) - 1)]
+    b_terms = [next(letters) for _ in range(_batching.ndim_of(b) - 1)]
+    for i, j in zip(a_axes, b_axes):
+        b_terms[j] = a_terms[i]
+    output = "a" + "".join(t for i, t in enumerate(a_terms) if i not in a_axes) + "".join(
+        t for j, t in enumerate(b_terms) if j not in b_axes)
+    subscripts = (("a" + "".join(a_terms), "a" + "".join(b_terms)), output)
+    return _einsum(_batching.to_front(a, ab), _batching.to_front(b, bb),
+                   subscripts=subscripts), 0
+
+
+defbatch(_matmul, _batching.matmul)
+defbatch(_einsum, _batching.einsum)
+defbatch(_tensordot, _tensordot_batch)
+
+
 def einsum(subscripts, *operands, optimize=None, **unsupported):
     """``numpy.einsum`` with explicit or implicit output, ellipses and repeated labels.
 
@@ -576,9 +606,10 @@ def _interpolate(x, xp, fp):
     """Linear interpolation on the segment that contains each x (clamped to the ends)."""
     upper = np.clip(np.searchsorted(xp, unbox_all(x), side="right"), 1, xp.shape[0] - 1)
     lower = upper - 1
-    width = (xp[upper] - xp[lower]).astype(np.result_type(xp.dtype, np.float64))
+    # take, not xp[upper]: under vmap the positions differ per element.
+    width = (take(xp, upper) - take(xp, lower)).astype(np.result_type(xp.dtype, np.float64))
     flat = width == 0                                # repeated sample points
-    slope_scale = true_divide(subtract(x, xp[lower]), np.where(flat, 1.0, width))
+    slope_scale = true_divide(subtract(x, take(xp, lower)), np.where(flat, 1.0, width))
     rise = subtract(getitem(fp, upper), getitem(fp, lower))
     return where(flat, getitem(fp, lower), add(getitem(fp, lower), multiply(slope_scale, rise)))
 
@@ -621,15 +652,15 @@ def _observation_weights(fweights, aweights, count):
         if w is None:
             continue
         w = asarray(w)
-        value = np.asarray(unbox_all(w), dtype=np.float64)
-        if name == "fweights" and not np.all(value == np.around(value)):
+        value = unbox_all(w)  # (batched under vmap: the checks hold for every element)
+        if name == "fweights" and holds_anywhere(value != np.around(value)):
             raise TypeError("funcgrad.numpy.cov: fweights must be integers")
-        if value.ndim > 1:
+        if np.ndim(value) > 1:
             raise RuntimeError(f"funcgrad.numpy.cov: {name} must be one-dimensional")
-        if value.shape[0] != count:
+        if np.shape(value)[0] != count:
             raise RuntimeError(f"funcgrad.numpy.cov: {name} must have one weight per "
-                               f"observation ({count}), got {value.shape[0]}")
-        if np.any(value < 0):
+                               f"observation ({count}), got {np.shape(value)[0]}")
+        if holds_anywhere(value < 0):
             raise ValueError(f"funcgrad.numpy.cov: {name} cannot be negative")
         w = astype(w, np.float64) if dtype_of(w).kind not in "fc" else w
         weights = w if weights is None else multiply(weights, w)
@@ -666,8 +697,11 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         else:
             spread = reductions.sum(multiply(w, asarray(aweights)))
             factor = subtract(w_sum, true_divide(multiply(ddof, spread), w_sum))
-    if factor <= 0:
-        factor = 0.0   # NumPy warns and divides by zero: the result is inf or nan
+    # NumPy warns and divides by zero where factor <= 0: the result is inf or nan.
+    if isinstance(unbox_all(factor), Box):  # batched (vmap): one factor per element
+        factor = where(factor > 0, factor, 0.0)
+    elif factor <= 0:
+        factor = 0.0
     centered = subtract(X, mean)
     weighted = centered if w is None else multiply(centered, w)
     c = _matmul(centered, transpose(conjugate(weighted) if dtype_of(X).kind == "c"

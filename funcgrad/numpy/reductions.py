@@ -14,10 +14,13 @@ import warnings
 
 import numpy as np
 
-from ..core import dtype_of, shape_of, unbox_all
+from ..core import Box, dtype_of, shape_of, unbox_all
 from ._axes import kept_shape, normalize_axis
 from ._base import asarray, astype, broadcast_to_p, reshape_p, spread, sum_p
-from ._rules import ArgVJP, defjvp, defvjp, primitive, reject_out
+from ._batching import may_hold, read_along
+from ._batching import reduction as batch_reduction
+from ._batching import scan as batch_scan
+from ._rules import ArgVJP, defbatch, defjvp, defvjp, primitive, reject_out
 # `where` names the where= argument of NumPy's reductions, so the function is `_select`.
 from .elementwise import (add, constant_from_values, maximum, minimum, multiply, subtract,
                           true_divide)
@@ -32,8 +35,10 @@ from .shape_ops import broadcast_to, concatenate, diagonal, reshape, transpose
 
 
 def _reduction(numpy_function, name):
-    return primitive(lambda x, axes, keepdims: numpy_function(x, axis=axes, keepdims=keepdims),
-                     name)
+    reduction = primitive(
+        lambda x, axes, keepdims: numpy_function(x, axis=axes, keepdims=keepdims), name)
+    defbatch(reduction, batch_reduction)
+    return reduction
 
 
 def _scan(numpy_function, name):
@@ -41,7 +46,9 @@ def _scan(numpy_function, name):
         if reverse:
             return np.flip(numpy_function(np.flip(x, axis), axis=axis), axis)
         return numpy_function(x, axis=axis)
-    return primitive(impl, name)
+    scan = primitive(impl, name)
+    defbatch(scan, batch_scan)
+    return scan
 
 
 # The ufuncs' own reduce rather than np.max and friends: the same results, without their
@@ -243,11 +250,12 @@ def _mask(function, where_, shape):
     """A where= mask as a boolean array of ``shape`` (None for where=True)."""
     if where_ is True:
         return None
-    mask = np.asarray(unbox_all(where_), dtype=bool)
+    mask = unbox_all(where_)
+    mask = astype(mask, bool) if isinstance(mask, Box) else np.asarray(mask, dtype=bool)
     if np.broadcast_shapes(mask.shape, shape) != shape:
         raise ValueError(f"funcgrad.numpy.{function}: where= of shape {mask.shape} does not "
                          f"broadcast to the array's shape {shape}")
-    return np.broadcast_to(mask, shape)
+    return broadcast_to(mask, shape)
 
 
 def _masked(function, a, where_, fill):
@@ -266,7 +274,7 @@ def _nan_mask(a):
     if not _is_inexact(a):
         return None
     mask = np.isnan(unbox_all(a))
-    return mask if mask.any() else None
+    return mask if may_hold(mask) else None
 
 
 # ---- sums, products, means -----------------------------------------------------------
@@ -302,7 +310,7 @@ def _divide_by_count(total, mask, axes, keepdims):
     """``total`` over the number of True elements of ``mask`` in each slice (NaN, with
     NumPy's warning, where there are none)."""
     count = np.sum(mask, axis=axes, keepdims=bool(keepdims))
-    if not count.all():
+    if not isinstance(count, Box) and not count.all():
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
     with np.errstate(invalid="ignore", divide="ignore"):
         return true_divide(total, count.astype(np.finfo(dtype_of(total)).dtype))
@@ -398,9 +406,10 @@ def _nan_extremum(function, extremum, fill, a, axis, out, keepdims, initial, whe
     mask = _mask(function, where_, nans.shape)
     all_nan = np.all(nans, axis=axes, keepdims=bool(keepdims),
                      where=True if mask is None else mask)
-    if not all_nan.any():
+    if not may_hold(all_nan):
         return result
-    warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+    if not isinstance(all_nan, Box):  # (a batch's elements are not reported)
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
     return _select(all_nan, np.nan, result)
 
 
@@ -480,23 +489,25 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
     """``numpy.all`` (a constant: no derivative)."""
     _reject("all", out=out)
     a = _values(a)
-    return np.all(a, normalize_axis(axis, a.ndim, "all"), keepdims=keepdims,
-                  where=unbox_all(where))
+    return read_along(np.all, a, normalize_axis(axis, a.ndim, "all"), keepdims=keepdims,
+                      where=unbox_all(where))
 
 
 def any(a, axis=None, out=None, keepdims=False, *, where=True):
     """``numpy.any`` (a constant: no derivative)."""
     _reject("any", out=out)
     a = _values(a)
-    return np.any(a, normalize_axis(axis, a.ndim, "any"), keepdims=keepdims,
-                  where=unbox_all(where))
+    return read_along(np.any, a, normalize_axis(axis, a.ndim, "any"), keepdims=keepdims,
+                      where=unbox_all(where))
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
     """``numpy.count_nonzero`` (a constant: no derivative)."""
     a = _values(a)
-    axes = None if axis is None else normalize_axis(axis, a.ndim, "count_nonzero")
-    return np.count_nonzero(a, axes, keepdims=keepdims)
+    axes = normalize_axis(axis, a.ndim, "count_nonzero")
+    if axis is None and not keepdims and not isinstance(a, Box):
+        return np.count_nonzero(a)  # NumPy's int, as NumPy gives it
+    return read_along(np.count_nonzero, a, axes, keepdims=keepdims)
 
 
 def _arg_extremum(function, numpy_function):
@@ -505,7 +516,7 @@ def _arg_extremum(function, numpy_function):
         a = _values(a)
         if axis is not None:
             axis = _one_axis(function, axis, a.ndim)
-        return numpy_function(a, axis, keepdims=keepdims)
+        return read_along(numpy_function, a, axis, keepdims=keepdims)
     arg_extremum.__name__ = function
     arg_extremum.__doc__ = f"``numpy.{function}`` (a constant: no derivative)."
     return arg_extremum

@@ -15,7 +15,9 @@ from ..core import Box, shape_of, unbox_all
 from ._axes import normalize_axis
 from ._base import (add_at_zeros, as_array, astype, broadcast_to_p, concatenate_p, gather,
                     reshape_p, stack_p, transpose_p)
-from ._rules import ArgVJP, aval, defjvp, defvjp, primitive, reject_out
+from ._batching import scan as batch_scan
+from ._batching import unstack as batch_unstack
+from ._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive, reject_out
 from .elementwise import where
 
 # ---- primitives ------------------------------------------------------------------------
@@ -56,6 +58,8 @@ defvjp(_unstack, ArgVJP(_unstack_save, _unstack_pull))
 
 defjvp(_split, lambda t, ans, a, bounds, axis: _split(t, bounds=bounds, axis=axis))
 defjvp(_unstack, lambda t, ans, a, axis: _unstack(t, axis=axis))
+defbatch(_split, batch_scan)
+defbatch(_unstack, batch_unstack)
 
 
 def _shape_tuple(shape):

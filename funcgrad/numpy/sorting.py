@@ -3,15 +3,18 @@ array gathers it through the sorting permutation, so its derivative is that perm
 import numpy as np
 
 from ..core import Box, unbox_all
+from ._axes import normalize_axis
+from ._batching import read_along, read_values
 from ._rules import reject_out
 from .indexing import permute_along_axis
 from .shape_ops import ravel
 
 
 def _values(x):
-    """The plain values of ``x`` (traced or in a list): orders carry no derivative."""
+    """The plain values of ``x`` (traced or in a list): orders carry no derivative. A
+    batched value (vmap) stays boxed."""
     if isinstance(x, (list, tuple)):
-        return np.asarray([_values(item) for item in x])
+        return read_values(np.asarray, x)
     return unbox_all(x)
 
 
@@ -21,11 +24,16 @@ def _no_order(order, function):
                                   f"arrays) is not supported")
 
 
+def _axis(axis, x, function):
+    return None if axis is None else normalize_axis(axis, np.ndim(x), function)[0]
+
+
 def _stable_argsort(values, axis, kind, stable):
     # Stable by default, as JAX: ties keep their order, and so do their derivatives.
     if kind is None and stable is None:
         stable = True
-    return np.argsort(values, axis=axis, kind=kind, stable=stable)
+    return read_along(np.argsort, values, _axis(axis, values, "argsort"), kind=kind,
+                      stable=stable)
 
 
 def sort(a, axis=-1, kind=None, order=None, *, stable=None):
@@ -53,51 +61,55 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
         return np.partition(_values(a), kth, axis=axis, kind=kind)
     if axis is None:
         a, axis = ravel(a), 0
-    permutation = np.argpartition(unbox_all(a), kth, axis=axis, kind=kind)
+    permutation = read_along(np.argpartition, unbox_all(a), _axis(axis, a, "partition"),
+                             kth=kth, kind=kind)
     return permute_along_axis(a, permutation, axis, unique=True, function="partition")
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """``numpy.argpartition``; a constant."""
     _no_order(order, "argpartition")
-    return np.argpartition(_values(a), kth, axis=axis, kind=kind)
+    a = _values(a)
+    return read_along(np.argpartition, a, _axis(axis, a, "argpartition"), kth=kth, kind=kind)
 
 
 def lexsort(keys, axis=-1):
     """``numpy.lexsort``; a constant."""
-    return np.lexsort(_values(keys), axis=axis)
+    return read_values(np.lexsort, keys, axis=axis)
 
 
 def searchsorted(a, v, side="left", sorter=None):
     """``numpy.searchsorted``: insertion positions, a constant."""
-    return np.searchsorted(_values(a), _values(v), side=side, sorter=_values(sorter))
+    return read_values(np.searchsorted, a, v, side=side, sorter=sorter)
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
     """``numpy.argmax``; a constant."""
     reject_out(out, "argmax")
-    return np.argmax(_values(a), axis=axis, keepdims=keepdims)
+    a = _values(a)
+    return read_along(np.argmax, a, _axis(axis, a, "argmax"), keepdims=keepdims)
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
     """``numpy.argmin``; a constant."""
     reject_out(out, "argmin")
-    return np.argmin(_values(a), axis=axis, keepdims=keepdims)
+    a = _values(a)
+    return read_along(np.argmin, a, _axis(axis, a, "argmin"), keepdims=keepdims)
 
 
 def nonzero(a):
     """``numpy.nonzero``: the indices of the non-zero elements, constants."""
-    return np.nonzero(_values(a))
+    return read_values(np.nonzero, a)
 
 
 def flatnonzero(a):
     """``numpy.flatnonzero``; a constant."""
-    return np.flatnonzero(_values(a))
+    return read_values(np.flatnonzero, a)
 
 
 def argwhere(a):
     """``numpy.argwhere``; a constant."""
-    return np.argwhere(_values(a))
+    return read_values(np.argwhere, a)
 
 
 __all__ = ["sort", "argsort", "partition", "argpartition", "lexsort", "searchsorted",

@@ -12,6 +12,7 @@ from ..core import Box, dtype_of, shape_of, unbox_all
 from ..debug import user_origin
 from ._axes import kept_shape, normalize_axis
 from ._base import astype
+from ._batching import holds_anywhere, may_hold, plain_value
 from .creation import asarray
 from .elementwise import add, conjugate, multiply, real, sqrt, subtract, true_divide
 from .elementwise import where as _select
@@ -89,13 +90,16 @@ def _variance(a, axes, ddof, keepdims, mask, center=None, degenerate=None):
         count = _count(shape, axes)
     else:
         count = np.sum(mask, axis=axes, keepdims=bool(keepdims))
-    divisor = np.asarray(count - ddof, dtype=dtype_of(total))
+    divisor = count - ddof
+    divisor = (astype(divisor, dtype_of(total)) if isinstance(divisor, Box)
+               else np.asarray(divisor, dtype=dtype_of(total)))
     undefined = divisor <= 0
-    if undefined.any():
-        _warn_at_user_line("Degrees of freedom <= 0 for slice")
+    if may_hold(undefined):
+        if not isinstance(undefined, Box):  # (a batch's elements are not reported)
+            _warn_at_user_line("Degrees of freedom <= 0 for slice")
         if degenerate is None:
             with np.errstate(divide="ignore", invalid="ignore"):
-                degenerate = np.asarray(unbox_all(total)) / 0
+                degenerate = unbox_all(total) / 0
         total = _select(undefined, degenerate, total)
         divisor = np.where(undefined, 1, divisor)
     return true_divide(total, divisor)
@@ -148,7 +152,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
                                *([] if _is_inexact(a) else [np.float64]))
         a, weights = _cast(a, dtype), _cast(weights, dtype)
         scale = sum(broadcast_to(weights, shape), axes, keepdims=keepdims)
-        if np.any(unbox_all(scale) == 0):
+        if holds_anywhere(unbox_all(scale) == 0):
             raise ZeroDivisionError("funcgrad.numpy.average: the weights sum to zero, so "
                                     "they cannot be normalized")
         avg = true_divide(sum(multiply(a, weights), axes, keepdims=keepdims), scale)
@@ -236,8 +240,8 @@ def _checked_q(function, q, top):
     NumPy's dtype promotion, or a traced value."""
     if not isinstance(q, (Box, int, float)):
         q = np.asarray(q)
-    q_raw = np.asarray(unbox_all(q))
-    if not np.all((q_raw >= 0) & (q_raw <= top)):
+    q_raw = plain_value(q)
+    if holds_anywhere(~((q_raw >= 0) & (q_raw <= top))):  # (NaN too)
         what = "quantiles" if top == 1 else "percentiles"
         raise ValueError(f"funcgrad.numpy.{function}: {what} must be in the range [0, {top}]")
     if top == 1:
@@ -262,7 +266,7 @@ def _quantile(function, a, q, axis, method, keepdims, skip_nan=False):
         a = _cast(a, dtype)
     values = _axes_last(a, axes)                       # (batch..., n)
     raw = unbox_all(values)
-    batch, q_raw = raw.shape[:-1], np.asarray(unbox_all(q))
+    batch, q_raw = raw.shape[:-1], plain_value(q)
     q_axes = (1,) * q_raw.ndim
     nans = np.isnan(raw) if _is_inexact(a) else np.zeros(raw.shape, bool)
     # NaNs sort last; with skip_nan only the others count.
@@ -273,8 +277,8 @@ def _quantile(function, a, q, axis, method, keepdims, skip_nan=False):
     order = np.argsort(raw, axis=-1, kind="stable")
     result = _interpolate(method, values, order, q, last)   # (batch..., *q.shape)
     undefined = count == 0 if skip_nan else nans.any(axis=-1)
-    if undefined.any():
-        if skip_nan:
+    if may_hold(undefined):
+        if skip_nan and not isinstance(undefined, Box):
             _warn_at_user_line("All-NaN slice encountered")
         result = _select(np.reshape(undefined, batch + q_axes), np.nan, result)
     return _leading_q_axes(result, q_raw.ndim, shape, axes, keepdims)
@@ -283,9 +287,9 @@ def _quantile(function, a, q, axis, method, keepdims, skip_nan=False):
 def _interpolate(method, values, order, q, last):
     """The values at sorted positions ``q * last`` (shape batch + q.shape) along the last
     axis of ``values``, whose stable sort is ``order``, interpolated by ``method``."""
-    position = np.asarray(unbox_all(q)) * last
+    position = plain_value(q) * last
     low, high = np.floor(position).astype(np.intp), np.ceil(position).astype(np.intp)
-    if method == "lower" or (method == "midpoint" and (low == high).all()):
+    if method == "lower" or (method == "midpoint" and not may_hold(low != high)):
         return _take_sorted(values, order, low)
     if method == "higher":
         return _take_sorted(values, order, high)

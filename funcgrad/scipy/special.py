@@ -13,7 +13,8 @@ from .. import numpy as fnp
 from ..core import Box, unbox_all
 from ..numpy._axes import normalize_axis
 from ..numpy._base import unbroadcast
-from ..numpy._rules import ArgVJP, aval, defjvp, defvjp, primitive
+from ..numpy._batching import elementwise as batch_elementwise
+from ..numpy._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive
 from ..numpy.elementwise_special import bessel_i1_slope
 
 # ---- declaring elementwise primitives from their partial derivatives -----------------
@@ -44,6 +45,7 @@ def _elementwise(impl, name, *partials):
     prim = primitive(impl, f"scipy.special.{name}")
     defvjp(prim, *(None if p is None else _vjp_from(p, i) for i, p in enumerate(partials)))
     defjvp(prim, *(None if p is None else _jvp_from(p) for p in partials))
+    defbatch(prim, batch_elementwise)
     return prim
 
 
@@ -236,7 +238,8 @@ def betaln(a, b):
 def _max_shift(x, axes, finite_only):
     """A constant to subtract before exponentiating: the maximum over ``axes`` (kept), or 0
     where it is not finite if ``finite_only``. Being a constant, it carries no derivative."""
-    values = np.asarray(unbox_all(x))
+    # Batched values (vmap) stay boxed, and NumPy's functions dispatch to ours for them.
+    values = unbox_all(x) if isinstance(x, Box) else np.asarray(x)
     if values.size == 0:
         raise ValueError("funcgrad.scipy.special: cannot reduce an empty array")
     shift = np.max(values, axis=axes, keepdims=True)

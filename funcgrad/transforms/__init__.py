@@ -7,3 +7,4 @@ from .jit import jit
 from .linear import linear_transpose, linearize
 from .reverse import grad, value_and_grad, vjp
 from .stop_gradient import stop_gradient
+from .vmap import vmap

@@ -16,10 +16,13 @@ from ._checks import check_callable, check_differentiable_inputs, normalize_argn
 from ._ownership import Owners
 from .forward import jvp
 from .reverse import _Linearized, differentiated, grad
+from .vmap import vmap
 
 
-def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
-    """The Jacobian of ``fun`` by reverse mode: one backward pass per output element.
+def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False,
+           chunk_size=None):
+    """The Jacobian of ``fun`` by reverse mode: one backward pass, batched (`vmap`) over
+    the rows of the identity (one per output element).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> jacrev(lambda x: x ** 2)(np.array([1.0, 2.0]))
@@ -28,10 +31,12 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
 
     Outputs must be real (complex with ``holomorphic=True``, which also requires complex
     inputs); ``allow_int=True`` accepts integer inputs, whose blocks are zeros.
-    Cheaper than `jacfwd` when there are fewer outputs than inputs.
+    Cheaper than `jacfwd` when there are fewer outputs than inputs. ``chunk_size`` bounds
+    how many rows are computed at once (memory), as in torch.func; None: all at once.
     """
     check_callable(fun, "jacrev")
     argnums, single = normalize_argnums(argnums, "jacrev")
+    _check_chunk_size(chunk_size, "jacrev")
 
     @functools.wraps(fun)
     def jacobian_fun(*args, **kwargs):
@@ -40,15 +45,14 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
         outputs = traced.outputs
         for out in outputs:
             _check_output_dtype(out, holomorphic, "jacrev")
-        # rows[k][l]: the cotangents of input leaf l, one per element of output leaf k.
-        rows = [[[] for _ in traced.inputs] for _ in outputs]
+        blocks = []
         for k, out in enumerate(outputs):
-            for seed in _basis(out):
+            def rows(seed, k=k):  # the cotangents of every input for one row of output k
                 cts = [seed if j == k else None for j in range(len(outputs))]
-                for l, ct in enumerate(traced.pull_back(cts, retain_graph=True)):
-                    rows[k][l].append(ct)
-        blocks = [[_assemble(rows[k][l], shape_of(out), x, leading=True)
-                   for l, x in enumerate(traced.inputs)] for k, out in enumerate(outputs)]
+                return traced.pull_back(cts, retain_graph=True)
+            stacked = _over_basis(rows, out, chunk_size, axis=0)
+            blocks.append([_block(part, shape_of(out), x, leading=True)
+                           for part, x in zip(stacked, traced.inputs)])
         jac = _layout(blocks, traced.out_tree, traced.in_tree, single)
         owners = Owners(traced.inputs, constants)
         jac = owners.claim_tree(jac)
@@ -57,8 +61,9 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     return jacobian_fun
 
 
-def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
-    """The Jacobian of ``fun`` by forward mode: one `jvp` per input element.
+def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False, chunk_size=None):
+    """The Jacobian of ``fun`` by forward mode: one `jvp`, batched (`vmap`) over the
+    columns of the identity (one per input element).
 
     >>> import numpy as np, funcgrad.numpy as fnp
     >>> jacfwd(lambda x: fnp.sum(x) * x)(np.array([1.0, 2.0]))
@@ -67,9 +72,11 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
 
     Inputs must be real (complex with ``holomorphic=True``, which also requires complex
     outputs). Cheaper than `jacrev` when there are fewer inputs than outputs.
+    ``chunk_size`` bounds how many columns are computed at once.
     """
     check_callable(fun, "jacfwd")
     argnums, single = normalize_argnums(argnums, "jacfwd")
+    _check_chunk_size(chunk_size, "jacfwd")
 
     @functools.wraps(fun)
     def jacobian_fun(*args, **kwargs):
@@ -82,26 +89,23 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
                     f"funcgrad.jacfwd: inputs must be real (float) arrays, got dtype "
                     f"{dtype_of(x)}. Pass holomorphic=True for a holomorphic function of "
                     f"complex inputs, or use jvp directly.")
-        zeros = [fnp.zeros(shape_of(x), dtype_of(x)) for x in flat]
-        columns = None  # columns[k][l]: tangents of output leaf k, one per element of input l
-        first = None
-        for l, x in enumerate(flat):
-            for seed in _basis(x):
-                tangents = zeros[:l] + [seed] + zeros[l + 1:]
-                result = jvp(diff_fun, diff_args, tree_unflatten(in_tree, tangents),
-                             has_aux=has_aux)
-                if first is None:
-                    first = result
-                    columns = [[[] for _ in flat] for _ in tree_flatten(result[0])[0]]
-                for k, t in enumerate(tree_flatten(result[1])[0]):
-                    columns[k][l].append(t)
-        if first is None:  # no input elements: evaluate once for the outputs' structure
-            first = jvp(diff_fun, diff_args, tree_unflatten(in_tree, zeros), has_aux=has_aux)
-            columns = [[[] for _ in flat] for _ in tree_flatten(first[0])[0]]
+        zeros = [np.zeros(shape_of(x), dtype_of(x)) for x in flat]
+        # The value (and aux) once, at a zero tangent; then the tangents of every output
+        # for each input leaf's columns, batched.
+        first = jvp(diff_fun, diff_args, tree_unflatten(in_tree, zeros), has_aux=has_aux)
         outputs, out_tree = tree_flatten(first[0])
         for out in outputs:
             _check_output_dtype(out, holomorphic, "jacfwd", integer_ok=True)
-        blocks = [[_assemble(columns[k][l], shape_of(x), out, leading=False)
+        columns = []  # columns[l][k]: output k's tangents, input l's columns last
+        for l, x in enumerate(flat):
+            def tangents_out(seed, l=l):
+                tangents = zeros[:l] + [seed] + zeros[l + 1:]
+                result = jvp(diff_fun, diff_args, tree_unflatten(in_tree, tangents),
+                             has_aux=has_aux)
+                return [t if dtype_of(t).kind in "fc" else np.zeros(shape_of(t))
+                        for t in tree_flatten(result[1])[0]]
+            columns.append(_over_basis(tangents_out, x, chunk_size, axis=-1))
+        blocks = [[_block(columns[l][k], shape_of(x), out, leading=False)
                    for l, x in enumerate(flat)] for k, out in enumerate(outputs)]
         jac = _layout(blocks, out_tree, in_tree, single)
         owners = Owners(flat, constants)
@@ -158,27 +162,41 @@ def _check_output_dtype(out, holomorphic, transform, integer_ok=False):
             f"integer and boolean outputs are constants with no Jacobian (use vjp directly).")
 
 
-def _basis(x):
-    """One-hot arrays of x's shape and dtype, one per element, in C order."""
+def _check_chunk_size(chunk_size, transform):
+    if chunk_size is not None and not (isinstance(chunk_size, int) and chunk_size > 0):
+        raise ValueError(f"funcgrad.{transform}: chunk_size must be a positive int or None, "
+                         f"got {chunk_size!r}.")
+
+
+def _over_basis(fun, x, chunk_size, axis):
+    """``fun`` (which returns a list of arrays) for every one-hot array of x's shape and
+    dtype, in C order, batched with `vmap`, ``chunk_size`` at a time; each result stacked
+    along ``axis`` (0 or -1). None for a result when x has no elements."""
     shape, dtype = shape_of(x), dtype_of(x)
-    for i in range(int(np.prod(shape, dtype=int))):
-        e = np.zeros(shape, dtype)
-        e.flat[i] = 1
-        yield e
+    count = int(np.prod(shape, dtype=int))
+    if count == 0:
+        return None
+    step = count if chunk_size is None else chunk_size
+    chunks = []
+    for start in range(0, count, step):
+        stop = min(start + step, count)
+        seeds = np.zeros((stop - start, count), dtype)
+        seeds[np.arange(stop - start), np.arange(start, stop)] = 1
+        chunks.append(vmap(fun, out_axes=axis)(seeds.reshape((stop - start,) + shape)))
+    if len(chunks) == 1:
+        return chunks[0]
+    return [fnp.concatenate(parts, axis=axis) for parts in zip(*chunks)]
 
 
-def _assemble(parts, own_shape, other, leading):
-    """Stack per-element derivatives into one block.
-
-    ``parts`` are shaped like ``other``, one per element of an array of ``own_shape``;
-    the block is ``own_shape + shape(other)`` (``leading``) or ``shape(other) + own_shape``.
-    Integer ``other`` gives zeros of its dtype, as in JAX.
-    """
+def _block(stacked, own_shape, other, leading):
+    """One block of the Jacobian from derivatives stacked along the first (``leading``)
+    or last axis, one per element of an array of ``own_shape``: the block is
+    ``own_shape + shape(other)`` or ``shape(other) + own_shape``. Integer ``other`` gives
+    zeros of its dtype, as in JAX."""
     other_shape = shape_of(other)
     shape = own_shape + other_shape if leading else other_shape + own_shape
-    if dtype_of(other).kind not in "fc" or not parts:
+    if dtype_of(other).kind not in "fc" or stacked is None:
         return np.zeros(shape, dtype_of(other))
-    stacked = fnp.stack(parts, axis=0 if leading else -1)
     return fnp.reshape(stacked, shape)
 
 

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ... import numpy as fnp
-from ...core import unbox_all
+from ...numpy._batching import plain_value
 from .. import special
 from ._args import promote_inexact
 
@@ -12,7 +12,7 @@ _SIMPLEX_TOLERANCE = 1e-6
 
 def _on_simplex(x):
     """A constant mask over the points (axis 0 holds the coordinates)."""
-    values = np.asarray(unbox_all(x))
+    values = plain_value(x)
     return np.all(values > 0, axis=0) & (np.abs(np.sum(values, axis=0) - 1) < _SIMPLEX_TOLERANCE)
 
 

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ... import numpy as fnp
-from ...core import unbox_all
+from ...numpy._batching import plain_value
 from .. import special
 from ._args import promote_inexact
 
@@ -13,7 +13,7 @@ def logpmf(k, mu, loc=0):
     k, mu, loc = promote_inexact(k, mu, loc)
     count = fnp.subtract(k, loc)
     log_mass = special.xlogy(count, mu) - special.gammaln(fnp.add(count, 1)) - mu
-    k_values = np.asarray(unbox_all(k))
+    k_values = plain_value(k)
     impossible = fnp.less(count, 0) | (np.round(k_values) != k_values)
     return fnp.where(impossible, -np.inf, log_mass)
 

@@ -1,0 +1,134 @@
+"""Batching: running a function on a whole batch at once, one trace level per `vmap`.
+
+A `BatchTrace` watches values that carry a batch: a `BatchBox` holds the batched value and
+`axis`, the position of the mapped axis in it; a value without one (a constant, or a value
+of an outer transform) is simply not boxed by this trace. Seen from the function, a
+box has its value's shape without the mapped axis (`shape`, `ndim`).
+
+A primitive applied to batched values is handed to its batching rule (`defbatch`):
+
+    rule(primitive, size, values, axes, params) -> (out, out_axis)
+
+`values` are the arguments with this trace's boxes opened, `axes` the mapped axis of each
+(None: not batched), `size` the batch size. The rule computes the whole batch with
+primitives (so outer transforms record it, DESIGN.md decision 15) and says where the
+batch sits in its result (`out_axis`: a tuple, one per part, for a primitive with several
+results; None for a part that does not depend on the batch). A primitive without a rule
+is run once per batch element and the results stacked: correct, slow, and reported once.
+"""
+import warnings
+
+import numpy as np
+
+from . import errors
+from .trace import Box, Trace
+from .values import shape_of
+
+
+class BatchingFallbackWarning(UserWarning):
+    """A primitive without a batching rule was run once per batch element."""
+
+
+class BatchBox(Box):
+    """A value watched by a batch trace: `value` holds the whole batch, mapped along
+    `axis`. Its `shape` is that of one element of the batch."""
+
+    __slots__ = ("axis",)
+
+    def __init__(self, value, trace, axis):
+        self.value = value
+        self._trace = trace
+        self.axis = axis
+
+    @property
+    def shape(self):
+        shape = shape_of(self.value)
+        return shape[:self.axis] + shape[self.axis + 1:]
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=np.int64))
+
+
+class BatchTrace(Trace):
+    """One `vmap` call: a batch of `size` elements."""
+
+    __slots__ = ("size",)
+    transform = "vmap"
+    batches = True
+
+    def __init__(self, level, size):
+        super().__init__(level)
+        self.size = size
+
+    def process_primitive(self, primitive, args, params):
+        values = list(args)
+        axes = [None] * len(args)
+        for i, arg in enumerate(args):
+            if isinstance(arg, Box) and arg._trace is self:
+                values[i] = arg.value
+                axes[i] = arg.axis
+        rule = primitive.batch_rule
+        try:
+            if rule is None:
+                out, out_axis = loop_over_batch(primitive, self.size, values, axes, params)
+            else:
+                out, out_axis = rule(primitive, self.size, values, axes, params)
+        except Exception as error:
+            if not getattr(error, "_funcgrad_batch_noted", False):
+                error.add_note(f"funcgrad: raised while batching '{primitive.name}' (vmap)")
+                error._funcgrad_batch_noted = True
+            raise
+        if primitive.multiple_results:
+            return tuple([part if axis is None else BatchBox(part, self, axis)
+                          for part, axis in zip(out, out_axis)])
+        return out if out_axis is None else BatchBox(out, self, out_axis)
+
+    def to_python(self, box, kind):
+        raise errors.batched_conversion(kind)
+
+    def rebox(self, box, value):
+        """`box` with its value replaced by `value` (see `unbox_all`)."""
+        return box if value is box.value else BatchBox(value, self, box.axis)
+
+
+def defbatch(primitive, rule):
+    """Give `primitive` its batching rule (see the module docstring)."""
+    primitive.batch_rule = rule
+
+
+# The names of the primitives already reported as run on the fallback loop.
+_reported = set()
+
+
+def loop_over_batch(primitive, size, values, axes, params):
+    """The fallback: apply `primitive` to each element of the batch and stack the results
+    along a new leading axis."""
+    if primitive.name not in _reported:
+        _reported.add(primitive.name)
+        warnings.warn(
+            f"funcgrad.vmap: primitive '{primitive.name}' has no batching rule, so it runs "
+            f"once per batch element in a Python loop (correct but slow). Give it a rule with "
+            f"funcgrad.core.defbatch.", BatchingFallbackWarning, stacklevel=4)
+    if size == 0:
+        raise ValueError(f"funcgrad.vmap: primitive '{primitive.name}' has no batching rule, "
+                         f"and a batch of size 0 gives no element to run it on.")
+    results = []
+    for i in range(size):
+        element = [value if axis is None else value[(slice(None),) * axis + (i,)]
+                   for value, axis in zip(values, axes)]
+        results.append(primitive(*element, **params))
+    parts = results if primitive.multiple_results else [(r,) for r in results]
+    if len({tuple(shape_of(part) for part in r) for r in parts}) > 1:
+        raise ValueError(f"funcgrad.vmap: primitive '{primitive.name}' gives the elements of "
+                         f"the batch results of different shapes, which cannot be stacked "
+                         f"into one batched array.")
+    if primitive.multiple_results:
+        parts = tuple(np.stack([r[k] for r in results]) for k in range(len(results[0])))
+        return parts, (0,) * len(parts)
+    # np.stack dispatches to funcgrad.numpy's stack for traced values (__array_function__).
+    return np.stack(results), 0

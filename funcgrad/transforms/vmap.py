@@ -1,0 +1,159 @@
+"""vmap: a function of one example, run on a whole batch (DESIGN.md, decision 15)."""
+import functools
+import operator
+
+import numpy as np
+
+from .. import numpy as fnp
+from ..core import BatchBox, BatchTrace, Box, new_trace, shape_of
+from ..core.errors import leaked_output
+from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_structure
+from ._checks import check_array_types, check_output_leaf
+from ._ownership import Owners
+
+
+def vmap(fun, in_axes=0, out_axes=0, axis_size=None):
+    """``fun`` mapped over an axis of its arguments, computed for the whole batch at once.
+
+    >>> import numpy as np, funcgrad.numpy as fnp
+    >>> vmap(lambda w, x: fnp.dot(w, x), in_axes=(None, 0))(np.ones(3), np.eye(3) * 2)
+    array([2., 2., 2.])
+
+    ``in_axes``: for each positional argument, the axis it is mapped over (an int, negative
+    counting from the end), or None for an argument shared by the whole batch; an int or
+    None applies to every argument, a tuple gives one entry per argument, and each entry
+    may be a pytree prefix of its argument. Keyword arguments are mapped over axis 0.
+    ``out_axes``: where the batch goes in each output (a pytree prefix of the outputs;
+    None for an output that does not depend on the batch). ``axis_size``: the batch size,
+    needed only when no argument is mapped. Compose freely: ``vmap(grad(f))`` gives
+    per-example gradients, ``vmap(vmap(f))`` maps over two axes.
+    """
+    _check_axes_spec(in_axes, "in_axes")
+    _check_axes_spec(out_axes, "out_axes")
+    if axis_size is not None:
+        axis_size = operator.index(axis_size)
+
+    @functools.wraps(fun)
+    def batched(*args, **kwargs):
+        flat_args, in_tree = tree_flatten((args, kwargs))
+        check_array_types(flat_args, (args, kwargs), "vmap")
+        paths = ["args" + keystr(path[1:]) if path[0].idx == 0 else
+                 "kwargs" + keystr(path[1:])
+                 for path, _ in tree_flatten_with_path((args, kwargs))[0]]
+        flat_axes = _flat_in_axes(in_axes, args, kwargs)
+        size = _batch_size(flat_args, flat_axes, paths, axis_size)
+        with new_trace(BatchTrace, size) as trace:
+            boxed = [x if axis is None else BatchBox(x, trace, axis)
+                     for x, axis in zip(flat_args, flat_axes)]
+            boxed_args, boxed_kwargs = in_tree.unflatten(boxed)
+            out = fun(*boxed_args, **boxed_kwargs)
+        out_flat, out_tree = tree_flatten(out)
+        flat_out_axes = _broadcast_prefix(out_axes, out, "out_axes", "the function's output")
+        results = []
+        for i, (leaf, axis) in enumerate(zip(out_flat, flat_out_axes)):
+            check_output_leaf(leaf, i, "vmap")
+            results.append(_batch_out(leaf, trace, axis, size, i))
+        return out_tree.unflatten(Owners(flat_args).claim_all(results))
+
+    return batched
+
+
+def _check_axes_spec(axes, name):
+    for leaf in tree_flatten(axes, is_leaf=lambda x: x is None)[0]:
+        if leaf is not None and not (isinstance(leaf, (int, np.integer))
+                                     and not isinstance(leaf, bool)):
+            raise TypeError(f"funcgrad.vmap: {name} must be ints, None, or pytrees of them, "
+                            f"got {axes!r}.")
+
+
+def _flat_in_axes(in_axes, args, kwargs):
+    """One mapped axis (or None) per leaf of (args, kwargs)."""
+    if isinstance(in_axes, list):  # as JAX: a list is a tuple here
+        in_axes = tuple(in_axes)
+    if isinstance(in_axes, tuple) and len(in_axes) != len(args):
+        raise ValueError(
+            f"funcgrad.vmap: in_axes is a tuple of {len(in_axes)} entries, but the function "
+            f"was called with {len(args)} positional argument{'s' if len(args) != 1 else ''}; "
+            f"give one entry per positional argument (or a single int or None for all).")
+    spec = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
+    flat = []
+    for i, (arg, axes) in enumerate(zip(args, spec)):
+        flat.extend(_broadcast_prefix(axes, arg, "in_axes", f"args[{i}]"))
+    flat.extend([0] * len(tree_flatten(kwargs)[0]))
+    return flat
+
+
+def _broadcast_prefix(prefix, tree, name, what):
+    """The entry of ``prefix`` (a pytree prefix of ``tree``) for each leaf of ``tree``."""
+    structure = tree_structure(prefix, is_leaf=lambda x: x is None)
+    if structure.num_nodes == 1:  # one int or None for the whole tree
+        return [prefix] * len(tree_flatten(tree)[0])
+    try:
+        subtrees = structure.flatten_up_to(tree)
+    except ValueError as error:
+        raise ValueError(f"funcgrad.vmap: {name} {prefix!r} does not match the structure of "
+                         f"{what}: {error}") from None
+    leaves = tree_flatten(prefix, is_leaf=lambda x: x is None)[0]
+    flat = []
+    for axis, subtree in zip(leaves, subtrees):
+        flat.extend([axis] * len(tree_flatten(subtree)[0]))
+    return flat
+
+
+def _batch_size(flat_args, flat_axes, paths, axis_size):
+    """The batch size all mapped arguments agree on; mapped axes made non-negative."""
+    sizes = {}
+    for i, (x, axis) in enumerate(zip(flat_args, flat_axes)):
+        if axis is None:
+            continue
+        ndim = len(shape_of(x))
+        if not -ndim <= axis < ndim:
+            raise ValueError(
+                f"funcgrad.vmap: in_axes maps {paths[i]} over axis {axis}, but it has shape "
+                f"{shape_of(x)} ({ndim} dimension{'s' if ndim != 1 else ''}); pass an axis it "
+                f"has, or None to share it across the batch.")
+        flat_axes[i] = axis % ndim
+        sizes[paths[i]] = shape_of(x)[flat_axes[i]]
+    if axis_size is not None:
+        sizes.setdefault("axis_size", axis_size)
+    if not sizes:
+        raise ValueError("funcgrad.vmap: no argument is mapped (in_axes is None for all of "
+                         "them), so the batch size is unknown; pass axis_size=.")
+    if len(set(sizes.values())) > 1:
+        listed = ", ".join(f"{path} has {n}" for path, n in sizes.items())
+        raise ValueError(f"funcgrad.vmap: the mapped axes have different sizes ({listed}); "
+                         f"every mapped argument must have the batch size along its axis.")
+    return next(iter(sizes.values()))
+
+
+def _batch_out(leaf, trace, axis, size, index):
+    """An output leaf outside the trace, with the batch at ``axis`` (None: no batch)."""
+    if isinstance(leaf, BatchBox) and leaf._trace is trace:
+        if axis is None:
+            raise ValueError(f"funcgrad.vmap: out_axes is None for output leaf {index}, but it "
+                             f"depends on the batch; give it an axis.")
+        value = leaf.value
+        ndim = len(shape_of(value))
+        return fnp.moveaxis(value, leaf.axis, _out_axis(axis, ndim, index))
+    if isinstance(leaf, Box) and leaf._trace.level > trace.level:
+        raise leaked_output("vmap")
+    if axis is None:
+        return leaf
+    # The same for every element: broadcast along a new batch axis.
+    leaf = fnp.asarray(leaf)
+    ndim = len(shape_of(leaf)) + 1
+    axis = _out_axis(axis, ndim, index)
+    expanded = fnp.expand_dims(leaf, axis)
+    shape = list(shape_of(expanded))
+    shape[axis] = size
+    return fnp.broadcast_to(expanded, tuple(shape))
+
+
+def _out_axis(axis, ndim, index):
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"funcgrad.vmap: out_axes asks for axis {axis} of output leaf {index}, "
+                         f"which has {ndim} dimensions with the batch.")
+    return axis % ndim
+
+
+__all__ = ["vmap"]
