@@ -128,11 +128,12 @@ _hook_ids = itertools.count()
 
 
 class RemovableHandle:
-    """Returned by register_hook; remove() unregisters the hook."""
+    """Returned by register_hook and nn.Module's hook registrations; remove() unregisters
+    the hook, kept in `hooks` under `id`."""
 
-    def __init__(self, hooks, key):
+    def __init__(self, hooks):
         self._hooks = hooks
-        self.id = key
+        self.id = next(_hook_ids)
 
     def remove(self):
         self._hooks.pop(self.id, None)
@@ -147,7 +148,7 @@ class RemovableHandle:
 def register_tensor_hook(node, hook):
     if node.hooks is None:
         node.hooks = {}
-    key = next(_hook_ids)
+    handle = RemovableHandle(node.hooks)
 
     def on_cotangent(ct):
         new_grad = hook(tensor_of_cotangent(ct))
@@ -161,8 +162,20 @@ def register_tensor_hook(node, hook):
                                f"but the tensor has shape {list(np.shape(ct))}")
         return cotangent_of(new_grad)
 
-    node.hooks[key] = on_cotangent
-    return RemovableHandle(node.hooks, key)
+    node.hooks[handle.id] = on_cotangent
+    return handle
+
+
+def clear_grad(param, set_to_none):
+    """What zero_grad does to one parameter (nn.Module's and optimizers'): forget its
+    gradient, or detach it and zero it in place."""
+    if param.grad is None:
+        return
+    if set_to_none:
+        param.grad = None
+    else:
+        param.grad.detach_()
+        param.grad.zero_()
 
 
 # ---- cotangents <-> tensors --------------------------------------------------------------

@@ -5,33 +5,14 @@ assigning attributes (``self.fc = Linear(3, 4)``, ``self.w = Parameter(...)``); 
 that walks a model (parameters(), state_dict(), train(), repr) walks these dicts in
 registration order, which is what makes names and orders match PyTorch's.
 """
-import itertools
 from collections import OrderedDict, namedtuple
 
 from .. import _dtypes
+from .._graph import RemovableHandle, clear_grad
 from .._grad_mode import no_grad
 from .._tensor import Tensor
 from .._typename import typename
 from .parameter import Parameter
-
-
-class RemovableHandle:
-    """What register_*_hook returns: ``handle.remove()`` unregisters the hook."""
-
-    _ids = itertools.count()
-
-    def __init__(self, hooks):
-        self._hooks = hooks
-        self.id = next(self._ids)
-
-    def remove(self):
-        self._hooks.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        self.remove()
 
 
 class _IncompatibleKeys(namedtuple("_IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -289,13 +270,7 @@ class Module:
     def zero_grad(self, set_to_none=True):
         """Forget the gradients of all parameters (or zero them in place)."""
         for param in self.parameters():
-            if param.grad is None:
-                continue
-            if set_to_none:
-                param.grad = None
-            else:
-                param.grad.detach_()
-                param.grad.zero_()
+            clear_grad(param, set_to_none)
 
     # ---- dtype conversion --------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from copy import deepcopy
 import numpy as np
 
 from .._grad_mode import enable_grad
+from .._graph import clear_grad
 from .._inplace import write
 from .._tensor import Tensor, make
 from .._typename import typename
@@ -75,13 +76,7 @@ class Optimizer:
         """Forget the parameters' gradients (or, with set_to_none=False, zero them)."""
         for group in self.param_groups:
             for param in group["params"]:
-                if param.grad is None:
-                    continue
-                if set_to_none:
-                    param.grad = None
-                else:
-                    param.grad.detach_()
-                    param.grad.zero_()
+                clear_grad(param, set_to_none)
 
     def step(self, closure=None):
         """One update of every parameter that has a gradient; `closure`, if given,

@@ -284,10 +284,8 @@ def piecewise(x, condlist, funclist, *args, **kw):
     if len(conditions) == len(funclist) - 1:
         otherwise = ~np.any(conditions, axis=0, keepdims=True)
         conditions = np.concatenate([conditions, otherwise], axis=0)
-    elif len(conditions) != len(funclist):
-        raise ValueError(f"funcgrad.numpy.piecewise: with {len(conditions)} condition(s), "
-                         f"either {len(conditions)} or {len(conditions) + 1} functions are "
-                         f"needed")
+    else:
+        _check_piecewise_arity(conditions, funclist)
     y = zeros_like(x)
     for condition, func in zip(conditions, funclist):
         if not callable(func):
@@ -300,6 +298,13 @@ def piecewise(x, condlist, funclist, *args, **kw):
     return y
 
 
+def _check_piecewise_arity(conditions, funclist):
+    if len(conditions) != len(funclist):
+        raise ValueError(f"funcgrad.numpy.piecewise: with {len(conditions)} condition(s), "
+                         f"either {len(conditions)} or {len(conditions) + 1} functions are "
+                         f"needed")
+
+
 def _piecewise_selecting(x, conditions, funclist, args, kw):
     """piecewise for conditions that differ per batch element (vmap): each function of the
     whole of ``x``, chosen per element with `where` (as JAX's piecewise does)."""
@@ -308,10 +313,8 @@ def _piecewise_selecting(x, conditions, funclist, args, kw):
         for condition in conditions:
             otherwise = otherwise & ~astype(condition, bool)
         conditions = conditions + [otherwise]
-    elif len(conditions) != len(funclist):
-        raise ValueError(f"funcgrad.numpy.piecewise: with {len(conditions)} condition(s), "
-                         f"either {len(conditions)} or {len(conditions) + 1} functions are "
-                         f"needed")
+    else:
+        _check_piecewise_arity(conditions, funclist)
     y = zeros_like(x)
     for condition, func in zip(conditions, funclist):
         value = func(x, *args, **kw) if callable(func) else func

@@ -386,14 +386,19 @@ class GraphTrace(Trace):
         return result
 
 
-def argument_names(fun, args):
-    """Names for the flattened inputs: the parameter's name plus the pytree path."""
+def positional_parameters(fun):
+    """The names of `fun`'s positional parameters, in order ([] if it has no signature)."""
     try:
         parameters = list(inspect.signature(fun).parameters.values())
     except (TypeError, ValueError):
         parameters = []
-    positional = [p.name for p in parameters
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return [p.name for p in parameters
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+def argument_names(fun, args):
+    """Names for the flattened inputs: the parameter's name plus the pytree path."""
+    positional = positional_parameters(fun)
     names = []
     for path, _ in tree_flatten_with_path(tuple(args))[0]:
         position = path[0].idx  # args is a tuple, so each path starts at its position

@@ -19,7 +19,6 @@ the function reads a value an enclosing transform traces, jit runs the function 
 the enclosing transform records it as it would without jit.
 """
 import functools
-import inspect
 import warnings
 
 import numpy as np
@@ -28,7 +27,7 @@ from ..core import Box, instruments, new_trace, quiet_floating_point
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 from ._ownership import Owners
 from .codegen import Program
-from .graph import Graph, GraphBox, Var, argument_names
+from .graph import Graph, GraphBox, Var, argument_names, positional_parameters
 from .passes import optimize
 from .staging import CapturedValue, GuardFailed, StagingTrace
 
@@ -339,12 +338,7 @@ def _static_arguments(fun, static_argnums, static_argnames):
     signature, as in JAX."""
     nums = set(_indices(static_argnums, "static_argnums"))
     names = {static_argnames} if isinstance(static_argnames, str) else set(static_argnames)
-    try:
-        parameters = list(inspect.signature(fun).parameters.values())
-    except (TypeError, ValueError):
-        parameters = []
-    positional = [p.name for p in parameters
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    positional = positional_parameters(fun)
     nums |= {positional.index(name) for name in names if name in positional}
     names |= {positional[i] for i in nums if i < len(positional)}
     return frozenset(nums), frozenset(names)
