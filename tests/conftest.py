@@ -1,5 +1,6 @@
 """Test configuration: JAX in float64 on the CPU, and Hypothesis profiles."""
 import os
+import sys
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault("JAX_ENABLE_X64", "1")
@@ -7,6 +8,7 @@ os.environ.setdefault("JAX_ENABLE_X64", "1")
 # its time: unoptimized code gives the same derivatives and the suite runs ~25% faster.
 os.environ.setdefault("JAX_DISABLE_MOST_OPTIMIZATIONS", "1")
 
+import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 # The default run is the same on every machine and every run: derandomized, with no example
@@ -26,3 +28,13 @@ import funcgrad  # noqa: E402
 
 # Anomaly-mode-style provenance in tests: a failing backward rule names the user's line.
 funcgrad.config.provenance = True
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _release_compiled_oracles():
+    """After each test module, free the JAX programs its oracle cases compiled
+    (`oracle.release_compiled_oracles` says why)."""
+    yield
+    oracle = sys.modules.get("oracle")
+    if oracle is not None:
+        oracle.release_compiled_oracles()

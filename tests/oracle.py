@@ -534,3 +534,13 @@ def check_case_batched(case, data, with_grad=True, keep_positions=False):
     grads = fg.vmap(fg.grad(weighted, argnums=diff), in_axes=in_axes,
                     out_axes=out_axes)(*batched)
     assert_close(case, grads, expected_grads, f"vmap(grad) (in_axes={in_axes})", precision)
+
+
+def release_compiled_oracles():
+    """Drop the JAX programs compiled for this module's cases. Each keeps memory mappings
+    of its machine code, and the whole suite's thousands of them together reach the
+    kernel's limit on mappings per process (vm.max_map_count), where XLA's next compile
+    crashes the process."""
+    _JAX_ORACLES.clear()
+    _JAX_BATCHED.clear()
+    jax.clear_caches()
