@@ -292,6 +292,7 @@ def _jax_oracle(case, static, diff, order):
                 *(second_args[i] for i in diff))
             return out, pullback(ct), tangent_out, hvp
 
+        _make_room_for_a_program()
         _JAX_ORACLES[key] = jax.jit(oracle)
     return _JAX_ORACLES[key]
 
@@ -466,6 +467,7 @@ def _jax_batched(case, static, in_axes, out_axes, diff, ct_tree_leaves):
                              out_axes=out_axes)(*args)
             return value, grads
 
+        _make_room_for_a_program()
         _JAX_BATCHED[key] = jax.jit(oracle)
     return _JAX_BATCHED[key]
 
@@ -536,11 +538,20 @@ def check_case_batched(case, data, with_grad=True, keep_positions=False):
     assert_close(case, grads, expected_grads, f"vmap(grad) (in_axes={in_axes})", precision)
 
 
+
+# How many compiled oracles are kept at once (see release_compiled_oracles).
+_MOST_PROGRAMS = 150
+
+
 def release_compiled_oracles():
-    """Drop the JAX programs compiled for this module's cases. Each keeps memory mappings
-    of its machine code, and the whole suite's thousands of them together reach the
-    kernel's limit on mappings per process (vm.max_map_count), where XLA's next compile
-    crashes the process."""
+    """Drop the JAX programs compiled for oracle cases. Each keeps memory mappings of its
+    machine code, and thousands of them together reach the kernel's limit on mappings per
+    process (vm.max_map_count, 65530), where XLA's next compile crashes the process."""
     _JAX_ORACLES.clear()
     _JAX_BATCHED.clear()
     jax.clear_caches()
+
+
+def _make_room_for_a_program():
+    if len(_JAX_ORACLES) + len(_JAX_BATCHED) >= _MOST_PROGRAMS:
+        release_compiled_oracles()
