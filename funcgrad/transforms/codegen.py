@@ -22,7 +22,7 @@ import re
 
 import numpy as np
 
-from .graph import Constant, Literal, Var
+from .graph import Constant, Literal, Var, vars_in
 from .staging import GuardFailed, array_bits, guard_p
 
 __all__ = ["Program", "generate"]
@@ -148,22 +148,14 @@ def _equation_line(eq, names):
             f"        {targets} = {call}"]
 
 
-def _vars_of(atoms):
-    for atom in atoms:
-        if isinstance(atom, tuple):
-            yield from _vars_of(atom)
-        elif isinstance(atom, Var):
-            yield atom
-
-
 def _released_after(graph, min_size):
     """{equation index: the intermediates of at least `min_size` elements it is the last
     use of}: the program deletes them there, so their memory is freed as a backward pass
     frees what it has used, not when the program returns."""
-    kept = set(graph.inputs) | set(_vars_of(graph.outputs))
+    kept = set(graph.inputs) | set(vars_in(graph.outputs))
     last_use = {}
     for index, eq in enumerate(graph.equations):
-        for var in _vars_of(eq.inputs):
+        for var in vars_in(eq.inputs):
             last_use[var] = index
     released = {}
     for var, index in last_use.items():

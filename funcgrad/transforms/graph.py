@@ -386,6 +386,15 @@ class GraphTrace(Trace):
         return result
 
 
+def vars_in(atoms):
+    """The Vars among an equation's atoms (nested tuples of them included), in order."""
+    for atom in atoms:
+        if isinstance(atom, tuple):
+            yield from vars_in(atom)
+        elif isinstance(atom, Var):
+            yield atom
+
+
 def positional_parameters(fun):
     """The names of `fun`'s positional parameters, in order ([] if it has no signature)."""
     try:

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from .graph import Constant, Graph, Literal, Var
+from .graph import Constant, Graph, Literal, Var, vars_in
 from .staging import guard_p
 
 __all__ = ["eliminate_common_subexpressions", "eliminate_dead_code", "fold_constants",
@@ -29,14 +29,6 @@ def _rebuilt(graph, equations, outputs=None, constants=None):
                  graph.constants if constants is None else constants,
                  graph.outputs if outputs is None else outputs, graph.output_names,
                  graph.in_tree, graph.out_tree, graph.out)
-
-
-def _vars_in(atoms):
-    for atom in atoms:
-        if isinstance(atom, tuple):
-            yield from _vars_in(atom)
-        elif isinstance(atom, Var):
-            yield atom
 
 
 def _substitute(atom, replacement):
@@ -65,12 +57,12 @@ def _renamed(equations, replacement):
 
 def eliminate_dead_code(graph):
     """Keep the equations an output or a guard depends on (guards are always kept)."""
-    live = set(_vars_in(graph.outputs))
+    live = set(vars_in(graph.outputs))
     kept = []
     for eq in reversed(graph.equations):
         if eq.primitive is guard_p or any(out in live for out in eq.outputs):
             kept.append(eq)
-            live.update(_vars_in(eq.inputs))
+            live.update(vars_in(eq.inputs))
     kept.reverse()
     return _rebuilt(graph, kept)
 
@@ -136,7 +128,7 @@ def fold_constants(graph):
     kept = []
     for eq in graph.equations:
         inputs = _substitute(eq.inputs, replacement)
-        if eq.primitive is guard_p or any(True for _ in _vars_in(inputs)):
+        if eq.primitive is guard_p or any(True for _ in vars_in(inputs)):
             kept.append(eq if inputs == eq.inputs else _with_inputs(eq, inputs))
             continue
         values = eq.primitive.impl(*map(_constant_value, inputs), **eq.params)
@@ -165,11 +157,11 @@ def reuse_buffers(graph, min_size=MIN_REUSE_SIZE):
     share) of the same shape and dtype, that nothing reads afterwards and that is not an
     output. Arrays of fewer than `min_size` elements are left alone."""
     fresh = set()  # results of elementwise equations
-    shared = set(_vars_in(graph.outputs))  # outputs, and what a view might alias
+    shared = set(vars_in(graph.outputs))  # outputs, and what a view might alias
     last_use = {}
     for index, eq in enumerate(graph.equations):
         elementwise = _is_elementwise(eq)
-        for var in _vars_in(eq.inputs):
+        for var in vars_in(eq.inputs):
             last_use[var] = index
             if not elementwise:
                 shared.add(var)
