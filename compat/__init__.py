@@ -25,9 +25,10 @@ from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Float
                          HalfTensor, IntTensor, LongTensor, ShortTensor, arange, as_tensor,
                          empty, empty_like, eye, from_numpy, full, full_like, linspace, ones,
                          ones_like, tensor, zeros, zeros_like)
-from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, no_grad,
-                         set_grad_enabled)
+from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled,
+                         is_inference_mode_enabled, no_grad, set_grad_enabled)
 from ._info import finfo, iinfo
+from .autograd.anomaly import is_anomaly_enabled
 from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bmm, cat, clamp,
                    clamp_max, clamp_min, clone, concat, conj, cos, cumsum, div, dot, eq, equal,
                    exp, flatten, ge, gt, isnan, le, log, log_softmax, logical_not, lt, masked_fill,

@@ -1,17 +1,19 @@
 """Whether operations are recorded: no_grad, enable_grad, set_grad_enabled, inference_mode.
 
-One process-wide switch (PyTorch keeps one per thread). Each class works as a context
-manager, as a decorator (``@no_grad()``), and, like PyTorch's, also undecorated
-(``@no_grad``).
+One switch per thread, as PyTorch keeps it: a thread inside ``no_grad`` leaves other
+threads recording, and a new thread starts with recording on (whatever the thread that
+started it had). Each class works as a context manager, as a decorator (``@no_grad()``),
+and, like PyTorch's, also undecorated (``@no_grad``).
 """
 import functools
+import threading
 
 
-class _State:
-    __slots__ = ("enabled",)
+class _State(threading.local):
+    """The calling thread's switches; the class attributes are every new thread's values."""
 
-    def __init__(self):
-        self.enabled = True
+    enabled = True
+    inference = False
 
 
 STATE = _State()
@@ -20,6 +22,11 @@ STATE = _State()
 def is_grad_enabled():
     """True when operations on tensors that require grad are being recorded."""
     return STATE.enabled
+
+
+def is_inference_mode_enabled():
+    """True inside an ``inference_mode()`` block of the calling thread."""
+    return STATE.inference
 
 
 class _GradMode:
@@ -66,9 +73,9 @@ class enable_grad(_GradMode):
 
 
 class inference_mode(_GradMode):
-    """Same as no_grad here (``inference_mode(False)`` leaves recording as it is)."""
-
-    enabled = False
+    """no_grad that also reports is_inference_mode_enabled(); ``inference_mode(False)``
+    turns both off, recording back on, as PyTorch's does. (compat does not forbid using
+    its results in recorded operations later, as PyTorch's inference tensors do.)"""
 
     def __new__(cls, mode=True):
         if callable(mode):
@@ -80,9 +87,12 @@ class inference_mode(_GradMode):
         self._mode = bool(mode) if not callable(mode) else True
 
     def __enter__(self):
-        self._saved.append(STATE.enabled)
-        if self._mode:
-            STATE.enabled = False
+        self._saved.append((STATE.enabled, STATE.inference))
+        STATE.enabled = not self._mode
+        STATE.inference = self._mode
+
+    def __exit__(self, *exc_info):
+        STATE.enabled, STATE.inference = self._saved.pop()
 
 
 class set_grad_enabled:
@@ -111,4 +121,5 @@ class set_grad_enabled:
         return run_in_mode
 
 
-__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled"]
+__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
+           "is_inference_mode_enabled"]
