@@ -14,7 +14,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 from funcgrad.core import Box, collector_paused, tuple_get
 
-from . import _ops, _tape
+from . import _layout, _ops, _tape
 from ._factories import tensor
 from ._grad_mode import STATE, set_grad_enabled
 from ._tensor import Tensor, make
@@ -242,10 +242,13 @@ def _as_tuple(x):
 def _accumulate(t, ct, unshared=False):
     """Add a cotangent into t.grad: in place for plain gradients (as PyTorch does), out of
     place (recorded) for gradients that require grad; None is a zero. `unshared` says
-    nothing else refers to `ct`, which may then become t.grad itself."""
+    nothing else refers to `ct`, which may then become t.grad itself if it is laid out as
+    PyTorch's AccumulateGrad lays out a gradient: dense, writable, with the strides of `t`
+    when `t` is dense (`_layout.preserved_order`). Any other cotangent (a broadcast view, a
+    read-only array, a view of another tensor or of the user's storage) is copied."""
     if ct is None:
         if t._grad is None:
-            t._grad = make(np.zeros_like(t._data))
+            t._grad = make(np.zeros_like(t._data, order=_layout.preserved_order(t._data)))
     elif isinstance(ct, Box) or (t._grad is not None and t._grad._box is not None):
         new = tensor_of_cotangent(ct)
         if t._grad is not None:
@@ -253,24 +256,24 @@ def _accumulate(t, ct, unshared=False):
         elif new._box is not None:
             t._grad = _ops.copy_of(new)
         else:
-            t._grad = make(new._data.copy())
+            t._grad = make(_layout.copy_with_layout(new._data, t._data))
     elif t._grad is None:
-        if unshared and _storage_of_its_own(ct, t._data.dtype):
+        if unshared and _storage_of_its_own(ct, t._data):
             # Taken as it is, as PyTorch's AccumulateGrad takes an unshared gradient: no
             # copy (20 us for the seed network's 1000x100 float32 weight).
             t._grad = make(ct)
         else:
-            t._grad = make(np.array(ct, dtype=t._data.dtype, copy=True))
+            t._grad = make(_layout.copy_with_layout(ct, t._data))
     else:
         np.add(t._grad._data, ct, out=t._grad._data)
         t._grad._version.value += 1
 
 
-def _storage_of_its_own(ct, dtype):
-    """Whether cotangent `ct` is an array of `dtype` that owns its memory, writeable and laid
-    out as a copy of it would be."""
-    return (type(ct) is np.ndarray and ct.base is None and ct.dtype == dtype
-            and ct.flags.writeable and ct.flags.forc)
+def _storage_of_its_own(ct, like):
+    """Whether cotangent `ct` is an array of `like`'s dtype that owns its memory, writable
+    and laid out as `like`'s gradient must be."""
+    return (type(ct) is np.ndarray and ct.base is None and ct.dtype == like.dtype
+            and ct.flags.writeable and _layout.has_layout(ct, like))
 
 
 def _pull_back(roots, cotangents, retain_graph, create_graph, wanted):

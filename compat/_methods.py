@@ -19,7 +19,7 @@ _SAME_NAME = (
     "max", "min", "amax", "amin", "var", "std", "norm", "cumsum", "mm", "mv", "dot", "bmm",
     "matmul", "view", "view_as", "reshape", "reshape_as", "flatten", "t", "transpose",
     "permute", "expand", "expand_as", "unsqueeze", "squeeze", "softmax", "log_softmax",
-    "masked_fill", "clone",
+    "masked_fill", "clone", "contiguous",
     "add_", "sub_", "mul_", "div_", "pow_", "neg_", "exp_", "log_", "sqrt_", "tanh_",
     "sigmoid_", "relu_", "abs_", "clamp_", "clamp_min_", "clamp_max_", "fill_", "zero_",
     "copy_", "masked_fill_",

@@ -12,8 +12,9 @@ import numpy as np
 
 import funcgrad.numpy as fnp
 from funcgrad.core import NO_PARAMS, Box, unbox_all
+from funcgrad.numpy._base import reshape_p
 
-from . import _dtypes
+from . import _dtypes, _layout
 from ._dtypes import DEFAULTS
 from ._grad_mode import STATE
 from ._record import (check_tensor, elementwise, engine, float_operand, operand, result_type,
@@ -589,39 +590,50 @@ def _shape_args(shape, name):
         raise TypeError(f"compat.{name}: the shape must be ints, got {shape!r}") from None
 
 
-def _viewable(array, shape):
-    """Whether `array` can take `shape` without copying (NumPy refuses to set such a
-    shape in place)."""
-    probe = array.view()
-    try:
-        probe.shape = shape
-    except AttributeError:
-        return False
-    return True
+def _as_view(input, view_shape, strides, label, fn=reshape_p, **params):
+    """`fn(input, **params)` recorded as a view of `input` of `view_shape` with `strides` (in
+    bytes), those PyTorch gives it: NumPy may step differently over dimensions of length 1,
+    or copy where PyTorch's rule finds a view. `fn` defaults to the reshape primitive itself,
+    as fnp.reshape returns its input unrecorded when the shape is the same."""
+    if fn is reshape_p:
+        params = {"shape": view_shape, "order": "C"}
+    out = fn(engine(input), **params)
+    data = out.value if isinstance(out, Box) else out
+    if data.strides != strides or not np.may_share_memory(data, input._data):
+        data = np.lib.stride_tricks.as_strided(input._data, view_shape, strides,
+                                               writeable=input._data.flags.writeable)
+        if isinstance(out, Box):
+            out.value = data
+        else:
+            out = data
+    return wrap(out, label, (input,), view_of=input)
 
 
 def view(input, *shape):
     """The same storage with another shape; fails where that needs a copy (use reshape)."""
     if len(shape) == 1 and isinstance(shape[0], _dtypes.dtype):
         raise NotImplementedError("compat: view(dtype) is not supported")
-    shape = _shape_args(shape, "view")
-    if not _viewable(input._data, shape):
-        if int(np.prod(shape)) not in (input._data.size, -input._data.size):
-            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size "
-                               f"{input._data.size}")
+    shape = _layout.infer_shape(_shape_args(shape, "view"), input._data.size)
+    strides = _layout.view_strides(input._data, shape)
+    if strides is None:
         raise RuntimeError("view size is not compatible with input tensor's size and stride "
                            "(at least one dimension spans across two contiguous subspaces). "
                            "Use .reshape(...) instead.")
-    return wrap_view(input, fnp.reshape, "ViewBackward0", shape=shape)
+    return _as_view(input, shape, strides, "ViewBackward0")
 
 
 def reshape(input, *shape):
     """The elements with another shape: a view when possible, else a copy (recorded as
     PyTorch does, a clone then a view)."""
-    shape = _shape_args(shape, "reshape")
-    if _viewable(input._data, shape) or input._box is None:
-        return wrap_view(input, fnp.reshape, "ViewBackward0", shape=shape)
-    return wrap_view(clone(input), fnp.reshape, "UnsafeViewBackward0", shape=shape)
+    shape = _layout.infer_shape(_shape_args(shape, "reshape"), input._data.size)
+    strides = _layout.view_strides(input._data, shape)
+    if strides is not None:
+        contiguous_input = input._data.flags.c_contiguous
+        return _as_view(input, shape, strides,
+                        "ViewBackward0" if contiguous_input else "ReshapeAliasBackward0")
+    copy = contiguous(input)
+    label = "UnsafeViewBackward0" if copy._box is not None else "ViewBackward0"
+    return _as_view(copy, shape, _layout.row_major_strides(shape, copy._data.itemsize), label)
 
 
 def flatten(input, start_dim=0, end_dim=-1):
@@ -637,12 +649,20 @@ def flatten(input, start_dim=0, end_dim=-1):
     return reshape(input, shape[:start] + (middle,) + shape[end + 1:])
 
 
+def _permuted(input, axes, label):
+    """The view of `input` with its axes in the order `axes` (recorded even when that is
+    their order already, as PyTorch records it)."""
+    if axes == tuple(range(input._data.ndim)):  # fnp.transpose would return its input
+        return _as_view(input, input._data.shape, input._data.strides, label)
+    return wrap_view(input, fnp.transpose, label, axes=axes)
+
+
 def t(input):
     """Transpose of a matrix (vectors and scalars are returned as they are)."""
     if input.dim() > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{input.dim()}D")
-    return wrap_view(input, fnp.transpose, "TBackward0")
+    return _permuted(input, tuple(range(input.dim()))[::-1], "TBackward0")
 
 
 def transpose(input, dim0, dim1):
@@ -650,7 +670,7 @@ def transpose(input, dim0, dim1):
     if axes:
         a, b = input._dim(dim0), input._dim(dim1)
         axes[a], axes[b] = axes[b], axes[a]
-    return wrap_view(input, fnp.transpose, "TransposeBackward0", axes=tuple(axes))
+    return _permuted(input, tuple(axes), "TransposeBackward0")
 
 
 def permute(input, *dims):
@@ -660,8 +680,7 @@ def permute(input, *dims):
                            f"does not match the length of the desired ordering of dimensions "
                            f"i.e. input.dim() = {input.dim()} is not equal to len(dims) = "
                            f"{len(dims)}")
-    return wrap_view(input, fnp.transpose, "PermuteBackward0",
-                     axes=tuple(input._dim(d) for d in dims))
+    return _permuted(input, tuple(input._dim(d) for d in dims), "PermuteBackward0")
 
 
 def expand(input, *sizes):
@@ -670,16 +689,26 @@ def expand(input, *sizes):
     shape = input._data.shape
     lead = len(sizes) - len(shape)
     if lead < 0:
-        raise RuntimeError(f"expand: the number of sizes provided ({len(sizes)}) must be "
-                           f"greater or equal to the number of dimensions in the tensor "
-                           f"({len(shape)})")
+        raise RuntimeError(f"expand({input.type()}{{{list(shape)}}}, size={list(sizes)}): the "
+                           f"number of sizes provided ({len(sizes)}) must be greater or equal "
+                           f"to the number of dimensions in the tensor ({len(shape)})")
+    for i, size in enumerate(sizes[:lead]):
+        if size < 0:
+            raise RuntimeError(f"The expanded size of the tensor ({size}) isn't allowed in a "
+                               f"leading, non-existing dimension {i}")
     target = tuple(shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(sizes))
-    if target == shape:  # broadcast_to would return its input itself; keep one node per op
-        return wrap_view(input, fnp.reshape, "ExpandBackward0", shape=shape)
-    try:
-        return wrap_view(input, fnp.broadcast_to, "ExpandBackward0", shape=target)
-    except ValueError as error:
-        raise RuntimeError(f"expand: {error}") from None
+    if target == shape:  # broadcast_to would return its input itself, unrecorded
+        return _as_view(input, shape, input._data.strides, "ExpandBackward0")
+    for i, size in enumerate(shape):
+        if size != 1 and size != target[lead + i]:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({target[lead + i]}) must match the existing "
+                f"size ({size}) at non-singleton dimension {lead + i}.  Target sizes: "
+                f"{list(sizes)}.  Tensor sizes: {list(shape)}")
+    # PyTorch's strides: 0 along new and stretched dimensions, the input's elsewhere.
+    strides = (0,) * lead + tuple(0 if size != target[lead + i] else step
+                                  for i, (size, step) in enumerate(zip(shape, input._data.strides)))
+    return _as_view(input, target, strides, "ExpandBackward0", fnp.broadcast_to, shape=target)
 
 
 def expand_as(input, other):
@@ -695,7 +724,12 @@ def reshape_as(input, other):
 
 
 def unsqueeze(input, dim):
-    return wrap_view(input, fnp.expand_dims, "UnsqueezeBackward0", axis=input._dim(dim, extra=1))
+    axis = input._dim(dim, extra=1)
+    shape, strides = input._data.shape, input._data.strides
+    # PyTorch's stride for the new dimension: a step over the whole dimension after it.
+    step = shape[axis] * strides[axis] if axis < len(shape) else input._data.itemsize
+    return _as_view(input, shape[:axis] + (1,) + shape[axis:],
+                    strides[:axis] + (step,) + strides[axis:], "UnsqueezeBackward0")
 
 
 def squeeze(input, dim=None):
@@ -810,10 +844,25 @@ def log_softmax(input, dim=None, dtype=None):
 
 
 def clone(input):
-    """A copy with its own storage (recorded: the gradient passes through)."""
+    """A copy with its own storage, its dimensions in `input`'s order of strides (PyTorch's
+    preserve_format; recorded: the gradient passes through)."""
+    return _copied(input, _layout.clone_order(input._data))
+
+
+def contiguous(input):
+    """`input` itself when it is contiguous, else a row-major copy (recorded as a clone)."""
+    if input._data.flags.c_contiguous:
+        return input
+    return _copied(input, "C")
+
+
+def _copied(input, order):
     if input._box is None or not STATE.enabled:
-        return make(input._data.copy())
-    return wrap(fnp.positive(input._box), "CloneBackward0", (input,))
+        return make(np.array(input._data, order=order, copy=True))
+    out = fnp.positive(input._box)
+    if order == "C" and not out.value.flags.c_contiguous:
+        out.value = np.ascontiguousarray(out.value)  # the ufunc kept the input's order
+    return wrap(out, "CloneBackward0", (input,))
 
 
 def copy_of(input):
@@ -840,5 +889,5 @@ __all__ = [
     "prod", "max", "min", "amax", "amin", "var", "std", "norm", "cumsum", "mm", "mv", "dot",
     "bmm", "matmul", "view", "reshape", "flatten", "t", "transpose", "permute", "expand",
     "unsqueeze", "squeeze", "cat", "concat", "stack", "where", "masked_fill", "softmax",
-    "log_softmax", "clone",
+    "log_softmax", "clone", "contiguous",
 ]

@@ -111,10 +111,16 @@ class Tensor:
         return self.dtype.is_floating_point
 
     def is_contiguous(self, memory_format=None):
+        """Whether the elements lie in memory in row-major order without gaps (dimensions of
+        length 1 and empty tensors do not count, as in PyTorch)."""
         return self._data.flags.c_contiguous
 
-    def contiguous(self, memory_format=None):
-        return self
+    def stride(self, dim=None):
+        """The steps, in elements, between neighbours along each dimension (or `dim`)."""
+        itemsize = self._data.itemsize
+        if dim is None:
+            return tuple([step // itemsize for step in self._data.strides])
+        return self._data.strides[self._dim(dim)] // itemsize
 
     @property
     def device(self):

@@ -1,0 +1,136 @@
+"""Memory layout as PyTorch defines it: which copies keep a tensor's strides, and when a
+view with another shape can share a tensor's storage.
+
+Strides here are NumPy's, in bytes; `Tensor.stride()` divides them by the item size.
+"""
+import numpy as np
+
+
+def dense(array):
+    """Whether `array`'s elements fill its memory without gaps or overlaps, in some order of
+    its dimensions (dimensions of length 1 do not matter): PyTorch's "non-overlapping and
+    dense"."""
+    expected = array.itemsize
+    for step, size in sorted((abs(st), n) for st, n in zip(array.strides, array.shape)
+                             if n != 1):
+        if step != expected:
+            return False
+        expected *= size
+    return True
+
+
+def preserved_order(array):
+    """The NumPy `order` of a copy that keeps `array`'s layout as PyTorch's
+    ``preserve_format`` does: its own strides when it is dense ('K'), else row-major ('C'),
+    e.g. for an expanded tensor or a strided slice. It is also the layout of a leaf's
+    gradient (AccumulateGrad's contract)."""
+    if array.flags.c_contiguous:
+        return "C"
+    return "K" if dense(array) else "C"
+
+
+def clone_order(array):
+    """The NumPy `order` of PyTorch's ``clone()`` (``preserve_format``): dense strides with
+    the dimensions in `array`'s order of strides ('K'), row-major for a tensor with expanded
+    (stride 0) dimensions."""
+    if array.flags.c_contiguous or 0 in array.strides:
+        return "C"
+    return "K"
+
+
+def has_layout(array, like):
+    """Whether `array` has the strides of a copy of `like` made by `preserved_order`
+    (dimensions of length 1 do not matter)."""
+    if array.flags.c_contiguous and like.flags.c_contiguous:
+        return True
+    if preserved_order(like) == "C":
+        return array.flags.c_contiguous
+    return all(a == b for a, b, n in zip(array.strides, like.strides, like.shape) if n != 1)
+
+
+def copy_with_layout(value, like):
+    """A new writable array holding `value` (an array, possibly a broadcast view, read-only
+    or of another dtype, or a number) with the shape and dtype of `like`, laid out as
+    `preserved_order` keeps `like`."""
+    out = np.empty_like(like, order=preserved_order(like))
+    out[...] = value
+    return out
+
+
+def infer_shape(shape, numel):
+    """`shape` with its -1 (if any) replaced by the length that gives `numel` elements,
+    raising PyTorch's errors for shapes that cannot hold them."""
+    inferred = None
+    known = 1
+    for i, size in enumerate(shape):
+        if size == -1:
+            if inferred is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            inferred = i
+        elif size < 0:
+            raise RuntimeError(f"invalid shape dimension {size} at index {i} of shape "
+                               f"{list(shape)}")
+        else:
+            known *= size
+    if inferred is None:
+        if known != numel:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        return tuple(shape)
+    if known == 0:
+        if numel == 0:
+            raise RuntimeError(
+                f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+                f"unspecified dimension size -1 can be any value and is ambiguous")
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    if numel % known:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return tuple(shape[:inferred]) + (numel // known,) + tuple(shape[inferred + 1:])
+
+
+def view_strides(array, new_shape):
+    """The strides of a view of `array` with `new_shape` (same number of elements, no -1),
+    or None when no view can have that shape.
+
+    PyTorch's rule: the old dimensions split into chunks, maximal runs of dimensions each
+    contiguous with the next (dimensions of length 1 join any chunk); a view exists when the
+    new shape splits into consecutive groups with the chunks' numbers of elements. Each
+    group then steps through its chunk row-major.
+    """
+    shape, strides = array.shape, array.strides
+    if array.size == 0 or not shape:  # no elements, or a scalar: any layout will do
+        if tuple(shape) == tuple(new_shape):
+            return strides
+        return row_major_strides(new_shape, array.itemsize)
+    new_strides = [0] * len(new_shape)
+    new_dim = len(new_shape) - 1
+    chunk_step = strides[-1]
+    chunk_numel = view_numel = 1
+    for dim in range(len(shape) - 1, -1, -1):
+        chunk_numel *= shape[dim]
+        chunk_ends = dim == 0 or (shape[dim - 1] != 1
+                                  and strides[dim - 1] != chunk_numel * chunk_step)
+        if not chunk_ends:
+            continue
+        while new_dim >= 0 and (view_numel < chunk_numel or new_shape[new_dim] == 1):
+            new_strides[new_dim] = view_numel * chunk_step
+            view_numel *= new_shape[new_dim]
+            new_dim -= 1
+        if view_numel != chunk_numel:
+            return None
+        if dim > 0:
+            chunk_step = strides[dim - 1]
+            chunk_numel = view_numel = 1
+    if new_dim != -1:
+        return None
+    return tuple(new_strides)
+
+
+def row_major_strides(shape, itemsize):
+    """The strides, in bytes, of a row-major array of `shape` (PyTorch's: a dimension of
+    length 0 or 1 steps as if it had length 1)."""
+    strides = []
+    step = itemsize
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))

@@ -1,0 +1,149 @@
+"""Strides and contiguity against PyTorch: stride(), is_contiguous(), contiguous(), clone(),
+view (PyTorch's rule for which non-contiguous tensors can take a shape, and its error),
+reshape, and the views t, transpose, permute, expand, unsqueeze sharing storage."""
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from compat_harness import check
+
+
+def _factors(n):
+    found, p = [], 2
+    while p * p <= n:
+        while n % p == 0:
+            found.append(p)
+            n //= p
+        p += 1
+    return found + ([n] if n > 1 else [])
+
+
+@st.composite
+def layouts(draw):
+    """(shape, permutation, slices): a row-major tensor of `shape`, permuted, then sliced
+    with steps, which gives contiguous, permuted, gapped and length-1 layouts."""
+    shape = tuple(draw(st.lists(st.integers(0, 4), min_size=0, max_size=4)))
+    perm = tuple(draw(st.permutations(range(len(shape)))))
+    slices = tuple(draw(st.sampled_from([slice(None), slice(None, None, 2), slice(1, None),
+                                         slice(0, 1)])) for _ in shape)
+    return shape, perm, slices
+
+
+@st.composite
+def new_shapes(draw, numel):
+    """A shape of `numel` elements: its prime factors grouped at random, lengths 1 put in,
+    perhaps one length given as -1."""
+    if numel == 0:
+        dims = draw(st.lists(st.integers(0, 3), min_size=1, max_size=4).filter(lambda d: 0 in d))
+    else:
+        dims = [1] * draw(st.integers(1, 3))
+        for factor in draw(st.permutations(_factors(numel))):
+            dims[draw(st.integers(0, len(dims) - 1))] *= factor
+        for _ in range(draw(st.integers(0, 2))):
+            dims.insert(draw(st.integers(0, len(dims))), 1)
+        if draw(st.booleans()):
+            dims[draw(st.integers(0, len(dims) - 1))] = -1
+    return tuple(dims)
+
+
+def _tensor(torch, layout, requires_grad=False):
+    shape, perm, slices = layout
+    numel = int(np.prod(shape, dtype=np.int64))
+    x = torch.arange(float(numel)).reshape(shape).permute(perm)[slices]
+    return x.detach().requires_grad_(requires_grad)
+
+
+def _described(t, length_one_strides=True):
+    """The tensor, its strides and contiguity. The strides of empty tensors are left out
+    (compat reports NumPy's, often 0), and with `length_one_strides=False` those of
+    dimensions of length 1, where no element is ever stepped to (a copy's are NumPy's):
+    see docs/guide-compat.md."""
+    if not t.numel():
+        return t, None, t.is_contiguous()
+    strides = tuple(None if n == 1 and not length_one_strides else s
+                    for s, n in zip(t.stride(), t.shape))
+    return t, strides, t.is_contiguous()
+
+
+@given(layout=layouts(), data=st.data())
+def test_view_and_reshape_strides_like_torch(layout, data):
+    """view succeeds exactly where PyTorch's does, with its strides, sharing storage (an
+    in-place change shows through), and otherwise raises PyTorch's error, word for word;
+    reshape gives a view there and a contiguous copy elsewhere."""
+    shape, perm, slices = layout
+    numel = np.empty(shape)[()].transpose(perm)[slices].size if shape else 1
+    target = data.draw(new_shapes(numel))
+
+    def case(torch):
+        x = _tensor(torch, layout)
+        results = [_described(x)]
+        try:
+            v = x.view(target)
+            results.append(_described(v))
+            v.add_(1)  # shows in x when v shares its storage
+            results.append(x.clone())
+        except RuntimeError as error:
+            results.append(str(error))
+        r = _tensor(torch, layout).reshape(target)
+        results.append(_described(r))
+        return results
+    check(case)
+
+
+@given(layout=layouts(), data=st.data())
+def test_views_and_copies_strides_like_torch(layout, data):
+    """contiguous, clone, t/transpose, permute, expand, unsqueeze, flatten: strides,
+    contiguity and values, and gradients flowing through them."""
+    ndim = len(layout[0])
+    dims = data.draw(st.permutations(range(ndim)))
+    dim = data.draw(st.integers(-ndim - 1, ndim))
+
+    def case(torch):
+        x = _tensor(torch, layout, requires_grad=True)
+        results = [_described(x.contiguous(), False), _described(x.clone(), False),
+                   _described(x.permute(dims)), _described(x.unsqueeze(dim)),
+                   _described(x.flatten()), _described(x.expand(2, *x.shape))]
+        if ndim >= 2:
+            results.append(_described(x.transpose(0, -1)))
+        if ndim <= 2:
+            results.append(_described(x.t()))
+        total = sum(r[0].sum() for r in results)
+        total.backward()
+        results.append(x.grad)
+        return results
+    check(case)
+
+
+@pytest.mark.parametrize("expression", [
+    "torch.arange(12.).reshape(3, 4).t().view(-1)",
+    "torch.arange(12.).reshape(3, 4).t().view(12)",
+    "torch.arange(12.).reshape(3, 4).t().view(2, 6)",
+    "torch.arange(12.).reshape(3, 4).t().view(4, 3, 1)",
+    "torch.arange(12.).reshape(3, 4).t().view(-1, -1)",
+    "torch.arange(12.).reshape(3, 4).view(5, -1)",
+    "torch.arange(12.).reshape(3, 4).view(-2, 6)",
+    "torch.zeros(0, 3).view(-1, 0)",
+    "torch.zeros(0, 3).view(0, -1)",
+    "torch.arange(24.).reshape(2, 3, 4).permute(1, 0, 2).view(3, 8)",
+    "torch.arange(24.).reshape(2, 3, 4).permute(1, 0, 2).view(3, 2, 2, 2)",
+    "torch.arange(8.).expand(3, 8).view(24)",
+    "torch.arange(8.).expand(3, 8).view(3, 2, 4)",
+])
+def test_view_errors_like_torch(expression):
+    """The issue's case (view(-1) of a 12-element transposed matrix), and the other errors
+    of view, word for word."""
+    def case(torch):
+        t = eval(expression, {"torch": torch})
+        return _described(t)
+    check(case, messages=True)
+
+
+def test_expand_and_transpose_share_storage_like_torch():
+    def case(torch):
+        x = torch.arange(6.).reshape(2, 3)
+        views = [x.t(), x.transpose(0, 1), x.permute(1, 0), x[:1].expand(4, 3), x.view(3, 2),
+                 x.unsqueeze(1)]
+        x.mul_(10)
+        return [_described(v) for v in views]
+    check(case)
