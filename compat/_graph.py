@@ -200,8 +200,7 @@ def cotangent_of(t):
 def _root_cotangent(output, gradient, index, create_graph):
     if gradient is None:
         if output._data.size != 1:
-            raise RuntimeError("grad can be implicitly created only for scalar outputs; pass "
-                               "a gradient tensor of the output's shape to backward()")
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
         ones = np.empty(output._data.shape, output._data.dtype)
         ones.fill(1)  # np.ones is a Python function around these two calls (~1 us more)
         return ones
@@ -383,9 +382,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         elif allow_unused:
             grads.append(None)
         else:
-            raise RuntimeError("One of the differentiated Tensors appears to not have been "
-                               "used in the graph. Set allow_unused=True if this is the "
-                               "desired behavior.")
+            raise RuntimeError(f"The differentiated Tensor at index {len(grads)} appears to "
+                               f"not have been used in the graph. Set allow_unused=True if "
+                               f"this is the desired behavior.")
     return tuple(grads)
 
 

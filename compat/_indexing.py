@@ -114,8 +114,10 @@ def _basic_index(input, parts):
             if not -size <= part < size:
                 raise IndexError(f"index {part} is out of bounds for dimension {axis} with "
                                  f"size {size}")
+            # The Ellipsis makes NumPy return a 0-d view, not a copied scalar, when the
+            # last axis is selected.
             current = wrap_view(current, fnp.getitem, "SelectBackward0",
-                                index=(slice(None),) * axis + (part,))
+                                index=(slice(None),) * axis + (part, Ellipsis))
     if current is input:
         current = wrap_view(input, fnp.reshape, "AliasBackward0", shape=input._data.shape)
     return current

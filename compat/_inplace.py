@@ -26,13 +26,13 @@ def check_inplace(t, recording, view_message=False):
     if not recording:
         return
     if t._box is not None and not t._box.node.parents:
-        what = "a view of a leaf tensor" if view_message else "a leaf tensor"
+        what = "a view of a leaf Variable" if view_message else "a leaf Variable"
         raise RuntimeError(f"{what} that requires grad is being used in an in-place "
-                           f"operation; do it under `with compat.no_grad():` or on a copy")
+                           f"operation.")
     base = t._base
     if base is not None and base._box is not None and not base._box.node.parents:
-        raise RuntimeError("a view of a leaf tensor that requires grad is being used in an "
-                           "in-place operation")
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                           "in-place operation.")
 
 
 def alias_of(t):

@@ -7,6 +7,7 @@ and its inputs as edges, and the versions of the tensors its VJPs saved are note
 in-place checks of the backward pass.
 """
 import numbers
+import re
 
 import numpy as np
 
@@ -55,7 +56,20 @@ def elementwise(fn, a, b):
     try:
         return fn(a, b)
     except ValueError as error:
-        raise RuntimeError(str(error)) from None
+        raise RuntimeError(_broadcast_error(np.shape(a), np.shape(b)) or str(error)) from None
+
+
+def _broadcast_error(a, b):
+    """PyTorch's message for shapes `a` and `b` that do not broadcast (its first clash
+    counting from the last dimension), or None if they do."""
+    ndim = max(len(a), len(b))
+    for offset in range(1, ndim + 1):
+        size_a = a[-offset] if offset <= len(a) else 1
+        size_b = b[-offset] if offset <= len(b) else 1
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            return (f"The size of tensor a ({size_a}) must match the size of tensor b "
+                    f"({size_b}) at non-singleton dimension {ndim - offset}")
+    return None
 
 
 def float_operand(x):
@@ -110,6 +124,9 @@ def _common_float(operands):
     return common if common is not None and common.category == _float else None
 
 
+_BACKWARD_SUFFIX = re.compile(r"Backwards?\d*$")
+
+
 class _What(tuple):
     """``(NumPy dtype, shape, creator's label)`` of a saved tensor: how an error message
     names it, formatted only if the error happens. A tuple, so that making one (for every
@@ -119,8 +136,11 @@ class _What(tuple):
 
     def __str__(self):
         dtype, shape, creator = self
-        origin = f", output of {creator}" if creator else ""
-        return f"[torch.{_dtypes.from_numpy_dtype(dtype).legacy_name} {list(shape)}{origin}]"
+        name = f"[torch.{_dtypes.from_numpy_dtype(dtype).legacy_name} {list(shape)}]"
+        if not creator:
+            return name
+        # PyTorch names the creating node without its "Backward0" suffix.
+        return f"{name}, which is output 0 of {_BACKWARD_SUFFIX.sub('', creator)},"
 
 
 def new_nodes(node, inputs):

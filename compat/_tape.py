@@ -275,20 +275,20 @@ def _run_hooks(node, ct):
 
 
 def _freed_error(node):
-    name = node.label or node.primitive.name
     return RuntimeError(
-        f"trying to backward through the graph a second time: the values saved by "
-        f"{name} were freed by an earlier backward pass (or autograd.grad). Specify "
-        f"retain_graph=True in the earlier call if you need to backward through the graph "
-        f"again, or to read its saved values after calling backward.")
+        "Trying to backward through the graph a second time (or directly access saved "
+        "tensors after they have already been freed). Saved intermediate values of the graph "
+        "are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if "
+        "you need to backward through the graph a second time or if you need to access saved "
+        "tensors after calling backward.")
 
 
 def _check_saved(node, replaying):
     for counter, version, what, replay_only in node.saved:
         if counter.value != version and (replaying or not replay_only):
             raise RuntimeError(
-                f"one of the values needed to compute gradients was modified by an in-place "
-                f"operation: {what} is at version {counter.value}, but {version} was expected "
-                f"(it was saved for the backward pass of {node.label or node.primitive.name}). "
-                f"Compute on a copy (clone()) instead of modifying it in place, or modify it "
-                f"after calling backward.")
+                f"one of the variables needed for gradient computation has been modified by "
+                f"an inplace operation: {what} is at version {counter.value}; expected "
+                f"version {version} instead. Hint: enable anomaly detection to find the "
+                f"operation that failed to compute its gradient, with "
+                f"torch.autograd.set_detect_anomaly(True, check_nan=False).")

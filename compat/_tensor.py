@@ -174,13 +174,13 @@ class Tensor:
             if requires_grad:
                 return self
             raise RuntimeError(
-                "you can only change requires_grad flags of leaf tensors; to use a computed "
-                "tensor without its history, take var.detach().")
+                "you can only change requires_grad flags of leaf variables. If you want to use "
+                "a computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach().")
         if requires_grad and self._box is None:
             if not self.dtype.is_floating_point:
                 raise RuntimeError(
-                    f"only tensors of floating point dtype can require gradients, and this one "
-                    f"is {self.dtype}; convert it first, e.g. with .float().")
+                    "only Tensors of floating point dtype can require gradients")
             self._box = TAPE.box(self._data, leaf_node(weakref.ref(self)))
         elif not requires_grad:
             self._box = None
@@ -223,8 +223,10 @@ class Tensor:
                 raise TypeError(f"assigned grad must be a Tensor or None, got "
                                 f"{type(value).__name__}")
             if value.shape != self.shape:
-                raise RuntimeError(f"assigned grad has shape {list(value.shape)}, but the tensor "
-                                   f"has shape {list(self.shape)}")
+                raise RuntimeError(f"attempting to assign a gradient of size "
+                                   f"'{list(value.shape)}' to a tensor of size "
+                                   f"'{list(self.shape)}'. Please ensure that the gradient and "
+                                   f"the tensor are the same size")
         self._grad = value
 
     @property
@@ -234,7 +236,7 @@ class Tensor:
     def retain_grad(self):
         """Keep this non-leaf tensor's gradient in .grad after backward()."""
         if self._box is None:
-            raise RuntimeError("can't retain_grad on a tensor that has requires_grad=False")
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if not self.is_leaf and not self._retains_grad:
             self._retains_grad = True
             self._box.node.sink = weakref.ref(self)
@@ -245,8 +247,12 @@ class Tensor:
 
     def detach_(self):
         if self._base is not None and self._base.requires_grad:
-            raise RuntimeError("can't detach_() a view of a tensor that requires grad; use "
-                               "detach() instead")
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self._box = None
         return self
 
@@ -270,8 +276,8 @@ class Tensor:
     def numpy(self, force=False):
         """The storage as an ndarray (shared, not copied)."""
         if self._box is not None and not force:
-            raise RuntimeError("can't call numpy() on a tensor that requires grad; use "
-                               "tensor.detach().numpy() instead")
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
         return self._data
 
     def __array__(self, dtype=None, copy=None):
@@ -281,8 +287,8 @@ class Tensor:
     def item(self):
         """The value of a one-element tensor as a Python number."""
         if self._data.size != 1:
-            raise RuntimeError(f"a tensor with {self._data.size} elements cannot be converted "
-                               f"to a Python number; only one-element tensors can")
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
+                               f"to Scalar")
         return self._data.item() if self._data.ndim == 0 else self._data.reshape(()).item()
 
     def tolist(self):
@@ -290,8 +296,8 @@ class Tensor:
 
     def __bool__(self):
         if self._data.size != 1:
-            raise RuntimeError(f"the truth value of a tensor with {self._data.size} values is "
-                               f"ambiguous; use .any() or .all()")
+            amount = "no values" if self._data.size == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
         return bool(self.item())
 
     def __float__(self):
@@ -329,8 +335,11 @@ class Tensor:
 
     def __deepcopy__(self, memo):
         if not self.is_leaf:
-            raise RuntimeError("only leaf tensors (created explicitly by the user) support "
-                               "deepcopy")
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
+                               "support the deepcopy protocol at the moment.  If you were "
+                               "attempting to deepcopy a module, this may be because of a "
+                               "torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
         copy = make_leaf(self._data.copy(), self._box is not None)
         if self._grad is not None:
             copy._grad = make(self._grad._data.copy())
