@@ -5,7 +5,7 @@ array parts are plain integer or boolean NumPy arrays), so the rules see one for
 """
 import numpy as np
 
-from ..core import Box, dtype_of, unbox_all
+from ..core import Box, dtype_of, strip_derivatives, unbox_all
 from ._axes import normalize_axis
 from ..core import Primitive, defbatch, defjvp, defvjp
 from ._base import as_array, gather, getitem_p, transpose_p
@@ -57,12 +57,18 @@ def _canonical_part(part, function):
                 f"funcgrad.numpy.{function}: an index was a traced {dtype_of(part)} value. "
                 f"Indices cannot carry derivatives; {_VALID_INDICES}. Convert a computed "
                 f"index with .astype(int) first.")
-        part = unbox_all(part)
-        if isinstance(part, Box):  # batched (vmap): left for `gather_batched`
+        if dtype_of(part).kind in "iu":
+            # Integers staged by jit or batched by vmap stay values of the program, left
+            # for `gather_batched`: a jitted x[i] replays for every i, with no guard.
+            kept = strip_derivatives(part)
+            if isinstance(kept, Box):
+                return kept
+        part = unbox_all(part)  # a staged mask: its values decide the shape (a guard)
+        if isinstance(part, Box):  # a batched mask: refused by `gather_batched`
             return part
     if isinstance(part, (bool, np.bool_)):
         return bool(part)
-    if isinstance(part, np.integer):
+    if isinstance(part, (int, np.integer)):  # a traced Python int's value
         return int(part)
     if isinstance(part, (float, complex, np.inexact)):
         raise IndexError(f"funcgrad.numpy.{function}: the index {part!r} is not an integer; "
@@ -166,13 +172,24 @@ def take_along_axis(arr, indices, axis=-1):
     return permute_along_axis(arr, indices, axis, unique=False, function="take_along_axis")
 
 
-# ---- indices that differ per batch element (vmap) ------------------------------------------
-# An index is a parameter of getitem; index arrays that are batched are arguments of these
-# two primitives instead (never differentiated: they are integers). `template` is the
-# canonical index with `SLOT` where each batched array goes. Unregistered:
-# only batched indices reach them, so vmap's tests check them (tests/test_vmap*.py).
+# ---- indices that are values: batched (vmap) or staged (jit) --------------------------------
+# An index is a parameter of getitem; index arrays that differ per batch element or per
+# run of a jitted program are arguments of these two primitives instead (never
+# differentiated: they are integers). `template` is the canonical index with `SLOT` where
+# each such array goes. Unregistered: only batched or staged indices reach them, so the
+# vmap and jit tests check them (tests/test_vmap*.py, tests/test_jit*.py).
 
-SLOT = "batched index"
+
+class _Slot:
+    """The place of an index array in a template (one object, compared by identity)."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "SLOT"
+
+
+SLOT = _Slot()
 
 
 def _fill(template, arrays):
@@ -186,7 +203,11 @@ def _gather_impl(x, *arrays, template):
 
 def _scatter_zeros_impl(g, *arrays, template, shape, dtype):
     out = np.zeros(shape, dtype)
-    np.add.at(out, _fill(template, arrays), g)
+    index = _fill(template, arrays)
+    if all(np.ndim(array) == 0 for array in arrays) and not has_integer_array(template):
+        out[index] = g  # each element picked once: assigned, as getitem's transpose does
+    else:
+        np.add.at(out, index, g)
     return out
 
 
@@ -270,7 +291,8 @@ defbatch(scatter_zeros_p, _scatter_zeros_batch)
 
 
 def gather_batched(x, index):
-    """``x[index]`` for a canonical index some of whose arrays are batched (raw boxes).
+    """``x[index]`` for a canonical index some of whose integer arrays are boxes of vmap
+    or jit (values of the batch or of the program rather than constants).
     Boolean arrays become their integer positions, so that every array part broadcasts."""
     template, arrays = [], []
     for part in index:

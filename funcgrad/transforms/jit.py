@@ -23,7 +23,7 @@ import warnings
 
 import numpy as np
 
-from ..core import Box, instruments, new_trace, quiet_floating_point
+from ..core import Box, instruments, new_trace
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 from ._ownership import Owners
 from .codegen import Program
@@ -69,29 +69,37 @@ class _Staged:
     """One traced program. It is optimized and compiled on its first replay (`run`), so a
     signature traced once and never called again costs no passes and no compilation."""
 
-    __slots__ = ("graph", "name", "out_tree", "program", "run", "claim", "constants")
+    __slots__ = ("graph", "name", "out_tree", "program", "run", "unowned", "constants",
+                 "build")
 
     def __init__(self, graph, name, out_tree):
         self.graph = graph
         self.name = name
         self.out_tree = out_tree
+        self.build = out_tree.unflattener()  # the results' pytree from the flat outputs
         self.program = None
         self.run = self._prepare
         # Outputs that are constants are copied for the caller.
         self.constants = [atom.value for atom in graph.outputs if not isinstance(atom, Var)]
-        self.claim = True
+        self.unowned = True
 
     def lower(self):
         if self.program is None:
             self.program = Program(optimize(self.graph), self.name)
-            # Outputs the caller could share memory with something else (an input, a
-            # constant, a view, another output) are handed back through `Owners`.
+            # An output made by a ufunc is memory this run allocated (buffer reuse never
+            # writes into an output); any other output may share memory with an input, a
+            # constant or another output (a view, the input itself): `unowned` lists
+            # their positions, checked on each run.
             graph = self.program.graph
-            produced = {eq.outputs[0] for eq in graph.equations
-                        if isinstance(eq.primitive.impl, np.ufunc) and len(eq.outputs) == 1}
-            self.claim = any(atom not in produced or graph.outputs.count(atom) > 1
-                             for atom in graph.outputs)
+            fresh = {eq.outputs[0] for eq in graph.equations if _allocates(eq)}
+            self.unowned = tuple(i for i, atom in enumerate(graph.outputs)
+                                 if atom not in fresh or atom in graph.outputs[:i])
         return self.program
+
+    def shares_memory(self, outs):
+        """Whether an output of this run may share memory (an unowned one is an array:
+        a reduction's NumPy scalar is not)."""
+        return any(isinstance(outs[i], np.ndarray) for i in self.unowned)
 
     def _prepare(self, *inputs):
         self.run = self.lower().function()
@@ -153,14 +161,13 @@ class Jitted:
         failed = None
         for staged in entry.programs:
             try:
-                with quiet_floating_point():
-                    outs = staged.run(*leaves)
+                outs = staged.run(*leaves)
             except GuardFailed as failure:
                 failed = staged.program.graph.equations[failure.index]
                 continue
-            if staged.claim:
+            if staged.unowned and staged.shares_memory(outs):
                 outs = staged.owners(leaves).claim_all(outs)
-            return tree_unflatten(staged.out_tree, outs)
+            return staged.build(outs)
         if len(entry.programs) >= self.cache_size:
             entry.eager = True
             self._warn_recompiles(failed)
@@ -214,8 +221,9 @@ class Jitted:
         # Arguments modified through another reference than the staged one (a global
         # that is also an argument) are found by comparing their bytes after tracing.
         before = [leaf.tobytes() if isinstance(leaf, np.ndarray) else None for leaf in leaves]
-        # Traced and replayed without floating-point warnings, as every transform runs.
-        with quiet_floating_point(), new_trace(StagingTrace) as trace:
+        # Traced and replayed under the caller's floating-point settings, as eager code
+        # runs (a transform inside, such as grad, quiets its own equations: see staging).
+        with new_trace(StagingTrace) as trace:
             inputs = [trace.new_var(leaf) for leaf in leaves]
             trace.input_names = {var.index: name for var, name in zip(inputs, names)}
             boxes = [trace.watch(leaf, var) for leaf, var in zip(leaves, inputs)]
@@ -278,6 +286,11 @@ class Jitted:
             f"signature,{where}; it now runs eagerly for these shapes. Make that value a "
             f"static argument (static_argnums), compute without converting it to Python, or "
             f"raise cache_size.", JitRecompileWarning, stacklevel=3)
+
+
+def _allocates(eq):
+    """Whether the equation's result is memory it allocated (a ufunc's single result)."""
+    return isinstance(eq.primitive.impl, np.ufunc) and len(eq.outputs) == 1
 
 
 def _name(jitted):
