@@ -514,3 +514,52 @@ def test_traced_indices_out_of_range_raise_as_eagerly_and_masks_still_guard():
     for mask in ([True, False, True], [True, True, True], [True, False, True]):
         assert_identical(masked(x, np.array(mask)), x[np.array(mask)])
     assert masked.trace_count == 2
+
+
+# ---- donated arguments --------------------------------------------------------------------
+
+
+def test_donated_arguments_are_buffers_the_program_reuses():
+    # As JAX's donate_argnums: the program writes into the donated array (its contents
+    # are undefined afterwards); results are eager funcgrad's bit for bit.
+    f = lambda x, y: fnp.sin(x) * 2.0 + y  # noqa: E731
+    x, y = np.linspace(0.0, 1.0, 300), np.linspace(1.0, 2.0, 300)
+    donating = fg.jit(f, donate_argnums=0)
+    assert "sin_(a, out=a)" in donating.lower(x, y).as_text()
+    assert "out=a" not in fg.jit(f).lower(x, y).as_text()  # nothing donated: never
+    for call in range(3):
+        given = x.copy()
+        result = donating(given, y)
+        assert_identical(result, f(x, y))
+        # Replayed (not the first, traced, call): the donated buffer became the result.
+        assert np.shares_memory(result, given) == (call > 0)
+    kept = x.copy()
+    fg.jit(f)(kept, y), fg.jit(f)(kept, y)
+    assert_identical(kept, x)
+
+
+def test_donated_arrays_that_cannot_be_given_up_are_copied():
+    f = lambda x, y: fnp.sin(x) * 2.0 + y  # noqa: E731
+    x = np.linspace(0.0, 1.0, 300)
+    donating = fg.jit(f, donate_argnums=(0,))
+    donating(x.copy(), x.copy())
+    read_only = x.copy()
+    read_only.flags.writeable = False
+    assert_identical(donating(read_only, x), f(x, x))
+    assert_identical(read_only, x)
+    aliased = x.copy()  # donated, and also the other argument: not overwritten
+    assert_identical(donating(aliased, aliased), f(x, x))
+    assert_identical(aliased, x)
+    view_of_other = np.concatenate([x, x])
+    assert_identical(donating(view_of_other[:300], view_of_other[300:]), f(x, x))
+    assert_identical(view_of_other[300:], x)
+
+
+def test_donated_weights_of_a_jitted_gradient():
+    # jit(grad) with the weights donated: the gradient may be written into them.
+    w, xs = rng.normal(size=(30, 20)), rng.normal(size=(8, 30))
+    step = lambda w, x: w - 0.1 * fg.grad(loss)(w, x)  # noqa: E731
+    donating = fg.jit(step, donate_argnums=0)
+    for _ in range(3):
+        assert_identical(donating(w.copy(), xs), step(w, xs))
+    assert "out=a" in donating.lower(w.copy(), xs).as_text()

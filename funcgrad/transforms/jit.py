@@ -70,10 +70,11 @@ class _Staged:
     signature traced once and never called again costs no passes and no compilation."""
 
     __slots__ = ("graph", "name", "out_tree", "program", "run", "unowned", "constants",
-                 "build")
+                 "build", "donated")
 
-    def __init__(self, graph, name, out_tree):
+    def __init__(self, graph, name, out_tree, donated=()):
         self.graph = graph
+        self.donated = donated  # positions of the inputs donated (donate_argnums)
         self.name = name
         self.out_tree = out_tree
         self.build = out_tree.unflattener()  # the results' pytree from the flat outputs
@@ -85,7 +86,8 @@ class _Staged:
 
     def lower(self):
         if self.program is None:
-            self.program = Program(optimize(self.graph), self.name)
+            donated = {self.graph.inputs[i] for i in self.donated}
+            self.program = Program(optimize(self.graph, donated), self.name)
             # An output made by a ufunc is memory this run allocated (buffer reuse never
             # writes into an output); any other output may share memory with an input, a
             # constant or another output (a view, the input itself): `unowned` lists
@@ -94,7 +96,22 @@ class _Staged:
             fresh = {eq.outputs[0] for eq in graph.equations if _allocates(eq)}
             self.unowned = tuple(i for i, atom in enumerate(graph.outputs)
                                  if atom not in fresh or atom in graph.outputs[:i])
+            # Only donated inputs the program writes into need checking on each run.
+            overwritten = {eq.overwrites for eq in graph.equations}
+            self.donated = tuple(i for i in self.donated if graph.inputs[i] in overwritten)
         return self.program
+
+    def usable(self, leaves):
+        """`leaves`, with a private copy of each donated array the program writes into
+        that cannot be given up: read-only, or sharing memory with another argument."""
+        leaves = list(leaves)
+        for i in self.donated:
+            leaf = leaves[i]
+            if not leaf.flags.writeable or any(
+                    np.shares_memory(leaf, other) for j, other in enumerate(leaves)
+                    if j != i and isinstance(other, np.ndarray)):
+                leaves[i] = leaf.copy()
+        return leaves
 
     def shares_memory(self, outs):
         """Whether an output of this run may share memory (an unowned one is an array:
@@ -161,7 +178,10 @@ class Jitted:
         failed = None
         for staged in entry.programs:
             try:
-                outs = staged.run(*leaves)
+                if staged.donated:
+                    outs = staged.run(*staged.usable(leaves))
+                else:
+                    outs = staged.run(*leaves)
             except GuardFailed as failure:
                 failed = staged.program.graph.equations[failure.index]
                 continue
@@ -245,9 +265,22 @@ class Jitted:
         graph = Graph(inputs, names, trace.equations,
                       [const for _, const in trace.constants.values()], outputs,
                       output_names, tree, out_tree, None)
-        staged = _Staged(graph, getattr(self.fun, "__name__", "program"), out_tree)
+        staged = _Staged(graph, getattr(self.fun, "__name__", "program"), out_tree,
+                         self._donated_leaves(args))
         values = staged.owners(leaves).claim_all(values)
         return staged, tree_unflatten(out_tree, values)
+
+    def _donated_leaves(self, args):
+        """The positions, among the flat dynamic leaves, of the donated arguments'."""
+        donated, start = [], 0
+        for i, arg in enumerate(args):
+            if i in self.static_argnums:
+                continue
+            count = len(tree_flatten(arg)[0])
+            if i in self.donate_argnums:
+                donated.extend(range(start, start + count))
+            start += count
+        return tuple(donated)
 
     def lower(self, *args, **kwargs):
         """The program these arguments would run (traced now, not cached): a `Lowered`,
@@ -362,8 +395,9 @@ def jit(fun=None, static_argnums=(), static_argnames=(), donate_argnums=(), cach
 
     Arguments and results are pytrees of arrays and numbers. `static_argnums` /
     `static_argnames` name arguments that are not traced: their values (which must be
-    hashable) are part of the signature. `donate_argnums` is accepted as in JAX (the
-    program never writes into arguments, donated or not). `cache_size` is how many
+    hashable) are part of the signature. `donate_argnums` names arguments whose arrays
+    the caller gives up, as in JAX: the program may write its intermediates and results
+    into them (a donated array's contents are undefined after the call). `cache_size` is how many
     programs one signature may trace (guards failing) before the function runs eagerly.
     Usable as a decorator, with or without arguments.
     """

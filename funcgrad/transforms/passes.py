@@ -206,12 +206,14 @@ def _is_elementwise(eq):
     return isinstance(eq.primitive.impl, np.ufunc) and not eq.primitive.multiple_results
 
 
-def reuse_buffers(graph, min_size=MIN_REUSE_SIZE):
+def reuse_buffers(graph, min_size=MIN_REUSE_SIZE, donated=()):
     """Mark each elementwise equation that can overwrite one of its inputs: a result of
     another elementwise equation (so memory allocated by this run, which no view can
-    share) of the same shape and dtype, that nothing reads afterwards and that is not an
-    output. Arrays of fewer than `min_size` elements are left alone."""
-    fresh = set()  # results of elementwise equations
+    share) or a `donated` input (jit's donate_argnums: the caller gives its memory up),
+    of the same shape and dtype, that nothing reads afterwards, that no view was taken
+    of and that is not an output. Arrays of fewer than `min_size` elements are left
+    alone."""
+    fresh = set(donated)  # results of elementwise equations, donated inputs
     shared = set(vars_in(graph.outputs))  # outputs, and what a view might alias
     last_use = {}
     for index, eq in enumerate(graph.equations):
@@ -237,10 +239,11 @@ def reuse_buffers(graph, min_size=MIN_REUSE_SIZE):
     return _rebuilt(graph, equations)
 
 
-def optimize(graph):
-    """The passes jit runs, in order."""
+def optimize(graph, donated=()):
+    """The passes jit runs, in order; `donated` are the inputs whose buffers the program
+    may overwrite."""
     graph = fold_constants(graph)
     graph = drop_identities(graph)
     graph = eliminate_common_subexpressions(graph)
     graph = eliminate_dead_code(graph)
-    return reuse_buffers(graph)
+    return reuse_buffers(graph, donated=donated)
