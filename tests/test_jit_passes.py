@@ -288,3 +288,22 @@ def test_generated_guards_check_what_passes_guard_checks(kind, traced, replayed)
                 program(value)
     assert passes_guard(traced, kind, expected)
     assert not passes_guard(replayed, kind, expected)
+
+
+def test_reshapes_of_reshapes_compose_and_cancel():
+    m = np.linspace(-1.0, 1.0, 12).reshape(3, 4)
+    b = Builder(m)
+    (a,) = b.inputs
+    s = b.eq(SIN, a)
+    there = b.eq(RESHAPE, s, shape=(12, 1), order="C")
+    back = b.eq(RESHAPE, b.eq(RESHAPE, there, shape=(2, 6), order="C"), shape=(3, 4),
+                order="C")  # where it began: s itself
+    flat = b.eq(RESHAPE, there, shape=(12,), order="C")  # reshapes s directly
+    other_order = b.eq(RESHAPE, there, shape=(4, 3), order="F")  # not composed
+    graph = b.graph(b.eq(COS, back), flat, other_order)
+    simplified = eliminate_dead_code(drop_identities(graph))
+    assert simplified.primitive_names == ["sin", "reshape", "reshape", "reshape", "cos"]
+    assert simplified.equations[-1].inputs == (s,)
+    by_output = {eq.outputs[0]: eq for eq in simplified.equations}
+    assert by_output[flat].inputs == (s,) and by_output[other_order].inputs == (there,)
+    assert_same_bits(run(simplified, m), run(graph, m))

@@ -79,6 +79,16 @@ def _canonical_part(part, function):
                      f"used as an index; {_VALID_INDICES}")
 
 
+def batched_indices(indices):
+    """The box of vmap holding `indices` when they differ per batch element (their values
+    are not read: no guard under jit), else None."""
+    if isinstance(indices, Box):
+        kept = strip_derivatives(indices)
+        if isinstance(kept, Box) and kept._trace.batches:
+            return kept
+    return None
+
+
 def canonical_index(index, function="getitem"):
     """``index`` as a tuple of ints, slices, None, Ellipsis and integer/boolean arrays."""
     kind = type(index)
@@ -142,8 +152,8 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         a, axis = ravel(a), 0
     axis = normalize_axis(axis, np.ndim(a), "take")[0]
     length = np.shape(a)[axis]
-    if isinstance(indices, Box) and isinstance(unbox_all(indices), Box):  # batched (vmap)
-        indices = _apply_index_mode(unbox_all(indices), length, mode, "take")
+    if batched_indices(indices) is not None:
+        indices = _apply_index_mode(batched_indices(indices), length, mode, "take")
         return gather_batched(a, (slice(None),) * axis + (indices,))
     indices = _integer_indices(indices, "take")
     indices = _apply_index_mode(indices, length, mode, "take")
@@ -211,9 +221,18 @@ def _scatter_zeros_impl(g, *arrays, template, shape, dtype):
     return out
 
 
+def _scatter_last_impl(ids, *arrays, template, shape):
+    out = np.full(shape, -1, np.intp)
+    np.maximum.at(out, _fill(template, arrays), ids)
+    return out
+
+
 gather_p = Primitive("gather", _gather_impl, register=False)
 # The transpose: values added into zeros at the index.
 scatter_zeros_p = Primitive("scatter_zeros", _scatter_zeros_impl, register=False)
+# The largest of the update numbers `ids` written at each position (-1 where none is):
+# which update a set whose index repeats keeps (the last). Integers: no derivative.
+scatter_last_p = Primitive("scatter_last", _scatter_last_impl, register=False)
 
 
 def _gather_pull(g, arrays, template, shape, dtype):
@@ -277,45 +296,56 @@ def _gather_batch(primitive, size, values, axes, params):
     return _arrays_moved(out, rank, 0, position), 0
 
 
-def _scatter_zeros_batch(primitive, size, values, axes, params):
+def _scatter_batch(primitive, size, values, axes, params):
+    """A scatter into a new array of ``params["shape"]`` (scatter_zeros, scatter_last): the
+    batch becomes the first axis of that array and a leading index array."""
     g = batched_everywhere(values[0], axes[0], size)
     arrays, template, rank = _batched_index(size, values[1:], axes[1:], params["template"])
     position = _advanced_position(params["template"], len(params["shape"]))
     g = _arrays_moved(g, rank, position, 0)  # laid out as the batched gather makes it
-    return scatter_zeros_p(g, *arrays, template=template,
-                           shape=(size,) + tuple(params["shape"]), dtype=params["dtype"]), 0
+    params = dict(params, template=template, shape=(size,) + tuple(params["shape"]))
+    return primitive(g, *arrays, **params), 0
 
 
 defbatch(gather_p, _gather_batch)
-defbatch(scatter_zeros_p, _scatter_zeros_batch)
+defbatch(scatter_zeros_p, _scatter_batch)
+defbatch(scatter_last_p, _scatter_batch)
 
 
 def gather_batched(x, index):
     """``x[index]`` for a canonical index some of whose integer arrays are boxes of vmap
     or jit (values of the batch or of the program rather than constants).
     Boolean arrays become their integer positions, so that every array part broadcasts."""
+    template, arrays = index_template(index, "getitem")
+    return gather_p(x, *arrays, template=template)
+
+
+def index_template(index, function):
+    """(template, arrays) of a canonical index whose integer arrays that are boxes go to
+    `arrays` (a `SLOT` in the template for each); boolean masks become their integer
+    positions, so that every array part broadcasts against the others."""
     template, arrays = [], []
     for part in index:
         if isinstance(part, Box):
             if dtype_of(part).kind not in "iu":
-                raise TypeError("funcgrad.numpy.getitem: a boolean mask that differs per "
-                                "batch element (vmap) would give each element its own "
-                                "shape; use funcgrad.numpy.where instead.")
+                raise TypeError(f"funcgrad.numpy.{function}: a boolean mask that differs "
+                                f"per batch element (vmap) would give each element its own "
+                                f"shape; use funcgrad.numpy.where instead.")
             template.append(SLOT)
             arrays.append(part)
         elif isinstance(part, np.ndarray) and part.dtype == bool:
             template.extend(np.nonzero(part))
         else:
             template.append(part)
-    return gather_p(x, *arrays, template=tuple(template))
+    return tuple(template), arrays
 
 
 def permute_along_axis(arr, indices, axis, unique=True, function="take_along_axis"):
     """take_along_axis for callers that know whether the indices along each line are
     distinct (a permutation, as in sort): then the VJP assigns instead of accumulating."""
     arr = as_array(arr)
-    if isinstance(indices, Box) and isinstance(unbox_all(indices), Box):  # batched (vmap)
-        indices = unbox_all(indices)
+    if batched_indices(indices) is not None:
+        indices = batched_indices(indices)
         if axis is None:
             arr, axis = ravel(arr), 0
         axis = normalize_axis(axis, np.ndim(arr), function)[0]

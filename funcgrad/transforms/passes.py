@@ -181,15 +181,32 @@ def _unchanged_input(eq):
     return None
 
 
+def _reshape_source(eq, reshaped):
+    """For a reshape of a reshape (in one order), the equation reshaping the first one's
+    input instead: reshapes compose (vmap's rules leave such pairs: (B, 1, N) and back)."""
+    if eq.primitive.name != "reshape" or not isinstance(eq.inputs[0], Var):
+        return eq
+    source = reshaped.get(eq.inputs[0])
+    if source is None or source.params.get("order") != eq.params.get("order"):
+        return eq
+    return _with_inputs(eq, (source.inputs[0],) + tuple(eq.inputs[1:]))
+
+
 def drop_identities(graph):
     """Drop each equation whose result is one of its inputs, unchanged; its uses read the
-    input instead (an output that becomes an input is copied for the caller by jit)."""
+    input instead (an output that becomes an input is copied for the caller by jit). A
+    reshape of a reshape reshapes the first one's input (dropped if it ends where it
+    began; the first is then dead code if nothing else reads it)."""
     replacement = {}
+    reshaped = {}  # the result of each reshape -> its equation
     kept = []
     for eq in graph.equations:
         inputs = _substitute(eq.inputs, replacement)
         if inputs != eq.inputs:
             eq = _with_inputs(eq, inputs)
+        eq = _reshape_source(eq, reshaped)
+        if eq.primitive.name == "reshape" and isinstance(eq.inputs[0], Var):
+            reshaped[eq.outputs[0]] = eq
         same = None if eq.primitive is guard_p else _unchanged_input(eq)
         if same is not None:
             replacement[eq.outputs[0]] = same
