@@ -12,7 +12,7 @@ import numpy as np
 import hypothesis.extra.numpy as hnp
 import hypothesis.strategies as st
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
@@ -482,6 +482,10 @@ def _dynamic_gathers(draw):
 
 
 @given(_dynamic_gathers())
+# A 0-d array index is an integer array to NumPy: its transpose adds (0.0 + -0.0 is 0.0)
+# where an int's assigns, as eagerly.
+@example((np.array([[-0.0, -0.0, -0.0]]), [np.array(0), np.array(0), np.array(0)]))
+@example((np.array([[-0.0, -0.0, -0.0]]), [0, -1]))
 def test_traced_integer_indices_replay_for_every_value(case):
     # x[i] with i an argument is a gather of the program (as in JAX): one trace for the
     # signature, not one per value; results are eager funcgrad's bit for bit, JAX's.

@@ -455,6 +455,20 @@ def test_value_reading_functions_elementwise_in_one_argument_batch_in_one_call(m
 # ---- products with a shared matrix: one matrix product for the whole batch ------------------
 
 
+@pytest.mark.parametrize("axes", [(0, 0), (1, 2), (2, 0)])
+def test_batched_outer_products_match_jax(axes):
+    # (M, 1) @ (1, N) per element (a vector-matrix product's VJP) is one broadcast multiply.
+    rng_ = np.random.default_rng(4)
+    a = np.moveaxis(rng_.normal(size=(3, 4, 1)), 0, axes[0])
+    b = np.moveaxis(rng_.normal(size=(3, 1, 5)), 0, axes[1])
+    ours, theirs = both(lambda np_: lambda u, v: np_.tanh(u @ v))
+    assert_tree_close(fg.vmap(ours, in_axes=axes)(a, b), jax.vmap(theirs, in_axes=axes)(a, b))
+    assert_tree_close(
+        fg.vmap(fg.grad(lambda u, v: fnp.sum(ours(u, v)), argnums=(0, 1)), in_axes=axes)(a, b),
+        jax.vmap(jax.grad(lambda u, v: jnp.sum(theirs(u, v)), argnums=(0, 1)),
+                 in_axes=axes)(a, b))
+
+
 @pytest.mark.parametrize("example_shape, shared_shape, batched_left", [
     ((4,), (4, 3), True), ((2, 4), (4, 3), True), ((2, 2, 4), (4, 3), True),
     ((4,), (5, 4), False), ((4, 1), (5, 4), False), ((4, 3), (5, 4), False)])

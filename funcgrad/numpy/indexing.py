@@ -214,8 +214,11 @@ def _gather_impl(x, *arrays, template):
 def _scatter_zeros_impl(g, *arrays, template, shape, dtype):
     out = np.zeros(shape, dtype)
     index = _fill(template, arrays)
-    if all(np.ndim(array) == 0 for array in arrays) and not has_integer_array(template):
-        out[index] = g  # each element picked once: assigned, as getitem's transpose does
+    if not any(isinstance(array, np.ndarray) for array in arrays) \
+            and not has_integer_array(template):
+        # Integers (no arrays, a 0-d one included): each element is picked once, and
+        # assigned, as getitem's transpose does for them (so -0.0 stays -0.0).
+        out[index] = g
     else:
         np.add.at(out, index, g)
     return out
