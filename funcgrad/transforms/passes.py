@@ -150,6 +150,8 @@ def fold_constants(graph):
 
 def _is_one(atom):
     """Whether `atom` is a real literal or constant holding only ones."""
+    if isinstance(atom, Literal) and type(atom.value) in (bool, int, float):
+        return atom.value == 1  # the common case (x * 1.01): no NumPy call
     if isinstance(atom, (Literal, Constant)):
         value = atom.value
         kind = np.asarray(value).dtype.kind
