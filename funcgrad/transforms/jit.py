@@ -29,7 +29,7 @@ from ._ownership import Owners
 from .codegen import Program
 from .graph import Graph, GraphBox, Var, argument_names, positional_parameters
 from .passes import optimize
-from .staging import CapturedValue, GuardFailed, StagingTrace
+from .staging import CapturedValue, GuardFailed, StagingTrace, guard_p
 
 __all__ = ["JitRecompileWarning", "Lowered", "jit"]
 
@@ -86,7 +86,10 @@ class _Staged:
 
     def lower(self):
         if self.program is None:
-            donated = {self.graph.inputs[i] for i in self.donated}
+            # A program with guards may fail one after writing into a donated array, and
+            # the function is then traced again on its arguments: no donation then.
+            guarded = any(eq.primitive is guard_p for eq in self.graph.equations)
+            donated = () if guarded else {self.graph.inputs[i] for i in self.donated}
             self.program = Program(optimize(self.graph, donated), self.name)
             # An output made by a ufunc is memory this run allocated (buffer reuse never
             # writes into an output); any other output may share memory with an input, a
