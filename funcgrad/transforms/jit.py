@@ -106,12 +106,13 @@ class _Staged:
 
     def usable(self, leaves):
         """`leaves`, with a private copy of each donated array the program writes into
-        that cannot be given up: read-only, or sharing memory with another argument."""
+        that cannot be given up: read-only, or sharing memory with another argument
+        (memory bounds that overlap: an exact test can take exponential time)."""
         leaves = list(leaves)
         for i in self.donated:
             leaf = leaves[i]
             if not leaf.flags.writeable or any(
-                    np.shares_memory(leaf, other) for j, other in enumerate(leaves)
+                    np.may_share_memory(leaf, other) for j, other in enumerate(leaves)
                     if j != i and isinstance(other, np.ndarray)):
                 leaves[i] = leaf.copy()
         return leaves
