@@ -357,6 +357,32 @@ class PyTreeDef:
                 stack.append(_build(node, children))
         return stack[0]
 
+    def unflattener(self) -> Callable[[list], Any]:
+        """A function equal to `unflatten` for a list of exactly `num_leaves` leaves,
+        compiled for this structure when it holds tuples, lists and None only (jit
+        rebuilds its results with it on every call)."""
+        kinds = {kind for kind, _, _ in self._nodes}
+        if not kinds <= {_LEAF, _NONE, _TUPLE, _LIST}:
+            return self.unflatten
+        position = iter(range(self._num_leaves))
+
+        def source(nodes):  # the expression of the subtree at nodes[0], and what follows
+            kind, arity, _ = nodes[0]
+            rest = nodes[1:]
+            if kind == _LEAF:
+                return f"leaves[{next(position)}]", rest
+            if kind == _NONE:
+                return "None", rest
+            parts = []
+            for _ in range(arity):
+                part, rest = source(rest)
+                parts.append(part + ", ")
+            opening, closing = ("(", ")") if kind == _TUPLE else ("[", "]")
+            return opening + "".join(parts) + closing, rest
+
+        expression, _ = source(self._nodes)
+        return eval(f"lambda leaves: {expression}")  # noqa: S307 (text built above)
+
     def flatten_up_to(self, tree: Any) -> list:
         """Leaves of ``tree`` cut off at this treedef's leaves.
 

@@ -9,7 +9,10 @@ import warnings
 from collections import namedtuple
 
 import numpy as np
+import hypothesis.extra.numpy as hnp
+import hypothesis.strategies as st
 import pytest
+from hypothesis import example, given
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
@@ -138,8 +141,7 @@ def test_replay_creates_no_box_and_runs_no_engine_code():
     finally:
         sys.setprofile(None)
     assert_identical(result, expected)
-    # (The replay's one quiet_floating_point, an np.errstate, is not engine code.)
-    engine = [call for call in called if call[1] != "quiet_floating_point" and (
+    engine = [call for call in called if (
               "funcgrad/core" in call[0] or call[1] in ("bind", "process_primitive")
               or ("funcgrad/transforms" in call[0] and "jit.py" not in call[0]))]
     assert engine == []
@@ -156,6 +158,19 @@ def test_results_belong_to_the_caller():
         assert not np.shares_memory(b, a) and not np.shares_memory(c, const)
         c[0] = 10.0
     assert const[0] == 0.0
+
+
+def test_results_of_dropped_identities_and_views_of_fresh_results_are_copied():
+    # x * 1.0 and astype to its own dtype become x itself (drop_identities); a view of a
+    # fresh result shares its memory: each is copied, only when the run returns it.
+    f = fg.jit(lambda x: (x * 1.0, x.astype(x.dtype), fnp.sin(x), fnp.sin(x).reshape(3, 1)))
+    x = np.linspace(0.0, 1.0, 3)
+    for _ in range(3):
+        outs = f(x)
+        for i, a in enumerate(outs):
+            assert a.flags.writeable and not np.shares_memory(a, x)
+            assert not any(np.shares_memory(a, b) for b in outs[i + 1:])
+        assert_identical(outs, (x, x, np.sin(x), np.sin(x).reshape(3, 1)))
 
 
 # ---- composition -----------------------------------------------------------------------
@@ -309,13 +324,46 @@ def test_non_array_argument_and_return_are_named():
         fg.jit(lambda x: (x, "done"))(np.ones(2))
 
 
-def test_jitted_functions_run_without_floating_point_warnings():
-    # As every transform (and JAX): log(0) is -inf, quietly, traced or replayed.
-    jf = fg.jit(lambda x: fnp.log(x) + fnp.sqrt(x - 1.0))
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+def _warnings_of(call, *args):
+    """(the RuntimeWarnings `call(*args)` emits under the caller's settings, its result)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call(*args)
+    return [(w.category, str(w.message)) for w in caught], result
+
+
+@pytest.mark.parametrize("settings", [{}, {"divide": "ignore"}, {"all": "warn"}])
+def test_jitted_functions_warn_as_eager_code_does(settings):
+    # jit(f) replays f's NumPy calls under the caller's np.errstate, as f runs eagerly:
+    # the same RuntimeWarnings on every call, traced or replayed.
+    def f(x):
+        return fnp.log(x) + fnp.sqrt(x - 1.0)
+
+    jf = fg.jit(f)
+    x = np.zeros(3)
+    with np.errstate(**settings):
+        expected, value = _warnings_of(f, x)
         for _ in range(3):
-            assert np.all(np.isnan(jf(np.zeros(3))))
+            caught, result = _warnings_of(jf, x)
+            assert caught == expected
+            assert_identical(result, value)
+    with np.errstate(divide="raise"), pytest.raises(FloatingPointError, match="divide"):
+        jf(x)  # the caller's settings, not those of the trace
+
+
+def test_jitted_transforms_are_as_quiet_as_eager_ones():
+    # grad quiets its own computation (log(0) is -inf, quietly): replayed in a block.
+    df = fg.grad(lambda x: fnp.sum(fnp.log(x) + fnp.sqrt(x - 1.0)))
+    jdf = fg.jit(df)
+    x = np.zeros(3)
+    with np.errstate(all="raise"):
+        expected, value = _warnings_of(df, x)
+        assert expected == []
+        for _ in range(3):
+            caught, result = _warnings_of(jdf, x)
+            assert caught == []
+            assert_identical(result, value)
+    assert "with errstate_(" in jdf.lower(x).as_text()
 
 
 def test_numpy_error_state_of_a_block_is_replayed():
@@ -355,7 +403,7 @@ def test_methods_and_make_graph_of_a_jitted_function():
 
 
 
-def test_integer_arguments_are_staged_and_indices_guarded():
+def test_integer_arguments_are_staged_and_shapes_they_decide_guarded():
     def f(x, idx, reps):
         return fnp.repeat(x[idx] * 2.0, reps) + fnp.sum(idx * 3)
 
@@ -364,7 +412,9 @@ def test_integer_arguments_are_staged_and_indices_guarded():
     for idx, reps in [([0, 2], 2), ([1, 3], 2), ([0, 2], 3), ([4, 4], 1)]:
         idx, reps = np.array(idx), np.int64(reps)
         assert_identical(jf(x, idx, reps), f(x, idx, reps))
-    assert jf.trace_count == 4  # the index's and the count's values are guarded
+    # The count decides the result's shape: guarded (a trace per count); the index is
+    # a gather's argument, any value replays.
+    assert jf.trace_count == 3
 
 
 def test_mutating_an_argument_through_another_reference_is_detected():
@@ -384,3 +434,150 @@ def test_primitives_with_dotted_names_replay():
     for _ in range(2):
         assert_identical(f(x), fnp.fft.fft(x) * 2.0)
     assert "fft_fftn_(" in f.lower(x).as_text()  # the primitive fft.fftn
+
+
+def _outcome(call, *args):
+    try:
+        return "value", call(*args)
+    except FloatingPointError as error:
+        return "error", str(error).split(", at")[0]
+
+
+def test_debug_nans_makes_jitted_functions_behave_as_eager_ones():
+    # The docs: with debug_nans on a jitted function runs eagerly, so every value is
+    # checked, even where a program for its signature is cached already.
+    f = lambda x: fnp.sum(fnp.log(x))  # noqa: E731
+    x = np.zeros(2)
+    for eager in (f, fg.grad(f)):
+        jitted = fg.jit(eager)
+        with np.errstate(divide="ignore"):  # log(0) warns in f, as eagerly
+            jitted(x), jitted(x)  # traced and compiled
+            with fg.debug_nans():
+                kind, ours = _outcome(jitted, x)
+                expected_kind, expected = _outcome(eager, x)
+                assert kind == expected_kind
+                if kind == "error":
+                    assert ours == expected and "'log' holds inf" in ours
+                else:
+                    assert_identical(ours, expected)
+            assert_identical(jitted(x), eager(x))
+        assert jitted.trace_count == 1
+
+
+# ---- indices that are values of the program ---------------------------------------------
+
+
+@st.composite
+def _dynamic_gathers(draw):
+    """(x, [index values of one signature]): an integer array (or a Python int) picking
+    rows of x, in range, negative ones included."""
+    rows = draw(st.integers(1, 5))
+    x = draw(hnp.arrays(np.float64, (rows, 3), elements=st.floats(-3, 3, width=64)))
+    index = st.integers(-rows, rows - 1)
+    if draw(st.booleans()):
+        return x, draw(st.lists(index, min_size=2, max_size=3))
+    shape = draw(hnp.array_shapes(min_dims=0, max_dims=2, max_side=3))
+    return x, [np.asarray(draw(hnp.arrays(np.int64, shape, elements=index)))
+               for _ in range(3)]
+
+
+@given(_dynamic_gathers())
+# A 0-d array index is an integer array to NumPy: its transpose adds (0.0 + -0.0 is 0.0)
+# where an int's assigns, as eagerly.
+@example((np.array([[-0.0, -0.0, -0.0]]), [np.array(0), np.array(0), np.array(0)]))
+@example((np.array([[-0.0, -0.0, -0.0]]), [0, -1]))
+def test_traced_integer_indices_replay_for_every_value(case):
+    # x[i] with i an argument is a gather of the program (as in JAX): one trace for the
+    # signature, not one per value; results are eager funcgrad's bit for bit, JAX's.
+    import jax
+    import jax.numpy as jnp
+
+    x, indices = case
+    f = lambda x, i: fnp.sin(x[i]) * x[i]  # noqa: E731
+    loss = lambda x, i: fnp.sum(f(x, i) ** 2)  # noqa: E731
+    jitted, jitted_grad = fg.jit(f), fg.jit(fg.grad(loss))
+    jax_f = jax.jit(lambda x, i: jnp.sin(x[i]) * x[i])
+    jax_grad = jax.jit(jax.grad(lambda x, i: jnp.sum((jnp.sin(x[i]) * x[i]) ** 2)))
+    for i in indices:
+        assert_identical(jitted(x, i), f(x, i))
+        assert_identical(jitted_grad(x, i), fg.grad(loss)(x, i))
+        np.testing.assert_allclose(jitted(x, i), jax_f(x, i), rtol=1e-13, atol=1e-13)
+        np.testing.assert_allclose(jitted_grad(x, i), jax_grad(x, i), rtol=1e-13, atol=1e-13)
+    assert jitted.trace_count == jitted_grad.trace_count == 1
+    assert "guard" not in str(jitted.lower(x, indices[0]).graph)
+
+
+def test_traced_indices_out_of_range_raise_as_eagerly_and_masks_still_guard():
+    x = np.arange(6.0).reshape(3, 2)
+    f = fg.jit(lambda x, i: x[i])
+    f(x, np.array([0, 2]))
+    for bad in (np.array([0, 3]), np.array([-4, 0])):
+        with pytest.raises(IndexError, match="out of bounds"):
+            f(x, bad)
+    masked = fg.jit(lambda x, m: x[m])  # a mask's count decides the shape: guarded
+    for mask in ([True, False, True], [True, True, True], [True, False, True]):
+        assert_identical(masked(x, np.array(mask)), x[np.array(mask)])
+    assert masked.trace_count == 2
+
+
+# ---- donated arguments --------------------------------------------------------------------
+
+
+def test_donated_arguments_are_buffers_the_program_reuses():
+    # As JAX's donate_argnums: the program writes into the donated array (its contents
+    # are undefined afterwards); results are eager funcgrad's bit for bit.
+    f = lambda x, y: fnp.sin(x) * 2.0 + y  # noqa: E731
+    x, y = np.linspace(0.0, 1.0, 300), np.linspace(1.0, 2.0, 300)
+    donating = fg.jit(f, donate_argnums=0)
+    assert "sin_(a, out=a)" in donating.lower(x, y).as_text()
+    assert "out=a" not in fg.jit(f).lower(x, y).as_text()  # nothing donated: never
+    for call in range(3):
+        given = x.copy()
+        result = donating(given, y)
+        assert_identical(result, f(x, y))
+        # Replayed (not the first, traced, call): the donated buffer became the result.
+        assert np.shares_memory(result, given) == (call > 0)
+    kept = x.copy()
+    fg.jit(f)(kept, y), fg.jit(f)(kept, y)
+    assert_identical(kept, x)
+
+
+def test_donated_arrays_that_cannot_be_given_up_are_copied():
+    f = lambda x, y: fnp.sin(x) * 2.0 + y  # noqa: E731
+    x = np.linspace(0.0, 1.0, 300)
+    donating = fg.jit(f, donate_argnums=(0,))
+    donating(x.copy(), x.copy())
+    read_only = x.copy()
+    read_only.flags.writeable = False
+    assert_identical(donating(read_only, x), f(x, x))
+    assert_identical(read_only, x)
+    aliased = x.copy()  # donated, and also the other argument: not overwritten
+    assert_identical(donating(aliased, aliased), f(x, x))
+    assert_identical(aliased, x)
+    view_of_other = np.concatenate([x, x])
+    assert_identical(donating(view_of_other[:300], view_of_other[300:]), f(x, x))
+    assert_identical(view_of_other[300:], x)
+
+
+def test_donated_arrays_are_not_written_by_programs_with_guards():
+    # A guard may fail after the donated array was written: the function is then traced
+    # again on that array, so such programs do not write into it.
+    def f(x):
+        y = fnp.sin(x) * 2.0
+        return y + 1.0 if float(fnp.sum(y)) > 0 else y - 1.0
+
+    donating = fg.jit(f, donate_argnums=0)
+    x = np.linspace(0.0, 1.0, 300)
+    for sign in (1.0, 1.0, -1.0, -1.0, 1.0):
+        assert_identical(donating(x * sign), f(x * sign))
+    assert "out=a" not in donating.lower(x.copy()).as_text()
+
+
+def test_donated_weights_of_a_jitted_gradient():
+    # jit(grad) with the weights donated: the gradient may be written into them.
+    w, xs = rng.normal(size=(30, 20)), rng.normal(size=(8, 30))
+    step = lambda w, x: w - 0.1 * fg.grad(loss)(w, x)  # noqa: E731
+    donating = fg.jit(step, donate_argnums=0)
+    for _ in range(3):
+        assert_identical(donating(w.copy(), xs), step(w, xs))
+    assert "out=a" in donating.lower(w.copy(), xs).as_text()

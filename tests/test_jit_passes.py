@@ -11,14 +11,16 @@ import funcgrad.numpy as fnp
 from funcgrad.core import registry
 from funcgrad.transforms.codegen import Program
 from funcgrad.transforms.graph import Constant, Equation, Graph, Literal, Var
-from funcgrad.transforms.passes import (eliminate_common_subexpressions, eliminate_dead_code,
-                                        fold_constants, optimize, reuse_buffers)
+from funcgrad.transforms.passes import (drop_identities, eliminate_common_subexpressions,
+                                        eliminate_dead_code, fold_constants, optimize,
+                                        reuse_buffers)
 from funcgrad.transforms.staging import (CONVERSIONS, GuardFailed, array_bits, guard_p,
                                          passes_guard)
 from funcgrad.tree_util import tree_flatten
 
 SIN, COS, MUL, ADD = fnp.sin, fnp.cos, fnp.multiply, fnp.add
 RESHAPE, SUM = registry["reshape"], registry["sum"]
+TRANSPOSE, ASTYPE = registry["transpose"], registry["astype"]
 
 
 class Builder:
@@ -147,6 +149,42 @@ def test_constant_folding_runs_constant_equations_once():
     assert_same_bits(run(folded, x), run(graph, x))
 
 
+# ---- identities ---------------------------------------------------------------------
+
+
+def test_identities_are_dropped_and_their_uses_read_the_input():
+    m = np.linspace(-1.0, 1.0, 12).reshape(3, 4)
+    b = Builder(m)
+    (a,) = b.inputs
+    s = b.eq(SIN, a)
+    ones = b.eq(MUL, b.const(np.ones((3, 4))), s)  # a sum's broadcast cotangent
+    one = b.eq(MUL, ones, Literal(1.0))
+    same = b.eq(RESHAPE, b.eq(TRANSPOSE, one, axes=(0, 1)), shape=(3, 4), order="C")
+    cast = b.eq(ASTYPE, same, dtype=np.float64)
+    out = b.eq(COS, cast)
+    graph = b.graph(out, cast, a)
+    dropped = drop_identities(graph)
+    assert dropped.primitive_names == ["sin", "cos"]
+    assert dropped.equations[1].inputs == (s,)
+    assert list(dropped.outputs) == [out, s, a]
+    assert_same_bits(run(dropped, m), run(graph, m))
+
+
+def test_identities_keep_what_changes_shape_dtype_or_values():
+    m = np.linspace(-1.0, 1.0, 12).reshape(3, 4)
+    b = Builder(m, np.float32(2.0), m + 1j)
+    a, f32, z = b.inputs
+    kept = [b.eq(MUL, a, b.const(np.ones((2, 3, 4)))),  # broadcasts a
+            b.eq(MUL, f32, Literal(np.float64(1.0))),  # promotes float32
+            b.eq(MUL, a, b.const(np.full((3, 4), 1.0 + 1e-16 * 3))),  # not all ones
+            b.eq(MUL, z, Literal(1.0)),  # complex: (inf + 0j) * 1 is not itself
+            b.eq(TRANSPOSE, a, axes=(1, 0)),
+            b.eq(RESHAPE, a, shape=(4, 3), order="C"),
+            b.eq(ASTYPE, a, dtype=np.float32)]
+    graph = b.graph(*kept)
+    assert drop_identities(graph).equations == graph.equations
+
+
 # ---- buffer reuse -------------------------------------------------------------------
 
 
@@ -250,3 +288,22 @@ def test_generated_guards_check_what_passes_guard_checks(kind, traced, replayed)
                 program(value)
     assert passes_guard(traced, kind, expected)
     assert not passes_guard(replayed, kind, expected)
+
+
+def test_reshapes_of_reshapes_compose_and_cancel():
+    m = np.linspace(-1.0, 1.0, 12).reshape(3, 4)
+    b = Builder(m)
+    (a,) = b.inputs
+    s = b.eq(SIN, a)
+    there = b.eq(RESHAPE, s, shape=(12, 1), order="C")
+    back = b.eq(RESHAPE, b.eq(RESHAPE, there, shape=(2, 6), order="C"), shape=(3, 4),
+                order="C")  # where it began: s itself
+    flat = b.eq(RESHAPE, there, shape=(12,), order="C")  # reshapes s directly
+    other_order = b.eq(RESHAPE, there, shape=(4, 3), order="F")  # not composed
+    graph = b.graph(b.eq(COS, back), flat, other_order)
+    simplified = eliminate_dead_code(drop_identities(graph))
+    assert simplified.primitive_names == ["sin", "reshape", "reshape", "reshape", "cos"]
+    assert simplified.equations[-1].inputs == (s,)
+    by_output = {eq.outputs[0]: eq for eq in simplified.equations}
+    assert by_output[flat].inputs == (s,) and by_output[other_order].inputs == (there,)
+    assert_same_bits(run(simplified, m), run(graph, m))

@@ -113,6 +113,15 @@ def test_round_trip(tree):
     assert _same(tree_map(lambda x: x, tree), tree)
 
 
+@pytest.mark.parametrize("tree", ROUND_TRIP_CASES + [(1, (2, [3, None]), [])], ids=repr)
+def test_unflattener_rebuilds_as_unflatten_does(tree):
+    # Compiled for trees of tuples, lists and None; unflatten itself for the others.
+    leaves, treedef = tree_flatten(tree)
+    rebuilt = treedef.unflattener()(leaves)
+    assert _same(rebuilt, tree)
+    assert _same(rebuilt, treedef.unflatten(leaves))
+
+
 def test_leaf_order():
     tree = {"b": [1, 2], "a": (3, {"d": 4, "c": 5}), "e": None}
     assert tree_leaves(tree) == [3, 5, 4, 1, 2]

@@ -337,3 +337,150 @@ def test_every_registered_primitive_is_batched_by_an_oracle_case(monkeypatch):
                 run(case)
     missing = sorted(set(registry) - seen - set(FALLBACK))
     assert not missing, f"primitives no vmap oracle case batches: {missing}"
+
+
+# ---- .at[] updates whose index differs per example ------------------------------------------
+
+_AT_FORMS = {  # the index of one example, from its index arrays i and j
+    "x.at[i]": lambda i, j: i, "x.at[:, j]": lambda i, j: (slice(None), j),
+    "x.at[i, j]": lambda i, j: (i, j), "x.at[i, 1:]": lambda i, j: (i, slice(1, None)),
+    "x.at[i, None, 0]": lambda i, j: (i, None, 0)}
+
+
+@st.composite
+def _batched_at_updates(draw):
+    rows, cols, size = draw(st.integers(1, 4)), draw(st.integers(2, 4)), draw(st.integers(1, 3))
+    form = draw(st.sampled_from(sorted(_AT_FORMS)))
+    method = draw(st.sampled_from(["get", "set", "add", "subtract"]))
+    mode = draw(st.sampled_from([None, "clip"]))
+    spread = 2 if mode == "clip" else 0  # clip: out of range too
+    k = draw(st.integers(1, 3))  # repeats likely: set's last write wins, add accumulates
+    i = draw(hnp.arrays(np.int64, (size, k), elements=st.integers(-rows - spread,
+                                                                   rows - 1 + spread)))
+    j = draw(hnp.arrays(np.int64, (size, k), elements=st.integers(-cols - spread,
+                                                                   cols - 1 + spread)))
+    floats = st.floats(-3, 3, width=64)
+    x_batched = draw(st.booleans())
+    x = draw(hnp.arrays(np.float64, ((size,) if x_batched else ()) + (rows, cols),
+                        elements=floats))
+    shape = np.broadcast_to(np.empty((rows, cols)), (rows, cols))[
+        _AT_FORMS[form](np.clip(i[0], -rows, rows - 1), np.clip(j[0], -cols, cols - 1))].shape
+    values_batched = draw(st.booleans())
+    values = draw(hnp.arrays(np.float64, ((size,) if values_batched else ()) + shape,
+                             elements=floats))
+    axes = (0 if x_batched else None, 0, 0, 0 if values_batched else None)
+    return form, method, mode, axes, (x, i, j, values)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_batched_at_updates())
+def test_at_updates_with_per_example_indices_match_jax(case):
+    form, method, mode, in_axes, args = case
+
+    def make(np_):
+        def update(x, i, j, values):
+            index = _AT_FORMS[form](i, j)
+            ref = fnp.at(x)[index] if np_ is fnp else jnp.asarray(x).at[index]
+            options = {} if mode is None else {"mode": mode}
+            if method == "get":
+                return ref.get(**options)
+            return getattr(ref, method)(values, **options)
+        return update
+
+    ours, theirs = both(make)
+    assert_tree_close(fg.vmap(ours, in_axes=in_axes)(*args),
+                      jax.vmap(theirs, in_axes=in_axes)(*args))
+    weights = np.linspace(-1.0, 2.0, 7)
+
+    def loss(np_, update):
+        def weighted(x, i, j, values):
+            out = update(x, i, j, values)
+            return np_.sum(np_.sin(out) * weights[:1] + out ** 2 * weights[3])
+        return weighted
+
+    assert_tree_close(
+        fg.vmap(fg.grad(loss(fnp, ours), argnums=(0, 3)), in_axes=in_axes)(*args),
+        jax.vmap(jax.grad(loss(jnp, theirs), argnums=(0, 3)), in_axes=in_axes)(*args))
+
+
+def test_at_updates_with_per_example_indices_compose_with_jit_and_nested_vmap():
+    x = np.arange(12.0).reshape(3, 4)
+    i = np.array([[[0, 2], [1, 1]], [[2, 2], [0, 1]]])  # two batch levels
+    values = np.arange(8.0).reshape(2, 2, 2)
+    ours = lambda x, i, v: fnp.at(x)[i].set(  # noqa: E731
+        v[:, None] * 1.0 + fnp.take(x, i, axis=0))
+    theirs = lambda x, i, v: jnp.asarray(x).at[i].set(  # noqa: E731
+        v[:, None] * 1.0 + jnp.asarray(x)[i])
+    nested = fg.vmap(fg.vmap(ours, in_axes=(None, 0, 0)), in_axes=(None, 0, 0))
+    expected = jax.vmap(jax.vmap(theirs, in_axes=(None, 0, 0)), in_axes=(None, 0, 0))(
+        x, i, values)
+    assert_tree_close(nested(x, i, values), expected)
+    jitted = fg.jit(fg.vmap(ours, in_axes=(None, 0, 0)))
+    for shift in (0, 1):
+        flat = (i[0] + shift) % 3
+        assert_tree_close(jitted(x, flat, values[0]),
+                          jax.vmap(theirs, in_axes=(None, 0, 0))(x, flat, values[0]))
+    assert jitted.trace_count == 1  # the indices are arguments of the program's scatters
+
+
+@pytest.mark.parametrize("method, mode", [("multiply", None), ("max", None), ("set", "drop")])
+def test_at_updates_with_per_example_indices_say_what_is_not_supported(method, mode):
+    update = lambda x, i: getattr(fnp.at(x)[i], method)(2.0, mode=mode)  # noqa: E731
+    with pytest.raises(NotImplementedError, match=rf"x\.at\[\.\.\.\]\.{method}.*vmap"):
+        fg.vmap(update, in_axes=(None, 0))(np.ones(3), np.array([[0], [1]]))
+
+
+def test_value_reading_functions_elementwise_in_one_argument_batch_in_one_call(monkeypatch):
+    # digitize, searchsorted and isin of a batch, the other arguments shared: one NumPy
+    # call, no loop (and no warning); a batched second argument still loops.
+    from funcgrad.numpy import _batching
+    monkeypatch.setattr(_batching, "_reported", set())  # warn again, whatever ran before
+    x = np.random.default_rng(1).normal(size=(4, 5))
+    bins = np.linspace(-1.0, 1.0, 5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for ours, theirs, axis in [
+                (lambda v: fnp.digitize(v, bins), lambda v: jnp.digitize(v, bins), 1),
+                (lambda v: fnp.searchsorted(bins, v), lambda v: jnp.searchsorted(bins, v), 0),
+                (lambda v: fnp.isin(fnp.round(v), [0.0, 1.0]),
+                 lambda v: jnp.isin(jnp.round(v), jnp.array([0.0, 1.0])), -1)]:
+            np.testing.assert_array_equal(fg.vmap(ours, in_axes=axis, out_axes=axis)(x),
+                                          jax.vmap(theirs, in_axes=axis, out_axes=axis)(x))
+    many_bins = np.sort(x, axis=1)
+    with pytest.warns(BatchingFallbackWarning, match="searchsorted"):
+        looped = fg.vmap(lambda a, v: fnp.searchsorted(a, v))(many_bins, x)
+    np.testing.assert_array_equal(looped, jax.vmap(jnp.searchsorted)(many_bins, x))
+
+
+# ---- products with a shared matrix: one matrix product for the whole batch ------------------
+
+
+@pytest.mark.parametrize("axes", [(0, 0), (1, 2), (2, 0)])
+def test_batched_outer_products_match_jax(axes):
+    # (M, 1) @ (1, N) per element (a vector-matrix product's VJP) is one broadcast multiply.
+    rng_ = np.random.default_rng(4)
+    a = np.moveaxis(rng_.normal(size=(3, 4, 1)), 0, axes[0])
+    b = np.moveaxis(rng_.normal(size=(3, 1, 5)), 0, axes[1])
+    ours, theirs = both(lambda np_: lambda u, v: np_.tanh(u @ v))
+    assert_tree_close(fg.vmap(ours, in_axes=axes)(a, b), jax.vmap(theirs, in_axes=axes)(a, b))
+    assert_tree_close(
+        fg.vmap(fg.grad(lambda u, v: fnp.sum(ours(u, v)), argnums=(0, 1)), in_axes=axes)(a, b),
+        jax.vmap(jax.grad(lambda u, v: jnp.sum(theirs(u, v)), argnums=(0, 1)),
+                 in_axes=axes)(a, b))
+
+
+@pytest.mark.parametrize("example_shape, shared_shape, batched_left", [
+    ((4,), (4, 3), True), ((2, 4), (4, 3), True), ((2, 2, 4), (4, 3), True),
+    ((4,), (5, 4), False), ((4, 1), (5, 4), False), ((4, 3), (5, 4), False)])
+def test_products_with_a_shared_matrix_match_jax(example_shape, shared_shape, batched_left):
+    rng_ = np.random.default_rng(3)
+    shared = rng_.normal(size=shared_shape)
+    for axis in range(len(example_shape) + 1):
+        batch = rng_.normal(size=example_shape[:axis] + (5,) + example_shape[axis:])
+        ours, theirs = both(lambda np_: (lambda v: np_.sin(v @ shared)) if batched_left
+                            else (lambda v: np_.sin(shared @ v)))
+        assert_tree_close(fg.vmap(ours, in_axes=axis)(batch),
+                          jax.vmap(theirs, in_axes=axis)(batch))
+        assert_tree_close(
+            fg.vmap(fg.grad(lambda v: fnp.sum(ours(v) ** 2)), in_axes=axis)(batch),
+            jax.vmap(jax.grad(lambda v: jnp.sum(theirs(v) ** 2)), in_axes=axis)(batch))

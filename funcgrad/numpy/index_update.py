@@ -21,7 +21,9 @@ from ._base import add_at_zeros, asarray, gather
 from ._base import astype as _astype
 from ._batching import scatter as batch_scatter
 from ._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive
-from .indexing import canonical_index, has_integer_array
+from .indexing import (batched_indices, canonical_index, gather_p, has_integer_array, index_template,
+                       scatter_last_p, scatter_zeros_p)
+from .elementwise import where as where_
 from .shape_ops import broadcast_to, pad, ravel, reshape
 
 # ---- primitives: updates at an index, which the front end makes unique where needed ------
@@ -202,10 +204,12 @@ class IndexUpdateRef:
         x = self.array
         index = canonical_index(self.index, f"at[...].{method}")
         if any(isinstance(part, Box) for part in index):
-            raise NotImplementedError(
-                f"funcgrad.numpy: x.at[...].{method} with an index array that differs per "
-                f"batch element (vmap) is not supported; batch only x and the values, or "
-                f"compute the update with funcgrad.numpy.where on a mask.")
+            # A staged (jit) index is read, with a guard; one that differs per batch
+            # element (vmap) stays a box, for the scatters that take index arrays.
+            index = tuple(unbox_all(part) if isinstance(part, Box) and
+                          batched_indices(part) is None else part for part in index)
+            if any(isinstance(part, Box) for part in index):
+                return _batched_update(x, index, values, method, mode)
         padded = ()
         if mode in ("clip", "drop", "fill"):
             index, padded = _bounded_index(index, np.shape(x), mode == "clip")
@@ -307,6 +311,48 @@ class IndexUpdateRef:
         return self._in_rounds(None, "apply", mode, lambda old, _: func(old))
 
 
+# ---- index arrays that differ per batch element (vmap) ------------------------------------
+
+_BATCHED_METHODS = ("get", "set", "add")
+
+
+def _batched_update(x, index, values, method, mode):
+    """``x.at[index].method(values)`` where index arrays differ per batch element: a
+    gather (get), or scatters that take the index arrays as arguments, batched by adding
+    the batch to the index. Repeated indices as in `IndexUpdateRef`: updates accumulate
+    (add), the last one wins (set)."""
+    what = f"x.at[...].{method}"
+    if method not in _BATCHED_METHODS:
+        raise NotImplementedError(
+            f"funcgrad.numpy: {what} with an index array that differs per batch element "
+            f"(vmap) is not supported (get, set, add and subtract are); batch only x and the "
+            f"values, or compute the update with funcgrad.numpy.where on a mask.")
+    if mode not in (None, "promise_in_bounds", "clip"):
+        raise NotImplementedError(
+            f"funcgrad.numpy: {what} with mode={mode!r} and an index array that differs per "
+            f"batch element (vmap) is not supported; use mode='clip' or keep indices in "
+            f"bounds.")
+    if mode == "clip":
+        index, _ = _bounded_index(index, np.shape(x), clip=True)
+    template, arrays = index_template(index, what)
+    if method == "get":
+        return gather_p(x, *arrays, template=template)
+    x = asarray(x)
+    values = _updates_like(values, x, index, method)
+    shape, dtype = np.shape(x), x.dtype
+    if method == "add":
+        return x + scatter_zeros_p(values, *arrays, template=template, shape=shape,
+                                   dtype=dtype)
+    # set: number the updates; the largest number written at a position is the last
+    # update there, the one kept.
+    ids = np.arange(np.prod(np.shape(values), dtype=np.intp)).reshape(np.shape(values))
+    last = scatter_last_p(ids, *arrays, template=template, shape=shape)
+    kept = where_(gather_p(last, *arrays, template=template) == ids, values,
+                  np.zeros((), dtype))
+    written = scatter_zeros_p(kept, *arrays, template=template, shape=shape, dtype=dtype)
+    return where_(last >= 0, written, x)
+
+
 def _positions(x, index):
     """The written positions, if the index has integer arrays (which may repeat)."""
     return _Positions(np.shape(x), index) if has_integer_array(index) else None
@@ -368,7 +414,10 @@ def _updates_like(values, x, index, method):
     values = asarray(values)
     if values.dtype != x.dtype:
         values = _astype(values, x.dtype)
-    # The indexed shape, from a zero-stride view: no copy of x.
+    # The indexed shape, from a zero-stride view: no copy of x (an index array that
+    # differs per batch element stands for one element's: zeros of its shape).
+    index = tuple(np.zeros(np.shape(part), np.intp) if isinstance(part, Box) else part
+                  for part in index)
     target = np.broadcast_to(np.empty((), bool), np.shape(x))[index].shape
     if np.shape(values) != target:
         try:

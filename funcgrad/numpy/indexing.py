@@ -5,7 +5,7 @@ array parts are plain integer or boolean NumPy arrays), so the rules see one for
 """
 import numpy as np
 
-from ..core import Box, dtype_of, unbox_all
+from ..core import Box, dtype_of, strip_derivatives, unbox_all
 from ._axes import normalize_axis
 from ..core import Primitive, defbatch, defjvp, defvjp
 from ._base import as_array, gather, getitem_p, transpose_p
@@ -57,12 +57,18 @@ def _canonical_part(part, function):
                 f"funcgrad.numpy.{function}: an index was a traced {dtype_of(part)} value. "
                 f"Indices cannot carry derivatives; {_VALID_INDICES}. Convert a computed "
                 f"index with .astype(int) first.")
-        part = unbox_all(part)
-        if isinstance(part, Box):  # batched (vmap): left for `gather_batched`
+        if dtype_of(part).kind in "iu":
+            # Integers staged by jit or batched by vmap stay values of the program, left
+            # for `gather_batched`: a jitted x[i] replays for every i, with no guard.
+            kept = strip_derivatives(part)
+            if isinstance(kept, Box):
+                return kept
+        part = unbox_all(part)  # a staged mask: its values decide the shape (a guard)
+        if isinstance(part, Box):  # a batched mask: refused by `gather_batched`
             return part
     if isinstance(part, (bool, np.bool_)):
         return bool(part)
-    if isinstance(part, np.integer):
+    if isinstance(part, (int, np.integer)):  # a traced Python int's value
         return int(part)
     if isinstance(part, (float, complex, np.inexact)):
         raise IndexError(f"funcgrad.numpy.{function}: the index {part!r} is not an integer; "
@@ -71,6 +77,16 @@ def _canonical_part(part, function):
         return _index_array(part, function)
     raise IndexError(f"funcgrad.numpy.{function}: {type(part).__name__} {part!r} cannot be "
                      f"used as an index; {_VALID_INDICES}")
+
+
+def batched_indices(indices):
+    """The box of vmap holding `indices` when they differ per batch element (their values
+    are not read: no guard under jit), else None."""
+    if isinstance(indices, Box):
+        kept = strip_derivatives(indices)
+        if isinstance(kept, Box) and kept._trace.batches:
+            return kept
+    return None
 
 
 def canonical_index(index, function="getitem"):
@@ -136,8 +152,8 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         a, axis = ravel(a), 0
     axis = normalize_axis(axis, np.ndim(a), "take")[0]
     length = np.shape(a)[axis]
-    if isinstance(indices, Box) and isinstance(unbox_all(indices), Box):  # batched (vmap)
-        indices = _apply_index_mode(unbox_all(indices), length, mode, "take")
+    if batched_indices(indices) is not None:
+        indices = _apply_index_mode(batched_indices(indices), length, mode, "take")
         return gather_batched(a, (slice(None),) * axis + (indices,))
     indices = _integer_indices(indices, "take")
     indices = _apply_index_mode(indices, length, mode, "take")
@@ -166,13 +182,24 @@ def take_along_axis(arr, indices, axis=-1):
     return permute_along_axis(arr, indices, axis, unique=False, function="take_along_axis")
 
 
-# ---- indices that differ per batch element (vmap) ------------------------------------------
-# An index is a parameter of getitem; index arrays that are batched are arguments of these
-# two primitives instead (never differentiated: they are integers). `template` is the
-# canonical index with `SLOT` where each batched array goes. Unregistered:
-# only batched indices reach them, so vmap's tests check them (tests/test_vmap*.py).
+# ---- indices that are values: batched (vmap) or staged (jit) --------------------------------
+# An index is a parameter of getitem; index arrays that differ per batch element or per
+# run of a jitted program are arguments of these two primitives instead (never
+# differentiated: they are integers). `template` is the canonical index with `SLOT` where
+# each such array goes. Unregistered: only batched or staged indices reach them, so the
+# vmap and jit tests check them (tests/test_vmap*.py, tests/test_jit*.py).
 
-SLOT = "batched index"
+
+class _Slot:
+    """The place of an index array in a template (one object, compared by identity)."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "SLOT"
+
+
+SLOT = _Slot()
 
 
 def _fill(template, arrays):
@@ -186,13 +213,29 @@ def _gather_impl(x, *arrays, template):
 
 def _scatter_zeros_impl(g, *arrays, template, shape, dtype):
     out = np.zeros(shape, dtype)
-    np.add.at(out, _fill(template, arrays), g)
+    index = _fill(template, arrays)
+    if not any(isinstance(array, np.ndarray) for array in arrays) \
+            and not has_integer_array(template):
+        # Integers (no arrays, a 0-d one included): each element is picked once, and
+        # assigned, as getitem's transpose does for them (so -0.0 stays -0.0).
+        out[index] = g
+    else:
+        np.add.at(out, index, g)
+    return out
+
+
+def _scatter_last_impl(ids, *arrays, template, shape):
+    out = np.full(shape, -1, np.intp)
+    np.maximum.at(out, _fill(template, arrays), ids)
     return out
 
 
 gather_p = Primitive("gather", _gather_impl, register=False)
 # The transpose: values added into zeros at the index.
 scatter_zeros_p = Primitive("scatter_zeros", _scatter_zeros_impl, register=False)
+# The largest of the update numbers `ids` written at each position (-1 where none is):
+# which update a set whose index repeats keeps (the last). Integers: no derivative.
+scatter_last_p = Primitive("scatter_last", _scatter_last_impl, register=False)
 
 
 def _gather_pull(g, arrays, template, shape, dtype):
@@ -256,44 +299,56 @@ def _gather_batch(primitive, size, values, axes, params):
     return _arrays_moved(out, rank, 0, position), 0
 
 
-def _scatter_zeros_batch(primitive, size, values, axes, params):
+def _scatter_batch(primitive, size, values, axes, params):
+    """A scatter into a new array of ``params["shape"]`` (scatter_zeros, scatter_last): the
+    batch becomes the first axis of that array and a leading index array."""
     g = batched_everywhere(values[0], axes[0], size)
     arrays, template, rank = _batched_index(size, values[1:], axes[1:], params["template"])
     position = _advanced_position(params["template"], len(params["shape"]))
     g = _arrays_moved(g, rank, position, 0)  # laid out as the batched gather makes it
-    return scatter_zeros_p(g, *arrays, template=template,
-                           shape=(size,) + tuple(params["shape"]), dtype=params["dtype"]), 0
+    params = dict(params, template=template, shape=(size,) + tuple(params["shape"]))
+    return primitive(g, *arrays, **params), 0
 
 
 defbatch(gather_p, _gather_batch)
-defbatch(scatter_zeros_p, _scatter_zeros_batch)
+defbatch(scatter_zeros_p, _scatter_batch)
+defbatch(scatter_last_p, _scatter_batch)
 
 
 def gather_batched(x, index):
-    """``x[index]`` for a canonical index some of whose arrays are batched (raw boxes).
+    """``x[index]`` for a canonical index some of whose integer arrays are boxes of vmap
+    or jit (values of the batch or of the program rather than constants).
     Boolean arrays become their integer positions, so that every array part broadcasts."""
+    template, arrays = index_template(index, "getitem")
+    return gather_p(x, *arrays, template=template)
+
+
+def index_template(index, function):
+    """(template, arrays) of a canonical index whose integer arrays that are boxes go to
+    `arrays` (a `SLOT` in the template for each); boolean masks become their integer
+    positions, so that every array part broadcasts against the others."""
     template, arrays = [], []
     for part in index:
         if isinstance(part, Box):
             if dtype_of(part).kind not in "iu":
-                raise TypeError("funcgrad.numpy.getitem: a boolean mask that differs per "
-                                "batch element (vmap) would give each element its own "
-                                "shape; use funcgrad.numpy.where instead.")
+                raise TypeError(f"funcgrad.numpy.{function}: a boolean mask that differs "
+                                f"per batch element (vmap) would give each element its own "
+                                f"shape; use funcgrad.numpy.where instead.")
             template.append(SLOT)
             arrays.append(part)
         elif isinstance(part, np.ndarray) and part.dtype == bool:
             template.extend(np.nonzero(part))
         else:
             template.append(part)
-    return gather_p(x, *arrays, template=tuple(template))
+    return tuple(template), arrays
 
 
 def permute_along_axis(arr, indices, axis, unique=True, function="take_along_axis"):
     """take_along_axis for callers that know whether the indices along each line are
     distinct (a permutation, as in sort): then the VJP assigns instead of accumulating."""
     arr = as_array(arr)
-    if isinstance(indices, Box) and isinstance(unbox_all(indices), Box):  # batched (vmap)
-        indices = unbox_all(indices)
+    if batched_indices(indices) is not None:
+        indices = batched_indices(indices)
         if axis is None:
             arr, axis = ravel(arr), 0
         axis = normalize_axis(axis, np.ndim(arr), function)[0]

@@ -114,7 +114,7 @@ def _atom(atom, names):
     return names.value(atom.value)  # a Literal
 
 
-def _guard_lines(index, eq, names):
+def _guard_line(index, eq, names):
     """The check of a guard equation: the conversion made while tracing, compared."""
     (var,) = eq.inputs
     kind, expected = eq.params["kind"], eq.params["expected"]
@@ -127,7 +127,7 @@ def _guard_lines(index, eq, names):
             test = f"{convert}({value}) != {convert}({value})"
         else:
             test = f"{convert}({value}) == {names.value(expected)}"
-    return [f"    if not ({test}): fail({index})"]
+    return f"if not ({test}): fail({index})"
 
 
 def _equation_line(eq, names):
@@ -141,11 +141,7 @@ def _equation_line(eq, names):
         targets = "(" + "".join(_var_name(out) + ", " for out in eq.outputs) + ")"
     else:
         targets = _var_name(eq.outputs[0])
-    if eq.errstate is None:
-        return [f"    {targets} = {call}"]
-    errstate = names.function("errstate", np.errstate)
-    return [f"    with {errstate}(**{names.value(eq.errstate)}):",
-            f"        {targets} = {call}"]
+    return f"{targets} = {call}"
 
 
 def _released_after(graph, min_size):
@@ -171,13 +167,22 @@ def generate(graph, name="program", release_size=RELEASE_SIZE):
     lines += [f"    # {_var_name(var)}: {var.type} {label}"
               for var, label in zip(graph.inputs, graph.input_names)]
     released = _released_after(graph, release_size)
+    errstate = None  # the np.errstate block the lines are in
+    indent = "    "
     for index, eq in enumerate(graph.equations):
-        if eq.primitive is guard_p:
-            lines += _guard_lines(index, eq, names)
+        if eq.primitive is guard_p:  # a guard computes nothing: it stays in any block
+            lines.append(indent + _guard_line(index, eq, names))
         else:
-            lines += _equation_line(eq, names)
+            if eq.errstate != errstate:  # one block per run of equations under one setting
+                errstate = eq.errstate
+                indent = "    "
+                if errstate is not None:
+                    block = names.function("errstate", np.errstate)
+                    lines.append(f"    with {block}(**{names.value(errstate)}):")
+                    indent = "        "
+            lines.append(indent + _equation_line(eq, names))
         if index in released:
-            lines.append(f"    del {', '.join(_var_name(var) for var in released[index])}")
+            lines.append(f"{indent}del {', '.join(_var_name(var) for var in released[index])}")
     outputs = "".join(_atom(atom, names) + ", " for atom in graph.outputs)
     lines.append(f"    return ({outputs})")
     return "\n".join(lines) + "\n", names.globals

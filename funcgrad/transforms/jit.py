@@ -23,13 +23,13 @@ import warnings
 
 import numpy as np
 
-from ..core import Box, instruments, new_trace, quiet_floating_point
+from ..core import Box, instruments, new_trace
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 from ._ownership import Owners
 from .codegen import Program
 from .graph import Graph, GraphBox, Var, argument_names, positional_parameters
 from .passes import optimize
-from .staging import CapturedValue, GuardFailed, StagingTrace
+from .staging import CapturedValue, GuardFailed, StagingTrace, guard_p
 
 __all__ = ["JitRecompileWarning", "Lowered", "jit"]
 
@@ -69,29 +69,58 @@ class _Staged:
     """One traced program. It is optimized and compiled on its first replay (`run`), so a
     signature traced once and never called again costs no passes and no compilation."""
 
-    __slots__ = ("graph", "name", "out_tree", "program", "run", "claim", "constants")
+    __slots__ = ("graph", "name", "out_tree", "program", "run", "unowned", "constants",
+                 "build", "donated")
 
-    def __init__(self, graph, name, out_tree):
+    def __init__(self, graph, name, out_tree, donated=()):
         self.graph = graph
+        self.donated = donated  # positions of the inputs donated (donate_argnums)
         self.name = name
         self.out_tree = out_tree
+        self.build = out_tree.unflattener()  # the results' pytree from the flat outputs
         self.program = None
         self.run = self._prepare
         # Outputs that are constants are copied for the caller.
         self.constants = [atom.value for atom in graph.outputs if not isinstance(atom, Var)]
-        self.claim = True
+        self.unowned = True
 
     def lower(self):
         if self.program is None:
-            self.program = Program(optimize(self.graph), self.name)
-            # Outputs the caller could share memory with something else (an input, a
-            # constant, a view, another output) are handed back through `Owners`.
+            # A program with guards may fail one after writing into a donated array, and
+            # the function is then traced again on its arguments: no donation then.
+            guarded = any(eq.primitive is guard_p for eq in self.graph.equations)
+            donated = () if guarded else {self.graph.inputs[i] for i in self.donated}
+            self.program = Program(optimize(self.graph, donated), self.name)
+            # An output made by a ufunc is memory this run allocated (buffer reuse never
+            # writes into an output); any other output may share memory with an input, a
+            # constant or another output (a view, the input itself): `unowned` lists
+            # their positions, checked on each run.
             graph = self.program.graph
-            produced = {eq.outputs[0] for eq in graph.equations
-                        if isinstance(eq.primitive.impl, np.ufunc) and len(eq.outputs) == 1}
-            self.claim = any(atom not in produced or graph.outputs.count(atom) > 1
-                             for atom in graph.outputs)
+            fresh = {eq.outputs[0] for eq in graph.equations if _allocates(eq)}
+            self.unowned = tuple(i for i, atom in enumerate(graph.outputs)
+                                 if atom not in fresh or atom in graph.outputs[:i])
+            # Only donated inputs the program writes into need checking on each run.
+            overwritten = {eq.overwrites for eq in graph.equations}
+            self.donated = tuple(i for i in self.donated if graph.inputs[i] in overwritten)
         return self.program
+
+    def usable(self, leaves):
+        """`leaves`, with a private copy of each donated array the program writes into
+        that cannot be given up: read-only, or sharing memory with another argument
+        (memory bounds that overlap: an exact test can take exponential time)."""
+        leaves = list(leaves)
+        for i in self.donated:
+            leaf = leaves[i]
+            if not leaf.flags.writeable or any(
+                    np.may_share_memory(leaf, other) for j, other in enumerate(leaves)
+                    if j != i and isinstance(other, np.ndarray)):
+                leaves[i] = leaf.copy()
+        return leaves
+
+    def shares_memory(self, outs):
+        """Whether an output of this run may share memory (an unowned one is an array:
+        a reduction's NumPy scalar is not)."""
+        return any(isinstance(outs[i], np.ndarray) for i in self.unowned)
 
     def _prepare(self, *inputs):
         self.run = self.lower().function()
@@ -153,14 +182,16 @@ class Jitted:
         failed = None
         for staged in entry.programs:
             try:
-                with quiet_floating_point():
+                if staged.donated:
+                    outs = staged.run(*staged.usable(leaves))
+                else:
                     outs = staged.run(*leaves)
             except GuardFailed as failure:
                 failed = staged.program.graph.equations[failure.index]
                 continue
-            if staged.claim:
+            if staged.unowned and staged.shares_memory(outs):
                 outs = staged.owners(leaves).claim_all(outs)
-            return tree_unflatten(staged.out_tree, outs)
+            return staged.build(outs)
         if len(entry.programs) >= self.cache_size:
             entry.eager = True
             self._warn_recompiles(failed)
@@ -214,8 +245,9 @@ class Jitted:
         # Arguments modified through another reference than the staged one (a global
         # that is also an argument) are found by comparing their bytes after tracing.
         before = [leaf.tobytes() if isinstance(leaf, np.ndarray) else None for leaf in leaves]
-        # Traced and replayed without floating-point warnings, as every transform runs.
-        with quiet_floating_point(), new_trace(StagingTrace) as trace:
+        # Traced and replayed under the caller's floating-point settings, as eager code
+        # runs (a transform inside, such as grad, quiets its own equations: see staging).
+        with new_trace(StagingTrace) as trace:
             inputs = [trace.new_var(leaf) for leaf in leaves]
             trace.input_names = {var.index: name for var, name in zip(inputs, names)}
             boxes = [trace.watch(leaf, var) for leaf, var in zip(leaves, inputs)]
@@ -237,9 +269,22 @@ class Jitted:
         graph = Graph(inputs, names, trace.equations,
                       [const for _, const in trace.constants.values()], outputs,
                       output_names, tree, out_tree, None)
-        staged = _Staged(graph, getattr(self.fun, "__name__", "program"), out_tree)
+        staged = _Staged(graph, getattr(self.fun, "__name__", "program"), out_tree,
+                         self._donated_leaves(args))
         values = staged.owners(leaves).claim_all(values)
         return staged, tree_unflatten(out_tree, values)
+
+    def _donated_leaves(self, args):
+        """The positions, among the flat dynamic leaves, of the donated arguments'."""
+        donated, start = [], 0
+        for i, arg in enumerate(args):
+            if i in self.static_argnums:
+                continue
+            count = len(tree_flatten(arg)[0])
+            if i in self.donate_argnums:
+                donated.extend(range(start, start + count))
+            start += count
+        return tuple(donated)
 
     def lower(self, *args, **kwargs):
         """The program these arguments would run (traced now, not cached): a `Lowered`,
@@ -278,6 +323,11 @@ class Jitted:
             f"signature,{where}; it now runs eagerly for these shapes. Make that value a "
             f"static argument (static_argnums), compute without converting it to Python, or "
             f"raise cache_size.", JitRecompileWarning, stacklevel=3)
+
+
+def _allocates(eq):
+    """Whether the equation's result is memory it allocated (a ufunc's single result)."""
+    return isinstance(eq.primitive.impl, np.ufunc) and len(eq.outputs) == 1
 
 
 def _name(jitted):
@@ -349,8 +399,9 @@ def jit(fun=None, static_argnums=(), static_argnames=(), donate_argnums=(), cach
 
     Arguments and results are pytrees of arrays and numbers. `static_argnums` /
     `static_argnames` name arguments that are not traced: their values (which must be
-    hashable) are part of the signature. `donate_argnums` is accepted as in JAX (the
-    program never writes into arguments, donated or not). `cache_size` is how many
+    hashable) are part of the signature. `donate_argnums` names arguments whose arrays
+    the caller gives up, as in JAX: the program may write its intermediates and results
+    into them (a donated array's contents are undefined after the call). `cache_size` is how many
     programs one signature may trace (guards failing) before the function runs eagerly.
     Usable as a decorator, with or without arguments.
     """

@@ -4,6 +4,8 @@ returns a new one (equations that change are new objects: the input graph is lef
 - `eliminate_dead_code`: drop equations no output or guard needs (a gradient never used).
 - `eliminate_common_subexpressions`: one equation per (primitive, inputs, params).
 - `fold_constants`: run equations whose inputs are all constants once, now.
+- `drop_identities`: an equation that returns its input unchanged (a product with ones,
+  a transpose or reshape that moves nothing, an astype to the same dtype) is dropped.
 - `reuse_buffers`: an elementwise equation writes into the buffer of an intermediate it
   is the last use of (``out=``), instead of allocating.
 
@@ -17,8 +19,8 @@ import numpy as np
 from .graph import Constant, Graph, Literal, Var, vars_in
 from .staging import guard_p
 
-__all__ = ["eliminate_common_subexpressions", "eliminate_dead_code", "fold_constants",
-           "optimize", "reuse_buffers"]
+__all__ = ["drop_identities", "eliminate_common_subexpressions", "eliminate_dead_code",
+           "fold_constants", "optimize", "reuse_buffers"]
 
 # Below this many elements an output buffer saves less than passing ``out=`` costs.
 MIN_REUSE_SIZE = 256
@@ -143,6 +145,78 @@ def fold_constants(graph):
     return _rebuilt(graph, kept, _substitute(tuple(graph.outputs), replacement), constants)
 
 
+# ---- identities ---------------------------------------------------------------------
+
+
+def _is_one(atom):
+    """Whether `atom` is a real literal or constant holding only ones."""
+    if isinstance(atom, Literal) and type(atom.value) in (bool, int, float):
+        return atom.value == 1  # the common case (x * 1.01): no NumPy call
+    if isinstance(atom, (Literal, Constant)):
+        value = atom.value
+        kind = np.asarray(value).dtype.kind
+        return kind in "biuf" and bool(np.all(np.equal(value, 1)))
+    return False
+
+
+def _unchanged_input(eq):
+    """The Var an equation returns unchanged (same shape, dtype and values), or None.
+    A product with ones is exact for real numbers only (complex: 0 * inf is NaN)."""
+    if eq.primitive.multiple_results or not eq.inputs:
+        return None
+    out = eq.outputs[0]
+    name = eq.primitive.name
+    if name == "multiply" and len(eq.inputs) == 2:
+        x, y = eq.inputs
+        candidate = y if _is_one(x) else x if _is_one(y) else None
+    elif name == "transpose":
+        candidate = eq.inputs[0]
+        if eq.params.get("axes") != tuple(range(len(out.shape))):
+            return None
+    elif name in ("reshape", "astype"):
+        candidate = eq.inputs[0]
+    else:
+        return None
+    if (isinstance(candidate, Var) and candidate.shape == out.shape
+            and candidate.dtype == out.dtype and out.dtype.kind in "biuf"):
+        return candidate
+    return None
+
+
+def _reshape_source(eq, reshaped):
+    """For a reshape of a reshape (in one order), the equation reshaping the first one's
+    input instead: reshapes compose (vmap's rules leave such pairs: (B, 1, N) and back)."""
+    if eq.primitive.name != "reshape" or not isinstance(eq.inputs[0], Var):
+        return eq
+    source = reshaped.get(eq.inputs[0])
+    if source is None or source.params.get("order") != eq.params.get("order"):
+        return eq
+    return _with_inputs(eq, (source.inputs[0],) + tuple(eq.inputs[1:]))
+
+
+def drop_identities(graph):
+    """Drop each equation whose result is one of its inputs, unchanged; its uses read the
+    input instead (an output that becomes an input is copied for the caller by jit). A
+    reshape of a reshape reshapes the first one's input (dropped if it ends where it
+    began; the first is then dead code if nothing else reads it)."""
+    replacement = {}
+    reshaped = {}  # the result of each reshape -> its equation
+    kept = []
+    for eq in graph.equations:
+        inputs = _substitute(eq.inputs, replacement)
+        if inputs != eq.inputs:
+            eq = _with_inputs(eq, inputs)
+        eq = _reshape_source(eq, reshaped)
+        if eq.primitive.name == "reshape" and isinstance(eq.inputs[0], Var):
+            reshaped[eq.outputs[0]] = eq
+        same = None if eq.primitive is guard_p else _unchanged_input(eq)
+        if same is not None:
+            replacement[eq.outputs[0]] = same
+        else:
+            kept.append(eq)
+    return _rebuilt(graph, kept, _substitute(tuple(graph.outputs), replacement))
+
+
 # ---- buffer reuse -------------------------------------------------------------------
 
 
@@ -151,12 +225,14 @@ def _is_elementwise(eq):
     return isinstance(eq.primitive.impl, np.ufunc) and not eq.primitive.multiple_results
 
 
-def reuse_buffers(graph, min_size=MIN_REUSE_SIZE):
+def reuse_buffers(graph, min_size=MIN_REUSE_SIZE, donated=()):
     """Mark each elementwise equation that can overwrite one of its inputs: a result of
     another elementwise equation (so memory allocated by this run, which no view can
-    share) of the same shape and dtype, that nothing reads afterwards and that is not an
-    output. Arrays of fewer than `min_size` elements are left alone."""
-    fresh = set()  # results of elementwise equations
+    share) or a `donated` input (jit's donate_argnums: the caller gives its memory up),
+    of the same shape and dtype, that nothing reads afterwards, that no view was taken
+    of and that is not an output. Arrays of fewer than `min_size` elements are left
+    alone."""
+    fresh = set(donated)  # results of elementwise equations, donated inputs
     shared = set(vars_in(graph.outputs))  # outputs, and what a view might alias
     last_use = {}
     for index, eq in enumerate(graph.equations):
@@ -182,9 +258,11 @@ def reuse_buffers(graph, min_size=MIN_REUSE_SIZE):
     return _rebuilt(graph, equations)
 
 
-def optimize(graph):
-    """The passes jit runs, in order."""
+def optimize(graph, donated=()):
+    """The passes jit runs, in order; `donated` are the inputs whose buffers the program
+    may overwrite."""
     graph = fold_constants(graph)
+    graph = drop_identities(graph)
     graph = eliminate_common_subexpressions(graph)
     graph = eliminate_dead_code(graph)
-    return reuse_buffers(graph)
+    return reuse_buffers(graph, donated=donated)

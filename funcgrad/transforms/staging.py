@@ -86,25 +86,28 @@ class StagingBox(GraphBox):
 class StagingTrace(GraphTrace):
     """Records the program and its guards while the function runs on concrete values."""
 
-    __slots__ = ("input_names", "_guarded", "_errstate", "_settings")
+    __slots__ = ("input_names", "_guarded", "_errstate", "_block")
     transform = "jit"
 
     def __init__(self, level):
         super().__init__(level)
         self.input_names = {}  # Var index -> the argument's name, for error messages
         self._guarded = {}  # (Var index, kind) -> expected, so each check is made once
-        self._errstate = _errstate_token()
-        self._settings = np.geterr()
+        self._errstate = _errstate_token()  # the caller's: replays run under theirs
+        self._block = (self._errstate, None)  # the last np.errstate block seen, its settings
 
     def process_primitive(self, primitive, args, params):
         count = len(self.equations)
         result = super().process_primitive(primitive, args, params)
-        if _errstate_token() is not self._errstate and len(self.equations) > count:
-            settings = np.geterr()
-            if settings != self._settings:
-                # Applied inside a rule's `np.errstate` block that changes the settings
-                # the program replays under: the replay runs it in one too.
-                self.equations[-1].errstate = settings
+        token = _errstate_token()
+        if len(self.equations) > count and token is not self._errstate \
+                and token != self._errstate:
+            # Applied inside an np.errstate block of the function (or of a transform in
+            # it: grad's quiet one): the replay runs it in one with the same settings.
+            if self._block[0] is not token:
+                self._block = (token, np.geterr())
+            for eq in self.equations[count:]:
+                eq.errstate = self._block[1]
         return result
 
     box_class = StagingBox
