@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 import funcgrad.numpy as fnp
-from funcgrad.core import NO_PARAMS, Box, unbox_all
+from funcgrad.core import unbox_all
 from funcgrad.numpy._base import reshape_p
 
 from . import _dtypes, _layout
@@ -20,7 +20,6 @@ from ._grad_mode import STATE
 from ._record import (check_tensor, elementwise, engine, float_operand, operand, result_type,
                       wrap, wrap_view)
 from ._return_types import return_type
-from ._tape import TAPE
 from ._tensor import Tensor, make
 
 _int64, _bool, _float = _dtypes.int64, _dtypes.bool, _dtypes.FLOAT
@@ -29,14 +28,7 @@ _int64, _bool, _float = _dtypes.int64, _dtypes.bool, _dtypes.FLOAT
 def _unary(fn, label, saves_result=False):
     """A float operation of one tensor (integer tensors compute in the default float)."""
     def op(input):
-        value = float_operand(input)
-        if isinstance(value, Box):
-            # A box of the eager tape (the only trace compat records on): bind the ufunc
-            # there directly, skipping the search that would find that trace.
-            out = fn.bind(TAPE, (value,), NO_PARAMS)
-        else:
-            out = fn(value)
-        return wrap(out, label, (input,), saves_result=saves_result)
+        return wrap(fn(float_operand(input)), label, (input,), saves_result=saves_result)
     op.__name__ = fn.name
     return op
 

@@ -3,7 +3,7 @@
 A primitive takes arrays positionally and everything else (axes, shapes, modes) as keyword
 parameters, so the engine can tell what may be traced. Calling one on untraced values runs
 its NumPy implementation; calling it on boxes hands the application to the innermost
-transform watching them (`bind`). Its rules (`funcgrad.core.rules`) say how each transform
+transform watching them. Its rules (`funcgrad.core.rules`) say how each transform
 processes it.
 """
 from . import errors
@@ -31,6 +31,9 @@ class Primitive:
 
     __slots__ = ("name", "impl", "vjp", "jvp_rules", "jvp_rule_any_arg", "multiple_results",
                  "batch_rule", "__weakref__")
+    # The number of arrays of a primitive that takes a fixed number and NumPy's keywords
+    # (ufuncs): a traced call with other arguments is checked by `traced_keywords`.
+    nin = None
 
     def __init__(self, name, impl, multiple_results=False, register=True):
         self.name = name
@@ -49,10 +52,9 @@ class Primitive:
         top = find_top_trace(args)
         if top is None:  # nothing traced: NumPy, with nothing in between
             return self.impl(*args, **params)
-        return self.bind(top, args, params)
-
-    def bind(self, top, args, params):
-        """Hand this application to `top`, the innermost transform watching its arguments."""
+        if self.nin is not None and (params or len(args) != self.nin):
+            params = self.traced_keywords(args, params)
+        # Hand the application to `top`, the innermost transform watching its arguments.
         if not top.active:
             raise errors.leaked_value(f"'{self.name}'", top.transform)
         out = top.process_primitive(self, args, params or NO_PARAMS)

@@ -104,7 +104,7 @@ class ReverseTrace(Trace):
                 outer = True
             values.append(arg)
             parents.append(None)
-        return values, tuple(parents), outer
+        return values, parents, outer
 
     def record(self, primitive, params, parents, residuals, ans, args=None):
         """Box `ans` with a new node on the tape. The entry point for applications

@@ -51,6 +51,11 @@ def _python_type(dtype):
     return {"f": float, "c": complex, "b": bool}.get(dtype.kind, int)
 
 
+# (module, funcgrad's function or None) of each ufunc met on a traced value, found once:
+# `ndarray @ box` and `ndarray * box` come through here.
+_ufunc_counterparts = {}
+
+
 # The NumPy functions being dispatched to ours, with the box that asked (see
 # ArrayInterface.__array_function__).
 _dispatching = set()
@@ -117,8 +122,11 @@ class ArrayInterface:
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         # NumPy calls this for `ndarray + box` and for `numpy.sin(box)`: run ours instead.
-        origin = _ufunc_module(ufunc)
-        ours = _counterpart(origin, ufunc.__name__)
+        found = _ufunc_counterparts.get(ufunc)
+        if found is None:
+            origin = _ufunc_module(ufunc)
+            found = _ufunc_counterparts[ufunc] = origin, _counterpart(origin, ufunc.__name__)
+        origin, ours = found
         if ours is ufunc:  # re-exported as is (integer-only, no derivative): on the values
             values = [unbox_all(x) for x in inputs]
             if any(isinstance(v, Box) for v in values):
@@ -226,13 +234,16 @@ def _method(name, function):
 
 
 def _operator(name, function, reflected=False):
-    """A binary operator; no *args/**kwargs, for operators are the hot path of user code."""
+    """A binary operator; no *args/**kwargs, for operators are the hot path of user code.
+    The primitive's ``__call__`` is called as a function: calling the instance would go
+    through Python's slot lookup for callable objects first."""
+    call = type(function).__call__
     if reflected:
         def operator(self, other):
-            return function(other, self)
+            return call(function, other, self)
     else:
         def operator(self, other):
-            return function(self, other)
+            return call(function, self, other)
     operator.__name__ = name
     return operator
 

@@ -15,7 +15,7 @@ import inspect
 
 import numpy as np
 
-from ..core import (NO_PARAMS, ZERO, ArgVJP, Box, Primitive, find_top_trace, strip_derivatives,
+from ..core import (NO_PARAMS, ArgVJP, Box, Primitive, errors, find_top_trace, strip_derivatives,
                    unbox_all)
 from ._base import astype, broadcast_to_p, real, unbroadcast
 from ._batching import elementwise as batch_elementwise
@@ -44,19 +44,9 @@ class Ufunc(Primitive):
         self.nin = ufunc.nin
         self.batch_rule = batch_elementwise
 
-    def __call__(self, *args, **kwargs):
-        # find_top_trace, written out: this is every operator's path (~2.5% of a primitive).
-        top = None
-        for arg in args:
-            if isinstance(arg, Box) and (top is None or arg._trace.level > top.level):
-                top = arg._trace
-        if top is None:
-            return self.impl(*args, **kwargs)
-        if kwargs or len(args) != self.nin:
-            self._check_traced_call(args, kwargs)  # raises unless the keywords change nothing
-        return self.bind(top, args, NO_PARAMS)
-
-    def _check_traced_call(self, args, kwargs):
+    def traced_keywords(self, args, kwargs):
+        """The params of a traced call: none, once the keywords are found to change nothing
+        (else a TypeError saying what to do instead)."""
         name = f"funcgrad.numpy.{self.name}"
         if len(args) > self.nin:  # the extra one is an output buffer, given positionally
             reject_out(args[self.nin], self.name)
@@ -73,6 +63,7 @@ class Ufunc(Primitive):
                     f"out of the derivative's reach). Leave it out and use the returned array; "
                     f"instead of where=mask write funcgrad.numpy.where(mask, result, other), "
                     f"and instead of dtype= cast the operands with .astype().")
+        return NO_PARAMS
 
 
 # ---- rule helpers --------------------------------------------------------------------
@@ -194,24 +185,40 @@ def replace_where(mask, replacement, value):
     return _where(mask, replacement, value) if may_hold(mask) else value
 
 
-def _elementwise_vjp(argnum, slope):
-    """The VJP of one argument of a broadcasting elementwise function: the slope, then
+class ElementwiseVJP:
+    """The VJP of a broadcasting elementwise function, assembled once from one Slope per
+    argument (`rules`; None: not differentiable). Each wanted argument saves its slope's
+    residuals and its shape and dtype; its cotangent is the slope applied to ``g``, with
     broadcasting and type promotion undone (`unbroadcast`)."""
-    if slope is ZERO_SLOPE:
-        return ZERO
 
-    def save(ans, *args):
-        shape, dtype = aval(args[argnum])
-        return slope.save(ans, *args), shape, dtype
+    __slots__ = ("name", "rules")
 
-    if slope is IDENTITY:  # add, subtract: nothing to apply
-        def pull(g, residuals, shape, dtype):
-            return unbroadcast(g, shape, dtype)
-    else:
-        def pull(g, residuals, shape, dtype):
-            v = slope.apply(g, *residuals)
-            return None if v is None else unbroadcast(v, shape, dtype)
-    return ArgVJP(save, pull)
+    def __init__(self, name, slopes):
+        self.name = name
+        self.rules = slopes
+
+    def save(self, ans, args, params, wanted):
+        residuals = []
+        for slope, arg, want in zip(self.rules, args, wanted):
+            if want is None or slope is ZERO_SLOPE:
+                residuals.append(None)
+            elif slope is None:
+                raise errors.missing_vjp_rule(self.name, len(residuals))
+            else:
+                shape, dtype = aval(arg)
+                residuals.append((slope.save(ans, *args), shape, dtype))
+        return residuals
+
+    def backward(self, residuals, params, g):
+        cotangents = []
+        for slope, residual in zip(self.rules, residuals):
+            if residual is None:
+                cotangents.append(None)
+                continue
+            saved, shape, dtype = residual
+            v = g if slope is IDENTITY else slope.apply(g, *saved)
+            cotangents.append(None if v is None else unbroadcast(v, shape, dtype))
+        return cotangents
 
 
 def _elementwise_jvp(slope):
@@ -239,7 +246,7 @@ def define_rules(prim, *slopes):
     or a function naming what it needs (`slope_of`); None leaves that argument
     non-differentiable (an integer exponent, say)."""
     slopes = [None if s is None else slope_of(s, _ARG_NAMES[len(slopes)]) for s in slopes]
-    defvjp(prim, *(None if s is None else _elementwise_vjp(i, s) for i, s in enumerate(slopes)))
+    prim.vjp = ElementwiseVJP(prim.name, slopes)
     defjvp(prim, *(None if s is None else _elementwise_jvp(s) for s in slopes))
 
 

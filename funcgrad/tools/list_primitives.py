@@ -10,7 +10,6 @@ import types
 import numpy as np
 
 from funcgrad.core import registry
-from funcgrad.core.rules import PerArgumentVJP
 
 # The namespaces users call, in the order the page lists them.
 NAMESPACES = ("funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.numpy.fft",
@@ -69,9 +68,9 @@ def _reverse_mode(primitive):
     vjp = primitive.vjp
     if vjp is None:
         return "none (constant output)"
-    if not isinstance(vjp, PerArgumentVJP):
+    if not hasattr(vjp, "rules"):  # one rule written for all arguments at once
         return "every argument"
-    return _rule_arguments(vjp.rules, vjp.any_arg) or "none (constant output)"
+    return _rule_arguments(vjp.rules, getattr(vjp, "any_arg", None)) or "none (constant output)"
 
 
 def _forward_mode(primitive):

@@ -1,0 +1,85 @@
+"""The workloads of `benchmarks.instructions`, run in a fresh process:
+``python instruction_workloads.py TREE NAME N`` imports funcgrad from TREE and runs NAME
+with N repetitions (primitives in a chain, or calls)."""
+import sys
+
+tree, name, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+sys.path.insert(0, tree)
+
+import numpy as np  # noqa: E402
+
+import compat as torch  # noqa: E402
+import funcgrad  # noqa: E402
+import funcgrad.numpy as fnp  # noqa: E402
+
+x0 = np.linspace(0.1, 0.5, 3)
+rng = np.random.default_rng(0)
+W1, W2, X = rng.standard_normal((4, 8)), rng.standard_normal((8, 2)), rng.standard_normal((5, 4))
+W3 = np.eye(3) * 1.01
+
+
+# Each chain's loop is written out: a helper called per step would add its own cost.
+def sin_chain(x):
+    for _ in range(n):
+        x = fnp.sin(x)
+    return fnp.sum(x)
+
+
+def mul_chain(x):
+    for _ in range(n):
+        x = x * 1.01
+    return fnp.sum(x)
+
+
+def matvec_chain(x):
+    for _ in range(n):
+        x = W3 @ x
+    return fnp.sum(x)
+
+
+def compat_chain(multiply):
+    x = torch.tensor(x0, requires_grad=True)
+    y = x
+    for _ in range(n):
+        y = y * 1.01 if multiply else y.sin()
+    y.sum().backward()
+
+
+def net(params):
+    w1, w2 = params
+    return fnp.sum((fnp.tanh(X @ w1) @ w2) ** 2)
+
+
+def net_steps():
+    step = funcgrad.value_and_grad(net)
+    for _ in range(n):
+        step((W1, W2))
+
+
+def compat_net():
+    w1, w2 = torch.tensor(W1, requires_grad=True), torch.tensor(W2, requires_grad=True)
+    xt = torch.tensor(X)
+    for _ in range(n):
+        ((xt.mm(w1).tanh()).mm(w2) ** 2).sum().backward()
+
+
+def grad_calls():
+    gradient = funcgrad.grad(fnp.sum)
+    for _ in range(n):
+        gradient(x0)
+
+
+WORKLOADS = {
+    # grad of an n-primitive chain: a primitive forward and backward per repetition
+    "sin": lambda: funcgrad.grad(sin_chain)(x0),
+    "mul": lambda: funcgrad.grad(mul_chain)(x0),
+    "matvec": lambda: funcgrad.grad(matvec_chain)(x0),
+    "compat_sin": lambda: compat_chain(multiply=False),
+    "compat_mul": lambda: compat_chain(multiply=True),
+    # a whole call per repetition
+    "net": net_steps,
+    "compat_net": compat_net,
+    "grad_call": grad_calls,
+}
+
+WORKLOADS[name]()
