@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 import funcgrad.numpy as fnp
-from funcgrad.core import unbox_all
+from funcgrad.core import Box, unbox_all
 from funcgrad.numpy._base import reshape_p
 
 from . import _dtypes, _layout
