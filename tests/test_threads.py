@@ -5,6 +5,7 @@ import gc
 import threading
 
 import numpy as np
+import pytest
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
@@ -44,6 +45,26 @@ WORKLOADS = {
 }
 
 
+def run_in_threads(work):
+    """``work(thread)`` in THREADS threads, started together; fails with what any raised."""
+    start = threading.Barrier(THREADS)
+    errors = []
+
+    def run(thread):
+        try:
+            start.wait()
+            work(thread)
+        except BaseException as error:  # reported by the main thread
+            errors.append((thread, error))
+
+    threads = [threading.Thread(target=run, args=(t,)) for t in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+
+
 def _input(thread):
     return np.linspace(-1.0, 1.0, 4) * (0.5 + 0.25 * thread)
 
@@ -61,26 +82,16 @@ def test_transforms_in_four_threads_give_what_they_give_alone():
              for t in range(THREADS)}
     SHARED_JIT.clear_cache()
     SHARED_JIT_VMAP.clear_cache()
-    start = threading.Barrier(THREADS)
-    results, errors = {}, []
+    results = {}
 
     def work(thread):
-        try:
-            names = list(WORKLOADS)
-            names = names[thread:] + names[:thread]  # each thread in another order
-            start.wait()
-            for repeat in range(REPEATS):
-                for name in names:
-                    results[name, thread, repeat] = WORKLOADS[name](_input(thread))
-        except BaseException as error:  # reported by the main thread
-            errors.append((thread, error))
+        names = list(WORKLOADS)
+        names = names[thread:] + names[:thread]  # each thread in another order
+        for repeat in range(REPEATS):
+            for name in names:
+                results[name, thread, repeat] = WORKLOADS[name](_input(thread))
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not errors, errors
+    run_in_threads(work)
     for (name, thread, repeat), got in results.items():
         _assert_same(got, alone[name, thread], f"{name} in thread {thread}, run {repeat}")
     assert len(results) == len(WORKLOADS) * THREADS * REPEATS
@@ -89,34 +100,22 @@ def test_transforms_in_four_threads_give_what_they_give_alone():
 
 def test_a_failing_transform_in_one_thread_leaves_the_others_alone():
     """One thread's transforms keep failing while three others differentiate."""
-    start = threading.Barrier(THREADS)
     expected = fg.grad(loss)(_input(1))
-    results, errors = [], []
+    results = []
 
     def failing(x):
         fnp.sin(x)
         raise ValueError("this thread's function fails")
 
     def work(thread):
-        try:
-            start.wait()
-            for _ in range(50):
-                if thread == 0:
-                    try:
-                        fg.jit(fg.grad(failing))(_input(0))
-                    except ValueError:
-                        pass
-                else:
-                    results.append(fg.grad(loss)(_input(1)))
-        except BaseException as error:
-            errors.append((thread, error))
+        for _ in range(50):
+            if thread == 0:
+                with pytest.raises(ValueError, match="this thread's function fails"):
+                    fg.jit(fg.grad(failing))(_input(0))
+            else:
+                results.append(fg.grad(loss)(_input(1)))
 
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not errors, errors
+    run_in_threads(work)
     assert len(results) == 150
     for got in results:
         np.testing.assert_array_equal(got, expected)
