@@ -3,7 +3,9 @@
 `programs()` draws a `Program`: the text of ``def program(np, x0, x1, ...)`` that applies
 elementwise functions (with broadcasting), reductions, shape operations, matmul, einsum,
 indexing, where, concatenate and stack to its inputs, to constants and to its own earlier
-values (any value may be used many times). The same text is run with ``np`` bound to
+values (any value may be used many times), plus outer, tensordot, triu, tril, diagonal,
+trace, tile, repeat, sort, norm, and inv, solve and det of well-conditioned matrices. The
+same text is run with ``np`` bound to
 funcgrad.numpy and to jax.numpy, so the two sides cannot drift apart.
 
 The generator tracks an interval holding every entry of every value, and applies a
@@ -476,8 +478,96 @@ def _join(b):
                   min(x.lo, y.lo), max(x.hi, y.hi))
 
 
+def _outer(b):
+    x, y = b.pick(), b.pick()
+    bound = x.magnitude * y.magnitude
+    return b.emit(f"np.outer({x.name}, {y.name})", (x.size, y.size), -bound, bound)
+
+
+def _tensordot(b):
+    x = b.pick(lambda v: v.ndim > 0)
+    if x is None:
+        return None
+    n = x.shape[-1]
+    tail = tuple(b.draw(st.lists(st.integers(1, 3), max_size=2)))
+    y = b.operand((n,) + tail)
+    bound = n * x.magnitude * y.magnitude
+    return b.emit(f"np.tensordot({x.name}, {y.name}, axes=1)", x.shape[:-1] + tail,
+                  -bound, bound)
+
+
+def _matrix_part(b):
+    """triu, tril, diagonal or trace of a value with two axes or more."""
+    x = b.pick(lambda v: v.ndim >= 2)
+    if x is None:
+        return None
+    kind = b.draw(st.sampled_from(["triu", "tril", "diagonal", "trace"]))
+    lo, hi = min(x.lo, 0.0), max(x.hi, 0.0)
+    if kind in ("triu", "tril"):
+        k = b.draw(st.integers(-1, 1))
+        return b.emit(f"np.{kind}({x.name}, {k})", x.shape, lo, hi)
+    axis1 = b.draw(st.integers(0, x.ndim - 1))
+    axis2 = b.draw(st.integers(0, x.ndim - 1).filter(lambda a: a != axis1))
+    rest = tuple(n for a, n in enumerate(x.shape) if a not in (axis1, axis2))
+    m = min(x.shape[axis1], x.shape[axis2])
+    if kind == "diagonal":
+        return b.emit(f"np.diagonal({x.name}, 0, {axis1}, {axis2})", rest + (m,), x.lo, x.hi)
+    return b.emit(f"np.trace({x.name}, 0, {axis1}, {axis2})", rest, m * lo, m * hi)
+
+
+def _repeat(b):
+    x = b.pick(lambda v: v.ndim > 0)
+    if x is None:
+        return None
+    if b.draw(st.booleans()):
+        reps = tuple(b.draw(st.lists(st.integers(1, 2), min_size=1, max_size=x.ndim)))
+        padded = (1,) * (x.ndim - len(reps)) + reps
+        return b.emit(f"np.tile({x.name}, {reps!r})",
+                      [n * r for n, r in zip(x.shape, padded)], x.lo, x.hi)
+    axis = b.draw(st.integers(-x.ndim, x.ndim - 1))
+    count = b.draw(st.integers(1, 3))
+    shape = list(x.shape)
+    shape[axis] *= count
+    return b.emit(f"np.repeat({x.name}, {count}, axis={axis})", shape, x.lo, x.hi)
+
+
+def _sort(b):
+    x = b.pick(lambda v: v.ndim > 0)
+    if x is None:
+        return None
+    axis = b.draw(st.integers(-x.ndim, x.ndim - 1))
+    return b.emit(f"np.sort({x.name}, axis={axis})", x.shape, x.lo, x.hi)
+
+
+def _linalg(b):
+    """inv, solve or det of I + a square value scaled to norm <= 1/2: well conditioned
+    (its inverse's entries within 2)."""
+    x = b.pick(lambda v: v.ndim >= 2 and v.shape[-1] == v.shape[-2])
+    if x is None:
+        return None
+    n = x.shape[-1]
+    scale = 1.0 / (2.0 * n * max(x.magnitude, 1.0))
+    matrix = f"({x.name} * {scale!r} + np.eye({n}))"
+    kind = b.draw(st.sampled_from(["inv", "solve", "det"]))
+    if kind == "inv":
+        return b.emit(f"np.linalg.inv({matrix})", x.shape, -2.0, 2.0)
+    if kind == "det":
+        return b.emit(f"np.linalg.det({matrix})", x.shape[:-2], 0.5 ** n, 1.5 ** n)
+    y = b.operand(x.shape[:-1] + (b.draw(st.integers(1, 2)),))
+    bound = 2.0 * n * y.magnitude
+    return b.emit(f"np.linalg.solve({matrix}, {y.name})", y.shape, -bound, bound)
+
+
+def _norm(b):
+    x = b.pick(_away_from_zero)
+    if x is None:
+        return None
+    return b.emit(f"np.linalg.norm({x.name})", (), 0.0, x.magnitude * x.size ** 0.5)
+
+
 OPERATIONS = (_unary, _binary, _power, _reduction, _cumsum, _reshape, _matmul, _einsum,
-              _index, _where, _join)
+              _index, _where, _join, _outer, _tensordot, _matrix_part, _repeat, _sort,
+              _linalg, _norm)
 
 
 @st.composite
