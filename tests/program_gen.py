@@ -4,9 +4,9 @@
 elementwise functions (with broadcasting), reductions, shape operations, matmul, einsum,
 indexing, where, concatenate and stack to its inputs, to constants and to its own earlier
 values (any value may be used many times), plus outer, tensordot, triu, tril, diagonal,
-trace, tile, repeat, sort, norm, and inv, solve and det of well-conditioned matrices. The
-same text is run with ``np`` bound to
-funcgrad.numpy and to jax.numpy, so the two sides cannot drift apart.
+trace, tile, repeat, sort, norm, and inv, solve and det of well-conditioned matrices.
+The same text is run with ``np`` bound to funcgrad.numpy and to jax.numpy, so the two
+sides cannot drift apart.
 
 The generator tracks an interval holding every entry of every value, and applies a
 function only where it is well conditioned: log and sqrt of values >= 1/4, exp of values
