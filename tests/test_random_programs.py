@@ -136,3 +136,15 @@ def test_random_programs_match_jax(program, data):
 @given(program=programs(min_steps=4, max_steps=14, dtypes=DTYPES), data=st.data())
 def test_random_programs_match_jax_long(program, data):
     check_program(program, data)
+
+
+def test_an_untyped_constant_is_weak_in_jax_only():
+    """The one difference the long run found, a JAX convention (so program_gen spells
+    constants np.array(..., dtype=np.float64)): jnp.array(0.0) is weakly typed, like a
+    Python float, and leaves float32 as it is; NumPy 2's (and funcgrad's) np.array(0.0) is
+    a float64 array and promotes."""
+    x = np.ones(2, np.float32)
+    assert fnp.where(x > 0, x, np.array(0.0)).dtype == np.float64
+    assert np.where(x > 0, x, np.array(0.0)).dtype == np.float64
+    assert jnp.where(x > 0, x, jnp.array(0.0)).dtype == jnp.float32
+    assert jnp.where(x > 0, x, jnp.array(0.0, dtype=jnp.float64)).dtype == jnp.float64
