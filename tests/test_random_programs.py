@@ -139,7 +139,7 @@ def test_random_programs_match_jax_long(program, data):
 
 
 def test_an_untyped_constant_is_weak_in_jax_only():
-    """The one difference the long run found, a JAX convention (so program_gen spells
+    """A difference the long run found, a JAX convention (so program_gen spells
     constants np.array(..., dtype=np.float64)): jnp.array(0.0) is weakly typed, like a
     Python float, and leaves float32 as it is; NumPy 2's (and funcgrad's) np.array(0.0) is
     a float64 array and promotes."""
@@ -148,3 +148,13 @@ def test_an_untyped_constant_is_weak_in_jax_only():
     assert np.where(x > 0, x, np.array(0.0)).dtype == np.float64
     assert jnp.where(x > 0, x, jnp.array(0.0)).dtype == jnp.float32
     assert jnp.where(x > 0, x, jnp.array(0.0, dtype=jnp.float64)).dtype == jnp.float64
+
+
+def test_einsum_makes_a_python_float_a_float64_array_as_numpy_does():
+    """The other difference the long run found (programs 2556 and 2557 of 3,000): einsum of
+    a float32 array and a Python float is float64 in NumPy and funcgrad, which follows it,
+    and float32 in JAX, which keeps the float weak (so program_gen gives einsum arrays)."""
+    x = np.ones((1, 1), np.float32)
+    assert np.einsum("ab,->", x, -1.5).dtype == np.float64
+    assert np.asarray(fnp.einsum("ab,->", x, -1.5)).dtype == np.float64
+    assert jnp.einsum("ab,->", x, -1.5).dtype == jnp.float32
