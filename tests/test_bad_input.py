@@ -162,7 +162,6 @@ ROWS = {
 }
 
 
-@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
 @pytest.mark.parametrize("name", sorted(ROWS))
 def test_bad_input(name):
