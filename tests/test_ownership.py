@@ -130,7 +130,8 @@ def test_arrays_that_are_already_the_callers_are_not_copied():
 ], ids=["grad", "value_and_grad", "vjp", "jvp", "jacrev", "jacfwd", "constant argument"])
 @pytest.mark.parametrize("array, message", [
     (np.ma.array([1.0, 2.0, 5.0], mask=[0, 1, 0]), r"numpy\.ma\.MaskedArray.*x\.filled"),
-    (np.matrix([[1.0, 2.0, 5.0]]), r"numpy\.matrix.*np\.asarray\(x\)"),
+    # (a view, since np.matrix(...) itself warns that the class is deprecated)
+    (np.array([[1.0, 2.0, 5.0]]).view(np.matrix), r"numpy\.matrix.*np\.asarray\(x\)"),
 ], ids=["masked", "matrix"])
 def test_masked_arrays_and_matrices_are_refused(transform, array, message):
     with pytest.raises(TypeError, match=message):
@@ -164,3 +165,36 @@ def test_subclasses_that_only_carry_data_are_traced_and_others_refused():
     np.testing.assert_allclose(fg.grad(lambda x: fnp.sum(x * x))(X.view(Tagged)), 2 * X)
     with pytest.raises(TypeError, match=r"Doubling.*overrides what operations on it mean"):
         fg.grad(lambda x: fnp.sum(x * x))(X.view(Doubling))
+
+
+# ---- arrays modified in place between a vjp (or linearize) and the use of its result -----
+# (found for the bad-input table of docs/debugging.md: the pullback read the caller's
+# arrays, so an in-place update in between changed the derivative silently)
+
+def test_vjp_pullback_ignores_an_input_modified_in_place_after_it():
+    x = np.array([0.5, 1.0, 2.0])
+    expected = np.cos(x)
+    _, pullback = fg.vjp(fnp.sin, x)
+    x -= 0.1 * np.ones(3)  # an optimizer's in-place step
+    np.testing.assert_array_equal(pullback(np.ones(3))[0], expected)
+
+
+def test_vjp_pullback_ignores_its_output_modified_in_place():
+    x = np.array([0.5, 1.0, 2.0])
+    out, pullback = fg.vjp(fnp.exp, x)  # exp's rule reads its saved result
+    out[:] = 0.0
+    np.testing.assert_array_equal(pullback(np.ones(3))[0], np.exp(x))
+
+
+def test_vjp_pullback_ignores_aux_modified_in_place():
+    x = np.array([0.5, 1.0, 2.0])
+    _, pullback, aux = fg.vjp(lambda x: (fnp.exp(x) * 1.0, fnp.exp(x)), x, has_aux=True)
+    aux[:] = 0.0
+    np.testing.assert_allclose(pullback(np.ones(3))[0], np.exp(x))
+
+
+def test_linearize_ignores_inputs_modified_in_place_after_it():
+    x, y = np.array([0.5, 1.0]), np.array([3.0, -2.0])
+    _, f_jvp = fg.linearize(lambda x, y: x * y, x, y)
+    y[:] = 100.0
+    np.testing.assert_array_equal(f_jvp(np.ones(2), np.zeros(2)), [3.0, -2.0])

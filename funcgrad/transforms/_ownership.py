@@ -11,7 +11,7 @@ are.
 """
 import numpy as np
 
-from ..tree_util import tree_flatten, tree_unflatten
+from ..tree_util import tree_flatten, tree_map, tree_unflatten
 
 
 def _owner(array):
@@ -26,6 +26,15 @@ def copy_constant(value):
     it is an array (it may be one of the function's constants, which the caller must not
     be able to modify)."""
     return value.copy() if isinstance(value, np.ndarray) else value
+
+
+def private_copies(primals):
+    """``primals`` with each array copied, for transforms whose result keeps the graph and
+    reads its saved values later (vjp's pullback, linearize's f_jvp): an input the
+    caller modifies in place afterwards (``w -= lr * g``) must not change them. A copy
+    keeps the array's class, so refused subclasses are still refused by name."""
+    return tuple(tree_map(lambda x: x.copy() if isinstance(x, np.ndarray) else x, p)
+                 for p in primals)
 
 
 class Owners:

@@ -198,10 +198,14 @@ class Jitted:
             return self.fun(*args, **kwargs)
         try:
             staged, out = self._stage(args, kwargs, leaves, tree)
-        except CapturedValue:  # a value of an enclosing transform: run inline
-            if not entry.programs:
-                del self._cache[tree, statics, avals]
-            return self.fun(*args, **kwargs)
+        except BaseException as error:
+            # No signature without a program stays cached: an error (or Ctrl-C) while
+            # tracing leaves the cache as it was before the call.
+            if not entry.programs:  # (another thread's failed trace may have removed it)
+                self._cache.pop((tree, statics, avals), None)
+            if isinstance(error, CapturedValue):  # an enclosing transform's value: inline
+                return self.fun(*args, **kwargs)
+            raise
         entry.programs.append(staged)
         return out
 

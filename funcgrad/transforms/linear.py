@@ -5,7 +5,7 @@ from ..core import (ReverseBox, ReverseTrace, backward_pass, leaf_node, new_trac
                     zeros_like_value)
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 from ._checks import check_cotangent
-from ._ownership import Owners
+from ._ownership import Owners, private_copies
 from .forward import check_tangent, zero_tangent
 from .reverse import _Linearized
 
@@ -23,8 +23,9 @@ def linearize(fun, *primals, has_aux=False):
     ``fun`` again: the VJP of ``fun`` is traced once as a linear map of the output
     cotangent, and each call pulls the tangents back through that trace (its transpose).
     """
-    traced = _Linearized(fun, primals, has_aux, "linearize")
-    owners = Owners(traced.inputs)
+    traced = _Linearized(fun, private_copies(primals), has_aux, "linearize")
+    # Outputs and aux may be values the graph saved (exp's result): the caller gets copies.
+    owners = Owners(traced.inputs, traced.outputs, tree_flatten(traced.aux)[0])
     out_flat = owners.claim_all(traced.outputs)
     out = tree_unflatten(traced.out_tree, out_flat)
     aux = owners.claim_tree(traced.aux) if has_aux else None

@@ -8,7 +8,7 @@ from ..core import (Box, ReverseBox, ReverseTrace, backward_pass, collector_paus
                     quiet_floating_point, shape_of, zeros_like_value)
 from ..core.errors import leaked_output
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
-from ._ownership import Owners, copy_constant
+from ._ownership import Owners, copy_constant, private_copies
 from ._checks import (check_array_types, check_callable, check_cotangent,
                       check_differentiable_inputs, check_output_leaf, check_scalar_output,
                       normalize_argnums, refused_array_type, resolve_argnums)
@@ -94,8 +94,9 @@ def vjp(fun, *primals, has_aux=False):
     ``vjp_fn(ct)`` takes a cotangent with the structure, shapes and dtypes of ``out``
     and returns a tuple with one cotangent per primal. It may be called many times.
     """
-    traced = _Linearized(fun, primals, has_aux, "vjp")
-    owners = Owners(traced.inputs)
+    traced = _Linearized(fun, private_copies(primals), has_aux, "vjp")
+    # Outputs and aux may be values the graph saved (exp's result): the caller gets copies.
+    owners = Owners(traced.inputs, traced.outputs, tree_flatten(traced.aux)[0])
     out_flat = owners.claim_all(traced.outputs)
     out = tree_unflatten(traced.out_tree, out_flat)
     aux = owners.claim_tree(traced.aux) if has_aux else None

@@ -1,0 +1,223 @@
+"""Random PyTorch programs for compat: tensor methods, in-place operations on tensors and
+their views, detach and clone, no_grad blocks, hooks, retain_grad and backward passes
+(once, or twice with retain_graph), as the text of ``def program(torch)``.
+
+The text is run with ``torch`` bound to compat and to PyTorch (tests/compat/
+compat_harness.py compares what each returns or raises). Programs are not kept valid:
+an in-place update of a leaf, or of a value a backward rule saved, makes both libraries
+raise, and that error is compared. Every function used is bounded or applied to bounded
+values, so no derivative meets a pole.
+"""
+import dataclasses
+import itertools
+
+import hypothesis.extra.numpy as hnp
+import hypothesis.strategies as st
+import numpy as np
+
+from oracle import floats
+
+
+@dataclasses.dataclass(frozen=True)
+class TorchProgram:
+    lines: tuple
+
+    @property
+    def text(self):
+        body = "\n".join("    " + line for line in self.lines)
+        return f"def program(torch):\n{body}\n"
+
+    def bind(self):
+        scope = {}
+        exec(compile(self.text, "<random torch program>", "exec"), scope)
+        return scope["program"]
+
+    def __repr__(self):
+        return "\n" + self.text
+
+
+@dataclasses.dataclass(frozen=True)
+class _Value:
+    name: str
+    shape: tuple
+    storage: str
+    leaf: bool = False  # the name of the value whose memory it views (its own if none)
+
+
+# Bounded results for any input (relu and abs are kinked at 0, where both libraries give
+# the derivative 0... and 1 for relu's: compared too).
+UNARY = ("sin", "cos", "tanh", "sigmoid", "atan", "relu", "abs", "square")
+# (Not the ones whose backward reads their own result, tanh_ and sigmoid_: compat does not
+# report a second in-place update of such a result; see test_random_torch_programs.py.)
+IN_PLACE_UNARY = ("zero_", "neg_", "abs_")
+
+
+class _Builder:
+    def __init__(self, draw):
+        self.draw = draw
+        self.lines = []
+        self.values = []
+        self.leaves = []
+        self.retained = set()  # storages of values that retain_grad()
+        # Views of a storage updated in place through another of its views (or its base):
+        # compat's gradients through them are wrong (test_random_torch_programs.py), so
+        # they are not used after the update.
+        self.stale = set()
+        self.names = (f"v{i}" for i in itertools.count())
+
+    def leaf(self):
+        shape = self.draw(hnp.array_shapes(min_dims=1, max_dims=2, min_side=1, max_side=3))
+        entries = self.draw(hnp.arrays(np.float64, shape, elements=floats(-1.5, 1.5)))
+        name = f"x{len(self.leaves)}"
+        value = _Value(name, shape, leaf=True, storage=name)
+        self.lines.append(f"{value.name} = torch.tensor({entries.tolist()!r}, "
+                          f"dtype=torch.float64, requires_grad=True)")
+        self.leaves.append(value)
+        self.values.append(value)
+        return value
+
+    def pick(self, accept=lambda v: True):
+        choices = [v for v in self.values if v.name not in self.stale and accept(v)]
+        return self.draw(st.sampled_from(choices)) if choices else None
+
+    def updated(self, x):
+        """Note an in-place update of `x`: its storage's other views become stale."""
+        self.stale.update(v.name for v in self.values if v.storage == x.storage and v is not x)
+
+    def emit(self, expression, shape, view_of=None):
+        name = next(self.names)
+        value = _Value(name, tuple(shape), storage=view_of.storage if view_of else name)
+        self.lines.append(f"{value.name} = {expression}")
+        self.values.append(value)
+        return value
+
+    def partner(self, shape, storage=None):
+        """A value broadcastable to ``shape`` (same shape, or its last axis), or a number;
+        for an in-place update of `storage`, not a view of it."""
+        same = self.pick(lambda v: (v.shape == shape or v.shape == shape[-1:])
+                         and v.storage != storage)
+        if same is not None and self.draw(st.booleans()):
+            return same.name
+        return repr(self.draw(st.sampled_from([0.5, -2.0, 1.5])))
+
+
+def _unary(b):
+    x = b.pick()
+    name = b.draw(st.sampled_from(UNARY))
+    spelling = b.draw(st.sampled_from([f"{x.name}.{name}()", f"torch.{name}({x.name})"]))
+    return b.emit(spelling, x.shape)
+
+
+def _binary(b):
+    x = b.pick()
+    operator = b.draw(st.sampled_from(["+", "-", "*"]))
+    return b.emit(f"{x.name} {operator} {b.partner(x.shape)}", x.shape)
+
+
+def _reduce(b):
+    x = b.pick()
+    name = b.draw(st.sampled_from(["sum", "mean"]))  # (amax: see test_random_torch_programs)
+    dim = b.draw(st.integers(-len(x.shape), len(x.shape) - 1))
+    keepdim = b.draw(st.booleans())
+    shape = [1 if i == dim % len(x.shape) else n for i, n in enumerate(x.shape)
+             if keepdim or i != dim % len(x.shape)]
+    if not shape:
+        shape = [1]
+        return b.emit(f"{x.name}.{name}(dim={dim}, keepdim={keepdim}).reshape(1)", shape)
+    return b.emit(f"{x.name}.{name}(dim={dim}, keepdim={keepdim})", shape)
+
+
+def _view(b):
+    x = b.pick()
+    kind = b.draw(st.sampled_from(["select", "slice", "flat", "unsqueeze", "t", "expand"]))
+    if kind == "select" and len(x.shape) == 2:
+        i = b.draw(st.integers(-x.shape[0], x.shape[0] - 1))
+        return b.emit(f"{x.name}[{i}]", x.shape[1:], x)
+    if kind == "slice":
+        start = b.draw(st.integers(0, x.shape[0] - 1))
+        return b.emit(f"{x.name}[{start}:]", (x.shape[0] - start,) + x.shape[1:], x)
+    if kind == "t" and len(x.shape) == 2:
+        return b.emit(f"{x.name}.t()", x.shape[::-1], x)
+    if kind == "unsqueeze" and len(x.shape) == 1:
+        return b.emit(f"{x.name}.unsqueeze(0)", (1,) + x.shape, x)
+    if kind == "expand" and len(x.shape) == 1:
+        return b.emit(f"{x.name}.expand(2, {x.shape[0]})", (2,) + x.shape, x)
+    if len(x.shape) == 2:  # (a view to the same shape: see test_random_torch_programs)
+        return b.emit(f"{x.name}.view(-1)", (int(np.prod(x.shape)),), x)
+    return None
+
+
+def _in_place(b):
+    # Mostly on values that are not leaves; a leaf now and then (an error in both).
+    # (Not values that retain their grad: compat keeps the grad of the version before the
+    # update, PyTorch of the one after; see test_random_torch_programs.py.)
+    x = b.pick(lambda v: (not v.leaf or b.draw(st.integers(0, 9)) == 0)
+               and v.storage not in b.retained)
+    if x is None:
+        return
+    b.updated(x)
+    kind = b.draw(st.sampled_from(["unary", "add_", "mul_", "setitem", "copy_"]))
+    if kind == "unary":
+        b.lines.append(f"{x.name}.{b.draw(st.sampled_from(IN_PLACE_UNARY))}()")
+    elif kind == "setitem":
+        b.lines.append(f"{x.name}[0] = {b.partner(x.shape[1:] or (1,), x.storage)}")
+    elif kind == "copy_":
+        same = b.pick(lambda v: v.shape == x.shape and v.storage != x.storage)
+        if same is not None:
+            b.lines.append(f"{x.name}.copy_({same.name})")
+    else:
+        b.lines.append(f"{x.name}.{kind}({b.partner(x.shape, x.storage)})")
+
+
+def _detach(b):
+    x = b.pick()
+    if b.draw(st.booleans()):
+        return b.emit(f"{x.name}.detach()", x.shape, x)  # shares x's memory
+    return b.emit(f"{x.name}.clone()", x.shape)
+
+
+def _no_grad(b):
+    x = b.pick()
+    if b.draw(st.booleans()):
+        name = next(b.names)
+        b.lines += ["with torch.no_grad():", f"    {name} = {x.name} * 2.0"]
+        b.values.append(_Value(name, x.shape, storage=name))
+    elif x.storage not in b.retained:
+        # An update under no_grad (leaves too): bumps the version, records nothing.
+        b.updated(x)
+        b.lines += ["with torch.no_grad():", f"    {x.name}.mul_(0.5)"]
+
+
+def _hook(b):
+    x = b.pick()
+    if b.draw(st.booleans()):
+        b.lines.append(f"{x.name}.register_hook(lambda g: g * 2.0)")
+    else:
+        b.lines.append(f"{x.name}.retain_grad()")
+        b.retained.add(x.storage)
+
+
+OPERATIONS = (_unary, _unary, _binary, _binary, _reduce, _view, _in_place, _in_place,
+              _detach, _no_grad, _hook)
+
+
+@st.composite
+def torch_programs(draw, min_steps=2, max_steps=10):
+    b = _Builder(draw)
+    for _ in range(draw(st.integers(1, 2))):
+        b.leaf()
+    for _ in range(draw(st.integers(min_steps, max_steps))):
+        draw(st.sampled_from(OPERATIONS))(b)
+    last = [v for v in b.values if v.name not in b.stale][-1].name
+    twice = draw(st.booleans())
+    b.lines.append(f"out = ({last} * {last}).sum()")
+    b.lines.append(f"out.backward(retain_graph={twice})")
+    if twice:
+        b.lines.append("out.backward()")
+    # Every value (its data, requires_grad, is_leaf, grad_fn) and every .grad (leaves',
+    # retained ones', None elsewhere) after the backward passes.
+    every = ", ".join(v.name for v in b.values)
+    b.lines.append(f"values = [{every}]")
+    b.lines.append("return {'values': values, 'grads': [v.grad if v.is_leaf or v.retains_grad "
+                   "else None for v in values], 'out': out}")
+    return TorchProgram(tuple(b.lines))
