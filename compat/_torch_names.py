@@ -90,12 +90,13 @@ def _along(index, dim):
 
 
 def _check_index(index, name, x, dim):
-    """PyTorch's checks of a gather/scatter index: int64, within the size along `dim`."""
+    """PyTorch's checks of a gather/scatter index: int64, within [0, size) along `dim`
+    (PyTorch counts no index from the end here)."""
     index = np.asarray(index)
     if index.dtype != np.int64:
         raise RuntimeError(f"{name}(): Expected dtype int64 for index")
     size = fnp.shape(x)[_dims(x, dim)] if fnp.ndim(x) else 1
-    bad = index[(index < -size) | (index >= size)]
+    bad = index[(index < 0) | (index >= size)]
     if bad.size:
         raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with "
                            f"size {size}")
@@ -128,6 +129,16 @@ def _scatter(x, dim, index, src=None, *, value=None, reduce=None):
     return fnp.at(x)[_along(index, dim)].set(part)
 
 
+def _scalar_type(x):
+    """PyTorch's name of x's element type in messages: Float, Long, Bool, ..."""
+    return _dtypes.from_numpy_dtype(unbox_all(x).dtype).legacy_name.removesuffix("Tensor")
+
+
+def _check_same_dtype(x, other, message):
+    if unbox_all(x).dtype != unbox_all(other).dtype:
+        raise RuntimeError(message)
+
+
 _SCATTER_UPDATES = {"sum": "add", "prod": "multiply", "amax": "max", "amin": "min"}
 
 
@@ -151,6 +162,7 @@ def _scatter_reduce(x, dim, index, src, reduce, *, include_self=True):
     if reduce not in _SCATTER_UPDATES and reduce != "mean":
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
                            f"got {reduce}")
+    _check_same_dtype(x, src, "scatter(): Expected self.dtype to be equal to src.dtype")
     index = np.asarray(index)
     where = _along(index, dim) if fnp.ndim(x) else ()
     part = fnp.getitem(src, tuple(slice(0, n) for n in index.shape))
@@ -172,9 +184,10 @@ def _masked_scatter(x, mask, source):
     order, by source's first elements."""
     mask = np.asarray(mask)
     if mask.dtype != np.bool_:
-        scalar_type = _dtypes.from_numpy_dtype(mask.dtype).legacy_name.removesuffix("Tensor")
         raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
-                           f"dtype {scalar_type}")
+                           f"dtype {_scalar_type(mask)}")
+    _check_same_dtype(x, source, "masked_scatter: expected self and source to have same "
+                      f"dtypes but got {_scalar_type(x)} and {_scalar_type(source)}")
     mask = np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), mask.shape))
     x = fnp.broadcast_to(x, mask.shape)
     count = int(mask.sum())
@@ -301,6 +314,8 @@ def _mode(x, dim=-1, keepdim=False):
         _dims(x, dim)
         return x, np.zeros((), np.int64)
     axis = _dims(x, dim)
+    if fnp.shape(x)[axis] == 0:
+        raise IndexError(f"mode(): Expected reduction dim {axis} to have non-zero size.")
     rows = np.moveaxis(unbox_all(x), axis, -1)
     ordered = np.sort(rows, axis=-1)
     positions = np.broadcast_to(np.arange(rows.shape[-1]), rows.shape)
@@ -361,6 +376,9 @@ def _cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     if x is None:
         return fnp.cumsum(pairs * ((1.0 if dx is None else dx) / 2), axis=axis)
     if fnp.ndim(x) == 1:  # the same sample points along dim for every row
+        if fnp.shape(x)[0] != n:
+            raise RuntimeError("cumulative_trapezoid: There must be one `x` value for each "
+                               "sample point")
         steps = fnp.reshape(fnp.diff(x), [-1 if i == axis else 1 for i in range(fnp.ndim(y))])
     else:
         steps = fnp.diff(x, axis=axis)
@@ -647,6 +665,13 @@ def _square(compute, name):
                                f"{' by '.join(map(str, shape[-2:]))} matrices")
         return compute(A, *args, **kwargs)
     return checked
+
+
+def _inexact(A):
+    """A, refused as PyTorch's eig refuses integer and bool matrices."""
+    if not np.issubdtype(unbox_all(A).dtype, np.inexact):
+        raise RuntimeError(f"Unknown Complex ScalarType for {_scalar_type(A)}")
+    return A
 
 
 def _svd(A, full_matrices=True, *, driver=None):
@@ -1003,9 +1028,10 @@ LINALG = [
         returns=_named("linalg_slogdet", ("sign", "logabsdet"))),
     Row("linalg.eigh", _square(_eigh, "linalg.eigh"), FLOAT,
         returns=_named("linalg_eigh", ("eigenvalues", "eigenvectors"))),
-    Row("linalg.eig", _square(lambda A: tuple(fla.eig(A)), "linalg.eig"), FLOAT,
+    Row("linalg.eig", _square(lambda A: tuple(fla.eig(_inexact(A))), "linalg.eig"), PROMOTE,
         "LinalgEigBackward0", returns=_named("linalg_eig", ("eigenvalues", "eigenvectors"))),
-    Row("linalg.eigvals", _square(fla.eigvals, "linalg.eigvals"), FLOAT, "LinalgEigBackward0"),
+    Row("linalg.eigvals", _square(lambda A: fla.eigvals(_inexact(A)), "linalg.eigvals"),
+        PROMOTE, "LinalgEigBackward0"),
     Row("linalg.eigvalsh", lambda A, UPLO="L": fla.eigvalsh(A, UPLO), FLOAT,
         "LinalgEighBackward0"),
     Row("linalg.svd", _svd, FLOAT, returns=_named("linalg_svd", ("U", "S", "Vh"))),
