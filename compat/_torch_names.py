@@ -131,7 +131,7 @@ def _scatter(x, dim, index, src=None, *, value=None, reduce=None):
 
 def _scalar_type(x):
     """PyTorch's name of x's element type in messages: Float, Long, Bool, ..."""
-    return _dtypes.from_numpy_dtype(unbox_all(x).dtype).legacy_name.removesuffix("Tensor")
+    return _dtypes.from_numpy_dtype(unbox_all(x).dtype).scalar_name
 
 
 def _check_same_dtype(x, other, message):
