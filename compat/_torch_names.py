@@ -17,7 +17,7 @@ import funcgrad.numpy.linalg as fla
 import funcgrad.scipy.special as fsp
 from funcgrad.core import unbox_all
 
-from . import _dtypes
+from . import _dtypes, _windowed
 from ._return_types import return_type
 from ._table import DATA, FLOAT, KEEP, PROMOTE, Row, install
 from ._tensor import Tensor
@@ -1076,6 +1076,8 @@ FFT = [
     Row("fft.fftn", _fftn(fnp.fft.fftn), FLOAT), Row("fft.ifftn", _fftn(fnp.fft.ifftn), FLOAT),
     Row("fft.rfftn", _fftn(fnp.fft.rfftn), FLOAT),
     Row("fft.irfftn", _fftn(fnp.fft.irfftn), FLOAT),
+    Row("stft", _windowed.stft, KEEP, "TransposeBackward1"),
+    Row("istft", _windowed.istft, KEEP, "SqueezeBackward1"),
     Row("fft.fftshift", lambda x, dim=None: fnp.fft.fftshift(x, axes=_axes(dim)), KEEP,
         "RollBackward0"),
     Row("fft.ifftshift", lambda x, dim=None: fnp.fft.ifftshift(x, axes=_axes(dim)), KEEP,
@@ -1108,6 +1110,4 @@ NOT_PROVIDED = {
     "special.zeta": "funcgrad.scipy.special has no zeta",
     "special.bessel_j0": "funcgrad.scipy.special has no Bessel J",
     "special.multigammaln": "not yet",
-    "stft": "not yet: windowed transforms",
-    "istft": "not yet: windowed transforms",
 }

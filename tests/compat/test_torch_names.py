@@ -328,6 +328,27 @@ CASES = {
     "fft.ifftn": ["torch.fft.ifftn(b).real"],
     "fft.rfftn": ["torch.fft.rfftn(b).imag", "torch.fft.rfftn(c).abs()"],
     "fft.irfftn": ["torch.fft.irfftn(b, s=(2, 4))"],
+    "stft": ["torch.stft(s, 8, return_complex=True).abs()",
+             "s.stft(8, 2, window=w, return_complex=True).real",
+             "torch.stft(s, 6, 3, 4, window=w[::2], normalized=True, "
+             "return_complex=True).imag",
+             "torch.stft(s.reshape(2, 8), 4, 2, center=False, return_complex=True).abs()",
+             "torch.stft(s, 8, pad_mode='constant', onesided=False, return_complex=True).real",
+             "torch.stft(s, 5, pad_mode='circular', return_complex=True).abs()",
+             "torch.stft(s, 8, pad_mode='replicate', return_complex=True).abs()",
+             "torch.stft(s, 8, 4, return_complex=False)",
+             "torch.stft(torch.fft.fft(s), 8, 4).abs()"],
+    "istft": ["torch.istft(torch.stft(s, 8, 2, window=w, "
+              "return_complex=True), 8, 2, window=w)",
+              "torch.stft(s, 8, 2, window=w, return_complex=True)"
+              ".istft(8, 2, window=w, length=20)",
+              "torch.istft(torch.stft(s, 8, 2, window=w, return_complex=True), 8, 2, window=w, "
+              "length=23)",
+              "torch.istft(torch.stft(s.reshape(2, 8), 4, 1, return_complex=True), 4, 1, "
+              "normalized=True, length=7)",
+              "torch.istft(torch.stft(s, 8, 4, onesided=False, return_complex=True), 8, 4)",
+              "torch.istft(torch.stft(s, 8, 4, onesided=False, return_complex=True), 8, 4, "
+              "return_complex=True).imag"],
     "fft.fftshift": ["torch.fft.fftshift(a)"],
     "fft.ifftshift": ["torch.fft.ifftshift(v, dim=0)"],
 
@@ -348,6 +369,16 @@ ERRORS = [
     "a.gather(1, -i)", "a.scatter_reduce(1, -i, p[:, :2], 'sum')",
     "a.scatter_reduce(1, i, n[:, :2], 'sum')", "a.masked_scatter(a > 0, n)",
     "torch.cumulative_trapezoid(a, v)", "torch.mode(a[:, :0])",
+    "torch.stft(s, 8)", "torch.stft(s, 40, return_complex=True)",
+    "torch.stft(s, 8, 0, return_complex=True)",
+    "torch.stft(s, 8, win_length=9, return_complex=True)",
+    "torch.stft(s, 8, window=torch.ones(3), return_complex=True)",
+    "torch.stft(n, 2, return_complex=True)", "torch.stft(b, 2, return_complex=True)",
+    "torch.stft(s, 8, pad_mode='foo', return_complex=True)",
+    "torch.stft(torch.fft.fft(s), 8, onesided=True)", "torch.istft(s, 8)",
+    "torch.istft(torch.stft(s, 8, return_complex=True), 6)",
+    "torch.istft(torch.stft(s, 8, 2, center=False, window=w, "
+    "return_complex=True), 8, 2, window=w, center=False)",
 ]
 
 
@@ -362,8 +393,8 @@ COMPOSED = {
     "kron", "tensordot", "chain_matmul", "matrix_power", "logdet", "linalg.norm",
     "linalg.matrix_norm", "linalg.cond", "linalg.multi_dot", "linalg.matrix_power",
     "repeat_interleave", "diag", "nanmedian", "cumulative_trapezoid", "linalg.eig",
-    "linalg.eigvals", "split", "scatter", "cosine_similarity", "real", "imag", "angle",
-    "view_as_real",
+    "linalg.eigvals", "stft", "istft", "split", "scatter", "cosine_similarity", "real", "imag",
+    "angle", "view_as_real",
 } | {name for name in CASES if name.startswith("fft.")}
 
 
@@ -382,6 +413,8 @@ def _inputs(torch):
         "c": leaf(np.cos(np.arange(12.0)).reshape(2, 3, 2).tolist()),
         "i": torch.tensor([[0, 2], [1, 0]]),
         "n": torch.tensor([[1, -2, 3], [0, 5, -6]]),
+        "s": leaf(np.sin(0.7 * np.arange(16.0) + 0.3).tolist()),
+        "w": torch.tensor(0.5 - 0.5 * np.cos(np.pi * np.arange(8) / 4), dtype=torch.float32),
         "q": leaf([[0.0, -2.0, 0.5], [1.0, 0.3, 0.0], [0.2, 0.0, 1.5]]),
     }
 
@@ -406,7 +439,7 @@ def _case(expression):
             weights = torch.linspace(0.5, 1.5, out.numel()).reshape(out.shape)
             loss = loss + (out * weights.to(out.dtype)).sum()
         loss.backward()
-        leaves = [env[name] for name in "apmvtbcq"]
+        leaves = [env[name] for name in "apmvtbcqs"]
         return result, [leaf.grad for leaf in leaves]
     return case
 
@@ -414,11 +447,16 @@ def _case(expression):
 EXPRESSIONS = [(name, e) for name, expressions in CASES.items() for e in expressions]
 
 
-# NaN and infinity are made on purpose (log of a negative number, division by 0), and
-# chain_matmul is deprecated in PyTorch.
+# NaN and infinity are made on purpose (log of a negative number, division by 0);
+# chain_matmul and stft(return_complex=False) are deprecated in PyTorch, which also warns
+# of stft's and istft's default rectangular window; istft warns (both libraries) when
+# `length` asks for more samples than the frames hold.
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning",
                             "ignore:divide by zero encountered:RuntimeWarning",
-                            "ignore:torch.chain_matmul is deprecated:UserWarning")
+                            "ignore:torch.chain_matmul is deprecated:UserWarning",
+                            "ignore:stft with return_complex=False is deprecated:UserWarning",
+                            "ignore:A window was not provided:UserWarning",
+                            "ignore:The length of signal is shorter:UserWarning")
 @pytest.mark.parametrize("name, expression", EXPRESSIONS, ids=[e for _, e in EXPRESSIONS])
 def test_torch_name_matches_torch(name, expression):
     check(_case(expression), rtol=1e-4, atol=1e-5, grad_fn_names=name not in COMPOSED)
@@ -441,6 +479,15 @@ INPLACE = [(name, _METHOD_CALL.sub(
 @pytest.mark.parametrize("name, expression", INPLACE, ids=[e for _, e in INPLACE])
 def test_inplace_form_matches_torch(name, expression):
     check(_case(expression), rtol=1e-4, atol=1e-5, grad_fn_names=name not in COMPOSED)
+
+
+def test_istft_warns_when_length_exceeds_the_frames():
+    """As PyTorch warns (once a process, so not checked here again)."""
+    import compat
+    signal = compat.sin(compat.arange(16.0))
+    spectrum = compat.stft(signal, 8, 2, window=compat.ones(8), return_complex=True)
+    with pytest.warns(UserWarning, match="The length of signal is shorter"):
+        compat.istft(spectrum, 8, 2, window=compat.ones(8), length=23)
 
 
 def test_every_inplace_row_has_an_inplace_case():
