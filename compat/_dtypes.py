@@ -35,6 +35,11 @@ class dtype:
         return self.numpy.kind != "u" and self.category != _BOOL
 
     @property
+    def scalar_name(self):
+        """PyTorch's name of the element type in its messages: Float, Long, Bool, ..."""
+        return self.legacy_name.removesuffix("Tensor")
+
+    @property
     def itemsize(self):
         return self.numpy.itemsize
 

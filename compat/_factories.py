@@ -189,8 +189,7 @@ def legacy_new(dtype, args, kwargs, name):
     data = args[0]
     if isinstance(data, Tensor):
         if data.dtype is not dtype:
-            raise TypeError(f"expected {dtype.legacy_name.removesuffix('Tensor')} (got "
-                            f"{data.dtype.legacy_name.removesuffix('Tensor')})")
+            raise TypeError(f"expected {dtype.scalar_name} (got {data.dtype.scalar_name})")
         return make(data._data, None, data._version)
     if isinstance(data, numbers.Number):
         raise TypeError(f"compat.{name}(): new(): data must be a sequence (got "

@@ -4,7 +4,8 @@ compat and PyTorch.
 The format: a zip archive (stored, not compressed) whose records sit under one folder:
 ``data.pkl``, a protocol-2 pickle of the saved object in which each tensor is a call of
 ``torch._utils._rebuild_tensor_v2(storage, offset, size, stride, requires_grad, hooks)``
-and each storage a persistent id ``('storage', torch.FloatStorage, key, 'cpu', numel)``;
+(an nn.Parameter a call of ``torch._utils._rebuild_parameter(tensor, requires_grad,
+hooks)``, which loads as an nn.Parameter) and each storage a persistent id ``('storage', torch.FloatStorage, key, 'cpu', numel)``;
 ``data/<key>``, each storage's raw little-endian bytes (aligned to 64 bytes); and the
 small records ``byteorder``, ``version``, ``.format_version`` and ``.storage_alignment``.
 Tensors that share memory share one storage, in the file and after loading.
@@ -23,6 +24,7 @@ import numpy as np
 
 from . import _device, _dtypes
 from ._tensor import Size, Tensor, make
+from .nn.parameter import Parameter
 
 _ALIGNMENT = 64
 _STORAGE_NAMES = {
@@ -47,6 +49,7 @@ class _Global:
 
 
 _REBUILD_TENSOR = _Global("torch._utils", "_rebuild_tensor_v2")
+_REBUILD_PARAMETER = _Global("torch._utils", "_rebuild_parameter")
 _TORCH_SIZE = _Global("torch", "Size")
 _STORAGE_GLOBALS = {name: _Global("torch", name) for name in _STORAGE_NAMES.values()}
 _DTYPE_GLOBALS = {d.name: _Global("torch", d.name) for d in _dtypes.ALL}
@@ -100,6 +103,9 @@ class _Pickler(pickle._Pickler):
         return None
 
     def reducer_override(self, obj):
+        if isinstance(obj, Parameter):  # as PyTorch pickles one: its data, then the wrapper
+            return _REBUILD_PARAMETER, (make(obj._data), obj.requires_grad,
+                                        collections.OrderedDict())
         if isinstance(obj, Tensor):
             return self._tensor(obj)
         if isinstance(obj, Size):
@@ -174,8 +180,8 @@ def _rebuild_tensor(storage, offset, size, stride, requires_grad, hooks, *extra)
 
 
 def _rebuild_parameter(data, requires_grad, hooks, *extra):
-    """An nn.Parameter of PyTorch's: loaded as a tensor (with its requires_grad)."""
-    return data.requires_grad_(requires_grad) if data.is_leaf else data
+    """An nn.Parameter, sharing the loaded tensor's storage (as torch.load gives it)."""
+    return Parameter(data, requires_grad)
 
 
 _ALLOWED = {

@@ -7,6 +7,7 @@ arrays); the lambdas rename them for funcgrad (``dim`` -> ``axis``, ``keepdim`` 
 `NOT_PROVIDED` lists the torch names left out, each with the reason; docs/torch-names.md
 is generated from both (``python -m compat.tools.list_torch_names``).
 """
+import itertools
 import math
 
 import numpy as np
@@ -16,6 +17,7 @@ import funcgrad.numpy.linalg as fla
 import funcgrad.scipy.special as fsp
 from funcgrad.core import unbox_all
 
+from . import _dtypes, _windowed
 from ._return_types import return_type
 from ._table import DATA, FLOAT, KEEP, PROMOTE, Row, install
 from ._tensor import Tensor
@@ -88,12 +90,13 @@ def _along(index, dim):
 
 
 def _check_index(index, name, x, dim):
-    """PyTorch's checks of a gather/scatter index: int64, within the size along `dim`."""
+    """PyTorch's checks of a gather/scatter index: int64, within [0, size) along `dim`
+    (PyTorch counts no index from the end here)."""
     index = np.asarray(index)
     if index.dtype != np.int64:
         raise RuntimeError(f"{name}(): Expected dtype int64 for index")
     size = fnp.shape(x)[_dims(x, dim)] if fnp.ndim(x) else 1
-    bad = index[(index < -size) | (index >= size)]
+    bad = index[(index < 0) | (index >= size)]
     if bad.size:
         raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with "
                            f"size {size}")
@@ -124,6 +127,73 @@ def _scatter(x, dim, index, src=None, *, value=None, reduce=None):
     else:
         part = fnp.getitem(src, tuple(slice(0, n) for n in index.shape))
     return fnp.at(x)[_along(index, dim)].set(part)
+
+
+def _scalar_type(x):
+    """PyTorch's name of x's element type in messages: Float, Long, Bool, ..."""
+    return _dtypes.from_numpy_dtype(unbox_all(x).dtype).scalar_name
+
+
+def _check_same_dtype(x, other, message):
+    if unbox_all(x).dtype != unbox_all(other).dtype:
+        raise RuntimeError(message)
+
+
+_SCATTER_UPDATES = {"sum": "add", "prod": "multiply", "amax": "max", "amin": "min"}
+
+
+def _scatter_identity(reduce, dtype):
+    """The value a position starts from when include_self=False leaves its own out."""
+    if reduce in ("sum", "prod"):
+        return np.asarray(0 if reduce == "sum" else 1, dtype)
+    if np.issubdtype(dtype, np.floating):
+        return np.asarray(-np.inf if reduce == "amax" else np.inf, dtype)
+    limits = np.iinfo(dtype) if np.issubdtype(dtype, np.integer) else None
+    if limits is None:  # bool
+        return np.asarray(reduce == "amin", dtype)
+    return np.asarray(limits.min if reduce == "amax" else limits.max, dtype)
+
+
+def _scatter_reduce(x, dim, index, src, reduce, *, include_self=True):
+    """src's elements reduced into x at index[...] along `dim` (PyTorch's addressing);
+    with include_self=False, a position src reaches starts from the reduction's identity
+    instead of its own value (and gets no gradient for it)."""
+    _check_index(index, "scatter_reduce", x, dim)
+    if reduce not in _SCATTER_UPDATES and reduce != "mean":
+        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
+                           f"got {reduce}")
+    _check_same_dtype(x, src, "scatter(): Expected self.dtype to be equal to src.dtype")
+    index = np.asarray(index)
+    where = _along(index, dim) if fnp.ndim(x) else ()
+    part = fnp.getitem(src, tuple(slice(0, n) for n in index.shape))
+    dtype = unbox_all(x).dtype
+    hits = np.zeros(fnp.shape(x), np.int64)
+    np.add.at(hits, where, 1)
+    if reduce == "mean":
+        total = _scatter_reduce(x, dim, index, src, "sum", include_self=include_self)
+        counts = (hits + 1 if include_self else np.maximum(hits, 1)).astype(dtype)
+        if np.issubdtype(dtype, np.inexact):
+            return total / counts
+        return fnp.floor_divide(total, counts)  # PyTorch's integer mean rounds down
+    start = x if include_self else fnp.where(hits > 0, _scatter_identity(reduce, dtype), x)
+    return getattr(fnp.at(start)[where], _SCATTER_UPDATES[reduce])(part)
+
+
+def _masked_scatter(x, mask, source):
+    """x with the positions where `mask` (broadcast to x) is True filled, in row-major
+    order, by source's first elements."""
+    mask = np.asarray(mask)
+    if mask.dtype != np.bool_:
+        raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {_scalar_type(mask)}")
+    _check_same_dtype(x, source, "masked_scatter: expected self and source to have same "
+                      f"dtypes but got {_scalar_type(x)} and {_scalar_type(source)}")
+    mask = np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), mask.shape))
+    x = fnp.broadcast_to(x, mask.shape)
+    count = int(mask.sum())
+    if count > fnp.size(source):
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    return fnp.at(x)[mask].set(fnp.reshape(source, (-1,))[:count])
 
 
 def _index_select(x, dim, index):
@@ -214,6 +284,105 @@ def _median(x, dim=None, keepdim=False):
         return _kthvalue(flat, (fnp.shape(flat)[0] + 1) // 2, 0)[0]
     n = fnp.shape(x)[dim] if fnp.ndim(x) else 1
     return _kthvalue(x, (n + 1) // 2, dim, keepdim)
+
+
+def _nanmedian(x, dim=None, keepdim=False):
+    """The lower median of the non-NaN elements (NaN where all are NaN); with `dim`, also
+    its index."""
+    if dim is None:
+        x = fnp.reshape(x, (-1,))
+    elif fnp.ndim(x) == 0:
+        _dims(x, dim)
+        return x, np.zeros((), np.int64)
+    axis = 0 if dim is None else _dims(x, dim)
+    values, indices = _sort(x, axis)  # NaN sorts last
+    numbers = np.sum(~np.isnan(unbox_all(x)), axis=axis, keepdims=True)
+    middle = np.maximum(numbers - 1, 0) // 2
+    value = fnp.take_along_axis(values, middle, axis=axis)
+    index = np.take_along_axis(indices, middle, axis=axis)
+    if dim is None:
+        return fnp.reshape(value, ())
+    if not keepdim:
+        value, index = fnp.squeeze(value, axis), np.squeeze(index, axis)
+    return value, index
+
+
+def _mode(x, dim=-1, keepdim=False):
+    """The most frequent value along `dim` (the smallest of equally frequent ones) and the
+    index of its last occurrence, as PyTorch's CPU kernel gives them."""
+    if fnp.ndim(x) == 0:
+        _dims(x, dim)
+        return x, np.zeros((), np.int64)
+    axis = _dims(x, dim)
+    if fnp.shape(x)[axis] == 0:
+        raise IndexError(f"mode(): Expected reduction dim {axis} to have non-zero size.")
+    rows = np.moveaxis(unbox_all(x), axis, -1)
+    ordered = np.sort(rows, axis=-1)
+    positions = np.broadcast_to(np.arange(rows.shape[-1]), rows.shape)
+    starts = np.concatenate([np.ones(rows.shape[:-1] + (1,), bool),
+                             ordered[..., 1:] != ordered[..., :-1]], axis=-1)
+    run_start = np.maximum.accumulate(np.where(starts, positions, 0), axis=-1)
+    run_length = positions - run_start + 1  # at a run's last element: the run's length
+    best = np.take_along_axis(ordered, np.argmax(run_length, axis=-1)[..., None], axis=-1)
+    index = np.max(np.where(rows == best, positions, -1), axis=-1, keepdims=True)
+    index = np.moveaxis(index, -1, axis)
+    value = fnp.take_along_axis(x, index, axis=axis)
+    if not keepdim:
+        value, index = fnp.squeeze(value, axis), np.squeeze(index, axis)
+    return value, index
+
+
+def _vectors(tensors):
+    """PyTorch's checks of cartesian_prod's and combinations' inputs: vectors of one dtype."""
+    for t in tensors:
+        if fnp.ndim(t) != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {list(fnp.shape(t))}")
+    if len({unbox_all(t).dtype for t in tensors}) > 1:
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+
+
+def _cartesian_prod(*tensors):
+    """Every combination of one element from each vector, one per row (the first vector's
+    index varying slowest); one vector is returned as it is."""
+    _vectors(tensors)
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = fnp.meshgrid(*tensors, indexing="ij")
+    return fnp.stack([fnp.reshape(g, (-1,)) for g in grids], axis=1)
+
+
+def _combinations(x, r=2, with_replacement=False):
+    """The r-element combinations of a vector's elements, one per row, in index order."""
+    _vectors([x])
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return np.zeros((0,), unbox_all(x).dtype)
+    choose = itertools.combinations_with_replacement if with_replacement else \
+        itertools.combinations
+    picks = np.array(list(choose(range(fnp.shape(x)[0]), r)), np.int64).reshape(-1, r)
+    return fnp.getitem(x, picks)
+
+
+def _cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The running trapezoid-rule integral of y along `dim` (one element shorter than y),
+    at spacing `dx` or at the sample points `x`."""
+    if x is not None and dx is not None:
+        raise TypeError("cumulative_trapezoid(): give the sample points x or the spacing dx, "
+                        "not both")
+    axis = _dims(y, dim)
+    n = fnp.shape(y)[axis]
+    pairs = (fnp.take(y, np.arange(1, n), axis=axis) + fnp.take(y, np.arange(n - 1), axis=axis))
+    if x is None:
+        return fnp.cumsum(pairs * ((1.0 if dx is None else dx) / 2), axis=axis)
+    if fnp.ndim(x) == 1:  # the same sample points along dim for every row
+        if fnp.shape(x)[0] != n:
+            raise RuntimeError("cumulative_trapezoid: There must be one `x` value for each "
+                               "sample point")
+        steps = fnp.reshape(fnp.diff(x), [-1 if i == axis else 1 for i in range(fnp.ndim(y))])
+    else:
+        steps = fnp.diff(x, axis=axis)
+    return fnp.cumsum(steps * pairs, axis=axis) / 2
 
 
 def _cummax(x, dim, which=np.maximum):
@@ -498,6 +667,13 @@ def _square(compute, name):
     return checked
 
 
+def _inexact(A):
+    """A, refused as PyTorch's eig refuses integer and bool matrices."""
+    if not np.issubdtype(unbox_all(A).dtype, np.inexact):
+        raise RuntimeError(f"Unknown Complex ScalarType for {_scalar_type(A)}")
+    return A
+
+
 def _svd(A, full_matrices=True, *, driver=None):
     return tuple(fla.svd(A, full_matrices=full_matrices))
 
@@ -691,6 +867,8 @@ REDUCTIONS = [
     Row("nanmean", lambda x, dim=None, keepdim=False, *, dtype=None:
         fnp.nanmean(x, axis=_axes(dim), keepdims=keepdim), KEEP),
     Row("median", _median, KEEP, returns=_named("median")),
+    Row("nanmedian", _nanmedian, KEEP, returns=_named("nanmedian")),
+    Row("mode", _mode, KEEP, returns=_named("mode")),
     Row("cumprod", lambda x, dim, *, dtype=None: fnp.cumprod(x, axis=dim), KEEP,
         inplace=True),
     Row("logcumsumexp", _logcumsumexp, FLOAT),
@@ -717,6 +895,8 @@ REDUCTIONS = [
     Row("trapz", lambda y, x=None, *, dx=None, dim=-1:
         fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), KEEP,
         "TrapezoidBackward0", method=False),
+    Row("cumulative_trapezoid", _cumulative_trapezoid, FLOAT, "CumsumBackward0",
+        method=False),
     Row("dist", _dist, PROMOTE),
     Row("cov", _cov, FLOAT, "SqueezeBackward0"),
     Row("corrcoef", lambda x: fnp.clip(_in_dtype_of(x, fnp.corrcoef(x)), -1, 1), FLOAT,
@@ -734,6 +914,8 @@ INDEXING = [
         np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), np.shape(mask)))), KEEP),
     Row("scatter_add", _scatter_add, KEEP, inplace=True),
     Row("scatter", _scatter, KEEP, "ScatterBackward0", inplace=True),
+    Row("scatter_reduce", _scatter_reduce, KEEP, inplace=True),
+    Row("masked_scatter", _masked_scatter, KEEP, inplace=True),
     Row("index_add", _index_add, KEEP, inplace=True),
     Row("index_fill", _index_fill, KEEP, "IndexFillBackward0", inplace=True),
     Row("narrow", _narrow, KEEP, "SliceBackward0", view=True),
@@ -775,6 +957,9 @@ SHAPES = [
     Row("broadcast_tensors", _broadcast_tensors, KEEP, "ExpandBackward0", method=False,
         passes_input=True),
     Row("meshgrid", _meshgrid, KEEP, "ExpandBackward0", method=False),
+    Row("cartesian_prod", _cartesian_prod, KEEP, "StackBackward0", method=False,
+        passes_input=True),
+    Row("combinations", _combinations, KEEP, "StackBackward0", method=False),
     Row("atleast_1d", fnp.atleast_1d, KEEP, "ViewBackward0", method=False),
     Row("atleast_2d", fnp.atleast_2d, KEEP, "UnsqueezeBackward0", method=False),
     Row("atleast_3d", fnp.atleast_3d, KEEP, "UnsqueezeBackward0", method=False),
@@ -843,6 +1028,10 @@ LINALG = [
         returns=_named("linalg_slogdet", ("sign", "logabsdet"))),
     Row("linalg.eigh", _square(_eigh, "linalg.eigh"), FLOAT,
         returns=_named("linalg_eigh", ("eigenvalues", "eigenvectors"))),
+    Row("linalg.eig", _square(lambda A: tuple(fla.eig(_inexact(A))), "linalg.eig"), PROMOTE,
+        "LinalgEigBackward0", returns=_named("linalg_eig", ("eigenvalues", "eigenvectors"))),
+    Row("linalg.eigvals", _square(lambda A: fla.eigvals(_inexact(A)), "linalg.eigvals"),
+        PROMOTE, "LinalgEigBackward0"),
     Row("linalg.eigvalsh", lambda A, UPLO="L": fla.eigvalsh(A, UPLO), FLOAT,
         "LinalgEighBackward0"),
     Row("linalg.svd", _svd, FLOAT, returns=_named("linalg_svd", ("U", "S", "Vh"))),
@@ -887,6 +1076,8 @@ FFT = [
     Row("fft.fftn", _fftn(fnp.fft.fftn), FLOAT), Row("fft.ifftn", _fftn(fnp.fft.ifftn), FLOAT),
     Row("fft.rfftn", _fftn(fnp.fft.rfftn), FLOAT),
     Row("fft.irfftn", _fftn(fnp.fft.irfftn), FLOAT),
+    Row("stft", _windowed.stft, KEEP, "TransposeBackward1"),
+    Row("istft", _windowed.istft, KEEP, "SqueezeBackward1"),
     Row("fft.fftshift", lambda x, dim=None: fnp.fft.fftshift(x, axes=_axes(dim)), KEEP,
         "RollBackward0"),
     Row("fft.ifftshift", lambda x, dim=None: fnp.fft.ifftshift(x, axes=_axes(dim)), KEEP,
@@ -909,16 +1100,7 @@ def namespace(prefix):
 
 # torch names funcgrad.numpy could express that compat leaves out, and names it cannot.
 NOT_PROVIDED = {
-    "scatter_reduce": "not yet: needs a product/mean scatter with PyTorch's include_self rule",
     "index_put": "use indexing assignment, x[index] = values",
-    "masked_scatter": "not yet",
-    "mode": "not yet: the most frequent value's index convention differs by backend",
-    "nanmedian": "not yet",
-    "cumulative_trapezoid": "not yet",
-    "cartesian_prod": "not yet",
-    "combinations": "not yet",
-    "linalg.eig": "not yet: complex results (compat computes little on complex tensors)",
-    "linalg.eigvals": "not yet: complex results (compat computes little on complex tensors)",
     "linalg.matrix_exp": "funcgrad.numpy has no matrix exponential",
     "linalg.lu": "funcgrad.numpy has no LU factorisation",
     "linalg.lu_factor": "funcgrad.numpy has no LU factorisation",
@@ -928,6 +1110,4 @@ NOT_PROVIDED = {
     "special.zeta": "funcgrad.scipy.special has no zeta",
     "special.bessel_j0": "funcgrad.scipy.special has no Bessel J",
     "special.multigammaln": "not yet",
-    "stft": "not yet: windowed transforms",
-    "istft": "not yet: windowed transforms",
 }

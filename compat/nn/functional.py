@@ -37,10 +37,6 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 # ---- linear ------------------------------------------------------------------------------
 
 
-def _legacy_name(dtype):
-    return dtype.legacy_name.removesuffix("Tensor")
-
-
 def linear(input, weight, bias=None):
     """input @ weight.T + bias, over the last dimension of `input`."""
     for position, (name, value) in enumerate((("input", input), ("weight", weight)), 1):
@@ -49,7 +45,7 @@ def linear(input, weight, bias=None):
                             f"Tensor, not {typename(value)}")
     if input.dtype is not weight.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
-                           f"{_legacy_name(input.dtype)} and {_legacy_name(weight.dtype)}")
+                           f"{input.dtype.scalar_name} and {weight.dtype.scalar_name}")
     shape = input._data.shape
     rows = int(np.prod(shape[:-1], dtype=np.int64)) if shape else 1
     out_features, in_features = weight._data.shape
@@ -174,7 +170,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
 def _check_class_target(target):
     if target.dtype not in (_dtypes.int64, _dtypes.uint8):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
-                           f"{_legacy_name(target.dtype)}")
+                           f"{target.dtype.scalar_name}")
 
 
 def _check_class_shapes(shape, target_shape):
@@ -295,8 +291,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                      "size.")
     reduction = reduction_of(size_average, reduce, reduction)
     if target.dtype is not input.dtype:
-        raise RuntimeError(f"Found dtype {_legacy_name(target.dtype)} but expected "
-                           f"{_legacy_name(input.dtype)}")
+        raise RuntimeError(f"Found dtype {target.dtype.scalar_name} but expected "
+                           f"{input.dtype.scalar_name}")
     values = input._data
     if ((values < 0) | (values > 1)).any() or np.isnan(values).any():
         raise RuntimeError("all elements of input should be between 0 and 1")
@@ -321,8 +317,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                      "({input})")
     reduction = reduction_of(size_average, reduce, reduction)
     if not target.dtype.is_floating_point:
-        raise RuntimeError(f"result type {_legacy_name(input.dtype)} can't be cast to the "
-                           f"desired output type {_legacy_name(target.dtype)}")
+        raise RuntimeError(f"result type {input.dtype.scalar_name} can't be cast to the "
+                           f"desired output type {target.dtype.scalar_name}")
     dtype = result_type(input, target)
     x, t = operand(input, dtype), operand(target, dtype)
     log_sigmoid = _log_sigmoid(x)

@@ -21,6 +21,10 @@ OBJECTS = [
     "collections.OrderedDict([('0.weight', torch.eye(2)), ('0.bias', torch.ones(2))])",
     "[torch.ones(1), (2, 'x', None), {'k': [1.5, True]}]",
     "{'dtype': torch.float64, 'size': torch.Size([2, 3])}",
+    "torch.nn.Parameter(torch.ones(2, 3))",
+    "torch.nn.Parameter(torch.arange(3.), requires_grad=False)",
+    "collections.OrderedDict([('weight', torch.nn.Parameter(torch.eye(2))), "
+    "('bias', torch.zeros(2))])",
 ]
 
 
@@ -45,6 +49,23 @@ def test_shared_storage_is_kept_both_ways(tmp_path):
         loaded = other.load(tmp_path / "shared.pt")
         loaded["base"][4] = 100.0  # visible through the view, as in the saved tensors
         assert loaded["view"].tolist() == [3.0, 100.0, 5.0]
+
+
+def test_a_saved_parameter_loads_as_a_parameter_both_ways(tmp_path):
+    """torch.load gives back nn.Parameter objects for saved parameters (with their
+    requires_grad), one object for a parameter saved twice; plain tensors stay tensors."""
+    def saved(library, path):
+        weight = library.nn.Parameter(library.ones(2))
+        frozen = library.nn.Parameter(library.zeros(1), requires_grad=False)
+        library.save({"w": weight, "again": weight, "frozen": frozen,
+                      "plain": library.ones(1)}, path)
+    for library, other in ((compat, torch), (torch, compat)):
+        saved(library, tmp_path / "parameters.pt")
+        loaded = other.load(tmp_path / "parameters.pt")
+        assert [type(loaded[key]) is other.nn.Parameter for key in loaded] == \
+            [True, True, True, False]
+        assert [loaded[key].requires_grad for key in loaded] == [True, True, False, False]
+        assert loaded["w"] is loaded["again"]
 
 
 def test_a_file_object_works_like_a_path(tmp_path):

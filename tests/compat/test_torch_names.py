@@ -129,6 +129,14 @@ CASES = {
     "nansum": ["(a.log()).nansum()", "a.nansum(0)"],
     "nanmean": ["torch.nanmean(a.log(), 1)"],
     "median": ["a.median()", "a.median(1)", "torch.median(a, 0, keepdim=True)"],
+    "nanmedian": ["a.log().nanmedian()", "a.log().nanmedian(1)", "v.nanmedian(0, keepdim=True)",
+                  "torch.nanmedian(a.log(), 0, True)", "torch.nanmedian(b, -1)",
+                  "torch.nanmedian(n, 1)"],
+    "mode": ["t.mode()", "torch.mode(t, 0)", "t.mode(1, keepdim=True)", "torch.mode(n, 0)",
+             "torch.mode(torch.tensor([[1., 3., 3., 1.], [2., 2., 5., 5.]]))",
+             "torch.tensor([[1, 2, 2], [9, 9, 0]], dtype=torch.int32).mode(1)",
+             "torch.mode(torch.tensor([1., float('nan'), float('nan'), 2.]))",
+             "torch.tensor([True, False, False]).mode()"],
     "cumprod": ["a.cumprod(1)", "torch.cumprod(a, 0)"],
     "logcumsumexp": ["a.logcumsumexp(1)"],
     "cummax": ["a.cummax(1)", "torch.cummax(t, 0)"],
@@ -150,6 +158,12 @@ CASES = {
     "cov": ["a.cov()", "torch.cov(a.T, correction=0)"],
     "corrcoef": ["torch.corrcoef(a)"],
     "cosine_similarity": ["torch.cosine_similarity(a, p)", "torch.cosine_similarity(a, p, dim=0)"],
+    "cumulative_trapezoid": ["torch.cumulative_trapezoid(a)",
+                             "torch.cumulative_trapezoid(a, dx=0.5, dim=0)",
+                             "torch.cumulative_trapezoid(a, v[:3])",
+                             "torch.cumulative_trapezoid(b, c.transpose(1, 2), dim=2)",
+                             "torch.cumulative_trapezoid(n)",
+                             "torch.cumulative_trapezoid(a, p, dim=1)"],
     "dist": ["torch.dist(a, p)", "a.dist(p, 1)"],
     # indexing
     "gather": ["a.gather(1, i)", "torch.gather(a, 0, i[:, :1])"],
@@ -163,6 +177,26 @@ CASES = {
     "scatter": ["a.scatter(1, torch.tensor([[0], [2]]), p[:, :1])", "a.scatter(1, i, 1.5)",
                 "a.scatter(0, i, 1.5)",
                 "a.clone().scatter_(1, torch.tensor([[1], [0]]), p[:, 1:2])"],
+    "scatter_reduce": ["a.scatter_reduce(1, i, p[:, :2], 'sum')",
+                       "a.scatter_reduce(1, i, p[:, :2], 'sum', include_self=False)",
+                       "a.scatter_reduce(1, i, p[:, :2], 'prod')",
+                       "torch.scatter_reduce(a, 1, i, p[:, :2], 'prod', include_self=False)",
+                       "a.scatter_reduce(1, i, p[:, :2], 'mean')",
+                       "torch.scatter_reduce(a, 0, i, p[:, :2], 'mean', include_self=False)",
+                       "t.scatter_reduce(1, i, p[:, :2], 'amax')",
+                       "t.scatter_reduce(1, i, t[:, 1:], 'amax')",
+                       "t.scatter_reduce(1, i, p[:, :2], 'amax', include_self=False)",
+                       "a.scatter_reduce(1, i, p[:, :2], 'amin', include_self=False)",
+                       "torch.scatter_reduce(t, 1, i, t[:, :2] + 1, 'amin')",
+                       "n.scatter_reduce(1, i, -n, 'mean')",
+                       "n.scatter_reduce(0, i, n, 'amax', include_self=False)",
+                       "b.scatter_reduce(-1, i[None, :, :1].repeat(2, 1, 3), "
+                       "c.transpose(1, 2), 'mean')",
+                       "a.clone().scatter_reduce_(1, i, p[:, :2], 'prod')"],
+    "masked_scatter": ["a.masked_scatter(a > 0, p)", "v.masked_scatter(v > 2, m)",
+                       "torch.masked_scatter(a, torch.tensor([True, False, True]), m)",
+                       "a.clone().masked_scatter_(p > 0.3, m)",
+                       "v[:3].masked_scatter(a > 0, m)"],
     "index_add": ["a.index_add(1, torch.tensor([0, 0]), p[:, :2])",
                   "a.clone().index_add_(0, torch.tensor([1]), p[:1], alpha=2)"],
     "index_fill": ["a.index_fill(1, torch.tensor([0, 2]), -1.0)",
@@ -199,6 +233,12 @@ CASES = {
     "broadcast_tensors": ["torch.broadcast_tensors(a, v[:3])"],
     "meshgrid": ["torch.meshgrid(v, v[:2], indexing='ij')",
                  "torch.meshgrid([v[:3], v], indexing='xy')"],
+    "cartesian_prod": ["torch.cartesian_prod(v, v[:2])", "torch.cartesian_prod(v)",
+                       "torch.cartesian_prod(v[:2], a[0], v[1:3])"],
+    "combinations": ["torch.combinations(v)", "torch.combinations(v, 3)",
+                     "torch.combinations(v[:3], 2, with_replacement=True)",
+                     "torch.combinations(v, 5)", "torch.combinations(n[0])",
+                     "torch.combinations(v[:0])"],
     "atleast_1d": ["torch.atleast_1d(v.sum())"],
     "atleast_2d": ["torch.atleast_2d(v)"],
     "atleast_3d": ["torch.atleast_3d(a)"],
@@ -247,6 +287,12 @@ CASES = {
     "linalg.det": ["torch.linalg.det(m)"],
     "linalg.slogdet": ["torch.linalg.slogdet(m)"],
     "linalg.eigh": ["torch.linalg.eigh(m).eigenvalues"],
+    "linalg.eig": ["torch.linalg.eig(m).eigenvalues.real",
+                   "torch.linalg.eig(q).eigenvalues.abs()",
+                   "torch.linalg.eig(q).eigenvectors.abs()",
+                   "[t.grad_fn.name() for t in torch.linalg.eig(q)]"],
+    "linalg.eigvals": ["torch.linalg.eigvals(q).real", "torch.linalg.eigvals(m).imag",
+                       "torch.linalg.eigvals(q).grad_fn.name()"],
     "linalg.eigvalsh": ["torch.linalg.eigvalsh(m)"],
     "linalg.svd": ["torch.linalg.svd(a).S", "torch.linalg.svd(m, full_matrices=False).S"],
     "linalg.svdvals": ["torch.linalg.svdvals(a)"],
@@ -282,6 +328,27 @@ CASES = {
     "fft.ifftn": ["torch.fft.ifftn(b).real"],
     "fft.rfftn": ["torch.fft.rfftn(b).imag", "torch.fft.rfftn(c).abs()"],
     "fft.irfftn": ["torch.fft.irfftn(b, s=(2, 4))"],
+    "stft": ["torch.stft(s, 8, return_complex=True).abs()",
+             "s.stft(8, 2, window=w, return_complex=True).real",
+             "torch.stft(s, 6, 3, 4, window=w[::2], normalized=True, "
+             "return_complex=True).imag",
+             "torch.stft(s.reshape(2, 8), 4, 2, center=False, return_complex=True).abs()",
+             "torch.stft(s, 8, pad_mode='constant', onesided=False, return_complex=True).real",
+             "torch.stft(s, 5, pad_mode='circular', return_complex=True).abs()",
+             "torch.stft(s, 8, pad_mode='replicate', return_complex=True).abs()",
+             "torch.stft(s, 8, 4, return_complex=False)",
+             "torch.stft(torch.fft.fft(s), 8, 4).abs()"],
+    "istft": ["torch.istft(torch.stft(s, 8, 2, window=w, "
+              "return_complex=True), 8, 2, window=w)",
+              "torch.stft(s, 8, 2, window=w, return_complex=True)"
+              ".istft(8, 2, window=w, length=20)",
+              "torch.istft(torch.stft(s, 8, 2, window=w, return_complex=True), 8, 2, window=w, "
+              "length=23)",
+              "torch.istft(torch.stft(s.reshape(2, 8), 4, 1, return_complex=True), 4, 1, "
+              "normalized=True, length=7)",
+              "torch.istft(torch.stft(s, 8, 4, onesided=False, return_complex=True), 8, 4)",
+              "torch.istft(torch.stft(s, 8, 4, onesided=False, return_complex=True), 8, 4, "
+              "return_complex=True).imag"],
     "fft.fftshift": ["torch.fft.fftshift(a)"],
     "fft.ifftshift": ["torch.fft.ifftshift(v, dim=0)"],
 
@@ -293,19 +360,41 @@ ERRORS = [
     "a.topk(4)", "a.repeat(2)", "torch.diag(b)", "a.trace() if False else b.trace()",
     "torch.cdist(a, v)", "torch.addmm(a, a, a)", "a.index_select(1, i)", "a.logsumexp(2)",
     "torch.linalg.inv(a)", "torch.linalg.cholesky(-m)", "a.narrow(1, 2, 2)", "a.sort(3)",
-    "torch.einsum('ij,jk', a, a)",
+    "torch.einsum('ij,jk', a, a)", "a.scatter_reduce(1, i, p, 'maximum')",
+    "a.scatter_reduce(2, i, p, 'sum')", "a.scatter_reduce(1, i.float(), p, 'sum')",
+    "a.masked_scatter(a > 0, v[:2])", "a.masked_scatter(n, p)", "torch.combinations(a)",
+    "torch.cartesian_prod(v, a)", "torch.cartesian_prod(v, n[0])", "torch.mode(a, 2)",
+    "torch.nanmedian(a, 2)",
+    "torch.linalg.eig(a)", "torch.linalg.eigvals(b)", "torch.linalg.eigvals(n[:, :2])",
+    "a.gather(1, -i)", "a.scatter_reduce(1, -i, p[:, :2], 'sum')",
+    "a.scatter_reduce(1, i, n[:, :2], 'sum')", "a.masked_scatter(a > 0, n)",
+    "torch.cumulative_trapezoid(a, v)", "torch.mode(a[:, :0])",
+    "torch.stft(s, 8)", "torch.stft(s, 40, return_complex=True)",
+    "torch.stft(s, 8, 0, return_complex=True)",
+    "torch.stft(s, 8, win_length=9, return_complex=True)",
+    "torch.stft(s, 8, window=torch.ones(3), return_complex=True)",
+    "torch.stft(n, 2, return_complex=True)", "torch.stft(b, 2, return_complex=True)",
+    "torch.stft(s, 8, pad_mode='foo', return_complex=True)",
+    "torch.stft(torch.fft.fft(s), 8, onesided=True)", "torch.istft(s, 8)",
+    "torch.istft(torch.stft(s, 8, return_complex=True), 6)",
+    "torch.istft(torch.stft(s, 8, 2, center=False, window=w, "
+    "return_complex=True), 8, 2, window=w, center=False)",
 ]
 
 
 # Rows whose torch function is built from others, so that PyTorch's grad_fn name depends on
 # its decomposition or overload (outer is a MulBackward0, split with sizes a
-# SplitWithSizesBackward0): their grad_fn names are not compared.
+# SplitWithSizesBackward0): their grad_fn names are not compared. linalg.eig's complex results
+# are compared through .real, .imag or .abs() (named otherwise by PyTorch); their own grad_fn
+# name is compared by the cases that return `grad_fn.name()`.
 COMPOSED = {
     "lerp", "float_power", "round", "special.round", "special.ndtr", "nanmean", "median",
     "quantile", "nanquantile", "diff", "trapezoid", "trapz", "einsum", "outer", "ger", "inner",
     "kron", "tensordot", "chain_matmul", "matrix_power", "logdet", "linalg.norm",
     "linalg.matrix_norm", "linalg.cond", "linalg.multi_dot", "linalg.matrix_power",
-    "repeat_interleave", "diag", "split", "scatter", "cosine_similarity", "real", "imag", "angle", "view_as_real",
+    "repeat_interleave", "diag", "nanmedian", "cumulative_trapezoid", "linalg.eig",
+    "linalg.eigvals", "stft", "istft", "split", "scatter", "cosine_similarity", "real", "imag",
+    "angle", "view_as_real",
 } | {name for name in CASES if name.startswith("fft.")}
 
 
@@ -324,6 +413,9 @@ def _inputs(torch):
         "c": leaf(np.cos(np.arange(12.0)).reshape(2, 3, 2).tolist()),
         "i": torch.tensor([[0, 2], [1, 0]]),
         "n": torch.tensor([[1, -2, 3], [0, 5, -6]]),
+        "s": leaf(np.sin(0.7 * np.arange(16.0) + 0.3).tolist()),
+        "w": torch.tensor(0.5 - 0.5 * np.cos(np.pi * np.arange(8) / 4), dtype=torch.float32),
+        "q": leaf([[0.0, -2.0, 0.5], [1.0, 0.3, 0.0], [0.2, 0.0, 1.5]]),
     }
 
 
@@ -347,7 +439,7 @@ def _case(expression):
             weights = torch.linspace(0.5, 1.5, out.numel()).reshape(out.shape)
             loss = loss + (out * weights.to(out.dtype)).sum()
         loss.backward()
-        leaves = [env[name] for name in "apmvtbc"]
+        leaves = [env[name] for name in "apmvtbcqs"]
         return result, [leaf.grad for leaf in leaves]
     return case
 
@@ -355,11 +447,16 @@ def _case(expression):
 EXPRESSIONS = [(name, e) for name, expressions in CASES.items() for e in expressions]
 
 
-# NaN and infinity are made on purpose (log of a negative number, division by 0), and
-# chain_matmul is deprecated in PyTorch.
+# NaN and infinity are made on purpose (log of a negative number, division by 0);
+# chain_matmul and stft(return_complex=False) are deprecated in PyTorch, which also warns
+# of stft's and istft's default rectangular window; istft warns (both libraries) when
+# `length` asks for more samples than the frames hold.
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning",
                             "ignore:divide by zero encountered:RuntimeWarning",
-                            "ignore:torch.chain_matmul is deprecated:UserWarning")
+                            "ignore:torch.chain_matmul is deprecated:UserWarning",
+                            "ignore:stft with return_complex=False is deprecated:UserWarning",
+                            "ignore:A window was not provided:UserWarning",
+                            "ignore:The length of signal is shorter:UserWarning")
 @pytest.mark.parametrize("name, expression", EXPRESSIONS, ids=[e for _, e in EXPRESSIONS])
 def test_torch_name_matches_torch(name, expression):
     check(_case(expression), rtol=1e-4, atol=1e-5, grad_fn_names=name not in COMPOSED)
@@ -382,6 +479,15 @@ INPLACE = [(name, _METHOD_CALL.sub(
 @pytest.mark.parametrize("name, expression", INPLACE, ids=[e for _, e in INPLACE])
 def test_inplace_form_matches_torch(name, expression):
     check(_case(expression), rtol=1e-4, atol=1e-5, grad_fn_names=name not in COMPOSED)
+
+
+def test_istft_warns_when_length_exceeds_the_frames():
+    """As PyTorch warns (once a process, so not checked here again)."""
+    import compat
+    signal = compat.sin(compat.arange(16.0))
+    spectrum = compat.stft(signal, 8, 2, window=compat.ones(8), return_complex=True)
+    with pytest.warns(UserWarning, match="The length of signal is shorter"):
+        compat.istft(spectrum, 8, 2, window=compat.ones(8), length=23)
 
 
 def test_every_inplace_row_has_an_inplace_case():
