@@ -8,7 +8,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 
 from ._grad_mode import STATE
-from ._inplace import (alias_of, assign, check_inplace, copy_, fill_with_wrapped_number_,
+from ._inplace import (alias_of, assign, check_inplace, copy_all_, fill_with_wrapped_number_,
                        placed_at, write)
 from ._record import engine, operand, wrap, wrap_view
 from ._tensor import Tensor
@@ -129,7 +129,7 @@ def setitem(input, index, value):
     parts = _index_parts(index)
     if _selects_all(parts):  # x[:] = v is a fill or a copy, as in PyTorch
         if isinstance(value, Tensor):
-            copy_(input, value)
+            copy_all_(input, value)
         else:
             fill_with_wrapped_number_(input, value)
         return
@@ -137,7 +137,9 @@ def setitem(input, index, value):
         isinstance(value, Tensor) and value._box is not None))
     check_inplace(input, recording, view_message=True)
     if not recording:
-        new = value._data if isinstance(value, Tensor) else value
+        new = value
+        if isinstance(value, Tensor):
+            new = value._data.reshape(_without_leading_ones(value, input._data[parts].shape))
         write(input, new, parts)
         return
     old = alias_of(input)
@@ -160,11 +162,22 @@ def setitem(input, index, value):
 def _placed(value, parts, shape):
     """`value`'s elements at the positions ``parts`` selects in an array of `shape`."""
     positions = np.arange(int(np.prod(shape))).reshape(shape)[parts]
-    values = engine(value)
-    extra = value.dim() - positions.ndim
-    if extra > 0:  # leading length-1 dimensions of the value are ignored, as in NumPy
-        values = fnp.reshape(values, value._data.shape[extra:])
+    values = fnp.reshape(engine(value), _without_leading_ones(value, positions.shape))
     return placed_at(fnp.broadcast_to(values, positions.shape), positions, shape)
+
+
+def _without_leading_ones(value, target):
+    """The shape of tensor `value` written at positions of shape `target`: its leading
+    length-1 dimensions beyond target's are dropped (PyTorch's refusal for others)."""
+    shape = value._data.shape
+    extra = len(shape) - len(target)
+    if extra <= 0:
+        return shape
+    if any(n != 1 for n in shape[:extra]):
+        raise RuntimeError(f"expand({value.type()}{{{list(shape)}}}, size={list(target)}): the "
+                           f"number of sizes provided ({len(target)}) must be greater or equal "
+                           f"to the number of dimensions in the tensor ({len(shape)})")
+    return shape[extra:]
 
 
 __all__ = ["getitem", "setitem"]

@@ -15,11 +15,12 @@ import funcgrad.numpy as fnp
 
 from . import _dtypes
 from ._grad_mode import STATE
-from ._ops import (abs, add, clamp, clamp_max, clamp_min, div, exp, log, masked_fill, mul, neg,
-                   pow, relu, sigmoid, sqrt, sub, tanh, to_dtype)
+from ._ops import (abs, add, clamp, clamp_max, clamp_min, cos, div, exp, log, masked_fill, mul,
+                   neg, pow, reciprocal, relu, remainder, sigmoid, sin, sqrt, square, sub, tanh,
+                   to_dtype)
 from ._record import edge, engine, new_nodes, operand, wrap
-from ._tape import TAPE, privatize
-from ._tensor import Tensor, make
+from ._tape import TAPE, privatize, retie_saved
+from ._tensor import Tensor, make, views_of
 
 
 def check_inplace(t, recording, view_message=False):
@@ -33,6 +34,55 @@ def check_inplace(t, recording, view_message=False):
     if base is not None and base._box is not None and not base._box.node.parents:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")
+
+
+def refuse_overlap(t, arrays):
+    """PyTorch's refusals of an update of `t` from `arrays`: when elements of t share memory
+    (an expand's), or one of the arrays partly overlaps t (the same memory laid out
+    otherwise)."""
+    data = t._data
+    if _internally_overlaps(data):
+        raise RuntimeError("unsupported operation: more than one element of the written-to "
+                           "tensor refers to a single memory location. Please clone() the "
+                           "tensor before performing the operation.")
+    refuse_partial_overlap(data, arrays)
+
+
+def refuse_partial_overlap(data, arrays):
+    for array in arrays:
+        if array is not data and _partly_overlaps(data, array):
+            raise RuntimeError("unsupported operation: some elements of the input tensor and "
+                               "the written-to tensor refer to a single memory location. "
+                               "Please clone() the tensor before performing the operation.")
+
+
+def _internally_overlaps(array):
+    return any(stride == 0 and size > 1 for size, stride in zip(array.shape, array.strides))
+
+
+def _partly_overlaps(a, b):
+    """Whether `a` and `b` share memory but not as the same elements in the same layout.
+    As PyTorch, only dense arrays are compared (others are not refused)."""
+    if a.size == 0 or b.size == 0 or not np.may_share_memory(a, b):
+        return False
+    if not (_dense(a) and _dense(b)):
+        return False
+    a_start = a.__array_interface__["data"][0]
+    b_start = b.__array_interface__["data"][0]
+    if a_start == b_start and a.nbytes == b.nbytes:
+        return a.ndim != b.ndim or any(
+            x != y for size, x, y in zip(a.shape, a.strides, b.strides) if size > 1)
+    return a_start < b_start + b.nbytes and b_start < a_start + a.nbytes
+
+
+def _dense(array):
+    """Whether `array`'s elements fill its memory without gaps or repeats, in some order."""
+    expected = array.itemsize
+    for stride, size in sorted((s, n) for n, s in zip(array.shape, array.strides) if n > 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
 
 
 def alias_of(t):
@@ -89,32 +139,45 @@ def _computed_in_place(ufunc, t, args, kwargs):
 def assign(t, result, inputs):
     """Make `result` (computed from `inputs`, one of them standing for t) t's new value and,
     if recorded, t's new history."""
+    made = result
     if result.dtype is not t.dtype:
         if not _dtypes.can_cast(result.dtype, t.dtype):
             raise RuntimeError(f"result type {result.dtype.name.title()} can't be cast to the "
                                f"desired output type {t.dtype.name.title()}")
         result = to_dtype(result, t.dtype)
     box = result._box
-    if box is not None:
-        for node in new_nodes(box.node, inputs):
-            privatize(node, t._data)
-        if t._base is not None:
-            return _assign_through_base(t, result)
-    write(t, result._data)
-    if box is not None:
-        t._box = TAPE.box(t._data, box.node)
+    if box is None:
+        write(t, result._data)
+        return t
+    recorded = new_nodes(box.node, inputs)
+    for node in recorded:
+        privatize(node, t._data)
+    if t._base is not None:
+        _assign_through_base(t, result)
+    else:
+        write(t, result._data)
+        set_history(t, box.node)
+        _rebase_views(t)
+    # A rule that saved its result (sigmoid_'s) saved what t now is: a later update of t
+    # must fail its backward, as PyTorch's does.
+    retie_saved(recorded, (made._version, result._version), t._version)
     return t
+
+
+def set_history(t, node):
+    """`node` is t's history from now on; a retained gradient is now that of t's new value."""
+    old = t._box
+    t._box = TAPE.box(t._data, node)
+    if t._retains_grad and old is not None and old.node is not node:
+        node.sink = old.node.sink
+        old.node.sink = None
 
 
 def _assign_through_base(view, result):
     """A recorded update of a view is an update of its base (PyTorch's CopySlices): the base
-    takes `result` at the view's positions, and the view is then read back from the base."""
+    takes `result` at the view's positions (and the view is then read back from the base)."""
     base = view._base
     positions = _positions_in_base(view._data, base._data)
-    if positions is None:
-        raise NotImplementedError(
-            "compat: in-place operations with autograd on a view are supported only when the "
-            "viewed tensor is contiguous; clone() it first, or compute out of place")
     shape = base._data.shape
     mask = np.zeros(shape, np.bool_)
     mask.reshape(-1)[positions.ravel()] = True
@@ -124,23 +187,37 @@ def _assign_through_base(view, result):
     # PyTorch lists the base's history, then the update's other inputs.
     updated._box.node.edges = (edge(old),) + result._box.node.edges[1:]
     assign(base, updated, (old, result))
+
+
+def _rebase_views(base):
+    """After a recorded update of `base`, each of its views reads its values back from the
+    base's new history (PyTorch's AsStridedBackward0), so that a view taken before the
+    update and used after it differentiates the values it now holds."""
+    views = views_of(base)
+    if not views:
+        return
     flat = fnp.reshape(engine(base), (-1,))
-    read_back = wrap(fnp.getitem(flat, positions), "AsStridedBackward0", (base,))
-    view._box = TAPE.box(view._data, read_back._box.node)
-    return view
+    for view in views:
+        positions = _positions_in_base(view._data, base._data)
+        read_back = wrap(fnp.getitem(flat, positions), "AsStridedBackward0", (base,))
+        set_history(view, read_back._box.node)
 
 
 def _positions_in_base(view, base):
-    """The flat index in `base` of each element of `view` (an array sharing its memory), or
-    None if `base` is not C-contiguous."""
-    if not base.flags.c_contiguous:
-        return None
-    itemsize = base.itemsize
-    start = (view.__array_interface__["data"][0]
-             - base.__array_interface__["data"][0]) // itemsize
-    flat = np.arange(base.size)
-    steps = tuple(stride // itemsize * flat.itemsize for stride in view.strides)
-    return np.lib.stride_tricks.as_strided(flat[start:], view.shape, steps).copy()
+    """The flat (C order) index in `base` of each element of `view`, an array whose
+    elements are among base's (a view of it)."""
+    base_offsets = _byte_offsets(base).ravel()
+    order = np.argsort(base_offsets, kind="stable")
+    start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    return order[np.searchsorted(base_offsets[order], _byte_offsets(view) + start)]
+
+
+def _byte_offsets(array):
+    """Each element's distance in bytes from the array's first element."""
+    offsets = np.zeros(array.shape, np.intp)
+    for axis, (size, stride) in enumerate(zip(array.shape, array.strides)):
+        offsets += (np.arange(size) * stride).reshape((size,) + (1,) * (array.ndim - axis - 1))
+    return offsets
 
 
 def placed_at(values, positions, shape):
@@ -154,15 +231,19 @@ def placed_at(values, positions, shape):
     return fnp.reshape(fnp.getitem(fnp.reshape(values, (-1,)), source), shape)
 
 
-def inplace(op, fill=None, ufunc=None):
+def inplace(op, fill=None, ufunc=None, overlap=True):
     """The in-place form ``t.op_(...)`` of the out-of-place operation `op`. When nothing
     is recorded, `fill(t, *args)` (if given) gives the new values without computing `op`,
     and the binary `ufunc` (if given) computes into t's storage where that gives `op`'s
-    result (see `_computed_in_place`)."""
+    result (see `_computed_in_place`). `overlap`: refuse t or an argument that overlaps
+    (False for the fills PyTorch allows on an expanded tensor)."""
     def update(t, *args, **kwargs):
         recording = STATE.enabled and (t._box is not None or any(
             isinstance(a, Tensor) and a._box is not None for a in args + tuple(kwargs.values())))
         check_inplace(t, recording)
+        if overlap:
+            refuse_overlap(t, [a._data for a in args + tuple(kwargs.values())
+                               if isinstance(a, Tensor)])
         if not recording:
             if fill is not None:
                 write(t, fill(t, *args, **kwargs))
@@ -236,13 +317,32 @@ abs_ = inplace(abs)
 clamp_ = inplace(clamp)
 clamp_min_ = inplace(clamp_min)
 clamp_max_ = inplace(clamp_max)
-fill_ = inplace(_fill_op, fill=_raw_value)
-fill_with_wrapped_number_ = inplace(_fill_with_wrapped_number, fill=_raw_value)
+fill_ = inplace(_fill_op, fill=_raw_value, overlap=False)
+fill_with_wrapped_number_ = inplace(_fill_with_wrapped_number, fill=_raw_value, overlap=False)
 copy_ = inplace(_copy_op, fill=lambda t, src: _check_source(src)._data)
-masked_fill_ = inplace(masked_fill)
+_copy_unchecked_ = inplace(_copy_op, fill=lambda t, src: _check_source(src)._data,
+                           overlap=False)
 
 
-zero_ = inplace(_zero_op, fill=lambda t: 0)
+def copy_all_(t, src):
+    """``t[:] = src``: copy_, but PyTorch's indexing compares src broadcast to t's shape
+    with t (so an overlapping src that is broadcast is not refused)."""
+    _check_source(src)
+    try:
+        source = np.broadcast_to(src._data, t._data.shape)
+    except ValueError:  # copy_ raises PyTorch's error
+        source = src._data
+    refuse_partial_overlap(t._data, [source])
+    return _copy_unchecked_(t, src)
+masked_fill_ = inplace(masked_fill, overlap=False)
+sin_ = inplace(sin)
+cos_ = inplace(cos)
+square_ = inplace(square)
+reciprocal_ = inplace(reciprocal)
+remainder_ = inplace(remainder)
+
+
+zero_ = inplace(_zero_op, fill=lambda t: 0, overlap=False)
 
 
 def initializer(fill):

@@ -22,13 +22,14 @@ _SAME_NAME = (
     "masked_fill", "clone", "contiguous",
     "add_", "sub_", "mul_", "div_", "pow_", "neg_", "exp_", "log_", "sqrt_", "tanh_",
     "sigmoid_", "relu_", "abs_", "clamp_", "clamp_min_", "clamp_max_", "fill_", "zero_",
-    "copy_", "masked_fill_",
+    "copy_", "masked_fill_", "sin_", "cos_", "square_", "reciprocal_", "remainder_",
 )
 _ALIASES = {
     "multiply": "mul", "divide": "div", "true_divide": "div", "subtract": "sub",
     "negative": "neg", "absolute": "abs", "clip": "clamp", "clip_": "clamp_", "greater": "gt",
     "less": "lt", "greater_equal": "ge", "less_equal": "le", "not_equal": "ne",
-    "multiply_": "mul_", "divide_": "div_", "subtract_": "sub_",
+    "multiply_": "mul_", "divide_": "div_", "subtract_": "sub_", "true_divide_": "div_",
+    "negative_": "neg_", "absolute_": "abs_",
 }
 
 

@@ -380,7 +380,8 @@ def _extreme(input, dim, keepdim, which):
         if input._data.size == 0:
             raise RuntimeError(f"{which}(): expected a tensor with at least one element")
         fn = fnp.max if which == "max" else fnp.min
-        return wrap(fn(engine(input)), f"{name}Backward1", (input,), saves_result=True)
+        return wrap(fn(engine(input)), f"{name}Backward1", (input,), saves_result=True,
+                    saves_inputs=True)
     axis = input._dim(dim)
     if input._data.ndim == 0:
         index = np.zeros((), np.int64)
@@ -416,13 +417,13 @@ def min(input, dim=None, keepdim=False):
 def amax(input, dim=(), keepdim=False):
     axes = _axes(input, dim) if dim != () else None
     return wrap(fnp.max(engine(input), axis=axes, keepdims=keepdim), "AmaxBackward0",
-                (input,))
+                (input,), saves_result=True, saves_inputs=True)
 
 
 def amin(input, dim=(), keepdim=False):
     axes = _axes(input, dim) if dim != () else None
     return wrap(fnp.min(engine(input), axis=axes, keepdims=keepdim), "AminBackward0",
-                (input,))
+                (input,), saves_result=True, saves_inputs=True)
 
 
 def _variance(input, dim, unbiased, keepdim, correction, name):

@@ -169,10 +169,11 @@ def _recorded_nodes(node, input_nodes):
     return found
 
 
-def _note_saved(new_nodes, inputs, out, saves_result):
+def _note_saved(new_nodes, inputs, out, saves_result, saves_inputs):
     """Record on the result's node the version of every input tensor whose storage the new
-    nodes' VJPs hold (checked before backward uses them); inputs they do not hold are only
-    checked when create_graph replays the nodes on their inputs."""
+    nodes' VJPs hold, or every input if `saves_inputs` (checked before backward uses them);
+    inputs they do not hold are only checked when create_graph replays the nodes on their
+    inputs."""
     if len(new_nodes) == 1:
         captured = new_nodes[0].held
     else:
@@ -182,7 +183,7 @@ def _note_saved(new_nodes, inputs, out, saves_result):
         for x in inputs:
             if isinstance(x, Tensor):
                 data = x._data
-                held = False
+                held = saves_inputs
                 for value in captured:  # by identity (`in` would compare arrays)
                     if value is data:
                         held = True
@@ -203,15 +204,17 @@ def edge(x):
     return x._box.node if isinstance(x, Tensor) and x._box is not None else None
 
 
-def wrap(out, label, edges, others=(), saves_result=False, view_of=None, frees=None):
+def wrap(out, label, edges, others=(), saves_result=False, saves_inputs=False, view_of=None,
+         frees=None):
     """The tensor for a funcgrad result `out`.
 
     `edges` are the inputs PyTorch lists in next_functions, `others` further tensors the
     computation read (e.g. a condition); `saves_result` says PyTorch saves the result for
-    backward (modifying it in place is then an error); `view_of` is the tensor the result
-    may be a view of (it then shares that tensor's version counter). `frees` overrides the
-    tape's default for whether backward frees the operation (PyTorch frees exactly the
-    operations that saved something, numbers included).
+    backward (modifying it in place is then an error), `saves_inputs` that it saves its
+    inputs where funcgrad's rule keeps something else (max's, a mask); `view_of` is the
+    tensor the result may be a view of (it then shares that tensor's version counter).
+    `frees` overrides the tape's default for whether backward frees the operation (PyTorch
+    frees exactly the operations that saved something, numbers included).
     """
     boxed = isinstance(out, Box)
     data = out.value if boxed else out
@@ -236,7 +239,7 @@ def wrap(out, label, edges, others=(), saves_result=False, view_of=None, frees=N
     else:  # the edges' nodes, just found, are the inputs' (one list comprehension less)
         inputs = edges
         recorded = _recorded_nodes(node, node.edges)
-    _note_saved(recorded, inputs, t, saves_result)
+    _note_saved(recorded, inputs, t, saves_result, saves_inputs)
     if frees is not None:
         for n in recorded:
             n.frees = frees

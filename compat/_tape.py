@@ -152,6 +152,18 @@ def privatize(node, value):
                        copy if ans is value else ans)
 
 
+def retie_saved(nodes, counters, counter):
+    """Make the version checks of `nodes` that watch one of `counters` (those of a result
+    that one of them saved) watch `counter` at its present version: the result has become
+    the storage `counter` counts the updates of."""
+    for node in nodes:
+        if node.saved:
+            node.saved = tuple(
+                (counter, counter.value, what, replay_only)
+                if any(watched is c for c in counters) else (watched, version, what, replay_only)
+                for watched, version, what, replay_only in node.saved)
+
+
 def _replaced(value, old, new, depth):
     if value is old:
         return new

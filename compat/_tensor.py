@@ -9,7 +9,9 @@ A tensor holds
   operation that made it; None when it does not require grad;
 * ``_version``: the counter of in-place modifications of its storage, shared with its views,
   which lets the backward pass notice values changed after they were saved;
-* ``_grad``, ``_base`` (the tensor it is a view of) and ``_retains_grad``.
+* ``_grad``, ``_base`` (the tensor it is a view of), ``_views`` (weak references to the
+  views of it, whose history a recorded in-place update of it replaces) and
+  ``_retains_grad``.
 
 Operations (``_ops``) call funcgrad.numpy on ``_box`` (or on ``_data`` when nothing is
 recorded), so the eager tape records funcgrad primitives and the derivatives are funcgrad's.
@@ -34,8 +36,32 @@ def make(data, box=None, version=None, base=None):
     t._version = VersionCounter() if version is None else version
     t._grad = None
     t._base = base
+    t._views = None
     t._retains_grad = False
+    if base is not None:
+        _note_view(base, t)
     return t
+
+
+def _note_view(base, view):
+    views = base._views
+    if views is None:
+        base._views = [weakref.ref(view)]
+        return
+    views.append(weakref.ref(view))
+    count = len(views)
+    if count >= 32 and count & (count - 1) == 0:  # at each power of two: amortized O(1)
+        views[:] = [ref for ref in views if ref() is not None]
+
+
+def views_of(base):
+    """The live views of tensor `base`."""
+    found = []
+    for ref in base._views or ():
+        view = ref()
+        if view is not None:
+            found.append(view)
+    return found
 
 
 def make_leaf(data, requires_grad):
@@ -69,7 +95,8 @@ class Tensor:
     operations, operators and printing by `_methods`.
     """
 
-    __slots__ = ("_data", "_box", "_version", "_grad", "_base", "_retains_grad", "__weakref__")
+    __slots__ = ("_data", "_box", "_version", "_grad", "_base", "_views", "_retains_grad",
+                 "__weakref__")
     # NumPy operators and functions defer to ours: `ndarray * tensor` is a tensor operation.
     __array_ufunc__ = None
     __hash__ = object.__hash__  # tensors compare elementwise, so hash by identity

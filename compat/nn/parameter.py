@@ -24,6 +24,7 @@ class Parameter(Tensor):
         p._version = data._version
         p._grad = None
         p._base = None
+        p._views = None
         p._retains_grad = False
         if requires_grad:
             p.requires_grad_(True)

@@ -21,7 +21,8 @@ def check_program(program):
         # Reading .grad of a non-leaf: both libraries warn (the harness compares None).
         warnings.filterwarnings("ignore", "The .grad attribute of a Tensor that is not a "
                                 "leaf Tensor is being accessed", UserWarning)
-        # grad_fn names are compared by the xfail test below, not here.
+        # grad_fn names are not compared: after an update of its base under no_grad, a
+        # view keeps its grad_fn in compat; PyTorch's becomes an AsStridedBackward0.
         check(fun, rtol=1e-12, atol=1e-12, grad_fn_names=False)
 
 
@@ -45,9 +46,6 @@ def _double(torch):
     return torch.tensor([0.5, -1.25], dtype=torch.float64, requires_grad=True)
 
 
-@pytest.mark.xfail(strict=True, reason="compat: view() to the same shape returns a tensor "
-                   "that shares the input's node, so it is a leaf (of a leaf), and the "
-                   "input's grad_fn is renamed ViewBackward0")
 def test_view_to_the_same_shape_is_a_new_node():
     def case(torch):
         x = _double(torch)
@@ -56,7 +54,6 @@ def test_view_to_the_same_shape_is_a_new_node():
     check(case)
 
 
-@pytest.mark.xfail(strict=True, reason="compat.Tensor has no sin_, cos_ or square_")
 def test_in_place_sin_cos_square():
     def case(torch):
         y = _double(torch) * 1.0
@@ -68,10 +65,18 @@ def test_in_place_sin_cos_square():
     check(case)
 
 
-@pytest.mark.xfail(strict=True, reason="compat: a result saved by its own backward rule "
-                   "(sigmoid_, tanh_, amax) and then modified in place is not reported: "
-                   "the gradient is computed from the modified value, silently wrong; "
-                   "PyTorch raises its version-counter RuntimeError")
+@pytest.mark.parametrize("update", ["reciprocal_()", "remainder_(0.75)", "true_divide_(4.0)",
+                                    "negative_()", "absolute_()"])
+def test_in_place_elementwise_methods(update):
+    def case(torch):
+        x = _double(torch)
+        y = x * 1.0
+        eval(f"y.{update}")
+        (y * y).sum().backward()
+        return y, x.grad
+    check(case)
+
+
 @pytest.mark.parametrize("update", ["sigmoid_ twice", "amax then mul_ under no_grad"])
 def test_modified_saved_result_is_reported(update):
     def case(torch):
@@ -89,9 +94,6 @@ def test_modified_saved_result_is_reported(update):
     check(case)
 
 
-@pytest.mark.xfail(strict=True, reason="compat: after retain_grad() and an in-place update, "
-                   ".grad is the gradient of the value before the update; PyTorch's is of "
-                   "the tensor as it is (after)")
 def test_retain_grad_then_in_place_update():
     def case(torch):
         x = _double(torch)
@@ -104,9 +106,6 @@ def test_retain_grad_then_in_place_update():
     check(case)
 
 
-@pytest.mark.xfail(strict=True, reason="compat: a view taken before its base is updated in "
-                   "place gives a silently wrong gradient when used after the update "
-                   "(PyTorch rebases the view's history onto the update)")
 @pytest.mark.parametrize("view", ["slice", "expand"])
 def test_view_used_after_its_base_is_updated_in_place(view):
     def case(torch):
@@ -124,19 +123,24 @@ def test_view_used_after_its_base_is_updated_in_place(view):
     check(case)
 
 
-@pytest.mark.xfail(strict=True, reason="compat: an in-place update whose argument overlaps "
-                   "the written tensor (x.unsqueeze(0).add_(x)) runs; PyTorch refuses it")
-def test_in_place_update_from_an_overlapping_tensor_is_refused():
+@pytest.mark.parametrize("update", [
+    "y.unsqueeze(0).add_(y)", "y.mul_(y[0])", "y.sub_(y[:1])", "y.copy_(y[:1])",
+    "y.clamp_min_(y[:1])", "y.t().add_(y)", "y.add_(y.t())", "y[1:].add_(y[:1])",
+    "y.add_(y[0:])", "y.view(4).add_(y.reshape(-1))", "y.expand(2, 2, 2).add_(1.0)",
+    "y[:] = y.t()", "y[:] = y[:1]", "y[...] = y[0]"])
+@pytest.mark.parametrize("grad", [True, False])
+def test_in_place_update_from_an_overlapping_tensor(update, grad):
+    """PyTorch refuses an update whose argument partly overlaps the written tensor (its
+    indexing, after broadcasting the argument), or of a tensor whose elements share
+    memory."""
     def case(torch):
-        y = _double(torch) * 2.0
-        y.unsqueeze(0).add_(y)
+        y = torch.tensor([[0.5, -1.25], [2.0, 0.25]], dtype=torch.float64,
+                         requires_grad=grad) * 2.0
+        exec(update)
         return y
-    check(case)
+    check(case, messages=True)
 
 
-@pytest.mark.xfail(strict=True, reason="compat keeps the grad_fn name of a view "
-                   "(TBackward0, ViewBackward0, ...) after its base is updated in place; "
-                   "PyTorch names it AsStridedBackward0")
 def test_grad_fn_of_a_view_whose_base_is_updated_in_place():
     def case(torch):
         y = torch.tensor([[0.5, 1.0], [2.0, 3.0]], dtype=torch.float64,
@@ -147,8 +151,29 @@ def test_grad_fn_of_a_view_whose_base_is_updated_in_place():
     check(case)
 
 
-@pytest.mark.xfail(strict=True, reason="compat's version-counter error says the same in "
-                   "other words than PyTorch's")
+@pytest.mark.parametrize("update", ["y.expand(2, 2, 2).fill_(1.0)", "y.expand(2, 2, 2).zero_()"])
+def test_fill_of_an_expanded_tensor(update):
+    """PyTorch fills an expanded tensor (its elements share memory) in place. (Its backward
+    through the fill then refuses to write the gradient of the expanded tensor; compat's
+    gives the gradient, zero for the values filled over.)"""
+    def case(torch):
+        y = _double(torch) * 2.0
+        exec(update)
+        return y
+    check(case)
+
+
+@pytest.mark.parametrize("grad", [True, False])
+@pytest.mark.parametrize("value", ["[0.25]", "[[0.25]]", "[0.25, 0.5]"])
+def test_setitem_of_a_value_with_leading_length_one_dimensions(value, grad):
+    """Found by the random programs: ``v[0] = w`` for a w of shape (1,) (not recorded)."""
+    def case(torch):
+        y = _double(torch) * 1.0 if grad else torch.zeros(2, dtype=torch.float64)
+        y[0] = torch.tensor(eval(value), dtype=torch.float64)
+        return y
+    check(case, messages=True)
+
+
 def test_version_counter_error_text():
     def case(torch):
         x = _double(torch)
