@@ -152,6 +152,23 @@ def test_grad_fn_of_a_view_whose_base_is_updated_in_place():
     check(case)
 
 
+def test_retained_view_whose_base_is_updated_in_place():
+    """The view's .grad is of its values after the update; a hook registered on it before
+    stays with its old history (it is not called)."""
+    def case(torch):
+        x = _double(torch)
+        y = x * 1.0
+        v = y[0:]
+        w = y[1:]
+        v.retain_grad()
+        calls = []
+        w.register_hook(lambda g: calls.append(g))
+        y.add_(1.0)
+        ((v * v).sum() + (w * w).sum()).backward()
+        return v.grad, x.grad, len(calls)
+    check(case)
+
+
 @pytest.mark.parametrize("view", ["b[0]", "b[:, 1:]", "b.t()", "b[1:].expand(2, 1, 3)"])
 def test_view_of_a_non_contiguous_base_updated_in_place(view):
     """A base whose memory is not in C order (a transposed NumPy array): its views still
