@@ -22,8 +22,9 @@ def check_program(program):
         # Reading .grad of a non-leaf: both libraries warn (the harness compares None).
         warnings.filterwarnings("ignore", "The .grad attribute of a Tensor that is not a "
                                 "leaf Tensor is being accessed", UserWarning)
-        # grad_fn names are not compared: after an update of its base under no_grad, a
-        # view keeps its grad_fn in compat; PyTorch's becomes an AsStridedBackward0.
+        # grad_fn names are not compared: after an update that records nothing (under
+        # no_grad, or of a detach()ed alias), a view keeps its grad_fn in compat;
+        # PyTorch's becomes an AsStridedBackward0 (guide-compat.md, In-place updates).
         check(fun, rtol=1e-12, atol=1e-12, grad_fn_names=False)
 
 
