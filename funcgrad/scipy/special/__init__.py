@@ -190,7 +190,9 @@ def comb(N, k, exact=False, repetition=False):
     if repetition:
         N = fnp.add(N, fnp.subtract(k, 1))
     outside = fnp.greater(k, N) | fnp.less(N, 0) | fnp.less(k, 0)
-    return fnp.where(outside, 0.0, _gamma_family.binom(N, k))
+    # Outside, binom sees (1, 0): its derivatives there (digamma at poles) would be nan.
+    inside = _gamma_family.binom(fnp.where(outside, 1.0, N), fnp.where(outside, 0.0, k))
+    return fnp.where(outside, 0.0, inside)
 
 
 def zeta(x, q=None):
@@ -385,7 +387,7 @@ def _max_shift(x, axes, finite_only):
     return shift
 
 
-def logsumexp(a, axis=None, b=None, keepdims=False, return_non_negative=False):
+def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     """``scipy.special.logsumexp``: log(sum(b * exp(a))) over ``axis``, computed stably.
 
     Entries where ``b == 0`` do not count (nor receive gradient). With ``return_sign``,
