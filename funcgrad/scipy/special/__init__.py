@@ -13,7 +13,7 @@ import scipy.special as _scipy
 from ... import numpy as fnp
 from ...core import Box, unbox_all
 from ...numpy._axes import normalize_axis
-from ...numpy._batching import plain_value
+from ...numpy._batching import holds_anywhere, plain_value
 from . import _bessel, _core, _gamma_family, _incomplete, _integrals
 from ._rules import check_broadcastable, constant_order
 
@@ -156,7 +156,7 @@ def multigammaln(a, d):
     if d < 1:
         raise ValueError(f"funcgrad.scipy.special.multigammaln: the dimension d must be "
                          f"positive, got {d}")
-    if np.any(plain_value(a) <= 0.5 * (d - 1)):
+    if holds_anywhere(plain_value(a) <= 0.5 * (d - 1)):
         raise ValueError(f"funcgrad.scipy.special.multigammaln: a must be greater than "
                          f"(d - 1) / 2 = {0.5 * (d - 1)} everywhere")
     terms = [_core.gammaln(fnp.subtract(a, 0.5 * j)) for j in range(d)]
@@ -188,7 +188,7 @@ def comb(N, k, exact=False, repetition=False):
                                   "scipy.special.comb")
     check_broadcastable("comb", N=N, k=k)
     if repetition:
-        N = fnp.add(N, fnp.subtract(k, 1))
+        N = fnp.subtract(fnp.add(N, k), 1)
     outside = fnp.greater(k, N) | fnp.less(N, 0) | fnp.less(k, 0)
     # Outside, binom sees (1, 0): its derivatives there (digamma at poles) would be nan.
     inside = _gamma_family.binom(fnp.where(outside, 1.0, N), fnp.where(outside, 0.0, k))
