@@ -13,6 +13,9 @@ from ._rules import elementwise, in_precision_of, no_derivative
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _INV_SQRT_TWO = 1.0 / math.sqrt(2.0)
+# Below |x - 1| = 1e-3 six terms of the series of spence' leave 1e-18 (relative).
+_SPENCE_SERIES_RADIUS = 1e-3
+_SPENCE_SERIES_TERMS = 6
 
 
 def _expn_slope(ans, n, x):
@@ -22,10 +25,15 @@ def _expn_slope(ans, n, x):
 
 
 def _spence_slope(ans, x):
-    """spence(x) = integral from 1 to x of log(t) / (1 - t): its slope, -1 at x = 1."""
-    at_one = fnp.equal(x, 1.0)
-    safe_x = fnp.where(at_one, 2.0, x)
-    return fnp.where(at_one, -1.0, fnp.log(safe_x) / (1.0 - safe_x))
+    """spence(x) = integral from 1 to x of log(t) / (1 - t): its slope -log1p(u) / u with
+    u = x - 1, near u = 0 from the series -sum_k (-u)**k / (k + 1), whose derivatives of
+    every order are right at u = 0 too (the quotient is 0 / 0 there)."""
+    u = x - 1.0
+    near_one = fnp.less(fnp.abs(u), _SPENCE_SERIES_RADIUS)
+    series_u = fnp.where(near_one, u, 0.0)
+    series = -sum((-series_u) ** k / (k + 1.0) for k in range(_SPENCE_SERIES_TERMS))
+    safe_u = fnp.where(near_one, 1.0, u)
+    return fnp.where(near_one, series, -fnp.log1p(safe_u) / safe_u)
 
 
 expi = elementwise(_scipy.expi, "expi", lambda ans, x: fnp.exp(x) / x)
