@@ -30,7 +30,7 @@ def cdf(k, p):
 def ppf(q, p):
     """The least k with cdf(k) >= q: 0 for q <= 1 - p, else 1; nan outside [0, 1]."""
     q, p = promote_inexact(q, p)
-    value = fnp.where(fnp.less_equal(q, 1.0 - p), 0.0, 1.0)
+    value = fnp.where(fnp.less_equal(q, 1.0 - p), 0.0, fnp.ones_like(q))
     return fnp.where(outside_unit_interval(q), np.nan, value)
 
 
