@@ -1107,7 +1107,7 @@ NOT_PROVIDED = {
     "linalg.householder_product": "funcgrad.numpy has no Householder products",
     "linalg.ldl_factor": "funcgrad.numpy has no LDL factorisation",
     "linalg.solve_triangular": "not yet (linalg.solve gives the same values)",
-    "special.zeta": "funcgrad.scipy.special has no zeta",
-    "special.bessel_j0": "funcgrad.scipy.special has no Bessel J",
+    "special.zeta": "not yet mapped (funcgrad.scipy.special.zeta has no derivative in x)",
+    "special.bessel_j0": "not yet mapped (funcgrad.scipy.special.j0 computes it)",
     "special.multigammaln": "not yet",
 }

@@ -64,6 +64,16 @@ REGRESSIONS = [
             "formula (nan) and not in ours (0); y is now drawn as 0",
         tiny=((8.83016287e-247, f64),)),
     Regression(
+        "j1_second_derivative_at_one_eighth", "special.j1",
+        draws=(((np.array(0.125),), {}), np.array(1.0), np.array(0.0), np.array(1.0)),
+        why="x = 0.125: JAX's bessel_jn gives J1'' = -20767.3 (its recurrence's derivative), "
+            "ours -0.046773, mpmath's too; J_n's oracle is now mpmath"),
+    Regression(
+        "j0_second_derivative_at_one_eighth", "special.j0",
+        draws=(((np.array([0.125]),), {}), np.array([1.0]), np.array([0.0]),
+               np.array([1.0])),
+        why="x = 0.125: JAX's bessel_jn gives J0'' = -331627.3, ours -0.497073 (mpmath's)"),
+    Regression(
         "mean_in_float32_of_float64", "dtype_where_initial",
         draws=(((np.zeros(3),), {"axis": None, "keepdims": False}),
                np.array(0.625), np.array(-0.75), np.array(0.0), np.array(0.0), np.array(0.0),

@@ -6,6 +6,8 @@ the dtype check then holds funcgrad to JAX's dtypes.
 """
 import hypothesis.strategies as st
 import jax.numpy
+import jax.numpy as jnp
+import jax.scipy.special
 import jax.scipy.stats
 import numpy
 
@@ -24,25 +26,58 @@ def stats(np):
     return _STATS[np.__name__]
 
 
+class Counts(tuple):
+    """A (low, high) range of integers only: counts, where discrete distributions have mass
+    (at other values funcgrad's mass is 0, as SciPy's; JAX's is not)."""
+
+
 @st.composite
 def arguments(draw, *ranges):
     """One array per (low, high) range, of mutually broadcastable shapes and one dtype."""
     dtype = draw(dtypes())
-    return tuple(draw(array(_LAYOUT[i % len(_LAYOUT)], dtype, low, high))
-                 for i, (low, high) in enumerate(ranges)), {}
+    return tuple(draw(array(_LAYOUT[i % len(_LAYOUT)], dtype, low, high, elements=(
+        st.integers(int(low), int(high)).map(float) if isinstance(bounds, Counts) else None)))
+        for i, bounds in enumerate(ranges) for low, high in [bounds]), {}
 
 
-def _case(distribution, function, *ranges, order=1, diff=None, suffix="", check_dtype=True):
+def _case(distribution, function, *ranges, order=1, diff=None, suffix="", check_dtype=True,
+          jax_fun=None):
     def fun(np, *args):
         return getattr(getattr(stats(np), distribution), function)(*args)
     # Without a NumPy-side call (jax_fun given) the oracle does not compare dtypes.
-    jax_fun = None if check_dtype else lambda *args: fun(jax.numpy, *args).astype(
-        numpy.result_type(*args))
+    if not check_dtype:
+        jax_fun = lambda *args: fun(jax.numpy, *args).astype(numpy.result_type(*args))
     return Case(f"stats.{distribution}.{function}{suffix}", fun, arguments(*ranges),
                 jax_fun=jax_fun, order=order, diff=diff)
 
 
 X, LOC, SCALE = (-3.0, 3.0), (-1.0, 1.0), (0.3, 3.0)
+PROBABILITY, SHAPE = (0.05, 0.95), (0.5, 5.0)
+# Where a function's support starts at loc, JAX's derivatives at x = loc are nan (and its
+# chi2 density there too), funcgrad's those of the side the value is computed from: the
+# distribution functions are compared with x above loc (their values below loc are
+# constants; the densities' cases cover that side).
+LOC_BELOW = (-0.45, 0.0)
+
+
+def _t_tail(x, df, loc=0.0, scale=1.0):
+    """JAX has no t.cdf: P(T <= -|z|) from its betainc, as funcgrad's (and SciPy's)."""
+    z = (x - loc) / scale
+    return 0.5 * jax.scipy.special.betainc(0.5 * df, 0.5, df / (df + z * z)), z < 0
+
+
+def _t_cdf(*args):
+    tail, lower = _t_tail(*args)
+    return jnp.where(lower, tail, 1.0 - tail)
+
+
+def _t_sf(*args):
+    tail, lower = _t_tail(*args)
+    return jnp.where(lower, 1.0 - tail, tail)
+
+
+_T_FUNCTIONS = {"cdf": _t_cdf, "sf": _t_sf, "logcdf": lambda *a: jnp.log(_t_cdf(*a)),
+                "logsf": lambda *a: jnp.log(_t_sf(*a))}
 
 
 @st.composite
@@ -107,4 +142,40 @@ CASES = [
     Case("stats.multivariate_normal.pdf",
          lambda np, x, mean, cov: stats(np).multivariate_normal.pdf(x, mean, cov),
          multivariate_normal_args()),
+    # The distribution functions through betainc: not differentiable in its parameters
+    # (a, b; t's df), as JAX's.
+    *(_case("t", f, X, (0.5, 6.0), LOC, SCALE, diff=(0, 2, 3), jax_fun=_T_FUNCTIONS[f])
+      for f in ("cdf", "logcdf", "sf", "logsf")),
+    *(_case("beta", f, (0.02, 0.98), SHAPE, SHAPE, diff=(0,)) for f in ("cdf", "sf")),
+    *(_case("beta", f, (0.05, 0.95), SHAPE, SHAPE, (-0.02, 0.02), (1.0, 1.2), diff=(0, 3, 4))
+      for f in ("logcdf", "logsf")),
+    *(_case("gamma", f, (0.05, 5.0), SHAPE, LOC_BELOW, SCALE) for f in ("cdf", "sf")),
+    *(_case("gamma", f, (0.05, 6.0), SHAPE) for f in ("logcdf", "logsf")),
+    *(_case("chi2", f, (0.05, 8.0), (0.5, 6.0)) for f in ("logpdf", "logcdf", "logsf")),
+    *(_case("chi2", f, (0.05, 8.0), (0.5, 6.0), LOC_BELOW, SCALE) for f in ("pdf", "cdf", "sf")),
+    # k is a count (a constant): the cdf is a step function of it.
+    _case("poisson", "cdf", (-1.0, 6.0), (0.1, 5.0), (-1.0, 1.0), diff=(1,)),
+    *(_case("expon", f, X, LOC, SCALE)
+      for f in ("logpdf", "pdf", "cdf", "sf", "logsf")),
+    _case("expon", "logcdf", (0.05, 4.0), LOC_BELOW, SCALE),
+    _case("expon", "ppf", (0.02, 0.98), LOC, SCALE),
+    *(_case("laplace", f, X, LOC, SCALE) for f in ("logpdf", "pdf", "cdf")),
+    *(_case("logistic", f, X, LOC, SCALE) for f in ("logpdf", "pdf", "cdf", "sf")),
+    *(_case("logistic", f, (0.02, 0.98), LOC, SCALE) for f in ("ppf", "isf")),
+    *(_case("cauchy", f, X, LOC, SCALE)
+      for f in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf")),
+    *(_case("cauchy", f, (0.02, 0.98), LOC, SCALE) for f in ("ppf", "isf")),
+    *(_case("uniform", f, X, LOC, SCALE) for f in ("logpdf", "pdf", "cdf")),
+    _case("uniform", "ppf", (-0.5, 1.5), LOC, SCALE),
+    *(_case("bernoulli", f, Counts((-1, 2)), PROBABILITY, diff=(1,)) for f in ("logpmf", "pmf")),
+    _case("bernoulli", "cdf", (-1.0, 2.0), PROBABILITY, diff=(1,)),
+    _case("bernoulli", "ppf", (-0.5, 1.5), PROBABILITY, diff=(1,)),
+    *(_case("binom", f, Counts((-1, 6)), Counts((0, 5)), PROBABILITY, diff=(2,))
+      for f in ("logpmf", "pmf")),
+    *(_case("geom", f, Counts((-1, 6)), PROBABILITY, diff=(1,)) for f in ("logpmf", "pmf")),
+    # JAX's derivatives are nan at negative k (where the mass is the constant 0).
+    *(_case("nbinom", f, Counts((0, 6)), SHAPE, PROBABILITY, diff=(1, 2))
+      for f in ("logpmf", "pmf")),
+    _case("vonmises", "logpdf", (-4.0, 4.0), (0.1, 5.0), order=2),
+    _case("vonmises", "pdf", (-4.0, 4.0), (0.1, 5.0)),
 ]

@@ -4,6 +4,10 @@ per distribution as in ``scipy.stats`` and ``jax.scipy.stats``.
 Every function is differentiable in its data and in its parameters (``loc``, ``scale``
 and the shape parameters); values outside the support follow JAX (-inf log density).
 """
-from . import beta, dirichlet, gamma, multivariate_normal, norm, poisson, t  # noqa: F401
+from . import (bernoulli, beta, binom, cauchy, chi2, dirichlet, expon, gamma,  # noqa: F401
+               geom, laplace, logistic, multivariate_normal, nbinom, norm, poisson, t,
+               uniform, vonmises)
 
-__all__ = ["beta", "dirichlet", "gamma", "multivariate_normal", "norm", "poisson", "t"]
+__all__ = ["bernoulli", "beta", "binom", "cauchy", "chi2", "dirichlet", "expon", "gamma",
+           "geom", "laplace", "logistic", "multivariate_normal", "nbinom", "norm", "poisson",
+           "t", "uniform", "vonmises"]

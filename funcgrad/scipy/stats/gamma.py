@@ -6,14 +6,19 @@ from .. import special
 from ._args import promote_inexact
 
 
+def _standardized(x, a, loc, scale):
+    """The standardized x (set to 1 below loc, where the functions are constants and no
+    nan may reach the gradient), whether x is below loc, and the promoted a and scale."""
+    x, a, loc, scale = promote_inexact(x, a, loc, scale)
+    below = fnp.less(x, loc)
+    return fnp.where(below, 1.0, fnp.true_divide(fnp.subtract(x, loc), scale)), below, a, scale
+
+
 def logpdf(x, a, loc=0, scale=1):
     """Log of the gamma density at ``x``; -inf below ``loc``, where the gradient is 0."""
-    x, a, loc, scale = promote_inexact(x, a, loc, scale)
-    inside = fnp.greater_equal(x, loc)
-    # Outside the support y is set to 1, so that no nan reaches the gradient.
-    y = fnp.where(inside, fnp.true_divide(fnp.subtract(x, loc), scale), 1)
+    y, below, a, scale = _standardized(x, a, loc, scale)
     log_density = special.xlogy(a - 1.0, y) - y - special.gammaln(a) - fnp.log(scale)
-    return fnp.where(inside, log_density, -np.inf)
+    return fnp.where(below, -np.inf, log_density)
 
 
 def pdf(x, a, loc=0, scale=1):
@@ -21,4 +26,26 @@ def pdf(x, a, loc=0, scale=1):
     return fnp.exp(logpdf(x, a, loc, scale))
 
 
-__all__ = ["logpdf", "pdf"]
+def cdf(x, a, loc=0, scale=1):
+    """P(X <= x) = gammainc(a, (x - loc) / scale), differentiable in every argument."""
+    y, below, a, _ = _standardized(x, a, loc, scale)
+    return fnp.where(below, 0.0, special.gammainc(a, y))
+
+
+def logcdf(x, a, loc=0, scale=1):
+    """log P(X <= x)."""
+    return fnp.log(cdf(x, a, loc, scale))
+
+
+def sf(x, a, loc=0, scale=1):
+    """P(X > x) = gammaincc(a, (x - loc) / scale)."""
+    y, below, a, _ = _standardized(x, a, loc, scale)
+    return fnp.where(below, 1.0, special.gammaincc(a, y))
+
+
+def logsf(x, a, loc=0, scale=1):
+    """log P(X > x)."""
+    return fnp.log(sf(x, a, loc, scale))
+
+
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"]

@@ -9,11 +9,11 @@ from ._args import promote_inexact
 _LOG_TWO_PI = math.log(2.0 * math.pi)
 
 
-def _check_allow_singular(allow_singular):
+def _check_allow_singular(allow_singular, function="logpdf"):
     if allow_singular:
-        raise NotImplementedError("funcgrad.scipy.stats.multivariate_normal.logpdf: "
-                                  "allow_singular=True is not supported; the covariance must "
-                                  "be positive definite")
+        raise NotImplementedError(f"funcgrad.scipy.stats.multivariate_normal.{function}: "
+                                  f"allow_singular=True is not supported; the covariance must "
+                                  f"be positive definite")
 
 
 def _last_two_swapped(a):
@@ -61,4 +61,30 @@ def pdf(x, mean, cov, allow_singular=None):
     return fnp.exp(logpdf(x, mean, cov, allow_singular))
 
 
-__all__ = ["logpdf", "pdf"]
+def entropy(mean=None, cov=1, allow_singular=False):
+    """``scipy.stats.multivariate_normal.entropy``: (n (1 + log 2 pi) + log det cov) / 2
+    for a positive definite (n, n) ``cov`` (or a scalar variance, n = len(mean) or 1).
+    Differentiable in ``cov``."""
+    _check_allow_singular(allow_singular, "entropy")
+    cov, = promote_inexact(cov)
+    if not np.shape(cov):
+        n = 1 if mean is None else int(np.size(mean))
+        return 0.5 * n * (1.0 + _LOG_TWO_PI + fnp.log(cov))
+    if np.ndim(cov) != 2 or np.shape(cov)[0] != np.shape(cov)[1]:
+        raise ValueError(f"funcgrad.scipy.stats.multivariate_normal.entropy: cov must be a "
+                         f"scalar or a square matrix, got shape {np.shape(cov)}")
+    n = np.shape(cov)[0]
+    if mean is not None and np.size(mean) != n:
+        raise ValueError(f"funcgrad.scipy.stats.multivariate_normal.entropy: mean has "
+                         f"{np.size(mean)} entries, cov is {n} by {n}")
+    try:
+        lower = fnp.linalg.cholesky(0.5 * (cov + _last_two_swapped(cov)))
+    except fnp.linalg.LinAlgError as error:
+        raise fnp.linalg.LinAlgError(
+            "funcgrad.scipy.stats.multivariate_normal.entropy: cov is not positive "
+            "definite") from error
+    half_log_det = fnp.sum(fnp.log(fnp.diagonal(lower)))
+    return 0.5 * n * (1.0 + _LOG_TWO_PI) + half_log_det
+
+
+__all__ = ["logpdf", "pdf", "entropy"]

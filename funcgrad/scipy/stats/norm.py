@@ -4,19 +4,14 @@ import math
 
 from ... import numpy as fnp
 from .. import special
-from ._args import promote_inexact
+from ._args import promote_inexact, standardize
 
 _HALF_LOG_TWO_PI = 0.5 * math.log(2.0 * math.pi)
 
 
-def _standardize(x, loc, scale):
-    x, loc, scale = promote_inexact(x, loc, scale)
-    return fnp.true_divide(fnp.subtract(x, loc), scale), scale
-
-
 def logpdf(x, loc=0, scale=1):
     """Log of the normal density at ``x``."""
-    z, scale = _standardize(x, loc, scale)
+    z, _, _, scale = standardize(x, loc, scale)
     return -0.5 * (z * z) - fnp.log(scale) - _HALF_LOG_TWO_PI
 
 
@@ -27,22 +22,22 @@ def pdf(x, loc=0, scale=1):
 
 def cdf(x, loc=0, scale=1):
     """P(X <= x)."""
-    return special.ndtr(_standardize(x, loc, scale)[0])
+    return special.ndtr(standardize(x, loc, scale)[0])
 
 
 def logcdf(x, loc=0, scale=1):
     """log P(X <= x), accurate in the lower tail."""
-    return special.log_ndtr(_standardize(x, loc, scale)[0])
+    return special.log_ndtr(standardize(x, loc, scale)[0])
 
 
 def sf(x, loc=0, scale=1):
     """The survival function P(X > x)."""
-    return special.ndtr(-_standardize(x, loc, scale)[0])
+    return special.ndtr(-standardize(x, loc, scale)[0])
 
 
 def logsf(x, loc=0, scale=1):
     """log P(X > x), accurate in the upper tail."""
-    return special.log_ndtr(-_standardize(x, loc, scale)[0])
+    return special.log_ndtr(-standardize(x, loc, scale)[0])
 
 
 def ppf(q, loc=0, scale=1):

@@ -23,4 +23,12 @@ def pmf(k, mu, loc=0):
     return fnp.exp(logpmf(k, mu, loc))
 
 
-__all__ = ["logpmf", "pmf"]
+def cdf(k, mu, loc=0):
+    """P(K <= k) = gammaincc(floor(k - loc) + 1, mu): 0 below loc. Differentiable in mu."""
+    k, mu, loc = promote_inexact(k, mu, loc)
+    count = fnp.floor(fnp.subtract(k, loc))
+    negative = fnp.less(count, 0)
+    return fnp.where(negative, 0.0, special.gammaincc(fnp.where(negative, 0.0, count) + 1.0, mu))
+
+
+__all__ = ["logpmf", "pmf", "cdf"]

@@ -22,4 +22,35 @@ def pdf(x, df, loc=0, scale=1):
     return fnp.exp(logpdf(x, df, loc, scale))
 
 
-__all__ = ["logpdf", "pdf"]
+def _tail(x, df, loc, scale):
+    """P(T <= -|z|) = betainc(df / 2, 1 / 2, df / (df + z**2)) / 2, and whether z < 0."""
+    x, df, loc, scale = promote_inexact(x, df, loc, scale)
+    z = fnp.true_divide(fnp.subtract(x, loc), scale)
+    tail = 0.5 * special.betainc(fnp.true_divide(df, 2), 0.5, df / (df + z * z))
+    return tail, fnp.less(z, 0)
+
+
+def cdf(x, df, loc=0, scale=1):
+    """P(X <= x). Differentiable in x, loc and scale; a derivative in df is an error (it
+    needs betainc's in its parameters)."""
+    tail, lower = _tail(x, df, loc, scale)
+    return fnp.where(lower, tail, 1.0 - tail)
+
+
+def logcdf(x, df, loc=0, scale=1):
+    """log P(X <= x)."""
+    return fnp.log(cdf(x, df, loc, scale))
+
+
+def sf(x, df, loc=0, scale=1):
+    """P(X > x)."""
+    tail, lower = _tail(x, df, loc, scale)
+    return fnp.where(lower, 1.0 - tail, tail)
+
+
+def logsf(x, df, loc=0, scale=1):
+    """log P(X > x)."""
+    return fnp.log(sf(x, df, loc, scale))
+
+
+__all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf"]

@@ -1,0 +1,101 @@
+"""funcgrad.scipy.special where JAX cannot be the oracle: points where JAX's derivative is
+not the function's own (checked against finite differences), and the errors for derivatives
+funcgrad does not compute (never a silent zero) and for bad orders."""
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.scipy.special as special
+from funcgrad.test_util import check_grads
+
+
+@pytest.mark.parametrize("x", [1.0, 1.5, 3.0])
+def test_spence_derivative_at_and_above_one(x):
+    # JAX's is 0 at 1 and nan above; spence'(x) = log(x) / (1 - x), -1 at 1.
+    check_grads(special.spence, (np.array([x, x + 0.25]),), order=2)
+    assert fg.grad(special.spence)(1.0) == -1.0
+
+
+def test_fresnel_second_derivative_at_integers():
+    # JAX's second derivative of C is 0 at x = 1; it is -pi x sin(pi x**2 / 2).
+    check_grads(special.fresnel, (np.array([1.0, 2.0, -1.0]),), order=2)
+
+
+def test_factorial_derivative_at_negative_integers_is_that_of_the_zero_it_returns():
+    # JAX's is nan there.
+    check_grads(special.factorial, (np.array([-1.0, -2.0]),), order=2)
+    assert np.all(fg.vjp(special.factorial, np.array([-1.0, -2.0]))[1](np.ones(2))[0] == 0)
+
+
+def test_comb_with_repetition_at_k_zero_is_differentiable():
+    # JAX's comb(N, 0, repetition=True) is the constant 1; comb(2 + k - 1, k) = k + 1.
+    assert np.isclose(fg.grad(lambda k: special.comb(2.0, k, repetition=True))(0.0), 1.0)
+
+
+def test_j1_at_zero():
+    # JAX's bessel_jn is nan at 0; J1'(0) = 1/2, J1'''(0) = -3/8.
+    check_grads(special.j1, (np.array([0.0, 1e-3]),), order=2)
+    assert fg.grad(special.j1)(0.0) == 0.5
+
+
+def test_gammainc_derivative_in_a_in_both_regions_and_far_tails():
+    """The series (x < a + 1) and the continued fraction (x >= a + 1), and large a."""
+    a = np.array([0.3, 2.0, 5.0, 5.0, 40.0, 40.0])
+    x = np.array([0.5, 0.4, 5.9, 6.1, 30.0, 55.0])
+    check_grads(lambda a: special.gammainc(a, x), (a,), order=1)
+    check_grads(lambda a: special.gammaincc(a, x), (a,), order=1)
+
+
+@pytest.mark.parametrize("fun, parameter", [
+    (lambda t: special.betainc(t, 2.0, 0.5), "betainc: the derivative with respect to a "),
+    (lambda t: special.betainc(2.0, t, 0.5), "betainc: the derivative with respect to b "),
+    (lambda t: special.zeta(t, 1.5), "zeta: the derivative with respect to x "),
+    (lambda t: special.hyp1f1(t, 2.0, 0.5), "hyp1f1: the derivative with respect to a "),
+    (lambda t: special.hyp2f1(1.0, 2.0, t, 0.5), "hyp2f1: the derivative with respect to c "),
+])
+def test_derivatives_not_implemented_name_the_parameter(fun, parameter):
+    with pytest.raises(NotImplementedError, match=parameter):
+        fg.grad(fun)(1.5)
+    with pytest.raises(NotImplementedError, match=parameter):
+        fg.jvp(fun, (1.5,), (1.0,))
+
+
+def test_second_derivative_of_gammainc_in_a_is_an_error():
+    with pytest.raises(NotImplementedError, match="gammainc: .* a twice"):
+        fg.grad(fg.grad(lambda a: special.gammainc(a, 2.0)))(1.5)
+
+
+@pytest.mark.parametrize("fun, name", [
+    (lambda n: special.jn(n, 0.5), "jn: the order n"),
+    (lambda n: special.yn(n, 0.5), "yn: the order n"),
+    (lambda v: special.iv(v, 0.5), "iv: the order v"),
+    (lambda v: special.ive(v, 0.5), "ive: the order v"),
+    (lambda n: special.expn(n, 0.5), "expn: the order n"),
+])
+def test_a_derivative_in_the_order_is_an_error(fun, name):
+    with pytest.raises(TypeError, match=f"{name} was a traced value"):
+        fg.grad(fun)(1.0)
+
+
+def test_bad_orders_and_arguments():
+    with pytest.raises(TypeError, match="yn: the order n must be an integer"):
+        special.yn(1.5, 2.0)
+    with pytest.raises(ValueError, match="expn: the order n must be non-negative"):
+        special.expn(-1, 2.0)
+    with pytest.raises(ValueError, match=r"multigammaln: a must be greater than \(d - 1\) / 2"):
+        special.multigammaln(np.array([0.9, 3.0]), 3)
+    with pytest.raises(ValueError, match="multigammaln: the dimension d must be positive"):
+        special.multigammaln(3.0, 0)
+    with pytest.raises(NotImplementedError, match="factorial: exact=True"):
+        special.factorial(3.0, exact=True)
+    with pytest.raises(NotImplementedError, match="comb: exact=True"):
+        special.comb(3.0, 2.0, exact=True)
+    with pytest.raises(ValueError, match="bessel_jn: n_iter must be a positive integer"):
+        special.bessel_jn(1.0, v=2, n_iter=0)
+    with pytest.raises(ValueError, match=r"betainc: shapes a \(2,\), b \(3,\), x \(\) cannot"):
+        special.betainc(np.ones(2), np.ones(3), 0.5)
+
+
+def test_negative_integer_orders_follow_scipy():
+    assert np.isclose(special.jn(-1, 2.0), -special.j1(2.0))
+    check_grads(lambda x: special.yn(-2, x), (np.array([0.5, 2.0]),), order=2)
