@@ -1,4 +1,4 @@
 """funcgrad.scipy: differentiable parts of SciPy (needs SciPy installed)."""
-from . import signal, special, stats  # noqa: F401
+from . import integrate, linalg, signal, special, stats  # noqa: F401
 
-__all__ = ["signal", "special", "stats"]
+__all__ = ["integrate", "linalg", "signal", "special", "stats"]
