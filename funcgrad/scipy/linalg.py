@@ -235,10 +235,7 @@ _lu = primitive(_reporting("lu", lambda a: tuple(scipy.linalg.lu(a))), "scipy.li
 def _lu_pull(cts, p, l, u, shape, dtype):
     # A = P L U. With F = L^-1 P^T dA U^-1: dL = L tril(F, -1), dU = triu(F) U. Transposed:
     # F's cotangent is tril(L^T gL, -1) + triu(gU U^T), and dA's P L^-T (that) U^-T.
-    if shape[-1] != shape[-2]:
-        raise NotImplementedError(
-            f"funcgrad.scipy.linalg.lu: the derivative is implemented for square matrices "
-            f"only, got shape {shape}")
+    _check_square_lu(shape)
     _, g_l, g_u = cts
     terms = []
     if g_l is not None:
@@ -251,7 +248,23 @@ def _lu_pull(cts, p, l, u, shape, dtype):
     return unbroadcast(matmul(p, ct), shape, dtype)
 
 
+def _check_square_lu(shape):
+    if shape[-1] != shape[-2]:
+        raise NotImplementedError(
+            f"funcgrad.scipy.linalg.lu: the derivative is implemented for square matrices "
+            f"only, got shape {shape}")
+
+
+def _lu_jvp(t, ans, a):
+    _check_square_lu(shape_of(a))
+    p, l, u = ans
+    left = _solve_triangular(l, matmul(_mT(p), t), trans=0, lower=True, unit_diagonal=True)
+    f = _mT(_solve_triangular(u, _mT(left), trans=1, lower=False, unit_diagonal=False))
+    return None, matmul(l, tril(f, -1)), matmul(triu(f), u)
+
+
 defvjp(_lu, ArgVJP(lambda ans, a: (*ans, *aval(a)), _lu_pull))
+defjvp(_lu, _lu_jvp)
 
 
 def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False):
