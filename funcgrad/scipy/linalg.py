@@ -4,7 +4,7 @@ Matrices may come in stacks (leading batch axes) wherever SciPy accepts them. As
 `funcgrad.numpy.linalg`, complex cotangents are transposes of the linear map (JAX's
 convention), and functions that read one triangle of a matrix (``solve_triangular``,
 ``cholesky``, ``cho_factor``, ``eigh``) differentiate the function of that triangle.
-Primitives: ``solve_triangular``, ``expm``, ``solve_sylvester``, ``sqrtm`` and ``lu``;
+Primitives: ``solve_triangular``, ``solve_banded``, ``expm``, ``solve_sylvester``, ``sqrtm`` and ``lu``;
 the rest is composed from them and from `funcgrad.numpy`.
 """
 import numpy as np
@@ -19,10 +19,11 @@ from ..numpy._batching import leading as batch_leading
 from ..numpy._batching import read_values
 from ..numpy._rules import ArgVJP, aval, defbatch, defvjp, primitive
 from ..numpy.creation import asarray
-from ..numpy.elementwise import negative
+from ..numpy.elementwise import multiply, negative
+from ..numpy.reductions import sum as total
 from ..numpy.indexing import getitem
 from ..numpy.products import matmul
-from ..numpy.shape_ops import concatenate, pad, reshape, tril, triu
+from ..numpy.shape_ops import concatenate, expand_dims, pad, reshape, stack, tril, triu
 
 # ---- helpers -------------------------------------------------------------------------
 
@@ -321,6 +322,111 @@ def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
     return getitem(z, read_values(lambda piv: np.argsort(_row_order(piv)), piv))
 
 
+# ---- solve_banded -------------------------------------------------------------------
+
+
+def _solve_banded_impl(ab, b, lower, upper):
+    """SciPy's solve_banded for each matrix of a stack (leading axes, broadcast)."""
+    batch = np.broadcast_shapes(ab.shape[:-2], b.shape[:-2])
+    ab = np.broadcast_to(ab, batch + ab.shape[-2:])
+    b = np.broadcast_to(b, batch + b.shape[-2:])
+    out = np.empty(batch + b.shape[-2:], np.result_type(ab, b))
+    for index in np.ndindex(*batch):
+        out[index] = scipy.linalg.solve_banded((lower, upper), ab[index], b[index],
+                                               check_finite=False)
+    return out
+
+
+_solve_banded = primitive(_reporting("solve_banded", _solve_banded_impl),
+                          "scipy.linalg.solve_banded")
+
+
+def _shifted(v, s):
+    """``w[..., j] = v[..., j + s]`` along the last axis, zero past the ends."""
+    n = shape_of(v)[-1]
+    widths = [(0, 0)] * (len(shape_of(v)) - 1)
+    if s >= 0:
+        return pad(getitem(v, (Ellipsis, slice(min(s, n), None))), widths + [(0, min(s, n))])
+    return pad(getitem(v, (Ellipsis, slice(0, max(n + s, 0)))), widths + [(min(-s, n), 0)])
+
+
+def _shifted_rows(x, s):
+    return _mT(_shifted(_mT(x), s))
+
+
+def _band_row(ab, r):
+    return getitem(ab, (Ellipsis, r, slice(None)))
+
+
+def _band_transpose(ab, lower, upper):
+    """The band storage of A^T (``upper`` subdiagonals, ``lower`` superdiagonals) from
+    A's, ``ab[upper + i - j, j] = A[i, j]``: row r is row ``lower + upper - r`` of ``ab``
+    moved ``r - lower`` places left."""
+    return stack([_shifted(_band_row(ab, lower + upper - r), r - lower)
+                  for r in range(lower + upper + 1)], axis=-2)
+
+
+def _band_solve_transposed(ab, g, lower, upper):
+    return _solve_banded(_band_transpose(ab, lower, upper), g, lower=upper, upper=lower)
+
+
+def _solve_banded_ab_pull(g, ab, x, lower, upper, shape, dtype):
+    # dx = -A^-1 dA x: A's cotangent is -y x^T with y = A^-T g, read on the band only
+    # (ab's entry (r, j) is A's (j + r - upper, j)).
+    y = _band_solve_transposed(ab, g, lower, upper)
+    rows = [negative(total(multiply(_shifted_rows(y, r - upper), x), axis=-1))
+            for r in range(lower + upper + 1)]
+    return unbroadcast(stack(rows, axis=-2), shape, dtype)
+
+
+def _solve_banded_ab_jvp(t, x, ab, b, lower, upper):
+    # dA x from the band: row r of t times x lands on rows j + r - upper.
+    product = None
+    for r in range(lower + upper + 1):
+        term = _shifted_rows(multiply(expand_dims(_band_row(t, r), -1), x), upper - r)
+        product = term if product is None else product + term
+    return negative(_solve_banded(ab, product, lower=lower, upper=upper))
+
+
+defvjp(_solve_banded,
+       ArgVJP(lambda x, ab, b, lower, upper: (ab, x, lower, upper, *aval(ab)),
+              _solve_banded_ab_pull),
+       ArgVJP(lambda x, ab, b, lower, upper: (ab, lower, upper, *aval(b)),
+              lambda g, ab, lower, upper, shape, dtype: unbroadcast(
+                  _band_solve_transposed(ab, g, lower, upper), shape, dtype)))
+defjvp(_solve_banded, _solve_banded_ab_jvp,
+       lambda t, x, ab, b, **params: _solve_banded(ab, t, **params))
+
+
+def solve_banded(l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_finite=True):
+    """``scipy.linalg.solve_banded``: ``x`` with ``A x = b`` for the banded ``A`` with
+    ``l`` subdiagonals and ``u`` superdiagonals stored as ``ab[u + i - j, j] = A[i, j]``
+    (entries of ``ab`` outside the band are not read, and get no cotangent). ``b`` is a
+    vector when 1-D, else a (stack of) matrices of right-hand sides."""
+    try:
+        lower, upper = (int(n) for n in l_and_u)
+    except (TypeError, ValueError):
+        raise TypeError(f"funcgrad.scipy.linalg.solve_banded: l_and_u must be a pair of "
+                        f"integers (l, u), got {l_and_u!r}") from None
+    ab = _inexact(ab, "solve_banded", "ab", square=False)
+    b = asarray(b)
+    if dtype_of(b).kind not in "fc":
+        b = astype(b, np.float64)
+    rows, n = shape_of(ab)[-2:]
+    if lower < 0 or upper < 0 or rows != lower + upper + 1:
+        raise ValueError(f"funcgrad.scipy.linalg.solve_banded: ab must have l + u + 1 = "
+                         f"{lower + upper + 1} rows for (l, u) = ({lower}, {upper}), got "
+                         f"shape {shape_of(ab)}")
+    vector = len(shape_of(b)) == 1
+    if not shape_of(b) or (shape_of(b)[-1] if vector else shape_of(b)[-2]) != n:
+        raise ValueError(f"funcgrad.scipy.linalg.solve_banded: b of shape {shape_of(b)} "
+                         f"does not match the {n} columns of ab")
+    if vector:
+        x = _solve_banded(ab, reshape(b, (n, 1)), lower=lower, upper=upper)
+        return reshape(x, shape_of(x)[:-1])
+    return _solve_banded(ab, b, lower=lower, upper=upper)
+
+
 # ---- cholesky, cho_factor, cho_solve, eigh -------------------------------------------
 
 
@@ -410,9 +516,9 @@ def block_diag(*arrs):
 
 
 # SciPy's linalg maps over leading axes, as NumPy's: the batch goes in front.
-for _primitive in (_solve_triangular, _expm, _solve_sylvester, _sqrtm, _lu):
+for _primitive in (_solve_triangular, _expm, _solve_sylvester, _sqrtm, _lu, _solve_banded):
     defbatch(_primitive, batch_leading)
 
-__all__ = ["solve_triangular", "expm", "expm_frechet", "solve_sylvester", "sqrtm", "lu",
+__all__ = ["solve_triangular", "solve_banded", "expm", "expm_frechet", "solve_sylvester", "sqrtm", "lu",
            "lu_factor", "lu_solve", "cholesky", "cho_factor", "cho_solve", "eigh",
            "eigvalsh", "block_diag"]

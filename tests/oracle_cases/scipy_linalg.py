@@ -135,7 +135,33 @@ def blocks(draw):
     return tuple(draw(array(shape, draw(dtypes()), -2.0, 2.0)) for shape in shapes), {}
 
 
+# ((l, u), columns, b's shape): JAX has no solve_banded; its case solves the dense matrix.
+_BANDS = [((1, 1), 4, (4,)), ((0, 2), 3, (3, 2)), ((2, 0), 3, (3,)), ((1, 2), 5, (5, 1))]
+
+
+@st.composite
+def banded(draw):
+    (lower, upper), n, b_shape = draw(st.sampled_from(_BANDS))
+    dtype = draw(dtypes())
+    ab = draw(array((lower + upper + 1, n), dtype, -1.0, 1.0))
+    ab[upper] += 5     # the diagonal: diagonally dominant
+    return (ab, draw(array(b_shape, dtype, -2.0, 2.0))), {"l_and_u": (lower, upper)}
+
+
+def _jax_solve_banded(ab, b, l_and_u):
+    """The dense matrix of the band storage ab[u + i - j, j] = A[i, j], solved."""
+    upper, n = l_and_u[1], ab.shape[-1]
+    a = 0
+    for r in range(ab.shape[0]):
+        k = upper - r
+        a = a + jnp.diag(ab[r, k:] if k >= 0 else ab[r, :n + k], k)
+    return jnp.linalg.solve(a, b)
+
+
 CASES = [
+    Case("scipy_linalg_solve_banded",
+         lambda np, ab, b, l_and_u: linalg(np).solve_banded(l_and_u, ab, b), banded(),
+         jax_fun=_jax_solve_banded, order=2),
     Case("scipy_linalg_solve_triangular", _triangular_solves, dominant(permute=False),
          order=2),
     Case("scipy_linalg_expm", _expm, expm_args(), jax_fun=_jax_expm, order=2),
