@@ -4,8 +4,8 @@ Matrices may come in stacks (leading batch axes) wherever SciPy accepts them. As
 `funcgrad.numpy.linalg`, complex cotangents are transposes of the linear map (JAX's
 convention), and functions that read one triangle of a matrix (``solve_triangular``,
 ``cholesky``, ``cho_factor``, ``eigh``) differentiate the function of that triangle.
-Primitives: ``solve_triangular``, ``solve_banded``, ``expm``, ``solve_sylvester``, ``sqrtm`` and ``lu``;
-the rest is composed from them and from `funcgrad.numpy`.
+Primitives: ``solve_triangular``, ``solve_banded``, ``expm``, ``solve_sylvester``,
+``sqrtm`` and ``lu``; the rest is composed from them and from `funcgrad.numpy`.
 """
 import numpy as np
 import scipy.linalg
@@ -519,6 +519,6 @@ def block_diag(*arrs):
 for _primitive in (_solve_triangular, _expm, _solve_sylvester, _sqrtm, _lu, _solve_banded):
     defbatch(_primitive, batch_leading)
 
-__all__ = ["solve_triangular", "solve_banded", "expm", "expm_frechet", "solve_sylvester", "sqrtm", "lu",
-           "lu_factor", "lu_solve", "cholesky", "cho_factor", "cho_solve", "eigh",
+__all__ = ["solve_triangular", "solve_banded", "expm", "expm_frechet", "solve_sylvester",
+           "sqrtm", "lu", "lu_factor", "lu_solve", "cholesky", "cho_factor", "cho_solve", "eigh",
            "eigvalsh", "block_diag"]
