@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+import funcgrad as fg
 import funcgrad.numpy as fnp
 import funcgrad.numpy.linalg as fla
 import funcgrad.scipy.special as fsp
@@ -678,8 +679,21 @@ def _svd(A, full_matrices=True, *, driver=None):
     return tuple(fla.svd(A, full_matrices=full_matrices))
 
 
+def _symmetrised_gradient(A):
+    """``A``, with its cotangent made Hermitian. PyTorch's eigh, eigvalsh, cholesky and
+    pinv(hermitian=True) read one triangle of ``A`` but return the Hermitian part of that
+    triangle's cotangent (as JAX), where funcgrad's differentiate the function of the
+    triangle: passed through the Hermitian part, the cotangent is PyTorch's."""
+    hermitian = (A + fnp.conj(fnp.swapaxes(A, -1, -2))) / 2
+    return hermitian + fg.stop_gradient(A - hermitian)
+
+
 def _eigh(A, UPLO="L"):
-    return tuple(fla.eigh(A, UPLO=UPLO))
+    return tuple(fla.eigh(_symmetrised_gradient(A), UPLO=UPLO))
+
+
+def _eigvalsh(A, UPLO="L"):
+    return fla.eigvalsh(_symmetrised_gradient(A), UPLO)
 
 
 def _qr(A, mode="reduced"):
@@ -698,12 +712,31 @@ def _lstsq(A, B, rcond=None, *, driver=None):
 def _pinv(A, *, atol=None, rtol=None, hermitian=False):
     if atol is not None:
         raise NotImplementedError("compat.linalg.pinv: atol= is not supported; use rtol=")
-    return fla.pinv(A, hermitian=hermitian) if rtol is None else \
-        fla.pinv(A, rtol=rtol, hermitian=hermitian)
+    options = {} if rtol is None else {"rtol": rtol}
+    if hermitian:
+        return _hermitian_pinv_as_torch(A, options)
+    return fla.pinv(A, **options)
+
+
+def _hermitian_pinv_as_torch(A, options):
+    """pinv(A, hermitian=True) with PyTorch's gradient: the general pseudo-inverse's rule
+    (dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P) evaluated at A itself and
+    at P, the pseudo-inverse of A's lower triangle read as a Hermitian matrix; funcgrad's
+    pinv differentiates that function of the triangle instead. First order only."""
+    P = fg.stop_gradient(fla.pinv(A, hermitian=True, **options))
+    A0, Ah = fg.stop_gradient(A), fnp.conj(fnp.swapaxes(A, -1, -2))
+    Ph = fnp.conj(fnp.swapaxes(P, -1, -2))
+    rows, columns = np.eye(A.shape[-2]), np.eye(A.shape[-1])
+    linear = (-P @ A @ P + P @ Ph @ Ah @ (rows - A0 @ P)
+              + (columns - P @ A0) @ Ah @ Ph @ P)
+    return P + linear - fg.stop_gradient(linear)
 
 
 def _cholesky(A, *, upper=False):
-    return fla.cholesky(A, upper=upper)
+    A = _symmetrised_gradient(A)
+    if upper:   # PyTorch reads the upper triangle then (NumPy the lower one always)
+        return fla.cholesky(fnp.conj(fnp.swapaxes(A, -1, -2)), upper=True)
+    return fla.cholesky(A)
 
 
 def _slogdet(A):
@@ -1032,7 +1065,7 @@ LINALG = [
         "LinalgEigBackward0", returns=_named("linalg_eig", ("eigenvalues", "eigenvectors"))),
     Row("linalg.eigvals", _square(lambda A: fla.eigvals(_inexact(A)), "linalg.eigvals"),
         PROMOTE, "LinalgEigBackward0"),
-    Row("linalg.eigvalsh", lambda A, UPLO="L": fla.eigvalsh(A, UPLO), FLOAT,
+    Row("linalg.eigvalsh", _eigvalsh, FLOAT,
         "LinalgEighBackward0"),
     Row("linalg.svd", _svd, FLOAT, returns=_named("linalg_svd", ("U", "S", "Vh"))),
     Row("linalg.svdvals", lambda A, *, driver=None: fla.svdvals(A), FLOAT,

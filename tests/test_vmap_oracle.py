@@ -20,7 +20,9 @@ VALUE_DEPENDENT = {"bincount_counts", "trim_zeros", "linalg_lstsq", "polynomial_
                    "polynomial_roots", "polynomial_polyfit_vander"}
 
 # Cases whose arguments' entries must stay where they are (see oracle._BATCH_ELEMENTS).
-KEEP_POSITIONS = {"polynomial_polydiv"}  # the divisor's leading coefficient is non-zero
+# polydiv: the divisor's leading coefficient is non-zero; solve_banded: the diagonal
+# (dominant) is row u of the band storage.
+KEEP_POSITIONS = {"polynomial_polydiv", "scipy_linalg_solve_banded"}
 
 # Cases whose per-example gradient differs from JAX's, and why.
 GRADIENT_DIFFERS = {

@@ -2,8 +2,9 @@
 
 Functions take stacks of matrices (leading batch axes) wherever NumPy does. Derivative
 conventions follow JAX: complex cotangents are transposes, not conjugate transposes, of
-the linear map; ``cholesky``, ``eigh`` and ``eigvalsh`` differentiate as functions of the
-Hermitian part of their input (the values use NumPy's triangle); and where a
+the linear map; ``cholesky``, ``eigh``, ``eigvalsh`` and the ``hermitian=True`` forms of
+``svd`` and ``pinv`` read one triangle of their input, as NumPy does, and differentiate
+that function (JAX symmetrises instead), so only that triangle gets a cotangent; and where a
 decomposition is not unique (signs and phases of eigen- and singular vectors) the
 derivative is the one of the gauge LAPACK returns. Derivatives of ``eigh``, ``svd`` and
 ``eig`` are undefined at repeated eigen- or singular values.
@@ -76,8 +77,22 @@ def _diagonal(x):
     return einsum("...ii->...i", x)
 
 
-def _hermitian_part(x):
-    return multiply(add(x, _H(x)), 0.5)
+def _triangle_matrix(a):
+    """The Hermitian matrix NumPy reads from the lower triangle of ``a``."""
+    n = shape_of(a)[-1]
+    strict = multiply(a, np.tril(np.ones((n, n), _real_dtype(a)), -1))
+    return add(add(strict, _H(strict)), _diag_embed(real(_diagonal(a))))
+
+
+def _triangle_cotangent(c, uplo):
+    """The cotangent of ``a`` where a function reads only the ``uplo`` ('L' or 'U')
+    triangle of ``a`` as a Hermitian matrix ``M`` (NumPy's eigh, cholesky and the
+    ``hermitian=`` options), from ``c``, the cotangent of ``M``: each off-diagonal entry of
+    the triangle stands for two of ``M``'s, the diagonal's imaginary part is ignored."""
+    n = shape_of(c)[-1]
+    ones = np.ones((n, n), _real_dtype(c))
+    strict = np.tril(ones, -1) if uplo == "L" else np.triu(ones, 1)
+    return add(multiply(add(c, _H(c)), strict), _diag_embed(real(_diagonal(c))))
 
 
 def _reciprocal_gaps(w):
@@ -227,12 +242,12 @@ _cholesky = primitive(_reporting("cholesky", np.linalg.cholesky), "linalg.choles
 
 def _cholesky_pull(g, ans, shape, dtype):
     # dL = L phi(inv(L) dA inv(L)^H), phi keeping the lower triangle with the diagonal
-    # halved; transposed, and taken with respect to the Hermitian part of A, as in JAX.
+    # halved; transposed onto the lower triangle of A, the one NumPy reads.
     n = shape[-1]
     mask = np.tril(np.ones((n, n), _real_dtype(g))) - 0.5 * _eye(n, g)
     inv_l = _inv(ans)
     ct = _matmul(_matmul(_mT(inv_l), multiply(_matmul(_mT(ans), g), mask)), _conj(inv_l))
-    return unbroadcast(_hermitian_part(ct), shape, dtype)
+    return unbroadcast(_triangle_cotangent(ct, "L"), shape, dtype)
 
 
 defvjp(_cholesky, ArgVJP(lambda ans, a: (ans, *aval(a)), _cholesky_pull))
@@ -251,7 +266,7 @@ _eigh = primitive(lambda a, UPLO: tuple(np.linalg.eigh(a, UPLO)), "linalg.eigh",
                   multiple_results=True)
 
 
-def _eigh_pull(cts, w, v, shape, dtype):
+def _eigh_pull(cts, w, v, UPLO, shape, dtype):
     # dw = diag(V^H dA V), dV = V (F * (V^H dA V)) with F the reciprocal eigenvalue gaps.
     g_w, g_v = cts
     terms = []
@@ -260,10 +275,10 @@ def _eigh_pull(cts, w, v, shape, dtype):
     if g_v is not None:
         terms.append(multiply(_reciprocal_gaps(w), _matmul(_mT(v), g_v)))
     ct = _matmul(_matmul(_conj(v), _sum_terms(terms)), _mT(v))
-    return unbroadcast(_hermitian_part(ct), shape, dtype)
+    return unbroadcast(_triangle_cotangent(ct, UPLO), shape, dtype)
 
 
-defvjp(_eigh, ArgVJP(lambda ans, a, UPLO: (*ans, *aval(a)), _eigh_pull))
+defvjp(_eigh, ArgVJP(lambda ans, a, UPLO: (*ans, UPLO, *aval(a)), _eigh_pull))
 
 
 def _check_uplo(UPLO, name):
@@ -297,9 +312,10 @@ _svd = primitive(lambda a, full_matrices, hermitian: tuple(np.linalg.svd(
     a, full_matrices=full_matrices, hermitian=hermitian)), "linalg.svd", multiple_results=True)
 
 
-def _svd_pull(cts, u, s, vh, full_matrices, shape, dtype):
+def _svd_pull(cts, u, s, vh, full_matrices, hermitian, shape, dtype):
     # Transposes the derivative of A = U diag(s) V^H (with JAX's choice of phases); the
     # algebra is done with conjugated cotangents (the usual adjoint) and conjugated back.
+    # With `hermitian`, NumPy decomposes the Hermitian matrix of A's lower triangle.
     m, n = shape[-2:]
     k = min(m, n)
     g_u, g_s, g_vh = cts
@@ -336,15 +352,16 @@ def _svd_pull(cts, u, s, vh, full_matrices, shape, dtype):
         v_bar_h = _H(v_bar)
         outside = subtract(v_bar_h, _matmul(_matmul(v_bar_h, _H(vhk)), vhk))
         a_bar = _add_optional(a_bar, _matmul(true_divide(uk, s_columns), outside))
-    return unbroadcast(_conj(a_bar), shape, dtype)
+    a_bar = _conj(a_bar)
+    return unbroadcast(_triangle_cotangent(a_bar, "L") if hermitian else a_bar, shape, dtype)
 
 
 def _add_optional(total, term):
     return term if total is None else add(total, term)
 
 
-defvjp(_svd, ArgVJP(lambda ans, a, full_matrices, hermitian: (*ans, full_matrices, *aval(a)),
-                    _svd_pull))
+defvjp(_svd, ArgVJP(lambda ans, a, full_matrices, hermitian: (*ans, full_matrices, hermitian,
+                                                             *aval(a)), _svd_pull))
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
@@ -466,8 +483,9 @@ def qr(a, mode="reduced"):
 _pinv = primitive(lambda a, options: np.linalg.pinv(a, **dict(options)), "linalg.pinv")
 
 
-def _pinv_pull(g, p, a, shape, dtype):
+def _pinv_pull(g, p, a, hermitian, shape, dtype):
     # For a constant rank, dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P.
+    # With `hermitian`, NumPy inverts the Hermitian matrix of A's lower triangle.
     p_bar = _conj(g)
     p_h = _H(p)
     a_bar = negative(_matmul(_matmul(p_h, p_bar), p_h))
@@ -475,10 +493,17 @@ def _pinv_pull(g, p, a, shape, dtype):
     a_bar = add(a_bar, subtract(left, _matmul(a, _matmul(p, left))))
     right = _matmul(_matmul(p_h, p), _H(p_bar))              # P^H P P_bar^H
     a_bar = add(a_bar, subtract(right, _matmul(_matmul(right, p), a)))
-    return unbroadcast(_conj(a_bar), shape, dtype)
+    a_bar = _conj(a_bar)
+    return unbroadcast(_triangle_cotangent(a_bar, "L") if hermitian else a_bar, shape, dtype)
 
 
-defvjp(_pinv, ArgVJP(lambda ans, a, options: (ans, a, *aval(a)), _pinv_pull))
+def _pinv_save(ans, a, options):
+    # With `hermitian`, A's lower triangle stands for the matrix NumPy inverts.
+    hermitian = dict(options)["hermitian"]
+    return (ans, _triangle_matrix(a) if hermitian else a, hermitian, *aval(a))
+
+
+defvjp(_pinv, ArgVJP(_pinv_save, _pinv_pull))
 
 _NOT_GIVEN = object()
 

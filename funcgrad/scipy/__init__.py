@@ -1,4 +1,4 @@
 """funcgrad.scipy: differentiable parts of SciPy (needs SciPy installed)."""
-from . import special, stats  # noqa: F401
+from . import integrate, linalg, signal, special, stats  # noqa: F401
 
-__all__ = ["special", "stats"]
+__all__ = ["integrate", "linalg", "signal", "special", "stats"]

@@ -91,12 +91,41 @@ def _inverses(np, a, b):
     return np.linalg.inv(a), np.linalg.solve(a, b), np.linalg.det(a), sign, logabsdet
 
 
-def _cholesky_eigh(np, a):
-    w, v = np.linalg.eigh(a)
-    # V diag(sin(w)) V^H and |V|^2 do not depend on the eigenvectors' signs (phases).
-    return (np.linalg.cholesky(a), np.linalg.cholesky(a, upper=True), w,
-            np.einsum("...ij,...j,...kj->...ik", v, np.sin(w), np.conj(v)),
-            _magnitudes(np, v), np.linalg.eigvalsh(a, "U"))
+@st.composite
+def one_triangle_positive_definite(draw):
+    """Positive definite matrices, Hermitian or plus noise within 0.3 everywhere (the
+    imaginary part of the diagonal too): either triangle still reads as a positive definite
+    matrix with separated eigenvalues, but the matrix itself is not Hermitian."""
+    (a,), _ = draw(positive_definite())
+    if draw(st.booleans()):
+        return (a,), {}
+    noise = _draw_matrix(draw, a.shape, a.real.dtype.type, np.iscomplexobj(a), -0.3, 0.3)
+    return (a + noise,), {}
+
+
+def _as_read(a, uplo):
+    """The Hermitian matrix NumPy's eigh/cholesky read from the ``uplo`` triangle of
+    ``a``, spelt out for JAX, which symmetrises its input instead."""
+    triangle, k = (jnp.tril, -1) if uplo == "L" else (jnp.triu, 1)
+    strict = triangle(a, k)
+    diagonal = jnp.real(jnp.diagonal(a, axis1=-2, axis2=-1))
+    return (strict + jnp.conj(jnp.swapaxes(strict, -1, -2))
+            + diagonal[..., None] * jnp.eye(a.shape[-1], dtype=diagonal.dtype))
+
+
+def _one_triangle(np, a, read=lambda a, uplo: a):
+    """Functions of one triangle of ``a``: funcgrad reads it as NumPy; JAX is given the
+    matrix read (``read``). Their derivatives must be those of the function computed."""
+    outputs = (np.linalg.cholesky(read(a, "L")), np.linalg.cholesky(read(a, "L"), upper=True),
+               np.linalg.eigvalsh(read(a, "U"), "U"), np.linalg.eigvalsh(read(a, "L")),
+               np.linalg.svd(read(a, "L"), compute_uv=False, hermitian=True),
+               np.linalg.pinv(read(a, "L"), hermitian=True))
+    for uplo in "LU":
+        w, v = np.linalg.eigh(read(a, uplo), UPLO=uplo)
+        # V diag(sin(w)) V^H and |V|^2 do not depend on the eigenvectors' signs (phases).
+        outputs += (w, np.einsum("...ij,...j,...kj->...ik", v, np.sin(w), np.conj(v)),
+                    _magnitudes(np, v))
+    return outputs
 
 
 def _reconstruct(np, u, s, vh):
@@ -231,7 +260,8 @@ def matrix_rank_args(draw):
 
 CASES = [
     Case("linalg_inv_solve_det", _inverses, invertible(), order=2),
-    Case("linalg_cholesky_eigh", _cholesky_eigh, positive_definite(), order=2),
+    Case("linalg_cholesky_eigh", _one_triangle, one_triangle_positive_definite(),
+         jax_fun=lambda a: _one_triangle(jnp, a, _as_read), order=2),
     Case("linalg_svd_pinv", _svd, separated_singular_values()),
     # JAX cannot differentiate the extra singular vectors of full_matrices=True.
     Case("linalg_svd_full_values", _svd_full, separated_singular_values(),

@@ -1,0 +1,175 @@
+"""Oracle cases: scipy.linalg (against jax.scipy.linalg, and SciPy's values where a case
+has no `jax_fun`). JAX cannot differentiate its solve_sylvester and sqrtm (they go through
+a Schur decomposition), so those cases are checked against JAX transcriptions of their
+definitions: a Kronecker-product solve, and the Denman-Beavers iteration.
+"""
+import hypothesis.strategies as st
+import jax.numpy as jnp
+import jax.scipy.linalg
+import numpy
+import scipy.linalg
+
+import funcgrad.scipy.linalg
+from oracle import Case, array, dtypes
+from oracle_cases.linalg import COMPLEX, _as_read, one_triangle_positive_definite
+
+_LINALG = {"funcgrad.numpy": funcgrad.scipy.linalg, "jax.numpy": jax.scipy.linalg,
+           "numpy": scipy.linalg}
+
+# (n, batch shape, complex, k right-hand sides or None for a vector)
+_LAYOUTS = [(1, (), False, 2), (3, (), False, None), (2, (), True, 3), (3, (2,), False, 1)]
+
+
+def linalg(np):
+    return _LINALG[np.__name__]
+
+
+def _draw(draw, shape, dtype, complex_, low=-1.0, high=1.0):
+    x = draw(array(shape, dtype, low, high))
+    if complex_:
+        x = (x + 1j * draw(array(shape, dtype, low, high))).astype(COMPLEX[dtype])
+    return x
+
+
+@st.composite
+def dominant(draw, layouts=_LAYOUTS, permute=True):
+    """Diagonally dominant matrices, rows maybe permuted (so that LU pivots), and
+    right-hand sides; neither triangle is zero."""
+    n, batch, complex_, k = draw(st.sampled_from(layouts))
+    dtype = draw(dtypes())
+    a = _draw(draw, batch + (n, n), dtype, complex_) + 5 * numpy.eye(n, dtype=dtype)
+    if permute and n > 1 and draw(st.booleans()):
+        a = a[..., ::-1, :].copy()
+    b = _draw(draw, batch + ((n,) if k is None else (n, k)), dtype, complex_, -2.0, 2.0)
+    return (a, b), {}
+
+
+def _triangular_solves(np, a, b):
+    solve = linalg(np).solve_triangular
+    return tuple(solve(a, b, trans, lower, unit) for trans in (0, 1, "C")
+                 for lower in (False, True) for unit in (False, True))
+
+
+def _expm(np, a, e):
+    la = linalg(np)
+    return (la.expm(a),) + tuple(la.expm_frechet(a, e)) + (
+        la.expm_frechet(a, e, compute_expm=False),)
+
+
+def _jax_expm(a, e):
+    # SciPy's expm_frechet (and funcgrad's) computes in double precision; JAX's keeps
+    # float32.
+    a64, e64 = a.astype(jnp.float64), e.astype(jnp.float64)
+    la = jax.scipy.linalg
+    return (la.expm(a),) + tuple(la.expm_frechet(a64, e64)) + (
+        la.expm_frechet(a64, e64, compute_expm=False),)
+
+
+@st.composite
+def expm_args(draw):
+    n, batch = draw(st.sampled_from([(1, ()), (2, ()), (3, ()), (2, (2,))]))
+    dtype = draw(dtypes())
+    return tuple(draw(array(batch + (n, n), dtype, -1.0, 1.0)) for _ in range(2)), {}
+
+
+def _lu(np, a, b):
+    la = linalg(np)
+    p, l, u = la.lu(a)
+    factored = la.lu_factor(a)
+    return (p, l, u) + tuple(la.lu(a, permute_l=True)) + (factored[0],) + tuple(
+        la.lu_solve(factored, b, trans) for trans in (0, 1, 2))
+
+
+def _one_triangle(np, a, b, read=lambda a, uplo: a):
+    """Functions of one triangle of ``a``; JAX, which symmetrises, is given the matrix
+    read (``read``)."""
+    la = linalg(np)
+    lower_c, _ = la.cho_factor(read(a, "L"), lower=True)
+    upper_c, _ = la.cho_factor(read(a, "U"))
+    outputs = (la.cholesky(read(a, "U")), la.cholesky(read(a, "L"), lower=True),
+               np.tril(lower_c), np.triu(upper_c),
+               la.cho_solve((lower_c, True), b), la.cho_solve((upper_c, False), b))
+    for uplo in "LU":
+        w, v = la.eigh(read(a, uplo), lower=uplo == "L")
+        outputs += (w, la.eigh(read(a, uplo), lower=uplo == "L", eigvals_only=True),
+                    np.einsum("ij,j,kj->ik", v, np.sin(w), np.conj(v)))
+    return outputs
+
+
+@st.composite
+def one_triangle_args(draw):
+    (a,), _ = draw(one_triangle_positive_definite().filter(lambda drawn: drawn[0][0].ndim == 2))
+    b = _draw(draw, (a.shape[-1], 2), a.real.dtype.type, numpy.iscomplexobj(a), -2.0, 2.0)
+    return (a, b), {}
+
+
+def _sylvester_sqrtm(np, a, b, q):
+    la = linalg(np)
+    return la.solve_sylvester(a, b, q), la.sqrtm(a)
+
+
+def _jax_sylvester_sqrtm(a, b, q):
+    m, n = a.shape[-1], b.shape[-1]
+    # vec(A X + X B) = (I kron A + B^T kron I) vec(X), vec stacking columns.
+    operator = jnp.kron(jnp.eye(n, dtype=a.dtype), a) + jnp.kron(b.T, jnp.eye(m, dtype=a.dtype))
+    x = jnp.linalg.solve(operator, q.T.reshape(-1)).reshape(n, m).T
+    y, z = a, jnp.eye(m, dtype=a.dtype)
+    for _ in range(30):
+        y, z = (y + jnp.linalg.inv(z)) / 2, (z + jnp.linalg.inv(y)) / 2
+    return x, y
+
+
+@st.composite
+def sylvester_args(draw):
+    m, n = draw(st.sampled_from([(1, 1), (2, 3), (3, 2)]))
+    dtype = draw(dtypes())
+    # Eigenvalues near 3 and 5: a and -b share none, and a has a real square root.
+    a = draw(array((m, m), dtype, -0.5, 0.5)) + 3 * numpy.eye(m, dtype=dtype)
+    b = draw(array((n, n), dtype, -0.5, 0.5)) + 5 * numpy.eye(n, dtype=dtype)
+    return (a, b, draw(array((m, n), dtype, -2.0, 2.0))), {}
+
+
+@st.composite
+def blocks(draw):
+    shapes = draw(st.sampled_from([[(2, 2), (1, 3), (2,)], [(), (2, 1)], [(3,)]]))
+    return tuple(draw(array(shape, draw(dtypes()), -2.0, 2.0)) for shape in shapes), {}
+
+
+# ((l, u), columns, b's shape): JAX has no solve_banded; its case solves the dense matrix.
+_BANDS = [((1, 1), 4, (4,)), ((0, 2), 3, (3, 2)), ((2, 0), 3, (3,)), ((1, 2), 5, (5, 1))]
+
+
+@st.composite
+def banded(draw):
+    (lower, upper), n, b_shape = draw(st.sampled_from(_BANDS))
+    dtype = draw(dtypes())
+    ab = draw(array((lower + upper + 1, n), dtype, -1.0, 1.0))
+    ab[upper] += 5     # the diagonal: diagonally dominant
+    return (ab, draw(array(b_shape, dtype, -2.0, 2.0))), {"l_and_u": (lower, upper)}
+
+
+def _jax_solve_banded(ab, b, l_and_u):
+    """The dense matrix of the band storage ab[u + i - j, j] = A[i, j], solved."""
+    upper, n = l_and_u[1], ab.shape[-1]
+    a = 0
+    for r in range(ab.shape[0]):
+        k = upper - r
+        a = a + jnp.diag(ab[r, k:] if k >= 0 else ab[r, :n + k], k)
+    return jnp.linalg.solve(a, b)
+
+
+CASES = [
+    Case("scipy_linalg_solve_banded",
+         lambda np, ab, b, l_and_u: linalg(np).solve_banded(l_and_u, ab, b), banded(),
+         jax_fun=_jax_solve_banded, order=2),
+    Case("scipy_linalg_solve_triangular", _triangular_solves, dominant(permute=False),
+         order=2),
+    Case("scipy_linalg_expm", _expm, expm_args(), jax_fun=_jax_expm, order=2),
+    Case("scipy_linalg_lu", _lu, dominant(_LAYOUTS[:3])),
+    Case("scipy_linalg_cholesky_eigh", _one_triangle, one_triangle_args(),
+         jax_fun=lambda a, b: _one_triangle(jnp, a, b, _as_read)),
+    Case("scipy_linalg_sylvester_sqrtm", _sylvester_sqrtm, sylvester_args(),
+         jax_fun=_jax_sylvester_sqrtm, order=2),
+    Case("scipy_linalg_block_diag", lambda np, *arrays: linalg(np).block_diag(*arrays),
+         blocks()),
+]

@@ -1,0 +1,84 @@
+"""funcgrad.scipy.linalg beyond the JAX oracle (tests/oracle_cases/scipy_linalg.py): SciPy's
+values where JAX differs (cho_factor's unused triangle, rectangular lu, p_indices, empty
+block_diag), derivatives of the one-triangle functions at non-Hermitian matrices, and the
+argument errors."""
+import numpy as np
+import pytest
+import scipy.linalg
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+import funcgrad.scipy.linalg as linalg
+from funcgrad.test_util import check_grads
+
+_RNG = np.random.default_rng(11)
+_NOT_HERMITIAN = _RNG.uniform(-1, 1, (3, 3)) + np.diag([4.0, 9.0, 14.0])
+
+
+@pytest.mark.parametrize("lower", [False, True])
+def test_cho_factor_keeps_the_other_triangle_as_scipy(lower):
+    c, flag = linalg.cho_factor(_NOT_HERMITIAN, lower=lower)
+    expected, expected_flag = scipy.linalg.cho_factor(_NOT_HERMITIAN, lower=lower)
+    np.testing.assert_allclose(c, expected, rtol=1e-13)
+    assert flag == expected_flag
+
+
+@pytest.mark.parametrize("name", ["cholesky", "cho_factor", "cho_solve", "eigh"])
+@pytest.mark.parametrize("lower", [False, True])
+def test_one_triangle_derivatives(name, lower):
+    b = _RNG.normal(size=(3, 2))
+    functions = {
+        "cholesky": lambda a: linalg.cholesky(a, lower=lower),
+        "cho_factor": lambda a: linalg.cho_factor(a, lower=lower)[0],
+        "cho_solve": lambda a: linalg.cho_solve(linalg.cho_factor(a, lower=lower), b),
+        "eigh": lambda a: linalg.eigh(a, lower=lower)[0],
+    }
+    check_grads(functions[name], (_NOT_HERMITIAN,), order=2)
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (4, 2)])
+def test_rectangular_lu_values_and_no_derivative(shape):
+    a = _RNG.normal(size=shape)
+    for ours, theirs in zip(linalg.lu(a), scipy.linalg.lu(a)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-13)
+    with pytest.raises(NotImplementedError, match="lu: the derivative.*square"):
+        fg.grad(lambda a: fnp.sum(linalg.lu(a)[2]))(a)
+
+
+def test_lu_p_indices_and_block_diag_edges_as_scipy():
+    a = _RNG.normal(size=(4, 4))
+    np.testing.assert_array_equal(linalg.lu(a, p_indices=True)[0],
+                                  scipy.linalg.lu(a, p_indices=True)[0])
+    assert linalg.block_diag().shape == scipy.linalg.block_diag().shape
+    np.testing.assert_array_equal(linalg.block_diag(1.0, [2, 3], [[4], [5]]),
+                                  scipy.linalg.block_diag(1.0, [2, 3], [[4], [5]]))
+
+
+def test_sqrtm_of_a_matrix_with_negative_eigenvalues_is_complex_as_scipy():
+    a = np.array([[-4.0, 1.0], [0.0, 9.0]])
+    np.testing.assert_allclose(linalg.sqrtm(a), scipy.linalg.sqrtm(a), rtol=1e-12)
+    check_grads(lambda a: fnp.real(linalg.sqrtm(a)), (a,), order=1)
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: linalg.solve_triangular(np.eye(2), np.ones(2), trans=3), ValueError, "trans"),
+    (lambda: linalg.solve_triangular(np.eye(2), np.ones(3)), ValueError, "does not match"),
+    (lambda: linalg.solve_triangular(np.ones((2, 3)), np.ones(2)), ValueError, "square"),
+    (lambda: linalg.expm_frechet(np.eye(2), np.eye(3)), ValueError, "same shape"),
+    (lambda: linalg.solve_sylvester(np.eye(2), np.eye(3), np.ones((3, 2))), ValueError,
+     "q must be 2x3"),
+    (lambda: linalg.solve_banded((1, 1), np.ones((2, 3)), np.ones(3)), ValueError,
+     "l \\+ u \\+ 1 = 3 rows"),
+    (lambda: linalg.solve_banded((1, 1), np.ones((3, 3)), np.ones(4)), ValueError,
+     "does not match the 3 columns"),
+    (lambda: linalg.solve_banded(1, np.ones((3, 3)), np.ones(3)), TypeError, "pair"),
+    (lambda: linalg.eigh(np.eye(2), np.eye(2)), NotImplementedError, "standard problem"),
+    (lambda: linalg.block_diag(np.ones((1, 1, 1))), ValueError, "at most 2"),
+    (lambda: linalg.lu_solve((np.eye(2), np.zeros(3, int)), np.ones(2)), ValueError,
+     "pivots"),
+    (lambda: linalg.solve_triangular(np.array([[0.0, 0.0], [1.0, 0.0]]), np.ones(2)),
+     np.linalg.LinAlgError, "solve_triangular"),
+])
+def test_bad_arguments_are_named(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
