@@ -7,6 +7,7 @@ arrays); the lambdas rename them for funcgrad (``dim`` -> ``axis``, ``keepdim`` 
 `NOT_PROVIDED` lists the torch names left out, each with the reason; docs/torch-names.md
 is generated from both (``python -m compat.tools.list_torch_names``).
 """
+import builtins
 import itertools
 import math
 
@@ -15,6 +16,7 @@ import numpy as np
 import funcgrad as fg
 import funcgrad.numpy as fnp
 import funcgrad.numpy.linalg as fla
+import funcgrad.scipy.linalg as fsl
 import funcgrad.scipy.special as fsp
 from funcgrad.core import unbox_all
 
@@ -657,6 +659,26 @@ def _solve(A, B, *, left=True):
     return fla.solve(A, B)
 
 
+def _multigammaln(x, p):
+    """log of the multivariate gamma function, as a sum of gammaln: PyTorch checks no
+    domain (inf where x <= (p - 1) / 2), where SciPy's multigammaln refuses."""
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    terms = [fsp.gammaln(x - 0.5 * j) for j in range(p)]
+    return p * (p - 1) / 4 * math.log(math.pi) + builtins.sum(terms[1:], terms[0])
+
+
+def _solve_triangular(A, B, *, upper, left=True, unitriangular=False):
+    if fnp.ndim(B) < 2:
+        raise RuntimeError("linalg.solve_triangular: The input tensor B must have at least 2 "
+                           "dimensions.")
+    if not left:  # X A = B is A^T X^T = B^T, and A^T is triangular on the other side
+        return fnp.matrix_transpose(fsl.solve_triangular(
+            fnp.matrix_transpose(A), fnp.matrix_transpose(B), lower=upper,
+            unit_diagonal=unitriangular))
+    return fsl.solve_triangular(A, B, lower=not upper, unit_diagonal=unitriangular)
+
+
 def _square(compute, name):
     """`compute`, refusing what is not a (batch of) square matrices as PyTorch does."""
     def checked(A, *args, **kwargs):
@@ -839,6 +861,10 @@ ELEMENTWISE = [
     Row("special.gammaln", fsp.gammaln, FLOAT, "LgammaBackward0"),
     Row("special.digamma", fsp.digamma, FLOAT, "DigammaBackward0"),
     Row("special.psi", fsp.digamma, FLOAT, "DigammaBackward0"),
+    Row("special.multigammaln", _multigammaln, FLOAT, "MvlgammaBackward0"),
+    Row("special.zeta", lambda x, q: fsp.zeta(x, q), FLOAT),
+    Row("special.bessel_j0", fsp.j0, DATA),  # no derivative in PyTorch either
+    Row("mvlgamma", _multigammaln, FLOAT, inplace=True),
     Row("special.polygamma", lambda n, x: fsp.polygamma(n, x), FLOAT, "PolygammaBackward0"),
     Row("polygamma", lambda n, x: fsp.polygamma(n, x), FLOAT, method=False),
     Row("special.i0", fsp.i0, FLOAT, "I0Backward0"),
@@ -1065,6 +1091,8 @@ LINALG = [
         "LinalgEigBackward0", returns=_named("linalg_eig", ("eigenvalues", "eigenvectors"))),
     Row("linalg.eigvals", _square(lambda A: fla.eigvals(_inexact(A)), "linalg.eigvals"),
         PROMOTE, "LinalgEigBackward0"),
+    Row("linalg.solve_triangular", _square(_solve_triangular, "linalg.solve_triangular"),
+        FLOAT),
     Row("linalg.eigvalsh", _eigvalsh, FLOAT,
         "LinalgEighBackward0"),
     Row("linalg.svd", _svd, FLOAT, returns=_named("linalg_svd", ("U", "S", "Vh"))),
@@ -1139,8 +1167,4 @@ NOT_PROVIDED = {
     "linalg.lu_factor": "funcgrad.numpy has no LU factorisation",
     "linalg.householder_product": "funcgrad.numpy has no Householder products",
     "linalg.ldl_factor": "funcgrad.numpy has no LDL factorisation",
-    "linalg.solve_triangular": "not yet (linalg.solve gives the same values)",
-    "special.zeta": "not yet mapped (funcgrad.scipy.special.zeta has no derivative in x)",
-    "special.bessel_j0": "not yet mapped (funcgrad.scipy.special.j0 computes it)",
-    "special.multigammaln": "not yet",
 }
