@@ -134,8 +134,15 @@ def test_every_oracle_case_to_second_order(case, data):
             full[i] = a
         return case.fun(fnp, *full, **static)
 
-    check_grads(partial, tuple(args[i] for i in diff), order=2,
+    check_grads(partial, tuple(args[i] for i in diff), order=1 if case.name in FIRST_ORDER else 2,
                 **SETTINGS.get(case.name, dict(eps=1e-6, atol=1e-5, rtol=1e-5)))
+
+
+# Cases differentiable once only: their second derivative in a shape parameter raises a
+# NotImplementedError that names it (the regularized incomplete gamma function's, in `a`).
+FIRST_ORDER = {"special.gammainc", "special.gammaincc", "stats.gamma.cdf", "stats.gamma.sf",
+               "stats.gamma.logcdf", "stats.gamma.logsf", "stats.chi2.cdf", "stats.chi2.sf",
+               "stats.chi2.logcdf", "stats.chi2.logsf"}
 
 
 # Cases that round through float32 inside need steps well above float32's resolution

@@ -248,6 +248,10 @@ CASES = [
     Case("special.factorial", lambda np, x: special(np).factorial(x),
          values(-2.5, 4.0, _positive_or_negative_non_integers),
          jax_fun=jax.scipy.special.factorial),
+    # JAX has no binom: Gamma's ratio, through its gammaln (n - k + 1 > 0 on this domain).
+    Case("special.binom", lambda np, n, k: special(np).binom(n, k), pairs((1.0, 6.0), (0.0, 1.0)),
+         jax_fun=lambda n, k: jnp.exp(jax.scipy.special.gammaln(n + 1) - jax.scipy.special.gammaln(
+             k + 1) - jax.scipy.special.gammaln(n - k + 1)), order=2),
     Case("special.comb", lambda np, n, k: special(np).comb(n, k), pairs((0.0, 6.0), (0.0, 6.0))),
     # k = 0 is left out: there JAX's comb with repetition is the constant 1 (derivative 0 in
     # k), ours the binomial formula's value, 1, and its derivative.

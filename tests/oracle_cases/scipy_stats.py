@@ -155,8 +155,9 @@ CASES = [
     *(_case("chi2", f, (0.05, 8.0), (0.5, 6.0), LOC_BELOW, SCALE) for f in ("pdf", "cdf", "sf")),
     # k is a count (a constant): the cdf is a step function of it.
     _case("poisson", "cdf", (-1.0, 6.0), (0.1, 5.0), (-1.0, 1.0), diff=(1,)),
-    *(_case("expon", f, X, LOC, SCALE)
-      for f in ("logpdf", "pdf", "cdf", "sf", "logsf")),
+    *(_case("expon", f, X, LOC, SCALE) for f in ("pdf", "cdf", "sf", "logsf")),
+    # log densities inside the support (-inf outside, which the densities' cases cover)
+    _case("expon", "logpdf", (0.05, 4.0), LOC_BELOW, SCALE),
     _case("expon", "logcdf", (0.05, 4.0), LOC_BELOW, SCALE),
     _case("expon", "ppf", (0.02, 0.98), LOC, SCALE),
     *(_case("laplace", f, X, LOC, SCALE) for f in ("logpdf", "pdf", "cdf")),
@@ -165,7 +166,8 @@ CASES = [
     *(_case("cauchy", f, X, LOC, SCALE)
       for f in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf")),
     *(_case("cauchy", f, (0.02, 0.98), LOC, SCALE) for f in ("ppf", "isf")),
-    *(_case("uniform", f, X, LOC, SCALE) for f in ("logpdf", "pdf", "cdf")),
+    *(_case("uniform", f, X, LOC, SCALE) for f in ("pdf", "cdf")),
+    _case("uniform", "logpdf", (0.02, 0.1), LOC_BELOW, (0.6, 3.0)),
     _case("uniform", "ppf", (-0.5, 1.5), LOC, SCALE),
     *(_case("bernoulli", f, Counts((-1, 2)), PROBABILITY, diff=(1,)) for f in ("logpmf", "pmf")),
     _case("bernoulli", "cdf", (-1.0, 2.0), PROBABILITY, diff=(1,)),

@@ -179,6 +179,13 @@ def factorial(n, exact=False):
     return fnp.where(negative, 0.0, _core.gamma(fnp.where(negative, 0.0, n) + 1.0))
 
 
+def binom(n, k):
+    """``scipy.special.binom``: the binomial coefficient of real n and k,
+    Gamma(n + 1) / (Gamma(k + 1) Gamma(n - k + 1)); differentiable in both."""
+    check_broadcastable("binom", n=n, k=k)
+    return _gamma_family.binom(n, k)
+
+
 def comb(N, k, exact=False, repetition=False):
     """``scipy.special.comb`` with ``exact=False``: the binomial coefficient, 0 where
     k > N, N < 0 or k < 0; with ``repetition``, comb(N + k - 1, k)."""
@@ -437,7 +444,7 @@ psi = digamma
 __all__ = ["gammaln", "gamma", "digamma", "psi", "polygamma", "erf", "erfc", "erfinv",
            "expit", "logit", "ndtr", "ndtri", "log_ndtr", "i0", "i1", "i0e", "i1e", "entr",
            "xlogy", "xlog1py", "betaln", "beta", "rgamma", "gammasgn", "loggamma",
-           "multigammaln", "poch", "factorial", "comb", "zeta", "gammainc", "gammaincc",
+           "multigammaln", "poch", "factorial", "binom", "comb", "zeta", "gammainc", "gammaincc",
            "betainc", "erfcinv", "erfcx", "dawsn", "fresnel", "sici", "expi", "exp1", "expn",
            "spence", "owens_t", "hyp1f1", "hyp2f1", "kl_div", "rel_entr", "bernoulli", "j0",
            "j1", "jn", "y0", "y1", "yn", "iv", "ive", "bessel_jn", "logsumexp", "softmax",
