@@ -539,8 +539,11 @@ def check_case_batched(case, data, with_grad=True, keep_positions=False):
 
 
 
-# How many compiled oracles are kept at once (see release_compiled_oracles).
+# How many compiled oracles are kept at once, and how many memory mappings the process may
+# reach before they are dropped (see release_compiled_oracles): a large program (second
+# derivatives of an unrolled iteration) takes thousands of mappings on its own.
 _MOST_PROGRAMS = 150
+_MOST_MAPPINGS = 30_000
 
 
 def release_compiled_oracles():
@@ -553,5 +556,15 @@ def release_compiled_oracles():
 
 
 def _make_room_for_a_program():
-    if len(_JAX_ORACLES) + len(_JAX_BATCHED) >= _MOST_PROGRAMS:
+    if len(_JAX_ORACLES) + len(_JAX_BATCHED) >= _MOST_PROGRAMS \
+            or _memory_mappings() > _MOST_MAPPINGS:
         release_compiled_oracles()
+
+
+def _memory_mappings():
+    """How many memory mappings the process has (Linux; 0 where /proc cannot tell)."""
+    try:
+        with open("/proc/self/maps", "rb") as maps:
+            return maps.read().count(b"\n")
+    except OSError:
+        return 0
