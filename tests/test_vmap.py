@@ -20,7 +20,7 @@ from funcgrad.core import (ArgVJP, BatchingFallbackWarning, BatchTrace, Conversi
 from funcgrad.tree_util import tree_flatten, tree_map
 from oracle import draw_batch
 from test_oracle import CASES
-from test_vmap_oracle import VALUE_DEPENDENT
+from test_vmap_oracle import KEEP_POSITIONS, VALUE_DEPENDENT
 
 jax.config.update("jax_enable_x64", True)
 
@@ -316,12 +316,14 @@ def test_every_registered_primitive_is_batched_by_an_oracle_case(monkeypatch):
     @given(data=st.data())
     def run(case, data):
         args, static = data.draw(case.args)
-        batched, in_axes, _ = draw_batch(data, args)
+        batched, in_axes, _ = draw_batch(data, args,
+                                         keep_positions=case.name in KEEP_POSITIONS)
         if all(axis is None for axis in in_axes):
             return
         fun = lambda *a: case.fun(fnp, *a, **static)  # noqa: E731
         fg.vmap(fun, in_axes=in_axes)(*batched)
-        diff = tuple(i for i, a in enumerate(args) if np.result_type(a).kind == "f")
+        diff = case.diff if case.diff is not None else tuple(
+            i for i, a in enumerate(args) if np.result_type(a).kind == "f")
         floats = [np.result_type(leaf).kind in "fc" for leaf in tree_flatten(fun(*args))[0]]
         if case.differentiable and diff and any(floats):
             def weighted(*a):
