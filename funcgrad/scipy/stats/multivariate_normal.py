@@ -44,15 +44,9 @@ def logpdf(x, mean, cov, allow_singular=None):
         raise ValueError(f"funcgrad.scipy.stats.multivariate_normal.logpdf: x must have "
                          f"{n} entries along its last axis, like mean; got shape "
                          f"{np.shape(x)}")
-    try:
-        lower = fnp.linalg.cholesky(0.5 * (cov + _last_two_swapped(cov)))
-    except fnp.linalg.LinAlgError as error:
-        raise fnp.linalg.LinAlgError(
-            "funcgrad.scipy.stats.multivariate_normal.logpdf: cov is not positive "
-            "definite") from error
-    # With cov = L L^T, the quadratic form is |L^-1 y|^2 and log det cov = 2 sum log diag L.
+    # With cov = L L^T, the quadratic form is |L^-1 y|^2.
+    lower, half_log_det = _cholesky(cov, "logpdf")
     whitened = fnp.linalg.solve(lower, fnp.expand_dims(y, -1))[..., 0]
-    half_log_det = fnp.sum(fnp.log(fnp.einsum("...ii->...i", lower)), axis=-1)
     return -0.5 * fnp.sum(whitened * whitened, axis=-1) - 0.5 * n * _LOG_TWO_PI - half_log_det
 
 
@@ -77,14 +71,20 @@ def entropy(mean=None, cov=1, allow_singular=False):
     if mean is not None and np.size(mean) != n:
         raise ValueError(f"funcgrad.scipy.stats.multivariate_normal.entropy: mean has "
                          f"{np.size(mean)} entries, cov is {n} by {n}")
+    _, half_log_det = _cholesky(cov, "entropy")
+    return 0.5 * n * (1.0 + _LOG_TWO_PI) + half_log_det
+
+
+def _cholesky(cov, function):
+    """The lower Cholesky factor L of (a stack of) covariance matrices, of their symmetric
+    part, and half of log det cov (the sum of log diag L)."""
     try:
         lower = fnp.linalg.cholesky(0.5 * (cov + _last_two_swapped(cov)))
     except fnp.linalg.LinAlgError as error:
         raise fnp.linalg.LinAlgError(
-            "funcgrad.scipy.stats.multivariate_normal.entropy: cov is not positive "
-            "definite") from error
-    half_log_det = fnp.sum(fnp.log(fnp.diagonal(lower)))
-    return 0.5 * n * (1.0 + _LOG_TWO_PI) + half_log_det
+            f"funcgrad.scipy.stats.multivariate_normal.{function}: cov is not positive "
+            f"definite") from error
+    return lower, fnp.sum(fnp.log(fnp.einsum("...ii->...i", lower)), axis=-1)
 
 
 __all__ = ["logpdf", "pdf", "entropy"]
