@@ -15,7 +15,7 @@ import inspect
 
 import numpy as np
 
-from ..core import (NO_PARAMS, ArgVJP, Box, Primitive, errors, find_top_trace, strip_derivatives,
+from ..core import (NO_PARAMS, ArgVJP, Box, Primitive, errors, strip_derivatives,
                    unbox_all)
 from ._base import astype, broadcast_to_p, real, unbroadcast
 from ._batching import elementwise as batch_elementwise
