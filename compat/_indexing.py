@@ -31,6 +31,9 @@ def _index_parts(index):
             part = np.asarray(part)
         elif isinstance(part, numbers.Integral):
             part = int(part)
+        elif isinstance(part, numbers.Real):
+            raise IndexError(f"only integers, slices (`:`), ellipsis (`...`), None and long or "
+                             f"byte Variables are valid indices (got {type(part).__name__})")
         converted.append(part)
     return tuple(converted)
 
@@ -52,6 +55,7 @@ def getitem(input, index):
         return _legacy_scalar_index(input)
     if _is_basic(parts):
         return _basic_index(input, parts)
+    _check_arrays(input._data.shape, parts)
     basic, advanced = _split_index(parts)
     if not _selects_all(basic):
         input = _basic_index(input, basic)
@@ -76,6 +80,39 @@ def _split_index(parts):
     return tuple(basic), tuple(advanced)
 
 
+def _check_arrays(shape, parts):
+    """PyTorch's errors for the integer and boolean arrays of an index: an integer out of
+    range (PyTorch numbers the dimension among the arrays) or a mask of another shape."""
+    ndim = len(shape)
+    consumed = sum(1 for p in parts if p is not None and p is not Ellipsis)
+    dim = arrays = 0
+    for part in parts:
+        if part is Ellipsis:
+            dim += ndim - consumed
+        elif isinstance(part, _BASIC):
+            dim += part is not None
+        else:
+            array = np.asarray(part)
+            if array.dtype == np.bool_:
+                _check_mask(array.shape, shape, dim)
+                dim += array.ndim
+            else:
+                size = shape[dim] if dim < ndim else 0
+                bad = array[(array < -size) | (array >= size)]
+                if bad.size:
+                    raise IndexError(f"index {bad.flat[0]} is out of bounds for dimension "
+                                     f"{arrays} with size {size}")
+                dim += 1
+            arrays += 1
+
+
+def _check_mask(mask, shape, dim):
+    for i, size in enumerate(mask):
+        if dim + i < len(shape) and size != shape[dim + i]:
+            raise IndexError(f"The shape of the mask {list(mask)} at index {i} does not match "
+                             f"the shape of the indexed tensor {list(shape)} at index {dim + i}")
+
+
 def _selects_all(parts):
     return all(p is Ellipsis or (isinstance(p, slice) and p == slice(None)) for p in parts)
 
@@ -96,10 +133,14 @@ def _basic_index(input, parts):
     if sum(1 for p in parts if p is Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     current, axis = input, 0
+    dim = 0  # PyTorch's number of the dimension in its errors: every part counts
     for part in parts:
         if part is Ellipsis:
             axis += ndim - consumed
-        elif part is None:
+            dim += ndim - consumed
+            continue
+        dim += 1
+        if part is None:
             current = wrap_view(current, fnp.expand_dims, "UnsqueezeBackward0", axis=axis)
             axis += 1
         elif isinstance(part, slice):
@@ -112,7 +153,7 @@ def _basic_index(input, parts):
         else:
             size = current._data.shape[axis]
             if not -size <= part < size:
-                raise IndexError(f"index {part} is out of bounds for dimension {axis} with "
+                raise IndexError(f"index {part} is out of bounds for dimension {dim - 1} with "
                                  f"size {size}")
             # The Ellipsis makes NumPy return a 0-d view, not a copied scalar, when the
             # last axis is selected.
@@ -133,6 +174,8 @@ def setitem(input, index, value):
         else:
             fill_with_wrapped_number_(input, value)
         return
+    if isinstance(value, Tensor):
+        _check_fits(value, input._data[parts].shape, _is_basic(parts))
     recording = STATE.enabled and (input._box is not None or (
         isinstance(value, Tensor) and value._box is not None))
     check_inplace(input, recording, view_message=True)
@@ -159,6 +202,31 @@ def setitem(input, index, value):
     assign(input, result, inputs)
 
 
+def _check_fits(value, target, basic):
+    """PyTorch's errors for a value that does not broadcast to the `target` shape its index
+    selects (checked without its leading length-1 dimensions, from the last dimension): an
+    expand error for basic indices, a shape mismatch for array indices."""
+    shape = value._data.shape
+    while shape and shape[0] == 1:
+        shape = shape[1:]
+    lead = len(target) - len(shape)
+    if not basic:
+        if lead < 0 or any(n != 1 and n != m for n, m in zip(shape, target[lead:])):
+            raise RuntimeError(f"shape mismatch: value tensor of shape {list(shape)} cannot "
+                               f"be broadcast to indexing result of shape {list(target)}")
+        return
+    if lead < 0:
+        raise RuntimeError(f"expand({value.type()}{{{list(shape)}}}, size={list(target)}): the "
+                           f"number of sizes provided ({len(target)}) must be greater or equal "
+                           f"to the number of dimensions in the tensor ({len(shape)})")
+    for i in reversed(range(len(shape))):
+        if shape[i] != 1 and shape[i] != target[lead + i]:
+            raise RuntimeError(f"The expanded size of the tensor ({target[lead + i]}) must "
+                               f"match the existing size ({shape[i]}) at non-singleton "
+                               f"dimension {lead + i}.  Target sizes: {list(target)}.  Tensor "
+                               f"sizes: {list(shape)}")
+
+
 def _placed(value, parts, shape):
     """`value`'s elements at the positions ``parts`` selects in an array of `shape`."""
     positions = np.arange(int(np.prod(shape))).reshape(shape)[parts]
@@ -168,16 +236,9 @@ def _placed(value, parts, shape):
 
 def _without_leading_ones(value, target):
     """The shape of tensor `value` written at positions of shape `target`: its leading
-    length-1 dimensions beyond target's are dropped (PyTorch's refusal for others)."""
+    dimensions beyond target's dropped (`_check_fits` found them of length 1)."""
     shape = value._data.shape
-    extra = len(shape) - len(target)
-    if extra <= 0:
-        return shape
-    if any(n != 1 for n in shape[:extra]):
-        raise RuntimeError(f"expand({value.type()}{{{list(shape)}}}, size={list(target)}): the "
-                           f"number of sizes provided ({len(target)}) must be greater or equal "
-                           f"to the number of dimensions in the tensor ({len(shape)})")
-    return shape[extra:]
+    return shape[max(len(shape) - len(target), 0):]
 
 
 __all__ = ["getitem", "setitem"]

@@ -79,7 +79,7 @@ def _install():
     Tensor.__neg__ = _ops.neg
     Tensor.__pos__ = lambda self: self
     Tensor.__abs__ = _ops.abs
-    Tensor.__invert__ = _ops.bitwise_not
+    Tensor.__invert__ = _ops.invert
     Tensor.__repr__ = Tensor.__str__ = _repr
     Tensor.__getitem__ = _indexing.getitem
     Tensor.__setitem__ = _indexing.setitem

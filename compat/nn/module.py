@@ -125,7 +125,7 @@ class Module:
         if not isinstance(name, str):
             raise TypeError(f"{what} name should be a string. Got {type(name).__name__}")
         if "." in name:
-            raise KeyError(f'{what} name can\'t contain "."')
+            raise KeyError(f'{what} name can\'t contain ".", got: {name}')
         if name == "":
             raise KeyError(f'{what} name can\'t be empty string ""')
         if hasattr(self, name) and name not in registry:
