@@ -16,24 +16,20 @@ def shape_argument(shape, name, argument="size"):
     PyTorch's type errors naming the function `name` and its `argument`."""
     if len(shape) == 1 and not _is_int(shape[0]):
         shape = shape[0]
-        if isinstance(shape, str) or not hasattr(shape, "__iter__"):
+        if isinstance(shape, (str, bool)) or not hasattr(shape, "__iter__"):
             raise TypeError(f"{name}(): argument '{argument}' (position 1) must be tuple of "
                             f"ints, not {type(shape).__name__}")
-    try:
-        return tuple(operator.index(n) for n in shape)
-    except TypeError:
+    if not all(map(_is_int, shape)):
         position, bad = next((i, n) for i, n in enumerate(shape, 1) if not _is_int(n))
         raise TypeError(f"{name}(): argument '{argument}' failed to unpack the object at pos "
                         f"{position} with error \"type must be tuple of ints,but got "
-                        f"{type(bad).__name__}\"") from None
+                        f"{type(bad).__name__}\"")
+    return tuple(map(operator.index, shape))
 
 
 def _is_int(x):
-    try:
-        operator.index(x)
-    except TypeError:
-        return False
-    return True
+    """Whether `x` is an int as PyTorch's sizes take them (bools are not)."""
+    return hasattr(type(x), "__index__") and not isinstance(x, bool)
 
 
 def _size(size, name):
@@ -112,6 +108,8 @@ def _check_range(start, end, step):
         raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
     if (step > 0 and end < start) or (step < 0 and end > start):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if (end - start) / step >= 2 ** 63:
+        raise RuntimeError("invalid size, possible overflow?")
 
 
 def linspace(start, end, steps, *, dtype=None, requires_grad=False, device=None):
@@ -219,7 +217,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     _device.check(device)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use "
-                      "sourceTensor.clone().detach() rather than compat.tensor(sourceTensor).",
+                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
+                      "requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
     return _finish(_array_of(data, dtype, "compat.tensor"), requires_grad)
 
@@ -264,6 +263,7 @@ def legacy_new(dtype, args, kwargs, name):
             len(args) == 1 and isinstance(args[0], Size)):
         return make(np.empty(_size(args, name), dtype.numpy))
     if len(args) != 1:
+        shape_argument(args, "new")  # PyTorch's error for the first size that is not an int
         raise TypeError(f"compat.{name}(): expected sizes (ints) or one sequence of data, got "
                         f"{args!r}")
     data = args[0]
@@ -272,8 +272,7 @@ def legacy_new(dtype, args, kwargs, name):
             raise TypeError(f"expected {dtype.scalar_name} (got {data.dtype.scalar_name})")
         return make(data._data, None, data._version)
     if isinstance(data, numbers.Number):
-        raise TypeError(f"compat.{name}(): new(): data must be a sequence (got "
-                        f"{type(data).__name__})")
+        raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
     return make(_array_of(data, dtype, f"compat.{name}"))
 
 

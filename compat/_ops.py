@@ -7,7 +7,6 @@ whose derivatives give PyTorch's.
 import builtins
 import math
 import numbers
-import operator
 import warnings
 
 import numpy as np
@@ -18,6 +17,7 @@ from funcgrad.numpy._base import reshape_p
 
 from . import _dtypes, _layout
 from ._dtypes import DEFAULTS
+from ._factories import shape_argument
 from ._grad_mode import STATE
 from ._record import (broadcast_error, check_tensor, elementwise, engine, float_operand,
                       operand, result_type, wrap, wrap_view)
@@ -472,7 +472,9 @@ def _variance(input, dim, unbiased, keepdim, correction, name):
     squares = fnp.sum(fnp.multiply(deviation, deviation), axis=axes, keepdims=bool(keepdim))
     with np.errstate(divide="ignore", invalid="ignore"):
         if count - correction <= 0:
-            warnings.warn(f"{name}(): degrees of freedom is <= 0", UserWarning, stacklevel=3)
+            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
+                          f"less than the reduction factor (input numel divided by output "
+                          f"numel).", UserWarning, stacklevel=3)
         return fnp.true_divide(squares, builtins.max(count - correction, 0))
 
 
@@ -686,27 +688,7 @@ _SHAPE_ARGUMENTS = {"view": "size", "reshape": "shape", "permute": "dims", "expa
 
 
 def _shape_args(shape, name):
-    """A shape given as varargs or as one sequence, with PyTorch's errors for non-ints."""
-    if len(shape) == 1 and not isinstance(shape[0], numbers.Integral):
-        shape = shape[0]
-        if isinstance(shape, str) or not hasattr(shape, "__iter__"):
-            raise TypeError(f"{name}(): argument '{_SHAPE_ARGUMENTS[name]}' (position 1) must "
-                            f"be tuple of ints, not {type(shape).__name__}")
-    try:
-        return tuple(operator.index(s) for s in shape)
-    except TypeError:
-        position, bad = next((i, s) for i, s in enumerate(shape, 1) if not _is_index(s))
-        raise TypeError(f"{name}(): argument '{_SHAPE_ARGUMENTS[name]}' failed to unpack the "
-                        f"object at pos {position} with error \"type must be tuple of ints,"
-                        f"but got {type(bad).__name__}\"") from None
-
-
-def _is_index(x):
-    try:
-        operator.index(x)
-    except TypeError:
-        return False
-    return True
+    return shape_argument(shape, name, _SHAPE_ARGUMENTS[name])
 
 
 def _as_view(input, view_shape, strides, label, fn=reshape_p, **params):

@@ -7,7 +7,7 @@ registration order, which is what makes names and orders match PyTorch's.
 """
 from collections import OrderedDict, namedtuple
 
-from .. import _dtypes
+from .. import _device, _dtypes
 from .._graph import RemovableHandle, clear_grad
 from .._grad_mode import no_grad
 from .._tensor import Tensor
@@ -303,9 +303,7 @@ class Module:
                 dtype = arg
             else:
                 device = arg
-        if device is not None and str(device).split(":")[0] != "cpu":
-            raise RuntimeError(f"compat runs on the CPU only; device {device!r} is not "
-                               f"available")
+        _device.check(device)
         if dtype is None:
             return self
         if not dtype.is_floating_point:
