@@ -1,5 +1,6 @@
 """Indexing: ``t[index]`` (views for basic indices, recorded one step per index as PyTorch
 does) and ``t[index] = value`` (an in-place update)."""
+import math
 import numbers
 import warnings
 
@@ -31,6 +32,8 @@ def _index_parts(index):
             part = np.asarray(part)
         elif isinstance(part, numbers.Integral):
             part = int(part)
+        elif isinstance(part, str):  # PyTorch tries to make a tensor of it
+            raise TypeError(f"new(): invalid data type '{type(part).__name__}'")
         elif isinstance(part, numbers.Real):
             raise IndexError(f"only integers, slices (`:`), ellipsis (`...`), None and long or "
                              f"byte Variables are valid indices (got {type(part).__name__})")
@@ -55,11 +58,14 @@ def getitem(input, index):
         return _legacy_scalar_index(input)
     if _is_basic(parts):
         return _basic_index(input, parts)
-    _check_arrays(input._data.shape, parts)
+    _check_arrays(*_check_index(input._data.shape, parts))
     basic, advanced = _split_index(parts)
     if not _selects_all(basic):
         input = _basic_index(input, basic)
-    out = fnp.getitem(engine(input), advanced)
+    try:
+        out = fnp.getitem(engine(input), advanced)
+    except IndexError:  # an empty selection: PyTorch reads none of its indices
+        out = fnp.getitem(engine(input), _zero_indices(advanced))
     return wrap(out, "IndexBackward0", (input,), others=_index_tensors(index))
 
 
@@ -80,30 +86,86 @@ def _split_index(parts):
     return tuple(basic), tuple(advanced)
 
 
-def _check_arrays(shape, parts):
-    """PyTorch's errors for the integer and boolean arrays of an index: an integer out of
-    range (PyTorch numbers the dimension among the arrays) or a mask of another shape."""
+def _check_index(shape, parts):
+    """PyTorch's errors for an index of a tensor of `shape`, in its order: too many
+    indices; ints out of range and negative steps (an int numbered by its position in the
+    index); masks of another shape than the part of the tensor they cover once ints,
+    slices and None have been applied. Returns that tensor's shape and the index arrays,
+    each with the dimension of it where it starts, for `_check_arrays`."""
+    if sum(1 for p in parts if p is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
     ndim = len(shape)
-    consumed = sum(1 for p in parts if p is not None and p is not Ellipsis)
-    dim = arrays = 0
-    for part in parts:
+    arrays = [np.asarray(p) for p in parts if not isinstance(p, _BASIC)]
+    consumed = sum(1 for p in parts if isinstance(p, (numbers.Integral, slice))) + sum(
+        _width(a) for a in arrays)
+    if consumed > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    dim, view, starts = 0, [], []
+    for position, part in enumerate(parts):
         if part is Ellipsis:
+            view.extend(shape[dim:dim + ndim - consumed])
             dim += ndim - consumed
-        elif isinstance(part, _BASIC):
-            dim += part is not None
+        elif part is None:
+            view.append(1)
+        elif isinstance(part, numbers.Integral):
+            _check_int(part, shape[dim], position)
+            dim += 1
+        elif isinstance(part, slice):
+            _check_step(part)
+            view.append(len(range(*part.indices(shape[dim]))))
+            dim += 1
         else:
-            array = np.asarray(part)
-            if array.dtype == np.bool_:
-                _check_mask(array.shape, shape, dim)
-                dim += array.ndim
-            else:
-                size = shape[dim] if dim < ndim else 0
-                bad = array[(array < -size) | (array >= size)]
-                if bad.size:
-                    raise IndexError(f"index {bad.flat[0]} is out of bounds for dimension "
-                                     f"{arrays} with size {size}")
-                dim += 1
-            arrays += 1
+            width = _width(arrays[len(starts)])
+            starts.append(len(view))
+            view.extend(shape[dim:dim + width])
+            dim += width
+    view.extend(shape[dim:])
+    for array, start in zip(arrays, starts):
+        if array.dtype == np.bool_:
+            _check_mask(array.shape, view, start)
+    return view, list(zip(arrays, starts))
+
+
+def _width(array):
+    """How many dimensions an index array covers: a mask its own, an integer array one."""
+    return array.ndim if array.dtype == np.bool_ else 1
+
+
+def _check_arrays(view, arrays):
+    """PyTorch's error for an integer index array out of range (numbered among the index
+    arrays; `view` and `arrays` as `_check_index` returns them): for a dimension of length
+    0 always, else only where the selection has elements (PyTorch's kernel reads no index
+    of an empty one)."""
+    covered = {start + i for array, start in arrays for i in range(_width(array))}
+    rest = math.prod(n for d, n in enumerate(view) if d not in covered)
+    shapes = [array.shape if array.dtype != np.bool_ else (int(array.sum()),)
+              for array, _ in arrays]
+    try:
+        selected = math.prod(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together "
+                         f"with shapes {', '.join(str(list(s)) for s in shapes)}") from None
+    for number, (array, start) in enumerate(arrays):
+        size = view[start]
+        if array.dtype == np.bool_ or not array.size:
+            continue
+        if not size:  # checked even where the selection is empty
+            raise IndexError("index is out of bounds for dimension with size 0")
+        bad = array[(array < -size) | (array >= size)]
+        if bad.size and rest * selected:
+            raise IndexError(f"index {bad.flat[0]} is out of bounds for dimension {number} "
+                             f"with size {size}")
+
+
+def _check_int(index, size, position):
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {position} with size "
+                         f"{size}")
+
+
+def _check_step(part):
+    if part.step is not None and part.step <= 0:
+        raise ValueError("step must be greater than zero")
 
 
 def _check_mask(mask, shape, dim):
@@ -133,28 +195,20 @@ def _basic_index(input, parts):
     if sum(1 for p in parts if p is Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     current, axis = input, 0
-    dim = 0  # PyTorch's number of the dimension in its errors: every part counts
-    for part in parts:
+    for position, part in enumerate(parts):
         if part is Ellipsis:
             axis += ndim - consumed
-            dim += ndim - consumed
-            continue
-        dim += 1
-        if part is None:
+        elif part is None:
             current = wrap_view(current, fnp.expand_dims, "UnsqueezeBackward0", axis=axis)
             axis += 1
         elif isinstance(part, slice):
-            if part.step is not None and part.step <= 0:
-                raise ValueError("step must be greater than zero")
+            _check_step(part)
             if part != slice(None) or len(parts) == 1:
                 current = wrap_view(current, fnp.getitem, "SliceBackward0",
                                     index=(slice(None),) * axis + (part,))
             axis += 1
         else:
-            size = current._data.shape[axis]
-            if not -size <= part < size:
-                raise IndexError(f"index {part} is out of bounds for dimension {dim - 1} with "
-                                 f"size {size}")
+            _check_int(part, current._data.shape[axis], position)
             # The Ellipsis makes NumPy return a 0-d view, not a copied scalar, when the
             # last axis is selected.
             current = wrap_view(current, fnp.getitem, "SelectBackward0",
@@ -168,14 +222,19 @@ def setitem(input, index, value):
     """``input[index] = value``: an in-place update, recorded (as a `where` that takes the
     new values at the index) when either side requires grad."""
     parts = _index_parts(index)
+    view, arrays = _check_index(input._data.shape, parts)
+    target = _selected_shape(input._data, parts, view, arrays)
+    if isinstance(value, Tensor):  # PyTorch checks the value before the index arrays
+        _check_fits(value, target, _is_basic(parts))
+    _check_arrays(view, arrays)
+    if not math.prod(target):  # nothing to write (its indices may be out of range)
+        return
     if _selects_all(parts):  # x[:] = v is a fill or a copy, as in PyTorch
         if isinstance(value, Tensor):
             copy_all_(input, value)
         else:
             fill_with_wrapped_number_(input, value)
         return
-    if isinstance(value, Tensor):
-        _check_fits(value, input._data[parts].shape, _is_basic(parts))
     recording = STATE.enabled and (input._box is not None or (
         isinstance(value, Tensor) and value._box is not None))
     check_inplace(input, recording, view_message=True)
@@ -200,6 +259,26 @@ def setitem(input, index, value):
     result = wrap(fnp.where(mask, placed, engine(old)), label, inputs,
                   others=_index_tensors(index))
     assign(input, result, inputs)
+
+
+def _selected_shape(array, parts, view, arrays):
+    """The shape of ``array[parts]``, also where index arrays are out of range (their
+    error comes after the value's)."""
+    try:
+        return array[parts].shape
+    except IndexError:  # index 0 stands for each out-of-range one
+        pass
+    try:
+        return array[_zero_indices(parts)].shape
+    except IndexError:  # a dimension of length 0: no index is in range
+        _check_arrays(view, arrays)
+        raise
+
+
+def _zero_indices(parts):
+    """`parts` with each integer index array replaced by zeros of its shape."""
+    return tuple(np.zeros_like(p) if isinstance(p, (np.ndarray, list)) and
+                 np.asarray(p).dtype != np.bool_ else p for p in parts)
 
 
 def _check_fits(value, target, basic):

@@ -576,6 +576,8 @@ def mm(input, mat2):
 def mv(input, vec):
     check_tensor(input, "mv")
     check_tensor(vec, "mv")
+    if input.dim() == 0:  # PyTorch reads the matrix's length first
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if input.dim() != 2 or vec.dim() != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.dim()}, "
                            f"{vec.dim()}")
@@ -584,11 +586,9 @@ def mv(input, vec):
         raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{columns}), vec "
                            f"({vec._data.shape[0]})")
     if not _same_dtype(input, vec):
-        # PyTorch's first operand is the result, of the promoted dtype
-        result = _dtypes.promote_types(input.dtype, vec.dtype)
+        vector, matrix = vec.dtype.scalar_name, input.dtype.scalar_name
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
-                           f"{result.scalar_name}, {input.dtype.scalar_name}, and "
-                           f"{vec.dtype.scalar_name}")
+                           f"{vector}, {matrix}, and {vector}")
     return _product(input, vec, "MvBackward0")
 
 
@@ -598,13 +598,13 @@ def dot(input, other):
     if input.dim() != 1 or other.dim() != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {other.dim()}D "
                            f"tensors")
+    if not _same_dtype(input, other):
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{input.dtype.scalar_name} and {other.dtype.scalar_name}")
     if input.shape != other.shape:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.numel()}] and "
                            f"src [{other.numel()}] to have the same number of elements, but "
                            f"got {input.numel()} and {other.numel()} elements respectively")
-    if not _same_dtype(input, other):
-        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
-                           f"{input.dtype.scalar_name} and {other.dtype.scalar_name}")
     return _product(input, other, "DotBackward0")
 
 
@@ -660,24 +660,61 @@ def matmul(input, other):
 
 
 def _check_batched_matmul(input, other):
-    """PyTorch's errors of a product with a batch dimension, named after the products it
-    folds the operands into: mm or mv (`other` without batch dimensions), else bmm."""
+    """PyTorch's errors of a product with a batch dimension, named after the product it
+    computes: mm or mv where it folds the batch of the side with more dimensions into
+    rows (`_folds`), else bmm."""
     a, b = input._data.shape, other._data.shape
-    if len(a) == 1:
-        a = (1,) + a
-    if len(b) <= 2:  # PyTorch folds input's batch dimensions into its rows
-        rows = math.prod(a[:-1])
-        if len(b) == 1 and a[-1] != b[0]:
-            raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{a[-1]}), "
-                               f"vec ({b[0]})")
-        if len(b) == 2 and a[-1] != b[0]:
-            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{a[-1]} "
-                               f"and {b[0]}x{b[1]})")
-    else:
-        _check_batches(a, b)
+    if len(b) <= 2 and _folds(input._data, other, input):
+        _check_folded(input, other, a, b)
+        return
+    if len(a) <= 2 and _folds(np.swapaxes(other._data, -1, -2), input, input):
+        # PyTorch computes other^T @ input^T: other transposed is the matrix
+        _check_folded(other, input, b[:-2] + (b[-1], b[-2]), a[::-1])
+        return
+    a = (1,) + a if len(a) == 1 else a
+    b = b + (1,) if len(b) == 1 else b
+    _check_batches(a, b)
     if not _same_dtype(input, other):
         raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
                            f"{other.dtype.scalar_name}")
+
+
+def _folds(larger, smaller, input):
+    """PyTorch's choice to fold the batch of the `larger` side (an array, transposed when
+    it is the right operand) into rows: always when the `smaller` side requires grad,
+    never when the left operand `input` is a matrix, else where that needs no copy."""
+    if len(larger.shape) < 3:
+        return False
+    if smaller.requires_grad:
+        return True
+    if input.dim() == 2:
+        return False
+    if larger.size == 0:
+        return True
+    shape, strides = larger.shape, larger.strides
+    return builtins.all(strides[i] == strides[i + 1] * shape[i + 1]
+                        for i in range(len(shape) - 2))
+
+
+def _check_folded(matrix, operand, shape, operand_shape):
+    """The errors of mv or mm of `matrix` (of `shape`, its batch folded into its rows) by
+    `operand` (of `operand_shape`)."""
+    rows, columns = math.prod(shape[:-1]), shape[-1]
+    if len(operand_shape) == 1:
+        if columns != operand_shape[0]:
+            raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{columns}), "
+                               f"vec ({operand_shape[0]})")
+        if not _same_dtype(matrix, operand):
+            vec, mat = operand.dtype.scalar_name, matrix.dtype.scalar_name
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                               f"{vec}, {mat}, and {vec}")
+        return
+    if columns != operand_shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{columns} and "
+                           f"{operand_shape[0]}x{operand_shape[1]})")
+    if not _same_dtype(matrix, operand):
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{_CPP_NAMES[matrix.dtype.name]} != {_CPP_NAMES[operand.dtype.name]}")
 
 
 # ---- shapes -----------------------------------------------------------------------------
@@ -870,7 +907,9 @@ def cat(tensors, dim=0):
         if not x._data.ndim:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
                                f"concatenated")
-    joined = [x for x in tensors if x._data.shape != (0,)] or tensors[:1]
+    joined = [x for x in tensors if x._data.shape != (0,)]
+    if not joined:  # only legacy empty tensors: any dim will do
+        joined, dim = tensors, 0
     axis = joined[0]._dim(dim)
     _check_cat_shapes(tensors, joined[0]._data.shape, axis)
     values = [operand(x, dtype) for x in joined]

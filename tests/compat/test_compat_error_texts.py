@@ -9,6 +9,9 @@ Three tables, by how much of PyTorch's text is compared:
 - TYPES_ONLY: the type, where PyTorch's text is its argument parser's list of C++
   overloads (no user searches for it; compat says which argument was wrong instead).
 
+Below the tables, Hypothesis tests compare products, joins, indexing and index assignment
+over random shapes, and FOUND keeps what they found.
+
 DIFFERENCES holds the deliberate differences that docs/guide-compat.md lists: compat
 raises where PyTorch computes (a result compat does not implement, or a silently wrong
 one), or the other way round, or another type; each asserts both sides, so a change on
@@ -16,11 +19,14 @@ either shows.
 """
 import warnings
 
+import hypothesis.strategies as st
 import numpy as np
 import pytest
 import torch
+from hypothesis import given
 
 import compat
+from compat_harness import check
 from test_compat_errors import CASES as AUTOGRAD_CASES
 
 OPS = {
@@ -464,3 +470,112 @@ def test_no_case_repeats_another():
     snippets = [*EXACT.values(), *(s for s, _ in PREFIXES.values()), *TYPES_ONLY.values(),
                 *(s for s, _, _ in DIFFERENCES.values()), *AUTOGRAD_CASES.values()]
     assert len(snippets) == len(set(snippets))
+
+
+# ---- random shapes: the checks behind the texts, against PyTorch's ----------------------
+
+def _shapes(min_dims=0, max_dims=3, max_length=3):
+    return st.lists(st.integers(0, max_length), min_size=min_dims, max_size=max_dims).map(tuple)
+
+
+def _same_outcome(case):
+    """`case(library)` gives the same result, or raises the same error word for word."""
+    check(case, messages=True)
+
+
+@given(name=st.sampled_from(["mm", "mv", "dot", "bmm", "matmul"]), a=_shapes(0, 4),
+       b=_shapes(0, 4), doubles=st.tuples(st.booleans(), st.booleans()))
+def test_products_of_random_shapes_like_torch(name, a, b, doubles):
+    def case(torch):
+        x, y = (torch.ones(shape, dtype=torch.float64 if double else torch.float32)
+                for shape, double in zip((a, b), doubles))
+        return getattr(torch, name)(x, y)
+    _same_outcome(case)
+
+
+@given(name=st.sampled_from(["cat", "stack"]), shapes=st.lists(_shapes(0, 3), max_size=3),
+       dim=st.integers(-4, 3))
+def test_joins_of_random_shapes_like_torch(name, shapes, dim):
+    def case(torch):
+        return getattr(torch, name)([torch.ones(shape) for shape in shapes], dim)
+    _same_outcome(case)
+
+
+def _index_parts(shape):
+    """One part of an index of a tensor of `shape`: ints and index tensors (in range or
+    not), slices, None, an ellipsis, masks of random shapes."""
+    tensors = st.lists(st.integers(-4, 4), min_size=1, max_size=3)
+    masks = _shapes(1, 2).flatmap(
+        lambda mask: st.lists(st.booleans(), min_size=int(np.prod(mask)),
+                              max_size=int(np.prod(mask))).map(lambda v: ("mask", mask, v)))
+    return st.one_of(st.integers(-4, 4), st.just(slice(None)), st.just(slice(1, None)),
+                     st.none(), st.just(Ellipsis), tensors.map(lambda v: ("index", v)), masks)
+
+
+def _built(part, torch):
+    if isinstance(part, tuple) and part[0] == "index":
+        return torch.tensor(part[1])
+    if isinstance(part, tuple):
+        return torch.tensor(part[2], dtype=torch.bool).reshape(part[1])
+    return part
+
+
+def _one_ellipsis(parts):
+    return sum(part is Ellipsis for part in parts) <= 1
+
+
+@given(shape=_shapes(1, 3), data=st.data())
+def test_indexing_of_random_shapes_like_torch(shape, data):
+    parts = data.draw(st.lists(_index_parts(shape), min_size=1, max_size=4)
+                      .filter(_one_ellipsis))
+
+    def case(torch):
+        return torch.arange(float(np.prod(shape))).reshape(shape)[
+            tuple(_built(part, torch) for part in parts)]
+    _same_outcome(case)
+
+
+@given(shape=_shapes(1, 3), value=_shapes(0, 3), data=st.data())
+def test_setitem_of_random_shapes_like_torch(shape, value, data):
+    parts = data.draw(st.lists(_index_parts(shape), min_size=1, max_size=3)
+                      .filter(_one_ellipsis))
+
+    def case(torch):
+        x = torch.zeros(shape)
+        x[tuple(_built(part, torch) for part in parts)] = torch.ones(value)
+        return x
+    _same_outcome(case)
+
+
+# What the random-shape tests above found (each fixed): the outcome, a result or an error
+# word for word, is PyTorch's. A snippet's `result` is compared.
+FOUND = {
+    "mv of scalars": "result = torch.mv(torch.ones(()), torch.ones(()))",
+    "empty matmul folded to mv": ("result = torch.ones(0) @ "
+                                  "torch.ones(0, 0, 0, dtype=torch.float64)"),
+    "dot dtypes before sizes": "result = torch.ones(2).dot(torch.ones(3, dtype=torch.float64))",
+    "matmul of matrix and batch": "result = torch.ones(2, 2) @ torch.ones(1, 2, 1, 1)",
+    "matmul of batch and matrix requiring grad": (
+        "result = torch.ones(3, 2, 3) @ torch.ones(2, 2, requires_grad=True)"),
+    "int after an ellipsis, empty": "result = torch.ones(0)[..., 0]",
+    "index array in an empty selection": "result = torch.ones(0, 1)[:, torch.tensor([1])]",
+    "index array on a dimension of length 0": "result = torch.ones(0, 0)[torch.tensor([0])]",
+    "set an empty selection": ("result = torch.zeros(0, 0, 1)\n"
+                               "result[:, :, torch.tensor([1])] = torch.ones(())"),
+    "set by an int out of range, empty": "result = torch.zeros(0)\nresult[0] = torch.ones(())",
+    "set by a mask after None": ("result = torch.zeros(0, 0)\n"
+                                 "result[None, torch.zeros(0, 1, dtype=torch.bool)] = 1."),
+    "value checked before the index array": ("result = torch.zeros(1)\n"
+                                             "result[torch.tensor([1])] = torch.ones(0)"),
+    "set all from a wrong shape": "result = torch.zeros(1)\nresult[:] = torch.ones(0)",
+    "cat of one legacy empty tensor along 1": "result = torch.cat([torch.ones(0)], 1)",
+}
+
+
+@pytest.mark.parametrize("name", FOUND)
+def test_found_case_like_torch(name):
+    def case(torch):
+        namespace = {"torch": torch}
+        exec(FOUND[name], namespace)
+        return namespace["result"]
+    _same_outcome(case)
