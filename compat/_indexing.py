@@ -15,6 +15,7 @@ from ._record import engine, operand, wrap, wrap_view
 from ._tensor import Tensor
 
 _BASIC = (numbers.Integral, slice, type(None), type(Ellipsis))
+_BASIC_TYPES = (int, slice, type(None), type(Ellipsis))
 
 
 def _index_parts(index):
@@ -58,15 +59,18 @@ def getitem(input, index):
         return _legacy_scalar_index(input)
     if _is_basic(parts):
         return _basic_index(input, parts)
-    _check_arrays(*_check_index(input._data.shape, parts))
+    if any(np.asarray(p).dtype == np.bool_ for p in parts if type(p) not in _BASIC_TYPES):
+        _check_index(input._data.shape, parts)  # NumPy takes some masks PyTorch refuses
     basic, advanced = _split_index(parts)
-    if not _selects_all(basic):
-        input = _basic_index(input, basic)
     try:
-        out = fnp.getitem(engine(input), advanced)
-    except IndexError:  # an empty selection: PyTorch reads none of its indices
-        out = fnp.getitem(engine(input), _zero_indices(advanced))
-    return wrap(out, "IndexBackward0", (input,), others=_index_tensors(index))
+        selected = input if _selects_all(basic) else _basic_index(input, basic)
+        out = fnp.getitem(engine(selected), advanced)
+    except IndexError:  # PyTorch's error instead (its words, its order of checks)
+        if not _check_arrays(*_check_index(input._data.shape, parts)):
+            raise
+        # an empty selection whose indices are out of range: PyTorch reads none of them
+        out = fnp.getitem(engine(selected), _zero_indices(advanced))
+    return wrap(out, "IndexBackward0", (selected,), others=_index_tensors(index))
 
 
 def _split_index(parts):
@@ -92,11 +96,19 @@ def _check_index(shape, parts):
     index); masks of another shape than the part of the tensor they cover once ints,
     slices and None have been applied. Returns that tensor's shape and the index arrays,
     each with the dimension of it where it starts, for `_check_arrays`."""
+    # _index_parts made every int an int and every array an ndarray or a list
+    if len(parts) == 1:  # x[i] or x[mask], the common cases, quickly (~3 us)
+        part = parts[0]
+        if type(part) is int and shape:
+            _check_int(part, shape[0], 0)
+            return list(shape[1:]), []
+        if type(part) is np.ndarray and part.dtype == np.bool_ and part.shape == shape:
+            return list(shape), [(part, 0)]
+    arrays = [np.asarray(p) for p in parts if type(p) not in _BASIC_TYPES]
     if sum(1 for p in parts if p is Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     ndim = len(shape)
-    arrays = [np.asarray(p) for p in parts if not isinstance(p, _BASIC)]
-    consumed = sum(1 for p in parts if isinstance(p, (numbers.Integral, slice))) + sum(
+    consumed = sum(1 for p in parts if type(p) is int or type(p) is slice) + sum(
         _width(a) for a in arrays)
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
@@ -107,10 +119,10 @@ def _check_index(shape, parts):
             dim += ndim - consumed
         elif part is None:
             view.append(1)
-        elif isinstance(part, numbers.Integral):
+        elif type(part) is int:
             _check_int(part, shape[dim], position)
             dim += 1
-        elif isinstance(part, slice):
+        elif type(part) is slice:
             _check_step(part)
             view.append(len(range(*part.indices(shape[dim]))))
             dim += 1
@@ -132,12 +144,25 @@ def _width(array):
 
 
 def _check_arrays(view, arrays):
-    """PyTorch's error for an integer index array out of range (numbered among the index
-    arrays; `view` and `arrays` as `_check_index` returns them): for a dimension of length
-    0 always, else only where the selection has elements (PyTorch's kernel reads no index
-    of an empty one)."""
-    covered = {start + i for array, start in arrays for i in range(_width(array))}
-    rest = math.prod(n for d, n in enumerate(view) if d not in covered)
+    """PyTorch's errors for the index arrays (`view` and `arrays` as `_check_index`
+    returns them): arrays that do not broadcast together; an integer out of range (the
+    array numbered among the index arrays), for a dimension of length 0 always, else only
+    where the selection has elements (PyTorch's kernel reads no index of an empty one).
+    Returns whether the index is such an empty selection, out of range."""
+    out_of_range = None
+    for number, (array, start) in enumerate(arrays):
+        size = view[start]
+        if array.dtype == np.bool_ or not array.size:
+            continue
+        if not size:
+            raise IndexError("index is out of bounds for dimension with size 0")
+        if out_of_range is None:
+            bad = array[(array < -size) | (array >= size)]
+            if bad.size:
+                out_of_range = f"index {bad.flat[0]} is out of bounds for dimension {number} " \
+                               f"with size {size}"
+    if len(arrays) < 2 and out_of_range is None:
+        return False
     shapes = [array.shape if array.dtype != np.bool_ else (int(array.sum()),)
               for array, _ in arrays]
     try:
@@ -145,16 +170,12 @@ def _check_arrays(view, arrays):
     except ValueError:
         raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together "
                          f"with shapes {', '.join(str(list(s)) for s in shapes)}") from None
-    for number, (array, start) in enumerate(arrays):
-        size = view[start]
-        if array.dtype == np.bool_ or not array.size:
-            continue
-        if not size:  # checked even where the selection is empty
-            raise IndexError("index is out of bounds for dimension with size 0")
-        bad = array[(array < -size) | (array >= size)]
-        if bad.size and rest * selected:
-            raise IndexError(f"index {bad.flat[0]} is out of bounds for dimension {number} "
-                             f"with size {size}")
+    if out_of_range is None:
+        return False
+    covered = {start + i for array, start in arrays for i in range(_width(array))}
+    if selected and math.prod(n for d, n in enumerate(view) if d not in covered):
+        raise IndexError(out_of_range)
+    return True
 
 
 def _check_int(index, size, position):
@@ -223,11 +244,10 @@ def setitem(input, index, value):
     new values at the index) when either side requires grad."""
     parts = _index_parts(index)
     view, arrays = _check_index(input._data.shape, parts)
-    target = _selected_shape(input._data, parts, view, arrays)
     if isinstance(value, Tensor):  # PyTorch checks the value before the index arrays
-        _check_fits(value, target, _is_basic(parts))
-    _check_arrays(view, arrays)
-    if not math.prod(target):  # nothing to write (its indices may be out of range)
+        _check_fits(value, _selected_shape(input._data, parts, view, arrays),
+                    _is_basic(parts))
+    if _check_arrays(view, arrays):  # an empty selection: nothing to write
         return
     if _selects_all(parts):  # x[:] = v is a fill or a copy, as in PyTorch
         if isinstance(value, Tensor):

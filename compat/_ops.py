@@ -664,6 +664,9 @@ def _check_batched_matmul(input, other):
     computes: mm or mv where it folds the batch of the side with more dimensions into
     rows (`_folds`), else bmm."""
     a, b = input._data.shape, other._data.shape
+    if (a[-1] == (b[-2] if len(b) > 1 else b[0]) and _same_dtype(input, other)
+            and not broadcast_error(a[:-2], b[:-2])):
+        return  # no error: which kernel PyTorch would pick does not show
     if len(b) <= 2 and _folds(input._data, other, input):
         _check_folded(input, other, a, b)
         return

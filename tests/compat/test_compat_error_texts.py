@@ -569,6 +569,8 @@ FOUND = {
                                              "result[torch.tensor([1])] = torch.ones(0)"),
     "set all from a wrong shape": "result = torch.zeros(1)\nresult[:] = torch.ones(0)",
     "cat of one legacy empty tensor along 1": "result = torch.cat([torch.ones(0)], 1)",
+    "empty mask of a dimension of length 1": ("result = torch.ones(1)["
+                                              "torch.zeros(0, dtype=torch.bool)]"),
 }
 
 
