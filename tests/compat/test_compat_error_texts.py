@@ -80,6 +80,8 @@ OPS = {
     "matmul of batch and vector": "torch.ones(2, 2, 3) @ torch.ones(2)",
     "matmul of batch and matrix": "torch.ones(2, 2, 3) @ torch.ones(2, 2)",
     "matmul batch dtypes": "torch.ones(2, 2, 3) @ torch.ones(2, 3, 2, dtype=torch.float64)",
+    "matmul of batch and matrix, dtypes": ("torch.ones(2, 2, 2) @ "
+                                           "torch.ones(2, 2, dtype=torch.float64)"),
     # shapes
     "reshape of a string": "torch.ones(2, 3).reshape('a')",
     "reshape of None": "torch.ones(2, 3).reshape(None)",
@@ -135,6 +137,13 @@ INDEXING = {
     "int after None": "torch.ones(2, 3)[None, 0, 5]",
     "int after an ellipsis": "torch.ones(2, 3)[..., 5]",
     "too many indices": "torch.ones(2, 3)[0, 0, 0]",
+    "too many indices with a tensor": "torch.ones(2)[torch.tensor([0]), 0]",
+    "too many indices with a mask": "torch.ones(2, 3)[torch.ones(2, 3, dtype=torch.bool), 0]",
+    "index tensors of two shapes": ("torch.ones(2, 3)[torch.tensor([0, 1]), "
+                                    "torch.tensor([0, 1, 2])]"),
+    "index tensor and mask of two shapes": ("torch.ones(2, 3)[torch.tensor([0, 1]), "
+                                            "torch.ones(3, dtype=torch.bool)]"),
+    "string index": "torch.ones(2, 3)['a']",
     "negative step": "torch.ones(4)[::-1]",
     "float index": "torch.ones(4)[1.5]",
     "float among ints": "torch.ones(2, 3)[0, 1.0]",
@@ -221,7 +230,8 @@ NN = {
     "Embedding from a vector": "torch.nn.Embedding.from_pretrained(torch.ones(3))",
     "reduction": "torch.nn.MSELoss(reduction='avg')(torch.ones(2), torch.ones(2))",
     "MSELoss shapes": "torch.nn.MSELoss()(torch.ones(2, 3), torch.ones(3, 2))",
-    "CrossEntropyLoss of float targets": "torch.nn.CrossEntropyLoss()(torch.ones(2, 3), torch.ones(2))",
+    "CrossEntropyLoss of float targets": ("torch.nn.CrossEntropyLoss()(torch.ones(2, 3), "
+                                          "torch.ones(2))"),
     "NLLLoss of float targets": "torch.nn.NLLLoss()(torch.ones(2, 3), torch.ones(2))",
     "CrossEntropyLoss of int32 targets": ("torch.nn.CrossEntropyLoss()(torch.ones(2, 3), "
                                           "torch.ones(2, dtype=torch.int32))"),
@@ -378,6 +388,7 @@ DIFFERENCES = {
                            NotImplementedError, None),
     # NumPy's rule: which dimensions a second ellipsis stands for is ambiguous
     "two ellipses": ("torch.ones(2, 3)[..., ...]", IndexError, None),
+    "set by two ellipses": ("x = torch.ones(2, 3)\nx[..., ...] = 1", IndexError, None),
     # PyTorch's SGD takes a NaN learning rate and makes every parameter NaN at its step
     "SGD lr nan": ("torch.optim.SGD([torch.ones(1, requires_grad=True)], lr=float('nan'))",
                    ValueError, None),
