@@ -565,13 +565,19 @@ def mm(input, mat2):
         raise RuntimeError("self must be a matrix")
     if mat2.dim() != 2:
         raise RuntimeError("mat2 must be a matrix")
-    if input._data.shape[1] != mat2._data.shape[0]:  # no Size objects built (~0.5 us)
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x"
-                           f"{input.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
-    if not _same_dtype(input, mat2):
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                           f"{_CPP_NAMES[input.dtype.name]} != {_CPP_NAMES[mat2.dtype.name]}")
+    _check_mm(input._data.shape, mat2._data.shape, input, mat2)
     return _product(input, mat2, "MmBackward0")
+
+
+def _check_mm(shape, mat2_shape, mat1, mat2):
+    """mm's errors for matrices of `shape` and `mat2_shape` (the tensors `mat1` and `mat2`,
+    or the matrices a batched product folds them into)."""
+    if shape[1] != mat2_shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({shape[0]}x{shape[1]} "
+                           f"and {mat2_shape[0]}x{mat2_shape[1]})")
+    if not _same_dtype(mat1, mat2):
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{_CPP_NAMES[mat1.dtype.name]} != {_CPP_NAMES[mat2.dtype.name]}")
 
 
 def mv(input, vec):
@@ -582,15 +588,21 @@ def mv(input, vec):
     if input.dim() != 2 or vec.dim() != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.dim()}, "
                            f"{vec.dim()}")
-    rows, columns = input._data.shape
-    if columns != vec._data.shape[0]:
-        raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{columns}), vec "
-                           f"({vec._data.shape[0]})")
-    if not _same_dtype(input, vec):
-        vector, matrix = vec.dtype.scalar_name, input.dtype.scalar_name
-        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
-                           f"{vector}, {matrix}, and {vector}")
+    _check_mv(input._data.shape, vec._data.shape[0], input, vec)
     return _product(input, vec, "MvBackward0")
+
+
+def _check_mv(shape, length, matrix, vector):
+    """mv's errors for a matrix of `shape` and a vector of `length` (the tensors `matrix`
+    and `vector`, or those a batched product folds them into)."""
+    rows, columns = shape
+    if columns != length:
+        raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{columns}), vec "
+                           f"({length})")
+    if not _same_dtype(matrix, vector):
+        vec, mat = vector.dtype.scalar_name, matrix.dtype.scalar_name
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {vec}, "
+                           f"{mat}, and {vec}")
 
 
 def dot(input, other):
@@ -703,22 +715,11 @@ def _folds(larger, smaller, input):
 def _check_folded(matrix, operand, shape, operand_shape):
     """The errors of mv or mm of `matrix` (of `shape`, its batch folded into its rows) by
     `operand` (of `operand_shape`)."""
-    rows, columns = math.prod(shape[:-1]), shape[-1]
+    folded = (math.prod(shape[:-1]), shape[-1])
     if len(operand_shape) == 1:
-        if columns != operand_shape[0]:
-            raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{columns}), "
-                               f"vec ({operand_shape[0]})")
-        if not _same_dtype(matrix, operand):
-            vec, mat = operand.dtype.scalar_name, matrix.dtype.scalar_name
-            raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
-                               f"{vec}, {mat}, and {vec}")
-        return
-    if columns != operand_shape[0]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{columns} and "
-                           f"{operand_shape[0]}x{operand_shape[1]})")
-    if not _same_dtype(matrix, operand):
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                           f"{_CPP_NAMES[matrix.dtype.name]} != {_CPP_NAMES[operand.dtype.name]}")
+        _check_mv(folded, operand_shape[0], matrix, operand)
+    else:
+        _check_mm(folded, operand_shape, matrix, operand)
 
 
 # ---- shapes -----------------------------------------------------------------------------
