@@ -1,6 +1,8 @@
 """Making tensors: tensor(), ones/zeros/..., from_numpy, and the legacy constructors
 (``Tensor(3, 4)``, ``FloatTensor([1.0, 2.0])``). Random tensors are in `_random`."""
+import math
 import numbers
+import operator
 import warnings
 
 import numpy as np
@@ -9,17 +11,38 @@ from . import _device, _dtypes
 from ._tensor import Size, Tensor, make, make_leaf
 
 
+def shape_argument(shape, name, argument="size"):
+    """A shape given as varargs (``ones(2, 3)``) or as one sequence (``ones((2, 3))``), with
+    PyTorch's type errors naming the function `name` and its `argument`."""
+    if len(shape) == 1 and not _is_int(shape[0]):
+        shape = shape[0]
+        if isinstance(shape, (str, bool)) or not hasattr(shape, "__iter__"):
+            raise TypeError(f"{name}(): argument '{argument}' (position 1) must be tuple of "
+                            f"ints, not {type(shape).__name__}")
+    if all(type(n) is int for n in shape):  # the common case, quickly (~1 us)
+        return tuple(shape)
+    if not all(map(_is_int, shape)):
+        position, bad = next((i, n) for i, n in enumerate(shape, 1) if not _is_int(n))
+        raise TypeError(f"{name}(): argument '{argument}' failed to unpack the object at pos "
+                        f"{position} with error \"type must be tuple of ints,but got "
+                        f"{type(bad).__name__}\"")
+    return tuple(map(operator.index, shape))
+
+
+def _is_int(x):
+    """Whether `x` is an int as PyTorch's sizes take them (bools are not)."""
+    return hasattr(type(x), "__index__") and not isinstance(x, bool)
+
+
 def _size(size, name):
-    """A shape given as varargs (``ones(2, 3)``) or as one sequence (``ones((2, 3))``)."""
-    if len(size) == 1 and not isinstance(size[0], numbers.Integral):
-        size = size[0]
-    try:
-        shape = tuple(int(n) for n in size)
-    except TypeError:
-        raise TypeError(f"compat.{name}(): the size must be ints or one sequence of ints, "
-                        f"got {size!r}") from None
-    if any(n < 0 for n in shape):
-        raise RuntimeError(f"compat.{name}(): negative dimension in {shape}")
+    """The shape of a new tensor, with PyTorch's errors for negative lengths."""
+    shape = shape_argument(size, name)
+    negative = [n for n in shape if n < 0]
+    if negative:
+        if name == "zeros":
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
+        raise RuntimeError(f"Trying to create tensor with negative dimension {negative[0]}: "
+                           f"{list(shape)}")
     return shape
 
 
@@ -60,6 +83,9 @@ def full(size, fill_value, *, dtype=None, requires_grad=False, device=None):
 
 def eye(n, m=None, *, dtype=None, requires_grad=False, device=None):
     _device.check(device)
+    for label, length in (("n", n), ("m", m)):
+        if length is not None and length < 0:
+            raise RuntimeError(f"{label} must be greater or equal to 0, got {length}")
     return _finish(np.eye(n, m, dtype=_dtype(dtype).numpy), requires_grad)
 
 
@@ -71,14 +97,27 @@ def arange(start, end=None, step=1, *, dtype=None, requires_grad=False, device=N
     numbers_given = (start, end, step)
     integral = all(isinstance(x, numbers.Integral) for x in numbers_given)
     d = _dtype(dtype, _dtypes.int64 if integral else None)
-    if step == 0:
-        raise RuntimeError("arange: step must be nonzero")
+    _check_range(start, end, step)
     values = np.arange(start, end, step, dtype=np.int64 if integral else np.float64)
     return _finish(values.astype(d.numpy), requires_grad)
 
 
+def _check_range(start, end, step):
+    """PyTorch's checks of arange's arguments."""
+    if not step or math.isnan(step):
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if (end - start) / step >= 2 ** 63:
+        raise RuntimeError("invalid size, possible overflow?")
+
+
 def linspace(start, end, steps, *, dtype=None, requires_grad=False, device=None):
     _device.check(device)
+    if isinstance(steps, numbers.Integral) and steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     return _finish(np.linspace(start, end, steps).astype(_dtype(dtype).numpy), requires_grad)
 
 
@@ -128,10 +167,12 @@ def _array_of(data, dtype, where):
     else:
         holds_arrays = any(isinstance(x, (Tensor, np.ndarray, np.generic))
                            for x in _leaves(data))
-        array = np.array(_replace_tensors(data))
-        if array.dtype == object:
-            raise TypeError(f"{where}: could not convert {type(data).__name__} to a tensor "
-                            f"(ragged or non-numeric data)")
+        try:
+            array = np.array(_replace_tensors(data))
+        except ValueError:  # ragged
+            array = None
+        if array is None or array.dtype.kind in "OUS":
+            raise _data_error(data, where)
         if holds_arrays and array.dtype.kind in "biuf":
             inferred = _dtypes.from_numpy_dtype(array.dtype, where)
         else:
@@ -142,12 +183,44 @@ def _array_of(data, dtype, where):
     return array.astype(d.numpy, copy=False)
 
 
+def _data_error(data, where):
+    """PyTorch's error for nested data that holds something other than numbers, or that is
+    ragged (lengths compared with the first element's at each depth)."""
+    for leaf in _leaves(data):
+        if isinstance(leaf, str):
+            return TypeError(f"new(): invalid data type '{type(leaf).__name__}'")
+        if not isinstance(leaf, (numbers.Number, np.generic, np.ndarray, Tensor)):
+            return RuntimeError(f"Could not infer dtype of {type(leaf).__name__}")
+    shape, first = [], data
+    while isinstance(first, (list, tuple)) and first:
+        shape.append(len(first))
+        first = first[0]
+    return _ragged_error(data, shape, 0) or ValueError(
+        f"{where}: could not convert {type(data).__name__} to a tensor (ragged data)")
+
+
+def _ragged_error(item, shape, dim):
+    if dim == len(shape):
+        return None
+    if not isinstance(item, (list, tuple)):
+        return TypeError("not a sequence")
+    if len(item) != shape[dim]:
+        return ValueError(f"expected sequence of length {shape[dim]} at dim {dim} "
+                          f"(got {len(item)})")
+    for part in item:
+        error = _ragged_error(part, shape, dim + 1)
+        if error:
+            return error
+    return None
+
+
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new leaf tensor holding a copy of `data` (numbers, nested lists, arrays)."""
     _device.check(device)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use "
-                      "sourceTensor.clone().detach() rather than compat.tensor(sourceTensor).",
+                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
+                      "requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
     return _finish(_array_of(data, dtype, "compat.tensor"), requires_grad)
 
@@ -163,11 +236,19 @@ def as_tensor(data, dtype=None, device=None):
     return tensor(data, dtype=dtype, device=device)
 
 
+_FROM_NUMPY = {d.numpy for d in _dtypes.ALL}
+# Their names in the order PyTorch's error lists them (then "and bool").
+_FROM_NUMPY_NAMES = ["float64", "float32", "float16", "complex64", "complex128", "int64",
+                     "int32", "int16", "int8", "uint8"]
+
+
 def from_numpy(array):
     """A tensor sharing memory with the ndarray `array` (changes show in both)."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
-    _dtypes.from_numpy_dtype(array.dtype, "compat.from_numpy")
+    if array.dtype not in _FROM_NUMPY:
+        raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype.type.__name__}. "
+                        f"The only supported types are: {', '.join(_FROM_NUMPY_NAMES)}, and bool.")
     return make(array)
 
 
@@ -184,6 +265,7 @@ def legacy_new(dtype, args, kwargs, name):
             len(args) == 1 and isinstance(args[0], Size)):
         return make(np.empty(_size(args, name), dtype.numpy))
     if len(args) != 1:
+        shape_argument(args, "new")  # PyTorch's error for the first size that is not an int
         raise TypeError(f"compat.{name}(): expected sizes (ints) or one sequence of data, got "
                         f"{args!r}")
     data = args[0]
@@ -192,8 +274,7 @@ def legacy_new(dtype, args, kwargs, name):
             raise TypeError(f"expected {dtype.scalar_name} (got {data.dtype.scalar_name})")
         return make(data._data, None, data._version)
     if isinstance(data, numbers.Number):
-        raise TypeError(f"compat.{name}(): new(): data must be a sequence (got "
-                        f"{type(data).__name__})")
+        raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
     return make(_array_of(data, dtype, f"compat.{name}"))
 
 

@@ -1,5 +1,6 @@
 """Indexing: ``t[index]`` (views for basic indices, recorded one step per index as PyTorch
 does) and ``t[index] = value`` (an in-place update)."""
+import math
 import numbers
 import warnings
 
@@ -14,6 +15,7 @@ from ._record import engine, operand, wrap, wrap_view
 from ._tensor import Tensor
 
 _BASIC = (numbers.Integral, slice, type(None), type(Ellipsis))
+_BASIC_TYPES = (int, slice, type(None), type(Ellipsis))
 
 
 def _index_parts(index):
@@ -31,6 +33,11 @@ def _index_parts(index):
             part = np.asarray(part)
         elif isinstance(part, numbers.Integral):
             part = int(part)
+        elif isinstance(part, str):  # PyTorch tries to make a tensor of it
+            raise TypeError(f"new(): invalid data type '{type(part).__name__}'")
+        elif isinstance(part, numbers.Real):
+            raise IndexError(f"only integers, slices (`:`), ellipsis (`...`), None and long or "
+                             f"byte Variables are valid indices (got {type(part).__name__})")
         converted.append(part)
     return tuple(converted)
 
@@ -52,11 +59,18 @@ def getitem(input, index):
         return _legacy_scalar_index(input)
     if _is_basic(parts):
         return _basic_index(input, parts)
+    if any(np.asarray(p).dtype == np.bool_ for p in parts if type(p) not in _BASIC_TYPES):
+        _check_index(input._data.shape, parts)  # NumPy takes some masks PyTorch refuses
     basic, advanced = _split_index(parts)
-    if not _selects_all(basic):
-        input = _basic_index(input, basic)
-    out = fnp.getitem(engine(input), advanced)
-    return wrap(out, "IndexBackward0", (input,), others=_index_tensors(index))
+    try:
+        selected = input if _selects_all(basic) else _basic_index(input, basic)
+        out = fnp.getitem(engine(selected), advanced)
+    except IndexError:  # PyTorch's error instead (its words, its order of checks)
+        if not _check_arrays(*_check_index(input._data.shape, parts)):
+            raise
+        # an empty selection whose indices are out of range: PyTorch reads none of them
+        out = fnp.getitem(engine(selected), _zero_indices(advanced))
+    return wrap(out, "IndexBackward0", (selected,), others=_index_tensors(index))
 
 
 def _split_index(parts):
@@ -74,6 +88,112 @@ def _split_index(parts):
             basic.append(slice(None))
             advanced.append(part)
     return tuple(basic), tuple(advanced)
+
+
+def _check_index(shape, parts):
+    """PyTorch's errors for an index of a tensor of `shape`, in its order: too many
+    indices; ints out of range and negative steps (an int numbered by its position in the
+    index); masks of another shape than the part of the tensor they cover once ints,
+    slices and None have been applied. Returns that tensor's shape and the index arrays,
+    each with the dimension of it where it starts, for `_check_arrays`."""
+    # _index_parts made every int an int and every array an ndarray or a list
+    if len(parts) == 1:  # x[i] or x[mask], the common cases, quickly (~3 us)
+        part = parts[0]
+        if type(part) is int and shape:
+            _check_int(part, shape[0], 0)
+            return list(shape[1:]), []
+        if type(part) is np.ndarray and part.dtype == np.bool_ and part.shape == shape:
+            return list(shape), [(part, 0)]
+    arrays = [np.asarray(p) for p in parts if type(p) not in _BASIC_TYPES]
+    if sum(1 for p in parts if p is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    ndim = len(shape)
+    consumed = sum(1 for p in parts if type(p) is int or type(p) is slice) + sum(
+        _width(a) for a in arrays)
+    if consumed > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    dim, view, starts = 0, [], []
+    for position, part in enumerate(parts):
+        if part is Ellipsis:
+            view.extend(shape[dim:dim + ndim - consumed])
+            dim += ndim - consumed
+        elif part is None:
+            view.append(1)
+        elif type(part) is int:
+            _check_int(part, shape[dim], position)
+            dim += 1
+        elif type(part) is slice:
+            _check_step(part)
+            view.append(len(range(*part.indices(shape[dim]))))
+            dim += 1
+        else:
+            width = _width(arrays[len(starts)])
+            starts.append(len(view))
+            view.extend(shape[dim:dim + width])
+            dim += width
+    view.extend(shape[dim:])
+    for array, start in zip(arrays, starts):
+        if array.dtype == np.bool_:
+            _check_mask(array.shape, view, start)
+    return view, list(zip(arrays, starts))
+
+
+def _width(array):
+    """How many dimensions an index array covers: a mask its own, an integer array one."""
+    return array.ndim if array.dtype == np.bool_ else 1
+
+
+def _check_arrays(view, arrays):
+    """PyTorch's errors for the index arrays (`view` and `arrays` as `_check_index`
+    returns them): arrays that do not broadcast together; an integer out of range (the
+    array numbered among the index arrays), for a dimension of length 0 always, else only
+    where the selection has elements (PyTorch's kernel reads no index of an empty one).
+    Returns whether the index is such an empty selection, out of range."""
+    out_of_range = None
+    for number, (array, start) in enumerate(arrays):
+        size = view[start]
+        if array.dtype == np.bool_ or not array.size:
+            continue
+        if not size:
+            raise IndexError("index is out of bounds for dimension with size 0")
+        if out_of_range is None:
+            bad = array[(array < -size) | (array >= size)]
+            if bad.size:
+                out_of_range = f"index {bad.flat[0]} is out of bounds for dimension {number} " \
+                               f"with size {size}"
+    if len(arrays) < 2 and out_of_range is None:
+        return False
+    shapes = [array.shape if array.dtype != np.bool_ else (int(array.sum()),)
+              for array, _ in arrays]
+    try:
+        selected = math.prod(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together "
+                         f"with shapes {', '.join(str(list(s)) for s in shapes)}") from None
+    if out_of_range is None:
+        return False
+    covered = {start + i for array, start in arrays for i in range(_width(array))}
+    if selected and math.prod(n for d, n in enumerate(view) if d not in covered):
+        raise IndexError(out_of_range)
+    return True
+
+
+def _check_int(index, size, position):
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {position} with size "
+                         f"{size}")
+
+
+def _check_step(part):
+    if part.step is not None and part.step <= 0:
+        raise ValueError("step must be greater than zero")
+
+
+def _check_mask(mask, shape, dim):
+    for i, size in enumerate(mask):
+        if dim + i < len(shape) and size != shape[dim + i]:
+            raise IndexError(f"The shape of the mask {list(mask)} at index {i} does not match "
+                             f"the shape of the indexed tensor {list(shape)} at index {dim + i}")
 
 
 def _selects_all(parts):
@@ -96,24 +216,20 @@ def _basic_index(input, parts):
     if sum(1 for p in parts if p is Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     current, axis = input, 0
-    for part in parts:
+    for position, part in enumerate(parts):
         if part is Ellipsis:
             axis += ndim - consumed
         elif part is None:
             current = wrap_view(current, fnp.expand_dims, "UnsqueezeBackward0", axis=axis)
             axis += 1
         elif isinstance(part, slice):
-            if part.step is not None and part.step <= 0:
-                raise ValueError("step must be greater than zero")
+            _check_step(part)
             if part != slice(None) or len(parts) == 1:
                 current = wrap_view(current, fnp.getitem, "SliceBackward0",
                                     index=(slice(None),) * axis + (part,))
             axis += 1
         else:
-            size = current._data.shape[axis]
-            if not -size <= part < size:
-                raise IndexError(f"index {part} is out of bounds for dimension {axis} with "
-                                 f"size {size}")
+            _check_int(part, current._data.shape[axis], position)
             # The Ellipsis makes NumPy return a 0-d view, not a copied scalar, when the
             # last axis is selected.
             current = wrap_view(current, fnp.getitem, "SelectBackward0",
@@ -127,6 +243,12 @@ def setitem(input, index, value):
     """``input[index] = value``: an in-place update, recorded (as a `where` that takes the
     new values at the index) when either side requires grad."""
     parts = _index_parts(index)
+    view, arrays = _check_index(input._data.shape, parts)
+    if isinstance(value, Tensor):  # PyTorch checks the value before the index arrays
+        _check_fits(value, _selected_shape(input._data, parts, view, arrays),
+                    _is_basic(parts))
+    if _check_arrays(view, arrays):  # an empty selection: nothing to write
+        return
     if _selects_all(parts):  # x[:] = v is a fill or a copy, as in PyTorch
         if isinstance(value, Tensor):
             copy_all_(input, value)
@@ -159,6 +281,51 @@ def setitem(input, index, value):
     assign(input, result, inputs)
 
 
+def _selected_shape(array, parts, view, arrays):
+    """The shape of ``array[parts]``, also where index arrays are out of range (their
+    error comes after the value's)."""
+    try:
+        return array[parts].shape
+    except IndexError:  # index 0 stands for each out-of-range one
+        pass
+    try:
+        return array[_zero_indices(parts)].shape
+    except IndexError:  # a dimension of length 0: no index is in range
+        _check_arrays(view, arrays)
+        raise
+
+
+def _zero_indices(parts):
+    """`parts` with each integer index array replaced by zeros of its shape."""
+    return tuple(np.zeros_like(p) if isinstance(p, (np.ndarray, list)) and
+                 np.asarray(p).dtype != np.bool_ else p for p in parts)
+
+
+def _check_fits(value, target, basic):
+    """PyTorch's errors for a value that does not broadcast to the `target` shape its index
+    selects (checked without its leading length-1 dimensions, from the last dimension): an
+    expand error for basic indices, a shape mismatch for array indices."""
+    shape = value._data.shape
+    while shape and shape[0] == 1:
+        shape = shape[1:]
+    lead = len(target) - len(shape)
+    if not basic:
+        if lead < 0 or any(n != 1 and n != m for n, m in zip(shape, target[lead:])):
+            raise RuntimeError(f"shape mismatch: value tensor of shape {list(shape)} cannot "
+                               f"be broadcast to indexing result of shape {list(target)}")
+        return
+    if lead < 0:
+        raise RuntimeError(f"expand({value.type()}{{{list(shape)}}}, size={list(target)}): the "
+                           f"number of sizes provided ({len(target)}) must be greater or equal "
+                           f"to the number of dimensions in the tensor ({len(shape)})")
+    for i in reversed(range(len(shape))):
+        if shape[i] != 1 and shape[i] != target[lead + i]:
+            raise RuntimeError(f"The expanded size of the tensor ({target[lead + i]}) must "
+                               f"match the existing size ({shape[i]}) at non-singleton "
+                               f"dimension {lead + i}.  Target sizes: {list(target)}.  Tensor "
+                               f"sizes: {list(shape)}")
+
+
 def _placed(value, parts, shape):
     """`value`'s elements at the positions ``parts`` selects in an array of `shape`."""
     positions = np.arange(int(np.prod(shape))).reshape(shape)[parts]
@@ -168,16 +335,9 @@ def _placed(value, parts, shape):
 
 def _without_leading_ones(value, target):
     """The shape of tensor `value` written at positions of shape `target`: its leading
-    length-1 dimensions beyond target's are dropped (PyTorch's refusal for others)."""
+    dimensions beyond target's dropped (`_check_fits` found them of length 1)."""
     shape = value._data.shape
-    extra = len(shape) - len(target)
-    if extra <= 0:
-        return shape
-    if any(n != 1 for n in shape[:extra]):
-        raise RuntimeError(f"expand({value.type()}{{{list(shape)}}}, size={list(target)}): the "
-                           f"number of sizes provided ({len(target)}) must be greater or equal "
-                           f"to the number of dimensions in the tensor ({len(shape)})")
-    return shape[extra:]
+    return shape[max(len(shape) - len(target), 0):]
 
 
 __all__ = ["getitem", "setitem"]

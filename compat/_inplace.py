@@ -57,7 +57,10 @@ def refuse_partial_overlap(data, arrays):
 
 
 def _internally_overlaps(array):
-    return any(stride == 0 and size > 1 for size, stride in zip(array.shape, array.strides))
+    """Whether elements of `array` share memory (none do when it has no elements, whose
+    strides NumPy may give as 0)."""
+    return array.size > 0 and any(stride == 0 and size > 1
+                                  for size, stride in zip(array.shape, array.strides))
 
 
 def _partly_overlaps(a, b):

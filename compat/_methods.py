@@ -15,7 +15,7 @@ _SAME_NAME = (
     "positive", "conj",
     "log", "sin", "cos", "tanh", "sqrt", "abs", "sigmoid", "relu", "clamp", "clamp_min",
     "clamp_max", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_not",
-    "isnan", "equal", "allclose", "argmax", "argmin", "any", "all", "sum", "mean", "prod",
+    "isnan", "equal", "allclose", "bitwise_not", "argmax", "argmin", "any", "all", "sum", "mean", "prod",
     "max", "min", "amax", "amin", "var", "std", "norm", "cumsum", "mm", "mv", "dot", "bmm",
     "matmul", "view", "view_as", "reshape", "reshape_as", "flatten", "t", "transpose",
     "permute", "expand", "expand_as", "unsqueeze", "squeeze", "softmax", "log_softmax",
@@ -79,7 +79,7 @@ def _install():
     Tensor.__neg__ = _ops.neg
     Tensor.__pos__ = lambda self: self
     Tensor.__abs__ = _ops.abs
-    Tensor.__invert__ = _ops.bitwise_not
+    Tensor.__invert__ = _ops.invert
     Tensor.__repr__ = Tensor.__str__ = _repr
     Tensor.__getitem__ = _indexing.getitem
     Tensor.__setitem__ = _indexing.setitem

@@ -5,6 +5,7 @@ funcgrad's convention (abs, clamp, relu at 0), the operation is composed of prim
 whose derivatives give PyTorch's.
 """
 import builtins
+import math
 import numbers
 import warnings
 
@@ -16,9 +17,10 @@ from funcgrad.numpy._base import reshape_p
 
 from . import _dtypes, _layout
 from ._dtypes import DEFAULTS
+from ._factories import shape_argument
 from ._grad_mode import STATE
-from ._record import (check_tensor, elementwise, engine, float_operand, operand, result_type,
-                      wrap, wrap_view)
+from ._record import (broadcast_error, check_tensor, elementwise, engine, float_operand,
+                      operand, result_type, wrap, wrap_view)
 from ._return_types import return_type
 from ._tensor import Tensor, make
 
@@ -57,17 +59,31 @@ def add(input, other, *, alpha=1):
 def sub(input, other, *, alpha=1):
     """input - alpha * other"""
     dtype = result_type(input, other)
-    if dtype is _bool:
-        raise RuntimeError("subtraction of two bool tensors is not supported; use ^ or "
-                           "logical_xor")
+    if dtype is _bool or _is_bool(input) or _is_bool(other):
+        raise RuntimeError(_bool_subtraction_error(input, other))
     if alpha != 1:  # the scaled operand may have another dtype
         return _binary(fnp.subtract, "SubBackward0", input, mul(other, alpha),
                        edges=(input, other))
     return _binary(fnp.subtract, "SubBackward0", input, other, dtype)  # dtype known (~0.5 us)
 
 
+def _is_bool(x):
+    """Whether `x` is a bool or a bool tensor (read off the array: ~0.1 us less)."""
+    return type(x) is bool or (isinstance(x, Tensor) and x._data.dtype.kind == "b")
+
+
+def _bool_subtraction_error(a, b):
+    if _is_bool(a) and _is_bool(b):
+        return ("Subtraction, the `-` operator, with two bool tensors is not supported. Use "
+                "the `^` or `logical_xor()` operator instead.")
+    return ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
 def rsub(input, other, *, alpha=1):
     """other - alpha * input (``number - tensor``)"""
+    if _is_bool(input) or _is_bool(other):
+        raise RuntimeError(_bool_subtraction_error(other, input))
     return _binary(fnp.subtract, "RsubBackward1", other, _scaled(input, alpha), edges=(input,),
                    others=(other,) if isinstance(other, Tensor) else ())
 
@@ -93,8 +109,8 @@ def _rounded_div(input, other, rounding_mode):
     if rounding_mode == "floor":
         return _binary(fnp.floor_divide, "DivBackward2", input, other)
     if rounding_mode != "trunc":
-        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or "
-                         f"'floor', but found {rounding_mode!r}")
+        raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
+                           f"'floor' but found {rounding_mode!r}")
     dtype = result_type(input, other)
     quotient = elementwise(fnp.true_divide, operand(input, dtype), operand(other, dtype))
     return wrap(fnp.astype(fnp.trunc(quotient), dtype.numpy), "DivBackward2", (input, other))
@@ -147,8 +163,9 @@ def conj(input):
 
 def neg(input):
     if input.dtype is _bool:
-        raise RuntimeError("negation, the `-` operator, on a bool tensor is not supported; "
-                           "use ~ or logical_not")
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
+                           "you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
     return wrap(fnp.negative(engine(input)), "NegBackward0", (input,))
 
 
@@ -207,7 +224,7 @@ def _clamped(value, low, high):
 def clamp(input, min=None, max=None):
     """Limit the elements to [min, max] (either may be None, or a tensor)."""
     if min is None and max is None:
-        raise RuntimeError("clamp: at least one of 'min' or 'max' must not be None")
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     # Lists rather than generator expressions, and the input's dtype looked up once (~1 us).
     dtype = result_type(*[x for x in (input, min, max) if x is not None])
     input_dtype = input.dtype
@@ -262,8 +279,7 @@ def _logical(numpy_fn):
     def op(input, other):
         dtype = result_type(input, other)
         if dtype.category == _float:
-            raise TypeError(f"{numpy_fn.__name__} is only supported for integer and bool "
-                            f"tensors, not {dtype}")
+            raise _not_implemented_for(f"{numpy_fn.__name__}_cpu", dtype)
         b = other._data if isinstance(other, Tensor) else other
         return make(np.asarray(numpy_fn(input._data, b), dtype.numpy))
     return op
@@ -274,10 +290,23 @@ bitwise_or = _logical(np.bitwise_or)
 bitwise_xor = _logical(np.bitwise_xor)
 
 
+def _not_implemented_for(kernel, dtype):
+    """PyTorch's error for an operation without a kernel for `dtype`."""
+    return NotImplementedError(f'"{kernel}" not implemented for \'{dtype.scalar_name}\'')
+
+
 def bitwise_not(input):
     if input.dtype.category == _float:
-        raise TypeError("~ (bitwise_not) is only supported for integer and bool tensors")
+        raise _not_implemented_for("bitwise_not_cpu", input.dtype)
     return make(np.invert(input._data))
+
+
+def invert(input):
+    """``~input``: PyTorch checks the dtype before its kernel, with another message."""
+    if input.dtype.category == _float:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                        "tensors")
+    return bitwise_not(input)
 
 
 def logical_not(input):
@@ -337,7 +366,8 @@ def _axes(input, dim):
         return ()
     axes = tuple(input._dim(d) for d in dims)
     if len(set(axes)) != len(axes):
-        raise RuntimeError(f"dim {axes} appears multiple times in the list of dims")
+        repeated = next(a for i, a in enumerate(axes) if a in axes[:i])
+        raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
     return axes
 
 
@@ -352,7 +382,7 @@ def _reduction(fn, labels, integer_dtype=None):
             if integer_dtype is None:
                 raise RuntimeError(
                     f"{fn.__name__}(): could not infer output dtype. Input dtype must be either "
-                    f"a floating point or complex dtype. Got: {input_dtype.name.title()}")
+                    f"a floating point or complex dtype. Got: {input_dtype.scalar_name}")
             target = integer_dtype
         else:
             target = input_dtype
@@ -378,7 +408,9 @@ def _extreme(input, dim, keepdim, which):
     name = "Max" if which == "max" else "Min"
     if dim is None:
         if input._data.size == 0:
-            raise RuntimeError(f"{which}(): expected a tensor with at least one element")
+            raise RuntimeError(f"{which}(): Expected reduction dim to be specified for "
+                               f"input.numel() == 0. Specify the reduction dim with the 'dim' "
+                               f"argument.")
         fn = fnp.max if which == "max" else fnp.min
         return wrap(fn(engine(input)), f"{name}Backward1", (input,), saves_result=True,
                     saves_inputs=True)
@@ -428,8 +460,7 @@ def amin(input, dim=(), keepdim=False):
 
 def _variance(input, dim, unbiased, keepdim, correction, name):
     if input.dtype.category != _float:
-        raise RuntimeError(f"{name}(): only floating point tensors are supported, got "
-                           f"{input.dtype}")
+        raise RuntimeError("std and var only support floating point and complex dtypes")
     if isinstance(dim, bool):  # var(x, False) means unbiased=False, as in PyTorch
         dim, unbiased = None, dim
     if correction is None:
@@ -442,7 +473,9 @@ def _variance(input, dim, unbiased, keepdim, correction, name):
     squares = fnp.sum(fnp.multiply(deviation, deviation), axis=axes, keepdims=bool(keepdim))
     with np.errstate(divide="ignore", invalid="ignore"):
         if count - correction <= 0:
-            warnings.warn(f"{name}(): degrees of freedom is <= 0", UserWarning, stacklevel=3)
+            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
+                          f"less than the reduction factor (input numel divided by output "
+                          f"numel).", UserWarning, stacklevel=3)
         return fnp.true_divide(squares, builtins.max(count - correction, 0))
 
 
@@ -462,8 +495,8 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     """The vector p-norm over `dim` (all elements by default): p = 2 ('fro'), 1, inf, or
     any other positive number. The derivative of the 2-norm at 0 is 0, as in PyTorch."""
     if input.dtype.category != _float:
-        raise RuntimeError(f"norm(): only floating point tensors are supported, got "
-                           f"{input.dtype}")
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
+                           f"as input. Got {input.dtype.scalar_name}")
     axes = _axes(input, dim)
     value = engine(input)
     keepdims = bool(keepdim)
@@ -506,59 +539,127 @@ def cumsum(input, dim, *, dtype=None):
 # ---- products ---------------------------------------------------------------------------
 
 
-def _check_matmul_operands(a, b, name):
-    check_tensor(a, name)
-    check_tensor(b, name)
+# PyTorch names the element types in some product errors as C++ does.
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+              "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
+              "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+              "bool": "bool", "complex64": "c10::complex<float>",
+              "complex128": "c10::complex<double>"}
+
+
+def _product(a, b, label):
+    return wrap(fnp.matmul(engine(a), engine(b)), label, (a, b))
+
+
+def _same_dtype(a, b):
     # One compat dtype per NumPy dtype: comparing the arrays' dtypes is comparing theirs,
     # without two dtype lookups (~0.3 us).
-    if a._data.dtype != b._data.dtype:
-        raise RuntimeError(f"{name}: expected both operands to have the same dtype, but got "
-                           f"{a.dtype} and {b.dtype}")
-
-
-def _product(a, b, label, name):
-    _check_matmul_operands(a, b, name)
-    return wrap(fnp.matmul(engine(a), engine(b)), label, (a, b))
+    return a._data.dtype == b._data.dtype
 
 
 def mm(input, mat2):
     """Matrix product of two 2-D tensors."""
-    if input.dim() != 2 or mat2.dim() != 2:
-        raise RuntimeError(f"mm: both arguments must be matrices, got {input.dim()}-D and "
-                           f"{mat2.dim()}-D tensors")
-    if input._data.shape[1] != mat2._data.shape[0]:  # no Size objects built (~0.5 us)
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x"
-                           f"{input.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
-    return _product(input, mat2, "MmBackward0", "mm")
+    check_tensor(input, "mm")
+    check_tensor(mat2, "mm")
+    if input.dim() != 2:
+        raise RuntimeError("self must be a matrix")
+    if mat2.dim() != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    _check_mm(input._data.shape, mat2._data.shape, input, mat2)
+    return _product(input, mat2, "MmBackward0")
+
+
+def _check_mm(shape, mat2_shape, mat1, mat2):
+    """mm's errors for matrices of `shape` and `mat2_shape` (the tensors `mat1` and `mat2`,
+    or the matrices a batched product folds them into)."""
+    if shape[1] != mat2_shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({shape[0]}x{shape[1]} "
+                           f"and {mat2_shape[0]}x{mat2_shape[1]})")
+    if not _same_dtype(mat1, mat2):
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{_CPP_NAMES[mat1.dtype.name]} != {_CPP_NAMES[mat2.dtype.name]}")
 
 
 def mv(input, vec):
+    check_tensor(input, "mv")
+    check_tensor(vec, "mv")
+    if input.dim() == 0:  # PyTorch reads the matrix's length first
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if input.dim() != 2 or vec.dim() != 1:
-        raise RuntimeError("mv: expected a matrix and a vector")
-    return _product(input, vec, "MvBackward0", "mv")
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.dim()}, "
+                           f"{vec.dim()}")
+    _check_mv(input._data.shape, vec._data.shape[0], input, vec)
+    return _product(input, vec, "MvBackward0")
+
+
+def _check_mv(shape, length, matrix, vector):
+    """mv's errors for a matrix of `shape` and a vector of `length` (the tensors `matrix`
+    and `vector`, or those a batched product folds them into)."""
+    rows, columns = shape
+    if columns != length:
+        raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{columns}), vec "
+                           f"({length})")
+    if not _same_dtype(matrix, vector):
+        vec, mat = vector.dtype.scalar_name, matrix.dtype.scalar_name
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {vec}, "
+                           f"{mat}, and {vec}")
 
 
 def dot(input, other):
+    check_tensor(input, "dot")
+    check_tensor(other, "dot")
     if input.dim() != 1 or other.dim() != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {other.dim()}D "
                            f"tensors")
+    if not _same_dtype(input, other):
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{input.dtype.scalar_name} and {other.dtype.scalar_name}")
     if input.shape != other.shape:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.numel()}] and "
-                           f"src [{other.numel()}] to have the same number of elements")
-    return _product(input, other, "DotBackward0", "dot")
+                           f"src [{other.numel()}] to have the same number of elements, but "
+                           f"got {input.numel()} and {other.numel()} elements respectively")
+    return _product(input, other, "DotBackward0")
 
 
 def bmm(input, mat2):
-    if input.dim() != 3 or mat2.dim() != 3:
-        raise RuntimeError("bmm: both arguments must be 3-D tensors")
-    return _product(input, mat2, "BmmBackward0", "bmm")
+    check_tensor(input, "bmm")
+    check_tensor(mat2, "bmm")
+    if input.dim() != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if mat2.dim() != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    (batch, _, columns), (batch2, rows, _) = input._data.shape, mat2._data.shape
+    if (batch2, rows) != (batch, columns):
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{batch}, {columns}] but got: [{batch2}, {rows}].")
+    if not _same_dtype(input, mat2):
+        raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
+                           f"{mat2.dtype.scalar_name}")
+    return _product(input, mat2, "BmmBackward0")
+
+
+def _check_batches(a, b):
+    """PyTorch's errors of a batched product of shapes `a` (at least 2-D) and `b`: batch
+    dimensions that do not broadcast, or rows of `b` that do not match columns of `a`."""
+    b_batch = b[:-2] if len(b) >= 2 else ()
+    clash = broadcast_error(a[:-2], b_batch)
+    if clash:
+        raise RuntimeError(clash)
+    rows = b[-2] if len(b) >= 2 else b[0]
+    if a[-1] != rows:
+        batch = math.prod(np.broadcast_shapes(a[:-2], b_batch))
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{batch}, {a[-1]}] but got: [{batch}, {rows}].")
 
 
 def matmul(input, other):
     """Matrix product with NumPy's rules for vectors and batches."""
+    check_tensor(input, "matmul")
+    check_tensor(other, "matmul")
     a_dim, b_dim = input.dim(), other.dim()
     if a_dim == 0 or b_dim == 0:
-        raise RuntimeError("both arguments to matmul need to be at least 1D")
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
+                           f"{a_dim}D and {b_dim}D")
     if a_dim == 1 and b_dim == 1:
         return dot(input, other)
     if a_dim == 2 and b_dim == 2:
@@ -567,20 +668,69 @@ def matmul(input, other):
         return mv(input, other)
     if a_dim == 1 and b_dim == 2:
         return wrap_view(mm(unsqueeze(input, 0), other), fnp.squeeze, "SqueezeBackward4", axis=0)
-    return _product(input, other, "UnsafeViewBackward0", "matmul")
+    _check_batched_matmul(input, other)
+    return _product(input, other, "UnsafeViewBackward0")
+
+
+def _check_batched_matmul(input, other):
+    """PyTorch's errors of a product with a batch dimension, named after the product it
+    computes: mm or mv where it folds the batch of the side with more dimensions into
+    rows (`_folds`), else bmm."""
+    a, b = input._data.shape, other._data.shape
+    if (a[-1] == (b[-2] if len(b) > 1 else b[0]) and _same_dtype(input, other)
+            and not broadcast_error(a[:-2], b[:-2])):
+        return  # no error: which kernel PyTorch would pick does not show
+    if len(b) <= 2 and _folds(input._data, other, input):
+        _check_folded(input, other, a, b)
+        return
+    if len(a) <= 2 and _folds(np.swapaxes(other._data, -1, -2), input, input):
+        # PyTorch computes other^T @ input^T: other transposed is the matrix
+        _check_folded(other, input, b[:-2] + (b[-1], b[-2]), a[::-1])
+        return
+    a = (1,) + a if len(a) == 1 else a
+    b = b + (1,) if len(b) == 1 else b
+    _check_batches(a, b)
+    if not _same_dtype(input, other):
+        raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
+                           f"{other.dtype.scalar_name}")
+
+
+def _folds(larger, smaller, input):
+    """PyTorch's choice to fold the batch of the `larger` side (an array, transposed when
+    it is the right operand) into rows: always when the `smaller` side requires grad,
+    never when the left operand `input` is a matrix, else where that needs no copy."""
+    if len(larger.shape) < 3:
+        return False
+    if smaller.requires_grad:
+        return True
+    if input.dim() == 2:
+        return False
+    if larger.size == 0:
+        return True
+    shape, strides = larger.shape, larger.strides
+    return builtins.all(strides[i] == strides[i + 1] * shape[i + 1]
+                        for i in range(len(shape) - 2))
+
+
+def _check_folded(matrix, operand, shape, operand_shape):
+    """The errors of mv or mm of `matrix` (of `shape`, its batch folded into its rows) by
+    `operand` (of `operand_shape`)."""
+    folded = (math.prod(shape[:-1]), shape[-1])
+    if len(operand_shape) == 1:
+        _check_mv(folded, operand_shape[0], matrix, operand)
+    else:
+        _check_mm(folded, operand_shape, matrix, operand)
 
 
 # ---- shapes -----------------------------------------------------------------------------
 
 
+# PyTorch's name of each function's shape argument, which its type errors name.
+_SHAPE_ARGUMENTS = {"view": "size", "reshape": "shape", "permute": "dims", "expand": "size"}
+
+
 def _shape_args(shape, name):
-    """A shape given as varargs or as one sequence."""
-    if len(shape) == 1 and not isinstance(shape[0], numbers.Integral):
-        shape = shape[0]
-    try:
-        return tuple(int(s) for s in shape)
-    except TypeError:
-        raise TypeError(f"compat.{name}: the shape must be ints, got {shape!r}") from None
+    return shape_argument(shape, name, _SHAPE_ARGUMENTS[name])
 
 
 def _as_view(input, view_shape, strides, label, fn=reshape_p, **params):
@@ -673,7 +823,10 @@ def permute(input, *dims):
                            f"does not match the length of the desired ordering of dimensions "
                            f"i.e. input.dim() = {input.dim()} is not equal to len(dims) = "
                            f"{len(dims)}")
-    return _permuted(input, tuple(input._dim(d) for d in dims), "PermuteBackward0")
+    axes = tuple(input._dim(d) for d in dims)
+    if len(set(axes)) != len(axes):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return _permuted(input, axes, "PermuteBackward0")
 
 
 def expand(input, *sizes):
@@ -741,19 +894,46 @@ def squeeze(input, dim=None):
 def _join_dtype(tensors, name):
     tensors = list(tensors)
     if not tensors:  # PyTorch's error types differ between the two
-        error = ValueError if name == "cat" else RuntimeError
-        raise error(f"{name}(): expected a non-empty list of Tensors")
-    for x in tensors:
-        check_tensor(x, name)
+        if name == "cat":
+            raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+        raise RuntimeError("stack expects a non-empty TensorList")
+    for i, x in enumerate(tensors):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(x).__name__}")
     return tensors, result_type(*tensors)
 
 
 def cat(tensors, dim=0):
-    """Join tensors along an existing dimension."""
+    """Join tensors along an existing dimension. As in PyTorch, 1-D empty tensors (the
+    legacy empty shape) join anything and are left out."""
     tensors, dtype = _join_dtype(tensors, "cat")
-    axis = tensors[0]._dim(dim)
-    values = [operand(x, dtype) for x in tensors]
-    return wrap(fnp.concatenate(values, axis=axis), "CatBackward0", tuple(tensors))
+    for i, x in enumerate(tensors):
+        if not x._data.ndim:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
+                               f"concatenated")
+    joined = [x for x in tensors if x._data.shape != (0,)]
+    if not joined:  # only legacy empty tensors: any dim will do
+        joined, dim = tensors, 0
+    axis = joined[0]._dim(dim)
+    _check_cat_shapes(tensors, joined[0]._data.shape, axis)
+    values = [operand(x, dtype) for x in joined]
+    return wrap(fnp.concatenate(values, axis=axis), "CatBackward0", tuple(joined))
+
+
+def _check_cat_shapes(tensors, reference, axis):
+    for i, x in enumerate(tensors):
+        shape = x._data.shape
+        if shape == (0,):
+            continue
+        if len(shape) != len(reference):
+            raise RuntimeError(f"Tensors must have same number of dimensions: got "
+                               f"{len(reference)} and {len(shape)}")
+        for d, (expected, size) in enumerate(zip(reference, shape)):
+            if d != axis and size != expected:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {axis}. "
+                                   f"Expected size {expected} but got size {size} for tensor "
+                                   f"number {i} in the list.")
 
 
 concat = cat
@@ -763,10 +943,11 @@ def stack(tensors, dim=0):
     """Join tensors of one shape along a new dimension."""
     tensors, dtype = _join_dtype(tensors, "stack")
     axis = tensors[0]._dim(dim, extra=1)
-    shapes = {x._data.shape for x in tensors}
-    if len(shapes) != 1:
-        raise RuntimeError(f"stack expects each tensor to be equal size, but got "
-                           f"{[list(x.shape) for x in tensors]}")
+    first = tensors[0]._data.shape
+    for i, x in enumerate(tensors):
+        if x._data.shape != first:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                               f"{list(first)} at entry 0 and {list(x._data.shape)} at entry {i}")
     values = [operand(x, dtype) for x in tensors]
     return wrap(fnp.stack(values, axis=axis), "StackBackward0", tuple(tensors))
 
@@ -778,7 +959,13 @@ def where(condition, input=None, other=None):
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if cond.dtype != np.bool_:
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a "
-                           f"tensor with dtype {_dtypes.of_array(cond)}")
+                           f"tensor with dtype {_dtypes.of_array(cond).scalar_name}")
+    shape = cond.shape
+    for x in (input, other):  # PyTorch's error for the first pair that does not broadcast
+        clash = broadcast_error(shape, np.shape(x._data if isinstance(x, Tensor) else x))
+        if clash:
+            raise RuntimeError(clash)
+        shape = np.broadcast_shapes(shape, np.shape(x._data if isinstance(x, Tensor) else x))
     dtype = result_type(input, other)
     out = fnp.where(cond, operand(input, dtype), operand(other, dtype))
     others = (condition,) if isinstance(condition, Tensor) else ()
@@ -800,14 +987,14 @@ def _softmax_dim(input, dim, name):
     return input._dim(dim)
 
 
-def _shifted(input, axis, dtype):
+def _shifted(input, axis, dtype, name):
     """input minus its maximum along `axis`; the maximum is a constant, which changes
     neither softmax nor its derivative."""
     if dtype is not None:
         input = input.to(dtype)
     if input.dtype.category != _float:
-        raise RuntimeError(f"softmax is only implemented for floating point tensors, got "
-                           f"{input.dtype}")
+        kernel = "lastdim_kernel_impl" if axis >= input._data.ndim - 1 else "kernel_impl"
+        raise _not_implemented_for(f"{name}_{kernel}", input.dtype)
     value = engine(input)
     raw = input._data
     top = np.max(raw, axis=axis, keepdims=True) if raw.size else 0
@@ -818,7 +1005,7 @@ def _shifted(input, axis, dtype):
 def softmax(input, dim=None, dtype=None):
     """exp(input) normalized to sum to 1 along `dim`."""
     axis = _softmax_dim(input, dim, "softmax")
-    input, shifted = _shifted(input, axis, dtype)
+    input, shifted = _shifted(input, axis, dtype, "softmax")
     e = fnp.exp(shifted)
     out = fnp.true_divide(e, fnp.sum(e, axis=axis, keepdims=True))
     return wrap(out, "SoftmaxBackward0", (input,), saves_result=True)
@@ -827,7 +1014,7 @@ def softmax(input, dim=None, dtype=None):
 def log_softmax(input, dim=None, dtype=None):
     """log(softmax(input)), computed without forming softmax."""
     axis = _softmax_dim(input, dim, "log_softmax")
-    input, shifted = _shifted(input, axis, dtype)
+    input, shifted = _shifted(input, axis, dtype, "log_softmax")
     total = fnp.sum(fnp.exp(shifted), axis=axis, keepdims=True)
     return wrap(fnp.subtract(shifted, fnp.log(total)), "LogSoftmaxBackward0", (input,),
                 saves_result=True)

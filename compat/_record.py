@@ -56,10 +56,10 @@ def elementwise(fn, a, b):
     try:
         return fn(a, b)
     except ValueError as error:
-        raise RuntimeError(_broadcast_error(np.shape(a), np.shape(b)) or str(error)) from None
+        raise RuntimeError(broadcast_error(np.shape(a), np.shape(b)) or str(error)) from None
 
 
-def _broadcast_error(a, b):
+def broadcast_error(a, b):
     """PyTorch's message for shapes `a` and `b` that do not broadcast (its first clash
     counting from the last dimension), or None if they do."""
     ndim = max(len(a), len(b))

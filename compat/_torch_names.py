@@ -203,6 +203,13 @@ def _index_select(x, dim, index):
     index = np.asarray(index)
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    if index.dtype not in (np.int32, np.int64):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    size = fnp.shape(x)[_dims(x, dim)] if fnp.ndim(x) else 1
+    if ((index < 0) | (index >= size)).any():  # PyTorch counts no index from the end here
+        raise IndexError("index out of range in self")
+    if fnp.ndim(x) == 0:  # PyTorch's 0-d tensor has one element along dimension 0
+        return x
     return fnp.take(x, index, axis=dim)
 
 

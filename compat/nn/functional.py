@@ -14,7 +14,7 @@ from funcgrad.core import unbox_all
 
 from .. import _dtypes, _ops
 from .._factories import empty_like, zeros
-from .._record import float_operand, operand, result_type, wrap
+from .._record import broadcast_error, float_operand, operand, result_type, wrap
 from .._tensor import Tensor
 from .._typename import typename
 
@@ -139,15 +139,10 @@ def _reduced(losses, reduction):
     return losses
 
 
-def _broadcast_shape(input, target):
-    """The common shape, or PyTorch's error naming the first dimension that differs."""
-    a, b = input._data.shape, target._data.shape
-    ndim = max(len(a), len(b))
-    a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
-    for dim, (m, n) in enumerate(zip(a, b)):
-        if m != n and m != 1 and n != 1:
-            raise RuntimeError(f"The size of tensor a ({m}) must match the size of tensor b "
-                               f"({n}) at non-singleton dimension {dim}")
+def _check_broadcast(input, target):
+    clash = broadcast_error(input._data.shape, target._data.shape)
+    if clash:
+        raise RuntimeError(clash)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
@@ -158,7 +153,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
                       f"to broadcasting. Please ensure they have the same size.", UserWarning,
                       stacklevel=2)
     reduction = reduction_of(size_average, reduce, reduction)
-    _broadcast_shape(input, target)
+    _check_broadcast(input, target)
     dtype = result_type(input, target)
     difference = fnp.subtract(operand(input, dtype), operand(target, dtype))
     losses = fnp.square(difference)

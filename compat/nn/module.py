@@ -7,7 +7,7 @@ registration order, which is what makes names and orders match PyTorch's.
 """
 from collections import OrderedDict, namedtuple
 
-from .. import _dtypes
+from .. import _device, _dtypes
 from .._graph import RemovableHandle, clear_grad
 from .._grad_mode import no_grad
 from .._tensor import Tensor
@@ -125,7 +125,7 @@ class Module:
         if not isinstance(name, str):
             raise TypeError(f"{what} name should be a string. Got {type(name).__name__}")
         if "." in name:
-            raise KeyError(f'{what} name can\'t contain "."')
+            raise KeyError(f'{what} name can\'t contain ".", got: {name}')
         if name == "":
             raise KeyError(f'{what} name can\'t be empty string ""')
         if hasattr(self, name) and name not in registry:
@@ -303,9 +303,7 @@ class Module:
                 dtype = arg
             else:
                 device = arg
-        if device is not None and str(device).split(":")[0] != "cpu":
-            raise RuntimeError(f"compat runs on the CPU only; device {device!r} is not "
-                               f"available")
+        _device.check(device)
         if dtype is None:
             return self
         if not dtype.is_floating_point:

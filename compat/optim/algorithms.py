@@ -10,6 +10,13 @@ def _check_at_least(value, minimum, what):
         raise ValueError(f"Invalid {what}: {value}")
 
 
+def _check_not_negative(value, what):
+    """SGD's form of the check (``value < 0``, so that None fails as in PyTorch), which
+    also refuses NaN, where PyTorch's SGD would silently make every parameter NaN."""
+    if value < 0.0 or value != value:
+        raise ValueError(f"Invalid {what}: {value}")
+
+
 def _lerp_(start, end, weight):
     """start += weight * (end - start) in place, in the two forms PyTorch's lerp kernel
     uses (the second keeps weights near 1 exact)."""
@@ -26,9 +33,9 @@ class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
                  nesterov=False, *, maximize=False, foreach=None, differentiable=False,
                  fused=None):
-        _check_at_least(lr, 0.0, "learning rate")
-        _check_at_least(momentum, 0.0, "momentum value")
-        _check_at_least(weight_decay, 0.0, "weight_decay value")
+        _check_not_negative(lr, "learning rate")
+        _check_not_negative(momentum, "momentum value")
+        _check_not_negative(weight_decay, "weight_decay value")
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, dict(

@@ -16,8 +16,12 @@ class LRScheduler:
         else:
             for index, group in enumerate(optimizer.param_groups):
                 if "initial_lr" not in group:
-                    raise KeyError(f"param 'initial_lr' is not specified in param_groups"
-                                   f"[{index}] when resuming an optimizer")
+                    raise KeyError(
+                        f"param 'initial_lr' is not specified in param_groups[{index}] when "
+                        f"resuming scheduler with last_epoch >= 0.\nThis typically happens "
+                        f"when:\n1. You're trying to resume training from a checkpoint but "
+                        f"haven't properly loaded the optimizer state\n2. You're using "
+                        f"last_epoch >= 0 for a fresh training run (not recommended)")
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         self._step_count = 0
