@@ -27,6 +27,7 @@ from funcgrad.core import EAGER_LEVEL, Box, Node, ReverseBox, ReverseTrace, back
 from . import _dtypes
 
 _creation_numbers = itertools.count()
+_new = object.__new__
 
 
 class VersionCounter:
@@ -105,7 +106,11 @@ class Tape(ReverseTrace):
                 node.held = held
                 node.frees = True
                 node.recipe = (args, ans)
-        return ReverseBox(ans, self, node)
+        box = _new(ReverseBox)  # built in place, as ReverseTrace.record does: no __init__ frame
+        box.value = ans
+        box._trace = self
+        box.node = node
+        return box
 
     def box(self, value, node):
         """`value` watched by the tape with history `node` (a leaf's, or an alias's)."""
