@@ -49,7 +49,10 @@ class Primitive:
             registry[name] = self
 
     def __call__(self, *args, **params):
-        top = find_top_trace(args)
+        if len(args) == 1:  # one array (sin, sum, reshape, ...): find_top_trace, inlined
+            top = args[0]._trace if isinstance(args[0], Box) else None  # (~0.1 us a call)
+        else:
+            top = find_top_trace(args)
         if top is None:  # nothing traced: NumPy, with nothing in between
             return self.impl(*args, **params)
         if self.nin is not None and (params or len(args) != self.nin):
