@@ -63,6 +63,23 @@ def compat_net():
         ((xt.mm(w1).tanh()).mm(w2) ** 2).sum().backward()
 
 
+def jit_net_steps():
+    step = funcgrad.jit(funcgrad.value_and_grad(net))
+    step((W1, W2))  # traced
+    step((W1, W2))  # optimized and compiled
+    for _ in range(n):
+        step((W1, W2))
+
+
+def jit_calls():
+    """A jitted one-primitive function: what a call costs around its program."""
+    sine = funcgrad.jit(fnp.sin)
+    sine(x0)
+    sine(x0)
+    for _ in range(n):
+        sine(x0)
+
+
 def grad_calls():
     gradient = funcgrad.grad(fnp.sum)
     for _ in range(n):
@@ -80,6 +97,8 @@ WORKLOADS = {
     "net": net_steps,
     "compat_net": compat_net,
     "grad_call": grad_calls,
+    "jit_net": jit_net_steps,
+    "jit_call": jit_calls,
 }
 
 WORKLOADS[name]()

@@ -49,6 +49,7 @@ def _with_inputs(eq, inputs):
 
 
 def _has_var(atoms):
+    """Whether a Var is among `atoms` (nested tuples included)."""
     for atom in atoms:
         if type(atom) is Var or (type(atom) is tuple and _has_var(atom)):
             return True
