@@ -80,6 +80,30 @@ def jit_calls():
         sine(x0)
 
 
+FIRST_CALL_LINKS = 100  # of sin(x) * 1.01 + 0.1: 300 primitives
+
+
+def links(x):
+    for _ in range(FIRST_CALL_LINKS):
+        x = fnp.sin(x) * 1.01 + 0.1
+    return fnp.sum(x)
+
+
+def jit_first_calls():
+    """A fresh jit(grad) of a 300-primitive chain called twice: tracing, then the passes,
+    code generation and compilation (and a run)."""
+    for _ in range(n):
+        gradient = funcgrad.jit(funcgrad.grad(links))
+        gradient(x0)
+        gradient(x0)
+
+
+def links_grad_calls():
+    gradient = funcgrad.grad(links)
+    for _ in range(n):
+        gradient(x0)
+
+
 def grad_calls():
     gradient = funcgrad.grad(fnp.sum)
     for _ in range(n):
@@ -99,6 +123,9 @@ WORKLOADS = {
     "grad_call": grad_calls,
     "jit_net": jit_net_steps,
     "jit_call": jit_calls,
+    # the first two calls of a jitted function, and an eager call of the same
+    "jit_first_calls": jit_first_calls,
+    "links_grad_call": links_grad_calls,
 }
 
 WORKLOADS[name]()
