@@ -63,6 +63,47 @@ def compat_net():
         ((xt.mm(w1).tanh()).mm(w2) ** 2).sum().backward()
 
 
+def jit_net_steps():
+    step = funcgrad.jit(funcgrad.value_and_grad(net))
+    step((W1, W2))  # traced
+    step((W1, W2))  # optimized and compiled
+    for _ in range(n):
+        step((W1, W2))
+
+
+def jit_calls():
+    """A jitted one-primitive function: what a call costs around its program."""
+    sine = funcgrad.jit(fnp.sin)
+    sine(x0)
+    sine(x0)
+    for _ in range(n):
+        sine(x0)
+
+
+FIRST_CALL_LINKS = 100  # of sin(x) * 1.01 + 0.1: 300 primitives
+
+
+def links(x):
+    for _ in range(FIRST_CALL_LINKS):
+        x = fnp.sin(x) * 1.01 + 0.1
+    return fnp.sum(x)
+
+
+def jit_first_calls():
+    """A fresh jit(grad) of a 300-primitive chain called twice: tracing, then the passes,
+    code generation and compilation (and a run)."""
+    for _ in range(n):
+        gradient = funcgrad.jit(funcgrad.grad(links))
+        gradient(x0)
+        gradient(x0)
+
+
+def links_grad_calls():
+    gradient = funcgrad.grad(links)
+    for _ in range(n):
+        gradient(x0)
+
+
 def grad_calls():
     gradient = funcgrad.grad(fnp.sum)
     for _ in range(n):
@@ -80,6 +121,11 @@ WORKLOADS = {
     "net": net_steps,
     "compat_net": compat_net,
     "grad_call": grad_calls,
+    "jit_net": jit_net_steps,
+    "jit_call": jit_calls,
+    # the first two calls of a jitted function, and an eager call of the same
+    "jit_first_calls": jit_first_calls,
+    "links_grad_call": links_grad_calls,
 }
 
 WORKLOADS[name]()

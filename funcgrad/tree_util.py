@@ -511,7 +511,12 @@ def tree_flatten(tree: Any, is_leaf: Optional[Callable[[Any], bool]] = None):
                 leaves.append(x)
             else:
                 stack.extend(reversed(children))
-    return leaves, PyTreeDef(tuple(nodes), len(leaves))
+    count = len(leaves)
+    if count <= _SHARED_TUPLES and len(nodes) == count + 1 and nodes[0] == (_TUPLE, count, None):
+        # A tuple of leaves of a type seen for the first time: the shared treedef, so
+        # that caches keyed by it (jit's) find it again by identity.
+        return leaves, _TUPLE_TREEDEFS[count]
+    return leaves, PyTreeDef(tuple(nodes), count)
 
 
 _LEAF_TREEDEF = PyTreeDef((_LEAF_NODE,), 1)

@@ -21,6 +21,7 @@ from funcgrad.tree_util import tree_flatten
 SIN, COS, MUL, ADD = fnp.sin, fnp.cos, fnp.multiply, fnp.add
 RESHAPE, SUM = registry["reshape"], registry["sum"]
 TRANSPOSE, ASTYPE = registry["transpose"], registry["astype"]
+CONCATENATE = registry["concatenate"]
 
 
 class Builder:
@@ -237,6 +238,27 @@ def test_buffer_reuse_needs_matching_shape_and_dtype():
     assert reused.equations[1].overwrites is None
     assert reused.equations[-1].overwrites is f64
     assert_same_bits(run(reused, x, x[:1]), run(graph, x, x[:1]))
+
+
+# ---- passes with nothing to change ---------------------------------------------------
+
+
+@pytest.mark.parametrize("optimization", [
+    fold_constants, drop_identities, eliminate_common_subexpressions, eliminate_dead_code,
+    reuse_buffers])
+def test_a_pass_with_nothing_to_change_keeps_every_equation(optimization):
+    # Passes rebuild only the equations they change: jit runs them on programs of
+    # thousands of equations.
+    b = Builder(x, x)
+    a, c = b.inputs
+    s = b.eq(SIN, a)
+    joined = b.eq(CONCATENATE, s, c, b.const(x), axis=0)
+    scaled = b.eq(MUL, joined, Literal(2.0))
+    graph = b.graph(scaled, s)
+    optimized = optimization(graph)
+    assert all(new is old for new, old in zip(optimized.equations, graph.equations,
+                                              strict=True))
+    assert list(optimized.outputs) == [scaled, s]
 
 
 # ---- on traced programs -------------------------------------------------------------

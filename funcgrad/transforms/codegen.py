@@ -22,7 +22,7 @@ import re
 
 import numpy as np
 
-from .graph import Constant, Literal, Var, vars_in
+from .graph import Constant, Var, index_name, vars_in
 from .staging import GuardFailed, array_bits, guard_p
 
 __all__ = ["Program", "generate"]
@@ -99,17 +99,19 @@ def _var_name(var):
     index = var.index
     if index >= len(_names_by_index):
         for missing in range(len(_names_by_index), index + 1):
-            name = Var(missing, 0.0).name
+            name = index_name(missing)
             _names_by_index.append(name + "_v" if name in _RESERVED else name)
     return _names_by_index[index]
 
 
 def _atom(atom, names):
-    if isinstance(atom, Var):
-        return _var_name(atom)
-    if isinstance(atom, tuple):
-        return "(" + "".join(_atom(part, names) + ", " for part in atom) + ")"
-    if isinstance(atom, Constant):
+    kind = type(atom)
+    if kind is Var:
+        index = atom.index  # (_var_name inlined: a program has an atom per argument)
+        return _names_by_index[index] if index < len(_names_by_index) else _var_name(atom)
+    if kind is tuple:
+        return "(" + "".join([_atom(part, names) + ", " for part in atom]) + ")"
+    if kind is Constant:
         return names.value(atom.value, "k")
     return names.value(atom.value)  # a Literal
 
@@ -131,17 +133,21 @@ def _guard_line(index, eq, names):
 
 
 def _equation_line(eq, names):
-    impl = names.function(eq.primitive.name, eq.primitive.impl)
-    arguments = [_atom(atom, names) for atom in eq.inputs]
-    arguments += [f"{key}={names.value(value)}" for key, value in eq.params.items()]
+    primitive = eq.primitive
+    # Plain loops: a comprehension is a function call in itself, and this runs per equation.
+    arguments = []
+    for atom in eq.inputs:
+        arguments.append(_atom(atom, names))
+    for key, value in eq.params.items():
+        arguments.append(key + "=" + names.value(value))
     if eq.overwrites is not None:
-        arguments.append(f"out={_var_name(eq.overwrites)}")
-    call = f"{impl}({', '.join(arguments)})"
-    if eq.primitive.multiple_results:
-        targets = "(" + "".join(_var_name(out) + ", " for out in eq.outputs) + ")"
+        arguments.append("out=" + _var_name(eq.overwrites))
+    call = names.function(primitive.name, primitive.impl) + "(" + ", ".join(arguments) + ")"
+    if primitive.multiple_results:
+        targets = "(" + "".join([_var_name(out) + ", " for out in eq.outputs]) + ")"
     else:
         targets = _var_name(eq.outputs[0])
-    return f"{targets} = {call}"
+    return targets + " = " + call
 
 
 def _released_after(graph, min_size):

@@ -49,7 +49,7 @@ def _type_string(shape, dtype):
     return f"{_short_dtype(dtype)}[{','.join(map(str, shape))}]"
 
 
-def _var_name(index):
+def index_name(index):
     """a, b, ..., z, ba, bb, ...: short names, in the order values were created."""
     name = ""
     while True:
@@ -71,7 +71,7 @@ class Var:
 
     @property
     def name(self):
-        return _var_name(self.index)
+        return index_name(self.index)
 
     @property
     def type(self):
@@ -387,12 +387,15 @@ class GraphTrace(Trace):
 
 
 def vars_in(atoms):
-    """The Vars among an equation's atoms (nested tuples of them included), in order."""
+    """The Vars among an equation's atoms (nested tuples of them included), in order, as a
+    list (passes call this for every equation: no generator)."""
+    found = []
     for atom in atoms:
-        if isinstance(atom, tuple):
-            yield from vars_in(atom)
-        elif isinstance(atom, Var):
-            yield atom
+        if type(atom) is Var:
+            found.append(atom)
+        elif type(atom) is tuple:
+            found += vars_in(atom)
+    return found
 
 
 def positional_parameters(fun):

@@ -165,18 +165,18 @@ class Jitted:
         else:
             dynamic, statics = args, ()
         leaves, tree = tree_flatten(dynamic)
-        try:
+        try:  # the signature: (tree, statics, each leaf's key), one flat tuple
             try:  # arrays only (the common case): no call per leaf
-                avals = tuple([(type(leaf), leaf.shape, leaf.dtype) for leaf in leaves])
+                key = (tree, statics, *[(type(leaf), leaf.shape, leaf.dtype) for leaf in leaves])
             except AttributeError:  # Python numbers among them
-                avals = tuple([_leaf_key(leaf) for leaf in leaves])
-            entry = self._cache.get((tree, statics, avals))
+                key = (tree, statics, *[_leaf_key(leaf) for leaf in leaves])
+            entry = self._cache.get(key)
         except TypeError:
             raise self._unhashable(args, kwargs) from None
         if entry is None:
             if any(isinstance(leaf, Box) for leaf in leaves):
                 return self.fun(*args, **kwargs)  # traced by an enclosing transform: inline
-            entry = self._cache[tree, statics, avals] = _Entry()
+            entry = self._cache[key] = _Entry()
         elif entry.eager:
             return self.fun(*args, **kwargs)
         failed = None
@@ -202,7 +202,7 @@ class Jitted:
             # No signature without a program stays cached: an error (or Ctrl-C) while
             # tracing leaves the cache as it was before the call.
             if not entry.programs:  # (another thread's failed trace may have removed it)
-                self._cache.pop((tree, statics, avals), None)
+                self._cache.pop(key, None)
             if isinstance(error, CapturedValue):  # an enclosing transform's value: inline
                 return self.fun(*args, **kwargs)
             raise

@@ -33,25 +33,27 @@ def _rebuilt(graph, equations, outputs=None, constants=None):
                  graph.in_tree, graph.out_tree, graph.out)
 
 
-def _substitute(atom, replacement):
-    if isinstance(atom, tuple):
-        return tuple(_substitute(part, replacement) for part in atom)
-    return replacement.get(atom, atom) if isinstance(atom, Var) else atom
+def _substitute(atoms, replacement):
+    """`atoms` (an equation's inputs: a tuple, maybe of tuples) with their vars replaced as
+    `replacement` says; the same tuple when nothing is replaced (so passes over a graph
+    that has nothing to replace build no new equations)."""
+    if not replacement:
+        return atoms
+    substituted = tuple([_substitute(atom, replacement) if type(atom) is tuple
+                         else replacement.get(atom, atom) for atom in atoms])
+    return atoms if substituted == atoms else substituted
 
 
 def _with_inputs(eq, inputs):
-    return eq.replace(inputs=inputs)
+    return eq if inputs is eq.inputs else eq.replace(inputs=inputs)
 
 
-def _renamed(equations, replacement):
-    """`equations` with their inputs' vars replaced as `replacement` says."""
-    if not replacement:
-        return list(equations)
-    renamed = []
-    for eq in equations:
-        inputs = _substitute(eq.inputs, replacement)
-        renamed.append(eq if inputs == eq.inputs else _with_inputs(eq, inputs))
-    return renamed
+def _has_var(atoms):
+    """Whether a Var is among `atoms` (nested tuples included)."""
+    for atom in atoms:
+        if type(atom) is Var or (type(atom) is tuple and _has_var(atom)):
+            return True
+    return False
 
 
 # ---- dead code ----------------------------------------------------------------------
@@ -62,7 +64,7 @@ def eliminate_dead_code(graph):
     live = set(vars_in(graph.outputs))
     kept = []
     for eq in reversed(graph.equations):
-        if eq.primitive is guard_p or any(out in live for out in eq.outputs):
+        if eq.primitive is guard_p or not live.isdisjoint(eq.outputs):
             kept.append(eq)
             live.update(vars_in(eq.inputs))
     kept.reverse()
@@ -84,14 +86,12 @@ def _key(value):
     return id, id(value)
 
 
-def _atom_key(atom):
-    if isinstance(atom, tuple):
-        return tuple(map(_atom_key, atom))
-    if isinstance(atom, Var):
-        return atom
-    if isinstance(atom, Constant):
-        return id, id(atom.value)
-    return _key(atom.value)
+def _atoms_key(atoms):
+    """A hashable stand-in for an equation's inputs (a Var stands for itself)."""
+    return tuple([atom if type(atom) is Var
+                  else _atoms_key(atom) if type(atom) is tuple
+                  else (id, id(atom.value)) if type(atom) is Constant
+                  else _key(atom.value) for atom in atoms])
 
 
 def eliminate_common_subexpressions(graph):
@@ -100,15 +100,13 @@ def eliminate_common_subexpressions(graph):
     replacement = {}
     kept = []
     for eq in graph.equations:
-        inputs = _substitute(eq.inputs, replacement)
-        key = (eq.primitive, _atom_key(inputs),
-               tuple((name, _key(value)) for name, value in eq.params.items()))
+        eq = _with_inputs(eq, _substitute(eq.inputs, replacement))
+        key = (eq.primitive, _atoms_key(eq.inputs),
+               tuple([(name, _key(value)) for name, value in eq.params.items()]))
         first = seen.get(key)
         if first is not None:
             replacement.update(zip(eq.outputs, first.outputs))
             continue
-        if inputs != eq.inputs:
-            eq = _with_inputs(eq, inputs)
         seen[key] = eq
         kept.append(eq)
     return _rebuilt(graph, kept, _substitute(tuple(graph.outputs), replacement))
@@ -130,8 +128,8 @@ def fold_constants(graph):
     kept = []
     for eq in graph.equations:
         inputs = _substitute(eq.inputs, replacement)
-        if eq.primitive is guard_p or any(True for _ in vars_in(inputs)):
-            kept.append(eq if inputs == eq.inputs else _with_inputs(eq, inputs))
+        if eq.primitive is guard_p or _has_var(inputs):
+            kept.append(_with_inputs(eq, inputs))
             continue
         values = eq.primitive.impl(*map(_constant_value, inputs), **eq.params)
         results = values if eq.primitive.multiple_results else (values,)
@@ -157,6 +155,10 @@ def _is_one(atom):
         kind = np.asarray(value).dtype.kind
         return kind in "biuf" and bool(np.all(np.equal(value, 1)))
     return False
+
+
+# The primitives `_unchanged_input` may find returning their input.
+_MAYBE_IDENTITY = frozenset({"multiply", "transpose", "reshape", "astype"})
 
 
 def _unchanged_input(eq):
@@ -186,7 +188,7 @@ def _unchanged_input(eq):
 def _reshape_source(eq, reshaped):
     """For a reshape of a reshape (in one order), the equation reshaping the first one's
     input instead: reshapes compose (vmap's rules leave such pairs: (B, 1, N) and back)."""
-    if eq.primitive.name != "reshape" or not isinstance(eq.inputs[0], Var):
+    if not isinstance(eq.inputs[0], Var):
         return eq
     source = reshaped.get(eq.inputs[0])
     if source is None or source.params.get("order") != eq.params.get("order"):
@@ -203,13 +205,16 @@ def drop_identities(graph):
     reshaped = {}  # the result of each reshape -> its equation
     kept = []
     for eq in graph.equations:
-        inputs = _substitute(eq.inputs, replacement)
-        if inputs != eq.inputs:
-            eq = _with_inputs(eq, inputs)
-        eq = _reshape_source(eq, reshaped)
-        if eq.primitive.name == "reshape" and isinstance(eq.inputs[0], Var):
-            reshaped[eq.outputs[0]] = eq
-        same = None if eq.primitive is guard_p else _unchanged_input(eq)
+        eq = _with_inputs(eq, _substitute(eq.inputs, replacement))
+        name = eq.primitive.name
+        if name not in _MAYBE_IDENTITY:  # most equations: nothing else to look at
+            kept.append(eq)
+            continue
+        if name == "reshape":
+            eq = _reshape_source(eq, reshaped)
+            if isinstance(eq.inputs[0], Var):
+                reshaped[eq.outputs[0]] = eq
+        same = _unchanged_input(eq)
         if same is not None:
             replacement[eq.outputs[0]] = same
         else:
@@ -235,17 +240,17 @@ def reuse_buffers(graph, min_size=MIN_REUSE_SIZE, donated=()):
     fresh = set(donated)  # results of elementwise equations, donated inputs
     shared = set(vars_in(graph.outputs))  # outputs, and what a view might alias
     last_use = {}
+    elementwise = [_is_elementwise(eq) for eq in graph.equations]
     for index, eq in enumerate(graph.equations):
-        elementwise = _is_elementwise(eq)
         for var in vars_in(eq.inputs):
             last_use[var] = index
-            if not elementwise:
+            if not elementwise[index]:
                 shared.add(var)
-        if elementwise:
+        if elementwise[index]:
             fresh.add(eq.outputs[0])
     equations = []
     for index, eq in enumerate(graph.equations):
-        if _is_elementwise(eq) and eq.overwrites is None:
+        if elementwise[index] and eq.overwrites is None:
             out = eq.outputs[0]
             if len(out.shape) and math.prod(out.shape) >= min_size:
                 for atom in eq.inputs:
