@@ -133,6 +133,16 @@ def test_common_subexpressions_tell_literals_and_params_apart():
     assert_same_bits(run(merged, x), run(graph, x))
 
 
+def test_common_subexpressions_under_different_error_handling_stay_apart():
+    b = Builder(x)
+    (a,) = b.inputs
+    quiet, raising = b.eq(SIN, a), b.eq(SIN, a)
+    b.equations[-1].errstate = dict(np.geterr(), over="raise")
+    merged = eliminate_common_subexpressions(b.graph(quiet, raising))
+    assert merged.primitive_names == ["sin", "sin"]
+    assert merged.equations[1].errstate["over"] == "raise"
+
+
 # ---- constants ----------------------------------------------------------------------
 
 

@@ -95,14 +95,17 @@ def _atoms_key(atoms):
 
 
 def eliminate_common_subexpressions(graph):
-    """Compute each (primitive, inputs, params) once; later copies use the first result."""
+    """Compute each (primitive, inputs, params, errstate) once; later copies use the first
+    result. (The NumPy error handling is part of the key: an application that must raise on
+    overflow is not the same as one that may not.)"""
     seen = {}
     replacement = {}
     kept = []
     for eq in graph.equations:
         eq = _with_inputs(eq, _substitute(eq.inputs, replacement))
         key = (eq.primitive, _atoms_key(eq.inputs),
-               tuple([(name, _key(value)) for name, value in eq.params.items()]))
+               tuple([(name, _key(value)) for name, value in eq.params.items()]),
+               None if eq.errstate is None else tuple(eq.errstate.items()))
         first = seen.get(key)
         if first is not None:
             replacement.update(zip(eq.outputs, first.outputs))
