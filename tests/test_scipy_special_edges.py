@@ -1,8 +1,10 @@
 """funcgrad.scipy.special where JAX cannot be the oracle: points where JAX's derivative is
 not the function's own (checked against finite differences), and the errors for derivatives
 funcgrad does not compute (never a silent zero) and for bad orders."""
+import mpmath
 import numpy as np
 import pytest
+import scipy.special
 
 import funcgrad as fg
 import funcgrad.scipy.special as special
@@ -99,3 +101,42 @@ def test_bad_orders_and_arguments():
 def test_negative_integer_orders_follow_scipy():
     assert np.isclose(special.jn(-1, 2.0), -special.j1(2.0))
     check_grads(lambda x: special.yn(-2, x), (np.array([0.5, 2.0]),), order=2)
+
+
+def _mpmath_box_cox_slope(log_base, x, lmbda, order):
+    """d^order/dl^order of (b**l - 1) / l at l, log(b) = log_base(x), in 40 digits."""
+    def box_cox(t):
+        exponent = t * log_base(mpmath.mpf(x))
+        return log_base(mpmath.mpf(x)) if exponent == 0 else mpmath.expm1(exponent) / t
+    with mpmath.workdps(40):
+        return float(mpmath.diff(box_cox, lmbda, order))
+
+
+@pytest.mark.parametrize("name, log_base, x", [
+    ("boxcox", "log", 0.01), ("boxcox", "log", 0.999999), ("boxcox", "log", 3.0),
+    ("boxcox", "log", 1e6), ("boxcox1p", "log1p", 1e-7), ("boxcox1p", "log1p", 2.0)])
+@pytest.mark.parametrize("lmbda", [0.0, 1e-300, 1e-12, -1e-9, 1e-6, -1e-4, 0.3, -2.5])
+def test_box_cox_lambda_derivatives_near_zero(name, log_base, x, lmbda):
+    # The closed form (x**l log x) / l - (x**l - 1) / l**2 loses every digit near l = 0
+    # (JAX's grad is 0 at l = 0 and wrong in the 7th digit at 1e-10): the series branch
+    # must agree with mpmath to rounding, to second order.
+    fun, log_fun = getattr(special, name), getattr(mpmath, log_base)
+    first = fg.grad(fun, 1)(x, lmbda)
+    second = fg.grad(fg.grad(fun, 1), 1)(x, lmbda)
+    np.testing.assert_allclose(first, _mpmath_box_cox_slope(log_fun, x, lmbda, 1), rtol=1e-14)
+    np.testing.assert_allclose(second, _mpmath_box_cox_slope(log_fun, x, lmbda, 2),
+                               rtol=1e-13)
+
+
+@pytest.mark.parametrize("name, outside, edge", [("boxcox", -1.0, 0.0),
+                                                 ("boxcox1p", -2.0, -1.0)])
+def test_box_cox_domain_follows_scipy(name, outside, edge):
+    fun = getattr(special, name)
+    x = np.array([outside, edge, edge, edge, edge + 2.0])
+    lmbda = np.array([0.5, 0.5, 0.0, -1.0, 0.0])
+    np.testing.assert_array_equal(fun(x, lmbda), getattr(scipy.special, name)(x, lmbda))
+    # Below the domain the value and both first derivatives are nan.
+    assert np.isnan(fg.grad(fun, 0)(outside, 0.5)) and np.isnan(fg.grad(fun, 1)(outside, 0.5))
+    # At the edge, with lmbda > 0, the value is -1 / lmbda: its slope in lmbda 1 / lmbda**2.
+    assert fg.grad(fun, 1)(edge, 0.5) == 4.0
+    check_grads(fun, (np.array([0.5, 1.5]) + edge, np.array([1e-9, -0.75])), order=2)

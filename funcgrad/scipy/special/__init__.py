@@ -14,7 +14,7 @@ from ... import numpy as fnp
 from ...core import Box, unbox_all
 from ...numpy._axes import normalize_axis
 from ...numpy._batching import holds_anywhere, plain_value
-from . import _bessel, _core, _gamma_family, _incomplete, _integrals
+from . import _bessel, _boxcox, _core, _gamma_family, _incomplete, _integrals
 from ._rules import check_broadcastable, constant_order
 
 # ---- public functions -------------------------------------------------------------------
@@ -299,6 +299,21 @@ def hyp2f1(a, b, c, x):
     return _integrals.hyp2f1(a, b, c, x)
 
 
+def boxcox(x, lmbda):
+    """``scipy.special.boxcox``: the Box-Cox transformation (x**lmbda - 1) / lmbda (log(x)
+    at lmbda = 0), nan for x < 0; differentiable in ``x`` and ``lmbda``, the derivative in
+    lmbda accurate at and near lmbda = 0 too."""
+    check_broadcastable("boxcox", x=x, lmbda=lmbda)
+    return _boxcox.boxcox(x, lmbda)
+
+
+def boxcox1p(x, lmbda):
+    """``scipy.special.boxcox1p``: the Box-Cox transformation of 1 + x, ((1 + x)**lmbda - 1)
+    / lmbda (log1p(x) at lmbda = 0), nan for x < -1; differentiable in ``x`` and ``lmbda``."""
+    check_broadcastable("boxcox1p", x=x, lmbda=lmbda)
+    return _boxcox.boxcox1p(x, lmbda)
+
+
 def kl_div(x, y):
     """``scipy.special.kl_div``: x log(x / y) - x + y (0 at x = 0 <= y, inf elsewhere off
     x, y > 0)."""
@@ -446,6 +461,6 @@ __all__ = ["gammaln", "gamma", "digamma", "psi", "polygamma", "erf", "erfc", "er
            "xlogy", "xlog1py", "betaln", "beta", "rgamma", "gammasgn", "loggamma",
            "multigammaln", "poch", "factorial", "binom", "comb", "zeta", "gammainc", "gammaincc",
            "betainc", "erfcinv", "erfcx", "dawsn", "fresnel", "sici", "expi", "exp1", "expn",
-           "spence", "owens_t", "hyp1f1", "hyp2f1", "kl_div", "rel_entr", "bernoulli", "j0",
-           "j1", "jn", "y0", "y1", "yn", "iv", "ive", "bessel_jn", "logsumexp", "softmax",
-           "log_softmax"]
+           "spence", "owens_t", "hyp1f1", "hyp2f1", "boxcox", "boxcox1p", "kl_div", "rel_entr",
+           "bernoulli", "j0", "j1", "jn", "y0", "y1", "yn", "iv", "ive", "bessel_jn", "logsumexp",
+           "softmax", "log_softmax"]
