@@ -7,6 +7,7 @@ import pytest
 import scipy.special
 
 import funcgrad as fg
+import funcgrad.numpy as fnp
 import funcgrad.scipy.special as special
 from funcgrad.test_util import check_grads
 
@@ -140,3 +141,38 @@ def test_box_cox_domain_follows_scipy(name, outside, edge):
     # At the edge, with lmbda > 0, the value is -1 / lmbda: its slope in lmbda 1 / lmbda**2.
     assert fg.grad(fun, 1)(edge, 0.5) == 4.0
     check_grads(fun, (np.array([0.5, 1.5]) + edge, np.array([1e-9, -0.75])), order=2)
+
+
+def test_spherical_harmonics_at_and_near_the_poles():
+    # The ladder form of d/dtheta has no 1/sin(theta): near the poles derivatives agree with
+    # finite differences, and at them with SciPy's own (diff_n=1); the oracle draws theta in
+    # [0.1, 3].
+    n, m, phi = np.array([1, 2, 3, 3]), np.array([1, -1, 0, 2]), np.array([0.3, 1.0, 2.0, 4.0])
+    for theta in (1e-3, np.pi - 1e-3):
+        check_grads(lambda t, p: special.sph_harm_y(n, m, t, p), (np.full(4, theta), phi),
+                    order=2)
+    for theta in (0.0, np.pi):
+        theta = np.full(4, theta)
+        _, slope = fg.jvp(lambda t: special.sph_harm_y(n, m, t, phi), (theta,), (np.ones(4),))
+        scipy_slope = scipy.special.sph_harm_y(n, m, theta, phi, diff_n=1)[1][..., 0]
+        np.testing.assert_allclose(slope, scipy_slope, rtol=1e-14, atol=1e-15)
+
+
+def test_spherical_harmonics_beyond_the_degree():
+    # |m| > n: SciPy's 0, and 0 derivatives.
+    value = special.sph_harm_y(2, 3, 0.5, 0.5)
+    assert value == scipy.special.sph_harm_y(2, 3, 0.5, 0.5) == 0
+    assert fg.grad(lambda t: fnp.real(special.sph_harm_y(2, 3, t, 0.5)))(0.5) == 0
+
+
+def test_spherical_harmonic_bad_arguments():
+    with pytest.raises(ValueError, match="sph_harm_y: the order n must be non-negative"):
+        special.sph_harm_y(-1, 0, 0.5, 0.5)
+    with pytest.raises(TypeError, match="sph_harm_y: the order m must be an integer"):
+        special.sph_harm_y(2, 0.5, 0.5, 0.5)
+    with pytest.raises(TypeError, match="sph_harm_y: the order n was a traced value"):
+        fg.grad(lambda n: fnp.real(special.sph_harm_y(n, 0, 0.5, 0.5)))(2.0)
+    with pytest.raises(NotImplementedError, match="diff_n=1 is not supported"):
+        special.sph_harm_y(2, 0, 0.5, 0.5, diff_n=1)
+    with pytest.raises(ValueError, match="n_max=2 is below the largest degree n, 3"):
+        special.sph_harm_y(np.array([1, 3]), 0, 0.5, 0.5, n_max=2)

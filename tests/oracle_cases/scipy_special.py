@@ -237,6 +237,45 @@ def box_cox_args(draw, low, high):
             draw(array(shapes[1], dtype, elements=_box_cox_powers(dtype)))), {}
 
 
+@st.composite
+def faddeeva_args(draw):
+    """Real (float32, float64) or complex (complex64, complex128) z with Re z in [-3, 3] and
+    Im z in [-0.5, 3]: in the lower half plane w grows like exp(-z**2)."""
+    dtype = draw(dtypes())
+    real = draw(array((2, 3), dtype, -3.0, 3.0))
+    if draw(st.booleans()):
+        return (real,), {}
+    z = real + 1j * draw(array((2, 3), dtype, -0.5, 3.0))
+    return (z.astype(numpy.complex64 if dtype == numpy.float32 else numpy.complex128),), {}
+
+
+@st.composite
+def spherical_harmonic_args(draw):
+    """theta in [0.1, 3], phi in [0, 6.2], with constant degrees n <= 4 and orders |m| <= n
+    (scalars, or one per element)."""
+    dtype = draw(dtypes())
+    shape = draw(st.sampled_from([(), (3,), (2, 3)]))
+    theta, phi = draw(array(shape, dtype, 0.1, 3.0)), draw(array((3,), dtype, 0.0, 6.2))
+    if draw(st.booleans()):
+        n = draw(st.integers(0, 4))
+        m = draw(st.integers(-n, n))
+    else:
+        n = numpy.array(draw(st.lists(st.integers(0, 4), min_size=3, max_size=3)))
+        m = numpy.array([draw(st.integers(-k, k)) for k in n])
+    return (theta, phi), {"n": n, "m": m}
+
+
+def _jax_sph_harm_y(theta, phi, n, m):
+    """JAX's sph_harm_y takes 1-d arrays of one length only: broadcast, flatten, reshape. Its
+    float32 result is complex128 when n is an array (n enters in double precision): cast
+    to the angles' precision, as funcgrad's."""
+    precision = jnp.result_type(theta, phi, 1j)
+    n, m, theta, phi = jnp.broadcast_arrays(jnp.asarray(n), jnp.asarray(m), theta, phi)
+    y = jax.scipy.special.sph_harm_y(n.ravel(), m.ravel(), theta.ravel(), phi.ravel(),
+                                     n_max=4)
+    return y.reshape(theta.shape).astype(precision)
+
+
 def _positive_or_negative_non_integers(dtype):
     return floats(0.2, 4.0, dtype) | _negative_non_integers(dtype)
 
@@ -353,6 +392,12 @@ CASES = [
          box_cox_args(0.05, 8.0), order=2),
     Case("special.boxcox1p", lambda np, x, lmbda: special(np).boxcox1p(x, lmbda),
          box_cox_args(-0.9, 6.0), order=2),
+    # SciPy computes float32 in double precision; JAX and funcgrad give complex64.
+    Case("special.wofz", lambda np, z: special(np).wofz(z), faddeeva_args(),
+         jax_fun=jax.scipy.special.wofz, order=2),
+    Case("special.sph_harm_y",
+         lambda np, theta, phi, n, m: special(np).sph_harm_y(n, m, theta, phi),
+         spherical_harmonic_args(), jax_fun=_jax_sph_harm_y, order=2),
     _binary("kl_div", (0.0, 3.0), (0.1, 3.0), order=2),
     _binary("rel_entr", (0.0, 3.0), (0.1, 3.0), order=2),
     # JAX's Bernoulli numbers are rounded to single precision: exact ones from mpmath.
