@@ -82,3 +82,49 @@ def test_sqrtm_of_a_matrix_with_negative_eigenvalues_is_complex_as_scipy():
 def test_bad_arguments_are_named(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def _with_eigenvalues(eigenvalues, seed):
+    basis = np.eye(len(eigenvalues)) + 0.3 * np.random.default_rng(seed).normal(
+        size=(len(eigenvalues),) * 2)
+    return basis @ np.diag(eigenvalues) @ np.linalg.inv(basis)
+
+
+@pytest.mark.parametrize("sort", [None, "lhp", "iuc"])
+def test_real_schur_values_and_derivatives(sort):
+    # Real eigenvalues: T is triangular, Z's columns are defined up to sign, and both T
+    # and Z are differentiable functions of a (finite differences of SciPy's own).
+    a = _with_eigenvalues([1.5, -2.0, 3.0, 0.5], seed=0)  # none on the sorts' boundaries
+    ours = linalg.schur(a, sort=sort)
+    for x, y in zip(ours, scipy.linalg.schur(a, sort=sort)):
+        np.testing.assert_array_equal(x, y)
+    check_grads(lambda a: linalg.schur(a, sort=sort)[:2], (a,), order=2)
+
+
+def test_complex_schur_derivatives_of_what_the_phases_do_not_change():
+    # Z's phases are SciPy's arbitrary choice: |T|, T's diagonal and Z D Z^H are functions
+    # of a; the tangent of Z has Z^H dZ of zero diagonal.
+    rng = np.random.default_rng(1)
+
+    def invariants(a):
+        t, z = linalg.schur(a, output="complex")
+        return fnp.abs(t) ** 2, fnp.diagonal(t), (z * np.arange(1.0, 5.0)) @ fnp.conj(z).T
+    for a in (rng.normal(size=(4, 4)), rng.normal(size=(4, 4)) + 1j * rng.normal(size=(4, 4))):
+        check_grads(invariants, (a,), order=2)
+        t, z = linalg.schur(a, output="complex")
+        _, (dt, dz) = fg.jvp(lambda a: linalg.schur(a, output="complex"), (a,), (a.T,))
+        np.testing.assert_allclose(np.diagonal(z.conj().T @ dz), 0, atol=1e-12)
+
+
+def test_schur_errors_and_the_real_form_with_complex_eigenvalues():
+    rotation = np.array([[0.0, 1.0], [-1.0, 0.0]])
+    np.testing.assert_array_equal(linalg.schur(rotation)[0], scipy.linalg.schur(rotation)[0])
+    with pytest.raises(NotImplementedError, match="real Schur form of a matrix with complex "
+                                                  "eigenvalues"):
+        fg.grad(lambda a: fnp.sum(linalg.schur(a)[0]))(rotation)
+    with pytest.raises(ValueError, match="schur: output must be 'real' or 'complex'"):
+        linalg.schur(rotation, output="hermitian")
+    with pytest.raises(ValueError, match="schur: sort must be None, 'lhp'"):
+        linalg.schur(rotation, sort=lambda x: x > 0)
+    with pytest.raises(ValueError, match="schur: a must be one square matrix"):
+        linalg.schur(np.ones((2, 2, 2)))

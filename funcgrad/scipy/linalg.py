@@ -5,7 +5,7 @@ Matrices may come in stacks (leading batch axes) wherever SciPy accepts them. As
 convention), and functions that read one triangle of a matrix (``solve_triangular``,
 ``cholesky``, ``cho_factor``, ``eigh``) differentiate the function of that triangle.
 Primitives: ``solve_triangular``, ``solve_banded``, ``expm``, ``solve_sylvester``,
-``sqrtm`` and ``lu``; the rest is composed from them and from `funcgrad.numpy`.
+``sqrtm``, ``lu`` and ``schur`` (in ``_schur``); the rest is composed from them and from `funcgrad.numpy`.
 """
 import numpy as np
 import scipy.linalg
@@ -24,6 +24,7 @@ from ..numpy.reductions import sum as total
 from ..numpy.indexing import getitem
 from ..numpy.products import matmul
 from ..numpy.shape_ops import concatenate, expand_dims, pad, reshape, stack, tril, triu
+from . import _schur
 
 # ---- helpers -------------------------------------------------------------------------
 
@@ -489,6 +490,32 @@ def eigvalsh(a, b=None, *, lower=True, overwrite_a=False, overwrite_b=False, typ
     return _np_linalg.eigvalsh(_inexact(a, "eigvalsh", "a"), UPLO="L" if lower else "U")
 
 
+# ---- schur -----------------------------------------------------------------------------
+
+
+def schur(a, output="real", lwork=None, overwrite_a=False, sort=None, check_finite=True):
+    """``scipy.linalg.schur``: ``(T, Z)`` with ``a = Z T Z^H``, T upper triangular
+    (``output='complex'``) or quasi-triangular with 2 by 2 blocks for complex eigenvalues
+    (``'real'``); with ``sort`` ('lhp', 'rhp', 'iuc', 'ouc'), ``(T, Z, sdim)``.
+    Differentiable where the eigenvalues are distinct, except a real form with 2 by 2
+    blocks; complex Schur vectors carry SciPy's arbitrary phases, and the derivative is
+    the one with Z^H dZ of zero diagonal (right for anything the phases do not change)."""
+    if output not in ("real", "complex", "r", "c"):
+        raise ValueError(f"funcgrad.scipy.linalg.schur: output must be 'real' or 'complex', "
+                         f"got {output!r}")
+    _schur.check_sort(sort)
+    a = _inexact(a, "schur", "a")
+    if len(shape_of(a)) != 2:
+        raise ValueError(f"funcgrad.scipy.linalg.schur: a must be one square matrix, got "
+                         f"shape {shape_of(a)}")
+    output = {"r": "real", "c": "complex"}.get(output, output)
+    t, z = _schur.schur_p(a, output=output, sort=sort)
+    if sort is None:
+        return t, z
+    sdim = read_values(lambda a: scipy.linalg.schur(a, output=output, sort=sort)[2], a)
+    return t, z, sdim
+
+
 # ---- block_diag ----------------------------------------------------------------------
 
 
@@ -521,4 +548,4 @@ for _primitive in (_solve_triangular, _expm, _solve_sylvester, _sqrtm, _lu, _sol
 
 __all__ = ["solve_triangular", "solve_banded", "expm", "expm_frechet", "solve_sylvester",
            "sqrtm", "lu", "lu_factor", "lu_solve", "cholesky", "cho_factor", "cho_solve", "eigh",
-           "eigvalsh", "block_diag"]
+           "eigvalsh", "schur", "block_diag"]
