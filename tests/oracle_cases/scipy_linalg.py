@@ -81,6 +81,24 @@ def _lu(np, a, b):
         la.lu_solve(factored, b, trans) for trans in (0, 1, 2))
 
 
+@st.composite
+def rectangular(draw):
+    """Tall and wide matrices (maybe complex) whose rectangular identity part dominates, so
+    that the pivots are not ties; rows maybe reversed (LU pivots). Not stacked: JAX's lu
+    of a stack of rectangular matrices fails (tests/test_scipy_linalg.py has them)."""
+    shape = draw(st.sampled_from([(3, 2), (2, 3), (4, 2), (2, 4)]))
+    dtype = draw(dtypes())
+    a = _draw(draw, shape, dtype, draw(st.booleans())) + 5 * numpy.eye(*shape[-2:], dtype=dtype)
+    if draw(st.booleans()):
+        a = a[..., ::-1, :].copy()
+    return (a,), {}
+
+
+def _lu_rectangular(np, a):
+    la = linalg(np)
+    return tuple(la.lu(a)) + tuple(la.lu(a, permute_l=True))
+
+
 def _one_triangle(np, a, b, read=lambda a, uplo: a):
     """Functions of one triangle of ``a``; JAX, which symmetrises, is given the matrix
     read (``read``)."""
@@ -216,6 +234,7 @@ CASES = [
          order=2),
     Case("scipy_linalg_expm", _expm, expm_args(), jax_fun=_jax_expm, order=2),
     Case("scipy_linalg_lu", _lu, dominant(_LAYOUTS[:3])),
+    Case("scipy_linalg_lu_rectangular", _lu_rectangular, rectangular(), order=2),
     Case("scipy_linalg_cholesky_eigh", _one_triangle, one_triangle_args(),
          jax_fun=lambda a, b: _one_triangle(jnp, a, b, _as_read)),
     Case("scipy_linalg_sylvester_sqrtm", _sylvester_sqrtm, sylvester_args(),
