@@ -3,6 +3,7 @@ has no `jax_fun`). JAX cannot differentiate its solve_sylvester and sqrtm (they 
 a Schur decomposition), so those cases are checked against JAX transcriptions of their
 definitions: a Kronecker-product solve, and the Denman-Beavers iteration.
 """
+import hypothesis
 import hypothesis.strategies as st
 import jax.lax.linalg
 import jax.numpy as jnp
@@ -187,6 +188,9 @@ def schur_args(draw):
     basis = numpy.eye(3) + 0.3 * draw(array((3, 3), numpy.float64))
     if kind == "complex":
         basis = basis + 0.3j * draw(array((3, 3), numpy.float64))
+    # A nearly singular V makes JAX's eigenvector route lose float32 digits (1e-4 in T,
+    # found by the explore profile).
+    hypothesis.assume(numpy.linalg.cond(basis) < 4.0)
     if kind == "pair":
         rotation = numpy.array([[0.5, 1.5, 0.0], [-1.5, 0.5, 0.0], [0.0, 0.0, -1.0]])
         a = basis @ rotation @ numpy.linalg.inv(basis)
