@@ -36,13 +36,14 @@ def test_one_triangle_derivatives(name, lower):
     check_grads(functions[name], (_NOT_HERMITIAN,), order=2)
 
 
-@pytest.mark.parametrize("shape", [(3, 4), (4, 2)])
-def test_rectangular_lu_values_and_no_derivative(shape):
+@pytest.mark.parametrize("shape", [(3, 4), (4, 2), (2, 5), (5, 3), (2, 3, 4), (2, 4, 3)])
+def test_rectangular_lu_values_and_derivatives(shape):
+    # The oracle case draws dominant matrices; here random ones, whose pivots move rows.
     a = _RNG.normal(size=shape)
     for ours, theirs in zip(linalg.lu(a), scipy.linalg.lu(a)):
         np.testing.assert_allclose(ours, theirs, rtol=1e-13)
-    with pytest.raises(NotImplementedError, match="lu: the derivative.*square"):
-        fg.grad(lambda a: fnp.sum(linalg.lu(a)[2]))(a)
+    check_grads(lambda a: linalg.lu(a)[1:], (a,), order=2)
+    check_grads(lambda a: linalg.lu(a)[2], (a + 1j * _RNG.normal(size=shape),), order=1)
 
 
 def test_lu_p_indices_and_block_diag_edges_as_scipy():
@@ -72,7 +73,12 @@ def test_sqrtm_of_a_matrix_with_negative_eigenvalues_is_complex_as_scipy():
     (lambda: linalg.solve_banded((1, 1), np.ones((3, 3)), np.ones(4)), ValueError,
      "does not match the 3 columns"),
     (lambda: linalg.solve_banded(1, np.ones((3, 3)), np.ones(3)), TypeError, "pair"),
-    (lambda: linalg.eigh(np.eye(2), np.eye(2)), NotImplementedError, "standard problem"),
+    (lambda: linalg.eigh(np.eye(2), np.eye(2), type=4), ValueError, "type must be 1, 2 or 3"),
+    (lambda: linalg.eigh(np.eye(2), np.eye(3)), ValueError, "a and b must have the same"),
+    (lambda: linalg.eigh(np.eye(2), -np.eye(2)), np.linalg.LinAlgError, "positive definite"),
+    (lambda: linalg.eigh(np.eye(2), subset_by_index=[1, 2]), ValueError, "0 <= lo <= hi < 2"),
+    (lambda: linalg.eigh(np.eye(2), subset_by_index=[0, 1], subset_by_value=[0, 1]),
+     ValueError, "not both"),
     (lambda: linalg.block_diag(np.ones((1, 1, 1))), ValueError, "at most 2"),
     (lambda: linalg.lu_solve((np.eye(2), np.zeros(3, int)), np.ones(2)), ValueError,
      "pivots"),
@@ -82,3 +88,89 @@ def test_sqrtm_of_a_matrix_with_negative_eigenvalues_is_complex_as_scipy():
 def test_bad_arguments_are_named(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def _with_eigenvalues(eigenvalues, seed):
+    basis = np.eye(len(eigenvalues)) + 0.3 * np.random.default_rng(seed).normal(
+        size=(len(eigenvalues),) * 2)
+    return basis @ np.diag(eigenvalues) @ np.linalg.inv(basis)
+
+
+@pytest.mark.parametrize("sort", [None, "lhp", "iuc"])
+def test_real_schur_values_and_derivatives(sort):
+    # Real eigenvalues: T is triangular, Z's columns are defined up to sign, and both T
+    # and Z are differentiable functions of a (finite differences of SciPy's own).
+    a = _with_eigenvalues([1.5, -2.0, 3.0, 0.5], seed=0)  # none on the sorts' boundaries
+    ours = linalg.schur(a, sort=sort)
+    for x, y in zip(ours, scipy.linalg.schur(a, sort=sort)):
+        np.testing.assert_array_equal(x, y)
+    check_grads(lambda a: linalg.schur(a, sort=sort)[:2], (a,), order=2)
+
+
+def test_complex_schur_derivatives_of_what_the_phases_do_not_change():
+    # Z's phases are SciPy's arbitrary choice: |T|, T's diagonal and Z D Z^H are functions
+    # of a; the tangent of Z has Z^H dZ of zero diagonal.
+    rng = np.random.default_rng(1)
+
+    def invariants(a):
+        t, z = linalg.schur(a, output="complex")
+        return fnp.abs(t) ** 2, fnp.diagonal(t), (z * np.arange(1.0, 5.0)) @ fnp.conj(z).T
+    for a in (rng.normal(size=(4, 4)), rng.normal(size=(4, 4)) + 1j * rng.normal(size=(4, 4))):
+        check_grads(invariants, (a,), order=2)
+        t, z = linalg.schur(a, output="complex")
+        _, (dt, dz) = fg.jvp(lambda a: linalg.schur(a, output="complex"), (a,), (a.T,))
+        np.testing.assert_allclose(np.diagonal(z.conj().T @ dz), 0, atol=1e-12)
+
+
+def test_schur_errors_and_the_real_form_with_complex_eigenvalues():
+    rotation = np.array([[0.0, 1.0], [-1.0, 0.0]])
+    np.testing.assert_array_equal(linalg.schur(rotation)[0], scipy.linalg.schur(rotation)[0])
+    with pytest.raises(NotImplementedError, match="real Schur form of a matrix with complex "
+                                                  "eigenvalues"):
+        fg.grad(lambda a: fnp.sum(linalg.schur(a)[0]))(rotation)
+    with pytest.raises(ValueError, match="schur: output must be 'real' or 'complex'"):
+        linalg.schur(rotation, output="hermitian")
+    with pytest.raises(ValueError, match="schur: sort must be None, 'lhp'"):
+        linalg.schur(rotation, sort=lambda x: x > 0)
+    with pytest.raises(ValueError, match="schur: a must be one square matrix"):
+        linalg.schur(np.ones((2, 2, 2)))
+
+
+def _generalized_problem(complex_, seed):
+    """A non-Hermitian a and b (the functions read one triangle) whose triangle's b is
+    positive definite."""
+    rng = np.random.default_rng(seed)
+    draw = (lambda: rng.normal(size=(3, 3)) + 1j * rng.normal(size=(3, 3))) if complex_ else (
+        lambda: rng.normal(size=(3, 3)))
+    return draw(), draw() + 6 * np.eye(3)
+
+
+@pytest.mark.parametrize("complex_", [False, True])
+@pytest.mark.parametrize("type", [1, 2, 3])
+@pytest.mark.parametrize("lower", [True, False])
+def test_generalized_eigh_values_and_derivatives(complex_, type, lower):
+    a, b = _generalized_problem(complex_, seed=type)
+    w, v = linalg.eigh(a, b, lower=lower, type=type)
+    expected_w, expected_v = scipy.linalg.eigh(a, b, lower=lower, type=type)
+    np.testing.assert_allclose(w, expected_w, rtol=1e-13, atol=1e-13)
+    # Eigenvectors are SciPy's up to each column's sign (phase): here equal to rounding.
+    overlap = np.sum(np.conj(expected_v) * v, axis=0)
+    np.testing.assert_allclose(v, expected_v * (overlap / np.abs(overlap)), atol=1e-13)
+    np.testing.assert_allclose(linalg.eigvalsh(a, b, lower=lower, type=type), expected_w,
+                               rtol=1e-13, atol=1e-13)
+
+    def phase_free(a, b):
+        w, v = linalg.eigh(a, b, lower=lower, type=type)
+        return w, fnp.abs(v) ** 2
+    check_grads(phase_free, (a, b), order=1 if complex_ else 2)
+
+
+def test_eigh_subsets_as_scipy():
+    a, b = _generalized_problem(False, seed=5)
+    for subset in ({"subset_by_index": [1, 2]}, {"subset_by_value": [-1.0, 0.5]},
+                   {"subset_by_value": [50.0, 60.0]}):
+        np.testing.assert_allclose(linalg.eigvalsh(a, b, **subset),
+                                   scipy.linalg.eigvalsh(a, b, **subset), rtol=1e-13)
+        np.testing.assert_allclose(linalg.eigvalsh(a, **subset),
+                                   scipy.linalg.eigvalsh(a, **subset), rtol=1e-13)
+    check_grads(lambda a, b: linalg.eigh(a, b, subset_by_index=[0, 1])[0], (a, b), order=2)

@@ -1,10 +1,13 @@
 """funcgrad.scipy.special where JAX cannot be the oracle: points where JAX's derivative is
 not the function's own (checked against finite differences), and the errors for derivatives
 funcgrad does not compute (never a silent zero) and for bad orders."""
+import mpmath
 import numpy as np
 import pytest
+import scipy.special
 
 import funcgrad as fg
+import funcgrad.numpy as fnp
 import funcgrad.scipy.special as special
 from funcgrad.test_util import check_grads
 
@@ -99,3 +102,77 @@ def test_bad_orders_and_arguments():
 def test_negative_integer_orders_follow_scipy():
     assert np.isclose(special.jn(-1, 2.0), -special.j1(2.0))
     check_grads(lambda x: special.yn(-2, x), (np.array([0.5, 2.0]),), order=2)
+
+
+def _mpmath_box_cox_slope(log_base, x, lmbda, order):
+    """d^order/dl^order of (b**l - 1) / l at l, log(b) = log_base(x), in 40 digits."""
+    def box_cox(t):
+        exponent = t * log_base(mpmath.mpf(x))
+        return log_base(mpmath.mpf(x)) if exponent == 0 else mpmath.expm1(exponent) / t
+    with mpmath.workdps(40):
+        return float(mpmath.diff(box_cox, lmbda, order))
+
+
+@pytest.mark.parametrize("name, log_base, x", [
+    ("boxcox", "log", 0.01), ("boxcox", "log", 0.999999), ("boxcox", "log", 3.0),
+    ("boxcox", "log", 1e6), ("boxcox1p", "log1p", 1e-7), ("boxcox1p", "log1p", 2.0)])
+@pytest.mark.parametrize("lmbda", [0.0, 1e-300, 1e-12, -1e-9, 1e-6, -1e-4, 0.3, -2.5])
+def test_box_cox_lambda_derivatives_near_zero(name, log_base, x, lmbda):
+    # The closed form (x**l log x) / l - (x**l - 1) / l**2 loses every digit near l = 0
+    # (JAX's grad is 0 at l = 0 and wrong in the 7th digit at 1e-10): the series branch
+    # must agree with mpmath to rounding, to second order.
+    fun, log_fun = getattr(special, name), getattr(mpmath, log_base)
+    first = fg.grad(fun, 1)(x, lmbda)
+    second = fg.grad(fg.grad(fun, 1), 1)(x, lmbda)
+    np.testing.assert_allclose(first, _mpmath_box_cox_slope(log_fun, x, lmbda, 1), rtol=1e-14)
+    np.testing.assert_allclose(second, _mpmath_box_cox_slope(log_fun, x, lmbda, 2),
+                               rtol=1e-13)
+
+
+@pytest.mark.parametrize("name, outside, edge", [("boxcox", -1.0, 0.0),
+                                                 ("boxcox1p", -2.0, -1.0)])
+def test_box_cox_domain_follows_scipy(name, outside, edge):
+    fun = getattr(special, name)
+    x = np.array([outside, edge, edge, edge, edge + 2.0])
+    lmbda = np.array([0.5, 0.5, 0.0, -1.0, 0.0])
+    np.testing.assert_array_equal(fun(x, lmbda), getattr(scipy.special, name)(x, lmbda))
+    # Below the domain the value and both first derivatives are nan.
+    assert np.isnan(fg.grad(fun, 0)(outside, 0.5)) and np.isnan(fg.grad(fun, 1)(outside, 0.5))
+    # At the edge, with lmbda > 0, the value is -1 / lmbda: its slope in lmbda 1 / lmbda**2.
+    assert fg.grad(fun, 1)(edge, 0.5) == 4.0
+    check_grads(fun, (np.array([0.5, 1.5]) + edge, np.array([1e-9, -0.75])), order=2)
+
+
+def test_spherical_harmonics_at_and_near_the_poles():
+    # The ladder form of d/dtheta has no 1/sin(theta): near the poles derivatives agree with
+    # finite differences, and at them with SciPy's own (diff_n=1); the oracle draws theta in
+    # [0.1, 3].
+    n, m, phi = np.array([1, 2, 3, 3]), np.array([1, -1, 0, 2]), np.array([0.3, 1.0, 2.0, 4.0])
+    for theta in (1e-3, np.pi - 1e-3):
+        check_grads(lambda t, p: special.sph_harm_y(n, m, t, p), (np.full(4, theta), phi),
+                    order=2)
+    for theta in (0.0, np.pi):
+        theta = np.full(4, theta)
+        _, slope = fg.jvp(lambda t: special.sph_harm_y(n, m, t, phi), (theta,), (np.ones(4),))
+        scipy_slope = scipy.special.sph_harm_y(n, m, theta, phi, diff_n=1)[1][..., 0]
+        np.testing.assert_allclose(slope, scipy_slope, rtol=1e-14, atol=1e-15)
+
+
+def test_spherical_harmonics_beyond_the_degree():
+    # |m| > n: SciPy's 0, and 0 derivatives.
+    value = special.sph_harm_y(2, 3, 0.5, 0.5)
+    assert value == scipy.special.sph_harm_y(2, 3, 0.5, 0.5) == 0
+    assert fg.grad(lambda t: fnp.real(special.sph_harm_y(2, 3, t, 0.5)))(0.5) == 0
+
+
+def test_spherical_harmonic_bad_arguments():
+    with pytest.raises(ValueError, match="sph_harm_y: the order n must be non-negative"):
+        special.sph_harm_y(-1, 0, 0.5, 0.5)
+    with pytest.raises(TypeError, match="sph_harm_y: the order m must be an integer"):
+        special.sph_harm_y(2, 0.5, 0.5, 0.5)
+    with pytest.raises(TypeError, match="sph_harm_y: the order n was a traced value"):
+        fg.grad(lambda n: fnp.real(special.sph_harm_y(n, 0, 0.5, 0.5)))(2.0)
+    with pytest.raises(NotImplementedError, match="diff_n=1 is not supported"):
+        special.sph_harm_y(2, 0, 0.5, 0.5, diff_n=1)
+    with pytest.raises(ValueError, match="n_max=2 is below the largest degree n, 3"):
+        special.sph_harm_y(np.array([1, 3]), 0, 0.5, 0.5, n_max=2)

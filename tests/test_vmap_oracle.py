@@ -15,9 +15,11 @@ from test_oracle import CASES
 # values: vmap gives what a loop over the batch gives, or raises an error naming vmap.
 # JAX cannot vmap bincount without length=, trim_zeros or roots with strip_zeros; poly's
 # dtype is real for conjugate pairs (as NumPy's); funcgrad's lstsq (and polyfit on it)
-# picks its equations by the rank.
+# picks its equations by the rank. The JAX transcription of schur orders its eigenvalues
+# by SciPy's diagonal, an argument that the batch's permutations do not keep in step with
+# the matrix.
 VALUE_DEPENDENT = {"bincount_counts", "trim_zeros", "linalg_lstsq", "polynomial_poly",
-                   "polynomial_roots", "polynomial_polyfit_vander"}
+                   "polynomial_roots", "polynomial_polyfit_vander", "scipy_linalg_schur"}
 
 # Cases whose arguments' entries must stay where they are (see oracle._BATCH_ELEMENTS).
 # polydiv: the divisor's leading coefficient is non-zero; solve_banded: the diagonal

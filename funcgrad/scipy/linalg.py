@@ -5,7 +5,7 @@ Matrices may come in stacks (leading batch axes) wherever SciPy accepts them. As
 convention), and functions that read one triangle of a matrix (``solve_triangular``,
 ``cholesky``, ``cho_factor``, ``eigh``) differentiate the function of that triangle.
 Primitives: ``solve_triangular``, ``solve_banded``, ``expm``, ``solve_sylvester``,
-``sqrtm`` and ``lu``; the rest is composed from them and from `funcgrad.numpy`.
+``sqrtm``, ``lu`` and ``schur`` (in ``_schur``); the rest is composed from them and from `funcgrad.numpy`.
 """
 import numpy as np
 import scipy.linalg
@@ -13,7 +13,7 @@ from numpy.linalg import LinAlgError
 
 from ..core import defjvp, dtype_of, shape_of
 from ..numpy import linalg as _np_linalg
-from ..numpy.linalg import _conj, _mT
+from ..numpy.linalg import _H, _conj, _mT, _triangle_matrix
 from ..numpy._base import astype, unbroadcast
 from ..numpy._batching import leading as batch_leading
 from ..numpy._batching import read_values
@@ -24,6 +24,7 @@ from ..numpy.reductions import sum as total
 from ..numpy.indexing import getitem
 from ..numpy.products import matmul
 from ..numpy.shape_ops import concatenate, expand_dims, pad, reshape, stack, tril, triu
+from . import _schur
 
 # ---- helpers -------------------------------------------------------------------------
 
@@ -233,35 +234,84 @@ _lu = primitive(_reporting("lu", lambda a: tuple(scipy.linalg.lu(a))), "scipy.li
                 multiple_results=True)
 
 
-def _lu_pull(cts, p, l, u, shape, dtype):
-    # A = P L U. With F = L^-1 P^T dA U^-1: dL = L tril(F, -1), dU = triu(F) U. Transposed:
-    # F's cotangent is tril(L^T gL, -1) + triu(gU U^T), and dA's P L^-T (that) U^-T.
-    _check_square_lu(shape)
-    _, g_l, g_u = cts
-    terms = []
-    if g_l is not None:
-        terms.append(tril(matmul(_mT(l), g_l), -1))
-    if g_u is not None:
-        terms.append(triu(matmul(g_u, _mT(u))))
-    ct_f = terms[0] if len(terms) == 1 else terms[0] + terms[1]
-    left = _solve_triangular(l, ct_f, trans=1, lower=True, unit_diagonal=True)
-    ct = _mT(_solve_triangular(u, _mT(left), trans=0, lower=False, unit_diagonal=False))
-    return unbroadcast(matmul(p, ct), shape, dtype)
+def _rows(x, start, stop=None):
+    return getitem(x, (Ellipsis, slice(start, stop), slice(None)))
 
 
-def _check_square_lu(shape):
-    if shape[-1] != shape[-2]:
-        raise NotImplementedError(
-            f"funcgrad.scipy.linalg.lu: the derivative is implemented for square matrices "
-            f"only, got shape {shape}")
+def _columns(x, start, stop=None):
+    return getitem(x, (Ellipsis, slice(None), slice(start, stop)))
+
+
+def _lu_square_tangents(l1, u1, t1):
+    """The square block: A1 = L1 U1 with F = L1^-1 dA1 U1^-1 gives dL1 = L1 tril(F, -1) and
+    dU1 = triu(F) U1."""
+    left = _solve_triangular(l1, t1, trans=0, lower=True, unit_diagonal=True)
+    f = _mT(_solve_triangular(u1, _mT(left), trans=1, lower=False, unit_diagonal=False))
+    return matmul(l1, tril(f, -1)), matmul(triu(f), u1)
 
 
 def _lu_jvp(t, ans, a):
-    _check_square_lu(shape_of(a))
+    # P^T A = L U with k = min(m, n): the leading k by k blocks factor as a square matrix;
+    # a tall A's remaining rows give dL2 = (dA2 - L2 dU1) U1^-1, a wide one's remaining
+    # columns dU2 = L1^-1 (dA2 - dL1 U2).
     p, l, u = ans
-    left = _solve_triangular(l, matmul(_mT(p), t), trans=0, lower=True, unit_diagonal=True)
-    f = _mT(_solve_triangular(u, _mT(left), trans=1, lower=False, unit_diagonal=False))
-    return None, matmul(l, tril(f, -1)), matmul(triu(f), u)
+    m, n = shape_of(a)[-2:]
+    k = min(m, n)
+    t = matmul(_mT(p), t)
+    l1, u1 = _rows(l, 0, k), _columns(u, 0, k)
+    d_l1, d_u1 = _lu_square_tangents(l1, u1, _columns(_rows(t, 0, k), 0, k))
+    if m > n:
+        rest = _rows(t, k) - matmul(_rows(l, k), d_u1)
+        d_l2 = _mT(_solve_triangular(u1, _mT(rest), trans=1, lower=False, unit_diagonal=False))
+        return None, concatenate([d_l1, d_l2], axis=-2), d_u1
+    if m < n:
+        rest = _columns(t, k) - matmul(d_l1, _columns(u, k))
+        d_u2 = _solve_triangular(l1, rest, trans=0, lower=True, unit_diagonal=True)
+        return None, d_l1, concatenate([d_u1, d_u2], axis=-1)
+    return None, d_l1, d_u1
+
+
+def _lu_square_pull(l1, u1, g_l1, g_u1):
+    """The transpose of `_lu_square_tangents`: F's cotangent is tril(L1^T gL1, -1) +
+    triu(gU1 U1^T), and dA1's L1^-T (that) U1^-T."""
+    terms = []
+    if g_l1 is not None:
+        terms.append(tril(matmul(_mT(l1), g_l1), -1))
+    if g_u1 is not None:
+        terms.append(triu(matmul(g_u1, _mT(u1))))
+    ct_f = terms[0] if len(terms) == 1 else terms[0] + terms[1]
+    left = _solve_triangular(l1, ct_f, trans=1, lower=True, unit_diagonal=True)
+    return _mT(_solve_triangular(u1, _mT(left), trans=0, lower=False, unit_diagonal=False))
+
+
+def _lu_pull(cts, p, l, u, shape, dtype):
+    """The transpose of `_lu_jvp`, block by block backwards."""
+    _, g_l, g_u = cts
+    m, n = shape[-2:]
+    k = min(m, n)
+    l1, u1 = _rows(l, 0, k), _columns(u, 0, k)
+    if m > n and g_l is not None:
+        # dL2 = (dA2 - L2 dU1) U1^-1: dA2's cotangent gL2 U1^-T, and -L2^T of it to dU1's.
+        ct_rest = _solve_triangular(u1, _mT(_rows(g_l, k)), trans=0, lower=False,
+                                    unit_diagonal=False)
+        ct_rest = _mT(ct_rest)
+        g_u1 = negative(matmul(_mT(_rows(l, k)), ct_rest))
+        g_u1 = g_u1 if g_u is None else g_u + g_u1
+        ct = concatenate([_lu_square_pull(l1, u1, _rows(g_l, 0, k), g_u1), ct_rest], axis=-2)
+    elif m < n and g_u is not None:
+        # dU2 = L1^-1 (dA2 - dL1 U2): dA2's cotangent L1^-T gU2, and -(that) U2^T to dL1's.
+        ct_rest = _solve_triangular(l1, _columns(g_u, k), trans=1, lower=True,
+                                    unit_diagonal=True)
+        g_l1 = negative(matmul(ct_rest, _mT(_columns(u, k))))
+        g_l1 = g_l1 if g_l is None else g_l + g_l1
+        ct = concatenate([_lu_square_pull(l1, u1, g_l1, _columns(g_u, 0, k)), ct_rest],
+                         axis=-1)
+    else:
+        ct = _lu_square_pull(l1, u1, None if g_l is None else _rows(g_l, 0, k),
+                             None if g_u is None else _columns(g_u, 0, k))
+        if m != n:  # the remaining block's cotangent is 0
+            ct = pad(ct, [(0, 0)] * (len(shape) - 2) + [(0, m - k), (0, n - k)])
+    return unbroadcast(matmul(p, ct), shape, dtype)
 
 
 defvjp(_lu, ArgVJP(lambda ans, a: (*ans, *aval(a)), _lu_pull))
@@ -270,8 +320,8 @@ defjvp(_lu, _lu_jvp)
 
 def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False):
     """``scipy.linalg.lu``: ``(P, L, U)`` with ``a = P @ L @ U``; ``(P @ L, U)`` with
-    ``permute_l``; ``P`` as row indices with ``p_indices``. Differentiable for square
-    matrices (``P`` is a constant)."""
+    ``permute_l``; ``P`` as row indices with ``p_indices``. Differentiable for square and
+    rectangular matrices (``P`` is a constant)."""
     a = _inexact(a, "lu", "a", square=False)
     p, l, u = _lu(a)
     if permute_l:
@@ -461,32 +511,111 @@ def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
     return solve_triangular(c, solve_triangular(c, b, trans=2), lower=False)   # a = U^H U
 
 
-def _check_standard_problem(name, b, type, subset_by_index, subset_by_value):
-    if b is not None or type != 1 or subset_by_index is not None or subset_by_value is not None:
-        raise NotImplementedError(
-            f"funcgrad.scipy.linalg.{name}: only the standard problem of all eigenvalues is "
-            f"supported (b, type, subset_by_index and subset_by_value left at their "
-            f"defaults); solve a generalised one as eigh(inv(L) a inv(L)^H) with "
-            f"L = cholesky(b, lower=True)")
+def _hermitian(a, lower):
+    """The Hermitian matrix read from ``a``'s lower (or upper) triangle, its diagonal's
+    real part, as LAPACK reads it."""
+    return _triangle_matrix(a if lower else _H(a))
+
+
+def _generalized(name, a, b, lower, type):
+    """Eigenvalues and eigenvectors of a v = w b v (type 1), a b v = w v (2) or b a v = w v
+    (3), b positive definite: with b = L L^H, those of the Hermitian C = L^-1 a L^-H (type
+    1) or L^H a L (2, 3), and v = L^-H y (1, 2) or L y (3), so that v^H b v = I (type 1, 2)
+    as SciPy's (LAPACK's reduction)."""
+    if type not in (1, 2, 3):
+        raise ValueError(f"funcgrad.scipy.linalg.{name}: type must be 1, 2 or 3, got "
+                         f"{type!r}")
+    b = _inexact(b, name, "b")
+    if shape_of(b)[-2:] != shape_of(a)[-2:]:
+        raise ValueError(f"funcgrad.scipy.linalg.{name}: a and b must have the same shape, "
+                         f"got {shape_of(a)} and {shape_of(b)}")
+    factor = _np_linalg.cholesky(_hermitian(b, lower))
+    a = _hermitian(a, lower)
+    if type == 1:
+        left = solve_triangular(factor, a, lower=True)
+        reduced = _H(solve_triangular(factor, _H(left), lower=True))
+    else:
+        reduced = matmul(_H(factor), matmul(a, factor))
+    w, y = _np_linalg.eigh(reduced)
+    v = matmul(factor, y) if type == 3 else solve_triangular(factor, y, trans="C", lower=True)
+    return w, v
+
+
+def _subset(name, w, v, subset_by_index, subset_by_value):
+    """SciPy's selections: eigenvalues lo..hi by index (inclusive), or those in (lo, hi];
+    ``v`` may be None (eigenvalues only)."""
+    if subset_by_index is not None and subset_by_value is not None:
+        raise ValueError(f"funcgrad.scipy.linalg.{name}: give subset_by_index or "
+                         f"subset_by_value, not both")
+    n = shape_of(w)[-1]
+    if subset_by_index is not None:
+        low, high = (int(i) for i in subset_by_index)
+        if not 0 <= low <= high < n:
+            raise ValueError(f"funcgrad.scipy.linalg.{name}: subset_by_index must be "
+                             f"[lo, hi] with 0 <= lo <= hi < {n}, got {subset_by_index!r}")
+    elif subset_by_value is not None:
+        low_value, high_value = subset_by_value
+        inside = np.flatnonzero((read_values(np.asarray, w) > low_value)
+                                & (read_values(np.asarray, w) <= high_value))
+        low, high = (int(inside[0]), int(inside[-1])) if inside.size else (0, -1)
+    else:
+        return w, v
+    selected = slice(low, high + 1)
+    return getitem(w, selected), None if v is None else getitem(v, (Ellipsis, selected))
 
 
 def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False,
          overwrite_b=False, type=1, check_finite=True, subset_by_index=None,
          subset_by_value=None, driver=None):
     """``scipy.linalg.eigh`` of one Hermitian matrix (read from its ``lower`` or upper
-    triangle): ascending eigenvalues ``w`` and, unless ``eigvals_only``, eigenvectors."""
-    _check_standard_problem("eigh", b, type, subset_by_index, subset_by_value)
+    triangle), or of the generalized problem with a positive definite ``b`` (of ``type`` 1,
+    2 or 3, eigenvectors normalized as SciPy's): ascending eigenvalues ``w`` and, unless
+    ``eigvals_only``, eigenvectors; ``subset_by_index``/``subset_by_value`` select as
+    SciPy. Differentiable in ``a`` and ``b`` where the eigenvalues are distinct."""
     a = _inexact(a, "eigh", "a")
-    w, v = _np_linalg.eigh(a, UPLO="L" if lower else "U")
+    if b is None:
+        w, v = _np_linalg.eigh(a, UPLO="L" if lower else "U")
+    else:
+        w, v = _generalized("eigh", a, b, lower, type)
+    w, v = _subset("eigh", w, v, subset_by_index, subset_by_value)
     return w if eigvals_only else (w, v)
 
 
 def eigvalsh(a, b=None, *, lower=True, overwrite_a=False, overwrite_b=False, type=1,
              check_finite=True, subset_by_index=None, subset_by_value=None, driver=None):
     """``scipy.linalg.eigvalsh``: the ascending eigenvalues of a Hermitian matrix read from
-    its ``lower`` or upper triangle."""
-    _check_standard_problem("eigvalsh", b, type, subset_by_index, subset_by_value)
-    return _np_linalg.eigvalsh(_inexact(a, "eigvalsh", "a"), UPLO="L" if lower else "U")
+    its ``lower`` or upper triangle, or of the generalized problem with ``b`` (as `eigh`)."""
+    if b is not None:
+        return eigh(a, b, lower=lower, eigvals_only=True, type=type,
+                    subset_by_index=subset_by_index, subset_by_value=subset_by_value)
+    w = _np_linalg.eigvalsh(_inexact(a, "eigvalsh", "a"), UPLO="L" if lower else "U")
+    return _subset("eigvalsh", w, None, subset_by_index, subset_by_value)[0]
+
+
+# ---- schur -----------------------------------------------------------------------------
+
+
+def schur(a, output="real", lwork=None, overwrite_a=False, sort=None, check_finite=True):
+    """``scipy.linalg.schur``: ``(T, Z)`` with ``a = Z T Z^H``, T upper triangular
+    (``output='complex'``) or quasi-triangular with 2 by 2 blocks for complex eigenvalues
+    (``'real'``); with ``sort`` ('lhp', 'rhp', 'iuc', 'ouc'), ``(T, Z, sdim)``.
+    Differentiable where the eigenvalues are distinct, except a real form with 2 by 2
+    blocks; complex Schur vectors carry SciPy's arbitrary phases, and the derivative is
+    the one with Z^H dZ of zero diagonal (right for anything the phases do not change)."""
+    if output not in ("real", "complex", "r", "c"):
+        raise ValueError(f"funcgrad.scipy.linalg.schur: output must be 'real' or 'complex', "
+                         f"got {output!r}")
+    _schur.check_sort(sort)
+    a = _inexact(a, "schur", "a")
+    if len(shape_of(a)) != 2:
+        raise ValueError(f"funcgrad.scipy.linalg.schur: a must be one square matrix, got "
+                         f"shape {shape_of(a)}")
+    output = {"r": "real", "c": "complex"}.get(output, output)
+    t, z = _schur.schur_p(a, output=output, sort=sort)
+    if sort is None:
+        return t, z
+    sdim = read_values(lambda a: scipy.linalg.schur(a, output=output, sort=sort)[2], a)
+    return t, z, sdim
 
 
 # ---- block_diag ----------------------------------------------------------------------
@@ -521,4 +650,4 @@ for _primitive in (_solve_triangular, _expm, _solve_sylvester, _sqrtm, _lu, _sol
 
 __all__ = ["solve_triangular", "solve_banded", "expm", "expm_frechet", "solve_sylvester",
            "sqrtm", "lu", "lu_factor", "lu_solve", "cholesky", "cho_factor", "cho_solve", "eigh",
-           "eigvalsh", "block_diag"]
+           "eigvalsh", "schur", "block_diag"]

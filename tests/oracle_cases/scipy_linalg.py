@@ -3,7 +3,9 @@ has no `jax_fun`). JAX cannot differentiate its solve_sylvester and sqrtm (they 
 a Schur decomposition), so those cases are checked against JAX transcriptions of their
 definitions: a Kronecker-product solve, and the Denman-Beavers iteration.
 """
+import hypothesis
 import hypothesis.strategies as st
+import jax.lax.linalg
 import jax.numpy as jnp
 import jax.scipy.linalg
 import numpy
@@ -78,6 +80,24 @@ def _lu(np, a, b):
     factored = la.lu_factor(a)
     return (p, l, u) + tuple(la.lu(a, permute_l=True)) + (factored[0],) + tuple(
         la.lu_solve(factored, b, trans) for trans in (0, 1, 2))
+
+
+@st.composite
+def rectangular(draw):
+    """Tall and wide matrices (maybe complex) whose rectangular identity part dominates, so
+    that the pivots are not ties; rows maybe reversed (LU pivots). Not stacked: JAX's lu
+    of a stack of rectangular matrices fails (tests/test_scipy_linalg.py has them)."""
+    shape = draw(st.sampled_from([(3, 2), (2, 3), (4, 2), (2, 4)]))
+    dtype = draw(dtypes())
+    a = _draw(draw, shape, dtype, draw(st.booleans())) + 5 * numpy.eye(*shape[-2:], dtype=dtype)
+    if draw(st.booleans()):
+        a = a[..., ::-1, :].copy()
+    return (a,), {}
+
+
+def _lu_rectangular(np, a):
+    la = linalg(np)
+    return tuple(la.lu(a)) + tuple(la.lu(a, permute_l=True))
 
 
 def _one_triangle(np, a, b, read=lambda a, uplo: a):
@@ -158,6 +178,60 @@ def _jax_solve_banded(ab, b, l_and_u):
     return jnp.linalg.solve(a, b)
 
 
+@st.composite
+def schur_args(draw):
+    """A 3 by 3 matrix V diag(w) V^-1 (V near the identity, w well apart: a well-conditioned
+    Schur form), real with real eigenvalues (output 'real') or with a complex pair, or
+    complex (output 'complex'); and SciPy's Schur diagonal, which orders JAX's eigenvalues."""
+    dtype = draw(dtypes())
+    kind = draw(st.sampled_from(["real", "pair", "complex"]))
+    basis = numpy.eye(3) + 0.3 * draw(array((3, 3), numpy.float64))
+    if kind == "complex":
+        basis = basis + 0.3j * draw(array((3, 3), numpy.float64))
+    # A nearly singular V makes JAX's eigenvector route lose float32 digits (1e-4 in T,
+    # found by the explore profile).
+    hypothesis.assume(numpy.linalg.cond(basis) < 4.0)
+    if kind == "pair":
+        rotation = numpy.array([[0.5, 1.5, 0.0], [-1.5, 0.5, 0.0], [0.0, 0.0, -1.0]])
+        a = basis @ rotation @ numpy.linalg.inv(basis)
+    else:
+        spacing = numpy.array(draw(st.permutations([-2.0, 0.5, 2.5])))
+        a = basis @ numpy.diag(spacing) @ numpy.linalg.inv(basis)
+    a = a.astype(COMPLEX[dtype] if kind == "complex" else dtype)
+    output = "real" if kind == "real" else "complex"
+    # The order of the output's own diagonal: LAPACK's real and complex Schur forms of one
+    # matrix can order the eigenvalues differently (found by the explore profile).
+    diagonal = numpy.diagonal(scipy.linalg.schur(a, output=output)[0]).astype(numpy.complex128)
+    return (a, diagonal), {"output": output}
+
+
+def _schur_invariants(np, t, z):
+    """What Z's column signs (real) or phases (complex) do not change: |T|**2, T's diagonal
+    and Z diag(1, 2, 3) Z^H."""
+    weighted = z * numpy.array([1.0, 2.0, 3.0], numpy.result_type(z).type(0).real.dtype)
+    return np.abs(t) ** 2, np.diagonal(t), weighted @ np.conj(z).T
+
+
+def _schur(np, a, diagonal, output):
+    return _schur_invariants(np, *linalg(np).schur(a, output=output))
+
+
+def _jax_schur(a, diagonal, output):
+    """The Schur form from eigenvectors: ordered as SciPy's diagonal, V = Q R gives
+    A = Q (R diag(w) R^-1) Q^H, Q Schur vectors and R diag(w) R^-1 triangular."""
+    # Eigenvector derivatives are valid here (distinct eigenvalues): JAX asks to opt in.
+    w, v = jax.lax.linalg.eig(a, compute_left_eigenvectors=False, enable_eigvec_derivs=True)
+    order = jnp.argmin(abs(w[None, :] - diagonal[:, None]), axis=1)
+    w, v = w[order], v[:, order]
+    q, r = jnp.linalg.qr(v)
+    t = r @ jnp.diag(w) @ jnp.linalg.inv(r)
+    if output == "real":  # real eigenvalues: real Schur vectors, up to the phases
+        phases = q.sum(axis=0) / abs(q.sum(axis=0))
+        t, q = (t * phases.conj()[:, None] * phases[None, :]).real, (q / phases).real
+    dtype = a.dtype if output == "real" else jnp.result_type(a, 1j)
+    return _schur_invariants(jnp, t.astype(dtype), q.astype(dtype))
+
+
 CASES = [
     Case("scipy_linalg_solve_banded",
          lambda np, ab, b, l_and_u: linalg(np).solve_banded(l_and_u, ab, b), banded(),
@@ -166,10 +240,12 @@ CASES = [
          order=2),
     Case("scipy_linalg_expm", _expm, expm_args(), jax_fun=_jax_expm, order=2),
     Case("scipy_linalg_lu", _lu, dominant(_LAYOUTS[:3])),
+    Case("scipy_linalg_lu_rectangular", _lu_rectangular, rectangular(), order=2),
     Case("scipy_linalg_cholesky_eigh", _one_triangle, one_triangle_args(),
          jax_fun=lambda a, b: _one_triangle(jnp, a, b, _as_read)),
     Case("scipy_linalg_sylvester_sqrtm", _sylvester_sqrtm, sylvester_args(),
          jax_fun=_jax_sylvester_sqrtm, order=2),
+    Case("scipy_linalg_schur", _schur, schur_args(), jax_fun=_jax_schur, diff=(0,)),
     Case("scipy_linalg_block_diag", lambda np, *arrays: linalg(np).block_diag(*arrays),
          blocks()),
 ]

@@ -41,6 +41,38 @@ def _from_mpmath(function, derivative=0):
     return jax_function
 
 
+def _from_mpmath_of_two(function, orders=(0, 0)):
+    """``function(x, y)`` (of mpmath numbers) as a JAX function differentiable in both
+    arguments to any order, each partial derivative mpmath's, in extra precision."""
+    def evaluate(x, y):
+        x, y = numpy.broadcast_arrays(x, y)
+        values = numpy.vectorize(lambda a, b: float(
+            mpmath.diff(function, (float(a), float(b)), orders)))(x, y)
+        return numpy.asarray(values, numpy.result_type(x, y))
+
+    @jax.custom_jvp
+    def jax_function(x, y):
+        shape = jnp.broadcast_shapes(jnp.shape(x), jnp.shape(y))
+        return jax.pure_callback(evaluate, jax.ShapeDtypeStruct(shape, jnp.result_type(x, y)),
+                                 x, y, vmap_method="broadcast_all")
+
+    @jax_function.defjvp
+    def slope(primals, tangents):
+        (x, y), (tx, ty) = primals, tangents
+        in_x = _from_mpmath_of_two(function, (orders[0] + 1, orders[1]))(x, y)
+        in_y = _from_mpmath_of_two(function, (orders[0], orders[1] + 1))(x, y)
+        return jax_function(x, y), in_x * tx + in_y * ty
+    return jax_function
+
+
+def _mpmath_boxcox(log_base):
+    """(b**l - 1) / l with log(b) = log_base(x), log(b) at l = 0."""
+    def boxcox(x, lmbda):
+        exponent = lmbda * log_base(x)
+        return log_base(x) if exponent == 0 else mpmath.expm1(exponent) / lmbda
+    return boxcox
+
+
 def _in_double_precision(function):
     """JAX's float32 bessel_jn is nan or wrong (J_0(1) is nan): computed in float64."""
     return lambda x: function(jnp.asarray(x, jnp.float64)).astype(jnp.result_type(x))
@@ -72,7 +104,11 @@ _JAX_SPECIAL.__dict__.update(
     expn=lambda n, x: _exponential_integral(n, x),
     y0=lambda x: _bessel_y(0, x), y1=lambda x: _bessel_y(1, x),
     yn=lambda n, x: _bessel_y(n, x), iv=lambda v, x: _bessel_i(v, x),
-    ive=lambda v, x: _exponentially_scaled(_bessel_i)(v, x))
+    ive=lambda v, x: _exponentially_scaled(_bessel_i)(v, x),
+    # JAX's derivative of boxcox in lmbda is 0 at lmbda = 0 and wrong in the 7th digit at
+    # 1e-10 (it differentiates the closed form): mpmath's.
+    boxcox=_from_mpmath_of_two(_mpmath_boxcox(mpmath.log)),
+    boxcox1p=_from_mpmath_of_two(_mpmath_boxcox(mpmath.log1p)))
 
 # A case's `np` is funcgrad.numpy, jax.numpy or numpy; its special functions are these.
 _SPECIAL = {"funcgrad.numpy": funcgrad.scipy.special, "jax.numpy": _JAX_SPECIAL,
@@ -188,6 +224,58 @@ def _with_order(name, low, high, orders, order=1, exclude_zero=False, suffix="")
                 jax_fun=lambda x, order: getattr(_JAX_SPECIAL, name)(order, x))
 
 
+def _box_cox_powers(dtype):
+    """lmbda of moderate size, and at and near 0, where the closed-form derivative fails."""
+    return st.one_of(floats(-2.0, 2.0, dtype), floats(-1e-6, 1e-6, dtype), st.just(0.0))
+
+
+@st.composite
+def box_cox_args(draw, low, high):
+    shapes = draw(st.sampled_from(_BROADCAST))
+    dtype = draw(dtypes())
+    return (draw(array(shapes[0], dtype, low, high)),
+            draw(array(shapes[1], dtype, elements=_box_cox_powers(dtype)))), {}
+
+
+@st.composite
+def faddeeva_args(draw):
+    """Real (float32, float64) or complex (complex64, complex128) z with Re z in [-3, 3] and
+    Im z in [-0.5, 3]: in the lower half plane w grows like exp(-z**2)."""
+    dtype = draw(dtypes())
+    real = draw(array((2, 3), dtype, -3.0, 3.0))
+    if draw(st.booleans()):
+        return (real,), {}
+    z = real + 1j * draw(array((2, 3), dtype, -0.5, 3.0))
+    return (z.astype(numpy.complex64 if dtype == numpy.float32 else numpy.complex128),), {}
+
+
+@st.composite
+def spherical_harmonic_args(draw):
+    """theta in [0.1, 3], phi in [0, 6.2], with constant degrees n <= 4 and orders |m| <= n
+    (scalars, or one per element)."""
+    dtype = draw(dtypes())
+    shape = draw(st.sampled_from([(), (3,), (2, 3)]))
+    theta, phi = draw(array(shape, dtype, 0.1, 3.0)), draw(array((3,), dtype, 0.0, 6.2))
+    if draw(st.booleans()):
+        n = draw(st.integers(0, 4))
+        m = draw(st.integers(-n, n))
+    else:
+        n = numpy.array(draw(st.lists(st.integers(0, 4), min_size=3, max_size=3)))
+        m = numpy.array([draw(st.integers(-k, k)) for k in n])
+    return (theta, phi), {"n": n, "m": m}
+
+
+def _jax_sph_harm_y(theta, phi, n, m):
+    """JAX's sph_harm_y takes 1-d arrays of one length only: broadcast, flatten, reshape. Its
+    float32 result is complex128 when n is an array (n enters in double precision): cast
+    to the angles' precision, as funcgrad's."""
+    precision = jnp.result_type(theta, phi, 1j)
+    n, m, theta, phi = jnp.broadcast_arrays(jnp.asarray(n), jnp.asarray(m), theta, phi)
+    y = jax.scipy.special.sph_harm_y(n.ravel(), m.ravel(), theta.ravel(), phi.ravel(),
+                                     n_max=4)
+    return y.reshape(theta.shape).astype(precision)
+
+
 def _positive_or_negative_non_integers(dtype):
     return floats(0.2, 4.0, dtype) | _negative_non_integers(dtype)
 
@@ -300,6 +388,16 @@ CASES = [
          several((0.5, 3.0), (0.5, 3.0), (-2.0, 2.0)), diff=(2,), order=2, rtol=1e-5),
     Case("special.hyp2f1", lambda np, a, b, c, x: special(np).hyp2f1(a, b, c, x),
          several((0.5, 2.0), (0.5, 2.0), (1.0, 3.0), (-0.9, 0.9)), diff=(3,)),
+    Case("special.boxcox", lambda np, x, lmbda: special(np).boxcox(x, lmbda),
+         box_cox_args(0.05, 8.0), order=2),
+    Case("special.boxcox1p", lambda np, x, lmbda: special(np).boxcox1p(x, lmbda),
+         box_cox_args(-0.9, 6.0), order=2),
+    # SciPy computes float32 in double precision; JAX and funcgrad give complex64.
+    Case("special.wofz", lambda np, z: special(np).wofz(z), faddeeva_args(),
+         jax_fun=jax.scipy.special.wofz, order=2),
+    Case("special.sph_harm_y",
+         lambda np, theta, phi, n, m: special(np).sph_harm_y(n, m, theta, phi),
+         spherical_harmonic_args(), jax_fun=_jax_sph_harm_y, order=2),
     _binary("kl_div", (0.0, 3.0), (0.1, 3.0), order=2),
     _binary("rel_entr", (0.0, 3.0), (0.1, 3.0), order=2),
     # JAX's Bernoulli numbers are rounded to single precision: exact ones from mpmath.

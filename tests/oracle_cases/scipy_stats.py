@@ -5,10 +5,12 @@ single precision as JAX does, so a case's ``numpy`` namespace maps to JAX's func
 the dtype check then holds funcgrad to JAX's dtypes.
 """
 import hypothesis.strategies as st
+import jax
 import jax.numpy
 import jax.numpy as jnp
 import jax.scipy.special
 import jax.scipy.stats
+import mpmath
 import numpy
 
 import funcgrad.scipy.stats
@@ -49,6 +51,46 @@ def _case(distribution, function, *ranges, order=1, diff=None, suffix="", check_
         jax_fun = lambda *args: fun(jax.numpy, *args).astype(numpy.result_type(*args))
     return Case(f"stats.{distribution}.{function}{suffix}", fun, arguments(*ranges),
                 jax_fun=jax_fun, order=order, diff=diff)
+
+
+def _mpmath_poisson_entropy_derivative(mu, order):
+    """d^order/dmu^order of the entropy mu - mu log(mu) + E[lgamma(K + 1)], in 30 digits:
+    by Poisson's d/dmu E[f(K)] = E[f(K + 1) - f(K)], the n-th derivative of the expectation
+    is E[(n - 1)-th forward difference of log(K + 1)]."""
+    with mpmath.workdps(30):
+        mu = mpmath.mpf(float(mu))
+        elementary = [mu - mu * mpmath.log(mu), -mpmath.log(mu)][order] if order < 2 else (
+            (-1) ** (order - 1) * mpmath.factorial(order - 2) / mu ** (order - 1))
+        spread = 20 * mpmath.sqrt(mu) + 60
+        expectation = mpmath.mpf(0)
+        for k in range(max(0, int(mu - spread)), int(mu + spread)):
+            if order == 0:
+                term = mpmath.loggamma(k + 1)
+            else:
+                term = mpmath.fsum((-1) ** (order - 1 - j) * mpmath.binomial(order - 1, j)
+                                   * mpmath.log(k + 1 + j) for j in range(order))
+            expectation += mpmath.exp(k * mpmath.log(mu) - mu - mpmath.loggamma(k + 1)) * term
+        return float(elementary + expectation)
+
+
+def _mpmath_poisson_entropy(order=0):
+    """poisson.entropy as a JAX function, its value and derivatives of every order from
+    mpmath (JAX's own sum is off by 1e-5 below mu = 10, its float32 grad nan at mu = 88 and
+    its jvp nan everywhere)."""
+    def evaluate(mu):
+        values = numpy.vectorize(lambda m: _mpmath_poisson_entropy_derivative(m, order))(mu)
+        return numpy.asarray(values, mu.dtype)
+
+    @jax.custom_jvp
+    def entropy(mu):
+        return jax.pure_callback(evaluate, jax.ShapeDtypeStruct(mu.shape, mu.dtype), mu,
+                                 vmap_method="expand_dims")
+
+    @entropy.defjvp
+    def slope(primals, tangents):
+        (mu,), (t,) = primals, tangents
+        return entropy(mu), _mpmath_poisson_entropy(order + 1)(mu) * t
+    return entropy
 
 
 X, LOC, SCALE = (-3.0, 3.0), (-1.0, 1.0), (0.3, 3.0)
@@ -155,6 +197,12 @@ CASES = [
     *(_case("chi2", f, (0.05, 8.0), (0.5, 6.0), LOC_BELOW, SCALE) for f in ("pdf", "cdf", "sf")),
     # k is a count (a constant): the cdf is a step function of it.
     _case("poisson", "cdf", (-1.0, 6.0), (0.1, 5.0), (-1.0, 1.0), diff=(1,)),
+    # From mpmath (tests/test_poisson_entropy.py: up to mu = 1e5, where the sum gives way to
+    # the asymptotic series).
+    Case("stats.poisson.entropy", lambda np, mu, loc: stats(np).poisson.entropy(mu, loc),
+         arguments((0.05, 40.0), (-1.0, 1.0)), diff=(0,), order=2,
+         jax_fun=lambda mu, loc: jnp.broadcast_to(_mpmath_poisson_entropy()(mu),
+                                                  jnp.broadcast_shapes(mu.shape, loc.shape))),
     *(_case("expon", f, X, LOC, SCALE) for f in ("pdf", "cdf", "sf", "logsf")),
     # log densities inside the support (-inf outside, which the densities' cases cover)
     _case("expon", "logpdf", (0.05, 4.0), LOC_BELOW, SCALE),

@@ -14,7 +14,8 @@ from ... import numpy as fnp
 from ...core import Box, unbox_all
 from ...numpy._axes import normalize_axis
 from ...numpy._batching import holds_anywhere, plain_value
-from . import _bessel, _core, _gamma_family, _incomplete, _integrals
+from . import (_bessel, _boxcox, _complex_valued, _core, _gamma_family, _incomplete,
+               _integrals)
 from ._rules import check_broadcastable, constant_order
 
 # ---- public functions -------------------------------------------------------------------
@@ -299,6 +300,50 @@ def hyp2f1(a, b, c, x):
     return _integrals.hyp2f1(a, b, c, x)
 
 
+def boxcox(x, lmbda):
+    """``scipy.special.boxcox``: the Box-Cox transformation (x**lmbda - 1) / lmbda (log(x)
+    at lmbda = 0), nan for x < 0; differentiable in ``x`` and ``lmbda``, the derivative in
+    lmbda accurate at and near lmbda = 0 too."""
+    check_broadcastable("boxcox", x=x, lmbda=lmbda)
+    return _boxcox.boxcox(x, lmbda)
+
+
+def boxcox1p(x, lmbda):
+    """``scipy.special.boxcox1p``: the Box-Cox transformation of 1 + x, ((1 + x)**lmbda - 1)
+    / lmbda (log1p(x) at lmbda = 0), nan for x < -1; differentiable in ``x`` and ``lmbda``."""
+    check_broadcastable("boxcox1p", x=x, lmbda=lmbda)
+    return _boxcox.boxcox1p(x, lmbda)
+
+
+def wofz(z):
+    """``scipy.special.wofz``: Faddeeva's function exp(-z**2) erfc(-iz), complex for real or
+    complex ``z`` (complex64 for single precision, as JAX); holomorphic, with derivative
+    -2 z wofz(z) + 2i / sqrt(pi)."""
+    return _complex_valued.wofz(z)
+
+
+def sph_harm_y(n, m, theta, phi, *, diff_n=0, n_max=None):
+    """``scipy.special.sph_harm_y``: the spherical harmonic Y_n^m(theta, phi) of degree
+    ``n`` and order ``m`` (constant integers; 0 where |m| > n, as SciPy), with ``theta`` the
+    polar and ``phi`` the azimuthal angle; differentiable in both angles, to any order.
+
+    ``diff_n`` (SciPy's derivatives returned with the value) must be 0: differentiate with
+    ``funcgrad.grad`` or ``jacfwd`` instead. ``n_max`` (JAX's bound on ``n``) is accepted and
+    must be at least max(n); JAX would silently clip larger degrees to it."""
+    if diff_n != 0:
+        raise NotImplementedError(
+            f"funcgrad.scipy.special.sph_harm_y: diff_n={diff_n!r} is not supported; take "
+            f"the derivatives with funcgrad.grad, jacfwd or jvp (the angles are differentiable)")
+    n = constant_order("sph_harm_y", "n", n)
+    m = constant_order("sph_harm_y", "m", m, non_negative=False)
+    if n_max is not None and n.size and int(n_max) < int(np.max(n)):
+        raise ValueError(f"funcgrad.scipy.special.sph_harm_y: n_max={n_max!r} is below the "
+                         f"largest degree n, {int(np.max(n))}; pass n_max >= max(n) or leave "
+                         f"it out")
+    check_broadcastable("sph_harm_y", n=n, m=m, theta=theta, phi=phi)
+    return _complex_valued.sph_harm_y(n, m, theta, phi)
+
+
 def kl_div(x, y):
     """``scipy.special.kl_div``: x log(x / y) - x + y (0 at x = 0 <= y, inf elsewhere off
     x, y > 0)."""
@@ -446,6 +491,6 @@ __all__ = ["gammaln", "gamma", "digamma", "psi", "polygamma", "erf", "erfc", "er
            "xlogy", "xlog1py", "betaln", "beta", "rgamma", "gammasgn", "loggamma",
            "multigammaln", "poch", "factorial", "binom", "comb", "zeta", "gammainc", "gammaincc",
            "betainc", "erfcinv", "erfcx", "dawsn", "fresnel", "sici", "expi", "exp1", "expn",
-           "spence", "owens_t", "hyp1f1", "hyp2f1", "kl_div", "rel_entr", "bernoulli", "j0",
-           "j1", "jn", "y0", "y1", "yn", "iv", "ive", "bessel_jn", "logsumexp", "softmax",
-           "log_softmax"]
+           "spence", "owens_t", "hyp1f1", "hyp2f1", "boxcox", "boxcox1p", "wofz", "sph_harm_y",
+           "kl_div", "rel_entr", "bernoulli", "j0", "j1", "jn", "y0", "y1", "yn", "iv", "ive",
+           "bessel_jn", "logsumexp", "softmax", "log_softmax"]
