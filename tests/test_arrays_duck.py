@@ -100,3 +100,14 @@ def test_creation_like_a_duck_array():
                  fnp.arange(4.0, like=like), fnp.full(2, 7.0, like=like),
                  fnp.eye(2, like=like), fnp.asarray([1.0, 2.0], like=like)):
         assert isinstance(made, DuckArray), type(made)
+
+
+def test_constants_like_a_traced_duck_array_are_of_its_type():
+    made = []
+
+    def f(x):
+        made.extend([fnp.zeros_like(x), fnp.ones_like(x), fnp.full_like(x, 2.0),
+                     fnp.empty_like(x)])
+        return fnp.sum(x * made[1] + made[2] * made[0])
+    _assert_duck_equal(fg.grad(f)(DuckArray(np.arange(3.0))), np.ones(3))
+    assert [type(m) for m in made] == [DuckArray] * 4

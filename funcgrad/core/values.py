@@ -51,8 +51,9 @@ def _filled_like(filled_like, filled, like, x):
     return filled(shape, dtype, like=like)
 
 
-def _like(x):
-    """The array new arrays are created like: x's own type, never a NumPy scalar."""
+def library_array(x):
+    """The array under x's boxes if it is another library's (Dask's, CuPy's), to create
+    new arrays ``like=``; None for NumPy values."""
     base = unboxed(x)
     return base if type(base) is not np.ndarray and is_array(base) else None
 
@@ -84,14 +85,14 @@ def zeros_like_value(x):
     """A constant zero cotangent with x's shape and dtype (x may be boxed)."""
     if type(x) is tuple:
         return tuple(zeros_like_value(part) for part in x)
-    like = _like(x)
+    like = library_array(x)
     if like is not None:  # a Dask or CuPy value gets a Dask or CuPy zero
         return _filled_like(np.zeros_like, np.zeros, like, x)
     return np.zeros(shape_of(x), dtype_of(x))
 
 
 def ones_like_value(x):
-    like = _like(x)
+    like = library_array(x)
     if like is not None:
         return _filled_like(np.ones_like, np.ones, like, x)
     shape, dtype = shape_of(x), dtype_of(x)

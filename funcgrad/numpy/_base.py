@@ -271,13 +271,24 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         result = stack_p(*items, axis=0)
     else:
         kwargs = {"ndmax": ndmax} if ndmax else {}
+        if like is not None:
+            return np.array(object, like=like, **_given(
+                dtype=(dtype, None), copy=(copy, True), order=(order, "K"),
+                subok=(subok, False), ndmin=(ndmin, 0)), **kwargs)
         return np.array(object, dtype=dtype, copy=copy, order=order, subok=subok,
-                        ndmin=ndmin, like=like, **kwargs)
+                        ndmin=ndmin, **kwargs)
     result = cast(result, dtype)
     if result.ndim < ndmin:
         result = reshape_p(result, shape=(1,) * (ndmin - result.ndim) + result.shape,
                            order="C")
     return result
+
+
+def _given(**values_and_defaults):
+    """The keywords given other values than their defaults: another library's function,
+    reached through like=, may take fewer of NumPy's (Dask's asarray has no copy)."""
+    return {name: value for name, (value, default) in values_and_defaults.items()
+            if value != default}
 
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
@@ -291,7 +302,10 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     if like is None and type(a) is not np.ndarray and is_array(a):
         result = a if dtype is None else as_dtype(a, np.dtype(dtype))
         return result.copy() if copy and result is a else result
-    return np.asarray(a, dtype=dtype, order=order, copy=copy, like=like)
+    if like is not None:
+        return np.asarray(a, like=like, **_given(dtype=(dtype, None), order=(order, None),
+                                                 copy=(copy, None)))
+    return np.asarray(a, dtype=dtype, order=order, copy=copy)
 
 
 def as_array(a):
