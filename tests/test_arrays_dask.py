@@ -122,3 +122,18 @@ def test_jacobians_of_dask_arrays():
     _assert_lazy_equal(fg.jacfwd(f)(dw), fg.jacfwd(f)(w))
     _assert_lazy_equal(fg.hessian(lambda w: fnp.sum(f(w)))(dw), fg.hessian(
         lambda w: fnp.sum(f(w)))(w))
+
+
+def test_an_error_of_dask_names_the_primitive_and_the_fix():
+    x = da.from_array(np.arange(8.0), chunks=4)  # Dask's FFT needs one chunk along the axis
+
+    def f(x):
+        return fnp.sum(fnp.abs(fnp.fft.fft(x)))
+
+    for call in (lambda: f(x), lambda: fg.grad(f)(x)):
+        with pytest.raises(ValueError, match="single chunk") as caught:
+            call()
+        notes = [n for n in caught.value.__notes__ if "dask.array.core.Array" in n]
+        assert len(notes) == 1 and "primitive 'fft.fftn'" in notes[0]
+        assert "x.compute()" in notes[0] and "docs/dask.md" in notes[0]
+    np.testing.assert_allclose(fg.grad(f)(x.rechunk(8)).compute(), fg.grad(f)(x.compute()))
