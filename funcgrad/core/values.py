@@ -85,16 +85,20 @@ def zeros_like_value(x):
     """A constant zero cotangent with x's shape and dtype (x may be boxed)."""
     if type(x) is tuple:
         return tuple(zeros_like_value(part) for part in x)
-    like = library_array(x)
-    if like is not None:  # a Dask or CuPy value gets a Dask or CuPy zero
-        return _filled_like(np.zeros_like, np.zeros, like, x)
+    value = x.value if isinstance(x, Box) else x
+    if type(value) is not np.ndarray:  # (inline: NumPy's common case makes no call)
+        like = library_array(value)
+        if like is not None:  # a Dask or CuPy value gets a Dask or CuPy zero
+            return _filled_like(np.zeros_like, np.zeros, like, x)
     return np.zeros(shape_of(x), dtype_of(x))
 
 
 def ones_like_value(x):
-    like = library_array(x)
-    if like is not None:
-        return _filled_like(np.ones_like, np.ones, like, x)
+    value = x.value if isinstance(x, Box) else x
+    if type(value) is not np.ndarray:
+        like = library_array(value)
+        if like is not None:
+            return _filled_like(np.ones_like, np.ones, like, x)
     shape, dtype = shape_of(x), dtype_of(x)
     # np.array for the seed of every scalar loss: np.ones is a Python wrapper (2x the cost).
     return np.array(1, dtype) if shape == () else np.ones(shape, dtype)

@@ -63,10 +63,11 @@ class Owners:
 
     def __init__(self, *given):
         self._taken = {_owner(leaf) for leaves in given for leaf in leaves
-                       if has_memory(leaf)}
+                       if isinstance(leaf, np.ndarray) or has_memory(leaf)}
 
     def claim(self, leaf):
-        # Scalars and Dask arrays are immutable; boxes are not ours.
+        # Scalars and Dask arrays are immutable; boxes are not ours. (ndarray first, inline:
+        # the common case makes no call.)
         if not (isinstance(leaf, np.ndarray) or has_memory(leaf)):
             return leaf
         owner = _owner(leaf)
