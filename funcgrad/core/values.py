@@ -8,6 +8,7 @@ import numpy as np
 from .trace import Box
 
 _INEXACT_KINDS = frozenset("fc")
+_NUMPY_VALUES = (np.ndarray, np.generic, float, complex)  # (and the seeds' fast path)
 _array_types = {np.ndarray: True}
 
 
@@ -86,7 +87,7 @@ def zeros_like_value(x):
     if type(x) is tuple:
         return tuple(zeros_like_value(part) for part in x)
     value = x.value if isinstance(x, Box) else x
-    if type(value) is not np.ndarray:  # (inline: NumPy's common case makes no call)
+    if not isinstance(value, _NUMPY_VALUES):  # (inline: NumPy's common case makes no call)
         like = library_array(value)
         if like is not None:  # a Dask or CuPy value gets a Dask or CuPy zero
             return _filled_like(np.zeros_like, np.zeros, like, x)
@@ -95,7 +96,7 @@ def zeros_like_value(x):
 
 def ones_like_value(x):
     value = x.value if isinstance(x, Box) else x
-    if type(value) is not np.ndarray:
+    if not isinstance(value, _NUMPY_VALUES):
         like = library_array(value)
         if like is not None:
             return _filled_like(np.ones_like, np.ones, like, x)

@@ -20,6 +20,9 @@ from ..core import is_array
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
 
 
+_SCALARS = (np.generic, float, int, complex, bool)
+
+
 def has_memory(value):
     """Whether `value` is an array whose memory another array may share."""
     return isinstance(value, np.ndarray) or (is_array(value) and hasattr(value, "base"))
@@ -27,15 +30,13 @@ def has_memory(value):
 
 def _owner(array):
     """The id of the array whose memory `array` views (its own if it owns its memory)."""
-    while isinstance(array.base, np.ndarray) or (array.base is not None
-                                                  and has_memory(array.base)):
+    if isinstance(array, np.ndarray):  # (the common case, without a call per step)
+        while isinstance(array.base, np.ndarray):
+            array = array.base
+        return id(array)
+    while array.base is not None and has_memory(array.base):
         array = array.base
     return id(array)
-
-
-def _writeable(array):
-    # CuPy's flags have no writeable: its arrays and views are all writable.
-    return getattr(array.flags, "writeable", True)
 
 
 def copy_constant(value):
@@ -66,12 +67,15 @@ class Owners:
                        if isinstance(leaf, np.ndarray) or has_memory(leaf)}
 
     def claim(self, leaf):
-        # Scalars and Dask arrays are immutable; boxes are not ours. (ndarray first, inline:
-        # the common case makes no call.)
-        if not (isinstance(leaf, np.ndarray) or has_memory(leaf)):
+        if isinstance(leaf, np.ndarray):  # (the common case first, with no call)
+            writeable = leaf.flags.writeable
+        elif not isinstance(leaf, _SCALARS) and has_memory(leaf):
+            # CuPy's flags have no writeable: all its arrays are.
+            writeable = getattr(leaf.flags, "writeable", True)
+        else:  # scalars and Dask arrays are immutable; boxes are not ours
             return leaf
         owner = _owner(leaf)
-        if owner in self._taken or not _writeable(leaf):
+        if owner in self._taken or not writeable:
             leaf = leaf.copy()
             owner = id(leaf)
         self._taken.add(owner)
