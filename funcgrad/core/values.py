@@ -5,7 +5,58 @@ zeros made concrete, accumulation), so NumPy is used only for array creation.
 """
 import numpy as np
 
+from .trace import Box
+
 _INEXACT_KINDS = frozenset("fc")
+_NUMPY_VALUES = (np.ndarray, np.generic, float, complex)  # (and the seeds' fast path)
+_array_types = {np.ndarray: True}
+
+
+def is_array(x):
+    """Whether `x` is an array funcgrad traces (DESIGN.md decision 16): an ndarray, or an
+    object that says it is an array through NumPy's protocols, with ``shape`` and ``dtype``
+    and both ``__array_function__`` and ``__array_ufunc__`` (Dask, CuPy and other
+    duck arrays), so that every NumPy function an impl or rule calls dispatches to its own
+    library. Boxes are not arrays (they hold one); NumPy and Python scalars are not either.
+    Decided once per type: the protocols are class attributes."""
+    kind = type(x)
+    known = _array_types.get(kind)
+    if known is None:
+        known = _array_types[kind] = not issubclass(kind, (Box, np.generic)) and all(
+            hasattr(kind, name) for name in ("__array_function__", "__array_ufunc__")) and (
+            hasattr(x, "shape") and hasattr(x, "dtype"))
+    return known
+
+
+def as_dtype(value, dtype):
+    """``np.asarray(value, dtype)`` that keeps another library's array in its library
+    (np.asarray would convert a Dask array to NumPy: compute it)."""
+    if type(value) is np.ndarray or not is_array(value):
+        return np.asarray(value, dtype)
+    return value if value.dtype == dtype else value.astype(dtype)
+
+
+def unboxed(x):
+    """The array (or scalar) under any number of boxes."""
+    while isinstance(x, Box):
+        x = x.value
+    return x
+
+
+def _filled_like(filled_like, filled, like, x):
+    """Zeros or ones of x's shape and dtype in `like`'s library: with `like`'s chunks
+    (Dask) where the shapes agree; under vmap a box's shape is one batch element's."""
+    shape, dtype = shape_of(x), dtype_of(x)
+    if shape_of(like) == shape:
+        return filled_like(like, dtype=dtype)
+    return filled(shape, dtype=dtype, like=like)  # (Dask ignores a positional dtype)
+
+
+def library_array(x):
+    """The array under x's boxes if it is another library's (Dask's, CuPy's), to create
+    new arrays ``like=``; None for NumPy values."""
+    base = unboxed(x)
+    return base if type(base) is not np.ndarray and is_array(base) else None
 
 
 def dtype_of(x):
@@ -35,10 +86,20 @@ def zeros_like_value(x):
     """A constant zero cotangent with x's shape and dtype (x may be boxed)."""
     if type(x) is tuple:
         return tuple(zeros_like_value(part) for part in x)
+    value = x.value if isinstance(x, Box) else x
+    if not isinstance(value, _NUMPY_VALUES):  # (inline: NumPy's common case makes no call)
+        like = library_array(value)
+        if like is not None:  # a Dask or CuPy value gets a Dask or CuPy zero
+            return _filled_like(np.zeros_like, np.zeros, like, x)
     return np.zeros(shape_of(x), dtype_of(x))
 
 
 def ones_like_value(x):
+    value = x.value if isinstance(x, Box) else x
+    if not isinstance(value, _NUMPY_VALUES):
+        like = library_array(value)
+        if like is not None:
+            return _filled_like(np.ones_like, np.ones, like, x)
     shape, dtype = shape_of(x), dtype_of(x)
     # np.array for the seed of every scalar loss: np.ones is a Python wrapper (2x the cost).
     return np.array(1, dtype) if shape == () else np.ones(shape, dtype)

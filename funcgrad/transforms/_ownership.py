@@ -8,15 +8,33 @@ cotangent is a read-only broadcast view; `x + y` hands both inputs the same cota
 identity function returns its input; a function may return one of its constants), so
 those are copied here; arrays that are already the caller's alone are returned as they
 are.
+
+Other libraries' arrays (DESIGN.md decision 16) follow the same rules when they expose
+memory as NumPy does, through a ``base`` attribute (CuPy). Arrays without one (Dask's) are
+values of a task graph: writing into one (``x[i] = v``) gives that Python object a new
+graph and changes no other array, so they are never copied.
 """
 import numpy as np
 
+from ..core import is_array
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
+
+
+_SCALARS = (np.generic, float, int, complex, bool)
+
+
+def has_memory(value):
+    """Whether `value` is an array whose memory another array may share."""
+    return isinstance(value, np.ndarray) or (is_array(value) and hasattr(value, "base"))
 
 
 def _owner(array):
     """The id of the array whose memory `array` views (its own if it owns its memory)."""
-    while isinstance(array.base, np.ndarray):
+    if isinstance(array, np.ndarray):  # (the common case, without a call per step)
+        while isinstance(array.base, np.ndarray):
+            array = array.base
+        return id(array)
+    while array.base is not None and has_memory(array.base):
         array = array.base
     return id(array)
 
@@ -25,7 +43,7 @@ def copy_constant(value):
     """An output that does not depend on the transform's inputs, for the caller: a copy if
     it is an array (it may be one of the function's constants, which the caller must not
     be able to modify)."""
-    return value.copy() if isinstance(value, np.ndarray) else value
+    return value.copy() if has_memory(value) else value
 
 
 def private_copies(primals):
@@ -33,7 +51,7 @@ def private_copies(primals):
     reads its saved values later (vjp's pullback, linearize's f_jvp): an input the
     caller modifies in place afterwards (``w -= lr * g``) must not change them. A copy
     keeps the array's class, so refused subclasses are still refused by name."""
-    return tuple(tree_map(lambda x: x.copy() if isinstance(x, np.ndarray) else x, p)
+    return tuple(tree_map(lambda x: x.copy() if has_memory(x) else x, p)
                  for p in primals)
 
 
@@ -46,13 +64,18 @@ class Owners:
 
     def __init__(self, *given):
         self._taken = {_owner(leaf) for leaves in given for leaf in leaves
-                       if isinstance(leaf, np.ndarray)}
+                       if isinstance(leaf, np.ndarray) or has_memory(leaf)}
 
     def claim(self, leaf):
-        if not isinstance(leaf, np.ndarray):  # scalars are immutable; boxes are not ours
+        if isinstance(leaf, np.ndarray):  # (the common case first, with no call)
+            writeable = leaf.flags.writeable
+        elif not isinstance(leaf, _SCALARS) and has_memory(leaf):
+            # CuPy's flags have no writeable: all its arrays are.
+            writeable = getattr(leaf.flags, "writeable", True)
+        else:  # scalars and Dask arrays are immutable; boxes are not ours
             return leaf
         owner = _owner(leaf)
-        if owner in self._taken or not leaf.flags.writeable:
+        if owner in self._taken or not writeable:
             leaf = leaf.copy()
             owner = id(leaf)
         self._taken.add(owner)

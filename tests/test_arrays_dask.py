@@ -1,0 +1,158 @@
+"""Transforms on Dask arrays (DESIGN.md decision 16): values and derivatives equal NumPy's,
+and come back as Dask arrays, lazy until computed.
+
+Run with Dask's threaded scheduler; `test_arrays_dask_cluster.py` repeats a few on a
+distributed cluster of worker processes.
+"""
+import numpy as np
+import pytest
+
+da = pytest.importorskip("dask.array")
+import dask  # noqa: E402
+
+import funcgrad as fg  # noqa: E402
+import funcgrad.numpy as fnp  # noqa: E402
+from dask_helpers import counting_computes  # noqa: E402
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _threaded_scheduler():
+    with dask.config.set(scheduler="threads"):
+        yield
+
+
+def _data(seed=0, n=60, d=4):
+    rng = np.random.default_rng(seed)
+    X, y, w = rng.normal(size=(n, d)), np.sign(rng.normal(size=n)), rng.normal(size=d)
+    return X, y, w, da.from_array(X, chunks=(15, d)), da.from_array(y, chunks=15), \
+        da.from_array(w, chunks=2)
+
+
+def logistic_loss(w, X, y):
+    return fnp.sum(fnp.log1p(fnp.exp(-y * (X @ w))))
+
+
+def _assert_lazy_equal(lazy, expected):
+    assert isinstance(lazy, da.Array), type(lazy)
+    np.testing.assert_allclose(lazy.compute(), expected, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("dask_w", [False, True], ids=["numpy-w", "dask-w"])
+def test_grad_of_logistic_loss_is_lazy_and_equals_numpy(dask_w):
+    X, y, w, dX, dy, dw = _data()
+    expected = fg.grad(logistic_loss)(w, X, y)
+    with counting_computes() as computes:
+        lazy = fg.grad(logistic_loss)(dw if dask_w else w, dX, dy)
+    assert computes == [], "grad computed a Dask array while tracing"
+    _assert_lazy_equal(lazy, expected)
+
+
+def test_value_and_grad_and_grad_with_respect_to_the_data():
+    X, y, w, dX, dy, dw = _data(1)
+    (value, grads) = fg.value_and_grad(logistic_loss, argnums=(0, 1))(w, X, y)
+    with counting_computes() as computes:
+        lazy_value, lazy_grads = fg.value_and_grad(logistic_loss, argnums=(0, 1))(dw, dX, dy)
+    assert computes == []
+    _assert_lazy_equal(lazy_value, value)
+    for lazy, expected in zip(lazy_grads, grads):
+        _assert_lazy_equal(lazy, expected)
+
+
+def test_vjp_and_jvp():
+    X, y, w, dX, dy, dw = _data(2)
+
+    def margins(w, X):
+        return fnp.tanh(X @ w) * fnp.sin(w).sum()
+
+    out, pullback = fg.vjp(margins, w, X)
+    lazy_out, lazy_pullback = fg.vjp(margins, dw, dX)
+    ct = np.linspace(-1, 1, X.shape[0])
+    _assert_lazy_equal(lazy_out, out)
+    for lazy, expected in zip(lazy_pullback(da.from_array(ct, chunks=15)), pullback(ct)):
+        _assert_lazy_equal(lazy, expected)
+    primal, tangent = fg.jvp(margins, (w, X), (w[::-1].copy(), X * 0.5))
+    lazy_primal, lazy_tangent = fg.jvp(margins, (dw, dX), (dw[::-1], dX * 0.5))
+    _assert_lazy_equal(lazy_primal, primal)
+    _assert_lazy_equal(lazy_tangent, tangent)
+
+
+def test_jit_replays_one_program_on_dask_arrays_without_computing():
+    X, y, w, dX, dy, dw = _data(3)
+
+    @fg.jit
+    def step(w, X, y):
+        return w - 0.1 * fg.grad(logistic_loss)(w, X, y)
+
+    with counting_computes() as computes:
+        first = step(dw, dX, dy)
+        second = step(dw * 2, dX, dy)  # replayed: same types, shapes and dtypes
+    assert computes == [] and step.trace_count == 1
+    _assert_lazy_equal(first, w - 0.1 * fg.grad(logistic_loss)(w, X, y))
+    _assert_lazy_equal(second, 2 * w - 0.1 * fg.grad(logistic_loss)(2 * w, X, y))
+    # NumPy arguments get a program of their own (the type is part of the signature).
+    np.testing.assert_allclose(step(w, X, y), first.compute())
+
+
+def test_jit_reuses_no_buffer_of_a_dask_program():
+    X, _, _, dX, _, _ = _data(4, n=400)  # big enough for buffer reuse in NumPy programs
+    elementwise = fg.jit(lambda x: fnp.exp(fnp.sin(x) * 2.0) + 1.0)
+    _assert_lazy_equal(elementwise(dX), elementwise(X))
+    assert "out=" in elementwise.lower(X).as_text()
+    assert "out=" not in elementwise.lower(dX).as_text()
+
+
+def test_jit_refuses_a_guard_that_would_compute_a_dask_array():
+    _, _, _, dX, _, _ = _data(5)
+
+    def branchy(x):
+        return x * 2 if fnp.sum(x) > 0 else -x
+
+    with pytest.raises(TypeError, match=r"converts a traced dask\.array\.core\.Array .* "
+                                        r"funcgrad\.numpy\.where"):
+        fg.jit(branchy)(dX)
+
+
+def test_jacobians_of_dask_arrays():
+    _, _, w, _, _, dw = _data(6)
+
+    def f(w):
+        return fnp.tanh(w) * fnp.sum(w ** 2)
+
+    _assert_lazy_equal(fg.jacrev(f)(dw), fg.jacrev(f)(w))
+    _assert_lazy_equal(fg.jacfwd(f)(dw), fg.jacfwd(f)(w))
+    _assert_lazy_equal(fg.hessian(lambda w: fnp.sum(f(w)))(dw), fg.hessian(
+        lambda w: fnp.sum(f(w)))(w))
+
+
+def test_an_error_of_dask_names_the_primitive_and_the_fix():
+    x = da.from_array(np.arange(8.0), chunks=4)  # Dask's FFT needs one chunk along the axis
+
+    def f(x):
+        return fnp.sum(fnp.abs(fnp.fft.fft(x)))
+
+    for call in (lambda: f(x), lambda: fg.grad(f)(x)):
+        with pytest.raises(ValueError, match="single chunk") as caught:
+            call()
+        notes = [n for n in caught.value.__notes__ if "dask.array.core.Array" in n]
+        assert len(notes) == 1 and "primitive 'fft.fftn'" in notes[0]
+        assert "x.compute()" in notes[0] and "docs/dask.md" in notes[0]
+    np.testing.assert_allclose(fg.grad(f)(x.rechunk(8)).compute(), fg.grad(f)(x.compute()))
+
+
+def test_regression_complex_cotangent_scattered_into_zeros_keeps_its_dtype():
+    """Found by the explore profile (vector_products, fft.fft_power): Dask's zeros made
+    through like= ignore a positional dtype, so the VJP of indexing a complex array into
+    float zeros dropped the imaginary part."""
+    a = np.array([1 + 1j, 2 - 1j, 0.5 + 2j])
+    b = np.array([2 - 1j, 1 + 3j, -1 + 0.5j])
+
+    def f(a, b):
+        return fnp.inner(a[0], b)
+
+    out, pullback = fg.vjp(f, a, b)
+    lazy_out, lazy_pullback = fg.vjp(f, da.from_array(a, chunks=2), da.from_array(b, chunks=2))
+    for lazy, expected in zip(lazy_pullback(np.ones_like(out)), pullback(np.ones_like(out))):
+        _assert_lazy_equal(lazy, expected)
+    made = (fnp.zeros_like(da.from_array(a, chunks=2)),
+            fnp.full_like(da.ones(2), 1j, dtype=complex))
+    assert all(isinstance(m, da.Array) and m.dtype == np.complex128 for m in made)
