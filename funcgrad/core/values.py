@@ -5,7 +5,39 @@ zeros made concrete, accumulation), so NumPy is used only for array creation.
 """
 import numpy as np
 
+from .trace import Box
+
 _INEXACT_KINDS = frozenset("fc")
+_array_types = {np.ndarray: True}
+
+
+def is_array(x):
+    """Whether `x` is an array funcgrad traces (DESIGN.md decision 16): an ndarray, or an
+    object that says it is an array through NumPy's protocols, with ``shape`` and ``dtype``
+    and both ``__array_function__`` and ``__array_ufunc__`` (Dask, CuPy and other
+    duck arrays), so that every NumPy function an impl or rule calls dispatches to its own
+    library. Boxes are not arrays (they hold one); NumPy and Python scalars are not either.
+    Decided once per type: the protocols are class attributes."""
+    kind = type(x)
+    known = _array_types.get(kind)
+    if known is None:
+        known = _array_types[kind] = not issubclass(kind, (Box, np.generic)) and all(
+            hasattr(kind, name) for name in ("__array_function__", "__array_ufunc__")) and (
+            hasattr(x, "shape") and hasattr(x, "dtype"))
+    return known
+
+
+def unboxed(x):
+    """The array (or scalar) under any number of boxes."""
+    while isinstance(x, Box):
+        x = x.value
+    return x
+
+
+def _like(x):
+    """The array new arrays are created like: x's own type, never a NumPy scalar."""
+    base = unboxed(x)
+    return base if type(base) is not np.ndarray and is_array(base) else None
 
 
 def dtype_of(x):
@@ -35,10 +67,16 @@ def zeros_like_value(x):
     """A constant zero cotangent with x's shape and dtype (x may be boxed)."""
     if type(x) is tuple:
         return tuple(zeros_like_value(part) for part in x)
+    like = _like(x)
+    if like is not None:  # a Dask or CuPy value gets a Dask or CuPy zero
+        return np.zeros_like(like, dtype=dtype_of(x))
     return np.zeros(shape_of(x), dtype_of(x))
 
 
 def ones_like_value(x):
+    like = _like(x)
+    if like is not None:
+        return np.ones_like(like, dtype=dtype_of(x))
     shape, dtype = shape_of(x), dtype_of(x)
     # np.array for the seed of every scalar loss: np.ones is a Python wrapper (2x the cost).
     return np.array(1, dtype) if shape == () else np.ones(shape, dtype)

@@ -12,7 +12,7 @@ and normalized keyword parameters.
 """
 import numpy as np
 
-from ..core import Box, dtype_of, shape_of
+from ..core import Box, dtype_of, is_array, shape_of
 from ._axes import kept_shape
 from ._rules import ArgVJP, aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive
 
@@ -58,10 +58,24 @@ defjvp(real, lambda t, ans, x: real(t) if dtype_of(x).kind == "c" else t)
 
 # ---- reshape, transpose, broadcast ---------------------------------------------------------
 
-reshape_p = primitive(lambda a, shape, order: np.reshape(a, shape, order=order), "reshape")
-# The method rather than np.transpose, whose Python wrapper costs ~0.7 us per call (the
-# matmul VJPs transpose on every backward step).
-transpose_p = primitive(lambda a, axes: np.asanyarray(a).transpose(axes), "transpose")
+
+def _reshape(a, shape, order):
+    # order="C" is left out: Dask's reshape takes no order.
+    return np.reshape(a, shape) if order == "C" else np.reshape(a, shape, order=order)
+
+
+def _transpose(a, axes):
+    # The method rather than np.transpose, whose Python wrapper costs ~0.7 us per call (the
+    # matmul VJPs transpose on every backward step); np.asanyarray only for Python scalars,
+    # since it would compute a Dask array.
+    try:
+        return a.transpose(axes)
+    except AttributeError:
+        return np.asanyarray(a).transpose(axes)
+
+
+reshape_p = primitive(_reshape, "reshape")
+transpose_p = primitive(_transpose, "transpose")
 
 
 def _broadcast_view(a, shape):
@@ -99,10 +113,17 @@ defjvp(broadcast_to_p, lambda t, ans, a, shape: broadcast_to_p(t, shape=shape))
 
 # ---- sum -------------------------------------------------------------------------------------
 
-# `axes` is normalized (a sorted tuple of non-negative ints). The ufunc's own reduce rather
-# than np.sum: the same results, without its Python wrapper (1.3 us against 3 us per call).
-sum_p = primitive(lambda x, axes, keepdims: np.add.reduce(x, axis=axes, keepdims=keepdims),
-                  "sum")
+
+def _sum(x, axes, keepdims):
+    # `axes` is normalized (a sorted tuple of non-negative ints). The ufunc's own reduce
+    # rather than np.sum: the same results, without its Python wrapper (1.3 us against 3 us
+    # per call). Other libraries' arrays take np.sum: Dask's __array_ufunc__ has no reduce.
+    if type(x) is np.ndarray or not is_array(x):
+        return np.add.reduce(x, axis=axes, keepdims=keepdims)
+    return np.sum(x, axis=axes, keepdims=keepdims)
+
+
+sum_p = primitive(_sum, "sum")
 
 
 def spread(g, shape, axes):

@@ -4,11 +4,10 @@ import operator
 
 import numpy as np
 
-from ..core import Box, dtype_of, shape_of
+from ..core import Box, dtype_of, is_array, shape_of
 from ..tree_util import keystr, tree_flatten_with_path
 
-_ARRAY_SCALARS = (float, complex, int, bool, np.ndarray, np.generic)
-_ARRAYS_OR_BOXES = (Box,) + _ARRAY_SCALARS
+_ARRAYS_OR_BOXES = (Box, float, complex, int, bool, np.ndarray, np.generic)
 _ALLOW_INT_TRANSFORMS = ("grad", "value_and_grad", "jacrev")
 
 
@@ -55,6 +54,12 @@ def resolve_argnums(argnums, nargs, transform):
                 f"positionally, or change argnums.")
         resolved.append(argnum % nargs)
     return tuple(resolved)
+
+
+def is_array_or_box(x):
+    """Whether a transform accepts `x` as an input or output leaf: a box, a scalar, an
+    ndarray (tested first: the common case) or another library's array (`is_array`)."""
+    return isinstance(x, _ARRAYS_OR_BOXES) or is_array(x)
 
 
 def _paths(tree, prefix):
@@ -119,7 +124,7 @@ def check_differentiable_inputs(flat, tree, transform, prefix="args", allow_int=
     and boolean ones too with ``allow_int``; only complex ones with ``holomorphic``."""
     check_array_types(flat, tree, transform, prefix)
     for i, x in enumerate(flat):
-        if not isinstance(x, _ARRAYS_OR_BOXES):
+        if not is_array_or_box(x):
             where = _paths(tree, prefix)[i]
             raise TypeError(
                 f"funcgrad.{transform}: the differentiated input {where} is a "
@@ -145,7 +150,7 @@ def check_differentiable_inputs(flat, tree, transform, prefix="args", allow_int=
 
 
 def check_output_leaf(x, index, transform):
-    if not isinstance(x, _ARRAYS_OR_BOXES):
+    if not is_array_or_box(x):
         raise TypeError(f"funcgrad.{transform}: output leaf {index} of the function is a "
                         f"{type(x).__name__}, not an array; transformed functions must return "
                         f"arrays or pytrees of arrays (return other values through has_aux).")
@@ -155,7 +160,7 @@ def check_scalar_output(out, transform, holomorphic=False):
     """grad needs a real scalar output (a complex one with ``holomorphic``). An array
     holding exactly one element, such as shape (1,) or (1, 1), counts as the scalar it holds,
     as in autograd and PyTorch (JAX refuses it)."""
-    if not isinstance(out, _ARRAYS_OR_BOXES):
+    if not is_array_or_box(out):
         raise TypeError(
             f"funcgrad.{transform}: the function must return a scalar array, but it returned "
             f"a {type(out).__name__}. If it returns auxiliary data too, pass has_aux=True and "

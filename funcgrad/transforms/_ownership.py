@@ -8,24 +8,41 @@ cotangent is a read-only broadcast view; `x + y` hands both inputs the same cota
 identity function returns its input; a function may return one of its constants), so
 those are copied here; arrays that are already the caller's alone are returned as they
 are.
+
+Other libraries' arrays (DESIGN.md decision 16) follow the same rules when they expose
+memory as NumPy does, through a ``base`` attribute (CuPy). Arrays without one (Dask's) are
+values of a task graph: writing into one (``x[i] = v``) gives that Python object a new
+graph and changes no other array, so they are never copied.
 """
 import numpy as np
 
+from ..core import is_array
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
+
+
+def _has_memory(value):
+    """Whether `value` is an array whose memory another array may share."""
+    return isinstance(value, np.ndarray) or (is_array(value) and hasattr(value, "base"))
 
 
 def _owner(array):
     """The id of the array whose memory `array` views (its own if it owns its memory)."""
-    while isinstance(array.base, np.ndarray):
+    while isinstance(array.base, np.ndarray) or (array.base is not None
+                                                  and _has_memory(array.base)):
         array = array.base
     return id(array)
+
+
+def _writeable(array):
+    # CuPy's flags have no writeable: its arrays and views are all writable.
+    return getattr(array.flags, "writeable", True)
 
 
 def copy_constant(value):
     """An output that does not depend on the transform's inputs, for the caller: a copy if
     it is an array (it may be one of the function's constants, which the caller must not
     be able to modify)."""
-    return value.copy() if isinstance(value, np.ndarray) else value
+    return value.copy() if _has_memory(value) else value
 
 
 def private_copies(primals):
@@ -33,7 +50,7 @@ def private_copies(primals):
     reads its saved values later (vjp's pullback, linearize's f_jvp): an input the
     caller modifies in place afterwards (``w -= lr * g``) must not change them. A copy
     keeps the array's class, so refused subclasses are still refused by name."""
-    return tuple(tree_map(lambda x: x.copy() if isinstance(x, np.ndarray) else x, p)
+    return tuple(tree_map(lambda x: x.copy() if _has_memory(x) else x, p)
                  for p in primals)
 
 
@@ -46,13 +63,14 @@ class Owners:
 
     def __init__(self, *given):
         self._taken = {_owner(leaf) for leaves in given for leaf in leaves
-                       if isinstance(leaf, np.ndarray)}
+                       if _has_memory(leaf)}
 
     def claim(self, leaf):
-        if not isinstance(leaf, np.ndarray):  # scalars are immutable; boxes are not ours
+        # Scalars and Dask arrays are immutable; boxes are not ours.
+        if not (isinstance(leaf, np.ndarray) or _has_memory(leaf)):
             return leaf
         owner = _owner(leaf)
-        if owner in self._taken or not leaf.flags.writeable:
+        if owner in self._taken or not _writeable(leaf):
             leaf = leaf.copy()
             owner = id(leaf)
         self._taken.add(owner)

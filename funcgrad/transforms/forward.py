@@ -4,7 +4,7 @@ import numpy as np
 from ..core import (Box, JVPBox, JVPTrace, dtype_of, float0, new_trace, quiet_floating_point,
                     shape_of, zeros_like_value)
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_map, tree_unflatten
-from ._checks import check_array_types, check_callable, check_output_leaf
+from ._checks import check_array_types, check_callable, check_output_leaf, is_array_or_box
 from ._ownership import Owners, copy_constant
 from .reverse import _split_aux, _unbox_level
 
@@ -69,7 +69,7 @@ def _paths(primals):
 
 def _watch(x, tangent, trace, where):
     """Box primal ``x`` with its tangent; integer and boolean primals stay constants."""
-    if not isinstance(x, (Box, float, complex, int, bool, np.ndarray, np.generic)):
+    if not is_array_or_box(x):
         raise TypeError(f"funcgrad.jvp: {where} is a {type(x).__name__}, not an array; "
                         f"primals must be arrays or scalars, or pytrees of them.")
     tangent = check_tangent(tangent, x, where, "jvp")
