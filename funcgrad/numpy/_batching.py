@@ -21,8 +21,8 @@ import warnings
 
 import numpy as np
 
-from ..core import (BatchingFallbackWarning, Box, Primitive, defbatch, every_value, registry,
-                    shape_of, unbox_all)
+from ..core import (BatchingFallbackWarning, Box, Primitive, defbatch, every_value, is_array,
+                    registry, shape_of, unbox_all)
 from ..tree_util import tree_flatten
 from ._base import (add_at_zeros, astype, broadcast_to_p, concatenate_p, getitem_p, real,
                     reshape_p, stack_p, sum_p, transpose_p)
@@ -336,8 +336,10 @@ def matmul(primitive, size, values, axes, params):
 
 def may_hold(mask):
     """Whether a raw boolean ``mask`` holds anywhere, for rules that skip work where it
-    does not. A batched mask (vmap) differs per element: assume it does."""
-    return isinstance(mask, Box) or bool(np.count_nonzero(mask))
+    does not. A batched mask (vmap) differs per element, and another library's array is
+    not read (a Dask mask would run its whole task graph while tracing): assume it does."""
+    return (isinstance(mask, Box) or (is_array(mask) and not isinstance(mask, np.ndarray))
+            or bool(np.count_nonzero(mask)))
 
 
 def plain_value(x):
