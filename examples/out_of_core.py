@@ -205,6 +205,9 @@ def main(argv=None):
     parser.add_argument("--check", action="store_true",
                         help="compare the first gradient with the hand-written Dask one")
     args = parser.parse_args(argv)
+    if args.steps < 1 or args.workers < 1:
+        parser.error(f"--steps and --workers must be at least 1, got --steps {args.steps} "
+                     f"and --workers {args.workers}")
     try:
         import dask.array  # noqa: F401 -- only to learn whether Dask is installed
     except ImportError:
@@ -215,11 +218,13 @@ def main(argv=None):
         features, labels = make_data(n_rows, args.features, rows_per_chunk, args.seed)
     except ValueError as error:
         parser.error(str(error))
+    from dask.utils import format_bytes
     available = available_memory_bytes()
-    print(f"design matrix {n_rows:,} x {args.features} float64: {features.nbytes / 1e9:.2f} GB "
-          f"virtual" + (f" ({available / 1e9:.1f} GB of memory available)" if available else "")
+    print(f"design matrix {n_rows:,} x {args.features} float64: "
+          f"{format_bytes(features.nbytes)} virtual"
+          + (f" ({format_bytes(available)} of memory available)" if available else "")
           + f", {features.numblocks[0]} chunks of {rows_per_chunk:,} rows "
-          f"({rows_per_chunk * args.features * 8 / MIB:.0f} MiB), "
+          f"({format_bytes(rows_per_chunk * args.features * 8)}), "
           f"{args.scheduler} scheduler with {args.workers} workers")
     context, worker_peaks = scheduler(args.scheduler, args.workers)
     with context:
