@@ -123,3 +123,14 @@ def test_bad_arguments_stop_the_example_with_a_message(argv, message, capsys):
         ooc.main(argv)
     assert stopped.value.code == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_example_runs_on_a_local_cluster_of_two_processes(capsys):
+    pytest.importorskip("dask.distributed")
+    assert ooc.main(["--size", "1MB", "--chunk", "100KB", "--features", "5", "--steps", "2",
+                     "--scheduler", "distributed", "--check"]) == 0
+    output = capsys.readouterr().out
+    assert "distributed scheduler with 2 workers" in output
+    assert float(output.split("max |difference|")[1].split(",")[0]) < 1e-12
+    assert len(output.split("workers' peak RSS:")[1].split("MiB")[0].split(",")) == 2
