@@ -74,3 +74,66 @@ def test_vjp_and_jvp():
     lazy_primal, lazy_tangent = fg.jvp(margins, (dw, dX), (dw[::-1], dX * 0.5))
     _assert_lazy_equal(lazy_primal, primal)
     _assert_lazy_equal(lazy_tangent, tangent)
+
+
+def test_jit_replays_one_program_on_dask_arrays_without_computing():
+    X, y, w, dX, dy, dw = _data(3)
+
+    @fg.jit
+    def step(w, X, y):
+        return w - 0.1 * fg.grad(logistic_loss)(w, X, y)
+
+    with counting_computes() as computes:
+        first = step(dw, dX, dy)
+        second = step(dw * 2, dX, dy)  # replayed: same types, shapes and dtypes
+    assert computes == [] and step.trace_count == 1
+    _assert_lazy_equal(first, w - 0.1 * fg.grad(logistic_loss)(w, X, y))
+    _assert_lazy_equal(second, 2 * w - 0.1 * fg.grad(logistic_loss)(2 * w, X, y))
+    # NumPy arguments get a program of their own (the type is part of the signature).
+    np.testing.assert_allclose(step(w, X, y), first.compute())
+
+
+def test_jit_reuses_no_buffer_of_a_dask_program():
+    X, _, _, dX, _, _ = _data(4, n=400)  # big enough for buffer reuse in NumPy programs
+    elementwise = fg.jit(lambda x: fnp.exp(fnp.sin(x) * 2.0) + 1.0)
+    _assert_lazy_equal(elementwise(dX), elementwise(X))
+    assert "out=" in elementwise.lower(X).as_text()
+    assert "out=" not in elementwise.lower(dX).as_text()
+
+
+def test_jit_refuses_a_guard_that_would_compute_a_dask_array():
+    _, _, _, dX, _, _ = _data(5)
+
+    def branchy(x):
+        return x * 2 if fnp.sum(x) > 0 else -x
+
+    with pytest.raises(TypeError, match=r"converts a traced dask\.array\.core\.Array .* "
+                                        r"funcgrad\.numpy\.where"):
+        fg.jit(branchy)(dX)
+
+
+def test_jacobians_of_dask_arrays():
+    _, _, w, _, _, dw = _data(6)
+
+    def f(w):
+        return fnp.tanh(w) * fnp.sum(w ** 2)
+
+    _assert_lazy_equal(fg.jacrev(f)(dw), fg.jacrev(f)(w))
+    _assert_lazy_equal(fg.jacfwd(f)(dw), fg.jacfwd(f)(w))
+    _assert_lazy_equal(fg.hessian(lambda w: fnp.sum(f(w)))(dw), fg.hessian(
+        lambda w: fnp.sum(f(w)))(w))
+
+
+def test_an_error_of_dask_names_the_primitive_and_the_fix():
+    x = da.from_array(np.arange(8.0), chunks=4)  # Dask's FFT needs one chunk along the axis
+
+    def f(x):
+        return fnp.sum(fnp.abs(fnp.fft.fft(x)))
+
+    for call in (lambda: f(x), lambda: fg.grad(f)(x)):
+        with pytest.raises(ValueError, match="single chunk") as caught:
+            call()
+        notes = [n for n in caught.value.__notes__ if "dask.array.core.Array" in n]
+        assert len(notes) == 1 and "primitive 'fft.fftn'" in notes[0]
+        assert "x.compute()" in notes[0] and "docs/dask.md" in notes[0]
+    np.testing.assert_allclose(fg.grad(f)(x.rechunk(8)).compute(), fg.grad(f)(x.compute()))

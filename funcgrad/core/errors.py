@@ -3,6 +3,7 @@
 Each function builds (does not raise) the exception, so the caller's `raise` line is where
 the traceback points.
 """
+import numpy as np
 
 
 class LeakedValueError(RuntimeError):
@@ -64,3 +65,26 @@ def batched_conversion(kind):
         f"Python control flow (if, while, and/or, int(), indexing with it) cannot depend on "
         f"it inside vmap. Write the choice with funcgrad.numpy.where (or select, clip, "
         f"piecewise), which computes both branches and picks per element.")
+
+
+_OTHER_LIBRARY = "whose library raised this while running the primitive"
+
+
+def note_other_library(error, what, values):
+    """Add to `error` (raised by `what`, e.g. "primitive 'fft'") which other library's
+    array it met, when one of `values` (boxed or not) is one: that library may lack what
+    the primitive calls (DESIGN.md decision 16)."""
+    from .values import is_array, unboxed  # (values imports trace, which imports us)
+    if any(_OTHER_LIBRARY in note for note in getattr(error, "__notes__", ())):
+        return  # noted where it was raised, in a primitive applied inside a rule
+    for value in values:
+        array = unboxed(value)
+        if type(array) is not np.ndarray and is_array(array):
+            kind = type(array)
+            error.add_note(
+                f"funcgrad: {what} was applied to a {kind.__module__}.{kind.__name__}, "
+                f"{_OTHER_LIBRARY} (docs/dask.md lists, for each function, whether it "
+                f"works on Dask arrays). Where the library lacks what the primitive "
+                f"needs, convert that argument to NumPy first if it fits in memory "
+                f"(x.compute() for Dask, x.get() for CuPy), or follow the message above.")
+            return

@@ -51,13 +51,21 @@ class Primitive:
     def __call__(self, *args, **params):
         top = find_top_trace(args)
         if top is None:  # nothing traced: NumPy, with nothing in between
-            return self.impl(*args, **params)
+            try:  # (free in CPython 3.11+ until something is raised)
+                return self.impl(*args, **params)
+            except Exception as error:
+                errors.note_other_library(error, f"primitive '{self.name}'", args)
+                raise
         if self.nin is not None and (params or len(args) != self.nin):
             params = self.traced_keywords(args, params)
         # Hand the application to `top`, the innermost transform watching its arguments.
         if not top.active:
             raise errors.leaked_value(f"'{self.name}'", top.transform)
-        out = top.process_primitive(self, args, params or NO_PARAMS)
+        try:
+            out = top.process_primitive(self, args, params or NO_PARAMS)
+        except Exception as error:
+            errors.note_other_library(error, f"primitive '{self.name}'", args)
+            raise
         if instruments.on_result is not None:
             instruments.on_result(top, self, out)
         if self.multiple_results and isinstance(out, Box):

@@ -174,6 +174,8 @@ def backward_pass(tape, roots, root_cotangents, retain_graph=False, visit=None):
             except Exception as error:
                 error.add_note(f"funcgrad: raised by the VJP rule of '{node.primitive.name}'"
                                f"{origin_note(node)}")
+                errors.note_other_library(error, f"the VJP rule of '{node.primitive.name}'",
+                                          (ct,))
                 raise
             for parent, parent_ct in zip(node.parents, parent_cts):
                 if parent is not None and parent_ct is not None:

@@ -27,6 +27,14 @@ def is_array(x):
     return known
 
 
+def as_dtype(value, dtype):
+    """``np.asarray(value, dtype)`` that keeps another library's array in its library
+    (np.asarray would convert a Dask array to NumPy: compute it)."""
+    if type(value) is np.ndarray or not is_array(value):
+        return np.asarray(value, dtype)
+    return value if value.dtype == dtype else value.astype(dtype)
+
+
 def unboxed(x):
     """The array (or scalar) under any number of boxes."""
     while isinstance(x, Box):
@@ -34,8 +42,18 @@ def unboxed(x):
     return x
 
 
-def _like(x):
-    """The array new arrays are created like: x's own type, never a NumPy scalar."""
+def _filled_like(filled_like, filled, like, x):
+    """Zeros or ones of x's shape and dtype in `like`'s library: with `like`'s chunks
+    (Dask) where the shapes agree; under vmap a box's shape is one batch element's."""
+    shape, dtype = shape_of(x), dtype_of(x)
+    if shape_of(like) == shape:
+        return filled_like(like, dtype=dtype)
+    return filled(shape, dtype, like=like)
+
+
+def library_array(x):
+    """The array under x's boxes if it is another library's (Dask's, CuPy's), to create
+    new arrays ``like=``; None for NumPy values."""
     base = unboxed(x)
     return base if type(base) is not np.ndarray and is_array(base) else None
 
@@ -67,16 +85,16 @@ def zeros_like_value(x):
     """A constant zero cotangent with x's shape and dtype (x may be boxed)."""
     if type(x) is tuple:
         return tuple(zeros_like_value(part) for part in x)
-    like = _like(x)
+    like = library_array(x)
     if like is not None:  # a Dask or CuPy value gets a Dask or CuPy zero
-        return np.zeros_like(like, dtype=dtype_of(x))
+        return _filled_like(np.zeros_like, np.zeros, like, x)
     return np.zeros(shape_of(x), dtype_of(x))
 
 
 def ones_like_value(x):
-    like = _like(x)
+    like = library_array(x)
     if like is not None:
-        return np.ones_like(like, dtype=dtype_of(x))
+        return _filled_like(np.ones_like, np.ones, like, x)
     shape, dtype = shape_of(x), dtype_of(x)
     # np.array for the seed of every scalar loss: np.ones is a Python wrapper (2x the cost).
     return np.array(1, dtype) if shape == () else np.ones(shape, dtype)

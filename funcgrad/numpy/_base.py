@@ -12,13 +12,14 @@ and normalized keyword parameters.
 """
 import numpy as np
 
-from ..core import Box, dtype_of, is_array, shape_of
+from ..core import Box, as_dtype, dtype_of, is_array, shape_of
 from ._axes import kept_shape
 from ._rules import ArgVJP, aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive
 
 # ---- casts and real parts ----------------------------------------------------------------
 
-astype = primitive(lambda x, dtype: np.asarray(x).astype(dtype), name="astype")
+astype = primitive(lambda x, dtype: (x if is_array(x) else np.asarray(x)).astype(dtype),
+                   name="astype")
 real = primitive(np.real)
 
 
@@ -114,16 +115,21 @@ defjvp(broadcast_to_p, lambda t, ans, a, shape: broadcast_to_p(t, shape=shape))
 # ---- sum -------------------------------------------------------------------------------------
 
 
-def _sum(x, axes, keepdims):
-    # `axes` is normalized (a sorted tuple of non-negative ints). The ufunc's own reduce
-    # rather than np.sum: the same results, without its Python wrapper (1.3 us against 3 us
-    # per call). Other libraries' arrays take np.sum: Dask's __array_ufunc__ has no reduce.
-    if type(x) is np.ndarray or not is_array(x):
-        return np.add.reduce(x, axis=axes, keepdims=keepdims)
-    return np.sum(x, axis=axes, keepdims=keepdims)
+def ufunc_reduction(ufunc, function):
+    """The impl of a reduction over normalized ``axes`` (a sorted tuple of non-negative
+    ints): the ufunc's own reduce rather than np.sum and friends, the same results without
+    their Python wrapper (1.3 us against 3 us per call). Other libraries' arrays take
+    `function` (np.sum, ...): Dask's __array_ufunc__ has no reduce."""
+    reduce = ufunc.reduce
+
+    def impl(x, axes, keepdims):
+        if type(x) is np.ndarray or not is_array(x):
+            return reduce(x, axis=axes, keepdims=keepdims)
+        return function(x, axis=axes, keepdims=keepdims)
+    return impl
 
 
-sum_p = primitive(_sum, "sum")
+sum_p = primitive(ufunc_reduction(np.add, np.sum), "sum")
 
 
 def spread(g, shape, axes):
@@ -156,7 +162,9 @@ getitem_p = primitive(_index_into, "getitem")
 
 
 def _add_at(g, index, unique, shape, dtype):
-    out = np.zeros(shape, dtype)
+    # Zeros of g's library (Dask, CuPy); NumPy's are made without like=, the common case.
+    out = np.zeros(shape, dtype) if type(g) is np.ndarray or not is_array(g) else \
+        np.zeros(shape, dtype, like=g)
     if unique:
         out[index] = g
     else:
@@ -263,8 +271,12 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         result = stack_p(*items, axis=0)
     else:
         kwargs = {"ndmax": ndmax} if ndmax else {}
+        if like is not None:
+            return np.array(object, like=like, **_given(
+                dtype=(dtype, None), copy=(copy, True), order=(order, "K"),
+                subok=(subok, False), ndmin=(ndmin, 0)), **kwargs)
         return np.array(object, dtype=dtype, copy=copy, order=order, subok=subok,
-                        ndmin=ndmin, like=like, **kwargs)
+                        ndmin=ndmin, **kwargs)
     result = cast(result, dtype)
     if result.ndim < ndmin:
         result = reshape_p(result, shape=(1,) * (ndmin - result.ndim) + result.shape,
@@ -272,18 +284,33 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     return result
 
 
+def _given(**values_and_defaults):
+    """The keywords given other values than their defaults: another library's function,
+    reached through like=, may take fewer of NumPy's (Dask's asarray has no copy)."""
+    return {name: value for name, (value, default) in values_and_defaults.items()
+            if value != default}
+
+
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    """``numpy.asarray``: traced values pass through unchanged."""
+    """``numpy.asarray``: traced values pass through unchanged, and so do other libraries'
+    arrays (Dask's, CuPy's: np.asarray would convert them to NumPy, computing a Dask
+    array), cast to `dtype` in their own library."""
     if dtype is None and isinstance(a, Box):  # the common case, first: many functions start here
         return a
     if is_traced(a):
         return array(a, dtype=dtype)
-    return np.asarray(a, dtype=dtype, order=order, copy=copy, like=like)
+    if like is None and type(a) is not np.ndarray and is_array(a):
+        result = a if dtype is None else as_dtype(a, np.dtype(dtype))
+        return result.copy() if copy and result is a else result
+    if like is not None:
+        return np.asarray(a, like=like, **_given(dtype=(dtype, None), order=(order, None),
+                                                 copy=(copy, None)))
+    return np.asarray(a, dtype=dtype, order=order, copy=copy)
 
 
 def as_array(a):
     """Traced values and arrays as they are; anything else (lists, scalars) as an array,
     through `asarray`, so that lists may hold traced values."""
-    if isinstance(a, (Box, np.ndarray)):
+    if isinstance(a, (Box, np.ndarray)) or is_array(a):
         return a
     return asarray(a)

@@ -336,17 +336,18 @@ def matmul(primitive, size, values, axes, params):
 
 def may_hold(mask):
     """Whether a raw boolean ``mask`` holds anywhere, for rules that skip work where it
-    does not. A batched mask (vmap) differs per element, and another library's array is
-    not read (a Dask mask would run its whole task graph while tracing): assume it does."""
-    return (isinstance(mask, Box) or (is_array(mask) and not isinstance(mask, np.ndarray))
-            or bool(np.count_nonzero(mask)))
+    does not. A batched mask (vmap) differs per element, and reading a lazy one (Dask's)
+    would compute it: assume it does."""
+    if isinstance(mask, Box) or (type(mask) is not np.ndarray and is_array(mask)):
+        return True
+    return bool(np.count_nonzero(mask))
 
 
 def plain_value(x):
     """The value of ``x`` without derivatives, for masks and constants: an array, or under
     vmap a batched box (NumPy's functions dispatch to funcgrad.numpy's for it)."""
     x = unbox_all(x) if isinstance(x, Box) else x
-    return x if isinstance(x, Box) else np.asarray(x)
+    return x if isinstance(x, Box) or is_array(x) else np.asarray(x)
 
 
 def holds_anywhere(mask):

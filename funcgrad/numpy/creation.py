@@ -6,7 +6,7 @@ import operator
 
 import numpy as np
 
-from ..core import Box, unbox_all
+from ..core import Box, library_array, unbox_all
 from ._axes import normalize_axis
 from ._base import array, asarray, astype, cast, is_traced
 from ._batching import holds_anywhere
@@ -62,19 +62,22 @@ def _shape_and_dtype(a, dtype, shape):
                                                                else dtype)
 
 
+# The constants are made in `a`'s library (like=: Dask, CuPy), traced or not.
+
+
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """``numpy.zeros_like``: a constant, even when ``a`` is traced."""
-    return np.zeros(*_shape_and_dtype(a, dtype, shape))
+    return np.zeros(*_shape_and_dtype(a, dtype, shape), like=library_array(a))
 
 
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """``numpy.ones_like``: a constant, even when ``a`` is traced."""
-    return np.ones(*_shape_and_dtype(a, dtype, shape))
+    return np.ones(*_shape_and_dtype(a, dtype, shape), like=library_array(a))
 
 
 def empty_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """``numpy.empty_like``: a constant, even when ``a`` is traced."""
-    return np.empty(*_shape_and_dtype(a, dtype, shape))
+    return np.empty(*_shape_and_dtype(a, dtype, shape), like=library_array(a))
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
@@ -82,7 +85,7 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
     shape, dtype = _shape_and_dtype(a, dtype, shape)
     if is_traced(fill_value):
         return broadcast_to(cast(asarray(fill_value), dtype), shape)
-    return np.full(shape, fill_value, dtype)
+    return np.full(shape, fill_value, dtype, like=library_array(a))
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):

@@ -15,7 +15,7 @@ import inspect
 
 import numpy as np
 
-from ..core import (NO_PARAMS, ArgVJP, Box, Primitive, errors, strip_derivatives,
+from ..core import (NO_PARAMS, ArgVJP, Box, Primitive, as_dtype, errors, strip_derivatives,
                    unbox_all)
 from ._base import astype, broadcast_to_p, real, unbroadcast
 from ._batching import elementwise as batch_elementwise
@@ -147,7 +147,7 @@ ZERO_SLOPE = Slope(_save_nothing, _zero)
 
 
 def _from_values_impl(*values, compute, dtype):
-    return np.asarray(compute(*values), dtype)
+    return as_dtype(compute(*values), dtype)
 
 
 # A constant that a rule computes with NumPy from raw values, as a primitive of its own
@@ -164,7 +164,7 @@ def constant_from_values(compute, dtype, *args):
         # giving one constant per element of the batch.
         constant = compute(*values)
         return (astype(constant, dtype) if isinstance(constant, Box)
-                else np.asarray(constant, dtype))
+                else as_dtype(constant, dtype))
     return from_values_p(*values, compute=compute, dtype=dtype)
 
 

@@ -16,7 +16,7 @@ Out-of-bounds indices are an IndexError, as in NumPy, unless ``mode`` says other
 """
 import numpy as np
 
-from ..core import Box, unbox_all
+from ..core import Box, is_array, unbox_all
 from ._base import add_at_zeros, asarray, gather
 from ._base import astype as _astype
 from ._batching import scatter as batch_scatter
@@ -30,7 +30,7 @@ from .shape_ops import broadcast_to, pad, ravel, reshape
 
 
 def _copy(x):
-    return np.array(x, copy=True)
+    return x.copy() if is_array(x) else np.array(x, copy=True)
 
 
 def _set_impl(x, values, index):

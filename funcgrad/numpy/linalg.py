@@ -237,7 +237,20 @@ def slogdet(a):
 
 # ---- cholesky, eigh ------------------------------------------------------------------
 
-_cholesky = primitive(_reporting("cholesky", np.linalg.cholesky), "linalg.cholesky")
+
+def _lower_cholesky(a):
+    # Dask answers np.linalg.cholesky with its own da.linalg.cholesky, whose default is the
+    # upper factor: a silently wrong result, so refused by name.
+    if type(a).__module__.startswith("dask."):
+        raise TypeError(
+            "funcgrad.numpy.linalg.cholesky: Dask answers np.linalg.cholesky with the upper "
+            "factor (dask.array.linalg.cholesky's lower=False), not NumPy's lower one, so "
+            "funcgrad refuses Dask arrays here; compute the matrix first (a.compute()): "
+            "a Cholesky factor's matrix fits in memory.")
+    return np.linalg.cholesky(a)
+
+
+_cholesky = primitive(_reporting("cholesky", _lower_cholesky), "linalg.cholesky")
 
 
 def _cholesky_pull(g, ans, shape, dtype):

@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from ..core import Box, shape_of, unbox_all
+from ..core import Box, is_array, shape_of, unbox_all
 from ._axes import normalize_axis
 from ._base import (add_at_zeros, as_array, astype, broadcast_to_p, concatenate_p, gather,
                     reshape_p, stack_p, transpose_p)
@@ -25,7 +25,7 @@ from .elementwise import where
 # Splitting is one node for all the pieces, whose VJP is one concatenate.
 _split = primitive(lambda a, bounds, axis: tuple(np.split(a, bounds, axis=axis)), "split",
                    multiple_results=True)
-_unstack = primitive(lambda a, axis: tuple(np.moveaxis(np.asarray(a), axis, 0)), "unstack",
+_unstack = primitive(lambda a, axis: tuple(np.moveaxis(a if is_array(a) else np.asarray(a), axis, 0)), "unstack",
                      multiple_results=True)
 
 

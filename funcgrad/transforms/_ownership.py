@@ -20,7 +20,7 @@ from ..core import is_array
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
 
 
-def _has_memory(value):
+def has_memory(value):
     """Whether `value` is an array whose memory another array may share."""
     return isinstance(value, np.ndarray) or (is_array(value) and hasattr(value, "base"))
 
@@ -28,7 +28,7 @@ def _has_memory(value):
 def _owner(array):
     """The id of the array whose memory `array` views (its own if it owns its memory)."""
     while isinstance(array.base, np.ndarray) or (array.base is not None
-                                                  and _has_memory(array.base)):
+                                                  and has_memory(array.base)):
         array = array.base
     return id(array)
 
@@ -42,7 +42,7 @@ def copy_constant(value):
     """An output that does not depend on the transform's inputs, for the caller: a copy if
     it is an array (it may be one of the function's constants, which the caller must not
     be able to modify)."""
-    return value.copy() if _has_memory(value) else value
+    return value.copy() if has_memory(value) else value
 
 
 def private_copies(primals):
@@ -50,7 +50,7 @@ def private_copies(primals):
     reads its saved values later (vjp's pullback, linearize's f_jvp): an input the
     caller modifies in place afterwards (``w -= lr * g``) must not change them. A copy
     keeps the array's class, so refused subclasses are still refused by name."""
-    return tuple(tree_map(lambda x: x.copy() if _has_memory(x) else x, p)
+    return tuple(tree_map(lambda x: x.copy() if has_memory(x) else x, p)
                  for p in primals)
 
 
@@ -63,11 +63,11 @@ class Owners:
 
     def __init__(self, *given):
         self._taken = {_owner(leaf) for leaves in given for leaf in leaves
-                       if _has_memory(leaf)}
+                       if has_memory(leaf)}
 
     def claim(self, leaf):
         # Scalars and Dask arrays are immutable; boxes are not ours.
-        if not (isinstance(leaf, np.ndarray) or _has_memory(leaf)):
+        if not (isinstance(leaf, np.ndarray) or has_memory(leaf)):
             return leaf
         owner = _owner(leaf)
         if owner in self._taken or not _writeable(leaf):

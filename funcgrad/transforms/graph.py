@@ -23,8 +23,8 @@ import inspect
 
 import numpy as np
 
-from ..core import (Box, Trace, dtype_of, is_differentiable, new_trace, quiet_floating_point,
-                    shape_of, tuple_get, unbox_all)
+from ..core import (Box, Trace, dtype_of, is_array, is_differentiable, new_trace,
+                    quiet_floating_point, shape_of, tuple_get, unbox_all)
 from ..debug import config, user_origin
 from ..tools.dot import Digraph, render_dot
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
@@ -328,8 +328,8 @@ class GraphTrace(Trace):
         """The value the traced program sees for `value`, produced as `var`."""
         if is_differentiable(value):
             return GraphBox(value, self, var)
-        if isinstance(value, np.ndarray) or (isinstance(value, np.generic)
-                                             and not isinstance(value, np.bool_)):
+        if isinstance(value, np.ndarray) or is_array(value) or (
+                isinstance(value, np.generic) and not isinstance(value, np.bool_)):
             self._untraced[id(value)] = (value, var)  # (NumPy's bool scalars are shared)
         return value
 
@@ -351,7 +351,7 @@ class GraphTrace(Trace):
 
     def constant(self, value, key):
         """The atom of a value that does not depend on the inputs (`key` keeps its id)."""
-        if not isinstance(value, np.ndarray) or value.ndim == 0:
+        if not (isinstance(value, np.ndarray) or is_array(value)) or value.ndim == 0:
             return Literal(value)  # scalars and non-arrays (a dtype, say)
         known = self.constants.get(id(key))
         if known is None:

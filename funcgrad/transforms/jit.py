@@ -23,9 +23,9 @@ import warnings
 
 import numpy as np
 
-from ..core import Box, instruments, new_trace
+from ..core import Box, is_array, instruments, new_trace
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
-from ._ownership import Owners
+from ._ownership import Owners, has_memory
 from .codegen import Program
 from .graph import Graph, GraphBox, Var, argument_names, positional_parameters
 from .passes import optimize
@@ -70,10 +70,11 @@ class _Staged:
     signature traced once and never called again costs no passes and no compilation."""
 
     __slots__ = ("graph", "name", "out_tree", "program", "run", "unowned", "constants",
-                 "build", "donated")
+                 "build", "donated", "numpy_only")
 
-    def __init__(self, graph, name, out_tree, donated=()):
+    def __init__(self, graph, name, out_tree, donated=(), numpy_only=True):
         self.graph = graph
+        self.numpy_only = numpy_only  # whether buffers may be reused (see _stage)
         self.donated = donated  # positions of the inputs donated (donate_argnums)
         self.name = name
         self.out_tree = out_tree
@@ -90,7 +91,7 @@ class _Staged:
             # the function is then traced again on its arguments: no donation then.
             guarded = any(eq.primitive is guard_p for eq in self.graph.equations)
             donated = () if guarded else {self.graph.inputs[i] for i in self.donated}
-            self.program = Program(optimize(self.graph, donated), self.name)
+            self.program = Program(optimize(self.graph, donated, self.numpy_only), self.name)
             # An output made by a ufunc is memory this run allocated (buffer reuse never
             # writes into an output); any other output may share memory with an input, a
             # constant or another output (a view, the input itself): `unowned` lists
@@ -120,7 +121,7 @@ class _Staged:
     def shares_memory(self, outs):
         """Whether an output of this run may share memory (an unowned one is an array:
         a reduction's NumPy scalar is not)."""
-        return any(isinstance(outs[i], np.ndarray) for i in self.unowned)
+        return any(has_memory(outs[i]) for i in self.unowned)
 
     def _prepare(self, *inputs):
         self.run = self.lower().function()
@@ -273,8 +274,12 @@ class Jitted:
         graph = Graph(inputs, names, trace.equations,
                       [const for _, const in trace.constants.values()], outputs,
                       output_names, tree, out_tree, None)
+        # out= writes into NumPy buffers only: a program over another library's arrays
+        # (inputs or captured constants) reuses none and takes no donations.
+        numpy_only = not any(_other_library(value) for value in
+                             [*leaves, *(const.value for const in graph.constants)])
         staged = _Staged(graph, getattr(self.fun, "__name__", "program"), out_tree,
-                         self._donated_leaves(args))
+                         self._donated_leaves(args) if numpy_only else (), numpy_only)
         values = staged.owners(leaves).claim_all(values)
         return staged, tree_unflatten(out_tree, values)
 
@@ -354,10 +359,20 @@ def _mutated_error(jitted, what):
         f"instead (x = x.at[index].set(value)).")
 
 
+def _is_array_or_number(leaf):
+    return (isinstance(leaf, (np.ndarray, np.generic)) or type(leaf) in _SCALAR_TYPES
+            or is_array(leaf))
+
+
+def _other_library(value):
+    """Whether `value` is another library's array (Dask's, CuPy's): no buffer reuse then."""
+    return type(value) is not np.ndarray and is_array(value)
+
+
 def _check_leaves(leaves, tree):
     """Dynamic arguments are arrays or numbers; name the first that is not."""
     for path, leaf in tree_flatten_with_path(tree_unflatten(tree, leaves))[0]:
-        if not (isinstance(leaf, (np.ndarray, np.generic)) or type(leaf) in _SCALAR_TYPES):
+        if not (_is_array_or_number(leaf)):
             raise TypeError(
                 f"funcgrad.jit: the argument args{keystr(path)} is a {type(leaf).__name__}, "
                 f"but jit traces arrays and numbers only. Mark it static (static_argnums= "
@@ -370,7 +385,7 @@ def _checked_output(leaf, path, jitted):
             f"funcgrad.jit({_name(jitted)}): the output out{keystr(path)} is a value traced "
             f"by another transform that leaked into the function; return it from that "
             f"transform instead.")
-    if not (isinstance(leaf, (np.ndarray, np.generic)) or type(leaf) in _SCALAR_TYPES):
+    if not _is_array_or_number(leaf):
         raise TypeError(
             f"funcgrad.jit({_name(jitted)}): the output out{keystr(path)} is a "
             f"{type(leaf).__name__}, but a jitted function must return arrays or numbers "

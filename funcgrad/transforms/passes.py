@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from ..core import is_array
 from .graph import Constant, Graph, Literal, Var, vars_in
 from .staging import guard_p
 
@@ -136,7 +137,7 @@ def fold_constants(graph):
         values = eq.primitive.impl(*map(_constant_value, inputs), **eq.params)
         results = values if eq.primitive.multiple_results else (values,)
         for var, value in zip(eq.outputs, results):
-            if isinstance(value, np.ndarray) and value.ndim:
+            if (isinstance(value, np.ndarray) or is_array(value)) and value.ndim:
                 atom = Constant(len(constants), value)
                 constants.append(atom)
             else:
@@ -154,6 +155,8 @@ def _is_one(atom):
         return atom.value == 1  # the common case (x * 1.01): no NumPy call
     if isinstance(atom, (Literal, Constant)):
         value = atom.value
+        if is_array(value) and type(value) is not np.ndarray:
+            return False  # reading a Dask constant's values would compute it
         kind = np.asarray(value).dtype.kind
         return kind in "biuf" and bool(np.all(np.equal(value, 1)))
     return False
@@ -258,11 +261,12 @@ def reuse_buffers(graph, min_size=MIN_REUSE_SIZE, donated=()):
     return _rebuilt(graph, equations)
 
 
-def optimize(graph, donated=()):
+def optimize(graph, donated=(), reuse=True):
     """The passes jit runs, in order; `donated` are the inputs whose buffers the program
-    may overwrite."""
+    may overwrite; `reuse` False for programs over other libraries' arrays (Dask's are
+    immutable: no ``out=``)."""
     graph = fold_constants(graph)
     graph = drop_identities(graph)
     graph = eliminate_common_subexpressions(graph)
     graph = eliminate_dead_code(graph)
-    return reuse_buffers(graph, donated=donated)
+    return reuse_buffers(graph, donated=donated) if reuse else graph

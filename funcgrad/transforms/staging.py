@@ -13,7 +13,7 @@ import operator
 
 import numpy as np
 
-from ..core import Box, Primitive
+from ..core import Box, Primitive, is_array
 from ..debug import user_origin
 from .graph import Equation, GraphBox, GraphTrace
 
@@ -57,6 +57,18 @@ def passes_guard(value, kind, expected):
         return array_bits(value) == expected
     converted = CONVERSIONS[kind](value)
     return converted == expected or (converted != converted and expected != expected)
+
+
+def _refuse_other_library(value):
+    """A guard reads a value on every replay: on a Dask array, a compute each call."""
+    if type(value) is not np.ndarray and is_array(value):
+        kind = type(value)
+        raise TypeError(
+            f"funcgrad.jit: the function converts a traced {kind.__module__}.{kind.__name__} "
+            f"to a Python or NumPy value (bool(x), float(x), np.asarray(x), x.item(), an if "
+            f"on an array); jit would check that value on every call, computing the array "
+            f"each time. Branch with funcgrad.numpy.where instead, pass the value as a "
+            f"static argument, or call the function without jit.")
 
 
 # A guard is an equation with no outputs: ``guard(a, kind=int, expected=3)``.
@@ -132,6 +144,7 @@ class StagingTrace(GraphTrace):
         return value
 
     def guard(self, box, kind, expected):
+        _refuse_other_library(box.value)
         key = (box.var.index, kind)
         if key in self._guarded:
             return

@@ -3,7 +3,7 @@ argument checks the public functions share."""
 import numpy as np
 
 from ... import numpy as fnp
-from ...core import Box
+from ...core import Box, as_dtype
 from ...numpy._base import unbroadcast
 from ...numpy._batching import elementwise as batch_elementwise
 from ...numpy._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive
@@ -62,7 +62,7 @@ def in_precision_of(impl, *positions):
         dtype = np.result_type(*(args[i] for i in positions), np.float32)
         if dtype.kind not in "fc":
             dtype = np.dtype(np.float64)
-        return np.asarray(impl(*args), dtype)
+        return as_dtype(impl(*args), dtype)
     cast.__name__ = cast.__qualname__ = getattr(impl, "__name__", "impl")
     return cast
 

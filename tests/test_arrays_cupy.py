@@ -1,0 +1,61 @@
+"""Transforms on CuPy arrays (GPU): results are CuPy arrays on the inputs' device and equal
+NumPy's. Skipped where CuPy or a GPU is absent (CI); tests/test_arrays_duck.py runs the
+same path on the CPU with an array type that, like CuPy's, refuses implicit conversion."""
+import numpy as np
+import pytest
+
+cp = pytest.importorskip("cupy", reason="CuPy is not installed (the tests need a GPU)")
+try:
+    _GPUS = cp.cuda.runtime.getDeviceCount()
+except cp.cuda.runtime.CUDARuntimeError:
+    _GPUS = 0
+pytestmark = pytest.mark.skipif(_GPUS == 0, reason="no CUDA GPU visible to CuPy")
+
+import funcgrad as fg  # noqa: E402
+import funcgrad.numpy as fnp  # noqa: E402
+
+
+def logistic_loss(w, X, y):
+    return fnp.sum(fnp.log1p(fnp.exp(-y * (X @ w))))
+
+
+def _data(seed=0, n=64, d=8):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(n, d)), np.sign(rng.normal(size=n)), rng.normal(size=d)
+
+
+def _assert_on_gpu_equal(result, expected, device):
+    assert isinstance(result, cp.ndarray), type(result)
+    assert result.device == device
+    np.testing.assert_allclose(result.get(), expected, rtol=1e-10, atol=1e-12)
+
+
+def test_grad_value_and_grad_vjp_jvp():
+    X, y, w = _data()
+    gX, gy, gw = cp.asarray(X), cp.asarray(y), cp.asarray(w)
+    device = gX.device
+    _assert_on_gpu_equal(fg.grad(logistic_loss)(gw, gX, gy),
+                         fg.grad(logistic_loss)(w, X, y), device)
+    value, grads = fg.value_and_grad(logistic_loss, argnums=(0, 1))(gw, gX, gy)
+    expected_value, expected_grads = fg.value_and_grad(logistic_loss, argnums=(0, 1))(w, X, y)
+    _assert_on_gpu_equal(value, expected_value, device)
+    for ours, theirs in zip(grads, expected_grads):
+        _assert_on_gpu_equal(ours, theirs, device)
+    out, pullback = fg.vjp(lambda w: fnp.tanh(gX @ w), gw)
+    expected_out, expected_pullback = fg.vjp(lambda w: fnp.tanh(X @ w), w)
+    _assert_on_gpu_equal(out, expected_out, device)
+    _assert_on_gpu_equal(pullback(cp.ones_like(out))[0],
+                         expected_pullback(np.ones_like(expected_out))[0], device)
+    primal, tangent = fg.jvp(lambda w: fnp.tanh(gX @ w), (gw,), (cp.ones_like(gw),))
+    expected_primal, expected_tangent = fg.jvp(lambda w: fnp.tanh(X @ w), (w,),
+                                               (np.ones_like(w),))
+    _assert_on_gpu_equal(tangent, expected_tangent, device)
+
+
+def test_jit_and_vmap():
+    X, y, w = _data(1)
+    gX, gy, gw = cp.asarray(X), cp.asarray(y), cp.asarray(w)
+    step = fg.jit(lambda w, X, y: w - 0.1 * fg.grad(logistic_loss)(w, X, y))
+    _assert_on_gpu_equal(step(gw, gX, gy), step(w, X, y), gX.device)
+    per_row = fg.vmap(fg.grad(lambda x, w: fnp.sin(x @ w)), in_axes=(0, None))
+    _assert_on_gpu_equal(per_row(gX, gw), per_row(X, w), gX.device)

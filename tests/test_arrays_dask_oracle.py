@@ -1,0 +1,209 @@
+"""Every oracle case on Dask arrays: classified lazy / computes / refuses, and its value and
+VJP equal to the NumPy run's. The classification is docs/dask.md's table, which this test
+keeps true: regenerate it with
+
+    FUNCGRAD_WRITE_DOCS=1 python -m pytest tests/test_arrays_dask_oracle.py
+
+- lazy:     the value and the VJP are Dask arrays and no Dask computation started while
+            tracing the function and pulling the cotangent back;
+- computes: the results are right, but the function or a rule converted a Dask array to
+            NumPy (np.asarray: a compute) or returned NumPy;
+- refuses:  Dask (or funcgrad on a Dask array) raised an error, while tracing or when the
+            result is computed.
+"""
+import contextlib
+import os
+import re
+import sys
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+da = pytest.importorskip("dask.array")
+import dask  # noqa: E402
+
+import funcgrad as fg  # noqa: E402
+from dask_helpers import counting_computes  # noqa: E402
+from funcgrad.tree_util import tree_flatten, tree_map  # noqa: E402
+from oracle import EXPECTED_WARNINGS, _tolerance, bind  # noqa: E402
+from test_oracle import CASES  # noqa: E402
+
+pytestmark = EXPECTED_WARNINGS + [
+    # Dask's fftshift of a complex array casts a complex value to real inside (the result,
+    # checked here, is right).
+    pytest.mark.filterwarnings("ignore:Casting complex values to real discards the "
+                               "imaginary part:numpy.exceptions.ComplexWarning"),
+]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PAGE = os.path.join(ROOT, "docs", "dask.md")
+
+
+def _to_dask(value):
+    """An ndarray as a Dask array of about two chunks per axis; other values unchanged."""
+    if type(value) is not np.ndarray:
+        return value
+    return da.from_array(value, chunks=tuple(max(1, (side + 1) // 2) for side in value.shape))
+
+
+def _differentiated(case, args):
+    if case.diff is not None:
+        return case.diff
+    return tuple(i for i, a in enumerate(args) if np.result_type(a).kind in "fc")
+
+
+def _run(case, args, static):
+    """The case's value and (if differentiable) its VJP of a ones cotangent."""
+    diff = _differentiated(case, args) if case.differentiable else ()
+    if not diff:
+        return case.funcgrad_fun()(*args, **static), None
+    fun = bind(case.funcgrad_fun(), args, static, diff)
+    out, pullback = fg.vjp(fun, *(args[i] for i in diff))
+    if not any(np.result_type(leaf).kind in "fc" for leaf in tree_flatten(out)[0]):
+        return out, None
+    return out, pullback(tree_map(_ones_cotangent, out))
+
+
+def _ones_cotangent(out):
+    # An integer output's cotangent is zeros of its dtype, as in the oracle.
+    return (np.ones_like if np.result_type(out).kind in "fc" else np.zeros_like)(out)
+
+
+def _is_lazy(tree):
+    leaves, _ = tree_flatten(tree)
+    return all(isinstance(leaf, da.Array) for leaf in leaves if np.ndim(leaf))
+
+
+def _assert_equal(case, computed, numpy_result, what):
+    ours, _ = tree_flatten(computed)
+    expected, _ = tree_flatten(numpy_result)
+    assert len(ours) == len(expected), f"{case.name}: {what}: structure differs on Dask"
+    for a, b in zip(ours, expected):
+        b = np.asarray(b)
+        rtol, atol = _tolerance(case, b.dtype)
+        np.testing.assert_allclose(np.asarray(a), b, rtol=rtol, atol=atol, equal_nan=True,
+                                   err_msg=f"{case.name}: {what} on Dask differs from NumPy")
+
+
+def _first_line(error):
+    text = str(error).splitlines()[0] if str(error) else ""
+    return f"{type(error).__name__}: {text[:100]}"
+
+
+def classify(case, args, static):
+    """'lazy', 'computes' or 'refuses: <error>' for one drawn example."""
+    expected = _run(case, args, static)
+    dask_args = tuple(_to_dask(a) for a in args)
+    try:
+        with counting_computes() as computes, _conversions() as causes:
+            result = _run(case, dask_args, static)
+    except Exception as error:  # noqa: BLE001 -- the class is what is recorded
+        return f"refuses: {_first_line(error)}"
+    try:
+        computed = dask.compute(result)[0]
+    except Exception as error:  # noqa: BLE001 -- built lazily, but Dask's tasks fail
+        return f"refuses (when computed): {_first_line(error)}"
+    _assert_equal(case, computed[0], expected[0], "value")
+    if expected[1] is not None:
+        _assert_equal(case, computed[1], expected[1], "VJP")
+    any_dask = any(isinstance(a, da.Array) for a in dask_args)
+    if computes or (any_dask and not _is_lazy(result)):
+        return "computes" + (f" ({', '.join(sorted(causes))})" if causes else "")
+    return "lazy"
+
+
+_NOT_IN_DASK = re.compile(r"The `numpy\.([\w.]+)` function is not implemented by Dask")
+_LIBRARY = os.path.join(ROOT, "funcgrad", "")
+
+
+@contextlib.contextmanager
+def _conversions():
+    """A set that receives why a Dask array was converted to NumPy: a NumPy function Dask
+    lacks (Dask computes its arguments, warning), or the funcgrad line that called
+    np.asarray (Dask's __array__) on one."""
+    causes = set()
+    convert = da.Array.__array__
+
+    def recorded(array, *args, **kwargs):
+        frame = sys._getframe(1)
+        while frame is not None and not frame.f_code.co_filename.startswith(_LIBRARY):
+            frame = frame.f_back
+        if frame is not None:
+            where = os.path.relpath(frame.f_code.co_filename, ROOT)
+            causes.add(f"np.asarray in {where}:{frame.f_code.co_name}")
+        return convert(array, *args, **kwargs)
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        da.Array.__array__ = recorded
+        try:
+            yield causes
+        finally:
+            da.Array.__array__ = convert
+    for warning in caught:
+        lacking = _NOT_IN_DASK.search(str(warning.message))
+        if lacking:
+            causes.add(f"Dask lacks np.{lacking.group(1)}")
+        else:  # anything else goes on to the test's filters
+            warnings.warn_explicit(warning.message, warning.category, warning.filename,
+                                   warning.lineno)
+
+
+_ORDER = {"lazy": 0, "computes": 1}
+
+
+def _classify_case(case):
+    """The worst class over the case's first two derandomized examples."""
+    found = []
+
+    @settings(max_examples=2, database=None, derandomize=True, phases=[Phase.generate])
+    @given(data=st.data())
+    def run(data):
+        args, static = data.draw(case.args)
+        found.append(classify(case, args, static))
+
+    with dask.config.set(scheduler="threads"), np.errstate(all="ignore"):
+        run()
+    return max(found, key=lambda kind: _ORDER.get(kind, 2))
+
+
+def render(classes):
+    counts = {kind: sum(1 for c in classes.values() if c.startswith(kind))
+              for kind in ("lazy", "computes", "refuses")}
+    lines = [
+        "# funcgrad on Dask arrays: which functions stay lazy",
+        "",
+        "Generated by `FUNCGRAD_WRITE_DOCS=1 python -m pytest tests/test_arrays_dask_oracle.py`,",
+        "which runs every oracle case (tests/oracle_cases/) on Dask arrays of two chunks per",
+        "axis, `vjp` of its function and the pullback of a ones cotangent, and checks that the",
+        "value and the VJP equal the NumPy run's. See docs/arrays.md for how arrays other than",
+        "NumPy's flow through funcgrad.",
+        "",
+        "- **lazy**: the value and the VJP are Dask arrays and no Dask computation started;",
+        "- **computes**: the results are right, but the function or one of its rules",
+        "  converted a Dask array to NumPy (a compute of that array) or returned NumPy;",
+        "- **refuses**: an error while tracing, or (marked) when the result is computed.",
+        "",
+        f"{counts['lazy']} lazy, {counts['computes']} computes, {counts['refuses']} refuses "
+        f"(of {len(classes)} cases).",
+        "",
+        "| case | on Dask |",
+        "|---|---|",
+    ]
+    for name in sorted(classes):
+        lines.append(f"| `{name}` | {classes[name].replace('|', '/')} |")
+    return "\n".join(lines) + "\n"
+
+
+def test_every_case_on_dask_matches_numpy_and_the_table_is_current():
+    classes = {case.name: _classify_case(case) for case in CASES}
+    page = render(classes)
+    if os.environ.get("FUNCGRAD_WRITE_DOCS"):
+        with open(PAGE, "w") as file:
+            file.write(page)
+    with open(PAGE) as file:
+        assert file.read() == page, (
+            "docs/dask.md is out of date; regenerate it with\n"
+            "    FUNCGRAD_WRITE_DOCS=1 python -m pytest tests/test_arrays_dask_oracle.py")

@@ -1,0 +1,113 @@
+"""Transforms on an array type that is not NumPy's (tests/duck_array.py, which behaves as
+CuPy does: NumPy's protocols, no implicit conversion), so the path CuPy takes is tested in
+CI without a GPU: results come back as that type and equal NumPy's."""
+import numpy as np
+import pytest
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+from duck_array import DuckArray
+from funcgrad.tree_util import tree_flatten, tree_map
+
+
+def _duck(tree):
+    return tree_map(lambda x: DuckArray(x) if isinstance(x, np.ndarray) else x, tree)
+
+
+def _assert_duck_equal(result, expected):
+    ours, _ = tree_flatten(result)
+    theirs, _ = tree_flatten(expected)
+    assert len(ours) == len(theirs)
+    for a, b in zip(ours, theirs):
+        assert isinstance(a, DuckArray), type(a)
+        np.testing.assert_allclose(a.get(), b, rtol=1e-12, atol=1e-12)
+
+
+def _data(seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(6, 4)), rng.normal(size=4), rng.normal(size=(4, 4)) + 4 * np.eye(4)
+
+
+# Functions of (X, w, A) across the families: elementwise, products, reductions, indexing,
+# shapes, linear algebra, where.
+FUNCTIONS = {
+    "logistic": lambda X, w, A: fnp.sum(fnp.log1p(fnp.exp(-(X @ w)))),
+    "tanh_outer": lambda X, w, A: fnp.mean(fnp.tanh(fnp.outer(w, w)) * A, axis=0),
+    "reductions": lambda X, w, A: fnp.max(X, axis=1) + fnp.prod(X[:, :2], axis=1)
+    - fnp.min(X ** 2, axis=1),
+    "indexing": lambda X, w, A: X[1:4, ::2].sum() + X[[0, 0, 2], 1] @ w[:3] + w[-1],
+    "shapes": lambda X, w, A: fnp.concatenate([X.T.reshape(-1), w]) * 2.0,
+    "solve_inv": lambda X, w, A: fnp.linalg.solve(A, w) + fnp.linalg.inv(A) @ w,
+    "where": lambda X, w, A: fnp.where(w > 0, fnp.sin(w), fnp.cos(w) * A[0]),
+    "einsum_stack": lambda X, w, A: fnp.einsum("ij,j->i", fnp.stack([A, A.T]).sum(0), w),
+}
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_vjp_and_jvp_keep_the_array_type(name):
+    fun = FUNCTIONS[name]
+    args = _data(1)
+    out, pullback = fg.vjp(fun, *args)
+    duck_out, duck_pullback = fg.vjp(fun, *_duck(args))
+    _assert_duck_equal(duck_out, out)
+    ct = np.ones_like(out)
+    _assert_duck_equal(duck_pullback(DuckArray(ct)), pullback(ct))
+    tangents = tuple(np.full_like(a, 0.5) for a in args)
+    _assert_duck_equal(fg.jvp(fun, _duck(args), _duck(tangents)),
+                       fg.jvp(fun, args, tangents))
+
+
+def test_grad_value_and_grad_jit_vmap_and_jacobians():
+    X, w, A = _data(2)
+    loss = FUNCTIONS["logistic"]
+    dX, dw, dA = _duck((X, w, A))
+    _assert_duck_equal(fg.grad(loss)(dX, dw, dA), fg.grad(loss)(X, w, A))
+    _assert_duck_equal(fg.value_and_grad(loss, argnums=(0, 1))(dX, dw, dA),
+                       fg.value_and_grad(loss, argnums=(0, 1))(X, w, A))
+    step = fg.jit(lambda X, w, A: w - 0.5 * fg.grad(loss, argnums=1)(X, w, A))
+    _assert_duck_equal(step(dX, dw, dA), step(X, w, A))
+    _assert_duck_equal(step(dX, dw * 2.0, dA), step(X, w * 2.0, A))
+    assert step.trace_count == 2  # one program per array type
+    per_row = fg.vmap(fg.grad(lambda x, w: fnp.sin(x @ w)), in_axes=(0, None))
+    _assert_duck_equal(per_row(dX, dw), per_row(X, w))
+    f = FUNCTIONS["where"]
+    _assert_duck_equal(fg.jacrev(f, argnums=1)(dX, dw, dA), fg.jacrev(f, argnums=1)(X, w, A))
+    _assert_duck_equal(fg.jacfwd(f, argnums=1)(dX, dw, dA), fg.jacfwd(f, argnums=1)(X, w, A))
+
+
+def test_gradients_own_their_memory():
+    """A gradient the caller may write into shares no memory with the input or with
+    another gradient (as for NumPy: see _ownership.py)."""
+    w = DuckArray(np.arange(3.0))
+    g1, g2 = fg.grad(lambda a, b: fnp.sum(a + b), argnums=(0, 1))(w, w)
+    g1[0] = 100.0
+    assert g2.get()[0] == 1.0 and w.get()[0] == 0.0
+    same = fg.jit(lambda x: x)
+    out = same(w)
+    out[1] = -5.0
+    assert w.get()[1] == 1.0
+
+
+def test_mixed_numpy_and_duck_arguments_follow_numpy_dispatch():
+    X, w, A = _data(3)
+    g = fg.grad(FUNCTIONS["logistic"], argnums=1)(DuckArray(X), w, A)
+    _assert_duck_equal(g, fg.grad(FUNCTIONS["logistic"], argnums=1)(X, w, A))
+
+
+def test_creation_like_a_duck_array():
+    like = DuckArray(np.zeros(2))
+    for made in (fnp.zeros(3, like=like), fnp.ones((2, 2), like=like),
+                 fnp.arange(4.0, like=like), fnp.full(2, 7.0, like=like),
+                 fnp.eye(2, like=like), fnp.asarray([1.0, 2.0], like=like)):
+        assert isinstance(made, DuckArray), type(made)
+
+
+def test_constants_like_a_traced_duck_array_are_of_its_type():
+    made = []
+
+    def f(x):
+        made.extend([fnp.zeros_like(x), fnp.ones_like(x), fnp.full_like(x, 2.0),
+                     fnp.empty_like(x)])
+        return fnp.sum(x * made[1] + made[2] * made[0])
+    _assert_duck_equal(fg.grad(f)(DuckArray(np.arange(3.0))), np.ones(3))
+    assert [type(m) for m in made] == [DuckArray] * 4
