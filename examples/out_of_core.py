@@ -206,9 +206,10 @@ def main(argv=None):
     parser.add_argument("--check", action="store_true",
                         help="compare the first gradient with the hand-written Dask one")
     args = parser.parse_args(argv)
-    if args.steps < 1 or args.workers < 1:
-        parser.error(f"--steps and --workers must be at least 1, got --steps {args.steps} "
-                     f"and --workers {args.workers}")
+    if args.steps < 1 or args.workers < 1 or args.features < 2:
+        parser.error(f"--steps and --workers must be at least 1 and --features at least 2 "
+                     f"(features and the intercept column), got --steps {args.steps}, "
+                     f"--workers {args.workers} and --features {args.features}")
     try:
         import dask.array  # noqa: F401 -- only to learn whether Dask is installed
     except ImportError:

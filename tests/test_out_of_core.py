@@ -115,8 +115,9 @@ def test_bad_sizes_say_what_is_wrong(call, message):
     (["--size", "lots"], "'lots' is not a size: write a number of bytes with a unit"),
     (["--chunk", "0"], "'0': a size must be positive"),
     (["--size", "1MB", "--chunk", "100B"], "--chunk must each hold at least one row"),
-    (["--steps", "0"], "--steps and --workers must be at least 1"),
-    (["--workers", "0"], "--steps and --workers must be at least 1"),
+    (["--steps", "0"], "--steps and --workers must be at least 1 and --features at least 2"),
+    (["--workers", "0"], "--steps and --workers must be at least 1 and --features at least 2"),
+    (["--features", "0"], "--steps and --workers must be at least 1 and --features at least 2"),
 ])
 def test_bad_arguments_stop_the_example_with_a_message(argv, message, capsys):
     with pytest.raises(SystemExit) as stopped:
