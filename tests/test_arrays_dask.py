@@ -137,3 +137,22 @@ def test_an_error_of_dask_names_the_primitive_and_the_fix():
         assert len(notes) == 1 and "primitive 'fft.fftn'" in notes[0]
         assert "x.compute()" in notes[0] and "docs/dask.md" in notes[0]
     np.testing.assert_allclose(fg.grad(f)(x.rechunk(8)).compute(), fg.grad(f)(x.compute()))
+
+
+def test_regression_complex_cotangent_scattered_into_zeros_keeps_its_dtype():
+    """Found by the explore profile (vector_products, fft.fft_power): Dask's zeros made
+    through like= ignore a positional dtype, so the VJP of indexing a complex array into
+    float zeros dropped the imaginary part."""
+    a = np.array([1 + 1j, 2 - 1j, 0.5 + 2j])
+    b = np.array([2 - 1j, 1 + 3j, -1 + 0.5j])
+
+    def f(a, b):
+        return fnp.inner(a[0], b)
+
+    out, pullback = fg.vjp(f, a, b)
+    lazy_out, lazy_pullback = fg.vjp(f, da.from_array(a, chunks=2), da.from_array(b, chunks=2))
+    for lazy, expected in zip(lazy_pullback(np.ones_like(out)), pullback(np.ones_like(out))):
+        _assert_lazy_equal(lazy, expected)
+    made = (fnp.zeros_like(da.from_array(a, chunks=2)),
+            fnp.full_like(da.ones(2), 1j, dtype=complex))
+    assert all(isinstance(m, da.Array) and m.dtype == np.complex128 for m in made)

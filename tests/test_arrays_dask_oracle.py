@@ -15,6 +15,7 @@ import contextlib
 import os
 import re
 import sys
+import traceback
 import warnings
 
 import numpy as np
@@ -88,8 +89,12 @@ def _assert_equal(case, computed, numpy_result, what):
 
 
 def _first_line(error):
-    text = str(error).splitlines()[0] if str(error) else ""
-    return f"{type(error).__name__}: {text[:100]}"
+    message = str(error).strip()
+    if message:
+        return f"{type(error).__name__}: {message.splitlines()[0][:100]}"
+    frame = traceback.extract_tb(error.__traceback__)[-1]  # a bare assert, say: where
+    where = frame.filename.split("site-packages" + os.sep)[-1]
+    return f"{type(error).__name__} (no message) in {where}"
 
 
 def classify(case, args, static):

@@ -48,7 +48,7 @@ def _filled_like(filled_like, filled, like, x):
     shape, dtype = shape_of(x), dtype_of(x)
     if shape_of(like) == shape:
         return filled_like(like, dtype=dtype)
-    return filled(shape, dtype, like=like)
+    return filled(shape, dtype=dtype, like=like)  # (Dask ignores a positional dtype)
 
 
 def library_array(x):

@@ -164,7 +164,7 @@ getitem_p = primitive(_index_into, "getitem")
 def _add_at(g, index, unique, shape, dtype):
     # Zeros of g's library (Dask, CuPy); NumPy's are made without like=, the common case.
     out = np.zeros(shape, dtype) if type(g) is np.ndarray or not is_array(g) else \
-        np.zeros(shape, dtype, like=g)
+        np.zeros(shape, dtype=dtype, like=g)  # (Dask ignores a positional dtype with like=)
     if unique:
         out[index] = g
     else:

@@ -62,30 +62,34 @@ def _shape_and_dtype(a, dtype, shape):
                                                                else dtype)
 
 
-# The constants are made in `a`'s library (like=: Dask, CuPy), traced or not.
+def _constant_like(a, dtype, shape, make, *fill):
+    """``make(shape, *fill, dtype=...)`` with a's shape and dtype, in a's library (like=;
+    dtype as a keyword: Dask ignores a positional one there)."""
+    shape, dtype = _shape_and_dtype(a, dtype, shape)
+    return make(shape, *fill, dtype=dtype, like=library_array(a))
 
 
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """``numpy.zeros_like``: a constant, even when ``a`` is traced."""
-    return np.zeros(*_shape_and_dtype(a, dtype, shape), like=library_array(a))
+    return _constant_like(a, dtype, shape, np.zeros)
 
 
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """``numpy.ones_like``: a constant, even when ``a`` is traced."""
-    return np.ones(*_shape_and_dtype(a, dtype, shape), like=library_array(a))
+    return _constant_like(a, dtype, shape, np.ones)
 
 
 def empty_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """``numpy.empty_like``: a constant, even when ``a`` is traced."""
-    return np.empty(*_shape_and_dtype(a, dtype, shape), like=library_array(a))
+    return _constant_like(a, dtype, shape, np.empty)
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """``numpy.full_like``; a traced ``fill_value`` is broadcast, so its derivative flows."""
-    shape, dtype = _shape_and_dtype(a, dtype, shape)
     if is_traced(fill_value):
+        shape, dtype = _shape_and_dtype(a, dtype, shape)
         return broadcast_to(cast(asarray(fill_value), dtype), shape)
-    return np.full(shape, fill_value, dtype, like=library_array(a))
+    return _constant_like(a, dtype, shape, np.full, fill_value)
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
