@@ -126,6 +126,7 @@ def ufunc_reduction(ufunc, function):
         if type(x) is np.ndarray or not is_array(x):
             return reduce(x, axis=axes, keepdims=keepdims)
         return function(x, axis=axes, keepdims=keepdims)
+    impl.__name__ = impl.__qualname__ = f"{ufunc.__name__}_reduce"
     return impl
 
 

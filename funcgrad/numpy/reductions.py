@@ -51,7 +51,11 @@ def _scan(numpy_function, name):
 
 
 # sum is in the base layer.
-_mean = _reduction(lambda x, axes, keepdims: np.mean(x, axis=axes, keepdims=keepdims), "mean")
+def _mean_impl(x, axes, keepdims):
+    return np.mean(x, axis=axes, keepdims=keepdims)
+
+
+_mean = _reduction(_mean_impl, "mean")
 _prod = _reduction(ufunc_reduction(np.multiply, np.prod), "prod")
 _max = _reduction(ufunc_reduction(np.maximum, np.max), "max")
 _min = _reduction(ufunc_reduction(np.minimum, np.min), "min")
