@@ -9,11 +9,12 @@ import sys
 
 import numpy as np
 
-from . import chain, jit, workloads
-from .peers import installed_peers
+from . import chain, jit, out_of_core, workloads
+from .peers import available, installed_peers
 from .timing import interleaved_medians
 
 CHAIN_ROUNDS = 3
+OUT_OF_CORE_SIZE, OUT_OF_CORE_CHUNK, OUT_OF_CORE_ROUNDS = 256 * 2**20, 16 * 2**20, 5
 
 DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs")
 
@@ -48,7 +49,18 @@ def run_all(rounds, chain_peers):
                                     if len(cheap) == 2 else None)
     results["chain"] = _time_chain([p for p in peers if p != "numpy" and p in chain_peers])
     results["jit"] = jit.run_all(rounds)
+    results["out_of_core"] = _time_out_of_core(rounds)
     return results
+
+
+def _time_out_of_core(rounds):
+    """The Dask workload at a size that fits in memory (each round costs about 3 s here);
+    `python -m benchmarks.out_of_core --size 40GB` is the run larger than memory."""
+    if not available("dask"):
+        print("  out of core: skipped (Dask is not installed)", file=sys.stderr)
+        return None
+    return out_of_core.run_all(OUT_OF_CORE_SIZE, OUT_OF_CORE_CHUNK,
+                               rounds=min(rounds, OUT_OF_CORE_ROUNDS))
 
 
 def _time_chain(peers):
@@ -106,6 +118,8 @@ def render_markdown(results, command):
         lines.append(f"| {peer} | {seconds:.2f} | {_ratio(seconds, reference[0])} | "
                      f"{mib:.0f} | {_ratio(mib, reference[1])} |")
     lines += [""] + jit.render(results["jit"])
+    if results["out_of_core"] is not None:
+        lines += [""] + out_of_core.render(results["out_of_core"], command)
     lines += ["", "![ratios](benchmarks.png)", ""]
     return "\n".join(lines)
 

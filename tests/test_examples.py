@@ -68,3 +68,17 @@ def test_per_example_gradients_writes_a_png(monkeypatch, capsys, tmp_path):
     assert "vmap(grad) equals a loop of grad" in output
     assert "after 20 DP-SGD steps" in output
     assert png.read_bytes().startswith(b"\x89PNG")
+
+
+def test_out_of_core_fits_a_chunked_dask_matrix(monkeypatch, capsys):
+    output = run_example("out_of_core.py", "--size", "2MB", "--chunk", "200KB", "--features",
+                         "10", "--steps", "4", "--check", monkeypatch=monkeypatch, capsys=capsys)
+    skip_if_missing("dask", output)
+    assert "25,000 x 10 float64: 1.91 MiB virtual" in output
+    assert "10 chunks of 2,500 rows (195.31 kiB)" in output
+    losses = [float(line.split("loss")[1].split()[0]) for line in output.splitlines()
+              if line.startswith("step")]
+    assert len(losses) == 4 and losses[-1] < losses[0]
+    difference = float(output.split("max |difference|")[1].split(",")[0])
+    assert difference < 1e-12
+    assert float(output.split("cosine(fitted, true weights) =")[1].split(";")[0]) > 0.9

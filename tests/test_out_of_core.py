@@ -1,0 +1,137 @@
+"""The out-of-core workload of examples/out_of_core.py (issue 17) on small sizes, Dask's
+threaded scheduler: funcgrad's gradient on the chunked Dask data equals JAX's on the same
+data materialised and the hand-written Dask gradient (the benchmark's baseline), building
+it computes nothing, and the data are the same on every computation."""
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+da = pytest.importorskip("dask.array")
+import dask  # noqa: E402
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+
+from dask_helpers import counting_computes  # noqa: E402
+
+EXAMPLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                       "examples", "out_of_core.py")
+
+
+def _load_example():
+    spec = importlib.util.spec_from_file_location("out_of_core_example", EXAMPLE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ooc = _load_example()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _threaded_scheduler():
+    with dask.config.set(scheduler="threads", num_workers=2):
+        yield
+
+
+def jax_value_and_grad(weights, features, labels, l2=1e-4):
+    def loss(w):
+        logits = features @ w
+        return jnp.mean(jnp.logaddexp(0.0, -(2.0 * labels - 1.0) * logits)) + l2 * jnp.sum(w ** 2)
+    value, gradient = jax.value_and_grad(loss)(weights)
+    return float(value), np.asarray(gradient)
+
+
+@given(rows=st.integers(1, 200), n_features=st.integers(2, 6),
+       rows_per_chunk=st.integers(7, 120), seed=st.integers(0, 2**32 - 1),
+       scale=st.sampled_from([0.0, 1.0, 30.0]))
+def test_gradient_matches_jax_and_the_hand_written_dask_gradient(rows, n_features,
+                                                                 rows_per_chunk, seed, scale):
+    features, labels = ooc.make_data(rows, n_features, rows_per_chunk, seed)
+    weights = scale * np.random.default_rng(seed).standard_normal(n_features)
+    value, gradient = ooc.evaluate(ooc.funcgrad_value_and_grad, weights, features, labels)
+    hand_value, hand_gradient = ooc.evaluate(ooc.hand_value_and_grad, weights, features,
+                                             labels)
+    jax_value, jax_gradient = jax_value_and_grad(weights, *dask.compute(features, labels))
+    np.testing.assert_allclose(value, jax_value, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(gradient, jax_gradient, rtol=1e-10, atol=1e-13)
+    np.testing.assert_allclose(hand_value, jax_value, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(hand_gradient, jax_gradient, rtol=1e-10, atol=1e-13)
+
+
+def test_building_the_gradient_computes_nothing_and_returns_dask_arrays():
+    features, labels = ooc.make_data(1000, 5, 100)
+    with counting_computes() as started:
+        value, gradient = ooc.funcgrad_value_and_grad(np.ones(5), features, labels)
+    assert started == []
+    assert isinstance(value, da.Array) and isinstance(gradient, da.Array)
+    assert gradient.shape == (5,) and gradient.dtype == np.float64
+
+
+def test_data_are_the_same_on_every_computation_and_blocks_as_asked():
+    features, labels = ooc.make_data(1050, 4, 100, seed=3)
+    assert features.chunks == ((100,) * 10 + (50,), (4,)) and labels.chunks == features.chunks[:1]
+    first, second = dask.compute(features, labels), dask.compute(features, labels)
+    np.testing.assert_array_equal(first[0], second[0])
+    np.testing.assert_array_equal(first[1], second[1])
+    assert set(np.unique(first[1])) <= {0.0, 1.0}
+    np.testing.assert_array_equal(first[0][:, -1], 1.0)  # the intercept column
+    other, _ = dask.compute(*ooc.make_data(1050, 4, 100, seed=4))
+    assert not np.array_equal(first[0], other)
+
+
+def test_a_block_does_not_depend_on_the_chunking_of_the_others():
+    one, _ = dask.compute(*ooc.make_data(300, 3, 100))
+    two, _ = dask.compute(*ooc.make_data(250, 3, 100))
+    np.testing.assert_array_equal(one[:250], two)
+
+
+def test_gradient_descent_lowers_the_loss_towards_the_true_weights():
+    features, labels = ooc.make_data(20_000, 4, 2_500)
+    lines = []
+    weights = ooc.fit(np.zeros(4), features, labels, steps=8, learning_rate=4.0,
+                      out=lines.append)
+    losses = [float(line.split("loss")[1].split()[0]) for line in lines]
+    assert all(later <= earlier for earlier, later in zip(losses, losses[1:])), losses
+    assert losses[-1] < losses[0] - 0.05, losses
+    truth = ooc.true_weights(4, 0)
+    assert weights @ truth / (np.linalg.norm(weights) * np.linalg.norm(truth)) > 0.99
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: ooc.make_data(10, 1, 5), "n_features must be at least 2"),
+    (lambda: ooc.make_data(0, 3, 5), "n_rows and rows_per_chunk must be positive"),
+    (lambda: ooc.make_data(10, 3, 0), "n_rows and rows_per_chunk must be positive"),
+    (lambda: ooc.shape_for(10**6, 100, 100), "--size and --chunk must each hold at least one row"),
+])
+def test_bad_sizes_say_what_is_wrong(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--size", "lots"], "'lots' is not a size: write a number of bytes with a unit"),
+    (["--chunk", "0"], "'0': a size must be positive"),
+    (["--size", "1MB", "--chunk", "100B"], "--chunk must each hold at least one row"),
+    (["--steps", "0"], "--steps and --workers must be at least 1 and --features at least 2"),
+    (["--workers", "0"], "--steps and --workers must be at least 1 and --features at least 2"),
+    (["--features", "0"], "--steps and --workers must be at least 1 and --features at least 2"),
+])
+def test_bad_arguments_stop_the_example_with_a_message(argv, message, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        ooc.main(argv)
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_example_runs_on_a_local_cluster_of_two_processes(capsys):
+    pytest.importorskip("dask.distributed")
+    assert ooc.main(["--size", "1MB", "--chunk", "100KB", "--features", "5", "--steps", "2",
+                     "--scheduler", "distributed", "--check"]) == 0
+    output = capsys.readouterr().out
+    assert "distributed scheduler with 2 workers" in output
+    assert float(output.split("max |difference|")[1].split(",")[0]) < 1e-12
+    assert len(output.split("workers' peak RSS:")[1].split("MiB")[0].split(",")) == 2
