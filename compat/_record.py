@@ -220,16 +220,20 @@ def wrap(out, label, edges, others=(), saves_result=False, saves_inputs=False, v
         edge_nodes = (edge(edges[0]), edge(edges[1]))
     else:
         edge_nodes = tuple(map(edge, edges))
-    # The common case, one primitive on the inputs: its parents are its edges, and one tuple
-    # kept instead of two (nodes compare by identity).
-    node.edges = node.parents if edge_nodes == node.parents else edge_nodes
-    if others:
-        inputs = edges + others
-        recorded = _recorded_nodes(node, edge_nodes + tuple([edge(x) for x in others]))
-    else:  # the edges' nodes, just found, are the inputs' (one list comprehension less)
-        inputs = edges
-        recorded = _recorded_nodes(node, edge_nodes)
-    _note_saved(recorded, inputs, t, saves_result, saves_inputs)
+    inputs = edges + others if others else edges
+    parents = node.parents
+    if edge_nodes == parents:  # nodes compare by identity
+        # The common case, one primitive on the inputs: its parents are its edges (one tuple
+        # kept instead of two), and no search for the nodes it recorded.
+        node.edges = parents
+        recorded = (node,)
+        if node.held or saves_result:  # else nothing saved to check
+            _note_saved(recorded, inputs, t, saves_result, saves_inputs)
+    else:
+        node.edges = edge_nodes
+        recorded = _recorded_nodes(
+            node, edge_nodes + tuple([edge(x) for x in others]) if others else edge_nodes)
+        _note_saved(recorded, inputs, t, saves_result, saves_inputs)
     if frees is not None:
         for n in recorded:
             n.frees = frees
