@@ -62,9 +62,10 @@ class TapeNode(Node):
       tensor that called retain_grad()), and `label`, `edges` and `meta` (grad_fn's name,
       next_functions and object; `edges` is `parents` itself where they are the same).
 
-    Everything a node keeps is a tuple, not a list: tuples of arrays and numbers drop out of
-    the cyclic collector's scans, which the eager tape cannot pause (the program runs between
-    its operations).
+    What the tape keeps on a node (parents, held, recipe, saved) is a tuple, not a list:
+    tuples of arrays and numbers drop out of the cyclic collector's scans, which the eager
+    tape cannot pause (the program runs between its operations). Residuals stay as the rules
+    made them: converting them cost more instructions than the collector saved.
     """
 
     __slots__ = ("number", "held", "recipe", "frees", "saved", "hooks", "sink", "label",
@@ -107,8 +108,6 @@ class Tape(ReverseTrace):
     def record(self, primitive, params, parents, residuals, ans, values=None):
         if type(parents) is list:  # a tuple, which `wrap` can share as the node's edges
             parents = tuple(parents)
-        if type(residuals) is list:  # a tuple, which the collector stops scanning
-            residuals = tuple(residuals)
         node = TapeNode(primitive, params, parents, residuals)
         if values is not None:
             held = saved_values(residuals)
