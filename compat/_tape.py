@@ -311,9 +311,9 @@ def _freed_error(node):
 def _modified_error(counter, version, dtype, shape, creator):
     return RuntimeError(
         f"one of the variables needed for gradient computation has been modified by an "
-        f"inplace operation: {_describe(dtype, shape, creator)} is at version {counter.value}; expected "
-        f"version {version} instead. Hint: enable anomaly detection to find the operation "
-        f"that failed to compute its gradient, with "
+        f"inplace operation: {_describe(dtype, shape, creator)} is at version "
+        f"{counter.value}; expected version {version} instead. Hint: enable anomaly "
+        f"detection to find the operation that failed to compute its gradient, with "
         f"torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
