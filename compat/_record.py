@@ -170,12 +170,13 @@ def _note_saved(new_nodes, inputs, out, saves_result, saves_inputs):
                         break
                 version = x._version
                 box = x._box
-                what = (data.dtype, data.shape, None if box is None else box.node.label)
-                entries.append((version, version.value, what, not held))
+                entries.append((version, version.value, data.dtype, data.shape,
+                                None if box is None else box.node.label, not held))
     if saves_result:
         version = out._version
-        what = (out._data.dtype, out._data.shape, out._box.node.label)  # out is boxed
-        entries.append((version, version.value, what, False))
+        data = out._data
+        entries.append((version, version.value, data.dtype, data.shape,
+                        out._box.node.label, False))  # out is boxed
     if entries:
         new_nodes[0].saved = tuple(entries)
 
@@ -214,18 +215,25 @@ def wrap(out, label, edges, others=(), saves_result=False, saves_inputs=False, v
     # One or two inputs, the common cases: the tuple built directly, not by a comprehension
     # or map (~0.4 us an operation).
     if len(edges) == 1:
-        node.edges = (edge(edges[0]),)
+        edge_nodes = (edge(edges[0]),)
     elif len(edges) == 2:
-        node.edges = (edge(edges[0]), edge(edges[1]))
+        edge_nodes = (edge(edges[0]), edge(edges[1]))
     else:
-        node.edges = tuple(map(edge, edges))
-    if others:
-        inputs = edges + others
-        recorded = _recorded_nodes(node, node.edges + tuple([edge(x) for x in others]))
-    else:  # the edges' nodes, just found, are the inputs' (one list comprehension less)
-        inputs = edges
-        recorded = _recorded_nodes(node, node.edges)
-    _note_saved(recorded, inputs, t, saves_result, saves_inputs)
+        edge_nodes = tuple(map(edge, edges))
+    inputs = edges + others if others else edges
+    parents = node.parents
+    if edge_nodes == parents:  # nodes compare by identity
+        # The common case, one primitive on the inputs: its parents are its edges (one tuple
+        # kept instead of two), and no search for the nodes it recorded.
+        node.edges = parents
+        recorded = (node,)
+        if node.held or saves_result:  # else nothing saved to check
+            _note_saved(recorded, inputs, t, saves_result, saves_inputs)
+    else:
+        node.edges = edge_nodes
+        recorded = _recorded_nodes(
+            node, edge_nodes + tuple([edge(x) for x in others]) if others else edge_nodes)
+        _note_saved(recorded, inputs, t, saves_result, saves_inputs)
     if frees is not None:
         for n in recorded:
             n.frees = frees

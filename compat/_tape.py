@@ -45,20 +45,27 @@ class TapeNode(Node):
     * `number`: its creation number; creation order is a topological order;
     * `held`: the arrays among its residuals (`saved_values`), the values PyTorch calls
       saved tensors: version checks and copy-on-write look at these;
-    * `recipe`: ``(args, ans)``, the arguments as passed (boxed ones included) and the
-      result, while its residuals hold arrays, so that `create_graph` can save residuals
-      again on the boxed arguments and the backward computation is itself recorded
-      (DESIGN.md, decision 3: a node is a recipe that can be replayed);
+    * `recipe`: ``(values, ans)``, the arguments' values (a boxed argument's value, whose
+      node is its parent) and the result, while its residuals hold arrays, so that
+      `create_graph` can save residuals again on the arguments boxed anew and the backward
+      computation is itself recorded (DESIGN.md, decision 3: a node is a recipe that can be
+      replayed). Values rather than boxes: a tuple of arrays is one object the cyclic
+      collector stops tracking, where boxes would be tracked for the node's lifetime;
     * `frees`: whether a backward pass frees its residuals once used (unless
       `retain_graph`); by default a node frees exactly when its residuals hold arrays, as
       PyTorch frees exactly the nodes that saved tensors;
-    * `saved`: ``(counter, version, what, replay_only)`` checks made before the node is
-      pulled back, which catch values modified in place after they were saved (`what`,
-      ``(NumPy dtype, shape, creator's label)``, names the value in the error);
+    * `saved`: ``(counter, version, dtype, shape, creator, replay_only)`` checks made
+      before the node is pulled back, which catch values modified in place after they were
+      saved (the value's NumPy dtype, shape and creator's label name it in the error);
     * `hooks` (functions of the node's complete cotangent, which may replace it), `sink`
       (a callable returning the tensor whose .grad receives the cotangent: a leaf, or a
       tensor that called retain_grad()), and `label`, `edges` and `meta` (grad_fn's name,
-      next_functions and object).
+      next_functions and object; `edges` is `parents` itself where they are the same).
+
+    What the tape keeps on a node (parents, held, recipe, saved) is a tuple, not a list:
+    tuples of arrays and numbers drop out of the cyclic collector's scans, which the eager
+    tape cannot pause (the program runs between its operations). Residuals stay as the rules
+    made them: converting them cost more instructions than the collector saved.
     """
 
     __slots__ = ("number", "held", "recipe", "frees", "saved", "hooks", "sink", "label",
@@ -98,14 +105,16 @@ class Tape(ReverseTrace):
     __slots__ = ()
     transform = "compat's autograd tape"
 
-    def record(self, primitive, params, parents, residuals, ans, args=None):
+    def record(self, primitive, params, parents, residuals, ans, values=None):
+        if type(parents) is list:  # a tuple, which `wrap` can share as the node's edges
+            parents = tuple(parents)
         node = TapeNode(primitive, params, parents, residuals)
-        if args is not None:
+        if values is not None:
             held = saved_values(residuals)
             if held:
                 node.held = held
                 node.frees = True
-                node.recipe = (args, ans)
+                node.recipe = (values if type(values) is tuple else tuple(values), ans)
         box = _new(ReverseBox)  # built in place, as ReverseTrace.record does: no __init__ frame
         box.value = ans
         box._trace = self
@@ -130,7 +139,7 @@ _SAVED_TYPES = (np.ndarray, np.generic, Box)
 def saved_values(residuals):
     """The arrays (and boxes) among a node's residuals: its saved values. Residuals are
     tuples of values, and of tuples and lists of them; three levels are read (a tuple per
-    argument, holding the rule's values and tuples of values)."""
+    argument, holding the rule's values and tuples of values), into a tuple."""
     found = []
     for a in residuals or ():
         if type(a) is tuple or type(a) is list:
@@ -143,7 +152,7 @@ def saved_values(residuals):
                     found.append(b)
         elif isinstance(a, _SAVED_TYPES):
             found.append(a)
-    return found
+    return tuple(found)
 
 
 def privatize(node, value):
@@ -154,10 +163,10 @@ def privatize(node, value):
         return
     copy = value.copy()
     node.residuals = _replaced(node.residuals, value, copy, 3)
-    node.held = [copy if saved is value else saved for saved in node.held]
+    node.held = tuple([copy if saved is value else saved for saved in node.held])
     if node.recipe is not None:
-        args, ans = node.recipe
-        node.recipe = (tuple(_with_value(arg, value, copy) for arg in args),
+        values, ans = node.recipe
+        node.recipe = (tuple([copy if v is value else v for v in values]),
                        copy if ans is value else ans)
 
 
@@ -168,9 +177,9 @@ def retie_saved(nodes, counters, counter):
     for node in nodes:
         if node.saved:
             node.saved = tuple(
-                (counter, counter.value, what, replay_only)
-                if any(watched is c for c in counters) else (watched, version, what, replay_only)
-                for watched, version, what, replay_only in node.saved)
+                (counter, counter.value) + entry[2:]
+                if any(entry[0] is c for c in counters) else entry
+                for entry in node.saved)
 
 
 def _replaced(value, old, new, depth):
@@ -179,14 +188,6 @@ def _replaced(value, old, new, depth):
     if depth and (type(value) is tuple or type(value) is list):
         return type(value)(_replaced(item, old, new, depth - 1) for item in value)
     return value
-
-
-def _with_value(arg, old, new):
-    if arg is old:
-        return new
-    if isinstance(arg, ReverseBox) and arg.value is old:
-        return TAPE.box(new, arg.node)
-    return arg
 
 
 # ---- backward passes -----------------------------------------------------------------------
@@ -275,11 +276,13 @@ class _Visit:
         if residuals is None:
             raise _freed_error(node)
         replaying = self.create_graph and node.recipe is not None
-        for counter, version, what, replay_only in node.saved:  # inline: no frame (~0.1 us)
+        for counter, version, dtype, shape, creator, replay_only in node.saved:  # no frame
             if counter.value != version and (replaying or not replay_only):
-                raise _modified_error(counter, version, what)
+                raise _modified_error(counter, version, dtype, shape, creator)
         if replaying:
-            args, ans = node.recipe
+            values, ans = node.recipe
+            args = tuple([value if parent is None else TAPE.box(value, parent)
+                          for value, parent in zip(values, node.parents)])
             residuals = node.primitive.vjp.save(TAPE.box(ans, node), args, node.params,
                                                 node.parents)
         if node.frees and not self.retain_graph:
@@ -305,22 +308,21 @@ def _freed_error(node):
         "tensors after calling backward.")
 
 
-def _modified_error(counter, version, what):
+def _modified_error(counter, version, dtype, shape, creator):
     return RuntimeError(
         f"one of the variables needed for gradient computation has been modified by an "
-        f"inplace operation: {_describe(what)} is at version {counter.value}; expected "
-        f"version {version} instead. Hint: enable anomaly detection to find the operation "
-        f"that failed to compute its gradient, with "
+        f"inplace operation: {_describe(dtype, shape, creator)} is at version "
+        f"{counter.value}; expected version {version} instead. Hint: enable anomaly "
+        f"detection to find the operation that failed to compute its gradient, with "
         f"torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
 _BACKWARD_SUFFIX = re.compile(r"Backwards?\d*$")
 
 
-def _describe(what):
-    """PyTorch's name for a saved tensor, from the ``(NumPy dtype, shape, creator's label)``
-    that `saved` keeps (a plain tuple, formatted only if the check fails)."""
-    dtype, shape, creator = what
+def _describe(dtype, shape, creator):
+    """PyTorch's name for a saved tensor, from the NumPy dtype, shape and creator's label
+    that `saved` keeps (formatted only if the check fails)."""
     name = f"[torch.{_dtypes.from_numpy_dtype(dtype).legacy_name} {list(shape)}]"
     if not creator:
         return name

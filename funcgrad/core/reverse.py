@@ -84,7 +84,7 @@ class ReverseTrace(Trace):
         if vjp is None:
             raise errors.missing_vjp_rule(primitive.name, _first_traced(parents))
         return self.record(primitive, params, parents, vjp.save(ans, values, params, parents),
-                           ans, args)
+                           ans, values)
 
     def open_args(self, args):
         """The values of `args` with our boxes opened, one parent per argument (our box's
@@ -106,10 +106,11 @@ class ReverseTrace(Trace):
             parents.append(None)
         return values, parents, outer
 
-    def record(self, primitive, params, parents, residuals, ans, args=None):
+    def record(self, primitive, params, parents, residuals, ans, values=None):
         """Box `ans` with a new node on the tape. The entry point for applications
-        computed outside `process_primitive` too (custom_vjp, checkpoint); `args` are the
-        arguments as passed, for traces that keep them (compat's)."""
+        computed outside `process_primitive` too (custom_vjp, checkpoint); `values` are the
+        arguments with this trace's boxes opened (each opened one's node is its parent), for
+        traces that keep them (compat's)."""
         # Built in place, without the two __init__ frames: 1.2k of the ~33k instructions a
         # primitive costs forward and backward.
         node = _new(Node)

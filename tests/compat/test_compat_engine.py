@@ -94,6 +94,34 @@ def test_saved_values_and_privatize():
     np.testing.assert_allclose(found[x_node], np.exp([1.0, 2.0]))
 
 
+@pytest.mark.parametrize("privatized", ["argument", "result"])
+def test_create_graph_replays_a_privatized_node_on_its_copy(privatized):
+    # sin saves its argument, exp its result: either is copied into the node's residuals
+    # and its recipe, which create_graph replays the rule on.
+    x, x_node = leaf([0.5, 1.5])
+    original = x.value.copy()
+    y = fnp.exp(fnp.sin(x))
+    node = y.node if privatized == "result" else y.node.parents[0]
+    overwritten = y.value if privatized == "result" else x.value
+    privatize(node, overwritten)
+    overwritten[:] = 0.0
+    first = backward([y.node], [np.ones(2)], retain_graph=True, create_graph=True)[x_node]
+    np.testing.assert_allclose(first.value, np.exp(np.sin(original)) * np.cos(original))
+    second = backward([first.node], [np.ones(2)])[x_node]
+    expected = np.exp(np.sin(original)) * (np.cos(original) ** 2 - np.sin(original))
+    np.testing.assert_allclose(second, expected)
+
+
+def test_create_graph_replays_a_node_with_constant_arguments():
+    x, x_node = leaf([0.5, 1.5])
+    c = np.array([2.0, -3.0])
+    y = fnp.sum(c * x * x + fnp.maximum(x, c))
+    first = backward([y.node], [np.ones(())], retain_graph=True, create_graph=True)[x_node]
+    np.testing.assert_allclose(first.value, 2 * c * x.value + (x.value > c))
+    second = backward([first.node], [np.ones(2)])[x_node]
+    np.testing.assert_allclose(second, 2 * c)
+
+
 def test_a_long_chain_is_not_recursive():
     x, x_node = leaf(1.0)
     y = x
