@@ -6,6 +6,7 @@ work."""
 import _thread
 import gc
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -227,8 +228,13 @@ def test_ctrl_c_at_any_moment_of_a_long_grad(unchanged_state):
             x = fnp.sin(x)
         return fnp.sum(x)
 
+    # The moments are fractions of one measured grad, so that they fall inside the passes
+    # however loaded the machine is (fixed delays all fell after a fast grad).
+    start = time.perf_counter()
+    fg.grad(chain)(X)
+    duration = time.perf_counter() - start
     interrupted = 0
-    for delay in np.linspace(0.0, 0.4, 9):
+    for delay in np.linspace(0.05, 0.95, 9) * duration:
         timer = threading.Timer(delay, _thread.interrupt_main)
         try:
             timer.start()

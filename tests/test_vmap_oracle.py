@@ -15,11 +15,13 @@ from test_oracle import CASES
 # values: vmap gives what a loop over the batch gives, or raises an error naming vmap.
 # JAX cannot vmap bincount without length=, trim_zeros or roots with strip_zeros; poly's
 # dtype is real for conjugate pairs (as NumPy's); funcgrad's lstsq (and polyfit on it)
-# picks its equations by the rank. The JAX transcription of schur orders its eigenvalues
-# by SciPy's diagonal, an argument that the batch's permutations do not keep in step with
-# the matrix.
+# picks its equations by the rank.
 VALUE_DEPENDENT = {"bincount_counts", "trim_zeros", "linalg_lstsq", "polynomial_poly",
-                   "polynomial_roots", "polynomial_polyfit_vander", "scipy_linalg_schur"}
+                   "polynomial_roots", "polynomial_polyfit_vander"}
+# Cases compared with a loop over the batch rather than with jax.vmap: the value-dependent
+# ones, and schur, whose JAX transcription orders its eigenvalues by SciPy's diagonal, an
+# argument that the batch's permutations do not keep in step with the matrix.
+COMPARED_WITH_A_LOOP = VALUE_DEPENDENT | {"scipy_linalg_schur"}
 
 # Cases whose arguments' entries must stay where they are (see oracle._BATCH_ELEMENTS).
 # polydiv: the divisor's leading coefficient is non-zero; solve_banded: the diagonal
@@ -47,7 +49,7 @@ def check(case, data):
         # JAX's own, about its oracle's .at[] updates of float32 arrays by float64 values.
         warnings.filterwarnings("ignore", "scatter inputs have incompatible types",
                                 FutureWarning)
-        if case.name in VALUE_DEPENDENT:
+        if case.name in COMPARED_WITH_A_LOOP:
             check_case_against_loop(case, data)
         else:
             check_case_batched(case, data, with_grad=case.name not in GRADIENT_DIFFERS,
