@@ -1,5 +1,7 @@
 """Test configuration: JAX in float64 on the CPU, and Hypothesis profiles."""
+import importlib
 import os
+import pkgutil
 import sys
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
@@ -25,6 +27,21 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 import funcgrad  # noqa: E402
+import compat  # noqa: E402
+
+
+def _import_every_library_module():
+    """Hypothesis draws some values from the literals of the project's non-test modules
+    imported so far (its "local constants"), so a derandomized example would depend on which
+    tests ran first (a file run alone drew other examples than in the full suite). With every
+    module of funcgrad and compat imported before any test, the draws are the same however
+    the suite is cut."""
+    for package in (funcgrad, compat):
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(module.name)
+
+
+_import_every_library_module()
 
 # Anomaly-mode-style provenance in tests: a failing backward rule names the user's line.
 funcgrad.config.provenance = True

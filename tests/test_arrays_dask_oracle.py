@@ -12,6 +12,7 @@ keeps true: regenerate it with
             result is computed.
 """
 import contextlib
+import difflib
 import os
 import re
 import sys
@@ -209,6 +210,11 @@ def test_every_case_on_dask_matches_numpy_and_the_table_is_current():
         with open(PAGE, "w") as file:
             file.write(page)
     with open(PAGE) as file:
-        assert file.read() == page, (
-            "docs/dask.md is out of date; regenerate it with\n"
-            "    FUNCGRAD_WRITE_DOCS=1 python -m pytest tests/test_arrays_dask_oracle.py")
+        committed = file.read()
+    changed = [line for line in difflib.unified_diff(
+        committed.splitlines(), page.splitlines(), "docs/dask.md", "this run", lineterm="")
+        if line.startswith(("+|", "-|", "+", "-"))]
+    assert not changed, (
+        "docs/dask.md is out of date; regenerate it with\n"
+        "    FUNCGRAD_WRITE_DOCS=1 python -m pytest tests/test_arrays_dask_oracle.py\n"
+        + "\n".join(changed))

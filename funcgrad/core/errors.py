@@ -5,6 +5,8 @@ the traceback points.
 """
 import numpy as np
 
+from .values import is_array, unboxed
+
 
 class LeakedValueError(RuntimeError):
     """A value traced by a transform was used after that transform returned."""
@@ -74,7 +76,6 @@ def note_other_library(error, what, values):
     """Add to `error` (raised by `what`, e.g. "primitive 'fft'") which other library's
     array it met, when one of `values` (boxed or not) is one: that library may lack what
     the primitive calls (DESIGN.md decision 16)."""
-    from .values import is_array, unboxed  # (values imports trace, which imports us)
     if any(_OTHER_LIBRARY in note for note in getattr(error, "__notes__", ())):
         return  # noted where it was raised, in a primitive applied inside a rule
     for value in values:
