@@ -220,6 +220,9 @@ def test_jit_keeps_its_programs_when_a_retrace_fails(unchanged_state):
     np.testing.assert_allclose(jitted(X * 2), np.sin(X * 2))
 
 
+# A Ctrl-C that lands while the collector runs a callback (Hypothesis's gc timer) is
+# swallowed by Python itself and reported as unraisable: expected when it may land anywhere.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_ctrl_c_at_any_moment_of_a_long_grad(unchanged_state):
     """A real KeyboardInterrupt (from another thread, as Ctrl-C arrives) at several moments
     of the forward and backward passes of a 20,000-primitive chain."""
