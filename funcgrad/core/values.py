@@ -8,7 +8,6 @@ import numpy as np
 from .trace import Box
 
 _INEXACT_KINDS = frozenset("fc")
-_NUMPY_VALUES = (np.ndarray, np.generic, float, complex)  # (and the seeds' fast path)
 _array_types = {np.ndarray: True}
 
 
@@ -86,20 +85,16 @@ def zeros_like_value(x):
     """A constant zero cotangent with x's shape and dtype (x may be boxed)."""
     if type(x) is tuple:
         return tuple(zeros_like_value(part) for part in x)
-    value = x.value if isinstance(x, Box) else x
-    if not isinstance(value, _NUMPY_VALUES):  # (inline: NumPy's common case makes no call)
-        like = library_array(value)
-        if like is not None:  # a Dask or CuPy value gets a Dask or CuPy zero
-            return _filled_like(np.zeros_like, np.zeros, like, x)
+    like = library_array(x)
+    if like is not None:  # a Dask or CuPy value gets a Dask or CuPy zero
+        return _filled_like(np.zeros_like, np.zeros, like, x)
     return np.zeros(shape_of(x), dtype_of(x))
 
 
 def ones_like_value(x):
-    value = x.value if isinstance(x, Box) else x
-    if not isinstance(value, _NUMPY_VALUES):
-        like = library_array(value)
-        if like is not None:
-            return _filled_like(np.ones_like, np.ones, like, x)
+    like = library_array(x)
+    if like is not None:
+        return _filled_like(np.ones_like, np.ones, like, x)
     shape, dtype = shape_of(x), dtype_of(x)
     # np.array for the seed of every scalar loss: np.ones is a Python wrapper (2x the cost).
     return np.array(1, dtype) if shape == () else np.ones(shape, dtype)

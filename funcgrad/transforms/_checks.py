@@ -58,8 +58,7 @@ def resolve_argnums(argnums, nargs, transform):
 
 def is_array_or_box(x):
     """Whether a transform accepts `x` as an input or output leaf: a box, a scalar, an
-    ndarray (tested first: the common case) or another library's array (`is_array`).
-    The checks below on every call spell it inline, which saves a call per leaf."""
+    ndarray (tested first: the common case) or another library's array (`is_array`)."""
     return isinstance(x, _ARRAYS_OR_BOXES) or is_array(x)
 
 
@@ -125,7 +124,7 @@ def check_differentiable_inputs(flat, tree, transform, prefix="args", allow_int=
     and boolean ones too with ``allow_int``; only complex ones with ``holomorphic``."""
     check_array_types(flat, tree, transform, prefix)
     for i, x in enumerate(flat):
-        if not isinstance(x, _ARRAYS_OR_BOXES) and not is_array(x):
+        if not is_array_or_box(x):
             where = _paths(tree, prefix)[i]
             raise TypeError(
                 f"funcgrad.{transform}: the differentiated input {where} is a "
@@ -151,7 +150,7 @@ def check_differentiable_inputs(flat, tree, transform, prefix="args", allow_int=
 
 
 def check_output_leaf(x, index, transform):
-    if not isinstance(x, _ARRAYS_OR_BOXES) and not is_array(x):
+    if not is_array_or_box(x):
         raise TypeError(f"funcgrad.{transform}: output leaf {index} of the function is a "
                         f"{type(x).__name__}, not an array; transformed functions must return "
                         f"arrays or pytrees of arrays (return other values through has_aux).")
@@ -161,7 +160,7 @@ def check_scalar_output(out, transform, holomorphic=False):
     """grad needs a real scalar output (a complex one with ``holomorphic``). An array
     holding exactly one element, such as shape (1,) or (1, 1), counts as the scalar it holds,
     as in autograd and PyTorch (JAX refuses it)."""
-    if not isinstance(out, _ARRAYS_OR_BOXES) and not is_array(out):
+    if not is_array_or_box(out):
         raise TypeError(
             f"funcgrad.{transform}: the function must return a scalar array, but it returned "
             f"a {type(out).__name__}. If it returns auxiliary data too, pass has_aux=True and "

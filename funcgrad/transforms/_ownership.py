@@ -30,10 +30,6 @@ def has_memory(value):
 
 def _owner(array):
     """The id of the array whose memory `array` views (its own if it owns its memory)."""
-    if isinstance(array, np.ndarray):  # (the common case, without a call per step)
-        while isinstance(array.base, np.ndarray):
-            array = array.base
-        return id(array)
     while array.base is not None and has_memory(array.base):
         array = array.base
     return id(array)
@@ -64,7 +60,7 @@ class Owners:
 
     def __init__(self, *given):
         self._taken = {_owner(leaf) for leaves in given for leaf in leaves
-                       if isinstance(leaf, np.ndarray) or has_memory(leaf)}
+                       if has_memory(leaf)}
 
     def claim(self, leaf):
         if isinstance(leaf, np.ndarray):  # (the common case first, with no call)
