@@ -12,14 +12,16 @@ and normalized keyword parameters.
 """
 import numpy as np
 
-from ..core import Box, as_dtype, dtype_of, is_array, shape_of
+from ..core import Box, as_dtype, dtype_of, is_array, shape_of, zeros_in_library_of
 from ._axes import kept_shape
 from ._rules import ArgVJP, aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive
 
 # ---- casts and real parts ----------------------------------------------------------------
 
-astype = primitive(lambda x, dtype: (x if is_array(x) else np.asarray(x)).astype(dtype),
-                   name="astype")
+# A Python number becomes a NumPy scalar, not a 0-d array: CuPy refuses NumPy arrays (0-d
+# too) beside its own, and takes scalars.
+astype = primitive(lambda x, dtype: x.astype(dtype) if is_array(x)
+                   else np.asarray(x).astype(dtype)[()], name="astype")
 real = primitive(np.real)
 
 
@@ -163,9 +165,7 @@ getitem_p = primitive(_index_into, "getitem")
 
 
 def _add_at(g, index, unique, shape, dtype):
-    # Zeros of g's library (Dask, CuPy); NumPy's are made without like=, the common case.
-    out = np.zeros(shape, dtype) if type(g) is np.ndarray or not is_array(g) else \
-        np.zeros(shape, dtype=dtype, like=g)  # (Dask ignores a positional dtype with like=)
+    out = zeros_in_library_of(g, shape, dtype)
     if unique:
         out[index] = g
     else:
@@ -215,7 +215,7 @@ def _gather_unbroadcast(g, index, shape, dtype):
 
 def _concatenate_jvp(argnum, t, ans, *arrays, axis):
     dtype = ans.dtype
-    return concatenate_p(*[t if i == argnum else np.zeros(np.shape(a), dtype)
+    return concatenate_p(*[t if i == argnum else zeros_in_library_of(ans, np.shape(a), dtype)
                            for i, a in enumerate(arrays)], axis=axis)
 
 
@@ -225,7 +225,7 @@ def _stack_save(argnum, ans, *arrays, axis):
 
 def _stack_jvp(argnum, t, ans, *arrays, axis):
     dtype = ans.dtype
-    return stack_p(*[t if i == argnum else np.zeros(np.shape(a), dtype)
+    return stack_p(*[t if i == argnum else zeros_in_library_of(ans, np.shape(a), dtype)
                      for i, a in enumerate(arrays)], axis=axis)
 
 

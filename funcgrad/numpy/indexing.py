@@ -5,7 +5,7 @@ array parts are plain integer or boolean NumPy arrays), so the rules see one for
 """
 import numpy as np
 
-from ..core import Box, dtype_of, strip_derivatives, unbox_all
+from ..core import Box, dtype_of, is_array, strip_derivatives, unbox_all
 from ._axes import normalize_axis
 from ..core import Primitive, defbatch, defjvp, defvjp
 from ._base import as_array, gather, getitem_p, transpose_p
@@ -119,7 +119,7 @@ def _integer_indices(indices, function):
     """``indices`` as an integer array (computed indices may arrive traced, never float)."""
     if isinstance(indices, Box):
         indices = unbox_all(indices)
-    indices = np.asarray(indices)
+    indices = indices if is_array(indices) else np.asarray(indices)  # (CuPy's stay CuPy)
     if indices.dtype.kind not in "iu":
         if indices.size == 0:
             return indices.astype(np.intp)
