@@ -25,7 +25,7 @@ import numpy as np
 from .graph import Constant, Var, index_name, vars_in
 from .staging import GuardFailed, array_bits, guard_p
 
-__all__ = ["Program", "generate"]
+__all__ = ["Program", "generate", "released_after"]
 
 
 # Intermediates of at least this many elements are deleted after their last use (for
@@ -150,7 +150,7 @@ def _equation_line(eq, names):
     return targets + " = " + call
 
 
-def _released_after(graph, min_size):
+def released_after(graph, min_size):
     """{equation index: the intermediates of at least `min_size` elements it is the last
     use of}: the program deletes them there, so their memory is freed as a backward pass
     frees what it has used, not when the program returns."""
@@ -172,7 +172,7 @@ def generate(graph, name="program", release_size=RELEASE_SIZE):
     lines = [f"def {name}({', '.join(_var_name(var) for var in graph.inputs)}):"]
     lines += [f"    # {_var_name(var)}: {var.type} {label}"
               for var, label in zip(graph.inputs, graph.input_names)]
-    released = _released_after(graph, release_size)
+    released = released_after(graph, release_size)
     errstate = None  # the np.errstate block the lines are in
     indent = "    "
     for index, eq in enumerate(graph.equations):
