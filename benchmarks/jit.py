@@ -25,7 +25,8 @@ from .timing import interleaved_medians
 
 CHAIN_LINKS = 1000  # three primitives each
 FIRST_CALL = "jit first call (tracing: the issue's first-call figure)"
-INTERPRETED = "an interpreted call (median)"
+BUILD = "the first interpreted call (builds the interpreter, then runs it)"
+INTERPRETED = "a later interpreted call (median)"
 TIER_UP = "the call that compiles (passes + codegen + compile() + a compiled run)"
 TIER_UP_COST = "tier-up cost (that call less a compiled call)"
 COMPILE = "of which CPython's compile() of the program's text"
@@ -136,8 +137,8 @@ def hessians(rounds):
 
 def first_calls(repeats=5):
     """Median milliseconds, over `repeats` fresh jitted functions, of: one eager call; the
-    jitted function's first call (tracing, which computes the result); its interpreted
-    calls; the call that compiles the program (jit's passes, code generation and
+    jitted function's first call (tracing, which computes the result); its first
+    interpreted call (which builds the interpreter) and the later ones; the call that compiles the program (jit's passes, code generation and
     CPython's compile(), then a compiled run) and that call less a compiled one; CPython's
     compile() of the program's text alone; a compiled call. Also how many calls came
     before the compiling one (the first included)."""
@@ -154,7 +155,7 @@ def first_calls(repeats=5):
                       lambda: fg.value_and_grad(loss, argnums=(2, 3)), net)}
     results = {}
     for name, (make, args) in workloads_.items():
-        samples = {"eager call": [], FIRST_CALL: [], INTERPRETED: [], TIER_UP: [],
+        samples = {"eager call": [], FIRST_CALL: [], BUILD: [], INTERPRETED: [], TIER_UP: [],
                    TIER_UP_COST: [], COMPILE: [], COMPILED: [], CALLS_BEFORE: []}
         for _ in range(repeats):
             eager = make()
@@ -166,7 +167,7 @@ def first_calls(repeats=5):
                 seconds = _seconds(lambda: jitted(*args))
                 if jitted.compile_count:
                     break
-                samples[INTERPRETED].append(seconds)
+                samples[BUILD if calls == 1 else INTERPRETED].append(seconds)
                 calls += 1
                 if calls > MAX_CALLS:
                     raise RuntimeError(f"benchmarks.jit: {name} not compiled after "

@@ -25,10 +25,11 @@ def _nested(env, slot):
     return tuple([_nested(env, part) for part in slot]) if type(slot) is tuple else env[slot]
 
 
-def _gatherer(reads):
+def _gatherer(reads, nested):
     """A function of a run's values returning an equation's arguments (a sequence), in C
-    where it can be: itemgetter of several slots gives a tuple, of a slice a list."""
-    if any(type(slot) is tuple for slot in reads):  # a tuple argument (concatenate's)
+    where it can be: itemgetter of several slots gives a tuple, of a slice a list.
+    `nested`: whether a slot is a tuple of slots (an argument that is a tuple)."""
+    if nested:
         return functools.partial(_nested, slot=tuple(reads))
     if len(reads) >= 2:
         return operator.itemgetter(*reads)
@@ -87,10 +88,13 @@ class Interpreter:
                     f"Interpreter: equation {index} ({eq}) writes into another value's "
                     f"buffer; buffer reuse belongs to the compiled tier: interpret the "
                     f"graph as traced, before the passes.")
-            reads = []
+            reads, nested = [], False
             for atom in eq.inputs:
                 slot = slots.get(atom)
-                reads.append(slot_of(atom) if slot is None else slot)
+                if slot is None:
+                    slot = slot_of(atom)
+                    nested = nested or type(slot) is tuple
+                reads.append(slot)
             guard = None
             if eq.primitive is guard_p:
                 guard, writes = index, None
@@ -110,7 +114,7 @@ class Interpreter:
                 errstate = eq.errstate if guard is None else None
                 steps = []
                 segments.append((errstate, steps))
-            steps.append((eq.primitive.impl, _gatherer(reads), eq.params or None, writes,
+            steps.append((eq.primitive.impl, _gatherer(reads, nested), eq.params or None, writes,
                           guard, release))
         self._outputs = tuple([slot_of(atom) for atom in graph.outputs])
 
