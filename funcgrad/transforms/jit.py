@@ -86,7 +86,7 @@ class _Staged:
 
     __slots__ = ("graph", "name", "out_tree", "program", "run", "unowned", "constants",
                  "build", "donated", "numpy_only", "jitted", "interpreter",
-                 "interpreted_seconds", "running")
+                 "interpreted_seconds")
 
     def __init__(self, graph, name, out_tree, donated=(), numpy_only=True, jitted=None):
         self.graph = graph
@@ -98,7 +98,6 @@ class _Staged:
         self.jitted = jitted  # whose compile_count counts this program's compilation
         self.program = self.interpreter = None
         self.interpreted_seconds = 0.0
-        self.running = graph  # the graph of the tier that runs (a guard's index is into it)
         self.run = self._interpret
         # Outputs that are constants are copied for the caller.
         self.constants = [atom.value for atom in graph.outputs if not isinstance(atom, Var)]
@@ -143,13 +142,17 @@ class _Staged:
         if self.interpreter is None:
             self.interpreter = Interpreter(self.graph)
             self.unowned = _unowned(self.graph)
-        outs = self.interpreter(*inputs)
+        try:
+            outs = self.interpreter(*inputs)
+        except GuardFailed as failure:
+            failure.graph = self.graph  # (its index is into the traced graph)
+            raise
         self.interpreted_seconds += _clock() - start
         return outs
 
     def _compile(self, *inputs):
         self.run = self.lower().function()
-        self.running, self.interpreter = self.program.graph, None
+        self.interpreter = None
         if self.jitted is not None:
             self.jitted.compile_count += 1
         return self.run(*inputs)
@@ -228,7 +231,8 @@ class Jitted:
                 else:
                     outs = staged.run(*leaves)
             except GuardFailed as failure:
-                failed = staged.running.equations[failure.index]
+                graph = staged.program.graph if failure.graph is None else failure.graph
+                failed = graph.equations[failure.index]
                 continue
             if staged.unowned and staged.shares_memory(outs):
                 outs = staged.owners(leaves).claim_all(outs)
