@@ -155,13 +155,20 @@ def released_after(graph, min_size):
     use of}: the program deletes them there, so their memory is freed as a backward pass
     frees what it has used, not when the program returns."""
     kept = set(graph.inputs) | set(vars_in(graph.outputs))
+    large = set()  # the intermediates of at least min_size elements
+    for eq in graph.equations:
+        for var in eq.outputs:
+            if var not in kept and math.prod(var.shape) >= min_size:
+                large.add(var)
+    if not large:  # (a program of small arrays: nothing to look for)
+        return {}
     last_use = {}
     for index, eq in enumerate(graph.equations):
         for var in vars_in(eq.inputs):
             last_use[var] = index
     released = {}
     for var, index in last_use.items():
-        if var not in kept and math.prod(var.shape) >= min_size:
+        if var in large:
             released.setdefault(index, []).append(var)
     return released
 
