@@ -69,9 +69,10 @@ class Lowered:
         return self.program.text
 
 
-# Optimizing, generating and compiling a program costs about this much per equation: the
-# chain of benchmarks.jit (6,000 equations) and the seed network's step (about 30) both
-# measured 10-15 µs per equation on the benchmarks' machine (see docs/jit.md, "Tiers").
+# Optimizing, generating and compiling a program costs about this much per equation
+# (thread time on the benchmarks' machine, docs/jit.md "Tiers"): 14 µs for the 6,000
+# equations of benchmarks.jit's chain, 32 µs for the 16 of the seed network's step (whose
+# interpreted run, 0.3-0.4 ms, pays for that in one call).
 COMPILE_SECONDS_PER_EQUATION = 15e-6
 
 
