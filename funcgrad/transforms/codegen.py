@@ -166,6 +166,8 @@ def released_after(graph, min_size):
     for index, eq in enumerate(graph.equations):
         for var in vars_in(eq.inputs):
             last_use[var] = index
+        if eq.overwrites is not None:  # a dead intermediate's buffer, written into here
+            last_use[eq.overwrites] = index
     released = {}
     for var, index in last_use.items():
         if var in large:

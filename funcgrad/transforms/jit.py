@@ -32,7 +32,7 @@ from ._ownership import Owners, has_memory
 from .codegen import Program
 from .graph import Graph, GraphBox, Var, argument_names, positional_parameters
 from .interpret import Interpreter
-from .passes import optimize
+from .passes import allocates, optimize
 from .staging import CapturedValue, GuardFailed, StagingTrace, guard_p
 
 __all__ = ["JitRecompileWarning", "Lowered", "jit"]
@@ -165,9 +165,10 @@ class _Staged:
 
 def _unowned(graph):
     """The positions of the outputs that may share memory with an input, a constant or
-    another output (a view, the input itself), checked on each run. An output made by a
-    ufunc is memory this run allocated (buffer reuse never writes into an output)."""
-    fresh = {eq.outputs[0] for eq in graph.equations if _allocates(eq)}
+    another output (a view, the input itself), checked on each run. An output made by an
+    allocating equation is memory of this run's (buffer reuse writes into an output only
+    a dead intermediate's memory, of which no view was taken)."""
+    fresh = {eq.outputs[0] for eq in graph.equations if allocates(eq)}
     return tuple(i for i, atom in enumerate(graph.outputs)
                  if atom not in fresh or atom in graph.outputs[:i])
 
@@ -377,11 +378,6 @@ class Jitted:
             f"signature,{where}; it now runs eagerly for these shapes. Make that value a "
             f"static argument (static_argnums), compute without converting it to Python, or "
             f"raise cache_size.", JitRecompileWarning, stacklevel=3)
-
-
-def _allocates(eq):
-    """Whether the equation's result is memory it allocated (a ufunc's single result)."""
-    return isinstance(eq.primitive.impl, np.ufunc) and len(eq.outputs) == 1
 
 
 def _name(jitted):
