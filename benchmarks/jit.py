@@ -7,9 +7,9 @@
   eager's forward and backward;
 - ``jit(hessian(f))`` and ``jit(jacrev(g))`` for ``f(x) = sum(tanh(A @ x) ** 2)`` and
   ``g(x) = tanh(A @ x) * x``, n = 200, against ``jax.jit`` of the same;
-- the cost of the first call (tracing), of the second (optimizing and compiling the
-  program, then running it) and of the third (running it), and trace + passes + codegen
-  (first + second - third), against one eager call.
+- the first call (tracing, the issue's first-call figure) against one eager call; then
+  jit's tiers: how many calls run before the program is compiled, what the call that
+  compiles it costs, and an interpreted and a compiled call.
 
 ``python -m benchmarks.jit`` prints the table; ``python -m benchmarks`` includes it.
 """
@@ -24,11 +24,25 @@ from .peers import available
 from .timing import interleaved_medians
 
 CHAIN_LINKS = 1000  # three primitives each
-# The issue's first-call figure: what a jitted function's first two calls cost beyond a
-# run of its program.
-TRACE_PASSES_CODEGEN = "trace + passes + codegen (first + second - third call)"
+FIRST_CALL = "jit first call (tracing: the issue's first-call figure)"
+BUILD = "the first interpreted call (builds the interpreter, then runs it)"
+INTERPRETED = "a later interpreted call (median)"
+TIER_UP = "the call that compiles (passes + codegen + compile() + a compiled run)"
+TIER_UP_COST = "tier-up cost (that call less a compiled call)"
 COMPILE = "of which CPython's compile() of the program's text"
+COMPILED = "a compiled call (median)"
+CALLS_BEFORE = "calls before the compiling one (tracing + interpreted)"
 HESSIAN_N = 200
+MAX_CALLS = 1000  # a program not compiled after this many calls is reported, not waited for
+
+
+def until_compiled(call, jitted):
+    """Call `call` (which calls `jitted`) until jit has compiled its program."""
+    for _ in range(MAX_CALLS):
+        call()
+        if jitted.compile_count:
+            return
+    raise RuntimeError(f"benchmarks.jit: not compiled after {MAX_CALLS} calls")
 
 
 def _chain(namespace):
@@ -47,12 +61,13 @@ def network(rounds):
         return fnp.sum((fnp.maximum(x @ w1, 0.0) @ w2 - y) ** 2)
 
     x, y, w1, w2 = workloads.network_data()
+    jitted = fg.jit(fg.value_and_grad(loss, argnums=(0, 1)))
     runs = {"numpy": lambda: workloads.numpy_step(x, y, w1, w2),
-            "funcgrad jit": _in_place_step(fg.jit(fg.value_and_grad(loss, argnums=(0, 1)))),
+            "funcgrad jit": _in_place_step(jitted),
             "funcgrad eager": _in_place_step(fg.value_and_grad(loss, argnums=(0, 1)))}
     for run in runs.values():
         run()
-        run()  # the jit's second call compiles its program
+    until_compiled(runs["funcgrad jit"], jitted)
     return {name: t * 1e3 for name, t in interleaved_medians(runs, rounds).items()}
 
 
@@ -87,7 +102,7 @@ def chain(rounds):
         runs["torch eager"] = torch_step
     for run in runs.values():
         run()
-        run()
+    until_compiled(runs["funcgrad jit(grad)"], jitted)
     primitives = 3 * CHAIN_LINKS
     return {name: t / primitives * 1e6 for name, t in interleaved_medians(runs, rounds).items()}
 
@@ -115,17 +130,18 @@ def hessians(rounds):
         for run in runs.values():
             run()
             run()
+        until_compiled(runs["funcgrad jit"], jitted)
         results[name] = {peer: t * 1e3 for peer, t in interleaved_medians(runs, rounds).items()}
     return results
 
 
 def first_calls(repeats=5):
-    """Median milliseconds of: one eager call; a jitted function's first call (tracing,
-    which computes the result), its second (the passes, code generation and compilation,
-    then a run of the program) and its third (a run); and of what the issue's target
-    counts, trace + passes + codegen: the first two calls less a run (first + second -
-    third, per repeat). jit optimizes and compiles on the second call, not the first, so
-    that a signature called once (a guard that fails, shapes seen once) never pays for it."""
+    """Median milliseconds, over `repeats` fresh jitted functions, of: one eager call; the
+    jitted function's first call (tracing, which computes the result); its first
+    interpreted call (which builds the interpreter) and the later ones; the call that compiles the program (jit's passes, code generation and
+    CPython's compile(), then a compiled run) and that call less a compiled one; CPython's
+    compile() of the program's text alone; a compiled call. Also how many calls came
+    before the compiling one (the first included)."""
     import funcgrad as fg
     import funcgrad.numpy as fnp
     x = np.linspace(0.1, 0.3, 3)
@@ -139,28 +155,40 @@ def first_calls(repeats=5):
                       lambda: fg.value_and_grad(loss, argnums=(2, 3)), net)}
     results = {}
     for name, (make, args) in workloads_.items():
-        calls = ("jit first call", "jit second call", "jit third call")
-        samples = {"eager call": [], **{call: [] for call in calls}, TRACE_PASSES_CODEGEN: []}
+        samples = {"eager call": [], FIRST_CALL: [], BUILD: [], INTERPRETED: [], TIER_UP: [],
+                   TIER_UP_COST: [], COMPILE: [], COMPILED: [], CALLS_BEFORE: []}
         for _ in range(repeats):
             eager = make()
-            start = time.perf_counter()
-            eager(*args)
-            samples["eager call"].append(time.perf_counter() - start)
+            samples["eager call"].append(_seconds(lambda: eager(*args)))
             jitted = fg.jit(make())
-            for call in calls:
-                start = time.perf_counter()
-                jitted(*args)
-                samples[call].append(time.perf_counter() - start)
-            first, second, third = (samples[call][-1] for call in calls)
-            samples[TRACE_PASSES_CODEGEN].append(first + second - third)
+            samples[FIRST_CALL].append(_seconds(lambda: jitted(*args)))
+            calls = 1
+            while True:
+                seconds = _seconds(lambda: jitted(*args))
+                if jitted.compile_count:
+                    break
+                samples[BUILD if calls == 1 else INTERPRETED].append(seconds)
+                calls += 1
+                if calls > MAX_CALLS:
+                    raise RuntimeError(f"benchmarks.jit: {name} not compiled after "
+                                       f"{MAX_CALLS} calls")
+            compiled = statistics.median(_seconds(lambda: jitted(*args)) for _ in range(5))
+            samples[TIER_UP].append(seconds)
+            samples[TIER_UP_COST].append(seconds - compiled)
+            samples[COMPILED].append(compiled)
+            samples[CALLS_BEFORE].append(calls)
         text = fg.jit(make()).lower(*args).as_text()
-        samples[COMPILE] = []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            compile(text, "<program>", "exec")
-            samples[COMPILE].append(time.perf_counter() - start)
-        results[name] = {k: statistics.median(v) * 1e3 for k, v in samples.items()}
+        samples[COMPILE] = [_seconds(lambda: compile(text, "<program>", "exec"))
+                            for _ in range(repeats)]
+        results[name] = {k: statistics.median(v) * (1 if k == CALLS_BEFORE else 1e3)
+                         for k, v in samples.items() if v}
     return results
+
+
+def _seconds(call):
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
 
 
 def memory():
@@ -233,17 +261,22 @@ def render(results):
     for name, peers in results["hessians_ms"].items():
         for peer, ms in peers.items():
             lines.append(f"| {name} | {peer} | {ms:.2f} | {_ratio(ms, peers.get('jax.jit'))} |")
-    lines += ["", "### First calls", "",
-              "jit traces on the first call (computing the result as it goes) and runs its "
-              "passes, generates the program's code and compiles it on the second, then "
-              "runs it; the third call only runs it. The issue's figure, trace + passes + "
-              "codegen, is the first two calls less the third (medians of that per "
-              "repeat); the last row times CPython's `compile` of the generated text alone.", "",
+    lines += ["", "### First calls and tiers", "",
+              "jit traces on the first call (computing the result as it goes): the issue's "
+              "first-call figure. Later calls interpret the traced program until the time "
+              "spent interpreting reaches the estimated cost of compiling it (15 µs per "
+              "equation); the next call runs the passes, generates the code, compiles it "
+              "and runs it, and later calls run the compiled program. Medians over fresh "
+              "jitted functions; the compile() row times CPython's `compile` of the "
+              "optimized program's text alone.", "",
               "| workload | call | ms | vs one eager call |", "| --- | --- | --- | --- |"]
     for name, calls in results["first_call_ms"].items():
         for call, ms in calls.items():
-            lines.append(f"| {name} | {call} | {ms:.2f} | "
-                         f"{_ratio(ms, calls['eager call'])} |")
+            if call == CALLS_BEFORE:
+                lines.append(f"| {name} | {call} | {ms:.0f} calls | |")
+            else:
+                lines.append(f"| {name} | {call} | {ms:.2f} | "
+                             f"{_ratio(ms, calls['eager call'])} |")
     return lines
 
 

@@ -2,7 +2,9 @@
 
 Replayed results are compared bit for bit with eager funcgrad (jit's passes promise
 equality, not closeness); JAX is the oracle of eager funcgrad elsewhere, and of jit in
-test_jit_oracle.py.
+test_jit_oracle.py. Every test runs twice: with replays interpreted, and with each
+program compiled on its first replay (`jit_tiers`); tests of what only the compiled tier
+does (buffer reuse, donation, generated code) pin it with the `compiled` fixture.
 """
 import sys
 import warnings
@@ -18,8 +20,22 @@ import funcgrad as fg
 import funcgrad.numpy as fnp
 from funcgrad.transforms.jit import JitRecompileWarning
 from funcgrad.tree_util import tree_flatten
+from jit_tiers import TIERS, tier
 
 rng = np.random.default_rng(0)
+
+
+@pytest.fixture(autouse=True, scope="module", params=TIERS)
+def replay_tier(request):
+    with tier(request.param):
+        yield request.param
+
+
+@pytest.fixture
+def compiled():
+    """For a test of the compiled tier: each program compiled on its first replay."""
+    with tier("compiled"):
+        yield
 
 
 def assert_identical(ours, expected):
@@ -121,14 +137,14 @@ def test_decorator_forms():
     assert f.__name__ == "f"
 
 
-def test_replay_creates_no_box_and_runs_no_engine_code():
+def test_replay_creates_no_box_and_runs_no_engine_code(replay_tier):
     """A cached program calls NumPy impls only: no function of funcgrad.core or of the
-    transforms (where boxes are made and primitives dispatched) runs."""
+    transforms (where boxes are made and primitives dispatched) runs, in either tier."""
     f = fg.jit(fg.grad(loss))
     w, x = rng.normal(size=(3, 2)), rng.normal(size=(4, 3))
     expected = fg.grad(loss)(w * 2, x)
     f(w, x)  # traces
-    f(w, x)  # optimizes and compiles the program, then runs it
+    f(w, x)  # interprets it, or optimizes and compiles the program, then runs it
     called = []
 
     def profile(frame, event, arg):
@@ -141,11 +157,14 @@ def test_replay_creates_no_box_and_runs_no_engine_code():
     finally:
         sys.setprofile(None)
     assert_identical(result, expected)
+    runner = "jit.py" if replay_tier == "compiled" else "interpret.py"
     engine = [call for call in called if (
               "funcgrad/core" in call[0] or call[1] in ("bind", "process_primitive")
-              or ("funcgrad/transforms" in call[0] and "jit.py" not in call[0]))]
+              or ("funcgrad/transforms" in call[0]
+                  and not call[0].endswith(("jit.py", runner))))]
     assert engine == []
-    assert any(filename.startswith("<funcgrad.jit") for filename, _ in called)
+    compiled_ran = any(filename.startswith("<funcgrad.jit") for filename, _ in called)
+    assert compiled_ran == (replay_tier == "compiled")
 
 
 def test_results_belong_to_the_caller():
@@ -523,7 +542,7 @@ def test_traced_indices_out_of_range_raise_as_eagerly_and_masks_still_guard():
 # ---- donated arguments --------------------------------------------------------------------
 
 
-def test_donated_arguments_are_buffers_the_program_reuses():
+def test_donated_arguments_are_buffers_the_program_reuses(compiled):
     # As JAX's donate_argnums: the program writes into the donated array (its contents
     # are undefined afterwards); results are eager funcgrad's bit for bit.
     f = lambda x, y: fnp.sin(x) * 2.0 + y  # noqa: E731
@@ -542,7 +561,7 @@ def test_donated_arguments_are_buffers_the_program_reuses():
     assert_identical(kept, x)
 
 
-def test_donated_arrays_that_cannot_be_given_up_are_copied():
+def test_donated_arrays_that_cannot_be_given_up_are_copied(compiled):
     f = lambda x, y: fnp.sin(x) * 2.0 + y  # noqa: E731
     x = np.linspace(0.0, 1.0, 300)
     donating = fg.jit(f, donate_argnums=(0,))
@@ -559,7 +578,7 @@ def test_donated_arrays_that_cannot_be_given_up_are_copied():
     assert_identical(view_of_other[300:], x)
 
 
-def test_donated_arrays_are_not_written_by_programs_with_guards():
+def test_donated_arrays_are_not_written_by_programs_with_guards(compiled):
     # A guard may fail after the donated array was written: the function is then traced
     # again on that array, so such programs do not write into it.
     def f(x):
@@ -573,7 +592,7 @@ def test_donated_arrays_are_not_written_by_programs_with_guards():
     assert "out=a" not in donating.lower(x.copy()).as_text()
 
 
-def test_donated_weights_of_a_jitted_gradient():
+def test_donated_weights_of_a_jitted_gradient(compiled):
     # jit(grad) with the weights donated: the gradient may be written into them.
     w, xs = rng.normal(size=(30, 20)), rng.normal(size=(8, 30))
     step = lambda w, x: w - 0.1 * fg.grad(loss)(w, x)  # noqa: E731

@@ -2,9 +2,10 @@
 
 For each sampled oracle case (tests/oracle_cases), with Hypothesis drawing arguments:
 ``jit(f)``, ``jit(grad(f))`` and ``grad(jit(f))`` of the cotangent-weighted sum equal eager
-funcgrad bit for bit (traced call and replayed call both), and JAX within the oracle's
+funcgrad bit for bit (the traced call, an interpreted replay and a compiled one), and JAX within the oracle's
 tolerances. The default run samples three cases per family; `-m slow` checks every case.
 """
+import collections
 import functools
 import importlib
 import pkgutil
@@ -20,6 +21,7 @@ import funcgrad.numpy as fnp
 import oracle_cases
 from funcgrad.transforms.jit import JitRecompileWarning
 from funcgrad.tree_util import tree_flatten
+from jit_tiers import TIERS, tier
 from oracle import (_draw_cotangent, _float0_for_missing, _jax_oracle, _least_precise,
                     assert_close, bind)
 
@@ -66,6 +68,17 @@ def _hashable(value):
     return True
 
 
+Call = collections.namedtuple("Call", "tier result")
+
+
+def _calls(call):
+    """`call`'s results: traced, then replayed by each of jit's tiers."""
+    yield Call("traced", call())
+    for name in TIERS:
+        with tier(name):
+            yield Call(name, call())
+
+
 def check_jit_case(case, data):
     args, static = data.draw(case.args, label="args")
     # Hashable options are static arguments; others (index tuples holding arrays) are
@@ -82,9 +95,9 @@ def check_jit_case(case, data):
         warnings.simplefilter("ignore", RuntimeWarning)
         jitted = fg.jit(fun, static_argnames=names)
         value = fun(*args, **static)
-        for attempt in ("traced", "replayed"):
-            jit_value = jitted(*args, **static)
-            _assert_same_bits(jit_value, value, f"{case.name}: jit, {attempt}")
+        for attempt in _calls(lambda: jitted(*args, **static)):
+            jit_value = attempt.result
+            _assert_same_bits(jit_value, value, f"{case.name}: jit, {attempt.tier}")
         if not case.differentiable:
             return
         diff = case.diff if case.diff is not None else tuple(
@@ -106,9 +119,9 @@ def check_jit_case(case, data):
         argnums = tuple(range(len(diff)))
         expected = fg.grad(weighted, argnums=argnums)(*diff_args)
         jit_grad = fg.jit(fg.grad(weighted, argnums=argnums))
-        for attempt in ("traced", "replayed"):
-            jit_cts = jit_grad(*diff_args)
-            _assert_same_bits(jit_cts, expected, f"{case.name}: jit(grad), {attempt}")
+        for attempt in _calls(lambda: jit_grad(*diff_args)):
+            jit_cts = attempt.result
+            _assert_same_bits(jit_cts, expected, f"{case.name}: jit(grad), {attempt.tier}")
         grad_jit = fg.grad(fg.jit(weighted), argnums=argnums)
         _assert_same_bits(grad_jit(*diff_args), expected, f"{case.name}: grad(jit)")
     jax_value, jax_cts, _, _ = _jax_oracle(case, {**static, **closed}, diff, 1)(

@@ -4,11 +4,12 @@ those of the program as traced (and of eager funcgrad)."""
 import hypothesis.strategies as st
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
 from funcgrad.core import registry
+from funcgrad.numpy.elementwise import from_values_p
 from funcgrad.transforms.codegen import Program
 from funcgrad.transforms.graph import Constant, Equation, Graph, Literal, Var
 from funcgrad.transforms.passes import (drop_identities, eliminate_common_subexpressions,
@@ -22,6 +23,7 @@ SIN, COS, MUL, ADD = fnp.sin, fnp.cos, fnp.multiply, fnp.add
 RESHAPE, SUM = registry["reshape"], registry["sum"]
 TRANSPOSE, ASTYPE = registry["transpose"], registry["astype"]
 CONCATENATE = registry["concatenate"]
+EXP, MATMUL = fnp.exp, registry["matmul"]
 
 
 class Builder:
@@ -235,6 +237,49 @@ def test_buffer_reuse_leaves_views_later_uses_outputs_and_small_arrays_alone():
     assert all(eq.overwrites is None for eq in small.equations)
 
 
+def test_buffer_reuse_writes_into_an_intermediate_dead_before_the_equation():
+    # A matmul does not write into its own inputs (NumPy would copy them first), but into
+    # any buffer of its result's shape and dtype whose last use has passed; the program
+    # keeps that buffer until then (its `del` comes after the write).
+    m = np.linspace(-1.0, 1.0, 400).reshape(20, 20)
+    b = Builder(m)
+    (a,) = b.inputs
+    s, c = b.eq(SIN, a), b.eq(COS, a)
+    first = b.eq(MATMUL, s, c)  # the last use of s and c: not its own inputs
+    second = b.eq(MATMUL, first, a)  # s or c is dead by now
+    graph = b.graph(second)
+    reused = reuse_buffers(graph)
+    assert reused.equations[2].overwrites is None
+    assert reused.equations[3].overwrites in (s, c)
+    assert_same_bits(run(reused, m), run(graph, m))
+
+
+def test_buffer_reuse_takes_what_an_allocating_primitive_read_and_not_what_a_view_did():
+    # from_values returns memory of its own (a ReLU's mask read the pre-activation), so
+    # what it read may be overwritten once dead; a reshape's result may be a view.
+    b = Builder(x)
+    (a,) = b.inputs
+    c = b.eq(COS, a)
+    view = b.eq(RESHAPE, c, shape=(3, 100), order="C")
+    s = b.eq(SIN, a)
+    mask = b.eq(from_values_p, s, compute=np.signbit, dtype=np.float64)
+    e = b.eq(EXP, a)  # s is dead and free by now; c is not (a view of it may be alive)
+    f = b.eq(EXP, b.eq(COS, a))
+    graph = b.graph(b.eq(MUL, e, mask), view, f)
+    reused = reuse_buffers(graph)
+    overwritten = {eq.outputs[0]: eq.overwrites for eq in reused.equations}
+    assert overwritten[e] is s and c not in overwritten.values()
+    assert_same_bits(run(reused, x), run(graph, x))
+
+
+@pytest.mark.parametrize("compute", [lambda v: v, lambda v: v[::-1], lambda v: v.reshape(3, 100),
+                                     np.signbit])
+def test_from_values_results_are_memory_of_their_own(compute):
+    result = from_values_p.impl(x, compute=compute, dtype=x.dtype)
+    assert not np.shares_memory(result, x)
+    assert_same_bits([result], [np.asarray(compute(x), x.dtype)])
+
+
 def test_buffer_reuse_needs_matching_shape_and_dtype():
     b = Builder(x, x[:1])
     a, one = b.inputs
@@ -283,6 +328,8 @@ _UNARY = [fnp.sin, fnp.cos, fnp.tanh, lambda v: fnp.exp(-v), lambda v: v * 1.01,
 
 @given(st.lists(st.integers(0, len(_UNARY) - 1), min_size=1, max_size=12),
        st.sampled_from([(300,), (20, 20), (3,)]), st.sampled_from([np.float32, np.float64]))
+@example(ops=[0, 0], shape=(300,), dtype=np.float32).via(
+    "optimizing an optimized graph reused a buffer an equation already wrote into")
 def test_optimized_programs_equal_eager_funcgrad_bit_for_bit(ops, shape, dtype):
     def f(v):
         for op in ops:

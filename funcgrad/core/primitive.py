@@ -26,18 +26,22 @@ class Primitive:
     ``backward(residuals, params, g) -> cotangents`` (one per argument). `jvp_rules` are
     optional forward-mode rules, one per argument (`rules.defjvp`); without one, forward
     mode transposes the VJP (DESIGN.md, decision 5). `batch_rule` is its rule under vmap
-    (`batching.defbatch`; None: run once per batch element).
+    (`batching.defbatch`; None: run once per batch element). `allocates`: its impl always
+    returns memory of its own, never an argument or a view of one (as NumPy's ufuncs do,
+    which jit knows without it): jit's buffer reuse may then write into the result, and
+    into what it read once that is dead.
     """
 
     __slots__ = ("name", "impl", "vjp", "jvp_rules", "jvp_rule_any_arg", "multiple_results",
-                 "batch_rule", "__weakref__")
+                 "batch_rule", "allocates", "__weakref__")
     # The number of arrays of a primitive that takes a fixed number and NumPy's keywords
     # (ufuncs): a traced call with other arguments is checked by `traced_keywords`.
     nin = None
 
-    def __init__(self, name, impl, multiple_results=False, register=True):
+    def __init__(self, name, impl, multiple_results=False, register=True, allocates=False):
         self.name = name
         self.impl = impl
+        self.allocates = allocates
         self.vjp = None
         self.jvp_rules = ()
         self.jvp_rule_any_arg = None

@@ -147,13 +147,20 @@ ZERO_SLOPE = Slope(_save_nothing, _zero)
 
 
 def _from_values_impl(*values, compute, dtype):
-    return as_dtype(compute(*values), dtype)
+    constant = as_dtype(compute(*values), dtype)
+    # Memory of its own (see from_values_p): a compute that returned an argument, or a
+    # view (of an argument, maybe), is copied. NumPy's operations return new arrays.
+    if type(constant) is np.ndarray and (
+            constant.base is not None or any(constant is value for value in values)):
+        return constant.copy()
+    return constant
 
 
 # A constant that a rule computes with NumPy from raw values, as a primitive of its own
 # (with no derivative): under jit it is an equation of the program, computed again on
-# every run, rather than a value read from one run (a guard).
-from_values_p = Primitive("from_values", _from_values_impl, register=False)
+# every run, rather than a value read from one run (a guard). Its result is memory of its
+# own, so jit may reuse the buffers it reads (a ReLU's mask reads the pre-activation).
+from_values_p = Primitive("from_values", _from_values_impl, register=False, allocates=True)
 
 
 def constant_from_values(compute, dtype, *args):

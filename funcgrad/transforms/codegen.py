@@ -25,7 +25,7 @@ import numpy as np
 from .graph import Constant, Var, index_name, vars_in
 from .staging import GuardFailed, array_bits, guard_p
 
-__all__ = ["Program", "generate"]
+__all__ = ["Program", "generate", "released_after"]
 
 
 # Intermediates of at least this many elements are deleted after their last use (for
@@ -150,18 +150,27 @@ def _equation_line(eq, names):
     return targets + " = " + call
 
 
-def _released_after(graph, min_size):
+def released_after(graph, min_size):
     """{equation index: the intermediates of at least `min_size` elements it is the last
     use of}: the program deletes them there, so their memory is freed as a backward pass
     frees what it has used, not when the program returns."""
     kept = set(graph.inputs) | set(vars_in(graph.outputs))
+    large = set()  # the intermediates of at least min_size elements
+    for eq in graph.equations:
+        for var in eq.outputs:
+            if var not in kept and math.prod(var.shape) >= min_size:
+                large.add(var)
+    if not large:  # (a program of small arrays: nothing to look for)
+        return {}
     last_use = {}
     for index, eq in enumerate(graph.equations):
         for var in vars_in(eq.inputs):
             last_use[var] = index
+        if eq.overwrites is not None:  # a dead intermediate's buffer, written into here
+            last_use[eq.overwrites] = index
     released = {}
     for var, index in last_use.items():
-        if var not in kept and math.prod(var.shape) >= min_size:
+        if var in large:
             released.setdefault(index, []).append(var)
     return released
 
@@ -172,7 +181,7 @@ def generate(graph, name="program", release_size=RELEASE_SIZE):
     lines = [f"def {name}({', '.join(_var_name(var) for var in graph.inputs)}):"]
     lines += [f"    # {_var_name(var)}: {var.type} {label}"
               for var, label in zip(graph.inputs, graph.input_names)]
-    released = _released_after(graph, release_size)
+    released = released_after(graph, release_size)
     errstate = None  # the np.errstate block the lines are in
     indent = "    "
     for index, eq in enumerate(graph.equations):

@@ -1,15 +1,17 @@
 """jit: trace a function once per signature, then replay its program as generated Python.
 
     fast_grad = fg.jit(fg.grad(loss))
-    fast_grad(w, x)       # traces loss and its gradient, optimizes and compiles the program
-    fast_grad(w2, x2)     # same shapes and dtypes: runs the compiled program
-    print(fast_grad.lower(w, x).as_text())   # the program, as Python
+    fast_grad(w, x)       # traces loss and its gradient
+    fast_grad(w2, x2)     # same shapes and dtypes: replays the program
+    print(fast_grad.lower(w, x).as_text())   # the optimized program, as Python
 
 A signature is the arguments' pytree structure, each leaf's type, shape and dtype (Python
 numbers are weakly typed: any float is one signature), and the static arguments' values.
 The first call of a signature runs the function under a `StagingTrace`, on the real
-values, so every rule runs as it does eagerly; the recorded `Graph` goes through the
-`passes` and becomes a `Program`. Where the function turned a staged value into a Python
+values, so every rule runs as it does eagerly. Replays run in two tiers (`_Staged`):
+first the recorded `Graph` as traced, by an `Interpreter`; once that has taken as long
+as compiling is estimated to, the graph goes through the `passes` and becomes a compiled
+`Program`. Where the function turned a staged value into a Python
 value, the program holds a guard; a run whose guard fails re-traces, and keeps up to
 `cache_size` programs per signature, after which the function runs eagerly with one
 warning naming the line whose value keeps changing (DESIGN.md, decision 14).
@@ -19,6 +21,7 @@ the function reads a value an enclosing transform traces, jit runs the function 
 the enclosing transform records it as it would without jit.
 """
 import functools
+import time
 import warnings
 
 import numpy as np
@@ -28,7 +31,8 @@ from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unfla
 from ._ownership import Owners, has_memory
 from .codegen import Program
 from .graph import Graph, GraphBox, Var, argument_names, positional_parameters
-from .passes import optimize
+from .interpret import Interpreter
+from .passes import allocates, optimize
 from .staging import CapturedValue, GuardFailed, StagingTrace, guard_p
 
 __all__ = ["JitRecompileWarning", "Lowered", "jit"]
@@ -65,25 +69,40 @@ class Lowered:
         return self.program.text
 
 
+# Optimizing, generating and compiling a program costs about this much per equation
+# (thread time on the benchmarks' machine, docs/jit.md "Tiers"): 14 µs for the 6,000
+# equations of benchmarks.jit's chain, 32 µs for the 16 of the seed network's step (whose
+# interpreted run, 0.3-0.4 ms, pays for that in one call).
+COMPILE_SECONDS_PER_EQUATION = 15e-6
+
+
 class _Staged:
-    """One traced program. It is optimized and compiled on its first replay (`run`), so a
-    signature traced once and never called again costs no passes and no compilation."""
+    """One traced program, run in two tiers. Its first replays run the graph as traced,
+    through an `Interpreter`; once they have taken as long as optimizing and compiling it
+    is estimated to take (COMPILE_SECONDS_PER_EQUATION per equation), the next replay
+    runs the passes and compiles it, and it and later ones run the compiled function.
+    That is the ski-rental rule: a program replayed a few times never pays for compiling,
+    and one replayed often pays at most twice what compiling it at once would have cost.
+    A signature traced once and never replayed pays neither."""
 
     __slots__ = ("graph", "name", "out_tree", "program", "run", "unowned", "constants",
-                 "build", "donated", "numpy_only")
+                 "build", "donated", "numpy_only", "jitted", "interpreter",
+                 "interpreted_seconds")
 
-    def __init__(self, graph, name, out_tree, donated=(), numpy_only=True):
+    def __init__(self, graph, name, out_tree, donated=(), numpy_only=True, jitted=None):
         self.graph = graph
         self.numpy_only = numpy_only  # whether buffers may be reused (see _stage)
         self.donated = donated  # positions of the inputs donated (donate_argnums)
         self.name = name
         self.out_tree = out_tree
         self.build = out_tree.unflattener()  # the results' pytree from the flat outputs
-        self.program = None
-        self.run = self._prepare
+        self.jitted = jitted  # whose compile_count counts this program's compilation
+        self.program = self.interpreter = None
+        self.interpreted_seconds = 0.0
+        self.run = self._interpret
         # Outputs that are constants are copied for the caller.
         self.constants = [atom.value for atom in graph.outputs if not isinstance(atom, Var)]
-        self.unowned = True
+        self.unowned = ()
 
     def lower(self):
         if self.program is None:
@@ -92,14 +111,8 @@ class _Staged:
             guarded = any(eq.primitive is guard_p for eq in self.graph.equations)
             donated = () if guarded else {self.graph.inputs[i] for i in self.donated}
             self.program = Program(optimize(self.graph, donated, self.numpy_only), self.name)
-            # An output made by a ufunc is memory this run allocated (buffer reuse never
-            # writes into an output); any other output may share memory with an input, a
-            # constant or another output (a view, the input itself): `unowned` lists
-            # their positions, checked on each run.
             graph = self.program.graph
-            fresh = {eq.outputs[0] for eq in graph.equations if _allocates(eq)}
-            self.unowned = tuple(i for i, atom in enumerate(graph.outputs)
-                                 if atom not in fresh or atom in graph.outputs[:i])
+            self.unowned = _unowned(graph)
             # Only donated inputs the program writes into need checking on each run.
             overwritten = {eq.overwrites for eq in graph.equations}
             self.donated = tuple(i for i in self.donated if graph.inputs[i] in overwritten)
@@ -123,13 +136,44 @@ class _Staged:
         a reduction's NumPy scalar is not)."""
         return any(has_memory(outs[i]) for i in self.unowned)
 
-    def _prepare(self, *inputs):
+    def _interpret(self, *inputs):
+        if self.interpreted_seconds >= COMPILE_SECONDS_PER_EQUATION * len(self.graph.equations):
+            return self._compile(*inputs)
+        start = _clock()
+        if self.interpreter is None:
+            self.interpreter = Interpreter(self.graph)
+            self.unowned = _unowned(self.graph)
+        try:
+            outs = self.interpreter(*inputs)
+        except GuardFailed as failure:
+            failure.graph = self.graph  # (its index is into the traced graph)
+            raise
+        self.interpreted_seconds += _clock() - start
+        return outs
+
+    def _compile(self, *inputs):
         self.run = self.lower().function()
+        self.interpreter = None
+        if self.jitted is not None:
+            self.jitted.compile_count += 1
         return self.run(*inputs)
 
     def owners(self, leaves):
         """What the caller's results must not share memory with."""
         return Owners(leaves, self.constants)
+
+
+def _unowned(graph):
+    """The positions of the outputs that may share memory with an input, a constant or
+    another output (a view, the input itself), checked on each run. An output made by an
+    allocating equation is memory of this run's (buffer reuse writes into an output only
+    a dead intermediate's memory, of which no view was taken)."""
+    fresh = {eq.outputs[0] for eq in graph.equations if allocates(eq)}
+    return tuple(i for i, atom in enumerate(graph.outputs)
+                 if atom not in fresh or atom in graph.outputs[:i])
+
+
+_clock = time.perf_counter  # what interpreted runs are timed by (tests replace it)
 
 
 class _Entry:
@@ -154,6 +198,7 @@ class Jitted:
         self.donate_argnums = _indices(donate_argnums, "donate_argnums")
         self.cache_size = cache_size
         self.trace_count = 0  # how many times the function was traced
+        self.compile_count = 0  # how many of its programs were compiled (tiers: see _Staged)
         self._cache = {}
 
     # ---- calling ---------------------------------------------------------------------
@@ -188,7 +233,8 @@ class Jitted:
                 else:
                     outs = staged.run(*leaves)
             except GuardFailed as failure:
-                failed = staged.program.graph.equations[failure.index]
+                graph = staged.program.graph if failure.graph is None else failure.graph
+                failed = graph.equations[failure.index]
                 continue
             if staged.unowned and staged.shares_memory(outs):
                 outs = staged.owners(leaves).claim_all(outs)
@@ -279,7 +325,7 @@ class Jitted:
         numpy_only = not any(_other_library(value) for value in
                              [*leaves, *(const.value for const in graph.constants)])
         staged = _Staged(graph, getattr(self.fun, "__name__", "program"), out_tree,
-                         self._donated_leaves(args) if numpy_only else (), numpy_only)
+                         self._donated_leaves(args) if numpy_only else (), numpy_only, self)
         values = staged.owners(leaves).claim_all(values)
         return staged, tree_unflatten(out_tree, values)
 
@@ -332,11 +378,6 @@ class Jitted:
             f"signature,{where}; it now runs eagerly for these shapes. Make that value a "
             f"static argument (static_argnums), compute without converting it to Python, or "
             f"raise cache_size.", JitRecompileWarning, stacklevel=3)
-
-
-def _allocates(eq):
-    """Whether the equation's result is memory it allocated (a ufunc's single result)."""
-    return isinstance(eq.primitive.impl, np.ufunc) and len(eq.outputs) == 1
 
 
 def _name(jitted):

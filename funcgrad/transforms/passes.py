@@ -6,8 +6,8 @@ returns a new one (equations that change are new objects: the input graph is lef
 - `fold_constants`: run equations whose inputs are all constants once, now.
 - `drop_identities`: an equation that returns its input unchanged (a product with ones,
   a transpose or reshape that moves nothing, an astype to the same dtype) is dropped.
-- `reuse_buffers`: an elementwise equation writes into the buffer of an intermediate it
-  is the last use of (``out=``), instead of allocating.
+- `reuse_buffers`: a ufunc equation (elementwise, or matmul) writes into the buffer of an
+  intermediate that is dead by then (``out=``), instead of allocating.
 
 Each gives results bit for bit equal to the graph's: NumPy computes an operation the same
 way on the same inputs, in place or not, now or later.
@@ -20,8 +20,8 @@ from ..core import is_array
 from .graph import Constant, Graph, Literal, Var, vars_in
 from .staging import guard_p
 
-__all__ = ["drop_identities", "eliminate_common_subexpressions", "eliminate_dead_code",
-           "fold_constants", "optimize", "reuse_buffers"]
+__all__ = ["allocates", "drop_identities", "eliminate_common_subexpressions",
+           "eliminate_dead_code", "fold_constants", "optimize", "reuse_buffers"]
 
 # Below this many elements an output buffer saves less than passing ``out=`` costs.
 MIN_REUSE_SIZE = 256
@@ -231,41 +231,67 @@ def drop_identities(graph):
 # ---- buffer reuse -------------------------------------------------------------------
 
 
-def _is_elementwise(eq):
-    """A NumPy ufunc of one result: it allocates its result, and takes ``out=``."""
+def allocates(eq):
+    """Whether the equation's result is memory it allocated, never an input or a view of
+    one: a NumPy ufunc's single result (without ``out=``), or a primitive's that declares
+    it (`Primitive.allocates`)."""
+    primitive = eq.primitive
+    return (isinstance(primitive.impl, np.ufunc) or primitive.allocates) \
+        and not primitive.multiple_results
+
+
+def _takes_out(eq):
+    """A NumPy ufunc of one result: it takes ``out=`` (any buffer of the result's shape
+    and dtype), and an elementwise one (no gufunc signature, unlike matmul's) may write
+    into one of its own inputs (each element is read before it is written)."""
     return isinstance(eq.primitive.impl, np.ufunc) and not eq.primitive.multiple_results
 
 
 def reuse_buffers(graph, min_size=MIN_REUSE_SIZE, donated=()):
-    """Mark each elementwise equation that can overwrite one of its inputs: a result of
-    another elementwise equation (so memory allocated by this run, which no view can
-    share) or a `donated` input (jit's donate_argnums: the caller gives its memory up),
-    of the same shape and dtype, that nothing reads afterwards, that no view was taken
-    of and that is not an output. Arrays of fewer than `min_size` elements are left
+    """Mark each ufunc equation (elementwise, or matmul) that can write its result into a
+    dead buffer instead of allocating one (``out=``): an intermediate of the same shape
+    and dtype that some allocating equation made in this run (so it is memory of its
+    own) or a `donated` input, that no equation that might return a view of it read,
+    that is not an output, and whose last use is this equation (an elementwise one: one
+    of its inputs) or came before it. Arrays of fewer than `min_size` elements are left
     alone."""
-    fresh = set(donated)  # results of elementwise equations, donated inputs
+    fresh = set(donated)  # results of allocating equations, donated inputs
     shared = set(vars_in(graph.outputs))  # outputs, and what a view might alias
     last_use = {}
-    elementwise = [_is_elementwise(eq) for eq in graph.equations]
     for index, eq in enumerate(graph.equations):
+        alloc = allocates(eq)
         for var in vars_in(eq.inputs):
             last_use[var] = index
-            if not elementwise[index]:
+            if not alloc:
                 shared.add(var)
-        if elementwise[index]:
+        if alloc:
             fresh.add(eq.outputs[0])
+    # (and not a buffer an equation already writes into: a graph optimized before)
+    reusable = fresh - shared - {eq.overwrites for eq in graph.equations}
+    dead = {}  # (shape, dtype) -> buffers whose last use has passed, not yet written into
     equations = []
     for index, eq in enumerate(graph.equations):
-        if elementwise[index] and eq.overwrites is None:
+        if _takes_out(eq) and eq.overwrites is None:
             out = eq.outputs[0]
             if len(out.shape) and math.prod(out.shape) >= min_size:
-                for atom in eq.inputs:
-                    if (isinstance(atom, Var) and atom in fresh and atom not in shared
-                            and last_use[atom] == index and atom.shape == out.shape
-                            and atom.dtype == out.dtype):
-                        eq = eq.replace(overwrites=atom)
-                        break
+                buffer = None
+                if eq.primitive.impl.signature is None:  # elementwise: one of its inputs
+                    for atom in eq.inputs:
+                        if (type(atom) is Var and atom in reusable
+                                and last_use[atom] == index and atom.shape == out.shape
+                                and atom.dtype == out.dtype):
+                            buffer = atom
+                            break
+                if buffer is None and dead.get((out.shape, out.dtype)):
+                    buffer = dead[(out.shape, out.dtype)].pop()
+                if buffer is not None:
+                    eq = eq.replace(overwrites=buffer)
+                    reusable.discard(buffer)  # its memory is the result's now
         equations.append(eq)
+        for var in vars_in(eq.inputs):
+            if last_use[var] == index and var in reusable:
+                dead.setdefault((var.shape, var.dtype), []).append(var)
+                reusable.discard(var)
     return _rebuilt(graph, equations)
 
 

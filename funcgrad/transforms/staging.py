@@ -29,11 +29,13 @@ except ImportError:  # another NumPy: compare the settings themselves (slower)
 
 
 class GuardFailed(Exception):
-    """Raised by a replayed program whose guard `index` (into its equations) failed."""
+    """Raised by a replayed program whose guard `index` (into its equations) failed;
+    `graph` is the graph the index is into when it is not the compiled program's."""
 
     def __init__(self, index):
         super().__init__(index)
         self.index = index
+        self.graph = None
 
 
 class CapturedValue(Exception):
