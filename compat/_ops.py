@@ -548,7 +548,17 @@ _CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
 
 
 def _product(a, b, label):
-    return wrap(fnp.matmul(engine(a), engine(b)), label, (a, b))
+    """`a @ b` recorded as `label`. Operands of two dtypes reach it only where PyTorch's bmm
+    has nothing to multiply (an empty result or no columns), skips its dtype check and
+    gives zeros of `b`'s dtype."""
+    if _same_dtype(a, b):
+        a_value = engine(a)
+    else:
+        recorded = isinstance(engine(a), Box)
+        if recorded and not (b.dtype.is_floating_point or b.dtype.is_complex):
+            raise RuntimeError(f"Autograd not support dtype: {b.dtype.scalar_name}")
+        a_value = operand(a, b.dtype)
+    return wrap(fnp.matmul(a_value, engine(b)), label, (a, b))
 
 
 def _same_dtype(a, b):
@@ -632,10 +642,16 @@ def bmm(input, mat2):
     if (batch2, rows) != (batch, columns):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{batch}, {columns}] but got: [{batch2}, {rows}].")
-    if not _same_dtype(input, mat2):
+    _check_bmm_dtypes(input, mat2, batch * input._data.shape[1] * mat2._data.shape[2] * columns)
+    return _product(input, mat2, "BmmBackward0")
+
+
+def _check_bmm_dtypes(input, mat2, work):
+    """bmm's dtype error, which PyTorch skips where there is no `work` (the product of the
+    result's size and the length of the sums is 0)."""
+    if work and not _same_dtype(input, mat2):
         raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
                            f"{mat2.dtype.scalar_name}")
-    return _product(input, mat2, "BmmBackward0")
 
 
 def _check_batches(a, b):
@@ -668,8 +684,40 @@ def matmul(input, other):
         return mv(input, other)
     if a_dim == 1 and b_dim == 2:
         return wrap_view(mm(unsqueeze(input, 0), other), fnp.squeeze, "SqueezeBackward4", axis=0)
+    if a_dim == 3 and b_dim == 3:
+        squeezed = _batch_of_one_squeezed(input, other)
+        if squeezed:
+            return matmul(*squeezed)
     _check_batched_matmul(input, other)
+    if a_dim == 2 and input.requires_grad:
+        return _folded_transposed(input, other)
     return _product(input, other, "UnsafeViewBackward0")
+
+
+def _batch_of_one_squeezed(input, other):
+    """PyTorch's operands for a product of two 3-D tensors whose batches differ, one of them
+    a batch of one that requires grad: that one as a matrix (so that its gradient is one
+    product, not a sum over the other's batch), the left one if both are; else None."""
+    a, b = input._data.shape[0], other._data.shape[0]
+    if a == b:
+        return None
+    if a == 1 and input.requires_grad:
+        return squeeze(input, 0), other
+    if b == 1 and other.requires_grad:
+        return input, squeeze(other, 0)
+    return None
+
+
+def _folded_transposed(matrix, batch):
+    """`matrix @ batch` where `matrix` requires grad: PyTorch computes it as (batch^T with
+    its batch folded into rows) @ matrix^T and transposes the result back, copying it
+    (CloneBackward0) unless the transposed layout is row-major already (TransposeBackward0,
+    with the transpose's strides)."""
+    rows, columns = matrix._data.shape[0], batch._data.shape[-1]
+    if rows != 1 and columns != 1 and math.prod(batch._data.shape[:-2]) * rows * columns:
+        return _product(matrix, batch, "CloneBackward0")
+    product = fnp.matmul(fnp.swapaxes(engine(batch), -1, -2), fnp.swapaxes(engine(matrix), 0, 1))
+    return wrap(fnp.swapaxes(product, -1, -2), "TransposeBackward0", (matrix, batch))
 
 
 def _check_batched_matmul(input, other):
@@ -690,9 +738,8 @@ def _check_batched_matmul(input, other):
     a = (1,) + a if len(a) == 1 else a
     b = b + (1,) if len(b) == 1 else b
     _check_batches(a, b)
-    if not _same_dtype(input, other):
-        raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
-                           f"{other.dtype.scalar_name}")
+    batch = math.prod(np.broadcast_shapes(a[:-2], b[:-2]))
+    _check_bmm_dtypes(input, other, batch * a[-2] * a[-1] * b[-1])
 
 
 def _folds(larger, smaller, input):

@@ -494,13 +494,34 @@ def _same_outcome(case):
     check(case, messages=True)
 
 
-@given(name=st.sampled_from(["mm", "mv", "dot", "bmm", "matmul"]), a=_shapes(0, 4),
-       b=_shapes(0, 4), doubles=st.tuples(st.booleans(), st.booleans()))
-def test_products_of_random_shapes_like_torch(name, a, b, doubles):
+def _operands():
+    """An operand of a product: its shape, dtype, whether it is a transposed view (PyTorch
+    picks its kernel, and so its error texts, by strides) and whether it requires grad
+    (which PyTorch's choice of kernel also reads)."""
+    return st.tuples(_shapes(0, 4), st.sampled_from(["float32", "float64", "int64"]),
+                     st.booleans(), st.booleans())
+
+
+def _operand(torch, shape, dtype, transposed, requires_grad):
+    dtype = getattr(torch, dtype)
+    if transposed and len(shape) >= 2:
+        x = torch.ones(shape[:-2] + shape[:-3:-1], dtype=dtype).transpose(-1, -2)
+    else:
+        x = torch.ones(shape, dtype=dtype)
+    return x.requires_grad_(requires_grad and dtype.is_floating_point)
+
+
+@given(name=st.sampled_from(["mm", "mv", "dot", "bmm", "matmul"]), a=_operands(),
+       b=_operands())
+def test_products_of_random_shapes_like_torch(name, a, b):
     def case(torch):
-        x, y = (torch.ones(shape, dtype=torch.float64 if double else torch.float32)
-                for shape, double in zip((a, b), doubles))
-        return getattr(torch, name)(x, y)
+        x, y = _operand(torch, *a), _operand(torch, *b)
+        result = getattr(torch, name)(x, y)
+        layout = (result.stride() if result.numel() else None, result.is_contiguous())
+        if not result.requires_grad:
+            return result, layout
+        result.sum().backward()
+        return result, layout, x.grad, y.grad
     _same_outcome(case)
 
 
@@ -568,6 +589,22 @@ FOUND = {
     "matmul of matrix and batch": "result = torch.ones(2, 2) @ torch.ones(1, 2, 1, 1)",
     "matmul of batch and matrix requiring grad": (
         "result = torch.ones(3, 2, 3) @ torch.ones(2, 2, requires_grad=True)"),
+    "matmul of a batch of one requiring grad by a batch": (
+        "result = torch.ones(1, 2, 3, requires_grad=True) @ torch.ones(2, 4, 5)"),
+    "matmul by a batch of one requiring grad, dtypes": (
+        "result = torch.ones(2, 2, 3) @ "
+        "torch.ones(1, 3, 3, dtype=torch.float64, requires_grad=True)"),
+    "matmul of a matrix requiring grad by a batch": (
+        "result = torch.ones(2, 3, requires_grad=True) @ torch.ones(2, 3, 4)"),
+    "matmul of a matrix requiring grad by a batch of columns": (
+        "result = torch.ones(2, 3, requires_grad=True) @ torch.ones(2, 3, 1)"),
+    "bmm of two dtypes with nothing to sum": ("result = torch.bmm(torch.ones(3, 2, 0, dtype="
+                                              "torch.float64), torch.ones(3, 0, 3))"),
+    "matmul of two dtypes, empty": ("result = torch.ones(2, 1, 1, 3) @ "
+                                    "torch.ones(0, 3, 2, dtype=torch.float64)"),
+    "empty bmm into integers requiring grad": (
+        "result = torch.ones(3, 2, 0, requires_grad=True).bmm("
+        "torch.ones(3, 0, 3, dtype=torch.long))"),
     "int after an ellipsis, empty": "result = torch.ones(0)[..., 0]",
     "index array in an empty selection": "result = torch.ones(0, 1)[:, torch.tensor([1])]",
     "index array on a dimension of length 0": "result = torch.ones(0, 0)[torch.tensor([0])]",
