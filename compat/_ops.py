@@ -23,6 +23,7 @@ from ._record import (broadcast_error, check_tensor, elementwise, engine, float_
                       operand, result_type, wrap, wrap_view)
 from ._return_types import return_type
 from ._tensor import Tensor, make
+from ._typename import typename
 
 _int64, _bool, _float = _dtypes.int64, _dtypes.bool, _dtypes.FLOAT
 
@@ -199,6 +200,11 @@ def sigmoid(input):
 
 def relu(input):
     """max(input, 0), whose derivative at 0 is 0 (PyTorch's)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"relu(): argument 'input' (position 1) must be Tensor, not "
+                        f"{typename(input)}")
+    if input._data.dtype == np.bool_:
+        raise RuntimeError("Boolean inputs not supported for relu")
     value = engine(input)
     zero = 0 if input.dtype.category != _float else 0.0
     return wrap(fnp.where(unbox_all(value) > 0, value, zero), "ReluBackward0", (input,),
@@ -539,14 +545,6 @@ def cumsum(input, dim, *, dtype=None):
 # ---- products ---------------------------------------------------------------------------
 
 
-# PyTorch names the element types in some product errors as C++ does.
-_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
-              "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
-              "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-              "bool": "bool", "complex64": "c10::complex<float>",
-              "complex128": "c10::complex<double>"}
-
-
 def _product(a, b, label):
     """`a @ b` recorded as `label`. Operands of two dtypes reach it only where PyTorch's bmm
     has nothing to multiply (an empty result or no columns), skips its dtype check and
@@ -587,7 +585,7 @@ def _check_mm(shape, mat2_shape, mat1, mat2):
                            f"and {mat2_shape[0]}x{mat2_shape[1]})")
     if not _same_dtype(mat1, mat2):
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                           f"{_CPP_NAMES[mat1.dtype.name]} != {_CPP_NAMES[mat2.dtype.name]}")
+                           f"{mat1.dtype.cpp_name} != {mat2.dtype.cpp_name}")
 
 
 def mv(input, vec):

@@ -10,6 +10,7 @@ is generated from both (``python -m compat.tools.list_torch_names``).
 import builtins
 import itertools
 import math
+import numbers
 
 import numpy as np
 
@@ -65,6 +66,12 @@ def _split(x, split_size_or_sections, dim=0):
     n = fnp.shape(x)[dim]
     if isinstance(split_size_or_sections, int):
         size = split_size_or_sections
+        if size < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got "
+                               f"split_size={size}")
+        if size == 0 and n:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                               f"dimension size of {n}")
         bounds = list(range(size, n, size)) if size > 0 else []
     else:
         sizes = list(split_size_or_sections)
@@ -92,17 +99,61 @@ def _along(index, dim):
     return tuple(grids)
 
 
-def _check_index(index, name, x, dim):
-    """PyTorch's checks of a gather/scatter index: int64, within [0, size) along `dim`
-    (PyTorch counts no index from the end here)."""
+def _check_index(index, name, x, dim, src=None):
+    """PyTorch's checks of a gather/scatter index, in its order: int32 or int64; its shape
+    against x's and src's (a tensor; None for a number), unless it is empty; within
+    [0, size) along `dim` (PyTorch counts no index from the end here)."""
     index = np.asarray(index)
-    if index.dtype != np.int64:
-        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
-    size = fnp.shape(x)[_dims(x, dim)] if fnp.ndim(x) else 1
+    if index.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+    axis = _dims(x, dim)
+    if index.size:
+        _check_index_shape(name, index.shape, fnp.shape(x), axis,
+                           None if src is None else fnp.shape(src))
+    size = (fnp.shape(x) or (1,))[axis]
     bad = index[(index < 0) | (index >= size)]
     if bad.size:
-        raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with "
+        raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {axis} with "
                            f"size {size}")
+
+
+def _length(shape, d):
+    """shape[d], a scalar's shape counting as (1,) (PyTorch's ensure_nonempty_size)."""
+    if not shape:
+        return 1
+    if d >= len(shape):
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-len(shape)}, "
+                         f"{len(shape) - 1}], but got {d})")
+    return shape[d]
+
+
+def _check_index_shape(name, index_shape, shape, axis, src_shape):
+    """PyTorch's errors, in its order, for an index with another number of dimensions than
+    x or src (of `src_shape`, None for a number), longer than x along another dimension
+    than `axis`, or longer than src along any (src is read only where x's sizes pass)."""
+    ndim = max(len(shape), 1)
+    if max(len(index_shape), 1) != ndim:
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as "
+                           f"{'input' if name == 'gather' else 'self'} tensor")
+    longer = [d for d in range(ndim) if d != axis and _length(index_shape, d) > _length(shape, d)]
+    if name == "gather":
+        if longer:
+            raise RuntimeError(f"Size does not match at dimension {longer[0]} expected index "
+                               f"{list(index_shape)} to be no larger than self {list(shape)} "
+                               f"apart from dimension {axis}")
+        return
+    if not longer and src_shape is not None:  # src is read up to its first shorter dimension
+        for d in range(ndim):
+            if _length(index_shape, d) > _length(src_shape, d):
+                longer = [d]
+                break
+    if src_shape is not None and max(len(src_shape), 1) != ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if longer:
+        src_part = "" if src_shape is None else f" and to be no larger size than src " \
+                                                f"{list(src_shape)}"
+        raise RuntimeError(f"Expected index {list(index_shape)} to be no larger than self "
+                           f"{list(shape)} apart from dimension {axis}{src_part}")
 
 
 def _gather(x, dim, index, *, sparse_grad=False):
@@ -113,14 +164,14 @@ def _gather(x, dim, index, *, sparse_grad=False):
 
 
 def _scatter_add(x, dim, index, src):
-    _check_index(index, "scatter_add", x, dim)
+    _check_index(index, "scatter_add", x, dim, src)
     index = np.asarray(index)
     part = fnp.getitem(src, tuple(slice(0, n) for n in index.shape))
     return fnp.at(x)[_along(index, dim)].add(part)
 
 
 def _scatter(x, dim, index, src=None, *, value=None, reduce=None):
-    _check_index(index, "scatter", x, dim)
+    _check_index(index, "scatter", x, dim, None if isinstance(src, numbers.Number) else src)
     if reduce is not None:
         raise NotImplementedError("compat: scatter(reduce=...) is not supported; use "
                                   "scatter_add or scatter_reduce")
@@ -161,7 +212,7 @@ def _scatter_reduce(x, dim, index, src, reduce, *, include_self=True):
     """src's elements reduced into x at index[...] along `dim` (PyTorch's addressing);
     with include_self=False, a position src reaches starts from the reduction's identity
     instead of its own value (and gets no gradient for it)."""
-    _check_index(index, "scatter_reduce", x, dim)
+    _check_index(index, "scatter_reduce", x, dim, src)
     if reduce not in _SCATTER_UPDATES and reduce != "mean":
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
                            f"got {reduce}")
@@ -242,7 +293,13 @@ def _narrow(x, dim, start, length):
 
 
 def _select(x, dim, index):
-    grid = [slice(None)] * fnp.ndim(x)
+    shape = fnp.shape(x)
+    if not shape:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    if not -shape[dim] <= index < shape[dim]:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(shape)} at dimension {dim % len(shape)}")
+    grid = [slice(None)] * len(shape)
     grid[dim] = index
     return fnp.getitem(x, tuple(grid))
 
@@ -438,6 +495,14 @@ def _repeat_interleave(x, repeats, dim=None, *, output_size=None):
 def _unflatten(x, dim, sizes):
     shape = list(fnp.shape(x))
     dim = dim % len(shape)
+    sizes = tuple(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    known = math.prod(n for n in sizes if n != -1)
+    if -1 not in sizes and known != shape[dim] or -1 in sizes and (
+            sizes.count(-1) == 1 and (not known or shape[dim] % known)):
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
+                           f"size of dim {dim} ({shape[dim]}) in the input tensor")
     return fnp.reshape(x, tuple(shape[:dim]) + tuple(sizes) + tuple(shape[dim + 1:]))
 
 
