@@ -90,13 +90,28 @@ def _tensor_split(x, indices_or_sections, dim=0):
     return tuple(fnp.array_split(x, sections, axis=dim))
 
 
-def _along(index, dim):
-    """The full index tuple that picks, at each position of `index`, element index[...]
-    along `dim` (PyTorch's gather/scatter addressing)."""
+def _along(index, dim, ndim):
+    """The index of a tensor of `ndim` >= 1 dimensions that picks, at each position of
+    `index`, element index[...] along `dim` (PyTorch's gather/scatter addressing; a 0-d
+    index is one position of a vector; an empty one, of any shape, picks nothing)."""
     index = np.asarray(index)
+    if index.size == 0:
+        return (np.zeros(index.shape, np.intp),) * ndim
+    if index.ndim == 0:
+        return (index,)
     grids = list(np.indices(index.shape, sparse=True))
-    grids[dim % max(index.ndim, 1)] = index
+    grids[dim % index.ndim] = index
     return tuple(grids)
+
+
+def _as_vector(x):
+    """x, a 0-d x as a vector of one element (as gather and scatter read scalars)."""
+    return fnp.reshape(x, (1,)) if fnp.ndim(x) == 0 else x
+
+
+def _shaped_like(out, x):
+    """A gather or scatter result computed on `_as_vector(x)`, back to x's dimensions."""
+    return fnp.reshape(out, ()) if fnp.ndim(x) == 0 and fnp.ndim(out) else out
 
 
 def _check_index(index, name, x, dim, src=None):
@@ -156,18 +171,29 @@ def _check_index_shape(name, index_shape, shape, axis, src_shape):
                            f"{list(shape)} apart from dimension {axis}{src_part}")
 
 
+def _read_source(src, index):
+    """The elements of a scatter's src that `index` reads, shaped like index: its leading
+    block of index's shape (a 0-d index reads one element; a 0-d src is one element, read
+    wherever index points)."""
+    if fnp.ndim(src) == 0:
+        return src
+    if not np.size(index):  # nothing is read (src may be shorter than the empty index)
+        return np.zeros((), unbox_all(src).dtype)
+    shape = np.shape(index)
+    part = fnp.getitem(src, tuple(slice(0, n) for n in shape or (1,)))
+    return part if shape else fnp.reshape(part, ())
+
+
 def _gather(x, dim, index, *, sparse_grad=False):
     _check_index(index, "gather", x, dim)
-    if fnp.ndim(x) == 0:
-        return x
-    return fnp.getitem(x, _along(index, dim))
+    return fnp.getitem(_as_vector(x), _along(index, dim, max(fnp.ndim(x), 1)))
 
 
 def _scatter_add(x, dim, index, src):
     _check_index(index, "scatter_add", x, dim, src)
-    index = np.asarray(index)
-    part = fnp.getitem(src, tuple(slice(0, n) for n in index.shape))
-    return fnp.at(x)[_along(index, dim)].add(part)
+    out = fnp.at(_as_vector(x))[_along(index, dim, max(fnp.ndim(x), 1))].add(
+        _read_source(src, index))
+    return _shaped_like(out, x)
 
 
 def _scatter(x, dim, index, src=None, *, value=None, reduce=None):
@@ -176,11 +202,9 @@ def _scatter(x, dim, index, src=None, *, value=None, reduce=None):
         raise NotImplementedError("compat: scatter(reduce=...) is not supported; use "
                                   "scatter_add or scatter_reduce")
     index = np.asarray(index)
-    if src is None or np.ndim(unbox_all(src)) == 0:
-        part = value if src is None else src
-    else:
-        part = fnp.getitem(src, tuple(slice(0, n) for n in index.shape))
-    return fnp.at(x)[_along(index, dim)].set(part)
+    part = value if src is None else _read_source(src, index)
+    where = _along(index, dim, max(fnp.ndim(x), 1))
+    return _shaped_like(fnp.at(_as_vector(x))[where].set(part), x)
 
 
 def _scalar_type(x):
@@ -217,12 +241,13 @@ def _scatter_reduce(x, dim, index, src, reduce, *, include_self=True):
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
                            f"got {reduce}")
     _check_same_dtype(x, src, "scatter(): Expected self.dtype to be equal to src.dtype")
-    index = np.asarray(index)
-    where = _along(index, dim) if fnp.ndim(x) else ()
-    part = fnp.getitem(src, tuple(slice(0, n) for n in index.shape))
+    vector = _as_vector(x)
+    where = _along(index, dim, fnp.ndim(vector))
+    part = _read_source(src, index)
     dtype = unbox_all(x).dtype
-    hits = np.zeros(fnp.shape(x), np.int64)
+    hits = np.zeros(fnp.shape(vector), np.int64)
     np.add.at(hits, where, 1)
+    hits = _shaped_like(hits, x)
     if reduce == "mean":
         total = _scatter_reduce(x, dim, index, src, "sum", include_self=include_self)
         counts = (hits + 1 if include_self else np.maximum(hits, 1)).astype(dtype)
@@ -230,7 +255,8 @@ def _scatter_reduce(x, dim, index, src, reduce, *, include_self=True):
             return total / counts
         return fnp.floor_divide(total, counts)  # PyTorch's integer mean rounds down
     start = x if include_self else fnp.where(hits > 0, _scatter_identity(reduce, dtype), x)
-    return getattr(fnp.at(start)[where], _SCATTER_UPDATES[reduce])(part)
+    out = getattr(fnp.at(_as_vector(start))[where], _SCATTER_UPDATES[reduce])(part)
+    return _shaped_like(out, x)
 
 
 def _masked_scatter(x, mask, source):

@@ -676,6 +676,28 @@ def test_joins_of_random_shapes_like_torch(name, shapes, dim):
     _same_outcome(case)
 
 
+@given(name=st.sampled_from(["gather", "scatter", "scatter_add", "scatter_reduce"]),
+       shape=_shapes(0, 3), index=_shapes(0, 3), src=_shapes(0, 3), dim=st.integers(-4, 3),
+       int32=st.booleans(), reduce=st.sampled_from(["sum", "prod", "mean", "amax", "amin"]),
+       include=st.booleans(), data=st.data())
+def test_gathers_of_random_shapes_like_torch(name, shape, index, src, dim, int32, reduce,
+                                             include, data):
+    """Index tensors of random shapes (empty ones too) and values (in range or not)
+    against random tensors and sources."""
+    values = data.draw(st.lists(st.integers(-1, 4), min_size=int(np.prod(index)),
+                                max_size=int(np.prod(index))))
+
+    def case(torch):
+        x = torch.zeros(shape)
+        where = torch.tensor(values, dtype=torch.int32 if int32 else torch.int64).reshape(index)
+        if name == "gather":
+            return x.gather(dim, where)
+        if name == "scatter_reduce":
+            return x.scatter_reduce(dim, where, torch.ones(src), reduce, include_self=include)
+        return getattr(x, name)(dim, where, torch.ones(src))
+    _same_outcome(case)
+
+
 def _index_parts(shape):
     """One part of an index of a tensor of `shape`: ints and index tensors (in range or
     not), slices, None, an ellipsis, masks of random shapes."""
@@ -762,6 +784,18 @@ FOUND = {
     "cat of one legacy empty tensor along 1": "result = torch.cat([torch.ones(0)], 1)",
     "empty mask of a dimension of length 1": ("result = torch.ones(1)["
                                               "torch.zeros(0, dtype=torch.bool)]"),
+    "scatter_add of a 0-d src": ("result = torch.zeros(1).scatter_add(0, torch.tensor([0]), "
+                                 "torch.ones(()))"),
+    "gather by a 0-d index": "result = torch.ones(3).gather(0, torch.tensor(1))",
+    "scatter into a 0-d tensor": ("result = torch.zeros(()).scatter(0, torch.tensor([0]), "
+                                  "torch.ones(2))"),
+    "scatter_add by an empty index": ("result = torch.zeros(3, 2).scatter_add(1, "
+                                      "torch.zeros(4, 0, dtype=torch.long), torch.ones(0, 3))"),
+    "scatter_reduce into a 0-d tensor by an empty index": (
+        "result = torch.ones(()).scatter_reduce(0, torch.zeros(0, dtype=torch.long), "
+        "torch.ones(()), 'sum')"),
+    "gather by an empty index": ("result = torch.ones(2).gather(0, "
+                                 "torch.zeros(4, 4, 0, dtype=torch.long))"),
 }
 
 
