@@ -532,6 +532,9 @@ DIFFERENCES = {
     # NumPy's rule: which dimensions a second ellipsis stands for is ambiguous
     "two ellipses": ("torch.ones(2, 3)[..., ...]", IndexError, None),
     "set by two ellipses": ("x = torch.ones(2, 3)\nx[..., ...] = 1", IndexError, None),
+    # a list holding a float: PyTorch's deprecated reading of a list as a tuple of indices
+    "list of a float": ("torch.ones(3)[[0.5]]", IndexError, None),
+    "set by a list of a float": ("x = torch.ones(3)\nx[[0.5]] = torch.ones(1)", IndexError, None),
     # PyTorch's SGD takes a NaN learning rate and makes every parameter NaN at its step
     "SGD lr nan": ("torch.optim.SGD([torch.ones(1, requires_grad=True)], lr=float('nan'))",
                    ValueError, None),
