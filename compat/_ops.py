@@ -233,6 +233,13 @@ def clamp(input, min=None, max=None):
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     # Lists rather than generator expressions, and the input's dtype looked up once (~1 us).
     dtype = result_type(*[x for x in (input, min, max) if x is not None])
+    shape = input._data.shape
+    for bound in (min, max):
+        if isinstance(bound, Tensor) and bound._data.shape != shape:
+            clash = broadcast_error(shape, bound._data.shape)
+            if clash:
+                raise RuntimeError(clash)
+            shape = np.broadcast_shapes(shape, bound._data.shape)
     input_dtype = input.dtype
     if input_dtype.category >= dtype.category:
         dtype = input_dtype
@@ -342,9 +349,15 @@ def argmin(input, dim=None, keepdim=False):
 
 
 def _arg_reduce(numpy_fn, input, dim, keepdim):
+    name = numpy_fn.__name__
     if dim is None:
+        if not input._data.size:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                             f"input.numel() == 0.")
         return make(np.asarray(numpy_fn(input._data), np.int64))
     axis = input._dim(dim)
+    if input._data.ndim and not input._data.shape[axis]:
+        raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
     return make(np.asarray(numpy_fn(input._data, axis=axis, keepdims=keepdim), np.int64))
 
 
@@ -1018,6 +1031,15 @@ def where(condition, input=None, other=None):
 
 
 def masked_fill(input, mask, value):
+    clash = broadcast_error(mask._data.shape, input._data.shape)
+    if clash:
+        raise RuntimeError(clash)
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{mask.dtype.cpp_name}")
+    if isinstance(value, Tensor) and value.dim():
+        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.dim()} dimension(s).")
     dtype = input.dtype
     out = fnp.where(mask._data, operand(value, dtype), engine(input))
     edges = (input, value) if isinstance(value, Tensor) else (input,)

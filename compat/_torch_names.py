@@ -55,7 +55,7 @@ def _chunk(x, chunks, dim=0):
     """PyTorch's chunks: pieces of ceil(n / chunks) elements (fewer pieces if that covers n)."""
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    n = fnp.shape(x)[dim]
+    n = fnp.shape(x)[_dims(x, dim)]
     size = max(math.ceil(n / chunks), 1)
     return _split(x, size, dim)
 
@@ -63,7 +63,7 @@ def _chunk(x, chunks, dim=0):
 def _split(x, split_size_or_sections, dim=0):
     """Pieces of `split_size` elements along `dim` (the last may be shorter), or of the
     listed sizes, which must add up to the length."""
-    n = fnp.shape(x)[dim]
+    n = fnp.shape(x)[_dims(x, dim)]
     if isinstance(split_size_or_sections, int):
         size = split_size_or_sections
         if size < 0:
@@ -125,11 +125,7 @@ def _check_index(index, name, x, dim, src=None):
     if index.size:
         _check_index_shape(name, index.shape, fnp.shape(x), axis,
                            None if src is None else fnp.shape(src))
-    size = (fnp.shape(x) or (1,))[axis]
-    bad = index[(index < 0) | (index >= size)]
-    if bad.size:
-        raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {axis} with "
-                           f"size {size}")
+    _check_in_range(index, (fnp.shape(x) or (1,))[axis], axis, RuntimeError, negatives=False)
 
 
 def _length(shape, d):
@@ -291,15 +287,46 @@ def _index_select(x, dim, index):
 
 
 def _index_add(x, dim, index, source, *, alpha=1):
+    index, dim = np.asarray(index), _dims(x, dim)
+    if index.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{_scalar_type(index)}")
+    if index.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+                         f"{index.ndim} with type: {_scalar_type(index)} and size: "
+                         f"{list(index.shape)}")
+    shape, source_shape = fnp.shape(x) or (1,), fnp.shape(source) or (1,)
+    if index.size != source_shape[dim]:
+        raise RuntimeError(f"index_add_(): Number of indices ({index.size}) should be equal to "
+                           f"source.size(dim): ({source_shape[dim]}), for dim: {dim}")
+    if shape[:dim] + shape[dim + 1:] != source_shape[:dim] + source_shape[dim + 1:]:
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {list(fnp.shape(x))} "
+                           f"source.shape = {list(fnp.shape(source))}")
+    _check_in_range(index, shape[dim], dim, RuntimeError, negatives=False)
     grid = [slice(None)] * max(fnp.ndim(x), 1)
-    grid[dim] = np.asarray(index)
+    grid[dim] = index
     return fnp.at(x)[tuple(grid)].add(source if alpha == 1 else source * alpha)
 
 
 def _index_fill(x, dim, index, value):
+    index, dim = np.asarray(index), _dims(x, dim)
+    if index.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if index.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    _check_in_range(index, (fnp.shape(x) or (1,))[dim], dim, IndexError, negatives=True)
     grid = [slice(None)] * max(fnp.ndim(x), 1)
-    grid[dim] = np.asarray(index)
+    grid[dim] = index
     return fnp.at(x)[tuple(grid)].set(value)
+
+
+def _check_in_range(index, size, dim, error, negatives):
+    """PyTorch's `error` for an index out of [0, size) (or [-size, size) where it counts
+    `negatives` from the end) along `dim`."""
+    bad = index[(index < (-size if negatives else 0)) | (index >= size)]
+    if bad.size:
+        raise error(f"index {bad.flat[0]} is out of bounds for dimension {dim} with size {size}")
 
 
 def _take_along_dim(x, indices, dim=None):
@@ -309,6 +336,7 @@ def _take_along_dim(x, indices, dim=None):
 
 
 def _narrow(x, dim, start, length):
+    dim = _dims(x, dim)
     index = [slice(None)] * fnp.ndim(x)
     start = int(start) % fnp.shape(x)[dim] if start < 0 else int(start)
     if start + length > fnp.shape(x)[dim]:
@@ -322,9 +350,10 @@ def _select(x, dim, index):
     shape = fnp.shape(x)
     if not shape:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim = _dims(x, dim)
     if not -shape[dim] <= index < shape[dim]:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
-                         f"{list(shape)} at dimension {dim % len(shape)}")
+                         f"{list(shape)} at dimension {dim}")
     grid = [slice(None)] * len(shape)
     grid[dim] = index
     return fnp.getitem(x, tuple(grid))
@@ -513,9 +542,20 @@ def _repeat(x, *sizes):
 
 def _repeat_interleave(x, repeats, dim=None, *, output_size=None):
     counts = np.asarray(unbox_all(repeats)) if not isinstance(repeats, int) else repeats
+    if isinstance(repeats, int) and repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    if np.any(np.asarray(counts) < 0):
+        raise RuntimeError("repeats can not be negative")
     if dim is None:
         return fnp.repeat(fnp.reshape(x, (-1,)), counts, axis=0)
     return fnp.repeat(x, counts, axis=dim)
+
+
+def _matrices(x, name):
+    """x, refused as PyTorch's tril/triu refuse fewer than 2 dimensions."""
+    if fnp.ndim(x) < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    return x
 
 
 def _unflatten(x, dim, sizes):
@@ -1090,8 +1130,10 @@ SHAPES = [
     Row("flipud", fnp.flipud, KEEP, "FlipBackward0"),
     Row("roll", _roll, KEEP),
     Row("rot90", _rot90, KEEP),
-    Row("tril", lambda x, diagonal=0: fnp.tril(x, diagonal), KEEP, inplace=True),
-    Row("triu", lambda x, diagonal=0: fnp.triu(x, diagonal), KEEP, inplace=True),
+    Row("tril", lambda x, diagonal=0: fnp.tril(_matrices(x, "tril"), diagonal), KEEP,
+        inplace=True),
+    Row("triu", lambda x, diagonal=0: fnp.triu(_matrices(x, "triu"), diagonal), KEEP,
+        inplace=True),
     Row("diag", _diag, KEEP),
     Row("diagonal", lambda x, offset=0, dim1=0, dim2=1: fnp.diagonal(x, offset, dim1, dim2),
         KEEP, "DiagonalBackward0", view=True),

@@ -200,6 +200,50 @@ OPS = {
                                     "x.fill_(torch.ones(2))"),
     "relu of a number": "torch.relu(1.0)",
     "relu_ of bools": "torch.ones(2, dtype=torch.bool).relu_()",
+    "masked_fill of a long mask": ("torch.ones(2, 3).masked_fill("
+                                   "torch.ones(2, 3, dtype=torch.long), 0.)"),
+    "masked_fill of a float mask": "torch.ones(2, 3).masked_fill(torch.ones(2, 3), 0.)",
+    "masked_fill of a mask that does not broadcast": (
+        "torch.ones(2, 3).masked_fill(torch.ones(3, 3, dtype=torch.bool), 0.)"),
+    "masked_fill by a vector": ("torch.ones(2, 3).masked_fill("
+                                "torch.ones(2, 3, dtype=torch.bool), torch.ones(2))"),
+    "masked_fill_ of a larger mask": ("torch.ones(2, 3).masked_fill_("
+                                      "torch.ones(2, 2, 3, dtype=torch.bool), 0.)"),
+    "clamp by bounds that do not broadcast": ("torch.ones(2, 3).clamp(torch.ones(3, 3), "
+                                              "torch.ones(4))"),
+    "clamp by a max that does not broadcast": "torch.ones(2, 3).clamp(max=torch.ones(4))",
+    "argmax of nothing": "torch.ones(0).argmax()",
+    "argmin along an empty dim": "torch.ones(2, 0).argmin(1)",
+    "index_add out of range": "torch.ones(2, 3).index_add(1, torch.tensor([3]), torch.ones(2, 1))",
+    "index_add negative": "torch.ones(2, 3).index_add(1, torch.tensor([-1]), torch.ones(2, 1))",
+    "index_add count": "torch.ones(2, 3).index_add(1, torch.tensor([0]), torch.ones(2, 2))",
+    "index_add source shape": ("torch.ones(2, 3).index_add(1, torch.tensor([0]), "
+                               "torch.ones(3, 1))"),
+    "index_add of a matrix index": ("torch.ones(2, 3).index_add(1, torch.tensor([[0]]), "
+                                    "torch.ones(2, 1))"),
+    "index_add of floats": ("torch.ones(2, 3).index_add(1, torch.tensor([0.]), "
+                            "torch.ones(2, 1))"),
+    "index_fill out of range": "torch.zeros(2, 3).index_fill(1, torch.tensor([-4]), 1.)",
+    "index_fill of a matrix index": "torch.ones(2, 3).index_fill(1, torch.tensor([[0]]), 1.)",
+    "index_fill of floats": "torch.ones(2, 3).index_fill(1, torch.tensor([0.]), 1.)",
+    "index_fill dim out of range": "torch.ones(2, 3).index_fill(2, torch.tensor([0]), 1.)",
+    "tril of a vector": "torch.ones(3).tril()",
+    "triu of a vector": "torch.ones(3).triu()",
+    "repeat_interleave negative": "torch.ones(2, 3).repeat_interleave(-1)",
+    "repeat_interleave of a negative count": ("torch.ones(2, 3).repeat_interleave("
+                                              "torch.tensor([1, -1]), 0)"),
+    "flip dim out of range": "torch.ones(2, 3).flip(2)",
+    "roll dim out of range": "torch.ones(2, 3).roll(1, 2)",
+    "movedim out of range": "torch.ones(2, 3).movedim(0, 2)",
+    "chunk dim out of range": "torch.ones(2, 3).chunk(2, 2)",
+    "unbind dim out of range": "torch.ones(2, 3).unbind(2)",
+    "split dim out of range": "torch.ones(2, 3).split(1, 2)",
+    "select dim out of range": "torch.ones(2, 3).select(2, 0)",
+    "narrow dim out of range": "torch.ones(2, 3).narrow(2, 0, 1)",
+    "squeeze dim out of range": "torch.ones(2, 3).squeeze(5)",
+    "transpose dim out of range, first": "torch.ones(2, 3).transpose(5, 0)",
+    "view_as of another size": "torch.ones(2, 3).view_as(torch.ones(4))",
+    "expand_as of another length": "torch.ones(2, 3).expand_as(torch.ones(3, 3))",
 }
 
 INDEXING = {
@@ -804,6 +848,11 @@ FOUND = {
 
 # What compat refused before PyTorch's own checks were taken over: the result is compared.
 ACCEPTED = {
+    "index_fill negative": "result = torch.zeros(2, 3).index_fill(1, torch.tensor([-1]), 1.)",
+    "index_add by int32 indices": ("result = torch.zeros(2, 3).index_add(1, "
+                                   "torch.tensor([2], dtype=torch.int32), torch.ones(2, 1))"),
+    "masked_fill by a larger mask": ("result = torch.ones(2, 3).masked_fill("
+                                     "torch.ones(2, 2, 3, dtype=torch.bool), 0.)"),
     "gather by int32 indices": ("result = torch.ones(2, 3).gather(1, "
                                 "torch.tensor([[2], [0]], dtype=torch.int32))"),
     "scatter by int32 indices": ("result = torch.zeros(2, 3).scatter(1, "
