@@ -66,7 +66,7 @@ class LRScheduler:
 def _note_steps(optimizer):
     """From now on, set `optimizer._opt_called` when its step() runs (whatever step a
     subclass defines), so that a scheduler stepped first can warn as PyTorch's does."""
-    if hasattr(optimizer, "_opt_called"):
+    if getattr(optimizer.step, "notes_steps", False):
         return
     optimizer._opt_called = False
     step, owner = optimizer.step, weakref.ref(optimizer)  # no cycle through the instance
@@ -75,7 +75,8 @@ def _note_steps(optimizer):
     def noted_step(*args, **kwargs):
         owner()._opt_called = True
         return step(*args, **kwargs)
-    optimizer.step = noted_step
+    noted_step.notes_steps = True
+    optimizer.step = noted_step  # Optimizer.__getstate__ leaves it out of copies
 
 
 class StepLR(LRScheduler):

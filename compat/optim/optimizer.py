@@ -104,6 +104,12 @@ class Optimizer:
                         self.state[param] = state
         return loss
 
+    def __getstate__(self):
+        """The optimizer without what a scheduler added (its wrapper of step() is bound to
+        this instance): a copy or an unpickled optimizer steps itself, as in PyTorch."""
+        return {key: value for key, value in self.__dict__.items()
+                if key not in ("step", "_opt_called")}
+
     # ---- state_dict ----------------------------------------------------------------------
 
     def state_dict(self):

@@ -895,6 +895,13 @@ QUIET = {
         "        return super().step(closure)\n"
         "o = O([torch.ones(1, requires_grad=True)], lr=0.1)\n"
         "s = torch.optim.lr_scheduler.StepLR(o, 2)\no.step()\ns.step()"),
+    # the scheduler's note of steps stays with its optimizer: copies step themselves
+    "copies of an optimizer under a scheduler": (
+        "import copy, pickle\np = torch.ones(2, requires_grad=True)\np.grad = torch.ones(2)\n"
+        "o = torch.optim.SGD([p], lr=0.1)\ns = torch.optim.lr_scheduler.StepLR(o, 2)\n"
+        "for c in (copy.deepcopy(o), pickle.loads(pickle.dumps(o))):\n"
+        "    s2 = torch.optim.lr_scheduler.StepLR(c, 2)\n    c.step()\n    s2.step()\n"
+        "assert p.tolist() == [1.0, 1.0]"),
 }
 
 
