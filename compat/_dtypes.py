@@ -40,6 +40,11 @@ class dtype:
         return self.legacy_name.removesuffix("Tensor")
 
     @property
+    def cpp_name(self):
+        """The C++ name of the element type, which some of PyTorch's messages give."""
+        return _CPP_NAMES[self.name]
+
+    @property
     def itemsize(self):
         return self.numpy.itemsize
 
@@ -49,6 +54,12 @@ class dtype:
     def __reduce__(self):
         return self.name
 
+
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+              "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
+              "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+              "bool": "bool", "complex64": "c10::complex<float>",
+              "complex128": "c10::complex<double>"}
 
 bool = dtype("bool", np.bool_, _BOOL, "BoolTensor")  # noqa: A001 -- torch's name
 uint8 = dtype("uint8", np.uint8, _INT, "ByteTensor")

@@ -261,14 +261,12 @@ def legacy_new(dtype, args, kwargs, name):
         raise TypeError(f"compat.{name}(): unexpected keyword arguments {sorted(kwargs)}")
     if not args:
         return make(np.empty((0,), dtype.numpy))
-    if all(isinstance(a, numbers.Integral) and not isinstance(a, bool) for a in args) or (
-            len(args) == 1 and isinstance(args[0], Size)):
-        return make(np.empty(_size(args, name), dtype.numpy))
-    if len(args) != 1:
-        shape_argument(args, "new")  # PyTorch's error for the first size that is not an int
-        raise TypeError(f"compat.{name}(): expected sizes (ints) or one sequence of data, got "
-                        f"{args!r}")
     data = args[0]
+    if len(args) > 1 or isinstance(data, Size) or (isinstance(data, numbers.Integral)
+                                                   and not isinstance(data, bool)):
+        # sizes, the ones after the first as PyTorch's sizes take them (one-element integer
+        # tensors too), with its error for the first that is not an int
+        return make(np.empty(_size(args, "new"), dtype.numpy))
     if isinstance(data, Tensor):
         if data.dtype is not dtype:
             raise TypeError(f"expected {dtype.scalar_name} (got {data.dtype.scalar_name})")

@@ -293,9 +293,12 @@ def run_backward(outputs, gradients, retain_graph, create_graph, inputs=None):
     wanted = None
     targets = {}
     if inputs is not None:
-        for t in _as_tuple(inputs):
-            if t._box is None:
-                raise RuntimeError("backward(inputs=...): every input must require grad")
+        inputs = _as_tuple(inputs)
+        if not inputs:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        for t in inputs:
+            if t._box is None:  # PyTorch retains the inputs' gradients first
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
             targets[t._box.node] = t
         wanted = set(targets)
     with set_grad_enabled(create_graph):
@@ -357,10 +360,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise NotImplementedError("compat.autograd.grad: is_grads_batched is not supported")
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
-    grad_outputs = _as_tuple(grad_outputs) or (None,) * len(outputs)
-    if len(grad_outputs) != len(outputs):
-        raise RuntimeError(f"grad requires one grad_output per output: got {len(grad_outputs)} "
-                           f"grad_outputs for {len(outputs)} outputs")
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    grad_outputs = _one_gradient_each(outputs, grad_outputs)
     if retain_graph is None:
         retain_graph = create_graph
     for t in inputs:
@@ -394,11 +396,17 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     tensors = _as_tuple(tensors)
     if grad_variables is not None:
         grad_tensors = grad_variables
-    grad_tensors = _as_tuple(grad_tensors) or (None,) * len(tensors)
-    if len(grad_tensors) != len(tensors):
-        raise RuntimeError(f"backward got {len(grad_tensors)} gradients for {len(tensors)} "
-                           f"tensors")
-    run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs)
+    run_backward(tensors, _one_gradient_each(tensors, grad_tensors), retain_graph, create_graph,
+                 inputs)
+
+
+def _one_gradient_each(outputs, gradients):
+    """`gradients` (None: a None for each output) paired with `outputs` as PyTorch pairs
+    them: gradients beyond the outputs are ignored, missing ones refused."""
+    gradients = _as_tuple(gradients) or (None,) * len(outputs)
+    if len(gradients) < len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(gradients)} gradients")
+    return gradients[:len(outputs)]
 
 
 __all__ = ["Node", "AccumulateGrad", "grad", "backward"]

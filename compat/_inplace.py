@@ -18,7 +18,7 @@ from ._grad_mode import STATE
 from ._ops import (abs, add, clamp, clamp_max, clamp_min, cos, div, exp, log, masked_fill, mul,
                    neg, pow, reciprocal, relu, remainder, sigmoid, sin, sqrt, square, sub, tanh,
                    to_dtype)
-from ._record import edge, engine, new_nodes, operand, wrap
+from ._record import broadcast_error, edge, engine, new_nodes, operand, wrap
 from ._tape import TAPE, privatize, retie_saved
 from ._tensor import Tensor, make, views_of
 
@@ -139,14 +139,28 @@ def _computed_in_place(ufunc, t, args, kwargs):
     return True
 
 
+def check_written_shape(shape, value_shape):
+    """PyTorch's errors for writing a value of `value_shape` into a tensor of `shape` in
+    place: shapes that do not broadcast, or that broadcast to another shape than t's."""
+    clash = broadcast_error(shape, value_shape)
+    if clash:
+        raise RuntimeError(clash)
+    broadcast = np.broadcast_shapes(shape, value_shape)
+    if broadcast != shape:
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
+                           f"{list(broadcast)}")
+
+
 def assign(t, result, inputs):
     """Make `result` (computed from `inputs`, one of them standing for t) t's new value and,
     if recorded, t's new history."""
+    if result._data.shape != t._data.shape:
+        check_written_shape(t._data.shape, result._data.shape)
     made = result
     if result.dtype is not t.dtype:
         if not _dtypes.can_cast(result.dtype, t.dtype):
-            raise RuntimeError(f"result type {result.dtype.name.title()} can't be cast to the "
-                               f"desired output type {t.dtype.name.title()}")
+            raise RuntimeError(f"result type {result.dtype.scalar_name} can't be cast to the "
+                               f"desired output type {t.dtype.scalar_name}")
         result = to_dtype(result, t.dtype)
     box = result._box
     if box is None:
@@ -268,7 +282,14 @@ def inplace(op, fill=None, ufunc=None, overlap=True):
 
 def _raw_value(t, value):
     """A fill value (a number or a tensor) as NumPy can write it into t."""
-    return value._data if isinstance(value, Tensor) else value
+    return _fill_value(value)._data if isinstance(value, Tensor) else value
+
+
+def _fill_value(value):
+    if value.dim():
+        raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                           f"{value.dim()} dimensions.")
+    return value
 
 
 def _filled(t, value, label, edges):
@@ -279,7 +300,7 @@ def _filled(t, value, label, edges):
 
 def _fill_op(t, value):
     if isinstance(value, Tensor):
-        return _filled(t, value, "FillBackward3", (t, value))
+        return _filled(t, _fill_value(value), "FillBackward3", (t, value))
     return _filled(t, value, "FillBackward2", (t,))
 
 
@@ -292,16 +313,18 @@ def _fill_with_wrapped_number(t, value):
     return _filled(t, value, "FillBackward3", (t, value))
 
 
-def _check_source(src):
+def _check_source(t, src):
     if not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
+    if src._data.shape != t._data.shape:
+        check_written_shape(t._data.shape, src._data.shape)
     return src
 
 
 def _copy_op(t, src):
     """`src` broadcast to t's shape and cast to t's dtype (t's old values get a zero
     gradient)."""
-    _check_source(src)
+    _check_source(t, src)
     shape = t._data.shape
     value = operand(src, t.dtype)
     if src._data.shape != shape:
@@ -328,15 +351,15 @@ clamp_min_ = inplace(clamp_min)
 clamp_max_ = inplace(clamp_max)
 fill_ = inplace(_fill_op, fill=_raw_value, overlap=False)
 fill_with_wrapped_number_ = inplace(_fill_with_wrapped_number, fill=_raw_value, overlap=False)
-copy_ = inplace(_copy_op, fill=lambda t, src: _check_source(src)._data)
-_copy_unchecked_ = inplace(_copy_op, fill=lambda t, src: _check_source(src)._data,
+copy_ = inplace(_copy_op, fill=lambda t, src: _check_source(t, src)._data)
+_copy_unchecked_ = inplace(_copy_op, fill=lambda t, src: _check_source(t, src)._data,
                            overlap=False)
 
 
 def copy_all_(t, src):
     """``t[:] = src``: copy_, but PyTorch's indexing compares src broadcast to t's shape
     with t (so an overlapping src that is broadcast is not refused)."""
-    _check_source(src)
+    _check_source(t, src)
     try:
         source = np.broadcast_to(src._data, t._data.shape)
     except ValueError:  # copy_ raises PyTorch's error

@@ -23,6 +23,7 @@ from ._record import (broadcast_error, check_tensor, elementwise, engine, float_
                       operand, result_type, wrap, wrap_view)
 from ._return_types import return_type
 from ._tensor import Tensor, make
+from ._typename import typename
 
 _int64, _bool, _float = _dtypes.int64, _dtypes.bool, _dtypes.FLOAT
 
@@ -199,6 +200,11 @@ def sigmoid(input):
 
 def relu(input):
     """max(input, 0), whose derivative at 0 is 0 (PyTorch's)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"relu(): argument 'input' (position 1) must be Tensor, not "
+                        f"{typename(input)}")
+    if input._data.dtype == np.bool_:
+        raise RuntimeError("Boolean inputs not supported for relu")
     value = engine(input)
     zero = 0 if input.dtype.category != _float else 0.0
     return wrap(fnp.where(unbox_all(value) > 0, value, zero), "ReluBackward0", (input,),
@@ -227,6 +233,13 @@ def clamp(input, min=None, max=None):
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     # Lists rather than generator expressions, and the input's dtype looked up once (~1 us).
     dtype = result_type(*[x for x in (input, min, max) if x is not None])
+    shape = input._data.shape
+    for bound in (min, max):
+        if isinstance(bound, Tensor) and bound._data.shape != shape:
+            clash = broadcast_error(shape, bound._data.shape)
+            if clash:
+                raise RuntimeError(clash)
+            shape = np.broadcast_shapes(shape, bound._data.shape)
     input_dtype = input.dtype
     if input_dtype.category >= dtype.category:
         dtype = input_dtype
@@ -336,9 +349,15 @@ def argmin(input, dim=None, keepdim=False):
 
 
 def _arg_reduce(numpy_fn, input, dim, keepdim):
+    name = numpy_fn.__name__
     if dim is None:
+        if not input._data.size:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                             f"input.numel() == 0.")
         return make(np.asarray(numpy_fn(input._data), np.int64))
     axis = input._dim(dim)
+    if input._data.ndim and not input._data.shape[axis]:
+        raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
     return make(np.asarray(numpy_fn(input._data, axis=axis, keepdims=keepdim), np.int64))
 
 
@@ -539,16 +558,18 @@ def cumsum(input, dim, *, dtype=None):
 # ---- products ---------------------------------------------------------------------------
 
 
-# PyTorch names the element types in some product errors as C++ does.
-_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
-              "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
-              "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-              "bool": "bool", "complex64": "c10::complex<float>",
-              "complex128": "c10::complex<double>"}
-
-
 def _product(a, b, label):
-    return wrap(fnp.matmul(engine(a), engine(b)), label, (a, b))
+    """`a @ b` recorded as `label`. Operands of two dtypes reach it only where PyTorch's bmm
+    has nothing to multiply (an empty result or no columns), skips its dtype check and
+    gives zeros of `b`'s dtype."""
+    if _same_dtype(a, b):
+        a_value = engine(a)
+    else:
+        recorded = isinstance(engine(a), Box)
+        if recorded and not (b.dtype.is_floating_point or b.dtype.is_complex):
+            raise RuntimeError(f"Autograd not support dtype: {b.dtype.scalar_name}")
+        a_value = operand(a, b.dtype)
+    return wrap(fnp.matmul(a_value, engine(b)), label, (a, b))
 
 
 def _same_dtype(a, b):
@@ -577,7 +598,7 @@ def _check_mm(shape, mat2_shape, mat1, mat2):
                            f"and {mat2_shape[0]}x{mat2_shape[1]})")
     if not _same_dtype(mat1, mat2):
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                           f"{_CPP_NAMES[mat1.dtype.name]} != {_CPP_NAMES[mat2.dtype.name]}")
+                           f"{mat1.dtype.cpp_name} != {mat2.dtype.cpp_name}")
 
 
 def mv(input, vec):
@@ -632,10 +653,16 @@ def bmm(input, mat2):
     if (batch2, rows) != (batch, columns):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{batch}, {columns}] but got: [{batch2}, {rows}].")
-    if not _same_dtype(input, mat2):
+    _check_bmm_dtypes(input, mat2, batch * input._data.shape[1] * mat2._data.shape[2] * columns)
+    return _product(input, mat2, "BmmBackward0")
+
+
+def _check_bmm_dtypes(input, mat2, work):
+    """bmm's dtype error, which PyTorch skips where there is no `work` (the product of the
+    result's size and the length of the sums is 0)."""
+    if work and not _same_dtype(input, mat2):
         raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
                            f"{mat2.dtype.scalar_name}")
-    return _product(input, mat2, "BmmBackward0")
 
 
 def _check_batches(a, b):
@@ -668,8 +695,40 @@ def matmul(input, other):
         return mv(input, other)
     if a_dim == 1 and b_dim == 2:
         return wrap_view(mm(unsqueeze(input, 0), other), fnp.squeeze, "SqueezeBackward4", axis=0)
+    if a_dim == 3 and b_dim == 3:
+        squeezed = _batch_of_one_squeezed(input, other)
+        if squeezed:
+            return matmul(*squeezed)
     _check_batched_matmul(input, other)
+    if a_dim == 2 and input.requires_grad:
+        return _folded_transposed(input, other)
     return _product(input, other, "UnsafeViewBackward0")
+
+
+def _batch_of_one_squeezed(input, other):
+    """PyTorch's operands for a product of two 3-D tensors whose batches differ, one of them
+    a batch of one that requires grad: that one as a matrix (so that its gradient is one
+    product, not a sum over the other's batch), the left one if both are; else None."""
+    a, b = input._data.shape[0], other._data.shape[0]
+    if a == b:
+        return None
+    if a == 1 and input.requires_grad:
+        return squeeze(input, 0), other
+    if b == 1 and other.requires_grad:
+        return input, squeeze(other, 0)
+    return None
+
+
+def _folded_transposed(matrix, batch):
+    """`matrix @ batch` where `matrix` requires grad: PyTorch computes it as (batch^T with
+    its batch folded into rows) @ matrix^T and transposes the result back, copying it
+    (CloneBackward0) unless the transposed layout is row-major already (TransposeBackward0,
+    with the transpose's strides)."""
+    rows, columns = matrix._data.shape[0], batch._data.shape[-1]
+    if rows != 1 and columns != 1 and math.prod(batch._data.shape[:-2]) * rows * columns:
+        return _product(matrix, batch, "CloneBackward0")
+    product = fnp.matmul(fnp.swapaxes(engine(batch), -1, -2), fnp.swapaxes(engine(matrix), 0, 1))
+    return wrap(fnp.swapaxes(product, -1, -2), "TransposeBackward0", (matrix, batch))
 
 
 def _check_batched_matmul(input, other):
@@ -690,9 +749,8 @@ def _check_batched_matmul(input, other):
     a = (1,) + a if len(a) == 1 else a
     b = b + (1,) if len(b) == 1 else b
     _check_batches(a, b)
-    if not _same_dtype(input, other):
-        raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
-                           f"{other.dtype.scalar_name}")
+    batch = math.prod(np.broadcast_shapes(a[:-2], b[:-2]))
+    _check_bmm_dtypes(input, other, batch * a[-2] * a[-1] * b[-1])
 
 
 def _folds(larger, smaller, input):
@@ -973,6 +1031,15 @@ def where(condition, input=None, other=None):
 
 
 def masked_fill(input, mask, value):
+    clash = broadcast_error(mask._data.shape, input._data.shape)
+    if clash:
+        raise RuntimeError(clash)
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{mask.dtype.cpp_name}")
+    if isinstance(value, Tensor) and value.dim():
+        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.dim()} dimension(s).")
     dtype = input.dtype
     out = fnp.where(mask._data, operand(value, dtype), engine(input))
     edges = (input, value) if isinstance(value, Tensor) else (input,)

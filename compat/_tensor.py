@@ -67,7 +67,8 @@ def views_of(base):
 def make_leaf(data, requires_grad):
     t = make(data)
     if requires_grad:
-        t.requires_grad_(True)
+        t._require_grad(True, "Only Tensors of floating point and complex dtype can require "
+                              "gradients")
     return t
 
 
@@ -193,10 +194,17 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value):
-        self.requires_grad_(value)
+        self._require_grad(value, "only Tensors of floating point and complex dtype can "
+                                  "require gradients")
 
     def requires_grad_(self, requires_grad=True):
         """Start (or stop) recording operations on this leaf tensor; returns it."""
+        return self._require_grad(requires_grad, "only Tensors of floating point dtype can "
+                                                 "require gradients")
+
+    def _require_grad(self, requires_grad, refusal):
+        """requires_grad_, refusing an integer tensor with `refusal` (PyTorch's wording
+        depends on the way the flag was set)."""
         if not self.is_leaf:
             if requires_grad:
                 return self
@@ -206,8 +214,7 @@ class Tensor:
                 "var_no_grad = var.detach().")
         if requires_grad and self._box is None:
             if not self.dtype.is_floating_point:
-                raise RuntimeError(
-                    "only Tensors of floating point dtype can require gradients")
+                raise RuntimeError(refusal)
             self._box = TAPE.box(self._data, leaf_node(weakref.ref(self)))
         elif not requires_grad:
             self._box = None
@@ -254,6 +261,14 @@ class Tensor:
                                    f"'{list(value.shape)}' to a tensor of size "
                                    f"'{list(self.shape)}'. Please ensure that the gradient and "
                                    f"the tensor are the same size")
+            if value.dtype is not self.dtype:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{value.dtype.cpp_name}' to a "
+                    f"tensor with grad_dtype '{self.dtype.scalar_name}'. The gradient must match "
+                    f"the tensor's grad_dtype (defaults to the tensor's dtype). You can set the "
+                    f"tensor's grad_dtype attribute with a specific dtype, or None to allow any "
+                    f"dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and "
+                    f"its gradient may break downstream systems that assume they match.")
         self._grad = value
 
     @property

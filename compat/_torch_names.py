@@ -10,6 +10,7 @@ is generated from both (``python -m compat.tools.list_torch_names``).
 import builtins
 import itertools
 import math
+import numbers
 
 import numpy as np
 
@@ -54,7 +55,7 @@ def _chunk(x, chunks, dim=0):
     """PyTorch's chunks: pieces of ceil(n / chunks) elements (fewer pieces if that covers n)."""
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    n = fnp.shape(x)[dim]
+    n = fnp.shape(x)[_dims(x, dim)]
     size = max(math.ceil(n / chunks), 1)
     return _split(x, size, dim)
 
@@ -62,9 +63,15 @@ def _chunk(x, chunks, dim=0):
 def _split(x, split_size_or_sections, dim=0):
     """Pieces of `split_size` elements along `dim` (the last may be shorter), or of the
     listed sizes, which must add up to the length."""
-    n = fnp.shape(x)[dim]
+    n = fnp.shape(x)[_dims(x, dim)]
     if isinstance(split_size_or_sections, int):
         size = split_size_or_sections
+        if size < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got "
+                               f"split_size={size}")
+        if size == 0 and n:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                               f"dimension size of {n}")
         bounds = list(range(size, n, size)) if size > 0 else []
     else:
         sizes = list(split_size_or_sections)
@@ -83,53 +90,117 @@ def _tensor_split(x, indices_or_sections, dim=0):
     return tuple(fnp.array_split(x, sections, axis=dim))
 
 
-def _along(index, dim):
-    """The full index tuple that picks, at each position of `index`, element index[...]
-    along `dim` (PyTorch's gather/scatter addressing)."""
+def _along(index, dim, ndim):
+    """The index of a tensor of `ndim` >= 1 dimensions that picks, at each position of
+    `index`, element index[...] along `dim` (PyTorch's gather/scatter addressing; a 0-d
+    index is one position of a vector; an empty one, of any shape, picks nothing)."""
     index = np.asarray(index)
+    if index.size == 0:
+        return (np.zeros(index.shape, np.intp),) * ndim
+    if index.ndim == 0:
+        return (index,)
     grids = list(np.indices(index.shape, sparse=True))
-    grids[dim % max(index.ndim, 1)] = index
+    grids[dim % index.ndim] = index
     return tuple(grids)
 
 
-def _check_index(index, name, x, dim):
-    """PyTorch's checks of a gather/scatter index: int64, within [0, size) along `dim`
-    (PyTorch counts no index from the end here)."""
+def _as_vector(x):
+    """x, a 0-d x as a vector of one element (as gather and scatter read scalars)."""
+    return fnp.reshape(x, (1,)) if fnp.ndim(x) == 0 else x
+
+
+def _shaped_like(out, x):
+    """A gather or scatter result computed on `_as_vector(x)`, back to x's dimensions."""
+    return fnp.reshape(out, ()) if fnp.ndim(x) == 0 and fnp.ndim(out) else out
+
+
+def _check_index(index, name, x, dim, src=None):
+    """PyTorch's checks of a gather/scatter index, in its order: int32 or int64; its shape
+    against x's and src's (a tensor; None for a number), unless it is empty; within
+    [0, size) along `dim` (PyTorch counts no index from the end here)."""
     index = np.asarray(index)
-    if index.dtype != np.int64:
-        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
-    size = fnp.shape(x)[_dims(x, dim)] if fnp.ndim(x) else 1
-    bad = index[(index < 0) | (index >= size)]
-    if bad.size:
-        raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with "
-                           f"size {size}")
+    if index.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+    axis = _dims(x, dim)
+    if index.size:
+        _check_index_shape(name, index.shape, fnp.shape(x), axis,
+                           None if src is None else fnp.shape(src))
+    _check_in_range(index, (fnp.shape(x) or (1,))[axis], axis, RuntimeError, negatives=False)
+
+
+def _length(shape, d):
+    """shape[d], a scalar's shape counting as (1,) (PyTorch's ensure_nonempty_size)."""
+    if not shape:
+        return 1
+    if d >= len(shape):
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-len(shape)}, "
+                         f"{len(shape) - 1}], but got {d})")
+    return shape[d]
+
+
+def _check_index_shape(name, index_shape, shape, axis, src_shape):
+    """PyTorch's errors, in its order, for an index with another number of dimensions than
+    x or src (of `src_shape`, None for a number), longer than x along another dimension
+    than `axis`, or longer than src along any (src is read only where x's sizes pass)."""
+    ndim = max(len(shape), 1)
+    if max(len(index_shape), 1) != ndim:
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as "
+                           f"{'input' if name == 'gather' else 'self'} tensor")
+    longer = [d for d in range(ndim) if d != axis and _length(index_shape, d) > _length(shape, d)]
+    if name == "gather":
+        if longer:
+            raise RuntimeError(f"Size does not match at dimension {longer[0]} expected index "
+                               f"{list(index_shape)} to be no larger than self {list(shape)} "
+                               f"apart from dimension {axis}")
+        return
+    if not longer and src_shape is not None:  # src is read up to its first shorter dimension
+        for d in range(ndim):
+            if _length(index_shape, d) > _length(src_shape, d):
+                longer = [d]
+                break
+    if src_shape is not None and max(len(src_shape), 1) != ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if longer:
+        src_part = "" if src_shape is None else f" and to be no larger size than src " \
+                                                f"{list(src_shape)}"
+        raise RuntimeError(f"Expected index {list(index_shape)} to be no larger than self "
+                           f"{list(shape)} apart from dimension {axis}{src_part}")
+
+
+def _read_source(src, index):
+    """The elements of a scatter's src that `index` reads, shaped like index: its leading
+    block of index's shape (a 0-d index reads one element; a 0-d src is one element, read
+    wherever index points)."""
+    if fnp.ndim(src) == 0:
+        return src
+    if not np.size(index):  # nothing is read (src may be shorter than the empty index)
+        return np.zeros((), unbox_all(src).dtype)
+    shape = np.shape(index)
+    part = fnp.getitem(src, tuple(slice(0, n) for n in shape or (1,)))
+    return part if shape else fnp.reshape(part, ())
 
 
 def _gather(x, dim, index, *, sparse_grad=False):
     _check_index(index, "gather", x, dim)
-    if fnp.ndim(x) == 0:
-        return x
-    return fnp.getitem(x, _along(index, dim))
+    return fnp.getitem(_as_vector(x), _along(index, dim, max(fnp.ndim(x), 1)))
 
 
 def _scatter_add(x, dim, index, src):
-    _check_index(index, "scatter_add", x, dim)
-    index = np.asarray(index)
-    part = fnp.getitem(src, tuple(slice(0, n) for n in index.shape))
-    return fnp.at(x)[_along(index, dim)].add(part)
+    _check_index(index, "scatter_add", x, dim, src)
+    out = fnp.at(_as_vector(x))[_along(index, dim, max(fnp.ndim(x), 1))].add(
+        _read_source(src, index))
+    return _shaped_like(out, x)
 
 
 def _scatter(x, dim, index, src=None, *, value=None, reduce=None):
-    _check_index(index, "scatter", x, dim)
+    _check_index(index, "scatter", x, dim, None if isinstance(src, numbers.Number) else src)
     if reduce is not None:
         raise NotImplementedError("compat: scatter(reduce=...) is not supported; use "
                                   "scatter_add or scatter_reduce")
     index = np.asarray(index)
-    if src is None or np.ndim(unbox_all(src)) == 0:
-        part = value if src is None else src
-    else:
-        part = fnp.getitem(src, tuple(slice(0, n) for n in index.shape))
-    return fnp.at(x)[_along(index, dim)].set(part)
+    part = value if src is None else _read_source(src, index)
+    where = _along(index, dim, max(fnp.ndim(x), 1))
+    return _shaped_like(fnp.at(_as_vector(x))[where].set(part), x)
 
 
 def _scalar_type(x):
@@ -161,17 +232,18 @@ def _scatter_reduce(x, dim, index, src, reduce, *, include_self=True):
     """src's elements reduced into x at index[...] along `dim` (PyTorch's addressing);
     with include_self=False, a position src reaches starts from the reduction's identity
     instead of its own value (and gets no gradient for it)."""
-    _check_index(index, "scatter_reduce", x, dim)
+    _check_index(index, "scatter_reduce", x, dim, src)
     if reduce not in _SCATTER_UPDATES and reduce != "mean":
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
                            f"got {reduce}")
     _check_same_dtype(x, src, "scatter(): Expected self.dtype to be equal to src.dtype")
-    index = np.asarray(index)
-    where = _along(index, dim) if fnp.ndim(x) else ()
-    part = fnp.getitem(src, tuple(slice(0, n) for n in index.shape))
+    vector = _as_vector(x)
+    where = _along(index, dim, fnp.ndim(vector))
+    part = _read_source(src, index)
     dtype = unbox_all(x).dtype
-    hits = np.zeros(fnp.shape(x), np.int64)
+    hits = np.zeros(fnp.shape(vector), np.int64)
     np.add.at(hits, where, 1)
+    hits = _shaped_like(hits, x)
     if reduce == "mean":
         total = _scatter_reduce(x, dim, index, src, "sum", include_self=include_self)
         counts = (hits + 1 if include_self else np.maximum(hits, 1)).astype(dtype)
@@ -179,7 +251,8 @@ def _scatter_reduce(x, dim, index, src, reduce, *, include_self=True):
             return total / counts
         return fnp.floor_divide(total, counts)  # PyTorch's integer mean rounds down
     start = x if include_self else fnp.where(hits > 0, _scatter_identity(reduce, dtype), x)
-    return getattr(fnp.at(start)[where], _SCATTER_UPDATES[reduce])(part)
+    out = getattr(fnp.at(_as_vector(start))[where], _SCATTER_UPDATES[reduce])(part)
+    return _shaped_like(out, x)
 
 
 def _masked_scatter(x, mask, source):
@@ -214,15 +287,46 @@ def _index_select(x, dim, index):
 
 
 def _index_add(x, dim, index, source, *, alpha=1):
+    index, dim = np.asarray(index), _dims(x, dim)
+    if index.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{_scalar_type(index)}")
+    if index.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+                         f"{index.ndim} with type: {_scalar_type(index)} and size: "
+                         f"{list(index.shape)}")
+    shape, source_shape = fnp.shape(x) or (1,), fnp.shape(source) or (1,)
+    if index.size != source_shape[dim]:
+        raise RuntimeError(f"index_add_(): Number of indices ({index.size}) should be equal to "
+                           f"source.size(dim): ({source_shape[dim]}), for dim: {dim}")
+    if shape[:dim] + shape[dim + 1:] != source_shape[:dim] + source_shape[dim + 1:]:
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {list(fnp.shape(x))} "
+                           f"source.shape = {list(fnp.shape(source))}")
+    _check_in_range(index, shape[dim], dim, RuntimeError, negatives=False)
     grid = [slice(None)] * max(fnp.ndim(x), 1)
-    grid[dim] = np.asarray(index)
+    grid[dim] = index
     return fnp.at(x)[tuple(grid)].add(source if alpha == 1 else source * alpha)
 
 
 def _index_fill(x, dim, index, value):
+    index, dim = np.asarray(index), _dims(x, dim)
+    if index.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if index.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    _check_in_range(index, (fnp.shape(x) or (1,))[dim], dim, IndexError, negatives=True)
     grid = [slice(None)] * max(fnp.ndim(x), 1)
-    grid[dim] = np.asarray(index)
+    grid[dim] = index
     return fnp.at(x)[tuple(grid)].set(value)
+
+
+def _check_in_range(index, size, dim, error, negatives):
+    """PyTorch's `error` for an index out of [0, size) (or [-size, size) where it counts
+    `negatives` from the end) along `dim`."""
+    bad = index[(index < (-size if negatives else 0)) | (index >= size)]
+    if bad.size:
+        raise error(f"index {bad.flat[0]} is out of bounds for dimension {dim} with size {size}")
 
 
 def _take_along_dim(x, indices, dim=None):
@@ -232,6 +336,7 @@ def _take_along_dim(x, indices, dim=None):
 
 
 def _narrow(x, dim, start, length):
+    dim = _dims(x, dim)
     index = [slice(None)] * fnp.ndim(x)
     start = int(start) % fnp.shape(x)[dim] if start < 0 else int(start)
     if start + length > fnp.shape(x)[dim]:
@@ -242,7 +347,14 @@ def _narrow(x, dim, start, length):
 
 
 def _select(x, dim, index):
-    grid = [slice(None)] * fnp.ndim(x)
+    shape = fnp.shape(x)
+    if not shape:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim = _dims(x, dim)
+    if not -shape[dim] <= index < shape[dim]:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(shape)} at dimension {dim}")
+    grid = [slice(None)] * len(shape)
     grid[dim] = index
     return fnp.getitem(x, tuple(grid))
 
@@ -430,14 +542,33 @@ def _repeat(x, *sizes):
 
 def _repeat_interleave(x, repeats, dim=None, *, output_size=None):
     counts = np.asarray(unbox_all(repeats)) if not isinstance(repeats, int) else repeats
+    if isinstance(repeats, int) and repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    if np.any(np.asarray(counts) < 0):
+        raise RuntimeError("repeats can not be negative")
     if dim is None:
         return fnp.repeat(fnp.reshape(x, (-1,)), counts, axis=0)
     return fnp.repeat(x, counts, axis=dim)
 
 
+def _matrices(x, name):
+    """x, refused as PyTorch's tril/triu refuse fewer than 2 dimensions."""
+    if fnp.ndim(x) < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    return x
+
+
 def _unflatten(x, dim, sizes):
     shape = list(fnp.shape(x))
     dim = dim % len(shape)
+    sizes = tuple(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    known = math.prod(n for n in sizes if n != -1)
+    if -1 not in sizes and known != shape[dim] or -1 in sizes and (
+            sizes.count(-1) == 1 and (not known or shape[dim] % known)):
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
+                           f"size of dim {dim} ({shape[dim]}) in the input tensor")
     return fnp.reshape(x, tuple(shape[:dim]) + tuple(sizes) + tuple(shape[dim + 1:]))
 
 
@@ -999,8 +1130,10 @@ SHAPES = [
     Row("flipud", fnp.flipud, KEEP, "FlipBackward0"),
     Row("roll", _roll, KEEP),
     Row("rot90", _rot90, KEEP),
-    Row("tril", lambda x, diagonal=0: fnp.tril(x, diagonal), KEEP, inplace=True),
-    Row("triu", lambda x, diagonal=0: fnp.triu(x, diagonal), KEEP, inplace=True),
+    Row("tril", lambda x, diagonal=0: fnp.tril(_matrices(x, "tril"), diagonal), KEEP,
+        inplace=True),
+    Row("triu", lambda x, diagonal=0: fnp.triu(_matrices(x, "triu"), diagonal), KEEP,
+        inplace=True),
     Row("diag", _diag, KEEP),
     Row("diagonal", lambda x, offset=0, dim1=0, dim2=1: fnp.diagonal(x, offset, dim1, dim2),
         KEEP, "DiagonalBackward0", view=True),

@@ -43,6 +43,9 @@ def linear(input, weight, bias=None):
         if not isinstance(value, Tensor):
             raise TypeError(f"linear(): argument '{name}' (position {position}) must be "
                             f"Tensor, not {typename(value)}")
+    if not input.dim() or not weight.dim():
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
+                           f"{input.dim()}D and {weight.dim()}D")
     if input.dtype is not weight.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
                            f"{input.dtype.scalar_name} and {weight.dtype.scalar_name}")
@@ -172,12 +175,15 @@ def _check_class_shapes(shape, target_shape):
     """PyTorch's errors for a target that does not fit an input of `shape`."""
     if not shape:
         raise ValueError("Expected 1 or more dimensions (got 0)")
-    batch = target_shape[0] if target_shape else 1
+    batch = target_shape[0] if target_shape else 0  # as PyTorch counts a scalar's
     if len(shape) >= 2 and batch != shape[0]:
         raise ValueError(f"Expected input batch_size ({shape[0]}) to match target "
                          f"batch_size ({batch}).")
     if len(shape) <= 2 and len(target_shape) > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if len(shape) == 1 and target_shape not in ((), (1,)):
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
+                         f"{target_shape[0]}")
     if len(shape) > 2 and target_shape[1:] != shape[2:]:
         raise RuntimeError(f"Expected target size {[shape[0], *shape[2:]]}, got "
                            f"{list(target_shape)}")
@@ -188,9 +194,11 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     """Minus input[n, target[n]] (times weight[target[n]]), for log-probabilities `input`
     of shape (C,), (N, C) or (N, C, d1, ...); the mean divides by the summed weights."""
     reduction = reduction_of(size_average, reduce, reduction)
-    _check_class_target(target)
     shape, targets = input._data.shape, target._data.astype(np.int64)
     _check_class_shapes(shape, targets.shape)
+    _check_class_target(target)
+    if len(shape) == 1:  # one sample: a target of one element is its class
+        targets = targets.reshape(())
     classes = shape[1] if len(shape) >= 2 else shape[0]
     ignored = targets == ignore_index
     bad = (targets < 0) | (targets >= classes)

@@ -1,4 +1,8 @@
 """optim.lr_scheduler: learning rates that change as training goes (StepLR)."""
+import functools
+import warnings
+import weakref
+
 from .optimizer import Optimizer
 
 
@@ -27,6 +31,7 @@ class LRScheduler:
         self._step_count = 0
         self._is_initial = False
         self._get_lr_called_within_step = False
+        _note_steps(optimizer)
         self.step()
 
     def get_lr(self):
@@ -36,6 +41,15 @@ class LRScheduler:
         return self._last_lr
 
     def step(self):
+        if self._step_count == 1 and not self.optimizer._opt_called:
+            warnings.warn(
+                "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch "
+                "1.1.0 and later, you should call them in the opposite order: "
+                "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this will "
+                "result in PyTorch skipping the first value of the learning rate schedule. See "
+                "more details at "
+                "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
+                UserWarning, stacklevel=2)
         self._step_count += 1
         self.last_epoch += 1
         for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
@@ -47,6 +61,22 @@ class LRScheduler:
 
     def load_state_dict(self, state_dict):
         self.__dict__.update(state_dict)
+
+
+def _note_steps(optimizer):
+    """From now on, set `optimizer._opt_called` when its step() runs (whatever step a
+    subclass defines), so that a scheduler stepped first can warn as PyTorch's does."""
+    if getattr(optimizer.step, "notes_steps", False):
+        return
+    optimizer._opt_called = False
+    step, owner = optimizer.step, weakref.ref(optimizer)  # no cycle through the instance
+
+    @functools.wraps(step)
+    def noted_step(*args, **kwargs):
+        owner()._opt_called = True
+        return step(*args, **kwargs)
+    noted_step.notes_steps = True
+    optimizer.step = noted_step  # Optimizer.__getstate__ leaves it out of copies
 
 
 class StepLR(LRScheduler):

@@ -78,9 +78,16 @@ class Optimizer:
             for param in group["params"]:
                 clear_grad(param, set_to_none)
 
+    # The algorithm, which each subclass defines: _update(param, grad, state, group) gives
+    # the parameter's new values (an array) from its values, gradient, state (a dict
+    # updated in place) and group settings.
+    _update = None
+
     def step(self, closure=None):
         """One update of every parameter that has a gradient; `closure`, if given,
         recomputes the loss (with gradients), which step returns."""
+        if self._update is None:  # a subclass that defines neither: PyTorch's abstract step
+            raise NotImplementedError
         loss = None
         if closure is not None:
             with enable_grad():
@@ -97,10 +104,11 @@ class Optimizer:
                         self.state[param] = state
         return loss
 
-    def _update(self, param, grad, state, group):
-        """The parameter's new values (an array) from its values, gradient, state (a dict
-        updated in place) and group settings."""
-        raise NotImplementedError
+    def __getstate__(self):
+        """The optimizer without what a scheduler added (its wrapper of step() is bound to
+        this instance): a copy or an unpickled optimizer steps itself, as in PyTorch."""
+        return {key: value for key, value in self.__dict__.items()
+                if key not in ("step", "_opt_called")}
 
     # ---- state_dict ----------------------------------------------------------------------
 

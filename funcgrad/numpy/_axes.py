@@ -14,9 +14,9 @@ def normalize_axis(axis, ndim, function, namespace="funcgrad.numpy"):
     for a in axes:
         a = operator.index(a)
         if not -ndim <= a < ndim:
-            raise np.exceptions.AxisError(
-                f"{namespace}.{function}: axis {a} is out of bounds for an array of "
-                f"dimension {ndim}")
+            # (axis, ndim, prefix): the exception then carries both, for callers that
+            # word it their own way (compat's "Dimension out of range")
+            raise np.exceptions.AxisError(a, ndim, f"{namespace}.{function}")
         result.append(a % ndim)
     if len(set(result)) != len(result):
         raise ValueError(f"{namespace}.{function}: repeated axis in {axis!r}")

@@ -134,9 +134,7 @@ def _normalize_axes(axes, ndim, function):
     for axis in axes:
         axis = operator.index(axis)
         if not -ndim <= axis < ndim:
-            raise np.exceptions.AxisError(
-                f"funcgrad.numpy.fft.{function}: axis {axis} is out of bounds for an array of "
-                f"dimension {ndim}")
+            raise np.exceptions.AxisError(axis, ndim, f"funcgrad.numpy.fft.{function}")
         result.append(axis % ndim)
     if len(set(result)) != len(result):
         raise ValueError(f"funcgrad.numpy.fft.{function}: repeated axis in {tuple(axes)}; "

@@ -27,6 +27,18 @@ CASES = {
     "grad of another size": "x.grad = torch.ones(2)",
     "detach_ of a view": "x.view(3)[:2].detach_()",
     "deepcopy of a non-leaf": "copy.deepcopy(x * 2)",
+    "backward inputs without grad": "x.sum().backward(inputs=[torch.ones(3)])",
+    "backward of no inputs": "x.sum().backward(inputs=[])",
+    "grad of no inputs": "torch.autograd.grad(x.sum(), [])",
+    "fewer gradients than tensors": "torch.autograd.backward([x.sum(), x.sum()], torch.ones(()))",
+    "fewer grad_outputs than outputs": "torch.autograd.grad([x.sum(), x.sum()], x, torch.ones(()))",
+    "grad_outputs of another shape": "torch.autograd.grad(x.sum(), x, torch.ones(3))",
+    "grad of another dtype": "x.grad = torch.ones(3, dtype=torch.long)",
+    "grad of a float to a double": ("y = torch.ones(3, dtype=torch.float64, requires_grad=True)\n"
+                                    "y.grad = torch.ones(3)"),
+    "integer factory requires grad": "torch.ones(3, dtype=torch.long, requires_grad=True)",
+    "integer data requires grad": "torch.tensor([1, 2], requires_grad=True)",
+    "integer requires_grad set": "y = torch.ones(3, dtype=torch.long)\ny.requires_grad = True",
     # conversions
     "numpy of a tensor requiring grad": "x.numpy()",
     "item of several elements": "torch.ones(2).item()",
