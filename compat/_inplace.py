@@ -114,7 +114,7 @@ def write(t, values, index=None):
                                "tensor refers to a single memory location (it was made by "
                                "expand); clone() it before writing") from None
         raise RuntimeError(str(error)) from None
-    t._version[0] += 1
+    t._version.value += 1
 
 
 def _computed_in_place(ufunc, t, args, kwargs):
@@ -138,7 +138,7 @@ def _computed_in_place(ufunc, t, args, kwargs):
     if t._box is not None:
         privatize(t._box.node, data)  # as write() does
     ufunc(data, other, out=data)
-    t._version[0] += 1
+    t._version.value += 1
     return True
 
 

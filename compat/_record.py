@@ -170,12 +170,12 @@ def _note_saved(new_nodes, inputs, out, saves_result, saves_inputs):
                         break
                 version = x._version
                 box = x._box
-                entries.append((version, version[0], data.dtype, data.shape,
+                entries.append((version, version.value, data.dtype, data.shape,
                                 None if box is None else box.node.label, not held))
     if saves_result:
         version = out._version
         data = out._data
-        entries.append((version, version[0], data.dtype, data.shape,
+        entries.append((version, version.value, data.dtype, data.shape,
                         out._box.node.label, False))  # out is boxed
     if entries:
         new_nodes[0].saved = tuple(entries)

@@ -30,6 +30,13 @@ _creation_numbers = itertools.count()
 _new = object.__new__
 
 
+class VersionCounter:
+    """How many times a stored value was modified in place (shared by aliases of it).
+    Made by `_tensor.make`, which sets `value` to 0."""
+
+    __slots__ = ("value",)
+
+
 class TapeNode(Node):
     """A node of the eager tape. Beyond the core node's data it keeps
 
@@ -174,7 +181,7 @@ def retie_saved(nodes, counters, counter):
     for node in nodes:
         if node.saved:
             node.saved = tuple(
-                (counter, counter[0]) + entry[2:]
+                (counter, counter.value) + entry[2:]
                 if any(entry[0] is c for c in counters) else entry
                 for entry in node.saved)
 
@@ -279,7 +286,7 @@ class _Visit:
             raise _freed_error(node)
         replaying = self.create_graph and node.recipe is not None
         for counter, version, dtype, shape, creator, replay_only in node.saved:  # no frame
-            if counter[0] != version and (replaying or not replay_only):
+            if counter.value != version and (replaying or not replay_only):
                 raise _modified_error(counter, version, dtype, shape, creator)
         if replaying:
             values, ans = node.recipe
@@ -314,7 +321,7 @@ def _modified_error(counter, version, dtype, shape, creator):
     return RuntimeError(
         f"one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: {_describe(dtype, shape, creator)} is at version "
-        f"{counter[0]}; expected version {version} instead. Hint: enable anomaly "
+        f"{counter.value}; expected version {version} instead. Hint: enable anomaly "
         f"detection to find the operation that failed to compute its gradient, with "
         f"torch.autograd.set_detect_anomaly(True, check_nan=False).")
 

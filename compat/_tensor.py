@@ -8,12 +8,7 @@ A tensor holds
   is ``_data`` and whose node is its history: a leaf node for a leaf, else the node of the
   operation that made it; None when it does not require grad;
 * ``_version``: the counter of in-place modifications of its storage, shared with its views,
-  which lets the backward pass notice values changed after they were saved: a one-element
-  int64 array, not an instance of a class, because the cyclic collector tracks every
-  instance of a Python class (and every dict) and, with it, every tuple that refers to one
-  (the checks of saved values that each recorded node keeps, which then stayed tracked as
-  long as the graph: 3 of the 5 objects per operation the collector scanned); arrays are
-  not tracked, nor, then, are those tuples;
+  which lets the backward pass notice values changed after they were saved;
 * ``_grad``, ``_base`` (the tensor it is a view of), ``_views`` (weak references to the
   views of it, whose history a recorded in-place update of it replaces) and
   ``_retains_grad``.
@@ -28,10 +23,9 @@ import weakref
 import numpy as np
 
 from . import _device, _dtypes
-from ._tape import TAPE, leaf_node
+from ._tape import TAPE, VersionCounter, leaf_node
 
 _new = object.__new__
-_UNMODIFIED = np.zeros(1, np.int64)  # a version counter at 0, copied for each storage
 
 
 def make(data, box=None, version=None, base=None):
@@ -39,7 +33,12 @@ def make(data, box=None, version=None, base=None):
     t = _new(Tensor)
     t._data = data
     t._box = box
-    t._version = _UNMODIFIED.copy() if version is None else version
+    if version is None:
+        # Built in place, as `t` is: no class call and `__init__` frame (3.11 inlines
+        # neither), one per tensor made.
+        version = _new(VersionCounter)
+        version.value = 0
+    t._version = version
     t._grad = None
     t._base = base
     t._views = None
