@@ -31,10 +31,12 @@ _new = object.__new__
 
 
 class VersionCounter:
-    """How many times a stored value was modified in place (shared by aliases of it).
-    Made by `_tensor.make`, which sets `value` to 0."""
+    """How many times a stored value was modified in place (shared by aliases of it)."""
 
     __slots__ = ("value",)
+
+    def __init__(self):
+        self.value = 0
 
 
 class TapeNode(Node):
@@ -63,41 +65,35 @@ class TapeNode(Node):
     What the tape keeps on a node (parents, held, recipe, saved) is a tuple, not a list:
     tuples of arrays and numbers drop out of the cyclic collector's scans, which the eager
     tape cannot pause (the program runs between its operations). Residuals stay as the rules
-    made them: converting them cost more instructions than the collector saved. Nodes are
-    made by `tape_node`.
+    made them: converting them cost more instructions than the collector saved.
     """
 
     __slots__ = ("number", "held", "recipe", "frees", "saved", "hooks", "sink", "label",
                  "edges", "meta")
+
+    def __init__(self, primitive, params, parents, residuals):
+        self.primitive = primitive
+        self.params = params
+        self.parents = parents
+        self.residuals = residuals
+        self.number = next(_creation_numbers)
+        self.held = ()
+        self.recipe = None
+        self.frees = False
+        self.saved = ()
+        self.hooks = None
+        self.sink = None
+        self.label = None
+        self.edges = None
+        self.meta = None
 
     def __repr__(self):
         name = self.label or (self.primitive.name if self.primitive is not None else "leaf")
         return f"<TapeNode {name}>"
 
 
-def tape_node(primitive, params, parents, residuals):
-    """A new node. Built in place, without the class call and `__init__` frame of
-    ``TapeNode(...)`` (3.11 does not inline those): one of them per recorded operation."""
-    node = _new(TapeNode)
-    node.primitive = primitive
-    node.params = params
-    node.parents = parents
-    node.residuals = residuals
-    node.number = next(_creation_numbers)
-    node.held = ()
-    node.recipe = None
-    node.frees = False
-    node.saved = ()
-    node.hooks = None
-    node.sink = None
-    node.label = None
-    node.edges = None
-    node.meta = None
-    return node
-
-
 def leaf_node(sink):
-    node = tape_node(None, None, (), ())
+    node = TapeNode(None, None, (), ())
     node.sink = sink
     return node
 
@@ -112,7 +108,7 @@ class Tape(ReverseTrace):
     def record(self, primitive, params, parents, residuals, ans, values=None):
         if type(parents) is list:  # a tuple, which `wrap` can share as the node's edges
             parents = tuple(parents)
-        node = tape_node(primitive, params, parents, residuals)
+        node = TapeNode(primitive, params, parents, residuals)
         if values is not None:
             held = saved_values(residuals)
             if held:
@@ -215,8 +211,9 @@ def backward(roots, root_cotangents, retain_graph=False, create_graph=False, wan
     visit = _Visit(wanted, retain_graph, create_graph)
     backward_pass(tape, roots, root_cotangents, retain_graph=True, visit=visit)
     results = visit.results
-    for node in visit.unreached(tape):
-        results[node] = None  # reached, but every path to it contributes zero
+    for node in tape:
+        if node not in results and visit.wants(node):
+            results[node] = None  # reached, but every path to it contributes zero
     return results
 
 
@@ -265,19 +262,13 @@ class _Visit:
         self.create_graph = create_graph
         self.results = {}
 
-    def unreached(self, tape):
-        """The wanted nodes of `tape` that received no cotangent (one pass, no call per
-        node: a backward pass visits every node of the graph here)."""
-        results = self.results
-        if self.wanted is None:
-            return [node for node in tape if node.sink is not None and node not in results]
-        return [node for node in tape if node in self.wanted and node not in results]
+    def wants(self, node):
+        return node.sink is not None if self.wanted is None else node in self.wanted
 
     def __call__(self, node, ct):
         if node.hooks:
             ct = _run_hooks(node, ct)
-        # The wanted nodes: those with a sink, or those asked for.
-        if node.sink is not None if self.wanted is None else node in self.wanted:
+        if node.sink is not None if self.wanted is None else node in self.wanted:  # wants
             self.results[node] = ct
         residuals = node.residuals
         if not node.parents:

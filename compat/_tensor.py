@@ -33,12 +33,7 @@ def make(data, box=None, version=None, base=None):
     t = _new(Tensor)
     t._data = data
     t._box = box
-    if version is None:
-        # Built in place, as `t` is: no class call and `__init__` frame (3.11 inlines
-        # neither), one per tensor made.
-        version = _new(VersionCounter)
-        version.value = 0
-    t._version = version
+    t._version = VersionCounter() if version is None else version
     t._grad = None
     t._base = base
     t._views = None
