@@ -59,8 +59,11 @@ def refuse_partial_overlap(data, arrays):
 def _internally_overlaps(array):
     """Whether elements of `array` share memory (none do when it has no elements, whose
     strides NumPy may give as 0)."""
+    strides = array.strides
+    if 0 not in strides:  # the common case, without a generator (~0.4 us)
+        return False
     return array.size > 0 and any(stride == 0 and size > 1
-                                  for size, stride in zip(array.shape, array.strides))
+                                  for size, stride in zip(array.shape, strides))
 
 
 def _partly_overlaps(a, b):
