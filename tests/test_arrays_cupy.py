@@ -13,6 +13,7 @@ pytestmark = pytest.mark.skipif(_GPUS == 0, reason="no CUDA GPU visible to CuPy"
 
 import funcgrad as fg  # noqa: E402
 import funcgrad.numpy as fnp  # noqa: E402
+from like_calls import CREATION, SAMPLERS, UNCOMPARED, draw  # noqa: E402
 
 
 def logistic_loss(w, X, y):
@@ -59,3 +60,37 @@ def test_jit_and_vmap():
     _assert_on_gpu_equal(step(gw, gX, gy), step(w, X, y), gX.device)
     per_row = fg.vmap(fg.grad(lambda x, w: fnp.sin(x @ w)), in_axes=(0, None))
     _assert_on_gpu_equal(per_row(gX, gw), per_row(X, w), gX.device)
+
+
+@pytest.mark.parametrize("name", sorted(CREATION))
+def test_creation_like_a_cupy_array(name):
+    like = cp.zeros(2)
+    made = CREATION[name](like)
+    expected = CREATION[name](None)
+    assert isinstance(made, cp.ndarray), type(made)
+    assert made.device == like.device
+    assert (made.shape, made.dtype) == (expected.shape, expected.dtype)
+    if name not in UNCOMPARED:
+        np.testing.assert_array_equal(made.get(), expected)
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLERS))
+@pytest.mark.filterwarnings("ignore:This function is deprecated. Please call randint")
+def test_random_like_a_cupy_array_is_drawn_on_its_device_seeded_by_numpy(name):
+    like = cp.zeros((2, 3))
+    made = draw(fnp.random, name, 5, like=like)
+    assert isinstance(made, cp.ndarray), type(made)
+    assert made.device == like.device
+    assert made.shape == draw(np.random, name, 5).shape
+    # funcgrad.numpy.random.seed makes CuPy's draws (cupy.random.RandomState) reproducible.
+    np.testing.assert_array_equal(made.get(), draw(fnp.random, name, 5, like=like).get())
+
+
+def test_random_like_a_cupy_array_draws_curands_stream():
+    like = cp.zeros(1000)
+    fnp.random.seed(0)
+    made = fnp.random.standard_normal(1000, like=like)
+    fnp.random.seed(0)
+    seed = np.random.randint(0, 2 ** 32, dtype=np.int64)
+    np.testing.assert_array_equal(made.get(),
+                                  cp.random.RandomState(int(seed)).standard_normal(1000).get())

@@ -13,6 +13,7 @@ import dask  # noqa: E402
 import funcgrad as fg  # noqa: E402
 import funcgrad.numpy as fnp  # noqa: E402
 from dask_helpers import counting_computes  # noqa: E402
+from like_calls import CREATION, SAMPLERS, UNCOMPARED, draw  # noqa: E402
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -156,3 +157,43 @@ def test_regression_complex_cotangent_scattered_into_zeros_keeps_its_dtype():
     made = (fnp.zeros_like(da.from_array(a, chunks=2)),
             fnp.full_like(da.ones(2), 1j, dtype=complex))
     assert all(isinstance(m, da.Array) and m.dtype == np.complex128 for m in made)
+
+
+@pytest.mark.parametrize("name", sorted(CREATION))
+def test_creation_like_a_dask_array_is_a_dask_array(name):
+    with counting_computes() as computes:
+        made = CREATION[name](da.ones(4, chunks=2))
+    assert isinstance(made, da.Array), type(made)
+    assert not computes
+    expected = CREATION[name](None)
+    assert (made.shape, made.dtype) == (expected.shape, expected.dtype)
+    if name not in UNCOMPARED:
+        np.testing.assert_array_equal(made.compute(), expected)
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLERS))
+@pytest.mark.filterwarnings("ignore:This function is deprecated. Please call randint")
+def test_random_like_a_dask_array_is_lazy_chunked_like_it_and_seeded_by_numpy(name):
+    like = da.zeros((2, 3), chunks=(1, 2))
+    with counting_computes() as computes:
+        made = draw(fnp.random, name, 5, like=like)
+    assert isinstance(made, da.Array), type(made)
+    assert not computes
+    expected = draw(np.random, name, 5)
+    assert (made.shape, made.dtype) == (expected.shape, expected.dtype)
+    if made.shape == like.shape:
+        assert made.chunks == like.chunks
+    # funcgrad.numpy.random.seed makes Dask's draws reproducible too.
+    np.testing.assert_array_equal(made.compute(),
+                                  draw(fnp.random, name, 5, like=like).compute())
+
+
+def test_random_like_a_dask_array_draws_dasks_stream():
+    """Dask's generator, not NumPy's converted: a sample of many chunks is drawn chunk by
+    chunk (one task per chunk, none of them holding the whole sample)."""
+    like = da.zeros((8, 6), chunks=(2, 3))
+    fnp.random.seed(0)
+    made = fnp.random.normal(size=(8, 6), like=like)
+    assert made.chunks == like.chunks and len(made.dask) == made.npartitions
+    fnp.random.seed(0)
+    assert not np.array_equal(made.compute(), np.random.normal(size=(8, 6)))
