@@ -94,3 +94,23 @@ def test_random_like_a_cupy_array_draws_curands_stream():
     seed = np.random.randint(0, 2 ** 32, dtype=np.int64)
     np.testing.assert_array_equal(made.get(),
                                   cp.random.RandomState(int(seed)).standard_normal(1000).get())
+
+
+def test_repeated_indices_accumulate_through_cupyx_scatter():
+    """The VJP of indexing with repeated integers, and x.at[].add/max/min with repeated
+    indices, go through cupyx.scatter_add/scatter_max/scatter_min."""
+    picks = np.array([0, 2, 0])
+
+    def f(x, v):
+        return fnp.sum(fnp.sin(x[picks]) + x.at[:, picks].add(v).max()
+                       + fnp.at(x)[picks, 1].max(v[0]).sum()
+                       + fnp.at(x)[picks, 3].min(v[1]).sum())
+    x = np.arange(12.0).reshape(3, 4)
+    v = np.linspace(-1.0, 1.0, 9).reshape(3, 3)
+    gx, gv = cp.asarray(x), cp.asarray(v)
+    fun = fg.value_and_grad(f, argnums=(0, 1))
+    value, grads = fun(gx, gv)
+    expected_value, expected_grads = fun(x, v)
+    _assert_on_gpu_equal(value, expected_value, gx.device)
+    for ours, theirs in zip(grads, expected_grads):
+        _assert_on_gpu_equal(ours, theirs, gx.device)

@@ -135,3 +135,18 @@ def test_constants_like_a_traced_duck_array_are_of_its_type():
         return fnp.sum(x * made[1] + made[2] * made[0])
     _assert_duck_equal(fg.grad(f)(DuckArray(np.arange(3.0))), np.ones(3))
     assert [type(m) for m in made] == [DuckArray] * 4
+
+
+def _repeated_picks_and_at_updates(x, v):
+    picks = np.array([0, 2, 0])
+    return fnp.sum(fnp.sin(x[picks]) + x.at[:, picks].add(v).max()
+                   + fnp.at(x)[picks, 1].max(v[0]).sum() + fnp.at(x)[picks, 3].min(v[1]).sum())
+
+
+def test_repeated_indices_accumulate_through_the_librarys_ufunc_at():
+    """The VJP of indexing with repeated integers and x.at[].add/max/min go through the
+    array type's own ufunc.at (NumPy's protocol; cupyx's scatter functions for CuPy)."""
+    x = np.arange(12.0).reshape(3, 4)
+    v = np.linspace(-1.0, 1.0, 9).reshape(3, 3)
+    fun = fg.value_and_grad(_repeated_picks_and_at_updates, argnums=(0, 1))
+    _assert_duck_equal(fun(DuckArray(x), DuckArray(v)), fun(x, v))

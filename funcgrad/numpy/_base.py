@@ -13,6 +13,7 @@ and normalized keyword parameters.
 import numpy as np
 
 from ..core import Box, as_dtype, dtype_of, is_array, shape_of
+from ._add_at import added_at, zeros_for
 from ._axes import kept_shape
 from ._rules import ArgVJP, aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive
 
@@ -163,14 +164,11 @@ getitem_p = primitive(_index_into, "getitem")
 
 
 def _add_at(g, index, unique, shape, dtype):
-    # Zeros of g's library (Dask, CuPy); NumPy's are made without like=, the common case.
-    out = np.zeros(shape, dtype) if type(g) is np.ndarray or not is_array(g) else \
-        np.zeros(shape, dtype=dtype, like=g)  # (Dask ignores a positional dtype with like=)
+    out = zeros_for(shape, dtype, g)
     if unique:
         out[index] = g
-    else:
-        np.add.at(out, index, g)  # repeated integer indices accumulate
-    return out
+        return out
+    return added_at(out, index, g)  # repeated integer indices accumulate
 
 
 # The transpose of indexing: g added into zeros of the indexed array's shape.
