@@ -250,6 +250,7 @@ def identity(n, dtype=None, *, like=None):
         return np.identity(n, dtype, like=like)
     return eye(n, dtype=float if dtype is None else dtype, like=like)
 
+
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray",
            "asarray_chkfinite", "copy", "zeros", "ones", "empty", "full", "arange", "linspace",
            "logspace", "geomspace", "meshgrid", "eye", "identity", "tri", "zeros_like", "ones_like", "full_like",
