@@ -267,3 +267,12 @@ def test_gradient_of_repeated_picks_and_at_updates_are_lazy():
     assert not computes
     for ours, theirs in zip(lazy, expected):
         _assert_lazy_equal(ours, theirs)
+
+
+def test_random_like_a_dask_array_without_a_dask_generator_is_numpys_draw():
+    """Dask's RandomState lacks dirichlet: NumPy draws from its global stream, untouched by
+    a seed draw, so the values are NumPy's own."""
+    like = da.zeros((2, 3), chunks=(1, 3))
+    made = draw(fnp.random, "dirichlet", 9, like=like)
+    assert made.chunks == like.chunks
+    np.testing.assert_array_equal(made.compute(), draw(np.random, "dirichlet", 9))

@@ -12,8 +12,8 @@ library's array, the sample is that library's array (docs/arrays.md, "Random num
 - both are seeded by a draw from NumPy's global stream, so ``random.seed(s)`` makes them
   reproducible too. Their values differ from NumPy's (and from each other's).
 - a function the library's generator lacks, and every other library: NumPy draws (the
-  values it would draw without ``like=``) and the sample is converted with
-  ``np.asarray(sample, like=like)``.
+  values it would draw without ``like=``) and the sample is converted (Dask: in
+  ``like``'s chunks; CuPy: onto its device; others: ``np.asarray(sample, like=like)``).
 
 Everything else (``seed``, ``get_state``, ``shuffle``, ``default_rng``, ``RandomState``,
 ``Generator``...) is NumPy's own object.
@@ -49,26 +49,28 @@ def _seed():
 
 def _size(name, args, kwargs):
     """The sample's shape, where the arguments say it (None: from the parameters)."""
-    if name in _BY_SIZE:
-        return tuple(args)
-    try:
-        size = inspect.signature(getattr(np.random, name)).bind(*args, **kwargs) \
-            .arguments.get("size")
-    except (TypeError, ValueError):  # NumPy's own call reports the bad arguments
-        return None
+    size = kwargs.get("size")
+    if size is None:
+        try:
+            size = inspect.signature(getattr(np.random, name)).bind(*args, **kwargs) \
+                .arguments.get("size")
+        except (TypeError, ValueError):  # NumPy's own call reports the bad arguments
+            return None
     return None if size is None else tuple(np.atleast_1d(size).tolist())
 
 
-def _method(state, name, args, kwargs):
-    """``state.<name>`` and the arguments it takes for NumPy's ``name(*args, **kwargs)``;
-    None where the library's generator lacks the function."""
-    if name in _BY_SIZE:
-        method = getattr(state, name, None)
-        if method is not None:
-            return method, args, kwargs
-        return getattr(state, _BY_SIZE[name]), (), {"size": tuple(args), **kwargs}
-    method = getattr(state, name, None) or getattr(state, _ALIASES.get(name, name), None)
-    return (method, args, kwargs) if method is not None else None
+def _drawer(generator_type, name, args, kwargs):
+    """A bound method of a new ``generator_type`` (seeded by `_seed`) and the arguments it
+    takes for NumPy's ``name(*args, **kwargs)``; None where the type lacks the function
+    (then no seed is drawn, so NumPy's stream is untouched for NumPy's own draw)."""
+    method_name = name if hasattr(generator_type, name) else _BY_SIZE.get(
+        name, _ALIASES.get(name, name))
+    if not hasattr(generator_type, method_name):
+        return None
+    method = getattr(generator_type(_seed()), method_name)
+    if method_name != name and name in _BY_SIZE:  # rand(2, 3) -> random_sample(size=(2, 3))
+        return method, (), {"size": tuple(args), **kwargs}
+    return method, args, kwargs
 
 
 def _dask_sample(name, like, args, kwargs):
@@ -76,14 +78,13 @@ def _dask_sample(name, like, args, kwargs):
 
     def chunks(shape):
         return like.chunks if shape == like.shape else "auto"
-    found = _method(da.random.RandomState(_seed()), name, args, kwargs)
+    found = _drawer(da.random.RandomState, name, args, kwargs)
     if found is None:  # Dask lacks it: NumPy draws, in chunks for the graph
         sample = getattr(np.random, name)(*args, **kwargs)
         return da.from_array(sample, chunks=chunks(np.shape(sample)))
     method, args, kwargs = found
     if "chunks" in inspect.signature(method).parameters and "chunks" not in kwargs:
-        size = kwargs["size"] if name in _BY_SIZE else _size(name, args, kwargs)
-        kwargs = {**kwargs, "chunks": chunks(size)}
+        kwargs = {**kwargs, "chunks": chunks(_size(name, args, kwargs))}
     sample = method(*args, **kwargs)
     if sample.shape == like.shape and sample.chunks != like.chunks:
         sample = sample.rechunk(like.chunks)  # a shape not given as size (multinomial's)
@@ -93,9 +94,9 @@ def _dask_sample(name, like, args, kwargs):
 def _cupy_sample(name, like, args, kwargs):
     import cupy
     with like.device:
-        found = _method(cupy.random.RandomState(_seed()), name, args, kwargs)
-        if found is None:
-            return None
+        found = _drawer(cupy.random.RandomState, name, args, kwargs)
+        if found is None:  # CuPy lacks it: NumPy draws, copied to like's device
+            return cupy.asarray(getattr(np.random, name)(*args, **kwargs))
         method, args, kwargs = found
         return method(*args, **kwargs)
 
