@@ -114,3 +114,14 @@ def test_repeated_indices_accumulate_through_cupyx_scatter():
     _assert_on_gpu_equal(value, expected_value, gx.device)
     for ours, theirs in zip(grads, expected_grads):
         _assert_on_gpu_equal(ours, theirs, gx.device)
+
+
+def test_repeated_indices_of_a_complex_array_accumulate_on_the_gpu():
+    """cupyx.scatter_add takes no complex values (CuPy 14): the real and imaginary parts
+    are scattered apart."""
+    x = np.arange(6.0).reshape(2, 3) * (1.0 - 0.5j)
+    picks = np.array([2, 0, 2, 2])
+    f = fg.vjp(lambda x: x[:, picks] * (2.0 + 1.0j), x)[1]
+    gf = fg.vjp(lambda x: x[:, picks] * (2.0 + 1.0j), cp.asarray(x))[1]
+    ct = np.arange(8.0).reshape(2, 4) + 1j
+    _assert_on_gpu_equal(gf(cp.asarray(ct))[0], f(ct)[0], cp.asarray(x).device)
