@@ -4,7 +4,10 @@ only NumPy's protocols, as CuPy does, so that funcgrad's path for arrays other t
 
 Like CuPy's arrays it refuses implicit conversion to NumPy (``np.asarray(x)`` raises), so
 a conversion hidden in funcgrad is an error here, not a silent copy; ``x.get()`` is the
-explicit one. Its memory (``base``, ``flags``) is the wrapped ndarray's.
+explicit one. As in CuPy, a NumPy array among the operands of a ufunc or NumPy function is
+an error (so a constant funcgrad makes with NumPy instead of ``like=`` the value is found),
+and so is NumPy's ``device=`` keyword, which NumPy's creation functions pass on with
+``like=`` and CuPy's do not take. Its memory (``base``, ``flags``) is the wrapped ndarray's.
 """
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
@@ -32,6 +35,15 @@ def _wrap(value):
     return value
 
 
+def _refuse_numpy(values):
+    """CuPy's TypeError for a NumPy array among the operands (lists and tuples included)."""
+    for value in values:
+        if type(value) is np.ndarray:
+            raise TypeError(f"Unsupported type {type(value)}")
+        if isinstance(value, (list, tuple)):
+            _refuse_numpy(value)
+
+
 class DuckArray(NDArrayOperatorsMixin):
     """An array of its own type: NumPy functions and ufuncs on it compute on the wrapped
     ndarray and return DuckArrays."""
@@ -48,6 +60,8 @@ class DuckArray(NDArrayOperatorsMixin):
         # get their turn, as Dask and CuPy give it: NotImplemented.
         if not all(isinstance(x, _KNOWN) for x in inputs + kwargs.get("out", ())):
             return NotImplemented
+        # (ufunc.at's index may hold NumPy integer arrays: CuPy's indexing takes them.)
+        _refuse_numpy(inputs if method != "at" else inputs[:1] + inputs[2:])
         if "out" in kwargs:
             kwargs["out"] = _unwrap(kwargs["out"])
         return _wrap(getattr(ufunc, method)(*_unwrap(inputs), **kwargs))
@@ -55,6 +69,10 @@ class DuckArray(NDArrayOperatorsMixin):
     def __array_function__(self, func, types, args, kwargs):
         if not all(issubclass(t, (DuckArray, np.ndarray)) for t in types):
             return NotImplemented
+        if func not in _CONVERSIONS:
+            _refuse_numpy(args)
+        if "device" in kwargs:
+            raise TypeError(f"{func.__name__}() got an unexpected keyword argument 'device'")
         return _wrap(func(*_unwrap(args), **_unwrap(kwargs)))
 
     def __array__(self, dtype=None, copy=None):
@@ -119,6 +137,8 @@ class DuckArray(NDArrayOperatorsMixin):
     del _name, _method
 
 
+# The explicit moves from NumPy (cupy.asarray and its kin).
+_CONVERSIONS = (np.asarray, np.array, np.asanyarray, np.ascontiguousarray)
 # What the ufuncs may meet: arrays, numbers, and ufunc.at's index.
 _KNOWN = (DuckArray, np.ndarray, np.generic, bool, int, float, complex, tuple, list, slice,
           type(None), type(Ellipsis))

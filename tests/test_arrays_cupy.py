@@ -13,7 +13,10 @@ pytestmark = pytest.mark.skipif(_GPUS == 0, reason="no CUDA GPU visible to CuPy"
 
 import funcgrad as fg  # noqa: E402
 import funcgrad.numpy as fnp  # noqa: E402
+from funcgrad.tree_util import tree_flatten, tree_map  # noqa: E402
 from like_calls import CREATION, SAMPLERS, UNCOMPARED, draw  # noqa: E402
+from test_arrays_duck import FUNCTIONS  # noqa: E402
+from test_arrays_duck import _data as _family_data  # noqa: E402
 
 
 def logistic_loss(w, X, y):
@@ -60,6 +63,76 @@ def test_jit_and_vmap():
     _assert_on_gpu_equal(step(gw, gX, gy), step(w, X, y), gX.device)
     per_row = fg.vmap(fg.grad(lambda x, w: fnp.sin(x @ w)), in_axes=(0, None))
     _assert_on_gpu_equal(per_row(gX, gw), per_row(X, w), gX.device)
+
+
+def _gpu(tree):
+    return tree_map(lambda x: cp.asarray(x) if isinstance(x, np.ndarray) else x, tree)
+
+
+def _assert_tree_on_gpu_equal(result, expected):
+    ours, _ = tree_flatten(result)
+    theirs, _ = tree_flatten(expected)
+    assert len(ours) == len(theirs)
+    device = cp.cuda.Device()
+    for a, b in zip(ours, theirs):
+        _assert_on_gpu_equal(a, b, device)
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_every_family_vjp_jvp_and_jacobians_on_the_gpu(name):
+    """The families of tests/test_arrays_duck.py (elementwise, products, reductions,
+    indexing, shapes, linear algebra, where) on CuPy arrays."""
+    fun = FUNCTIONS[name]
+    args = _family_data(1)
+    out, pullback = fg.vjp(fun, *args)
+    gpu_out, gpu_pullback = fg.vjp(fun, *_gpu(args))
+    _assert_tree_on_gpu_equal(gpu_out, out)
+    ct = np.ones_like(out)
+    _assert_tree_on_gpu_equal(gpu_pullback(cp.asarray(ct)), pullback(ct))
+    tangents = tuple(np.full_like(a, 0.5) for a in args)
+    _assert_tree_on_gpu_equal(fg.jvp(fun, _gpu(args), _gpu(tangents)),
+                              fg.jvp(fun, args, tangents))
+    _assert_tree_on_gpu_equal(fg.jacrev(fun, argnums=1)(*_gpu(args)),
+                              fg.jacrev(fun, argnums=1)(*args))
+    _assert_tree_on_gpu_equal(fg.jit(fg.jacfwd(fun, argnums=1))(*_gpu(args)),
+                              fg.jacfwd(fun, argnums=1)(*args))
+
+
+def test_hessian_and_float32_stay_on_the_gpu():
+    X, y, w = _data(2)
+    hess = fg.hessian(logistic_loss)
+    _assert_on_gpu_equal(hess(cp.asarray(w), cp.asarray(X), cp.asarray(y)), hess(w, X, y),
+                         cp.cuda.Device())
+    single = fg.grad(logistic_loss)(*_gpu((w.astype(np.float32), X.astype(np.float32),
+                                           y.astype(np.float32))))
+    assert single.dtype == np.float32
+    np.testing.assert_allclose(single.get(), fg.grad(logistic_loss)(w, X, y), rtol=1e-4)
+
+
+def test_gradients_own_their_memory_on_the_gpu():
+    w = cp.arange(3.0)
+    g1, g2 = fg.grad(lambda a, b: fnp.sum(a + b), argnums=(0, 1))(w, w)
+    g1[0] = 100.0
+    assert float(g2[0]) == 1.0 and float(w[0]) == 0.0
+    out = fg.jit(lambda x: x)(w)
+    out[1] = -5.0
+    assert float(w[1]) == 1.0
+
+
+def test_a_second_gpu_keeps_its_device():
+    if _GPUS < 2:
+        pytest.skip("one GPU: the device-placement check needs two")
+    X, y, w = _data(3)
+    with cp.cuda.Device(1):
+        args = _gpu((w, X, y))
+        result = fg.grad(logistic_loss)(*args)
+    _assert_on_gpu_equal(result, fg.grad(logistic_loss)(w, X, y), args[0].device)
+
+
+def test_mixing_numpy_and_cupy_is_cupys_error():
+    X, y, w = _data(4)
+    with pytest.raises(TypeError):
+        fg.grad(logistic_loss)(w, cp.asarray(X), cp.asarray(y))
 
 
 @pytest.mark.parametrize("name", sorted(CREATION))

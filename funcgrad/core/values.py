@@ -42,13 +42,30 @@ def unboxed(x):
     return x
 
 
-def _filled_like(filled_like, filled, like, x):
+def _filled_like(filled_like, like, x):
     """Zeros or ones of x's shape and dtype in `like`'s library: with `like`'s chunks
-    (Dask) where the shapes agree; under vmap a box's shape is one batch element's."""
+    (Dask) where the shapes agree; under vmap a box's shape is one batch element's.
+    (np.ones(..., like=) would pass NumPy's device= on, which CuPy does not take.)"""
     shape, dtype = shape_of(x), dtype_of(x)
     if shape_of(like) == shape:
         return filled_like(like, dtype=dtype)
-    return filled(shape, dtype=dtype, like=like)  # (Dask ignores a positional dtype)
+    return filled_like(like, dtype=dtype, shape=shape)
+
+
+def zeros_in_library_of(like, shape, dtype):
+    """Zeros of ``shape`` and ``dtype``: NumPy's, or in the library of ``like`` (maybe
+    boxed) when it is another library's array (Dask, CuPy), which refuse NumPy operands."""
+    library = library_array(like)
+    if library is None:
+        return np.zeros(shape, dtype)
+    return np.zeros(shape, dtype=dtype, like=library)  # (Dask ignores a positional dtype)
+
+
+def constant_like(constant, like):
+    """A NumPy constant a rule built (a mask, an identity) in the library of ``like``
+    (maybe boxed): moved there (np.asarray(like=)) when that is Dask or CuPy."""
+    library = library_array(like)
+    return constant if library is None else np.asarray(constant, like=library)
 
 
 def library_array(x):
@@ -87,14 +104,14 @@ def zeros_like_value(x):
         return tuple(zeros_like_value(part) for part in x)
     like = library_array(x)
     if like is not None:  # a Dask or CuPy value gets a Dask or CuPy zero
-        return _filled_like(np.zeros_like, np.zeros, like, x)
+        return _filled_like(np.zeros_like, like, x)
     return np.zeros(shape_of(x), dtype_of(x))
 
 
 def ones_like_value(x):
     like = library_array(x)
     if like is not None:
-        return _filled_like(np.ones_like, np.ones, like, x)
+        return _filled_like(np.ones_like, like, x)
     shape, dtype = shape_of(x), dtype_of(x)
     # np.array for the seed of every scalar loss: np.ones is a Python wrapper (2x the cost).
     return np.array(1, dtype) if shape == () else np.ones(shape, dtype)

@@ -7,17 +7,6 @@ import math
 
 import numpy as np
 
-from ..core import is_array
-
-
-def zeros_for(shape, dtype, values):
-    """Zeros to add ``values`` into, in their library (Dask, CuPy); NumPy's are made
-    without ``like=``, the common case (dtype as a keyword: Dask ignores a positional one
-    with like=)."""
-    if type(values) is np.ndarray or not is_array(values):
-        return np.zeros(shape, dtype)
-    return np.zeros(shape, dtype=dtype, like=values)
-
 
 def ufunc_at(ufunc, out, index, values):
     """``out`` with ``values`` combined in at ``index`` as ``ufunc.at(out, index, values)``

@@ -12,15 +12,17 @@ and normalized keyword parameters.
 """
 import numpy as np
 
-from ..core import Box, as_dtype, dtype_of, is_array, shape_of, unboxed
-from ._add_at import added_at, zeros_for
+from ..core import Box, as_dtype, dtype_of, is_array, shape_of, unboxed, zeros_in_library_of
+from ._add_at import added_at
 from ._axes import kept_shape
 from ._rules import ArgVJP, aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive
 
 # ---- casts and real parts ----------------------------------------------------------------
 
-astype = primitive(lambda x, dtype: (x if is_array(x) else np.asarray(x)).astype(dtype),
-                   name="astype")
+# A Python number becomes a NumPy scalar, not a 0-d array: CuPy refuses NumPy arrays (0-d
+# too) beside its own, and takes scalars.
+astype = primitive(lambda x, dtype: x.astype(dtype) if is_array(x)
+                   else np.asarray(x).astype(dtype)[()], name="astype")
 real = primitive(np.real)
 
 
@@ -183,7 +185,7 @@ getitem_p = primitive(_index_into, "getitem")
 
 
 def _add_at(g, index, unique, shape, dtype):
-    out = zeros_for(shape, dtype, g)
+    out = zeros_in_library_of(g, shape, dtype)
     if unique:
         out[index] = g
         return out
@@ -232,7 +234,7 @@ def _gather_unbroadcast(g, index, shape, dtype):
 
 def _concatenate_jvp(argnum, t, ans, *arrays, axis):
     dtype = ans.dtype
-    return concatenate_p(*[t if i == argnum else np.zeros(np.shape(a), dtype)
+    return concatenate_p(*[t if i == argnum else zeros_in_library_of(ans, np.shape(a), dtype)
                            for i, a in enumerate(arrays)], axis=axis)
 
 
@@ -242,7 +244,7 @@ def _stack_save(argnum, ans, *arrays, axis):
 
 def _stack_jvp(argnum, t, ans, *arrays, axis):
     dtype = ans.dtype
-    return stack_p(*[t if i == argnum else np.zeros(np.shape(a), dtype)
+    return stack_p(*[t if i == argnum else zeros_in_library_of(ans, np.shape(a), dtype)
                      for i, a in enumerate(arrays)], axis=axis)
 
 

@@ -450,7 +450,9 @@ defbatch(read_along_p, _read_along_batch)
 def read_along(function, x, axis, keepdims=None, **options):
     """``function(x, axis=axis[, keepdims=keepdims], **options)`` on the plain values of
     ``x``; ``axis`` is None, a non-negative int or a tuple of them; ``keepdims=None`` for
-    functions that keep the shape (argsort)."""
+    functions that keep the shape (argsort). Options that are None are not passed: other
+    libraries' functions (CuPy's) may not take them."""
+    options = {name: value for name, value in options.items() if value is not None}
     x = unbox_all(x) if isinstance(x, Box) else x
     if not isinstance(x, Box):
         return _read_along_impl(x, function, axis, keepdims, tuple(options.items()))

@@ -12,7 +12,7 @@ import operator
 
 import numpy as np
 
-from ..core import Box, shape_of
+from ..core import Box, constant_like, shape_of, zeros_in_library_of
 from ._axes import normalize_axis
 from ._rules import reject_out
 from ._base import astype
@@ -358,7 +358,8 @@ def _cumulative(function, scan, initial, x, axis, dtype, out, include_initial):
     if include_initial:
         axis = normalize_axis(axis, x.ndim, function)[0]
         shape = shape_of(result)
-        edge = np.full(shape[:axis] + (1,) + shape[axis + 1:], initial, result.dtype)
+        edge = constant_like(np.full(shape[:axis] + (1,) + shape[axis + 1:], initial,
+                                     result.dtype), result)
         result = concatenate([edge, result], axis=axis)
     return result
 
@@ -517,7 +518,8 @@ def bincount(x, weights=None, minlength=0):
         raise ValueError(f"funcgrad.numpy.bincount: weights (shape {weights.shape}) and x "
                          f"(shape {x.shape}) must have the same shape")
     length = max(int(x.max()) + 1 if x.size else 0, minlength)
-    return at(np.zeros(length))[x].add(_cast(weights, np.dtype(np.float64)))
+    return at(zeros_in_library_of(x, length, np.float64))[x].add(
+        _cast(weights, np.dtype(np.float64)))
 
 
 def _no_inplace(inplace, function):

@@ -7,7 +7,7 @@ import operator
 
 import numpy as np
 
-from ..core import Box, library_array, unbox_all
+from ..core import Box, constant_like, dtype_of, library_array, unbox_all
 from ._axes import normalize_axis
 from ._base import array, asarray, astype, cast, is_traced
 from ._batching import holds_anywhere
@@ -92,10 +92,18 @@ def _shape_and_dtype(a, dtype, shape):
 
 
 def _constant_like(a, dtype, shape, make, *fill):
-    """``make(shape, *fill, dtype=...)`` with a's shape and dtype, in a's library (like=;
-    dtype as a keyword: Dask ignores a positional one there)."""
+    """``make(shape, *fill, dtype=...)`` with a's shape and dtype, in a's library: there
+    by NumPy's ``*_like`` form (np.ones(like=) would pass NumPy's device= on, which CuPy
+    does not take; dtype as a keyword: Dask ignores a positional one)."""
     shape, dtype = _shape_and_dtype(a, dtype, shape)
-    return make(shape, *fill, dtype=dtype, like=library_array(a))
+    library = library_array(a)
+    if library is None:
+        return make(shape, *fill, dtype=dtype)
+    return _IN_LIBRARY[make](library, *fill, dtype=dtype, shape=shape)
+
+
+_IN_LIBRARY = {np.zeros: np.zeros_like, np.ones: np.ones_like, np.empty: np.empty_like,
+               np.full: np.full_like}
 
 
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
@@ -125,7 +133,21 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     """``numpy.full``; a traced ``fill_value`` is broadcast, so its derivative flows."""
     if is_traced(fill_value):
         return broadcast_to(cast(asarray(fill_value), dtype), shape)
-    return np.full(shape, fill_value, dtype, order=order, like=like)
+    other = _other_library(like)
+    if other is None:
+        return np.full(shape, fill_value, dtype, order=order, device=device, like=like)
+    dtype = dtype_of(fill_value) if dtype is None else dtype
+    return np.full_like(np.empty(shape, dtype=dtype, like=other), fill_value)
+
+
+def ones(shape, dtype=None, order="C", *, device=None, like=None):
+    """``numpy.ones``. For ``like=`` another library's array, that library's ``ones_like``
+    of an empty array (as `full`): NumPy's dispatch of ``ones`` and ``full`` passes
+    ``device=`` on, which CuPy refuses."""
+    other = _other_library(like)
+    if other is None:
+        return np.ones(shape, dtype, order, device=device, like=like)
+    return np.ones_like(np.empty(shape, dtype=float if dtype is None else dtype, like=other))
 
 
 # ---- grids ------------------------------------------------------------------------------
@@ -147,7 +169,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     start, stop = broadcast_arrays(cast(start, computed), cast(stop, computed))
     divisions = num - 1 if endpoint else num
     delta = stop - start
-    fractions = np.arange(num, dtype=computed).reshape((num,) + (1,) * np.ndim(delta))
+    fractions = constant_like(
+        np.arange(num, dtype=computed).reshape((num,) + (1,) * np.ndim(delta)), delta)
     samples = start + fractions * (delta / divisions if divisions > 0 else delta)
     if endpoint and num > 1:  # the last sample is exactly stop, as in NumPy
         samples = concatenate([samples[:-1], reshape(stop, (1,) + np.shape(stop))], axis=0)
@@ -226,7 +249,6 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
 
 # Constants that never depend on traced values: NumPy's constructors as they are.
 zeros = np.zeros
-ones = np.ones
 empty = np.empty
 arange = np.arange
 tri = np.tri

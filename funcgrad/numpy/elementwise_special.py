@@ -6,7 +6,7 @@ import operator
 
 import numpy as np
 
-from ..core import ZERO, ArgVJP, Box, unbox_all
+from ..core import ZERO, ArgVJP, Box, as_dtype, unbox_all
 from ._rules import defbatch, defjvp, defvjp, dtype_of, primitive, reject_out
 from ._base import astype
 from ._batching import elementwise as batch_elementwise
@@ -172,7 +172,7 @@ def _sinc_derivative(x, order):
     if order == 0:
         return np.sinc(x)
     dtype = np.result_type(x, 1.0)
-    u = np.pi * np.asarray(x, np.result_type(dtype, np.float64))
+    u = np.pi * as_dtype(x, np.result_type(dtype, np.float64))
     near = np.abs(u) < 1
     far_u = np.where(near, 1.0, u)
     result = np.where(near, _sin_over_u_derivative_near_zero(u, order),
@@ -200,7 +200,7 @@ def _bessel_i1_impl(x):
     """The modified Bessel function I1 (NumPy has only I0): its power series below
     ``_SERIES_LIMIT``, its asymptotic expansion above (each to double precision there)."""
     dtype = np.result_type(x, 1.0)
-    x = np.asarray(x, np.float64)
+    x = as_dtype(x, np.dtype(np.float64))
     small = np.minimum(np.abs(x), _SERIES_LIMIT)
     quarter_square = small * small / 4
     term = small / 2

@@ -10,6 +10,7 @@ import operator
 
 import numpy as np
 
+from ..core import constant_like, zeros_in_library_of
 from ._base import unbroadcast
 from ._batching import over_axes as batch_over_axes
 from ._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive
@@ -71,7 +72,7 @@ def _irfftn_save(ans, a, axes, norm, n):
     # other axes), so the cotangent of a_k is w_k conj(c * sum_t g_t e^{-2 pi i k t / n}):
     # the weighted conjugate of rfftn under the dual normalization.
     shape, dtype = aval(a)
-    weights = _hermitian_weights(n, axes[-1], len(shape), aval(ans)[1])
+    weights = constant_like(_hermitian_weights(n, axes[-1], len(shape), aval(ans)[1]), ans)
     return axes, _DUAL_NORM[norm], weights, shape, dtype
 
 
@@ -102,7 +103,7 @@ def _fit(a, axis, length):
     if shape[axis] > length:
         return getitem(a, (slice(None),) * axis + (slice(0, length),))
     pad_shape = shape[:axis] + (length - shape[axis],) + shape[axis + 1:]
-    return concatenate([a, np.zeros(pad_shape, aval(a)[1])], axis=axis)
+    return concatenate([a, zeros_in_library_of(a, pad_shape, aval(a)[1])], axis=axis)
 
 
 def _check_norm(norm, function):

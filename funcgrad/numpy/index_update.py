@@ -16,7 +16,7 @@ Out-of-bounds indices are an IndexError, as in NumPy, unless ``mode`` says other
 """
 import numpy as np
 
-from ..core import Box, is_array, library_array, unbox_all
+from ..core import Box, is_array, library_array, unbox_all, zeros_in_library_of
 from ._add_at import added_at, ufunc_at
 from ._base import add_at_zeros, asarray, gather
 from ._base import astype as _astype
@@ -109,8 +109,8 @@ def _extremum_shares(ans, x, values, index, unique):
     x_wins = (x_value == ans).astype(dtype)
     values_win = (values_value == ans[index]).astype(dtype)
     # The primitive rather than its impl: under vmap the masks are batched.
-    winners = x_wins + _scatter_add(np.zeros(ans.shape, dtype), values_win, index=index,
-                                    unique=unique)
+    zeros = zeros_in_library_of(ans, ans.shape, dtype)
+    winners = x_wins + _scatter_add(zeros, values_win, index=index, unique=unique)
     return x_wins / winners, values_win / winners[index]
 
 

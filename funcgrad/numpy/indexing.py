@@ -5,8 +5,8 @@ array parts are plain integer or boolean NumPy arrays), so the rules see one for
 """
 import numpy as np
 
-from ..core import Box, dtype_of, is_array, strip_derivatives, unbox_all
-from ._add_at import added_at, zeros_for
+from ..core import Box, dtype_of, is_array, strip_derivatives, unbox_all, zeros_in_library_of
+from ._add_at import added_at
 from ._axes import normalize_axis
 from ..core import Primitive, defbatch, defjvp, defvjp
 from ._base import as_array, gather, getitem_p, transpose_p
@@ -120,7 +120,7 @@ def _integer_indices(indices, function):
     """``indices`` as an integer array (computed indices may arrive traced, never float)."""
     if isinstance(indices, Box):
         indices = unbox_all(indices)
-    indices = np.asarray(indices)
+    indices = indices if is_array(indices) else np.asarray(indices)  # (CuPy's stay CuPy)
     if indices.dtype.kind not in "iu":
         if indices.size == 0:
             return indices.astype(np.intp)
@@ -213,7 +213,7 @@ def _gather_impl(x, *arrays, template):
 
 
 def _scatter_zeros_impl(g, *arrays, template, shape, dtype):
-    out = zeros_for(shape, dtype, g)
+    out = zeros_in_library_of(g, shape, dtype)
     index = _fill(template, arrays)
     if not any(is_array(array) for array in arrays) and not has_integer_array(template):
         # Integers (no arrays, a 0-d one included): each element is picked once, and

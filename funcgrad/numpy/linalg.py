@@ -15,7 +15,8 @@ import operator
 import numpy as np
 from numpy.linalg import LinAlgError
 
-from ..core import Box, dtype_of, every_value, shape_of, unbox_all
+from ..core import (Box, constant_like, dtype_of, every_value, shape_of, unbox_all,
+                    zeros_in_library_of)
 from . import reductions
 from ._axes import normalize_axis
 from ._batching import holds_anywhere, read_values
@@ -65,7 +66,7 @@ def _H(x):
 
 
 def _eye(n, like):
-    return np.eye(n, dtype=_real_dtype(like))
+    return constant_like(np.eye(n, dtype=_real_dtype(like)), like)
 
 
 def _diag_embed(v):
@@ -80,7 +81,7 @@ def _diagonal(x):
 def _triangle_matrix(a):
     """The Hermitian matrix NumPy reads from the lower triangle of ``a``."""
     n = shape_of(a)[-1]
-    strict = multiply(a, np.tril(np.ones((n, n), _real_dtype(a)), -1))
+    strict = multiply(a, constant_like(np.tril(np.ones((n, n), _real_dtype(a)), -1), a))
     return add(add(strict, _H(strict)), _diag_embed(real(_diagonal(a))))
 
 
@@ -92,7 +93,8 @@ def _triangle_cotangent(c, uplo):
     n = shape_of(c)[-1]
     ones = np.ones((n, n), _real_dtype(c))
     strict = np.tril(ones, -1) if uplo == "L" else np.triu(ones, 1)
-    return add(multiply(add(c, _H(c)), strict), _diag_embed(real(_diagonal(c))))
+    return add(multiply(add(c, _H(c)), constant_like(strict, c)),
+               _diag_embed(real(_diagonal(c))))
 
 
 def _reciprocal_gaps(w):
@@ -160,8 +162,18 @@ def inv(a):
     return _inv(a)
 
 
-# `b` is always a stack of matrices here; `solve` turns a vector into a column.
-_solve = primitive(_reporting("solve", np.linalg.solve), "linalg.solve")
+def _solve_matrices(a, b):
+    """``np.linalg.solve`` of a stack of matrices ``b`` (`solve` turns a vector into a
+    column), the leading axes broadcast here: CuPy's solve does not broadcast them."""
+    batch_a, batch_b = a.shape[:-2], b.shape[:-2]
+    if batch_a != batch_b:
+        batch = np.broadcast_shapes(batch_a, batch_b)
+        a = np.broadcast_to(a, batch + a.shape[-2:])
+        b = np.broadcast_to(b, batch + b.shape[-2:])
+    return np.linalg.solve(a, b)
+
+
+_solve = primitive(_reporting("solve", _solve_matrices), "linalg.solve")
 
 
 def _solve_a_pull(g, a, ans, shape, dtype):
@@ -257,7 +269,8 @@ def _cholesky_pull(g, ans, shape, dtype):
     # dL = L phi(inv(L) dA inv(L)^H), phi keeping the lower triangle with the diagonal
     # halved; transposed onto the lower triangle of A, the one NumPy reads.
     n = shape[-1]
-    mask = np.tril(np.ones((n, n), _real_dtype(g))) - 0.5 * _eye(n, g)
+    dtype = _real_dtype(g)
+    mask = constant_like(np.tril(np.ones((n, n), dtype)) - 0.5 * np.eye(n, dtype=dtype), g)
     inv_l = _inv(ans)
     ct = _matmul(_matmul(_mT(inv_l), multiply(_matmul(_mT(ans), g), mask)), _conj(inv_l))
     return unbroadcast(_triangle_cotangent(ct, "L"), shape, dtype)
@@ -322,7 +335,13 @@ def eigvalsh(a, UPLO="L"):
 # ---- svd -----------------------------------------------------------------------------
 
 _svd = primitive(lambda a, full_matrices, hermitian: tuple(np.linalg.svd(
-    a, full_matrices=full_matrices, hermitian=hermitian)), "linalg.svd", multiple_results=True)
+    a, full_matrices=full_matrices, **_hermitian(hermitian))), "linalg.svd",
+    multiple_results=True)
+
+
+def _hermitian(hermitian):
+    # Passed on only when set: CuPy's svd and matrix_rank take no hermitian=.
+    return {"hermitian": True} if hermitian else {}
 
 
 def _svd_pull(cts, u, s, vh, full_matrices, hermitian, shape, dtype):
@@ -385,7 +404,7 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     _check_matrices(a, "svd", square=False)
     if not compute_uv:
         if not isinstance(a, Box):
-            return np.linalg.svd(a, compute_uv=False, hermitian=hermitian)
+            return np.linalg.svd(a, compute_uv=False, **_hermitian(hermitian))
         return _svd(a, full_matrices=False, hermitian=bool(hermitian))[1]
     return SVDResult(*_svd(a, full_matrices=bool(full_matrices), hermitian=bool(hermitian)))
 
@@ -406,7 +425,7 @@ def _thin_qr_cotangent(q, r, g_q, g_r):
     M = Q^H dA R^-1, dR = (M - W) R and dQ = Q W + (I - Q Q^H) dA R^-1, where W is
     the skew-Hermitian matrix whose strict lower triangle is M's."""
     n = shape_of(r)[-1]
-    lower = np.tril(np.ones((n, n), _real_dtype(r)), -1)
+    lower = constant_like(np.tril(np.ones((n, n), _real_dtype(r)), -1), r)
     k = negative(_matmul(_mT(q), g_q))
     if g_r is not None:
         k = add(k, _matmul(g_r, _mT(r)))
@@ -420,7 +439,7 @@ def _qr_pull(cts, a, q, r, mode, shape, dtype):
     m, n = shape[-2:]
     g_q, g_r = cts
     if g_q is None:
-        g_q = np.zeros(shape_of(q), dtype_of(q))
+        g_q = zeros_in_library_of(q, shape_of(q), dtype_of(q))
     if m < n:
         ct = _wide_qr_cotangent(a, q, r, g_q, g_r, m)
     elif mode == "complete" and m > n:
@@ -440,7 +459,8 @@ def _wide_qr_cotangent(a, q, r, g_q, g_r, m):
     # A = [A1 A2] with A1 square: (Q, R1) is the QR of A1 and R2 = Q^H A2.
     if g_r is None:
         return concatenate([_thin_qr_cotangent(q, r[..., :m], g_q, None),
-                            np.zeros(shape_of(a)[:-1] + (shape_of(a)[-1] - m,), dtype_of(q))],
+                            zeros_in_library_of(q, shape_of(a)[:-1] + (shape_of(a)[-1] - m,),
+                                                dtype_of(q))],
                            axis=-1)
     g_r1, g_r2 = g_r[..., :, :m], g_r[..., :, m:]
     g_q = add(g_q, _matmul(_conj(a[..., :, m:]), _H(g_r2)))
@@ -687,7 +707,8 @@ def _eig_pull(cts, w, v, residual, allowed, shape, dtype):
     if g_v is not None:
         v_value = unbox_all(v)
         largest = np.argmax(np.abs(v_value), axis=-2)[..., None, :]
-        at_largest = (np.arange(n)[:, None] == largest).astype(_real_dtype(v))
+        rows = constant_like(np.arange(n)[:, None], largest)
+        at_largest = (rows == largest).astype(_real_dtype(v))
         d = reductions.sum(multiply(g_v, v), axis=-2, keepdims=True)
         pivot = real(reductions.sum(multiply(at_largest, v), axis=-2, keepdims=True))
         g_u = subtract(g_v, multiply(_conj(v), real(d)))
@@ -846,7 +867,8 @@ def cond(x, p=None):
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     """``numpy.linalg.matrix_rank``: the number of singular values above a tolerance (an
     integer, so a constant for every transform)."""
-    return read_values(np.linalg.matrix_rank, A, tol=tol, hermitian=hermitian, rtol=rtol)
+    options = {name: value for name, value in (("tol", tol), ("rtol", rtol)) if value is not None}
+    return read_values(np.linalg.matrix_rank, A, **options, **_hermitian(hermitian))
 
 
 # ---- NumPy's array-API additions -----------------------------------------------------

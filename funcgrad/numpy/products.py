@@ -6,7 +6,7 @@ import string
 
 import numpy as np
 
-from ..core import Box, dtype_of, shape_of, unbox_all
+from ..core import Box, constant_like, dtype_of, shape_of, unbox_all, zeros_in_library_of
 from . import reductions
 from ._axes import normalize_axis
 from ._rules import (ArgVJP, aval, defbatch, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive,
@@ -365,7 +365,8 @@ def _onto_diagonal(ct, target, shape):
     on_diagonal = np.ones(shape, bool)
     for position, c in enumerate(target):
         on_diagonal &= grids[position] == grids[target.index(c)]
-    return multiply(broadcast_to(ct, shape), on_diagonal.astype(np.result_type(ct.dtype)))
+    return multiply(broadcast_to(ct, shape),
+                    constant_like(on_diagonal.astype(np.result_type(ct.dtype)), ct))
 
 
 def _einsum_jvp(argnum, t, ans, *operands, subscripts):
@@ -563,7 +564,7 @@ def polyval(p, x):
     at ``x``, by Horner's scheme."""
     p, x = asarray(p), asarray(x)
     # Starting from zeros shaped like x gives NumPy's result shape and dtype.
-    y = np.zeros(np.shape(x), dtype_of(x))
+    y = zeros_in_library_of(x, np.shape(x), dtype_of(x))
     for coefficient in p:
         y = add(multiply(y, x), coefficient)
     return y

@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 
-from ..core import Box, dtype_of, shape_of, unbox_all
+from ..core import Box, as_dtype, constant_like, dtype_of, shape_of, unbox_all
 from ._axes import kept_shape, normalize_axis
 from ._base import (asarray, astype, broadcast_to_p, chunked_like, reshape_p, spread, sum_p,
                     ufunc_reduction)
@@ -95,7 +95,7 @@ def _shift(x, axis, by, reverse, fill):
     shape = shape_of(x)
     n = shape[axis]
     by = builtins.min(by, n)
-    block = np.full(shape[:axis] + (by,) + shape[axis + 1:], fill, dtype_of(x))
+    block = constant_like(np.full(shape[:axis] + (by,) + shape[axis + 1:], fill, dtype_of(x)), x)
     if by == n:
         return block
     head = (slice(None),) * axis
@@ -254,7 +254,7 @@ def _mask(function, where_, shape):
     if where_ is True:
         return None
     mask = unbox_all(where_)
-    mask = astype(mask, bool) if isinstance(mask, Box) else np.asarray(mask, dtype=bool)
+    mask = astype(mask, bool) if isinstance(mask, Box) else as_dtype(mask, np.dtype(bool))
     if np.broadcast_shapes(mask.shape, shape) != shape:
         raise ValueError(f"funcgrad.numpy.{function}: where= of shape {mask.shape} does not "
                          f"broadcast to the array's shape {shape}")
@@ -493,7 +493,7 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
     _reject("all", out=out)
     a = _values(a)
     return read_along(np.all, a, normalize_axis(axis, a.ndim, "all"), keepdims=keepdims,
-                      where=unbox_all(where))
+                      where=_unless_everywhere(where))
 
 
 def any(a, axis=None, out=None, keepdims=False, *, where=True):
@@ -501,7 +501,12 @@ def any(a, axis=None, out=None, keepdims=False, *, where=True):
     _reject("any", out=out)
     a = _values(a)
     return read_along(np.any, a, normalize_axis(axis, a.ndim, "any"), keepdims=keepdims,
-                      where=unbox_all(where))
+                      where=_unless_everywhere(where))
+
+
+def _unless_everywhere(where):
+    # where=True is the default, left out for libraries whose any/all take no where (CuPy).
+    return None if where is True else unbox_all(where)
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):

@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from ..core import Box, is_array, shape_of, unbox_all
+from ..core import Box, constant_like, is_array, shape_of, unbox_all, zeros_in_library_of
 from ._axes import normalize_axis
 from ._base import (add_at_zeros, as_array, astype, broadcast_to_p, concatenate_p, gather,
                     reshape_p, stack_p, transpose_p)
@@ -31,7 +31,9 @@ _unstack = primitive(lambda a, axis: tuple(np.moveaxis(a if is_array(a) else np.
 
 def _pieces_or_zeros(cotangents, avals):
     """The cotangent of each piece, with a concrete zero where it is None."""
-    return [np.zeros(*meta) if ct is None else ct for ct, meta in zip(cotangents, avals)]
+    like = next(ct for ct in cotangents if ct is not None)
+    return [zeros_in_library_of(like, *meta) if ct is None else ct
+            for ct, meta in zip(cotangents, avals)]
 
 
 def _split_save(ans, a, bounds, axis):
@@ -590,7 +592,8 @@ def _triangle(m, k, keep_lower, function):
         raise ValueError(f"funcgrad.numpy.{function}: the array must be at least 1-D")
     rows, cols = shape[-2:] if len(shape) > 1 else (shape[-1], shape[-1])
     lower = np.tri(rows, cols, operator.index(k), dtype=bool)
-    return where(lower if keep_lower else ~lower, m, np.zeros((), np.result_type(m)))
+    keep = constant_like(lower if keep_lower else ~lower, m)
+    return where(keep, m, np.zeros((), np.result_type(m))[()])
 
 
 def tril(m, k=0):

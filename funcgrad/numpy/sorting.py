@@ -29,9 +29,10 @@ def _axis(axis, x, function):
 
 
 def _stable_argsort(values, axis, kind, stable):
-    # Stable by default, as JAX: ties keep their order, and so do their derivatives.
+    # Stable by default, as JAX: ties keep their order, and so do their derivatives
+    # (kind="stable" rather than stable=True: CuPy's argsort takes only the former).
     if kind is None and stable is None:
-        stable = True
+        kind = "stable"
     return read_along(np.argsort, values, _axis(axis, values, "argsort"), kind=kind,
                       stable=stable)
 
@@ -62,15 +63,21 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     if axis is None:
         a, axis = ravel(a), 0
     permutation = read_along(np.argpartition, unbox_all(a), _axis(axis, a, "partition"),
-                             kth=kth, kind=kind)
+                             kth=kth, kind=_unless_default(kind))
     return permute_along_axis(a, permutation, axis, unique=True, function="partition")
+
+
+def _unless_default(kind):
+    # NumPy's only partition algorithm, passed on only when named (CuPy takes no kind).
+    return None if kind == "introselect" else kind
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """``numpy.argpartition``; a constant."""
     _no_order(order, "argpartition")
     a = _values(a)
-    return read_along(np.argpartition, a, _axis(axis, a, "argpartition"), kth=kth, kind=kind)
+    return read_along(np.argpartition, a, _axis(axis, a, "argpartition"), kth=kth,
+                      kind=_unless_default(kind))
 
 
 def lexsort(keys, axis=-1):

@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 
-from ..core import Box, dtype_of, shape_of, unbox_all
+from ..core import Box, as_dtype, dtype_of, shape_of, unbox_all
 from ..debug import user_origin
 from ._axes import kept_shape, normalize_axis
 from ._base import astype
@@ -91,8 +91,9 @@ def _variance(a, axes, ddof, keepdims, mask, center=None, degenerate=None):
     else:
         count = np.sum(mask, axis=axes, keepdims=bool(keepdims))
     divisor = count - ddof
+    # ([()]: a count is a NumPy scalar, not a 0-d array, which CuPy would refuse.)
     divisor = (astype(divisor, dtype_of(total)) if isinstance(divisor, Box)
-               else np.asarray(divisor, dtype=dtype_of(total)))
+               else as_dtype(divisor, dtype_of(total))[()])
     undefined = divisor <= 0
     if may_hold(undefined):
         if not isinstance(undefined, Box):  # (a batch's elements are not reported)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..core import (NO_PARAMS, Box, JVPBox, JVPTrace, Primitive, ReverseBox, ReverseTrace,
                     backward_pass, defvjp_rule, dtype_of, find_top_trace, is_differentiable,
-                    leaf_node, new_trace, shape_of, tuple_get, zeros_like_value)
+                    leaf_node, library_array, new_trace, shape_of, tuple_get, zeros_like_value)
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
 from ._checks import check_callable
 
@@ -157,7 +157,9 @@ class custom_vjp(_CustomFunction):
         """The primitive's backward rule: the user's bwd, called once, its answer checked
         and flattened into one cotangent per flat input."""
         user_residuals, call = residuals
-        g_full = [np.zeros(*aval) if c is None else c for c, aval in zip(g, call.output_avals)]
+        like = library_array(next(c for c in g if c is not None))  # CuPy's zeros for CuPy
+        g_full = [np.zeros(*aval, like=like) if c is None else c
+                  for c, aval in zip(g, call.output_avals)]
         cts = self.bwd(*call.nondiff_args, user_residuals,
                        tree_unflatten(call.out_tree, g_full))
         return call.checked(cts)

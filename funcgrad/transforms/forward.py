@@ -1,8 +1,8 @@
 """Forward mode: jvp."""
 import numpy as np
 
-from ..core import (Box, JVPBox, JVPTrace, dtype_of, float0, new_trace, quiet_floating_point,
-                    shape_of, zeros_like_value)
+from ..core import (Box, JVPBox, JVPTrace, dtype_of, float0, library_array, new_trace,
+                    quiet_floating_point, shape_of, zeros_like_value)
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_map, tree_unflatten
 from ._checks import check_array_types, check_callable, check_output_leaf, is_array_or_box
 from ._ownership import Owners, copy_constant
@@ -89,7 +89,7 @@ def check_tangent(tangent, primal, where, transform):
         return tangent
     if isinstance(tangent, (float, int, complex)) and not isinstance(tangent, bool) \
             and shape == ():
-        tangent = np.asarray(tangent, dtype)
+        tangent = np.asarray(tangent, dtype, like=library_array(primal))
     if shape_of(tangent) != shape or dtype_of(tangent) != dtype:
         raise TypeError(
             f"funcgrad.{transform}: the tangent for {where} has shape {shape_of(tangent)} and "

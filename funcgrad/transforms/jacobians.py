@@ -10,7 +10,7 @@ import functools
 import numpy as np
 
 from .. import numpy as fnp
-from ..core import dtype_of, shape_of
+from ..core import dtype_of, library_array, shape_of, zeros_like_value
 from ..tree_util import tree_flatten, tree_unflatten
 from ._checks import check_callable, check_differentiable_inputs, normalize_argnums
 from ._ownership import Owners
@@ -89,7 +89,7 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False, chunk_size=None):
                     f"funcgrad.jacfwd: inputs must be real (float) arrays, got dtype "
                     f"{dtype_of(x)}. Pass holomorphic=True for a holomorphic function of "
                     f"complex inputs, or use jvp directly.")
-        zeros = [np.zeros(shape_of(x), dtype_of(x)) for x in flat]
+        zeros = [zeros_like_value(x) for x in flat]
         # The value (and aux) once, at a zero tangent; then the tangents of every output
         # for each input leaf's columns, batched.
         first = jvp(diff_fun, diff_args, tree_unflatten(in_tree, zeros), has_aux=has_aux)
@@ -102,7 +102,8 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False, chunk_size=None):
                 tangents = zeros[:l] + [seed] + zeros[l + 1:]
                 result = jvp(diff_fun, diff_args, tree_unflatten(in_tree, tangents),
                              has_aux=has_aux)
-                return [t if dtype_of(t).kind in "fc" else np.zeros(shape_of(t))
+                return [t if dtype_of(t).kind in "fc"
+                        else np.zeros(shape_of(t), like=library_array(t))
                         for t in tree_flatten(result[1])[0]]
             columns.append(_over_basis(tangents_out, x, chunk_size, axis=-1))
         blocks = [[_block(columns[l][k], shape_of(x), out, leading=False)
@@ -182,6 +183,8 @@ def _over_basis(fun, x, chunk_size, axis):
         stop = min(start + step, count)
         seeds = np.zeros((stop - start, count), dtype)
         seeds[np.arange(stop - start), np.arange(start, stop)] = 1
+        if library_array(x) is not None:  # a CuPy or Dask value's basis in its library
+            seeds = np.asarray(seeds, like=library_array(x))
         chunks.append(vmap(fun, out_axes=axis)(seeds.reshape((stop - start,) + shape)))
     if len(chunks) == 1:
         return chunks[0]
@@ -196,7 +199,7 @@ def _block(stacked, own_shape, other, leading):
     other_shape = shape_of(other)
     shape = own_shape + other_shape if leading else other_shape + own_shape
     if dtype_of(other).kind not in "fc" or stacked is None:
-        return np.zeros(shape, dtype_of(other))
+        return np.zeros(shape, dtype_of(other), like=library_array(other))
     return fnp.reshape(stacked, shape)
 
 
