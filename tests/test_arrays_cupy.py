@@ -14,6 +14,7 @@ pytestmark = pytest.mark.skipif(_GPUS == 0, reason="no CUDA GPU visible to CuPy"
 import funcgrad as fg  # noqa: E402
 import funcgrad.numpy as fnp  # noqa: E402
 from funcgrad.tree_util import tree_flatten, tree_map  # noqa: E402
+from like_calls import CREATION, SAMPLERS, UNCOMPARED, draw  # noqa: E402
 from test_arrays_duck import FUNCTIONS  # noqa: E402
 from test_arrays_duck import _data as _family_data  # noqa: E402
 
@@ -132,3 +133,68 @@ def test_mixing_numpy_and_cupy_is_cupys_error():
     X, y, w = _data(4)
     with pytest.raises(TypeError):
         fg.grad(logistic_loss)(w, cp.asarray(X), cp.asarray(y))
+
+
+@pytest.mark.parametrize("name", sorted(CREATION))
+def test_creation_like_a_cupy_array(name):
+    like = cp.zeros(2)
+    made = CREATION[name](like)
+    expected = CREATION[name](None)
+    assert isinstance(made, cp.ndarray), type(made)
+    assert made.device == like.device
+    assert (made.shape, made.dtype) == (expected.shape, expected.dtype)
+    if name not in UNCOMPARED:
+        np.testing.assert_array_equal(made.get(), expected)
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLERS))
+@pytest.mark.filterwarnings("ignore:This function is deprecated. Please call randint")
+def test_random_like_a_cupy_array_is_drawn_on_its_device_seeded_by_numpy(name):
+    like = cp.zeros((2, 3))
+    made = draw(fnp.random, name, 5, like=like)
+    assert isinstance(made, cp.ndarray), type(made)
+    assert made.device == like.device
+    assert made.shape == draw(np.random, name, 5).shape
+    # funcgrad.numpy.random.seed makes CuPy's draws (cupy.random.RandomState) reproducible.
+    np.testing.assert_array_equal(made.get(), draw(fnp.random, name, 5, like=like).get())
+
+
+def test_random_like_a_cupy_array_draws_curands_stream():
+    like = cp.zeros(1000)
+    fnp.random.seed(0)
+    made = fnp.random.standard_normal(1000, like=like)
+    fnp.random.seed(0)
+    seed = np.random.randint(0, 2 ** 32, dtype=np.int64)
+    np.testing.assert_array_equal(made.get(),
+                                  cp.random.RandomState(int(seed)).standard_normal(1000).get())
+
+
+def test_repeated_indices_accumulate_through_cupyx_scatter():
+    """The VJP of indexing with repeated integers, and x.at[].add/max/min with repeated
+    indices, go through cupyx.scatter_add/scatter_max/scatter_min."""
+    picks = np.array([0, 2, 0])
+
+    def f(x, v):
+        return fnp.sum(fnp.sin(x[picks]) + x.at[:, picks].add(v).max()
+                       + fnp.at(x)[picks, 1].max(v[0]).sum()
+                       + fnp.at(x)[picks, 3].min(v[1]).sum())
+    x = np.arange(12.0).reshape(3, 4)
+    v = np.linspace(-1.0, 1.0, 9).reshape(3, 3)
+    gx, gv = cp.asarray(x), cp.asarray(v)
+    fun = fg.value_and_grad(f, argnums=(0, 1))
+    value, grads = fun(gx, gv)
+    expected_value, expected_grads = fun(x, v)
+    _assert_on_gpu_equal(value, expected_value, gx.device)
+    for ours, theirs in zip(grads, expected_grads):
+        _assert_on_gpu_equal(ours, theirs, gx.device)
+
+
+def test_repeated_indices_of_a_complex_array_accumulate_on_the_gpu():
+    """cupyx.scatter_add takes no complex values (CuPy 14): the real and imaginary parts
+    are scattered apart."""
+    x = np.arange(6.0).reshape(2, 3) * (1.0 - 0.5j)
+    picks = np.array([2, 0, 2, 2])
+    f = fg.vjp(lambda x: x[:, picks] * (2.0 + 1.0j), x)[1]
+    gf = fg.vjp(lambda x: x[:, picks] * (2.0 + 1.0j), cp.asarray(x))[1]
+    ct = np.arange(8.0).reshape(2, 4) + 1j
+    _assert_on_gpu_equal(gf(cp.asarray(ct))[0], f(ct)[0], cp.asarray(x).device)

@@ -6,6 +6,9 @@ distributed cluster of worker processes.
 """
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 da = pytest.importorskip("dask.array")
 import dask  # noqa: E402
@@ -13,6 +16,8 @@ import dask  # noqa: E402
 import funcgrad as fg  # noqa: E402
 import funcgrad.numpy as fnp  # noqa: E402
 from dask_helpers import counting_computes  # noqa: E402
+from funcgrad.numpy._add_at import ufunc_at  # noqa: E402
+from like_calls import CREATION, SAMPLERS, UNCOMPARED, draw  # noqa: E402
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -156,3 +161,118 @@ def test_regression_complex_cotangent_scattered_into_zeros_keeps_its_dtype():
     made = (fnp.zeros_like(da.from_array(a, chunks=2)),
             fnp.full_like(da.ones(2), 1j, dtype=complex))
     assert all(isinstance(m, da.Array) and m.dtype == np.complex128 for m in made)
+
+
+@pytest.mark.parametrize("name", sorted(CREATION))
+def test_creation_like_a_dask_array_is_a_dask_array(name):
+    with counting_computes() as computes:
+        made = CREATION[name](da.ones(4, chunks=2))
+    assert isinstance(made, da.Array), type(made)
+    assert not computes
+    expected = CREATION[name](None)
+    assert (made.shape, made.dtype) == (expected.shape, expected.dtype)
+    if name not in UNCOMPARED:
+        np.testing.assert_array_equal(made.compute(), expected)
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLERS))
+@pytest.mark.filterwarnings("ignore:This function is deprecated. Please call randint")
+def test_random_like_a_dask_array_is_lazy_chunked_like_it_and_seeded_by_numpy(name):
+    like = da.zeros((2, 3), chunks=(1, 2))
+    with counting_computes() as computes:
+        made = draw(fnp.random, name, 5, like=like)
+    assert isinstance(made, da.Array), type(made)
+    assert not computes
+    expected = draw(np.random, name, 5)
+    assert (made.shape, made.dtype) == (expected.shape, expected.dtype)
+    if made.shape == like.shape:
+        assert made.chunks == like.chunks
+    # funcgrad.numpy.random.seed makes Dask's draws reproducible too.
+    np.testing.assert_array_equal(made.compute(),
+                                  draw(fnp.random, name, 5, like=like).compute())
+
+
+def test_random_like_a_dask_array_draws_dasks_stream():
+    """Dask's generator, not NumPy's converted: a sample of many chunks is drawn chunk by
+    chunk (one task per chunk, none of them holding the whole sample)."""
+    like = da.zeros((8, 6), chunks=(2, 3))
+    fnp.random.seed(0)
+    made = fnp.random.normal(size=(8, 6), like=like)
+    assert made.chunks == like.chunks and len(made.dask) == made.npartitions
+    fnp.random.seed(0)
+    assert not np.array_equal(made.compute(), np.random.normal(size=(8, 6)))
+
+
+@st.composite
+def _ufunc_at_calls(draw):
+    """A ufunc, an array of a dtype, chunks for it, and an index into it with repeated
+    positions (integer arrays, broadcast against each other and mixed with slices)."""
+    ufunc = draw(st.sampled_from([np.add, np.maximum, np.minimum]))
+    dtype = np.dtype(draw(st.sampled_from(
+        ["float64", "int32", "complex128", "bool"] if ufunc is not np.add
+        else ["float64", "int32", "complex128"])))
+    shape = draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=5))
+    elements = {"f": st.floats(-100, 100), "i": st.integers(-100, 100),
+                "c": st.complex_numbers(max_magnitude=100), "b": st.booleans()}[dtype.kind]
+    out = draw(hnp.arrays(dtype, shape, elements=elements))
+    if dtype.kind == "f" and draw(st.booleans()):
+        out = np.where(out == 0, -0.0, out)  # -0.0 where nothing is added stays -0.0
+    axis = draw(st.integers(0, len(shape) - 1))
+    picks = draw(hnp.arrays(np.intp, draw(hnp.array_shapes(min_dims=1, max_dims=2,
+                                                           max_side=6)),
+                            elements=st.integers(-shape[axis], shape[axis] - 1)))
+    index = (slice(None),) * axis + (picks,)
+    selected = np.zeros(shape)[index].shape
+    kept = draw(st.integers(0, len(selected)))  # values broadcast to the selection
+    values_shape = tuple(1 if draw(st.booleans()) else side for side in selected[-kept:]) \
+        if kept else ()
+    values = draw(hnp.arrays(dtype, values_shape, elements=elements))
+    chunks = tuple(draw(st.integers(1, side)) for side in shape)
+    return ufunc, out, index, values, chunks
+
+
+@given(_ufunc_at_calls(), st.booleans())
+@settings(deadline=None, max_examples=40)
+def test_ufunc_at_on_dask_is_lazy_and_equals_numpys(call, dask_index):
+    ufunc, out, index, values, chunks = call
+    expected = out.copy()
+    ufunc.at(expected, index, values)
+    lazy_index = tuple(da.from_array(part, chunks=2) if isinstance(part, np.ndarray)
+                       and part.ndim == 1 and dask_index else part for part in index)
+    with counting_computes() as computes:
+        result = ufunc_at(ufunc, da.from_array(out, chunks=chunks), lazy_index,
+                          da.from_array(values, chunks=2))
+    assert not computes or dask_index  # (a Dask index array is computed first)
+    assert isinstance(result, da.Array) and result.dtype == out.dtype
+    computed = result.compute()
+    if out.dtype.kind in "fc":  # sums in another order: as close as rounding allows
+        np.testing.assert_allclose(computed, expected, rtol=1e-12, atol=1e-12)
+        assert (np.signbit(computed.real) == np.signbit(expected.real))[
+            expected.real == 0].all()
+    else:
+        np.testing.assert_array_equal(computed, expected)
+
+
+def test_gradient_of_repeated_picks_and_at_updates_are_lazy():
+    x = np.arange(12.0).reshape(3, 4)
+    picks = np.array([[0, 2, 0], [2, 2, 1]])
+
+    def f(x, v):
+        return fnp.sum(fnp.sin(x[picks[0]]) + x.at[:, picks[0]].add(v).max()
+                       + fnp.at(x)[picks[1], 1].max(v[0]).sum())
+    v = np.linspace(-1.0, 1.0, 9).reshape(3, 3)
+    expected = fg.grad(f, argnums=(0, 1))(x, v)
+    with counting_computes() as computes:
+        lazy = fg.grad(f, argnums=(0, 1))(da.from_array(x, chunks=2), da.from_array(v, chunks=2))
+    assert not computes
+    for ours, theirs in zip(lazy, expected):
+        _assert_lazy_equal(ours, theirs)
+
+
+def test_random_like_a_dask_array_without_a_dask_generator_is_numpys_draw():
+    """Dask's RandomState lacks dirichlet: NumPy draws from its global stream, untouched by
+    a seed draw, so the values are NumPy's own."""
+    like = da.zeros((2, 3), chunks=(1, 3))
+    made = draw(fnp.random, "dirichlet", 9, like=like)
+    assert made.chunks == like.chunks
+    np.testing.assert_array_equal(made.compute(), draw(np.random, "dirichlet", 9))

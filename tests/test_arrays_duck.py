@@ -7,6 +7,7 @@ import pytest
 import funcgrad as fg
 import funcgrad.numpy as fnp
 from duck_array import DuckArray
+from like_calls import CREATION, SAMPLERS, UNCOMPARED, draw
 from funcgrad.tree_util import tree_flatten, tree_map
 
 
@@ -101,12 +102,35 @@ def test_mixing_numpy_and_duck_arguments_is_the_librarys_error():
     assert "x.get() for CuPy" in "\n".join(getattr(caught.value, "__notes__", []))
 
 
-def test_creation_like_a_duck_array():
-    like = DuckArray(np.zeros(2))
-    for made in (fnp.zeros(3, like=like), fnp.ones((2, 2), like=like),
-                 fnp.arange(4.0, like=like), fnp.full(2, 7.0, like=like),
-                 fnp.eye(2, like=like), fnp.asarray([1.0, 2.0], like=like)):
-        assert isinstance(made, DuckArray), type(made)
+@pytest.mark.parametrize("name", sorted(CREATION))
+def test_creation_like_a_duck_array(name):
+    made = CREATION[name](DuckArray(np.zeros(2)))
+    expected = CREATION[name](None)
+    assert isinstance(made, DuckArray), type(made)
+    assert (made.shape, made.dtype) == (expected.shape, expected.dtype)
+    if name not in UNCOMPARED:
+        np.testing.assert_array_equal(made.get(), expected)
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLERS))
+@pytest.mark.filterwarnings("ignore:This function is deprecated. Please call randint")
+def test_random_like_a_duck_array_is_numpys_draw_converted(name):
+    # A library without a generator funcgrad knows: NumPy draws from its global stream.
+    made = draw(fnp.random, name, 3, like=DuckArray(np.zeros((2, 3))))
+    assert isinstance(made, DuckArray), type(made)
+    np.testing.assert_array_equal(made.get(), draw(np.random, name, 3))
+
+
+def test_random_like_a_library_that_cannot_convert_is_a_clear_error():
+    class Refusing(DuckArray):  # its like= dispatch refuses NumPy's asarray
+        def __array_function__(self, func, types, args, kwargs):
+            if func is np.asarray:
+                raise NotImplementedError("no asarray here")
+            return super().__array_function__(func, types, args, kwargs)
+
+    with pytest.raises(TypeError, match=r"funcgrad\.numpy\.random\.normal: cannot make the "
+                                        r"sample a Refusing .*no asarray here"):
+        fnp.random.normal(size=3, like=Refusing(np.zeros(3)))
 
 
 def test_constants_like_a_traced_duck_array_are_of_its_type():
@@ -118,3 +142,18 @@ def test_constants_like_a_traced_duck_array_are_of_its_type():
         return fnp.sum(x * made[1] + made[2] * made[0])
     _assert_duck_equal(fg.grad(f)(DuckArray(np.arange(3.0))), np.ones(3))
     assert [type(m) for m in made] == [DuckArray] * 4
+
+
+def _repeated_picks_and_at_updates(x, v):
+    picks = np.array([0, 2, 0])
+    return fnp.sum(fnp.sin(x[picks]) + x.at[:, picks].add(v).max()
+                   + fnp.at(x)[picks, 1].max(v[0]).sum() + fnp.at(x)[picks, 3].min(v[1]).sum())
+
+
+def test_repeated_indices_accumulate_through_the_librarys_ufunc_at():
+    """The VJP of indexing with repeated integers and x.at[].add/max/min go through the
+    array type's own ufunc.at (NumPy's protocol; cupyx's scatter functions for CuPy)."""
+    x = np.arange(12.0).reshape(3, 4)
+    v = np.linspace(-1.0, 1.0, 9).reshape(3, 3)
+    fun = fg.value_and_grad(_repeated_picks_and_at_updates, argnums=(0, 1))
+    _assert_duck_equal(fun(DuckArray(x), DuckArray(v)), fun(x, v))

@@ -296,7 +296,7 @@ def test_numpy_and_scipy_are_funcgrads_modules_under_autograds_names():
     import funcgrad.autograd.numpy.fft as ffft
     import funcgrad.autograd.scipy.special as fspecial
     assert fnp is funcgrad.numpy and flinalg is funcgrad.numpy.linalg
-    assert ffft is funcgrad.numpy.fft and frandom is np.random
+    assert ffft is funcgrad.numpy.fft and frandom is funcgrad.numpy.random
     assert fspecial is sys.modules["funcgrad.scipy.special"]
     assert fnorm is sys.modules["funcgrad.scipy.stats.norm"]
     assert_same(*both(lambda L, n: L.grad(lambda x: n.sum(

@@ -41,7 +41,7 @@ def _funcgrad_module(alias):
     except ModuleNotFoundError as error:
         if error.name != name:
             raise
-    # Not a module file: an attribute that is a module (funcgrad.numpy.random is NumPy's).
+    # Not a module file: an attribute that is a module.
     parent, _, child = name.rpartition(".")
     found = getattr(importlib.import_module(parent), child, None)
     if found is None or not isinstance(found, type(sys)):

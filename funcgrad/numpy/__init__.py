@@ -6,8 +6,7 @@ as well as values traced by funcgrad's transforms.
 import sys as _sys
 
 from numpy import (e, euler_gamma, inf, nan, newaxis, pi, dtype, ndarray, iscomplexobj,
-                   isscalar, ndim, shape, size, result_type, promote_types, finfo, iinfo,
-                   random)
+                   isscalar, ndim, shape, size, result_type, promote_types, finfo, iinfo)
 
 from . import box as _box
 from ._base import astype  # noqa: F401 -- (array, asarray: creation; real: elementwise)
@@ -26,6 +25,6 @@ from .polynomial import *  # noqa: F401,F403
 from .array_extras import *  # noqa: F401,F403
 from .index_tricks import *  # noqa: F401,F403
 from .no_derivative import *  # noqa: F401,F403
-from . import fft, linalg  # noqa: E402 -- submodules use the functions above
+from . import fft, linalg, random  # noqa: E402 -- submodules use the functions above
 
 _box.attach_array_interface(_sys.modules[__name__])  # now that every function exists

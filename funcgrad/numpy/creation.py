@@ -2,11 +2,12 @@
 (nested) lists holding traced values, which it stacks so their derivatives flow, and
 ``full``, ``full_like``, ``linspace``, ``logspace``, ``geomspace`` and ``meshgrid`` accept
 traced values."""
+import functools
 import operator
 
 import numpy as np
 
-from ..core import Box, constant_like, library_array, unbox_all
+from ..core import Box, constant_like, dtype_of, library_array, unbox_all
 from ._axes import normalize_axis
 from ._base import array, asarray, astype, cast, is_traced
 from ._batching import holds_anywhere
@@ -22,19 +23,47 @@ def asanyarray(a, dtype=None, order=None, *, like=None):
     return np.asanyarray(a, dtype=dtype, order=order, like=like)
 
 
-def ascontiguousarray(a, dtype=None, *, like=None):
-    """``numpy.ascontiguousarray``. Traced values have no memory layout to change (they are
-    immutable and never viewed from NumPy), so they pass through."""
+def _other_library(like):
+    """like's array if it is another library's (Dask's, CuPy's...), which the result is
+    made in; None for NumPy (and for a bad like=, which NumPy's own call reports)."""
+    return None if like is None else library_array(like)
+
+
+def converted_like(numpy_function):
+    """``numpy_function`` (a reader such as ``loadtxt``) whose result, for ``like=`` another
+    library's array, NumPy makes and ``like``'s library converts: libraries lack these
+    (Dask computes them in NumPy, warning, and returns NumPy's array)."""
+    @functools.wraps(numpy_function)
+    def made(*args, like=None, **kwargs):
+        other = _other_library(like)
+        if other is None:
+            return numpy_function(*args, like=like, **kwargs)
+        return np.asarray(numpy_function(*args, **kwargs), like=other)
+    return made
+
+
+def _laid_out(numpy_function, a, dtype, like):
+    """``numpy.ascontiguousarray``/``asfortranarray``: an array of ndim >= 1. Memory layout
+    is NumPy's concern: another library's array (``a`` itself, or ``like``'s library) is
+    that library's asarray, which Dask and CuPy lay out themselves."""
     if is_traced(a):
         return asarray(a, dtype)
-    return np.ascontiguousarray(a, dtype=dtype, like=like)
+    other = _other_library(like)
+    if other is None and library_array(a) is None:
+        return numpy_function(a, dtype=dtype, like=like)
+    out = np.asarray(a, dtype=dtype, like=a if other is None else other)
+    return out.reshape(1) if out.ndim == 0 else out
+
+
+def ascontiguousarray(a, dtype=None, *, like=None):
+    """``numpy.ascontiguousarray``. Traced values have no memory layout to change (they are
+    immutable and never viewed from NumPy), so they pass through; see `_laid_out`."""
+    return _laid_out(np.ascontiguousarray, a, dtype, like)
 
 
 def asfortranarray(a, dtype=None, *, like=None):
     """``numpy.asfortranarray``; traced values pass through, as in `ascontiguousarray`."""
-    if is_traced(a):
-        return asarray(a, dtype)
-    return np.asfortranarray(a, dtype=dtype, like=like)
+    return _laid_out(np.asfortranarray, a, dtype, like)
 
 
 def asarray_chkfinite(a, dtype=None, order=None):
@@ -104,7 +133,21 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     """``numpy.full``; a traced ``fill_value`` is broadcast, so its derivative flows."""
     if is_traced(fill_value):
         return broadcast_to(cast(asarray(fill_value), dtype), shape)
-    return np.full(shape, fill_value, dtype, order=order, like=like)
+    other = _other_library(like)
+    if other is None:
+        return np.full(shape, fill_value, dtype, order=order, device=device, like=like)
+    dtype = dtype_of(fill_value) if dtype is None else dtype
+    return np.full_like(np.empty(shape, dtype=dtype, like=other), fill_value)
+
+
+def ones(shape, dtype=None, order="C", *, device=None, like=None):
+    """``numpy.ones``. For ``like=`` another library's array, that library's ``ones_like``
+    of an empty array (as `full`): NumPy's dispatch of ``ones`` and ``full`` passes
+    ``device=`` on, which CuPy refuses."""
+    other = _other_library(like)
+    if other is None:
+        return np.ones(shape, dtype, order, device=device, like=like)
+    return np.ones_like(np.empty(shape, dtype=float if dtype is None else dtype, like=other))
 
 
 # ---- grids ------------------------------------------------------------------------------
@@ -206,12 +249,29 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
 
 # Constants that never depend on traced values: NumPy's constructors as they are.
 zeros = np.zeros
-ones = np.ones
 empty = np.empty
 arange = np.arange
-eye = np.eye
-identity = np.identity
 tri = np.tri
+
+
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
+    """``numpy.eye``. For ``like=`` another library's array, ones where ``j - i == k`` from
+    that library's ``arange``: NumPy's dispatch passes ``order=`` on, which Dask's ``eye``
+    does not take (memory order is NumPy's concern, as in `ascontiguousarray`)."""
+    other = _other_library(like)
+    if other is None:
+        return np.eye(N, M, k, dtype, order, device=device, like=like)
+    rows = np.arange(N, like=other)
+    columns = np.arange(N if M is None else M, like=other)
+    return (columns[None, :] - rows[:, None] == k).astype(np.dtype(dtype))
+
+
+def identity(n, dtype=None, *, like=None):
+    """``numpy.identity``: ``eye(n)``, in ``like``'s library (Dask lacks identity)."""
+    if _other_library(like) is None:
+        return np.identity(n, dtype, like=like)
+    return eye(n, dtype=float if dtype is None else dtype, like=like)
+
 
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray",
            "asarray_chkfinite", "copy", "zeros", "ones", "empty", "full", "arange", "linspace",

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core import (NO_PARAMS, ArgVJP, Box, Primitive, as_dtype, errors, strip_derivatives,
                    unbox_all)
-from ._base import astype, broadcast_to_p, real, unbroadcast
+from ._base import astype, broadcast_to_p, chunked_like, real, unbroadcast
 from ._batching import elementwise as batch_elementwise
 from ._batching import may_hold
 from ._rules import aval, defbatch, defjvp, defvjp, dtype_of, primitive, reject_out, shape_of
@@ -488,10 +488,16 @@ def _hypot_slope(argnum):
 define_rules(hypot, _hypot_slope(0), _hypot_slope(1))
 
 
-def _logaddexp_slope(argnum, base_power):
+def _logaddexp_slope(argnum, base_power, function):
     """v -> v * b**(arg - ans) for log_b(b**x + b**y); as in JAX, +inf is read as 0 there."""
     def save(ans, x, y):
         mine = y if argnum else x
+        if chunked_like(ans) is not None:
+            # Dask: the total again, from the inputs (swapped: the same values bit for bit,
+            # under another task key). With the forward's output here, Dask's ordering ran
+            # the loss's own reduction of every block last, holding each block's output
+            # until then: memory growing with the rows (docs/out-of-core.md).
+            ans = function(y, x)
         return (replace_where(unbox_all(mine) == np.inf, 0.0, mine),
                 replace_where(unbox_all(ans) == np.inf, 0.0, ans))
 
@@ -500,8 +506,10 @@ def _logaddexp_slope(argnum, base_power):
     return Slope(save, apply)
 
 
-define_rules(logaddexp, _logaddexp_slope(0, exp), _logaddexp_slope(1, exp))
-define_rules(logaddexp2, _logaddexp_slope(0, exp2), _logaddexp_slope(1, exp2))
+define_rules(logaddexp, _logaddexp_slope(0, exp, logaddexp),
+             _logaddexp_slope(1, exp, logaddexp))
+define_rules(logaddexp2, _logaddexp_slope(0, exp2, logaddexp2),
+             _logaddexp_slope(1, exp2, logaddexp2))
 
 # ---- maximum and minimum ---------------------------------------------------------------
 

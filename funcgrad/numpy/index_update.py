@@ -16,7 +16,8 @@ Out-of-bounds indices are an IndexError, as in NumPy, unless ``mode`` says other
 """
 import numpy as np
 
-from ..core import Box, is_array, unbox_all, zeros_in_library_of
+from ..core import Box, is_array, library_array, unbox_all, zeros_in_library_of
+from ._add_at import added_at, ufunc_at
 from ._base import add_at_zeros, asarray, gather
 from ._base import astype as _astype
 from ._batching import scatter as batch_scatter
@@ -29,33 +30,37 @@ from .shape_ops import broadcast_to, pad, ravel, reshape
 # ---- primitives: updates at an index, which the front end makes unique where needed ------
 
 
-def _copy(x):
+def _copy(x, values):
+    """A copy of x to write values into, in the library NumPy's dispatch gives both
+    (values' where x is NumPy's and values another library's)."""
+    other = library_array(values)
+    if other is not None and library_array(x) is None:
+        return np.asarray(x, like=other)  # (CuPy copies x to the device; Dask copies a
+        # chunk before writing into it)
     return x.copy() if is_array(x) else np.array(x, copy=True)
 
 
 def _set_impl(x, values, index):
-    out = _copy(x)
+    out = _copy(x, values)
     out[index] = values
     return out
 
 
 def _add_impl(x, values, index, unique):
-    out = _copy(x)
+    out = _copy(x, values)
     if unique:
         out[index] += values
-    else:
-        np.add.at(out, index, values)
-    return out
+        return out
+    return added_at(out, index, values)
 
 
 def _extremum_impl(ufunc):
     def impl(x, values, index, unique):
-        out = _copy(x)
+        out = _copy(x, values)
         if unique:
             out[index] = ufunc(out[index], values)
-        else:
-            ufunc.at(out, index, values)
-        return out
+            return out
+        return ufunc_at(ufunc, out, index, values)
     return impl
 
 

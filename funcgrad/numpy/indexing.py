@@ -5,7 +5,8 @@ array parts are plain integer or boolean NumPy arrays), so the rules see one for
 """
 import numpy as np
 
-from ..core import Box, dtype_of, is_array, strip_derivatives, unbox_all
+from ..core import Box, dtype_of, is_array, strip_derivatives, unbox_all, zeros_in_library_of
+from ._add_at import added_at
 from ._axes import normalize_axis
 from ..core import Primitive, defbatch, defjvp, defvjp
 from ._base import as_array, gather, getitem_p, transpose_p
@@ -212,16 +213,14 @@ def _gather_impl(x, *arrays, template):
 
 
 def _scatter_zeros_impl(g, *arrays, template, shape, dtype):
-    out = np.zeros(shape, dtype)
+    out = zeros_in_library_of(g, shape, dtype)
     index = _fill(template, arrays)
-    if not any(isinstance(array, np.ndarray) for array in arrays) \
-            and not has_integer_array(template):
+    if not any(is_array(array) for array in arrays) and not has_integer_array(template):
         # Integers (no arrays, a 0-d one included): each element is picked once, and
         # assigned, as getitem's transpose does for them (so -0.0 stays -0.0).
         out[index] = g
-    else:
-        np.add.at(out, index, g)
-    return out
+        return out
+    return added_at(out, index, g)
 
 
 def _scatter_last_impl(ids, *arrays, template, shape):

@@ -9,6 +9,7 @@ import functools
 import numpy as np
 
 from ._batching import read_values
+from .creation import converted_like
 
 
 def _on_values(function):
@@ -63,9 +64,17 @@ from numpy import (  # noqa: E402 -- grouped with the comment above
 # expressions of constants, and reading arrays from files and buffers: NumPy's own.
 from numpy import (  # noqa: E402 -- grouped with the comment above
     base_repr, binary_repr, errstate, format_float_positional, format_float_scientific,
-    frombuffer, fromfile, fromiter, fromregex, fromstring, genfromtxt, get_printoptions,
-    getbufsize, geterr, geterrcall, index_exp, little_endian, load, loadtxt, mgrid, ndindex,
-    ogrid, printoptions, s_, set_printoptions, setbufsize, seterr, seterrcall)
+    fromregex, get_printoptions, getbufsize, geterr, geterrcall, index_exp, little_endian,
+    load, mgrid, ndindex, ogrid, printoptions, s_, set_printoptions, setbufsize, seterr,
+    seterrcall)
+
+# Readers that take like=: for another library's like, NumPy reads and that library converts.
+frombuffer = converted_like(np.frombuffer)
+fromfile = converted_like(np.fromfile)
+fromiter = converted_like(np.fromiter)
+fromstring = converted_like(np.fromstring)
+genfromtxt = converted_like(np.genfromtxt)
+loadtxt = converted_like(np.loadtxt)
 
 __all__ = [
     "digitize", "isin", "isrealobj", "common_type", "min_scalar_type", "tril_indices_from",

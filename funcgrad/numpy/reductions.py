@@ -16,7 +16,8 @@ import numpy as np
 
 from ..core import Box, as_dtype, constant_like, dtype_of, shape_of, unbox_all
 from ._axes import kept_shape, normalize_axis
-from ._base import asarray, astype, broadcast_to_p, reshape_p, spread, sum_p, ufunc_reduction
+from ._base import (asarray, astype, broadcast_to_p, chunked_like, reshape_p, spread, sum_p,
+                    ufunc_reduction)
 from ._batching import may_hold, read_along
 from ._batching import reduction as batch_reduction
 from ._batching import scan as batch_scan
@@ -154,11 +155,11 @@ def _tie_share_values(raw, ans, axes):
 
 def _mean_save(ans, x, axes, keepdims):
     shape = shape_of(x)
-    return shape, axes, _count(shape, axes)
+    return shape, axes, _count(shape, axes), chunked_like(x)
 
 
-def _mean_pull(g, shape, axes, count):
-    return spread(true_divide(g, count), shape, axes)
+def _mean_pull(g, shape, axes, count, chunked):
+    return spread(true_divide(g, count), shape, axes, chunked)
 
 
 def _prod_save(ans, x, axes, keepdims):
