@@ -17,7 +17,7 @@ from ._checks import check_callable, check_differentiable_inputs, normalize_argn
 from ._ownership import Owners
 from .forward import jvp
 from .reverse import _Linearized, differentiated, grad
-from .vmap import vmap
+from .vmap import batched_function
 
 
 def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False,
@@ -50,7 +50,7 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False,
         for k, out in enumerate(outputs):
             def rows(seed, k=k):  # the cotangents of every input for one row of output k
                 cts = [seed if j == k else None for j in range(len(outputs))]
-                return (), traced.pull_back(cts, retain_graph=True)
+                return (), tuple(traced.pull_back(cts, retain_graph=True))
             stacked = _over_basis(rows, out, chunk_size, axis=0)[1]
             blocks.append([_block(part, shape_of(out), x, leading=True)
                            for part, x in zip(stacked, traced.inputs)])
@@ -95,9 +95,9 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False, chunk_size=None):
         def pushforward(tangents):  # the value and aux, and the tangents of every output
             result = jvp(diff_fun, diff_args, tree_unflatten(in_tree, tangents),
                          has_aux=has_aux)
-            return (result[0], result[2] if has_aux else None), [
+            return (result[0], result[2] if has_aux else None), tuple(
                 t if dtype_of(t).kind in "fc" else np.zeros(shape_of(t))
-                for t in tree_flatten(result[1])[0]]
+                for t in tree_flatten(result[1])[0])
         # The value and aux do not depend on the tangents: they come from the batched call
         # (from a call of their own only when there is no input leaf).
         same = pushforward([])[0] if not flat else None
@@ -177,8 +177,9 @@ def _check_chunk_size(chunk_size, transform):
 def _over_basis(fun, x, chunk_size, axis):
     """``fun(seed) -> (same, derivatives)`` for every one-hot array of x's shape and dtype,
     in C order, batched with `vmap`, ``chunk_size`` at a time: ``same`` (values that do not
-    depend on the seed) from the first call, and each of the list ``derivatives`` stacked
-    along ``axis`` (0 or -1); a list of None when x has no elements."""
+    depend on the seed) from the first call, and each of the tuple ``derivatives`` stacked
+    along ``axis`` (0 or -1); None for each when x has no elements. (A tuple of arrays is
+    the pytree vmap flattens fastest.)"""
     shape, dtype = shape_of(x), dtype_of(x)
     count = math.prod(shape)
     if count <= 1:  # one basis array (or none): a plain call, nothing to batch
@@ -187,12 +188,12 @@ def _over_basis(fun, x, chunk_size, axis):
             return same, [None] * len(derivatives)
         return same, [fnp.expand_dims(d, axis) for d in derivatives]
     step = count if chunk_size is None else chunk_size
+    batched = batched_function(fun, 0, (None, axis), None)
     chunks = []
     for start in range(0, count, step):
         stop = min(start + step, count)
-        seeds = np.zeros((stop - start, count), dtype)
-        seeds[np.arange(stop - start), np.arange(start, stop)] = 1
-        chunks.append(vmap(fun, out_axes=(None, axis))(seeds.reshape((stop - start,) + shape)))
+        seeds = np.eye(stop - start, count, start, dtype)  # rows start..stop of the identity
+        chunks.append(batched(seeds.reshape((stop - start,) + shape)))
     if len(chunks) == 1:
         return chunks[0]
     return chunks[0][0], [fnp.concatenate(parts, axis=axis)
@@ -208,7 +209,7 @@ def _block(stacked, own_shape, other, leading):
     shape = own_shape + other_shape if leading else other_shape + own_shape
     if dtype_of(other).kind not in "fc" or stacked is None:
         return np.zeros(shape, dtype_of(other))
-    return fnp.reshape(stacked, shape)
+    return stacked if shape_of(stacked) == shape else fnp.reshape(stacked, shape)
 
 
 def _layout(blocks, out_tree, in_tree, single):
