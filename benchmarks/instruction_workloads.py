@@ -16,6 +16,8 @@ x0 = np.linspace(0.1, 0.5, 3)
 rng = np.random.default_rng(0)
 W1, W2, X = rng.standard_normal((4, 8)), rng.standard_normal((8, 2)), rng.standard_normal((5, 4))
 W3 = np.eye(3) * 1.01
+# benchmarks.vmap's Jacobian workloads at n = 50
+A50, X50 = rng.standard_normal((50, 50)) / np.sqrt(50), rng.standard_normal(50)
 
 
 # Each chain's loop is written out: a helper called per step would add its own cost.
@@ -118,6 +120,18 @@ def grad_calls():
         gradient(x0)
 
 
+def jacrev_calls():
+    jacobian = funcgrad.jacrev(lambda x: fnp.tanh(A50 @ x) * x)
+    for _ in range(n):
+        jacobian(X50)
+
+
+def hessian_calls():
+    hessian = funcgrad.hessian(lambda x: fnp.sum(fnp.tanh(A50 @ x) ** 2))
+    for _ in range(n):
+        hessian(X50)
+
+
 WORKLOADS = {
     # grad of an n-primitive chain: a primitive forward and backward per repetition
     "sin": lambda: funcgrad.grad(sin_chain)(x0),
@@ -134,6 +148,8 @@ WORKLOADS = {
     # the first two calls of a jitted function, and an eager call of the same
     "jit_first_calls": jit_first_calls,
     "links_grad_call": links_grad_calls,
+    "jacrev_call": jacrev_calls,
+    "hessian_call": hessian_calls,
 }
 
 WORKLOADS[name]()

@@ -15,15 +15,17 @@ def calibrate(run, target_seconds=0.02):
         number *= 2
 
 
-def interleaved_medians(runs, rounds=15):
-    """Median seconds per call of each callable in ``runs`` ({name: callable})."""
+def interleaved_medians(runs, rounds=15, clock=time.perf_counter):
+    """Median seconds per call of each callable in ``runs`` ({name: callable}), by
+    ``clock`` (wall time; `time.thread_time` counts only this thread's CPU time, which
+    other processes on a loaded machine do not inflate)."""
     numbers = {name: calibrate(run) for name, run in runs.items()}
     samples = {name: [] for name in runs}
     for _ in range(rounds):
         for name, run in runs.items():
             number = numbers[name]
-            start = time.perf_counter()
+            start = clock()
             for _ in range(number):
                 run()
-            samples[name].append((time.perf_counter() - start) / number)
+            samples[name].append((clock() - start) / number)
     return {name: statistics.median(times) for name, times in samples.items()}

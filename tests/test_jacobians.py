@@ -59,6 +59,27 @@ def test_hessian_matches_jax(argnums):
                       jax.jit(jax.hessian(lambda x, y: f(jnp, x, y), argnums))(X, Y))
 
 
+@pytest.mark.parametrize("name", ["jacfwd", "jacrev", "hessian"])
+@pytest.mark.parametrize("shape", [(), (1,), (1, 1), (0,), (2, 0)])
+def test_bases_of_one_and_no_element_match_jax(name, shape):
+    # One basis array is differentiated without vmap, none gives empty blocks.
+    def f(np_, x, y):
+        return np_.sum(np_.sin(x) ** 2) * y + np_.sum(x) ** 3
+
+    x = RNG.standard_normal(shape)
+    ours = getattr(fg, name)(lambda x, y: f(fnp, x, y), (0, 1))(x, Y)
+    theirs = getattr(jax, name)(lambda x, y: f(jnp, x, y), (0, 1))(x, Y)
+    assert_tree_close(ours, theirs)
+    scalar = getattr(fg, name)(lambda x: f(fnp, x, 1.5))(x)
+    assert_tree_close(scalar, getattr(jax, name)(lambda x: f(jnp, x, 1.5))(x))
+
+
+@pytest.mark.parametrize("name", ["jacfwd", "jacrev"])
+def test_empty_inputs_give_empty_jacobians(name):
+    ours = getattr(fg, name)(lambda d: (fnp.ones(2), 5), has_aux=True)({})
+    assert ours == ({}, 5)
+
+
 def test_hvp_is_hessian_times_vector():
     def f(x, y):
         return fnp.sum(fnp.sin(x)[:, None] * fnp.exp(y))

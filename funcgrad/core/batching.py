@@ -25,6 +25,9 @@ from .trace import Box, Trace
 from .values import shape_of
 
 
+_new = object.__new__
+
+
 class BatchingFallbackWarning(UserWarning):
     """A primitive without a batching rule was run once per batch element."""
 
@@ -66,12 +69,15 @@ class BatchTrace(Trace):
         self.size = size
 
     def process_primitive(self, primitive, args, params):
-        values = list(args)
-        axes = [None] * len(args)
-        for i, arg in enumerate(args):
-            if isinstance(arg, Box) and arg._trace is self:
-                values[i] = arg.value
-                axes[i] = arg.axis
+        values = []
+        axes = []
+        for arg in args:
+            if isinstance(arg, BatchBox) and arg._trace is self:
+                values.append(arg.value)
+                axes.append(arg.axis)
+            else:
+                values.append(arg)
+                axes.append(None)
         rule = primitive.batch_rule
         try:
             if rule is None:
@@ -84,16 +90,25 @@ class BatchTrace(Trace):
                 error._funcgrad_batch_noted = True
             raise
         if primitive.multiple_results:
-            return tuple([part if axis is None else BatchBox(part, self, axis)
+            return tuple([part if axis is None else self.box(part, axis)
                           for part, axis in zip(out, out_axis)])
-        return out if out_axis is None else BatchBox(out, self, out_axis)
+        return out if out_axis is None else self.box(out, out_axis)
+
+    def box(self, value, axis):
+        """`value` watched by this trace, batched along `axis`: built in place, without
+        the __init__ frame (as `ReverseTrace.record`), once per batched primitive."""
+        box = _new(BatchBox)
+        box.value = value
+        box._trace = self
+        box.axis = axis
+        return box
 
     def to_python(self, box, kind):
         raise errors.batched_conversion(kind)
 
     def rebox(self, box, value):
         """`box` with its value replaced by `value` (see `unbox_all`)."""
-        return box if value is box.value else BatchBox(value, self, box.axis)
+        return box if value is box.value else self.box(value, box.axis)
 
 
 def defbatch(primitive, rule):

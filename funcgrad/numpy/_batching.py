@@ -79,20 +79,31 @@ def _out_axes(primitive, axis, out):
 
 def elementwise(primitive, size, values, axes, params):
     """Broadcasting functions of any number of operands; parameters pass through."""
-    rank = max([ndim_of(v) - (a is not None) for v, a in zip(values, axes)])
-    shared = None  # the batch axis, if every batched operand has it and the full rank
-    for value, axis in zip(values, axes):
-        if axis is not None:
-            if shared is None and ndim_of(value) - 1 == rank:
-                shared = axis
-            elif axis != shared or ndim_of(value) - 1 != rank:
-                shared = -1
+    ranks = []  # of an element of each operand
+    rank = 0
+    shared = None  # the batch axis, while the batched operands agree on it
+    agree = True
+    for v, a in zip(values, axes):
+        r = len(shape_of(v))
+        if a is not None:
+            r -= 1
+            if shared is None:
+                shared = a
+            elif a != shared:
+                agree = False
+        ranks.append(r)
+        if r > rank:
+            rank = r
+    if agree:
+        # The common case (x + y of one shape, sin(x), x * w): the batched operands have
+        # the full rank, the unbatched ones no more axes than follow the batch axis, and
+        # NumPy lines them up as they are.
+        for a, r in zip(axes, ranks):
+            if r != rank if a is not None else r > rank - shared:
                 break
-    if shared is not None and shared >= 0 and all(
-            a is not None or ndim_of(v) <= rank - shared for v, a in zip(values, axes)):
-        # The common case (x + y of one shape, sin(x)): NumPy lines them up as they are.
-        out = primitive(*values, **params)
-        return out, _out_axes(primitive, shared, out)
+        else:
+            out = primitive(*values, **params) if params else primitive(*values)
+            return out, _out_axes(primitive, shared, out)
     moved = [v if a is None else with_rank(move_axis(v, a, 0), rank)
              for v, a in zip(values, axes)]
     out = primitive(*moved, **params)
@@ -260,8 +271,10 @@ def _matmul_shared_matrix(primitive, a, ab, b, bb, params):
     """A product with one operand an unbatched matrix, as one matrix product (NumPy would
     make one small product per batch element, each reading the whole matrix again), or
     None where that does not apply. A batch of ``a`` joins its rows: (B, ..., K) @ (K, N)
-    as (B*..., K) @ (K, N). A batch of vectors or matrices ``b`` becomes columns:
-    (M, K) @ (K, B*N) is (M, B, N), whose batch axis is 1."""
+    as (B*..., K) @ (K, N). A batch of vectors ``b`` (one-column matrices too, a VJP's
+    promoted vectors) is a matrix of rows times ``a`` transposed: (B, K) @ (K, M), the
+    batch in front. A batch of matrices ``b`` becomes columns: (M, K) @ (K, B*N) is
+    (M, B, N), whose batch axis is 1."""
     if bb is None and ndim_of(b) == 2:
         a = to_front(a, ab)
         shape = shape_of(a)
@@ -274,14 +287,14 @@ def _matmul_shared_matrix(primitive, a, ab, b, bb, params):
     if ab is None and ndim_of(a) == 2 and ndim_of(b) in (2, 3):
         b = to_front(b, bb)
         shape = shape_of(b)
-        if len(shape) == 2:  # vectors: (B, K) as K x B columns, a view
-            return primitive(a, transpose_p(b, axes=(1, 0)), **params), 1
+        if len(shape) == 2 or shape[2] == 1:
+            rows = b if len(shape) == 2 else reshape_p(b, shape=shape[:2], order="C")
+            out = primitive(rows, transpose_p(a, axes=(1, 0)), **params)
+            if len(shape) == 3:
+                out = reshape_p(out, shape=shape_of(out) + (1,), order="C")
+            return out, 0
         size, k, n = shape
-        if n == 1:  # one-column matrices (a VJP's promoted vectors): the same, reshaped
-            columns = transpose_p(reshape_p(b, shape=(size, k), order="C"), axes=(1, 0))
-        else:
-            columns = reshape_p(transpose_p(b, axes=(1, 0, 2)), shape=(k, size * n),
-                                order="C")
+        columns = reshape_p(transpose_p(b, axes=(1, 0, 2)), shape=(k, size * n), order="C")
         out = primitive(a, columns, **params)
         return reshape_p(out, shape=(shape_of(a)[0], size, n), order="C"), 1
     return None

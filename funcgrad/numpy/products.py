@@ -11,14 +11,14 @@ from . import reductions
 from ._axes import normalize_axis
 from ._rules import (ArgVJP, aval, defbatch, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive,
                      reject_out)
-from ._base import astype, transpose_p, unbroadcast
+from ._base import astype, reshape_p, transpose_p, unbroadcast
 from . import _batching
 from ._batching import holds_anywhere
 from .creation import asarray
 from .elementwise import (add, clip, conjugate, imag, multiply, negative, real, sqrt,
                           subtract, true_divide, where)
 from .indexing import getitem, take
-from .shape_ops import (broadcast_to, concatenate, expand_dims, ravel, reshape,
+from .shape_ops import (broadcast_to, concatenate, ravel, reshape,
                         stack, transpose)
 
 
@@ -61,18 +61,20 @@ def _matmul_vjp(argnum):
 
 
 # Vectors are promoted to matrices (a as a row, b as a column), as NumPy does.
+# Matrices, and a vector times a matrix (or a matrix times a vector) for the vector's
+# cotangent, need no reshaping: a product of the cotangent and the other operand.
 def _matmul_a_pull(g, b, a_vector, b_vector, shape, dtype):
-    if not (a_vector or b_vector):  # matrices, the common case: no reshaping
+    if not b_vector and (not a_vector or len(shape_of(b)) == 2):
         return unbroadcast(_matmul(g, _swap_last(b)), shape, dtype)
-    b_matrix = expand_dims(b, -1) if b_vector else b
+    b_matrix = _insert_axis(b, -1) if b_vector else b
     ct = _matmul(_as_matrix_cotangent(g, a_vector, b_vector), _swap_last(b_matrix))
     return unbroadcast(_drop_axis(ct, -2) if a_vector else ct, shape, dtype)
 
 
 def _matmul_b_pull(g, a, a_vector, b_vector, shape, dtype):
-    if not (a_vector or b_vector):
+    if not a_vector and (not b_vector or len(shape_of(a)) == 2):
         return unbroadcast(_matmul(_swap_last(a), g), shape, dtype)
-    a_matrix = expand_dims(a, 0) if a_vector else a
+    a_matrix = _insert_axis(a, 0) if a_vector else a
     ct = _matmul(_swap_last(a_matrix), _as_matrix_cotangent(g, a_vector, b_vector))
     return unbroadcast(_drop_axis(ct, -1) if b_vector else ct, shape, dtype)
 
@@ -80,17 +82,26 @@ def _matmul_b_pull(g, a, a_vector, b_vector, shape, dtype):
 def _as_matrix_cotangent(g, a_vector, b_vector):
     """The cotangent of a matmul whose vector operands were promoted to matrices."""
     if a_vector:
-        g = expand_dims(g, -2 if not b_vector else 0)
+        g = _insert_axis(g, -2 if not b_vector else 0)
     if b_vector:
-        g = expand_dims(g, -1)
+        g = _insert_axis(g, -1)
     return g
+
+
+# The reshapes of promoted vectors: the primitive directly, their axes being valid
+# (expand_dims and reshape check what the user passes).
+def _insert_axis(x, axis):
+    """x with a length-1 axis at ``axis`` (-1, -2 or 0)."""
+    shape = shape_of(x)
+    axis %= len(shape) + 1
+    return reshape_p(x, shape=shape[:axis] + (1,) + shape[axis:], order="C")
 
 
 def _drop_axis(x, axis):
     """x without its length-1 ``axis`` (the one a vector operand was promoted along)."""
     shape = shape_of(x)
     axis %= len(shape)
-    return reshape(x, shape[:axis] + shape[axis + 1:])
+    return reshape_p(x, shape=shape[:axis] + shape[axis + 1:], order="C")
 
 
 defvjp(_matmul, _matmul_vjp(0), _matmul_vjp(1))

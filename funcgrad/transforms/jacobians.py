@@ -6,6 +6,7 @@ each output leaf, the structure of the differentiated arguments (one argument fo
 int ``argnums``, a tuple of them for a tuple).
 """
 import functools
+import math
 
 import numpy as np
 
@@ -16,7 +17,7 @@ from ._checks import check_callable, check_differentiable_inputs, normalize_argn
 from ._ownership import Owners
 from .forward import jvp
 from .reverse import _Linearized, differentiated, grad
-from .vmap import vmap
+from .vmap import batched_function
 
 
 def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False,
@@ -49,8 +50,8 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False,
         for k, out in enumerate(outputs):
             def rows(seed, k=k):  # the cotangents of every input for one row of output k
                 cts = [seed if j == k else None for j in range(len(outputs))]
-                return traced.pull_back(cts, retain_graph=True)
-            stacked = _over_basis(rows, out, chunk_size, axis=0)
+                return (), tuple(traced.pull_back(cts, retain_graph=True))
+            stacked = _over_basis(rows, out, chunk_size, axis=0)[1]
             blocks.append([_block(part, shape_of(out), x, leading=True)
                            for part, x in zip(stacked, traced.inputs)])
         jac = _layout(blocks, traced.out_tree, traced.in_tree, single)
@@ -90,28 +91,32 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False, chunk_size=None):
                     f"{dtype_of(x)}. Pass holomorphic=True for a holomorphic function of "
                     f"complex inputs, or use jvp directly.")
         zeros = [zeros_like_value(x) for x in flat]
-        # The value (and aux) once, at a zero tangent; then the tangents of every output
-        # for each input leaf's columns, batched.
-        first = jvp(diff_fun, diff_args, tree_unflatten(in_tree, zeros), has_aux=has_aux)
-        outputs, out_tree = tree_flatten(first[0])
-        for out in outputs:
-            _check_output_dtype(out, holomorphic, "jacfwd", integer_ok=True)
+
+        def pushforward(tangents):  # the value and aux, and the tangents of every output
+            result = jvp(diff_fun, diff_args, tree_unflatten(in_tree, tangents),
+                         has_aux=has_aux)
+            return (result[0], result[2] if has_aux else None), tuple(
+                t if dtype_of(t).kind in "fc" else np.zeros(shape_of(t), like=library_array(t))
+                for t in tree_flatten(result[1])[0])
+        # The value and aux do not depend on the tangents: they come from the batched call
+        # (from a call of their own only when there is no input leaf).
+        same = pushforward([])[0] if not flat else None
         columns = []  # columns[l][k]: output k's tangents, input l's columns last
         for l, x in enumerate(flat):
-            def tangents_out(seed, l=l):
-                tangents = zeros[:l] + [seed] + zeros[l + 1:]
-                result = jvp(diff_fun, diff_args, tree_unflatten(in_tree, tangents),
-                             has_aux=has_aux)
-                return [t if dtype_of(t).kind in "fc"
-                        else np.zeros(shape_of(t), like=library_array(t))
-                        for t in tree_flatten(result[1])[0]]
-            columns.append(_over_basis(tangents_out, x, chunk_size, axis=-1))
+            same, stacked = _over_basis(
+                lambda seed, l=l: pushforward(zeros[:l] + [seed] + zeros[l + 1:]),
+                x, chunk_size, axis=-1)
+            columns.append(stacked)
+        value, aux = same
+        outputs, out_tree = tree_flatten(value)
+        for out in outputs:
+            _check_output_dtype(out, holomorphic, "jacfwd", integer_ok=True)
         blocks = [[_block(columns[l][k], shape_of(x), out, leading=False)
                    for l, x in enumerate(flat)] for k, out in enumerate(outputs)]
         jac = _layout(blocks, out_tree, in_tree, single)
         owners = Owners(flat, constants)
         jac = owners.claim_tree(jac)
-        return (jac, owners.claim_tree(first[2])) if has_aux else jac
+        return (jac, owners.claim_tree(aux)) if has_aux else jac
 
     return jacobian_fun
 
@@ -170,25 +175,31 @@ def _check_chunk_size(chunk_size, transform):
 
 
 def _over_basis(fun, x, chunk_size, axis):
-    """``fun`` (which returns a list of arrays) for every one-hot array of x's shape and
-    dtype, in C order, batched with `vmap`, ``chunk_size`` at a time; each result stacked
-    along ``axis`` (0 or -1). None for a result when x has no elements."""
+    """``fun(seed) -> (same, derivatives)`` for every one-hot array of x's shape and dtype,
+    in C order, batched with `vmap`, ``chunk_size`` at a time: ``same`` (values that do not
+    depend on the seed) from the first call, and each of the tuple ``derivatives`` stacked
+    along ``axis`` (0 or -1); None for each when x has no elements. (A tuple of arrays is
+    the pytree vmap flattens fastest.)"""
     shape, dtype = shape_of(x), dtype_of(x)
-    count = int(np.prod(shape, dtype=int))
-    if count == 0:
-        return None
+    count = math.prod(shape)
+    if count <= 1:  # one basis array (or none): a plain call, nothing to batch
+        same, derivatives = fun(np.ones(shape, dtype))
+        if count == 0:
+            return same, [None] * len(derivatives)
+        return same, [fnp.expand_dims(d, axis) for d in derivatives]
     step = count if chunk_size is None else chunk_size
+    batched = batched_function(fun, 0, (None, axis), None)
     chunks = []
     for start in range(0, count, step):
         stop = min(start + step, count)
-        seeds = np.zeros((stop - start, count), dtype)
-        seeds[np.arange(stop - start), np.arange(start, stop)] = 1
+        seeds = np.eye(stop - start, count, start, dtype)  # rows start..stop of the identity
         if library_array(x) is not None:  # a CuPy or Dask value's basis in its library
             seeds = np.asarray(seeds, like=library_array(x))
-        chunks.append(vmap(fun, out_axes=axis)(seeds.reshape((stop - start,) + shape)))
+        chunks.append(batched(seeds.reshape((stop - start,) + shape)))
     if len(chunks) == 1:
         return chunks[0]
-    return [fnp.concatenate(parts, axis=axis) for parts in zip(*chunks)]
+    return chunks[0][0], [fnp.concatenate(parts, axis=axis)
+                          for parts in zip(*[derivatives for _, derivatives in chunks])]
 
 
 def _block(stacked, own_shape, other, leading):
@@ -200,7 +211,7 @@ def _block(stacked, own_shape, other, leading):
     shape = own_shape + other_shape if leading else other_shape + own_shape
     if dtype_of(other).kind not in "fc" or stacked is None:
         return np.zeros(shape, dtype_of(other), like=library_array(other))
-    return fnp.reshape(stacked, shape)
+    return stacked if shape_of(stacked) == shape else fnp.reshape(stacked, shape)
 
 
 def _layout(blocks, out_tree, in_tree, single):

@@ -28,46 +28,73 @@ def vmap(fun, in_axes=0, out_axes=0, axis_size=None):
     needed only when no argument is mapped. Compose freely: ``vmap(grad(f))`` gives
     per-example gradients, ``vmap(vmap(f))`` maps over two axes.
     """
-    _check_axes_spec(in_axes, "in_axes")
-    _check_axes_spec(out_axes, "out_axes")
+    return functools.wraps(fun)(batched_function(fun, in_axes, out_axes, axis_size))
+
+
+def batched_function(fun, in_axes, out_axes, axis_size):
+    """`vmap` without copying ``fun``'s name and docstring onto the result (which costs
+    as much as a primitive): for the transforms that batch a function of their own."""
+    _axes_spec(in_axes, "in_axes")
+    out_spec = _axes_spec(out_axes, "out_axes")
     if axis_size is not None:
         axis_size = operator.index(axis_size)
 
-    @functools.wraps(fun)
     def batched(*args, **kwargs):
-        flat_args, in_tree = tree_flatten((args, kwargs))
-        check_array_types(flat_args, (args, kwargs), "vmap")
-        paths = ["args" + keystr(path[1:]) if path[0].idx == 0 else
-                 "kwargs" + keystr(path[1:])
-                 for path, _ in tree_flatten_with_path((args, kwargs))[0]]
-        flat_axes = _flat_in_axes(in_axes, args, kwargs)
-        size = _batch_size(flat_args, flat_axes, paths, axis_size)
+        # Arguments and keyword arguments flattened apart: a tuple of arrays, the common
+        # call, has a shared treedef (tree_flatten's fast path).
+        flat_args, args_tree = tree_flatten(args)
+        flat_kwargs, kwargs_tree = tree_flatten(kwargs) if kwargs else ([], None)
+        flat = flat_args + flat_kwargs
+        check_array_types(flat, (args, kwargs), "vmap")
+        flat_axes = _flat_in_axes(in_axes, args, len(flat_args), len(flat_kwargs))
+        size = _batch_size(flat, flat_axes, lambda: _paths(args, kwargs), axis_size)
         with new_trace(BatchTrace, size) as trace:
             boxed = [x if axis is None else BatchBox(x, trace, axis)
-                     for x, axis in zip(flat_args, flat_axes)]
-            boxed_args, boxed_kwargs = in_tree.unflatten(boxed)
-            out = fun(*boxed_args, **boxed_kwargs)
+                     for x, axis in zip(flat, flat_axes)]
+            boxed_args = args_tree.unflatten(boxed[:len(flat_args)])
+            out = (fun(*boxed_args, **kwargs_tree.unflatten(boxed[len(flat_args):]))
+                   if kwargs else fun(*boxed_args))
         out_flat, out_tree = tree_flatten(out)
-        flat_out_axes = _broadcast_prefix(out_axes, out, "out_axes", "the function's output")
+        flat_out_axes = _broadcast_prefix(out_spec, out, "out_axes", "the function's output",
+                                          len(out_flat))
         results = []
         for i, (leaf, axis) in enumerate(zip(out_flat, flat_out_axes)):
             check_output_leaf(leaf, i, "vmap")
             results.append(_batch_out(leaf, trace, axis, size, i))
-        return out_tree.unflatten(Owners(flat_args).claim_all(results))
+        return out_tree.unflatten(Owners(flat).claim_all(results))
 
     return batched
 
 
-def _check_axes_spec(axes, name):
-    for leaf in tree_flatten(axes, is_leaf=lambda x: x is None)[0]:
-        if leaf is not None and not (isinstance(leaf, (int, np.integer))
-                                     and not isinstance(leaf, bool)):
+def _is_one_axis(axes):
+    """Whether an axes spec is one int or None (for every leaf), not a pytree of them."""
+    return axes is None or (isinstance(axes, (int, np.integer)) and not isinstance(axes, bool))
+
+
+def _axes_spec(axes, name):
+    """An axes spec checked: one int or None (for every leaf) as it is, a pytree of them
+    as its (leaves, structure), flattened once (None is a leaf here)."""
+    if _is_one_axis(axes):
+        return axes
+    leaves, structure = tree_flatten(axes, is_leaf=lambda x: x is None)
+    for leaf in leaves:
+        if not _is_one_axis(leaf):
             raise TypeError(f"funcgrad.vmap: {name} must be ints, None, or pytrees of them, "
                             f"got {axes!r}.")
+    return leaves, structure
 
 
-def _flat_in_axes(in_axes, args, kwargs):
-    """One mapped axis (or None) per leaf of (args, kwargs)."""
+def _paths(args, kwargs):
+    """The name of each leaf of the arguments, for error messages."""
+    return ["args" + keystr(path[1:]) if path[0].idx == 0 else "kwargs" + keystr(path[1:])
+            for path, _ in tree_flatten_with_path((args, kwargs))[0]]
+
+
+def _flat_in_axes(in_axes, args, args_leaves, kwargs_leaves):
+    """One mapped axis (or None) per leaf of the arguments, then of the keyword arguments
+    (mapped over axis 0)."""
+    if _is_one_axis(in_axes):
+        return [in_axes] * args_leaves + [0] * kwargs_leaves
     if isinstance(in_axes, list):  # as JAX: a list is a tuple here
         in_axes = tuple(in_axes)
     if isinstance(in_axes, tuple) and len(in_axes) != len(args):
@@ -78,52 +105,58 @@ def _flat_in_axes(in_axes, args, kwargs):
     spec = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
     flat = []
     for i, (arg, axes) in enumerate(zip(args, spec)):
-        flat.extend(_broadcast_prefix(axes, arg, "in_axes", f"args[{i}]"))
-    flat.extend([0] * len(tree_flatten(kwargs)[0]))
-    return flat
+        flat.extend(_broadcast_prefix(_axes_spec(axes, "in_axes"), arg, "in_axes",
+                                      f"args[{i}]"))
+    return flat + [0] * kwargs_leaves
 
 
-def _broadcast_prefix(prefix, tree, name, what):
-    """The entry of ``prefix`` (a pytree prefix of ``tree``) for each leaf of ``tree``."""
-    structure = tree_structure(prefix, is_leaf=lambda x: x is None)
-    if structure.num_nodes == 1:  # one int or None for the whole tree
-        return [prefix] * len(tree_flatten(tree)[0])
+def _broadcast_prefix(spec, tree, name, what, leaves=None):
+    """The entry of an axes spec (`_axes_spec`: a pytree prefix of ``tree``) for each leaf
+    of ``tree`` (``leaves`` of them, counted here if not given)."""
+    if _is_one_axis(spec):  # one int or None for the whole tree
+        return [spec] * (len(tree_flatten(tree)[0]) if leaves is None else leaves)
+    axes, structure = spec
     try:
         subtrees = structure.flatten_up_to(tree)
     except ValueError as error:
+        prefix = structure.unflatten(axes)
         raise ValueError(f"funcgrad.vmap: {name} {prefix!r} does not match the structure of "
                          f"{what}: {error}") from None
-    leaves = tree_flatten(prefix, is_leaf=lambda x: x is None)[0]
     flat = []
-    for axis, subtree in zip(leaves, subtrees):
+    for axis, subtree in zip(axes, subtrees):
         flat.extend([axis] * len(tree_flatten(subtree)[0]))
     return flat
 
 
 def _batch_size(flat_args, flat_axes, paths, axis_size):
-    """The batch size all mapped arguments agree on; mapped axes made non-negative."""
+    """The batch size all mapped arguments agree on; mapped axes made non-negative.
+    ``paths()`` names the arguments, for the error messages."""
     sizes = {}
     for i, (x, axis) in enumerate(zip(flat_args, flat_axes)):
         if axis is None:
             continue
-        ndim = len(shape_of(x))
+        shape = shape_of(x)
+        ndim = len(shape)
         if not -ndim <= axis < ndim:
             raise ValueError(
-                f"funcgrad.vmap: in_axes maps {paths[i]} over axis {axis}, but it has shape "
-                f"{shape_of(x)} ({ndim} dimension{'s' if ndim != 1 else ''}); pass an axis it "
+                f"funcgrad.vmap: in_axes maps {paths()[i]} over axis {axis}, but it has shape "
+                f"{shape} ({ndim} dimension{'s' if ndim != 1 else ''}); pass an axis it "
                 f"has, or None to share it across the batch.")
         flat_axes[i] = axis % ndim
-        sizes[paths[i]] = shape_of(x)[flat_axes[i]]
+        sizes[i] = shape[flat_axes[i]]
     if axis_size is not None:
         sizes.setdefault("axis_size", axis_size)
     if not sizes:
         raise ValueError("funcgrad.vmap: no argument is mapped (in_axes is None for all of "
                          "them), so the batch size is unknown; pass axis_size=.")
-    if len(set(sizes.values())) > 1:
-        listed = ", ".join(f"{path} has {n}" for path, n in sizes.items())
+    size, *others = set(sizes.values())
+    if others:
+        names = paths()
+        listed = ", ".join(f"{i if i == 'axis_size' else names[i]} has {n}"
+                           for i, n in sizes.items())
         raise ValueError(f"funcgrad.vmap: the mapped axes have different sizes ({listed}); "
                          f"every mapped argument must have the batch size along its axis.")
-    return next(iter(sizes.values()))
+    return size
 
 
 def _batch_out(leaf, trace, axis, size, index):
@@ -133,8 +166,8 @@ def _batch_out(leaf, trace, axis, size, index):
             raise ValueError(f"funcgrad.vmap: out_axes is None for output leaf {index}, but it "
                              f"depends on the batch; give it an axis.")
         value = leaf.value
-        ndim = len(shape_of(value))
-        return fnp.moveaxis(value, leaf.axis, _out_axis(axis, ndim, index))
+        axis = _out_axis(axis, len(shape_of(value)), index)
+        return value if axis == leaf.axis else fnp.moveaxis(value, leaf.axis, axis)
     if isinstance(leaf, Box) and leaf._trace.level > trace.level:
         raise leaked_output("vmap")
     if axis is None:
