@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from .. import numpy as fnp
-from ..core import dtype_of, library_array, shape_of, zeros_like_value
+from ..core import dtype_of, library_array, ones_like_value, shape_of, zeros_like_value
 from ..tree_util import tree_flatten, tree_unflatten
 from ._checks import check_callable, check_differentiable_inputs, normalize_argnums
 from ._ownership import Owners
@@ -183,7 +183,7 @@ def _over_basis(fun, x, chunk_size, axis):
     shape, dtype = shape_of(x), dtype_of(x)
     count = math.prod(shape)
     if count <= 1:  # one basis array (or none): a plain call, nothing to batch
-        same, derivatives = fun(np.ones(shape, dtype))
+        same, derivatives = fun(ones_like_value(x))
         if count == 0:
             return same, [None] * len(derivatives)
         return same, [fnp.expand_dims(d, axis) for d in derivatives]
