@@ -7,7 +7,9 @@ a conversion hidden in funcgrad is an error here, not a silent copy; ``x.get()``
 explicit one. As in CuPy, a NumPy array among the operands of a ufunc or NumPy function is
 an error (so a constant funcgrad makes with NumPy instead of ``like=`` the value is found),
 and so is NumPy's ``device=`` keyword, which NumPy's creation functions pass on with
-``like=`` and CuPy's do not take. Its memory (``base``, ``flags``) is the wrapped ndarray's.
+``like=`` and CuPy's do not take; and ``zeros_like(a, shape=())`` has ``a``'s shape, as in
+CuPy, whose ``*_like`` read an empty shape as none given. Its memory (``base``,
+``flags``) is the wrapped ndarray's.
 """
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
@@ -73,6 +75,8 @@ class DuckArray(NDArrayOperatorsMixin):
             _refuse_numpy(args)
         if "device" in kwargs:
             raise TypeError(f"{func.__name__}() got an unexpected keyword argument 'device'")
+        if func in _LIKE and kwargs.get("shape") == ():
+            kwargs = {**kwargs, "shape": None}  # CuPy's *_like read shape=() as "a's shape"
         return _wrap(func(*_unwrap(args), **_unwrap(kwargs)))
 
     def __array__(self, dtype=None, copy=None):
@@ -137,6 +141,7 @@ class DuckArray(NDArrayOperatorsMixin):
     del _name, _method
 
 
+_LIKE = (np.zeros_like, np.ones_like, np.empty_like, np.full_like)
 # The explicit moves from NumPy (cupy.asarray and its kin).
 _CONVERSIONS = (np.asarray, np.array, np.asanyarray, np.ascontiguousarray)
 # What the ufuncs may meet: arrays, numbers, and ufunc.at's index.

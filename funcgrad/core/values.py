@@ -45,11 +45,13 @@ def unboxed(x):
 def _filled_like(filled_like, like, x):
     """Zeros or ones of x's shape and dtype in `like`'s library: with `like`'s chunks
     (Dask) where the shapes agree; under vmap a box's shape is one batch element's.
-    (np.ones(..., like=) would pass NumPy's device= on, which CuPy does not take.)"""
+    Otherwise filled like an empty array of x's shape: np.ones(..., like=) would pass
+    NumPy's device= on, which CuPy does not take, and CuPy's *_like read shape=() as
+    "like's shape"."""
     shape, dtype = shape_of(x), dtype_of(x)
     if shape_of(like) == shape:
         return filled_like(like, dtype=dtype)
-    return filled_like(like, dtype=dtype, shape=shape)
+    return filled_like(np.empty(shape, dtype=dtype, like=like))
 
 
 def zeros_in_library_of(like, shape, dtype):

@@ -93,13 +93,14 @@ def _shape_and_dtype(a, dtype, shape):
 
 def _constant_like(a, dtype, shape, make, *fill):
     """``make(shape, *fill, dtype=...)`` with a's shape and dtype, in a's library: there
-    by NumPy's ``*_like`` form (np.ones(like=) would pass NumPy's device= on, which CuPy
-    does not take; dtype as a keyword: Dask ignores a positional one)."""
+    by NumPy's ``*_like`` form of an empty array of that shape (np.ones(like=) would pass
+    NumPy's device= on, which CuPy does not take, and CuPy's *_like read shape=() as "a's
+    shape"; dtype as a keyword: Dask ignores a positional one)."""
     shape, dtype = _shape_and_dtype(a, dtype, shape)
     library = library_array(a)
     if library is None:
         return make(shape, *fill, dtype=dtype)
-    return _IN_LIBRARY[make](library, *fill, dtype=dtype, shape=shape)
+    return _IN_LIBRARY[make](np.empty(shape, dtype=dtype, like=library), *fill)
 
 
 _IN_LIBRARY = {np.zeros: np.zeros_like, np.ones: np.ones_like, np.empty: np.empty_like,
