@@ -16,21 +16,19 @@ import difflib
 import os
 import re
 import sys
-import traceback
 import warnings
 
 import numpy as np
 import pytest
-from hypothesis import Phase, given, settings
-from hypothesis import strategies as st
 
 da = pytest.importorskip("dask.array")
 import dask  # noqa: E402
 
-import funcgrad as fg  # noqa: E402
 from dask_helpers import counting_computes  # noqa: E402
-from funcgrad.tree_util import tree_flatten, tree_map  # noqa: E402
-from oracle import EXPECTED_WARNINGS, _tolerance, bind  # noqa: E402
+from funcgrad.tree_util import tree_flatten  # noqa: E402
+from library_oracle import (assert_equal, first_line, value_and_vjp,  # noqa: E402
+                            worst_of_first_examples)
+from oracle import EXPECTED_WARNINGS  # noqa: E402
 from test_oracle import CASES  # noqa: E402
 
 pytestmark = EXPECTED_WARNINGS + [
@@ -50,70 +48,27 @@ def _to_dask(value):
     return da.from_array(value, chunks=tuple(max(1, (side + 1) // 2) for side in value.shape))
 
 
-def _differentiated(case, args):
-    if case.diff is not None:
-        return case.diff
-    return tuple(i for i, a in enumerate(args) if np.result_type(a).kind in "fc")
-
-
-def _run(case, args, static):
-    """The case's value and (if differentiable) its VJP of a ones cotangent."""
-    diff = _differentiated(case, args) if case.differentiable else ()
-    if not diff:
-        return case.funcgrad_fun()(*args, **static), None
-    fun = bind(case.funcgrad_fun(), args, static, diff)
-    out, pullback = fg.vjp(fun, *(args[i] for i in diff))
-    if not any(np.result_type(leaf).kind in "fc" for leaf in tree_flatten(out)[0]):
-        return out, None
-    return out, pullback(tree_map(_ones_cotangent, out))
-
-
-def _ones_cotangent(out):
-    # An integer output's cotangent is zeros of its dtype, as in the oracle.
-    return (np.ones_like if np.result_type(out).kind in "fc" else np.zeros_like)(out)
-
-
 def _is_lazy(tree):
     leaves, _ = tree_flatten(tree)
     return all(isinstance(leaf, da.Array) for leaf in leaves if np.ndim(leaf))
 
 
-def _assert_equal(case, computed, numpy_result, what):
-    ours, _ = tree_flatten(computed)
-    expected, _ = tree_flatten(numpy_result)
-    assert len(ours) == len(expected), f"{case.name}: {what}: structure differs on Dask"
-    for a, b in zip(ours, expected):
-        b = np.asarray(b)
-        rtol, atol = _tolerance(case, b.dtype)
-        np.testing.assert_allclose(np.asarray(a), b, rtol=rtol, atol=atol, equal_nan=True,
-                                   err_msg=f"{case.name}: {what} on Dask differs from NumPy")
-
-
-def _first_line(error):
-    message = str(error).strip()
-    if message:
-        return f"{type(error).__name__}: {message.splitlines()[0][:100]}"
-    frame = traceback.extract_tb(error.__traceback__)[-1]  # a bare assert, say: where
-    where = frame.filename.split("site-packages" + os.sep)[-1]
-    return f"{type(error).__name__} (no message) in {where}"
-
-
 def classify(case, args, static):
     """'lazy', 'computes' or 'refuses: <error>' for one drawn example."""
-    expected = _run(case, args, static)
+    expected = value_and_vjp(case, args, static)
     dask_args = tuple(_to_dask(a) for a in args)
     try:
         with counting_computes() as computes, _conversions() as causes:
-            result = _run(case, dask_args, static)
+            result = value_and_vjp(case, dask_args, static)
     except Exception as error:  # noqa: BLE001 -- the class is what is recorded
-        return f"refuses: {_first_line(error)}"
+        return f"refuses: {first_line(error)}"
     try:
         computed = dask.compute(result)[0]
     except Exception as error:  # noqa: BLE001 -- built lazily, but Dask's tasks fail
-        return f"refuses (when computed): {_first_line(error)}"
-    _assert_equal(case, computed[0], expected[0], "value")
+        return f"refuses (when computed): {first_line(error)}"
+    assert_equal(case, computed[0], expected[0], "value", "Dask")
     if expected[1] is not None:
-        _assert_equal(case, computed[1], expected[1], "VJP")
+        assert_equal(case, computed[1], expected[1], "VJP", "Dask")
     any_dask = any(isinstance(a, da.Array) for a in dask_args)
     if computes or (any_dask and not _is_lazy(result)):
         return "computes" + (f" ({', '.join(sorted(causes))})" if causes else "")
@@ -157,22 +112,13 @@ def _conversions():
                                    warning.lineno)
 
 
-_ORDER = {"lazy": 0, "computes": 1}
+_ORDER = {"lazy": 0, "computes": 1, "refuses": 2}
 
 
 def _classify_case(case):
     """The worst class over the case's first two derandomized examples."""
-    found = []
-
-    @settings(max_examples=2, database=None, derandomize=True, phases=[Phase.generate])
-    @given(data=st.data())
-    def run(data):
-        args, static = data.draw(case.args)
-        found.append(classify(case, args, static))
-
     with dask.config.set(scheduler="threads"), np.errstate(all="ignore"):
-        run()
-    return max(found, key=lambda kind: _ORDER.get(kind, 2))
+        return worst_of_first_examples(case, classify, _ORDER)
 
 
 def render(classes):

@@ -27,6 +27,12 @@ def is_array(x):
     return known
 
 
+def has_memory(value):
+    """Whether `value` is an array with memory of its own or another's (NumPy's, CuPy's),
+    not a lazy one (Dask's): memory another array may share, values that are concrete."""
+    return isinstance(value, np.ndarray) or (is_array(value) and hasattr(value, "base"))
+
+
 def as_dtype(value, dtype):
     """``np.asarray(value, dtype)`` that keeps another library's array in its library
     (np.asarray would convert a Dask array to NumPy: compute it)."""

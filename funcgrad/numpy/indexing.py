@@ -5,7 +5,7 @@ array parts are plain integer or boolean NumPy arrays), so the rules see one for
 """
 import numpy as np
 
-from ..core import Box, dtype_of, is_array, strip_derivatives, unbox_all, zeros_in_library_of
+from ..core import Box, dtype_of, has_memory, strip_derivatives, unbox_all, zeros_in_library_of
 from ._add_at import added_at
 from ._axes import normalize_axis
 from ..core import Primitive, defbatch, defjvp, defvjp
@@ -120,7 +120,9 @@ def _integer_indices(indices, function):
     """``indices`` as an integer array (computed indices may arrive traced, never float)."""
     if isinstance(indices, Box):
         indices = unbox_all(indices)
-    indices = indices if is_array(indices) else np.asarray(indices)  # (CuPy's stay CuPy)
+    # CuPy's indices stay on the device; NumPy's conversion computes a Dask index, which
+    # Dask's own fancy indexing could not take.
+    indices = indices if has_memory(indices) else np.asarray(indices)
     if indices.dtype.kind not in "iu":
         if indices.size == 0:
             return indices.astype(np.intp)

@@ -16,16 +16,11 @@ graph and changes no other array, so they are never copied.
 """
 import numpy as np
 
-from ..core import is_array
+from ..core import has_memory, is_array
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
 
 
 _SCALARS = (np.generic, float, int, complex, bool)
-
-
-def has_memory(value):
-    """Whether `value` is an array whose memory another array may share."""
-    return isinstance(value, np.ndarray) or (is_array(value) and hasattr(value, "base"))
 
 
 def _owner(array):

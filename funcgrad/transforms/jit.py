@@ -26,9 +26,9 @@ import warnings
 
 import numpy as np
 
-from ..core import Box, is_array, instruments, new_trace
+from ..core import Box, has_memory, is_array, instruments, new_trace
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
-from ._ownership import Owners, has_memory
+from ._ownership import Owners
 from .codegen import Program
 from .graph import Graph, GraphBox, Var, argument_names, positional_parameters
 from .interpret import Interpreter
