@@ -15,7 +15,6 @@ import argparse
 import difflib
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile

@@ -7,7 +7,6 @@ tests/test_examples*.py files) with the same helper, tests/quiet.py.
 """
 import subprocess
 import sys
-import warnings
 
 import numpy as np
 import pytest

@@ -5,7 +5,6 @@ import functools
 import jax
 import jax.numpy as jnp
 import numpy as np
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -9,11 +9,11 @@ import numpy as np
 
 from ..core import Box, constant_like, dtype_of, library_array, unbox_all
 from ._axes import normalize_axis
-from ._base import array, asarray, astype, cast, is_traced
+from ._base import array, asarray, cast, is_traced
 from ._batching import holds_anywhere
 from .elementwise import log10, multiply, power, sign, true_divide
 from .shape_ops import (broadcast_arrays, broadcast_to, concatenate, expand_dims, moveaxis,
-                        reshape, stack)
+                        reshape)
 
 
 def asanyarray(a, dtype=None, order=None, *, like=None):

@@ -5,11 +5,12 @@ array parts are plain integer or boolean NumPy arrays), so the rules see one for
 """
 import numpy as np
 
-from ..core import Box, dtype_of, has_memory, strip_derivatives, unbox_all, zeros_in_library_of
+from ..core import (Box, dtype_of, has_memory, is_array, strip_derivatives, unbox_all,
+                    zeros_in_library_of)
 from ._add_at import added_at
 from ._axes import normalize_axis
 from ..core import Primitive, defbatch, defjvp, defvjp
-from ._base import as_array, gather, getitem_p, transpose_p
+from ._base import as_array, getitem_p, transpose_p
 from ._batching import batched_everywhere, ndim_of, with_rank
 from ._rules import ArgVJP, aval, reject_out
 from .shape_ops import ravel

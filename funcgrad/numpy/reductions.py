@@ -16,8 +16,7 @@ import numpy as np
 
 from ..core import Box, as_dtype, constant_like, dtype_of, shape_of, unbox_all
 from ._axes import kept_shape, normalize_axis
-from ._base import (asarray, astype, broadcast_to_p, chunked_like, reshape_p, spread, sum_p,
-                    ufunc_reduction)
+from ._base import asarray, astype, chunked_like, spread, sum_p, ufunc_reduction
 from ._batching import may_hold, read_along
 from ._batching import reduction as batch_reduction
 from ._batching import scan as batch_scan

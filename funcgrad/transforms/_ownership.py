@@ -16,7 +16,7 @@ graph and changes no other array, so they are never copied.
 """
 import numpy as np
 
-from ..core import has_memory, is_array
+from ..core import has_memory
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
 
 

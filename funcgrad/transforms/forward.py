@@ -1,7 +1,7 @@
 """Forward mode: jvp."""
 import numpy as np
 
-from ..core import (Box, JVPBox, JVPTrace, dtype_of, float0, library_array, new_trace,
+from ..core import (JVPBox, JVPTrace, dtype_of, float0, library_array, new_trace,
                     quiet_floating_point, shape_of, zeros_like_value)
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_map, tree_unflatten
 from ._checks import check_array_types, check_callable, check_output_leaf, is_array_or_box

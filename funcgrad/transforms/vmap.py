@@ -7,7 +7,7 @@ import numpy as np
 from .. import numpy as fnp
 from ..core import BatchBox, BatchTrace, Box, new_trace, shape_of
 from ..core.errors import leaked_output
-from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_structure
+from ..tree_util import keystr, tree_flatten, tree_flatten_with_path
 from ._checks import check_array_types, check_output_leaf
 from ._ownership import Owners
 

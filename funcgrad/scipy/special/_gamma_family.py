@@ -2,7 +2,6 @@
 log gamma, Pochhammer's symbol, binomial coefficients and Hurwitz's zeta."""
 import scipy.special as _scipy
 
-from ... import numpy as fnp
 from ._core import digamma
 from ._rules import elementwise, no_derivative, zero_partial
 
