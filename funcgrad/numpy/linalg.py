@@ -269,8 +269,9 @@ def _cholesky_pull(g, ans, shape, dtype):
     # dL = L phi(inv(L) dA inv(L)^H), phi keeping the lower triangle with the diagonal
     # halved; transposed onto the lower triangle of A, the one NumPy reads.
     n = shape[-1]
-    dtype = _real_dtype(g)
-    mask = constant_like(np.tril(np.ones((n, n), dtype)) - 0.5 * np.eye(n, dtype=dtype), g)
+    real_dtype = _real_dtype(g)
+    mask = constant_like(np.tril(np.ones((n, n), real_dtype)) - 0.5 * np.eye(n, dtype=real_dtype),
+                         g)
     inv_l = _inv(ans)
     ct = _matmul(_matmul(_mT(inv_l), multiply(_matmul(_mT(ans), g), mask)), _conj(inv_l))
     return unbroadcast(_triangle_cotangent(ct, "L"), shape, dtype)
