@@ -20,7 +20,8 @@ import sys
 import numpy as np
 
 from .timing import interleaved_medians
-from .workloads import LEARNING_RATE, _functional_network, network_data, numpy_step
+from .workloads import (LEARNING_RATE, _functional_network, network_data, numpy_step,
+                        torch_network_step)
 
 
 def _product_data(size, seed=0):
@@ -97,18 +98,11 @@ def _torch_runs(size):
         return {}, {}
     torch.backends.cuda.matmul.allow_tf32 = False
     device = torch.device("cuda")
-    x, y, w1, w2 = (torch.from_numpy(a).to(device) for a in network_data())
-    w1.requires_grad_()
-    w2.requires_grad_()
+    step_once = torch_network_step(
+        torch, *(torch.from_numpy(a).to(device) for a in network_data()))
 
     def step():
-        loss = (x.mm(w1).clamp(min=0).mm(w2) - y).pow(2).sum()
-        loss.backward()
-        with torch.no_grad():
-            w1.sub_(LEARNING_RATE * w1.grad)
-            w2.sub_(LEARNING_RATE * w2.grad)
-        w1.grad = None
-        w2.grad = None
+        step_once()
         torch.cuda.synchronize()
     px, pw1, pw2 = (torch.from_numpy(a).to(device) for a in _product_data(size))
     pw1.requires_grad_()

@@ -93,18 +93,24 @@ def make_network_step(peer):
             return value
         return run
     torch = _torch_like(peer)
-    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
-    w1t = torch.from_numpy(w1.copy()).requires_grad_()
-    w2t = torch.from_numpy(w2.copy()).requires_grad_()
+    return torch_network_step(torch, torch.from_numpy(x), torch.from_numpy(y),
+                              torch.from_numpy(w1.copy()), torch.from_numpy(w2.copy()))
+
+
+def torch_network_step(torch, x, y, w1, w2):
+    """The step in PyTorch's idiom (PyTorch or compat) on tensors of any device; w1 and w2
+    become leaves that require grad."""
+    w1.requires_grad_()
+    w2.requires_grad_()
 
     def run():
-        loss = (xt.mm(w1t).clamp(min=0).mm(w2t) - yt).pow(2).sum()
+        loss = (x.mm(w1).clamp(min=0).mm(w2) - y).pow(2).sum()
         loss.backward()
         with torch.no_grad():
-            w1t.sub_(LEARNING_RATE * w1t.grad)
-            w2t.sub_(LEARNING_RATE * w2t.grad)
-        w1t.grad = None
-        w2t.grad = None
+            w1.sub_(LEARNING_RATE * w1.grad)
+            w2.sub_(LEARNING_RATE * w2.grad)
+        w1.grad = None
+        w2.grad = None
         return loss
     return run
 

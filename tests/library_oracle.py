@@ -1,6 +1,7 @@
 """What the oracle runs on other array libraries share (test_arrays_dask_oracle.py,
-test_arrays_cupy_oracle.py): one case's value and VJP, compared with the NumPy run's, and
-the first line of an error for the docs' tables."""
+test_arrays_cupy_oracle.py): one case's value and VJP, compared with the NumPy run's, the
+first line of an error, and the generated docs page with its class of each case."""
+import difflib
 import os
 import traceback
 
@@ -70,3 +71,29 @@ def worst_of_first_examples(case, classify, order):
 
     run()
     return max(found, key=lambda kind: order[kind.split()[0].rstrip(":")])
+
+
+def counts(classes, kinds):
+    """How many cases' classes start with each of ``kinds``."""
+    return {kind: sum(1 for c in classes.values() if c.startswith(kind)) for kind in kinds}
+
+
+def table_rows(classes):
+    """The page's table: one row per case, by name."""
+    return [f"| `{name}` | {classes[name].replace('|', '/')} |" for name in sorted(classes)]
+
+
+def assert_page_current(path, page, command):
+    """Write ``page`` to ``path`` when FUNCGRAD_WRITE_DOCS is set; otherwise fail with the
+    changed lines when the committed page differs, saying to regenerate it with ``command``."""
+    if os.environ.get("FUNCGRAD_WRITE_DOCS"):
+        with open(path, "w") as file:
+            file.write(page)
+    with open(path) as file:
+        committed = file.read()
+    name = os.path.join("docs", os.path.basename(path))
+    changed = [line for line in difflib.unified_diff(
+        committed.splitlines(), page.splitlines(), name, "this run", lineterm="")
+        if line.startswith(("+", "-"))]
+    assert not changed, (f"{name} is out of date; regenerate it with\n"
+                         f"    FUNCGRAD_WRITE_DOCS=1 {command}\n" + "\n".join(changed))

@@ -87,3 +87,13 @@ def draw(module, name, seed, **like):
     module.seed(seed)
     args, kwargs = SAMPLERS[name]
     return getattr(module, name)(*args, **kwargs, **like)
+
+
+def assert_created_as_numpy_would(name, made, array_type, to_numpy):
+    """``made``, CREATION[name] of some ``like``, is an ``array_type`` with the shape, dtype
+    and values (``to_numpy`` brings them to the host) of the call without ``like``."""
+    expected = CREATION[name](None)
+    assert isinstance(made, array_type), type(made)
+    assert (made.shape, made.dtype) == (expected.shape, expected.dtype)
+    if name not in UNCOMPARED:
+        np.testing.assert_array_equal(to_numpy(made), expected)

@@ -12,7 +12,6 @@ keeps true: regenerate it with
             result is computed.
 """
 import contextlib
-import difflib
 import os
 import re
 import sys
@@ -26,8 +25,8 @@ import dask  # noqa: E402
 
 from dask_helpers import counting_computes  # noqa: E402
 from funcgrad.tree_util import tree_flatten  # noqa: E402
-from library_oracle import (assert_equal, first_line, value_and_vjp,  # noqa: E402
-                            worst_of_first_examples)
+from library_oracle import (assert_equal, assert_page_current, counts, first_line,  # noqa: E402
+                            table_rows, value_and_vjp, worst_of_first_examples)
 from oracle import EXPECTED_WARNINGS  # noqa: E402
 from test_oracle import CASES  # noqa: E402
 
@@ -122,8 +121,7 @@ def _classify_case(case):
 
 
 def render(classes):
-    counts = {kind: sum(1 for c in classes.values() if c.startswith(kind))
-              for kind in ("lazy", "computes", "refuses")}
+    count = counts(classes, ("lazy", "computes", "refuses"))
     lines = [
         "# funcgrad on Dask arrays: which functions stay lazy",
         "",
@@ -138,29 +136,17 @@ def render(classes):
         "  converted a Dask array to NumPy (a compute of that array) or returned NumPy;",
         "- **refuses**: an error while tracing, or (marked) when the result is computed.",
         "",
-        f"{counts['lazy']} lazy, {counts['computes']} computes, {counts['refuses']} refuses "
+        f"{count['lazy']} lazy, {count['computes']} computes, {count['refuses']} refuses "
         f"(of {len(classes)} cases).",
         "",
         "| case | on Dask |",
         "|---|---|",
+        *table_rows(classes),
     ]
-    for name in sorted(classes):
-        lines.append(f"| `{name}` | {classes[name].replace('|', '/')} |")
     return "\n".join(lines) + "\n"
 
 
 def test_every_case_on_dask_matches_numpy_and_the_table_is_current():
     classes = {case.name: _classify_case(case) for case in CASES}
-    page = render(classes)
-    if os.environ.get("FUNCGRAD_WRITE_DOCS"):
-        with open(PAGE, "w") as file:
-            file.write(page)
-    with open(PAGE) as file:
-        committed = file.read()
-    changed = [line for line in difflib.unified_diff(
-        committed.splitlines(), page.splitlines(), "docs/dask.md", "this run", lineterm="")
-        if line.startswith(("+|", "-|", "+", "-"))]
-    assert not changed, (
-        "docs/dask.md is out of date; regenerate it with\n"
-        "    FUNCGRAD_WRITE_DOCS=1 python -m pytest tests/test_arrays_dask_oracle.py\n"
-        + "\n".join(changed))
+    assert_page_current(PAGE, render(classes),
+                        "python -m pytest tests/test_arrays_dask_oracle.py")
