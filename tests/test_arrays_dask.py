@@ -358,3 +358,55 @@ def test_random_like_a_dask_array_without_a_dask_generator_is_numpys_draw():
     made = draw(fnp.random, "dirichlet", 9, like=like)
     assert made.chunks == like.chunks
     np.testing.assert_array_equal(made.compute(), draw(np.random, "dirichlet", 9))
+
+
+@pytest.mark.parametrize("name, build", [
+    ("prod's VJP", lambda X: fg.grad(lambda w: fnp.sum(fnp.prod(X * w, axis=1)))(
+        np.full(X.shape[1], 0.5))),
+    ("cumprod's VJP", lambda X: fg.grad(lambda w: fnp.sum(fnp.cumprod(X * w, axis=1)))(
+        np.full(X.shape[1], 0.5))),
+    ("cumulative_sum with include_initial", lambda X: fnp.cumulative_sum(
+        X, axis=1, include_initial=True)),
+])
+def test_filled_edges_along_a_long_axis_are_made_in_its_chunks(name, build):
+    """The constant edge that prod's and cumprod's VJPs shift in, and cumulative_sum's
+    initial column, span every row: made on the host they were one NumPy array as long as
+    the data (8 MB here, for 10^6 rows); made in the rows' chunks, the host holds none."""
+    X = da.random.default_rng(0).normal(size=(10**6, 4), chunks=(10**5, 4))
+    small = X[:300].rechunk(70)  # (first, so that the modules it imports are loaded)
+    np.testing.assert_allclose(build(small).compute(), build(small.compute()), rtol=1e-12)
+    tracemalloc.start()
+    try:
+        result = build(X)
+        built = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert isinstance(result, da.Array)
+    assert built < 10**6, (name, built)
+
+
+_REDUCED = {
+    "sum": lambda x: fnp.sum(x ** 2),
+    "mean": lambda x: fnp.mean(fnp.sin(x)),
+    "sum_over_an_axis": lambda x: fnp.sum(fnp.sum(x, axis=1) ** 2),
+    "mean_logaddexp": lambda x: fnp.mean(fnp.logaddexp(0.0, x)),
+    "prod_cumulative": lambda x: fnp.sum(fnp.prod(x, axis=0) ** 2) + fnp.sum(
+        fnp.cumulative_sum(x, axis=1, include_initial=True) ** 2),
+}
+
+
+@pytest.mark.parametrize("name", _REDUCED)
+@pytest.mark.parametrize("transform", ["vmap_grad", "vmap_hessian", "grad"])
+def test_batched_gradients_of_reductions_on_dask_equal_numpys(name, transform):
+    """Regression: sum's and mean's VJPs spread their cotangent as ones in the chunks of
+    the Dask array under the box, which under vmap holds the whole batch: the gradient of
+    each batch element came back with the batch's shape in front (3, 3, 4, 5), silently."""
+    f = _REDUCED[name]
+    x = np.random.default_rng(1).uniform(0.5, 1.5, size=(3, 4, 5))
+    if transform == "vmap_hessian":
+        x = x[:, :2, :3]
+    fun = {"vmap_grad": fg.vmap(fg.grad(f)), "vmap_hessian": fg.vmap(fg.hessian(f)),
+           "grad": fg.grad(f)}[transform]
+    result = fun(da.from_array(x, chunks=(2, 2, 3)))
+    assert isinstance(result, da.Array)
+    np.testing.assert_allclose(result.compute(), fun(x), rtol=1e-10, atol=1e-12)

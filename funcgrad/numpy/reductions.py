@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 
-from ..core import Box, as_dtype, constant_like, dtype_of, shape_of, unbox_all
+from ..core import Box, as_dtype, dtype_of, full_of_part, shape_of, unbox_all
 from ._axes import kept_shape, normalize_axis
 from ._base import asarray, astype, chunked_like, spread, sum_p, ufunc_reduction
 from ._batching import may_hold, read_along
@@ -94,10 +94,11 @@ def _shift(x, axis, by, reverse, fill):
     shape = shape_of(x)
     n = shape[axis]
     by = builtins.min(by, n)
-    block = constant_like(np.full(shape[:axis] + (by,) + shape[axis + 1:], fill, dtype_of(x)), x)
+    head = (slice(None),) * axis
+    block = full_of_part(x, head + (slice(0, by),), shape[:axis] + (by,) + shape[axis + 1:],
+                         fill, dtype_of(x))
     if by == n:
         return block
-    head = (slice(None),) * axis
     if reverse:
         return concatenate([getitem(x, head + (slice(by, None),)), block], axis=axis)
     return concatenate([block, getitem(x, head + (slice(0, n - by),))], axis=axis)
