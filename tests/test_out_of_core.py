@@ -230,3 +230,25 @@ def test_losses_whose_vjps_read_forward_outputs_hold_what_a_few_blocks_hold(name
     computed, expected = dask.compute(*results)
     np.testing.assert_allclose(computed[0], expected[0], rtol=1e-10)
     np.testing.assert_allclose(computed[1], expected[1], rtol=1e-8, atol=1e-12)
+
+
+def test_prod_along_the_features_holds_what_a_few_blocks_hold():
+    """Regression: prod's VJP shifted its running products along the feature axis by
+    joining a one-column edge to the rest, which split that axis's one chunk in two, and
+    Dask's ordering then held every block (274 results at once at 64 blocks, 532 at 128).
+    Rolled instead, the axis keeps its chunk (26 and 28; the hand-written division
+    formula: 76 and 141)."""
+    held = []
+    for blocks in (64, 128):
+        features, _ = ooc.make_data(blocks * 50, 5, 50)
+        weights = np.linspace(0.5, 1.5, 5)
+        held.append(_most_held(*fg.value_and_grad(
+            lambda w: fnp.sum(fnp.prod(features * w, axis=1)))(weights)))
+    assert held[1] - held[0] <= 4, held
+    value, gradient = dask.compute(*fg.value_and_grad(
+        lambda w: fnp.sum(fnp.prod(features * w, axis=1)))(weights))
+    data = features.compute()
+    expected_value, expected_gradient = fg.value_and_grad(
+        lambda w: fnp.sum(fnp.prod(data * w, axis=1)))(weights)
+    np.testing.assert_allclose(value, expected_value, rtol=1e-12)
+    np.testing.assert_allclose(gradient, expected_gradient, rtol=1e-10)
