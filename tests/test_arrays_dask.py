@@ -305,6 +305,12 @@ def test_ufunc_at_on_dask_refuses_what_numpy_refuses():
         ufunc_at(np.add, out, (np.array([1, 7]),), 1.0)
     with pytest.raises(IndexError, match="too many indices"):
         ufunc_at(np.add, out, (np.array([1]), 0), 1.0)
+    unknown = out[out > 1]
+    with pytest.raises(ValueError, match=r"add.at on Dask arrays: the array's chunks are "
+                                         r"of unknown size .* call .compute_chunk_sizes\(\)"):
+        ufunc_at(np.add, unknown, (np.array([0, 0]),), 1.0)
+    with pytest.raises(ValueError, match="the values' chunks are of unknown size"):
+        ufunc_at(np.maximum, out, (np.array([0, 0]),), unknown)
 
 
 def test_ufunc_at_on_dask_holds_chunks_not_the_output():

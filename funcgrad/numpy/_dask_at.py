@@ -5,6 +5,7 @@ output and one chunk of the values, and the host holds only what the index holds
 an array of the output's size), so a gradient into a large table picked at a few places
 stays out of core. Blocks that nothing falls into are the output's own."""
 import itertools
+import math
 
 import numpy as np
 
@@ -16,6 +17,13 @@ def dask_at(ufunc, out, index, values):
     import dask.array as da
     from dask.base import tokenize
     from dask.highlevelgraph import HighLevelGraph
+    for name, array in (("the array's", out), ("the values'", values)):
+        if isinstance(array, da.Array) and any(math.isnan(side) for chunks in array.chunks
+                                               for side in chunks):
+            raise ValueError(
+                f"funcgrad.numpy: {ufunc.__name__}.at on Dask arrays: {name} chunks are of "
+                f"unknown size (after a boolean mask, say); call .compute_chunk_sizes() on "
+                f"it first")
     index = index if isinstance(index, tuple) else (index,)
     index = tuple(part.compute() if isinstance(part, da.Array) else part for part in index)
     coordinates, selected = _coordinates(out.shape, index)
