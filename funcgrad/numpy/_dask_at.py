@@ -54,10 +54,10 @@ class _Along:
     """The coordinates a slice picks: ``start + step * i`` along axis ``dim`` of the
     selection (kept as a formula: a sliced axis may be as long as the output)."""
 
-    __slots__ = ("start", "step", "length", "dim")
+    __slots__ = ("start", "step", "dim")
 
-    def __init__(self, start, step, length, dim):
-        self.start, self.step, self.length, self.dim = start, step, length, dim
+    def __init__(self, start, step, dim):
+        self.start, self.step, self.dim = start, step, dim
 
     def within(self, region):
         """The coordinates of the part of the selection in ``region`` (its slices)."""
@@ -96,7 +96,7 @@ def _coordinates(shape, index):
             start, stop, step = part.indices(length)
             picked = range(start, stop, step)
             selected[dim] = len(picked)
-            coordinates.append(_Along(start, step, len(picked), dim))
+            coordinates.append(_Along(start, step, dim))
             continue
         fixed = _in_bounds(np.asarray(part), length, axis)
         grid = fixed.reshape((1,) * axis + (-1,) + (1,) * (len(shape) - axis - 1))
@@ -140,7 +140,8 @@ def _neutral(part):
 
 
 def _picked(shape, index):
-    """The selection of ``index`` in an array of ``shape`` (of no memory of its own)."""
+    """The selection of ``index`` in an array of ``shape`` (a view of one element: memory
+    only for what integer arrays pick)."""
     return np.broadcast_to(np.zeros((), bool), shape)[tuple(index)]
 
 
