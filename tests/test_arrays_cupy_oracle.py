@@ -54,9 +54,9 @@ def classify(case, args, static):
     except Exception as error:  # noqa: BLE001 -- the class is what is recorded
         return f"refuses: {first_line(error)}"
     try:
-        assert_equal(case, result[0], expected[0], "value", "CuPy", _to_numpy)
+        assert_equal(case, result[0], expected[0], "value", "CuPy", args, _to_numpy)
         if expected[1] is not None:
-            assert_equal(case, result[1], expected[1], "VJP", "CuPy", _to_numpy)
+            assert_equal(case, result[1], expected[1], "VJP", "CuPy", args, _to_numpy)
     except AssertionError as error:
         return f"wrong: {first_line(error)}"
     return "host" if _on_host(result) else "gpu"

@@ -4,9 +4,12 @@ and come back as Dask arrays, lazy until computed.
 Run with Dask's threaded scheduler; `test_arrays_dask_cluster.py` repeats a few on a
 distributed cluster of worker processes.
 """
+import pickle
+import tracemalloc
+
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -200,25 +203,64 @@ def test_random_like_a_dask_array_draws_dasks_stream():
 
 
 @st.composite
+def _at_index(draw, shape):
+    """An index into an array of ``shape`` with repeated positions: integer arrays
+    (broadcast against each other, negative ones included) mixed with integers, slices
+    (of any step), boolean masks, None and Ellipsis, as NumPy takes them."""
+    arrays_shape = draw(hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=4))
+    index = []
+    for side in shape:
+        kind = draw(st.sampled_from(["array", "array", "slice", "int", "mask"]))
+        if kind == "array":
+            picks_shape = draw(hnp.broadcastable_shapes(arrays_shape, min_side=0,
+                                                               max_dims=2))
+            index.append(draw(hnp.arrays(np.intp, picks_shape,
+                                         elements=st.integers(-side, side - 1))))
+        elif kind == "slice":
+            index.append(slice(draw(st.none() | st.integers(-side, side)),
+                               draw(st.none() | st.integers(-side, side)),
+                               draw(st.none() | st.sampled_from([1, 2, -1, -3]))))
+        elif kind == "int":
+            index.append(draw(st.integers(-side, side - 1)))
+        else:
+            index.append(draw(hnp.arrays(bool, side)))
+    for _ in range(draw(st.integers(0, 2))):
+        index.insert(draw(st.integers(0, len(index))), None)
+    if draw(st.booleans()):  # an Ellipsis for a run of full slices (maybe none)
+        start = draw(st.integers(0, len(index)))
+        stop = draw(st.integers(start, len(index)))
+        if all(_is_full_slice(part) for part in index[start:stop]):
+            index[start:stop] = [Ellipsis]
+    if draw(st.booleans()):  # the trailing axes left out
+        while index and _is_full_slice(index[-1]):
+            index.pop()
+    return tuple(index)
+
+
+def _is_full_slice(part):
+    return isinstance(part, slice) and part == slice(None)
+
+
+@st.composite
 def _ufunc_at_calls(draw):
-    """A ufunc, an array of a dtype, chunks for it, and an index into it with repeated
-    positions (integer arrays, broadcast against each other and mixed with slices)."""
-    ufunc = draw(st.sampled_from([np.add, np.maximum, np.minimum]))
+    """A ufunc, an array of a dtype, chunks for it, an index into it with repeated
+    positions, and values that broadcast to the selection."""
+    ufunc = draw(st.sampled_from([np.add, np.maximum, np.minimum, np.multiply]))
     dtype = np.dtype(draw(st.sampled_from(
         ["float64", "int32", "complex128", "bool"] if ufunc is not np.add
         else ["float64", "int32", "complex128"])))
-    shape = draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=5))
-    elements = {"f": st.floats(-100, 100), "i": st.integers(-100, 100),
-                "c": st.complex_numbers(max_magnitude=100), "b": st.booleans()}[dtype.kind]
+    shape = draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=1, max_side=5))
+    bound = 3 if ufunc is np.multiply else 100  # (products of repeats stay finite)
+    elements = {"f": st.floats(-bound, bound), "i": st.integers(-bound, bound),
+                "c": st.complex_numbers(max_magnitude=bound), "b": st.booleans()}[dtype.kind]
     out = draw(hnp.arrays(dtype, shape, elements=elements))
     if dtype.kind == "f" and draw(st.booleans()):
         out = np.where(out == 0, -0.0, out)  # -0.0 where nothing is added stays -0.0
-    axis = draw(st.integers(0, len(shape) - 1))
-    picks = draw(hnp.arrays(np.intp, draw(hnp.array_shapes(min_dims=1, max_dims=2,
-                                                           max_side=6)),
-                            elements=st.integers(-shape[axis], shape[axis] - 1)))
-    index = (slice(None),) * axis + (picks,)
-    selected = np.zeros(shape)[index].shape
+    index = draw(_at_index(shape))
+    try:
+        selected = np.zeros(shape)[index].shape
+    except IndexError:  # advanced indices that do not broadcast together
+        assume(False)
     kept = draw(st.integers(0, len(selected)))  # values broadcast to the selection
     values_shape = tuple(1 if draw(st.booleans()) else side for side in selected[-kept:]) \
         if kept else ()
@@ -228,25 +270,71 @@ def _ufunc_at_calls(draw):
 
 
 @given(_ufunc_at_calls(), st.booleans())
-@settings(deadline=None, max_examples=40)
+@example((np.add, np.zeros((1, 1, 3)), (np.array([False]), np.array(0), slice(None)),
+          np.zeros(3), (1, 1, 1)), False)  # nothing selected: values keep their chunks
+@settings(deadline=None, max_examples=60)
 def test_ufunc_at_on_dask_is_lazy_and_equals_numpys(call, dask_index):
     ufunc, out, index, values, chunks = call
     expected = out.copy()
     ufunc.at(expected, index, values)
     lazy_index = tuple(da.from_array(part, chunks=2) if isinstance(part, np.ndarray)
-                       and part.ndim == 1 and dask_index else part for part in index)
+                       and part.ndim == 1 and part.dtype != bool and dask_index else part
+                       for part in index)
     with counting_computes() as computes:
         result = ufunc_at(ufunc, da.from_array(out, chunks=chunks), lazy_index,
                           da.from_array(values, chunks=2))
     assert not computes or dask_index  # (a Dask index array is computed first)
     assert isinstance(result, da.Array) and result.dtype == out.dtype
+    assert result.chunks == da.from_array(out, chunks=chunks).chunks
     computed = result.compute()
-    if out.dtype.kind in "fc":  # sums in another order: as close as rounding allows
+    if out.dtype.kind in "fc":  # combined in another order: as close as rounding allows
         np.testing.assert_allclose(computed, expected, rtol=1e-12, atol=1e-12)
         assert (np.signbit(computed.real) == np.signbit(expected.real))[
             expected.real == 0].all()
     else:
         np.testing.assert_array_equal(computed, expected)
+
+
+def test_ufunc_at_on_dask_refuses_what_numpy_refuses():
+    out = da.zeros(6, chunks=4)
+    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 6"):
+        ufunc_at(np.add, out, (np.array([1, 7]),), 1.0)
+    with pytest.raises(IndexError, match="too many indices"):
+        ufunc_at(np.add, out, (np.array([1]), 0), 1.0)
+    unknown = out[out > 1]
+    with pytest.raises(ValueError, match=r"add.at on Dask arrays: the array's chunks are "
+                                         r"of unknown size .* call .compute_chunk_sizes\(\)"):
+        ufunc_at(np.add, unknown, (np.array([0, 0]),), 1.0)
+    with pytest.raises(ValueError, match="the values' chunks are of unknown size"):
+        ufunc_at(np.maximum, out, (np.array([0, 0]),), unknown)
+
+
+def test_ufunc_at_on_dask_holds_chunks_not_the_output():
+    """A few values added into a large table (the gradient of an embedding lookup): the
+    host makes no array of the table's size to build the graph, no task of the graph
+    carries more than the index, and computing the picked rows holds a few chunks. NumPy
+    reports its allocations to tracemalloc."""
+    rows, width, chunk_rows = 10**6, 10, 10**4  # 80 MB of table in chunks of 800 kB
+    table = da.zeros((rows, width), chunks=(chunk_rows, width))
+    picks = np.random.default_rng(0).integers(-rows, rows, 200)
+    updates = da.ones((picks.size, width), chunks=(50, width))
+    tracemalloc.start()
+    try:
+        result = ufunc_at(np.add, table, (picks,), updates)
+        built = tracemalloc.get_traced_memory()[1]
+        tracemalloc.reset_peak()
+        computed = result[picks[:20]].compute(scheduler="sync")
+        held = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    chunk_bytes = chunk_rows * width * 8
+    assert built < chunk_bytes, built
+    assert held < 10 * chunk_bytes, held  # (the table is 100 chunks)
+    tasks = dict(result.__dask_graph__()).values()
+    assert max(len(pickle.dumps(task)) for task in tasks) < 10 * picks.nbytes
+    counts = np.bincount(picks % rows, minlength=rows)
+    np.testing.assert_array_equal(computed, np.repeat(counts[picks[:20] % rows, None],
+                                                      width, axis=1))
 
 
 def test_gradient_of_repeated_picks_and_at_updates_are_lazy():
@@ -272,3 +360,55 @@ def test_random_like_a_dask_array_without_a_dask_generator_is_numpys_draw():
     made = draw(fnp.random, "dirichlet", 9, like=like)
     assert made.chunks == like.chunks
     np.testing.assert_array_equal(made.compute(), draw(np.random, "dirichlet", 9))
+
+
+@pytest.mark.parametrize("name, build", [
+    ("prod's VJP", lambda X: fg.grad(lambda w: fnp.sum(fnp.prod(X * w, axis=1)))(
+        np.full(X.shape[1], 0.5))),
+    ("cumprod's VJP", lambda X: fg.grad(lambda w: fnp.sum(fnp.cumprod(X * w, axis=1)))(
+        np.full(X.shape[1], 0.5))),
+    ("cumulative_sum with include_initial", lambda X: fnp.cumulative_sum(
+        X, axis=1, include_initial=True)),
+])
+def test_filled_edges_along_a_long_axis_are_made_in_its_chunks(name, build):
+    """The constant edge that prod's and cumprod's VJPs shift in, and cumulative_sum's
+    initial column, span every row: made on the host they were one NumPy array as long as
+    the data (8 MB here, for 10^6 rows); made in the rows' chunks, the host holds none."""
+    X = da.random.default_rng(0).normal(size=(10**6, 4), chunks=(10**5, 4))
+    small = X[:300].rechunk(70)  # (first, so that the modules it imports are loaded)
+    np.testing.assert_allclose(build(small).compute(), build(small.compute()), rtol=1e-12)
+    tracemalloc.start()
+    try:
+        result = build(X)
+        built = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert isinstance(result, da.Array)
+    assert built < 10**6, (name, built)
+
+
+_REDUCED = {
+    "sum": lambda x: fnp.sum(x ** 2),
+    "mean": lambda x: fnp.mean(fnp.sin(x)),
+    "sum_over_an_axis": lambda x: fnp.sum(fnp.sum(x, axis=1) ** 2),
+    "mean_logaddexp": lambda x: fnp.mean(fnp.logaddexp(0.0, x)),
+    "prod_cumulative": lambda x: fnp.sum(fnp.prod(x, axis=0) ** 2) + fnp.sum(
+        fnp.cumulative_sum(x, axis=1, include_initial=True) ** 2),
+}
+
+
+@pytest.mark.parametrize("name", _REDUCED)
+@pytest.mark.parametrize("transform", ["vmap_grad", "vmap_hessian", "grad"])
+def test_batched_gradients_of_reductions_on_dask_equal_numpys(name, transform):
+    """Regression: sum's and mean's VJPs spread their cotangent as ones in the chunks of
+    the Dask array under the box, which under vmap holds the whole batch: the gradient of
+    each batch element came back with the batch's shape in front (3, 3, 4, 5), silently."""
+    f = _REDUCED[name]
+    x = np.random.default_rng(1).uniform(0.5, 1.5, size=(3, 4, 5))
+    if transform == "vmap_hessian":
+        x = x[:, :2, :3]
+    fun = {"vmap_grad": fg.vmap(fg.grad(f)), "vmap_hessian": fg.vmap(fg.hessian(f)),
+           "grad": fg.grad(f)}[transform]
+    result = fun(da.from_array(x, chunks=(2, 2, 3)))
+    assert isinstance(result, da.Array)
+    np.testing.assert_allclose(result.compute(), fun(x), rtol=1e-10, atol=1e-12)

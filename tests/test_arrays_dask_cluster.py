@@ -46,3 +46,18 @@ def test_jitted_gradient_descent_steps_on_worker_processes(client):
         expected, lazy = step(expected, X, y), step(lazy, dX, dy)
     assert step.trace_count == 2  # NumPy's program and Dask's
     np.testing.assert_allclose(client.compute(lazy).result(), expected, rtol=1e-12)
+
+
+def test_repeated_picks_and_products_computed_on_worker_processes(client):
+    """The graphs funcgrad builds by hand (ufunc.at block by block, for the gradient of
+    repeated picks) and prod's rolled VJP pickle and compute on the workers."""
+    X, y, w, dX, dy = _data()
+    picks = np.array([3, 3, 199, -1, 50, 3])
+
+    def loss(X, w):
+        return fnp.sum(X[picks] @ w) + fnp.sum(fnp.prod(X * w, axis=1))
+    lazy = fg.grad(loss, argnums=(0, 1))(dX, w)
+    assert all(isinstance(part, da.Array) for part in lazy)
+    for computed, expected in zip(client.gather(client.compute(list(lazy))),
+                                  fg.grad(loss, argnums=(0, 1))(X, w)):
+        np.testing.assert_allclose(computed, expected, rtol=1e-12)

@@ -65,9 +65,9 @@ def classify(case, args, static):
         computed = dask.compute(result)[0]
     except Exception as error:  # noqa: BLE001 -- built lazily, but Dask's tasks fail
         return f"refuses (when computed): {first_line(error)}"
-    assert_equal(case, computed[0], expected[0], "value", "Dask")
+    assert_equal(case, computed[0], expected[0], "value", "Dask", args)
     if expected[1] is not None:
-        assert_equal(case, computed[1], expected[1], "VJP", "Dask")
+        assert_equal(case, computed[1], expected[1], "VJP", "Dask", args)
     any_dask = any(isinstance(a, da.Array) for a in dask_args)
     if computes or (any_dask and not _is_lazy(result)):
         return "computes" + (f" ({', '.join(sorted(causes))})" if causes else "")

@@ -76,6 +76,18 @@ def constant_like(constant, like):
     return constant if library is None else np.asarray(constant, like=library)
 
 
+def full_of_part(x, index, shape, fill, dtype):
+    """``fill`` in the ``shape`` of ``x[index]`` (x may be boxed), in x's library: for a
+    Dask x in the chunks of that part of x, where NumPy's constant would be one host
+    array as long as x's axes (as large as the data along an out-of-core axis)."""
+    like = library_array(x)
+    if like is None:
+        return np.full(shape, fill, dtype)
+    if shape_of(like) == shape_of(x):  # (under vmap, like holds the whole batch)
+        return np.full_like(like[index], fill, dtype=dtype)
+    return np.full_like(np.empty(shape, dtype=dtype, like=like), fill)
+
+
 def library_array(x):
     """The array under x's boxes if it is another library's (Dask's, CuPy's), to create
     new arrays ``like=``; None for NumPy values."""

@@ -3,9 +3,9 @@ library: values combined into an array at an index whose repeated positions all 
 (the transpose of indexing with integer arrays, and ``x.at[i].add/max/min(v)``). NumPy's
 own for NumPy; libraries whose arrays cannot be written in place, or whose ufuncs have no
 ``at``, get their own formulation here."""
-import math
-
 import numpy as np
+
+from ._dask_at import dask_at
 
 
 def ufunc_at(ufunc, out, index, values):
@@ -24,54 +24,6 @@ def ufunc_at(ufunc, out, index, values):
 def added_at(out, index, values):
     """`ufunc_at` of ``np.add``: repeated positions accumulate."""
     return ufunc_at(np.add, out, index, values)
-
-
-def _dask_at(ufunc, out, index, values):
-    """Lazily: the flat position in ``out`` of each element of ``out[index]`` (NumPy's
-    indexing of an arange, so its rules for negative, sliced, broadcast and repeated
-    indices), then, per chunk of the values, NumPy's ``ufunc.at`` into a flat array of
-    ``out``'s size holding the ufunc's identity, those partial results combined in pairs
-    (a tree: each holds ``out``'s size), and the result combined with ``out``. An index
-    array that is itself a Dask array is computed first (Dask's lazy fancy indexing gets
-    the shape of a one-element index wrong)."""
-    import dask.array as da
-    size = math.prod(out.shape)
-    parts = index if isinstance(index, tuple) else (index,)
-    parts = tuple(part.compute() if isinstance(part, da.Array) else part for part in parts)
-    positions = np.arange(size).reshape(out.shape)[parts]
-    positions = da.asarray(positions.reshape(-1) if positions.ndim == 0 else positions)
-    values = da.broadcast_to(da.asarray(values), positions.shape)
-    positions = positions.rechunk(values.chunks)
-    partials = da.map_blocks(
-        _block_at, positions, values, ufunc=ufunc, start=_identity(ufunc, out.dtype),
-        size=size, dtype=out.dtype, new_axis=values.ndim,
-        chunks=tuple((1,) * len(c) for c in values.chunks) + ((size,),))
-    pending = [partials.blocks[block].reshape(size)
-               for block in np.ndindex(partials.numblocks[:-1])]
-    while len(pending) > 1:  # ufunc itself, not Dask's sum, which turns -0.0 into 0.0
-        pending = [ufunc(*pending[i:i + 2]) if i + 1 < len(pending) else pending[i]
-                   for i in range(0, len(pending), 2)]
-    return ufunc(out, pending[0].reshape(out.shape))
-
-
-def _identity(ufunc, dtype):
-    """What ``ufunc`` leaves every value unchanged with (-0.0 for add, so -0.0 stays)."""
-    if ufunc is np.add:
-        return np.array(-0.0).astype(dtype) if dtype.kind in "fc" else np.zeros((), dtype)
-    lowest = ufunc is np.maximum
-    if dtype.kind == "b":
-        return np.array(not lowest)
-    if dtype.kind in "iu":
-        info = np.iinfo(dtype)
-        return np.array(info.min if lowest else info.max, dtype)
-    infinity = -np.inf if lowest else np.inf
-    return np.array(complex(infinity, infinity) if dtype.kind == "c" else infinity, dtype)
-
-
-def _block_at(positions, values, ufunc, start, size):
-    partial = np.full(size, start)
-    ufunc.at(partial, positions.ravel(), values.ravel())
-    return partial.reshape((1,) * positions.ndim + (size,))
 
 
 def _cupy_at(ufunc, out, index, values):
@@ -94,4 +46,4 @@ def _cupy_at(ufunc, out, index, values):
 
 
 # The libraries with a ufunc.at of their own, by the top-level module of their array type.
-_LIBRARY_AT = {"dask": _dask_at, "cupy": _cupy_at}
+_LIBRARY_AT = {"dask": dask_at, "cupy": _cupy_at}

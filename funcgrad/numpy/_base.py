@@ -148,7 +148,10 @@ def chunked_like(x):
     if type(x) is np.ndarray:
         return None
     base = unboxed(x)
-    return base if type(base) is not np.ndarray and hasattr(base, "chunks") else None
+    if type(base) is np.ndarray or not hasattr(base, "chunks"):
+        return None
+    # Under vmap the array holds the whole batch, and x is one element of it.
+    return base if shape_of(base) == shape_of(x) else None
 
 
 def spread(g, shape, axes, chunked=None):

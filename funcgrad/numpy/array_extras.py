@@ -12,7 +12,7 @@ import operator
 
 import numpy as np
 
-from ..core import Box, constant_like, shape_of, zeros_in_library_of
+from ..core import Box, full_of_part, shape_of, zeros_in_library_of
 from ._axes import normalize_axis
 from ._rules import reject_out
 from ._base import astype
@@ -358,8 +358,8 @@ def _cumulative(function, scan, initial, x, axis, dtype, out, include_initial):
     if include_initial:
         axis = normalize_axis(axis, x.ndim, function)[0]
         shape = shape_of(result)
-        edge = constant_like(np.full(shape[:axis] + (1,) + shape[axis + 1:], initial,
-                                     result.dtype), result)
+        edge = full_of_part(result, (slice(None),) * axis + (slice(0, 1),),
+                            shape[:axis] + (1,) + shape[axis + 1:], initial, result.dtype)
         result = concatenate([edge, result], axis=axis)
     return result
 

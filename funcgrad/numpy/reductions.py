@@ -14,9 +14,9 @@ import warnings
 
 import numpy as np
 
-from ..core import Box, as_dtype, constant_like, dtype_of, shape_of, unbox_all
+from ..core import Box, as_dtype, dtype_of, full_of_part, shape_of, unbox_all
 from ._axes import kept_shape, normalize_axis
-from ._base import asarray, astype, chunked_like, spread, sum_p, ufunc_reduction
+from ._base import asarray, astype, chunked_like, gather, spread, sum_p, ufunc_reduction
 from ._batching import may_hold, read_along
 from ._batching import reduction as batch_reduction
 from ._batching import scan as batch_scan
@@ -94,13 +94,30 @@ def _shift(x, axis, by, reverse, fill):
     shape = shape_of(x)
     n = shape[axis]
     by = builtins.min(by, n)
-    block = constant_like(np.full(shape[:axis] + (by,) + shape[axis + 1:], fill, dtype_of(x)), x)
-    if by == n:
-        return block
     head = (slice(None),) * axis
+    if by == n:
+        return _filled_edge(x, axis, by, fill)
+    chunked = chunked_like(x)
+    if chunked is not None and len(chunked.chunks[axis]) == 1:
+        # Dask, the axis in one chunk: x rolled along it, with the fill where it wrapped
+        # round. Joined from two pieces, the axis would be split into two chunks, and the
+        # rechunking that follows keeps Dask's ordering from finishing one block of the
+        # other axes before the next: prod's VJP held every block (docs/out-of-core.md).
+        order = np.roll(np.arange(n), -by if reverse else by)
+        moved = gather(x, head + (order,), unique=True)
+        wrapped = np.arange(n) >= n - by if reverse else np.arange(n) < by
+        return _select(wrapped.reshape((n,) + (1,) * (len(shape) - axis - 1)), fill, moved)
+    block = _filled_edge(x, axis, by, fill)
     if reverse:
         return concatenate([getitem(x, head + (slice(by, None),)), block], axis=axis)
     return concatenate([block, getitem(x, head + (slice(0, n - by),))], axis=axis)
+
+
+def _filled_edge(x, axis, by, fill):
+    """``fill`` in the shape of the first ``by`` places of ``x`` along ``axis``."""
+    shape = shape_of(x)
+    return full_of_part(x, (slice(None),) * axis + (slice(0, by),),
+                        shape[:axis] + (by,) + shape[axis + 1:], fill, dtype_of(x))
 
 
 def _affine_scan(a, b, axis, reverse):
