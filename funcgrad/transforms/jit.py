@@ -95,7 +95,7 @@ class _Staged:
 
     __slots__ = ("graph", "name", "out_tree", "program", "run", "unowned", "constants",
                  "build", "donated", "numpy_only", "jitted", "interpreter",
-                 "interpreted_seconds", "guarded")
+                 "interpreted_seconds", "guarded", "no_shortcut")
 
     def __init__(self, graph, name, out_tree, donated=(), numpy_only=True, jitted=None):
         self.graph = graph
@@ -112,6 +112,7 @@ class _Staged:
         self.constants = [atom.value for atom in graph.outputs if not isinstance(atom, Var)]
         self.unowned = ()
         self.guarded = None  # whether the graph has guards: see has_guards
+        self.no_shortcut = False  # found unfit for Jitted's fast path (_fast_path_fits)
 
     def lower(self):
         if self.program is None:
@@ -272,8 +273,13 @@ class Jitted:
                 continue
             if staged.unowned and staged.shares_memory(outs):
                 outs = staged.owners(leaves).claim_all(outs)
-            if self._fast is None and _fast_path_fits(self, staged, args, kwargs, leaves):
-                self._fast = (_array_signature(args), staged)
+            if self._fast is None and not staged.no_shortcut:
+                if _fast_path_fits(self, staged, args, kwargs, leaves):
+                    self._fast = (_array_signature(args), staged)
+                elif not staged.donated or staged.program is not None:
+                    # Unfit for good (each reason is fixed with the signature), unless
+                    # compiling may yet find the donations unused: no need to ask again.
+                    staged.no_shortcut = True
             return staged.build(outs)
         if len(entry.programs) >= self.cache_size:
             entry.eager = True
