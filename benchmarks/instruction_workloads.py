@@ -89,6 +89,25 @@ def jit_calls():
         sine(x0)
 
 
+def jit_seed_steps():
+    """The seed network's step as `benchmarks.jit` times it: jit(value_and_grad), compiled,
+    then SGD in place (against numpy_seed_steps, the hand-written step)."""
+    from benchmarks import jit as timed, workloads
+    value_and_grad, loss = workloads._functional_network("funcgrad")
+    jitted = funcgrad.jit(value_and_grad(loss, argnums=(0, 1)))
+    step = timed._in_place_step(jitted)
+    timed.until_compiled(step, jitted)
+    for _ in range(n):
+        step()
+
+
+def numpy_seed_steps():
+    from benchmarks import workloads
+    x, y, w1, w2 = workloads.network_data()
+    for _ in range(n):
+        workloads.numpy_step(x, y, w1, w2)
+
+
 FIRST_CALL_LINKS = 100  # of sin(x) * 1.01 + 0.1: 300 primitives
 
 
@@ -145,6 +164,8 @@ WORKLOADS = {
     "grad_call": grad_calls,
     "jit_net": jit_net_steps,
     "jit_call": jit_calls,
+    "jit_seed_step": jit_seed_steps,
+    "numpy_seed_step": numpy_seed_steps,
     # the first two calls of a jitted function, and an eager call of the same
     "jit_first_calls": jit_first_calls,
     "links_grad_call": links_grad_calls,

@@ -167,11 +167,78 @@ def test_replay_creates_no_box_and_runs_no_engine_code(replay_tier):
     assert compiled_ran == (replay_tier == "compiled")
 
 
+def _calls_during(call):
+    """The names of the Python functions `call()` runs, and its result."""
+    called = []
+
+    def profile(frame, event, arg):
+        if event == "call":
+            called.append(frame.f_code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        result = call()
+    finally:
+        sys.setprofile(None)
+    return called, result
+
+
+def test_replays_on_the_same_kind_of_arrays_skip_flattening_and_others_do_not():
+    """Positional NumPy arrays of the types, shapes and dtypes of the first fitting replay
+    run its program without flattening or a cache lookup; anything else takes the path
+    that does, and gets what it would have without the shortcut."""
+    def f(a, b):
+        return fnp.sin(a) * b
+
+    jf = fg.jit(f)
+    a, b = rng.normal(size=(3, 2)), rng.normal(size=2)
+    jf(a, b)  # traces
+    jf(a, b)  # replays through the cache (and keeps the program for the shortcut)
+    called, result = _calls_during(lambda: jf(a * 2, b))
+    assert "tree_flatten" not in called
+    assert_identical(result, f(a * 2, b))
+
+    class Sub(np.ndarray):
+        pass
+
+    others = [(a.astype(np.float32), b),  # another dtype
+              (a[:2], b),  # another shape
+              (a.view(Sub), b),  # another type of array
+              (a, 2.0),  # a Python number
+              (a, np.float64(2.0)),  # a NumPy scalar
+              ]
+    for args in others:
+        called, result = _calls_during(lambda: jf(*args))
+        assert "tree_flatten" in called
+        assert_identical(result, f(*args))
+    assert jf.trace_count == 6
+    # keyword arguments, and values an enclosing transform traces (inline)
+    assert_identical(jf(a, b=b), f(a, b=b))
+    assert_identical(fg.grad(lambda a: fnp.sum(jf(a, b)))(a), fg.grad(lambda a: fnp.sum(f(a, b)))(a))
+    called, _ = _calls_during(lambda: jf(a, b))
+    assert "tree_flatten" not in called
+    jf.clear_cache()  # forgets the shortcut's program too
+    jf(a, b)
+    assert jf.trace_count == 8
+
+
+def test_programs_with_guards_or_donations_take_no_shortcut():
+    guarded = fg.jit(lambda x: x * 2.0 if float(x[0]) > 0 else x * 3.0)
+    donating = fg.jit(lambda x: fnp.sin(x) * 2.0, donate_argnums=0)
+    for f in (guarded, donating):
+        for sign in (1.0, -1.0, 1.0, -1.0):
+            x = np.full(300, sign)
+            called, result = _calls_during(lambda: f(x.copy()))
+            assert "tree_flatten" in called
+            assert_identical(result, f.fun(x.copy()))
+    assert guarded.trace_count == 2 and donating.trace_count == 1
+
+
 def test_results_belong_to_the_caller():
     const = np.arange(3.0)
     f = fg.jit(lambda x: (x, x.reshape(3), const, x * 2.0))
     x = np.ones(3)
-    for _ in range(2):
+    for _ in range(4):  # a trace, then replays (the fast path's from the third call)
         a, b, c, d = f(x)
         assert not np.shares_memory(a, x) and not np.shares_memory(b, x)
         assert not np.shares_memory(b, a) and not np.shares_memory(c, const)
@@ -382,7 +449,9 @@ def test_jitted_transforms_are_as_quiet_as_eager_ones():
             caught, result = _warnings_of(jdf, x)
             assert caught == []
             assert_identical(result, value)
-    assert "with errstate_(" in jdf.lower(x).as_text()
+    # grad's block holds every equation: np.errstate decorates the whole program
+    text = jdf.lower(x).as_text()
+    assert text.startswith("@errstate_(") and "with errstate_(" not in text
 
 
 def test_numpy_error_state_of_a_block_is_replayed():
@@ -394,9 +463,26 @@ def test_numpy_error_state_of_a_block_is_replayed():
     x = np.ones(3)
     for _ in range(3):
         assert_identical(jf(x), f(x))
-    assert "with errstate_(" in jf.lower(x).as_text()
+    assert jf.lower(x).as_text().startswith("@errstate_(")
     with pytest.raises(FloatingPointError, match="divide by zero"):
         jf(x - 1.0)  # the replayed program raises inside the block, as eagerly
+
+
+def test_numpy_error_state_of_part_of_a_function_is_a_block_of_its_lines():
+    def f(x):
+        y = fnp.log(x)  # under the caller's settings
+        with np.errstate(divide="raise"):
+            return y + fnp.log(x + 1.0)
+
+    jf = fg.jit(f)
+    x = np.array([0.0, 2.0, 3.0])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        text = jf.lower(x).as_text()
+        assert text.startswith("def ") and "    with errstate_(" in text
+        for _ in range(3):
+            assert_identical(jf(x), f(x))  # log(0) quietly, outside the block
+        with pytest.raises(FloatingPointError, match="divide by zero"):
+            jf(x - 1.0)  # log(0) inside the block raises, as eagerly
 
 
 def test_methods_and_make_graph_of_a_jitted_function():

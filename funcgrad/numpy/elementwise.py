@@ -147,11 +147,14 @@ ZERO_SLOPE = Slope(_save_nothing, _zero)
 
 
 def _from_values_impl(*values, compute, dtype):
-    constant = as_dtype(compute(*values), dtype)
+    constant = compute(*values)
+    if type(constant) is not np.ndarray:
+        return as_dtype(constant, dtype)
+    if constant.dtype != dtype:  # (a mask, most often) cast: a new array
+        return constant.astype(dtype)
     # Memory of its own (see from_values_p): a compute that returned an argument, or a
     # view (of an argument, maybe), is copied. NumPy's operations return new arrays.
-    if type(constant) is np.ndarray and (
-            constant.base is not None or any(constant is value for value in values)):
+    if constant.base is not None or any([constant is value for value in values]):
         return constant.copy()
     return constant
 

@@ -175,14 +175,29 @@ def released_after(graph, min_size):
     return released
 
 
+def _whole_errstate(graph):
+    """The np.errstate settings every equation but the guards ran under, when they all
+    ran under one block (a transform's, such as grad's, around the whole function)."""
+    settings = [eq.errstate for eq in graph.equations if eq.primitive is not guard_p]
+    if settings and settings[0] is not None and all(s == settings[0] for s in settings):
+        return settings[0]
+    return None
+
+
 def generate(graph, name="program", release_size=RELEASE_SIZE):
     """The source text and globals of `graph` as a Python function of its flat inputs."""
     names = _Names()
     lines = [f"def {name}({', '.join(_var_name(var) for var in graph.inputs)}):"]
+    whole = _whole_errstate(graph)
+    if whole is not None:
+        # np.errstate as a decorator: the same block around the whole run, at half a
+        # with statement's cost (no errstate object made, entered and left per run).
+        block = names.function("errstate", np.errstate)
+        lines.insert(0, f"@{block}(**{names.value(whole)})")
     lines += [f"    # {_var_name(var)}: {var.type} {label}"
               for var, label in zip(graph.inputs, graph.input_names)]
     released = released_after(graph, release_size)
-    errstate = None  # the np.errstate block the lines are in
+    errstate = whole  # the np.errstate block the lines are in
     indent = "    "
     for index, eq in enumerate(graph.equations):
         if eq.primitive is guard_p:  # a guard computes nothing: it stays in any block

@@ -21,6 +21,7 @@ the function reads a value an enclosing transform traces, jit runs the function 
 the enclosing transform records it as it would without jit.
 """
 import functools
+import operator
 import time
 import warnings
 
@@ -43,6 +44,13 @@ class JitRecompileWarning(UserWarning):
 
 
 _SCALAR_TYPES = (bool, int, float, complex)
+_shape_and_dtype = operator.attrgetter("shape", "dtype")
+
+
+def _array_signature(args):
+    """The types, shapes and dtypes of `args` (arrays), made without a Python loop: what
+    the fast path compares (see `Jitted.__call__`). AttributeError for a number."""
+    return tuple(map(type, args)), tuple(map(_shape_and_dtype, args))
 
 
 def _leaf_key(leaf):
@@ -87,7 +95,7 @@ class _Staged:
 
     __slots__ = ("graph", "name", "out_tree", "program", "run", "unowned", "constants",
                  "build", "donated", "numpy_only", "jitted", "interpreter",
-                 "interpreted_seconds")
+                 "interpreted_seconds", "guarded", "no_shortcut")
 
     def __init__(self, graph, name, out_tree, donated=(), numpy_only=True, jitted=None):
         self.graph = graph
@@ -103,13 +111,14 @@ class _Staged:
         # Outputs that are constants are copied for the caller.
         self.constants = [atom.value for atom in graph.outputs if not isinstance(atom, Var)]
         self.unowned = ()
+        self.guarded = None  # whether the graph has guards: see has_guards
+        self.no_shortcut = False  # found unfit for Jitted's fast path (_fast_path_fits)
 
     def lower(self):
         if self.program is None:
             # A program with guards may fail one after writing into a donated array, and
             # the function is then traced again on its arguments: no donation then.
-            guarded = any(eq.primitive is guard_p for eq in self.graph.equations)
-            donated = () if guarded else {self.graph.inputs[i] for i in self.donated}
+            donated = () if self.has_guards() else {self.graph.inputs[i] for i in self.donated}
             self.program = Program(optimize(self.graph, donated, self.numpy_only), self.name)
             graph = self.program.graph
             self.unowned = _unowned(graph)
@@ -117,6 +126,13 @@ class _Staged:
             overwritten = {eq.overwrites for eq in graph.equations}
             self.donated = tuple(i for i in self.donated if graph.inputs[i] in overwritten)
         return self.program
+
+    def has_guards(self):
+        """Whether the traced graph has guards (found once, when first asked: not while
+        tracing, whose first call it would slow)."""
+        if self.guarded is None:
+            self.guarded = any(eq.primitive is guard_p for eq in self.graph.equations)
+        return self.guarded
 
     def usable(self, leaves):
         """`leaves`, with a private copy of each donated array the program writes into
@@ -134,7 +150,10 @@ class _Staged:
     def shares_memory(self, outs):
         """Whether an output of this run may share memory (an unowned one is an array:
         a reduction's NumPy scalar is not)."""
-        return any(has_memory(outs[i]) for i in self.unowned)
+        for i in self.unowned:  # (a loop: no generator to make on every run)
+            if has_memory(outs[i]):
+                return True
+        return False
 
     def _interpret(self, *inputs):
         if self.interpreted_seconds >= COMPILE_SECONDS_PER_EQUATION * len(self.graph.equations):
@@ -200,12 +219,28 @@ class Jitted:
         self.trace_count = 0  # how many times the function was traced
         self.compile_count = 0  # how many of its programs were compiled (tiers: see _Staged)
         self._cache = {}
+        self._fast = None  # (an _array_signature, its program): see __call__ (one, at most)
 
     # ---- calling ---------------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
         if instruments.pull is not None:  # NaN checks watch every value: run eagerly
             return self.fun(*args, **kwargs)
+        fast = self._fast
+        if fast is not None and not kwargs:
+            # The first program replayed that fits (_fast_path_fits): arguments of its
+            # types, shapes and dtypes have its signature (each a NumPy array, a leaf of
+            # a flat tuple), so they run it without flattening or the cache's lookup.
+            signature, staged = fast
+            try:
+                same = _array_signature(args) == signature
+            except AttributeError:  # a number, a container: the general path
+                same = False
+            if same:
+                outs = staged.run(*args)
+                if staged.unowned and staged.shares_memory(outs):
+                    outs = staged.owners(args).claim_all(outs)
+                return staged.build(outs)
         if self.static_argnums or kwargs:
             dynamic, statics = self._split(args, kwargs)
         else:
@@ -238,6 +273,13 @@ class Jitted:
                 continue
             if staged.unowned and staged.shares_memory(outs):
                 outs = staged.owners(leaves).claim_all(outs)
+            if self._fast is None and not staged.no_shortcut:
+                if _fast_path_fits(self, staged, args, kwargs, leaves):
+                    self._fast = (_array_signature(args), staged)
+                elif not staged.donated or staged.program is not None:
+                    # Unfit for good (each reason is fixed with the signature), unless
+                    # compiling may yet find the donations unused: no need to ask again.
+                    staged.no_shortcut = True
             return staged.build(outs)
         if len(entry.programs) >= self.cache_size:
             entry.eager = True
@@ -351,6 +393,7 @@ class Jitted:
 
     def clear_cache(self):
         """Forget every traced program."""
+        self._fast = None
         self._cache.clear()
 
     # ---- errors ----------------------------------------------------------------------
@@ -378,6 +421,14 @@ class Jitted:
             f"signature,{where}; it now runs eagerly for these shapes. Make that value a "
             f"static argument (static_argnums), compute without converting it to Python, or "
             f"raise cache_size.", JitRecompileWarning, stacklevel=3)
+
+
+def _fast_path_fits(jitted, staged, args, kwargs, leaves):
+    """Whether `staged`, just replayed for these arguments, can be the fast path's: one
+    signature's only program (no guards), that writes into no donated argument, of
+    positional NumPy arrays (the leaves of a flat tuple) and no static arguments."""
+    return not (kwargs or jitted.static_argnums or staged.donated or staged.has_guards()) and \
+        len(leaves) == len(args) and all(type(arg) is np.ndarray for arg in args)
 
 
 def _name(jitted):
