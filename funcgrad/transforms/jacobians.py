@@ -46,17 +46,16 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False,
         outputs = traced.outputs
         for out in outputs:
             _check_output_dtype(out, holomorphic, "jacrev")
-        blocks = []
+        owners = Owners(traced.inputs, constants)
+        blocks = []  # each the caller's as it is made, in the order of the layout's leaves
         for k, out in enumerate(outputs):
             def rows(seed, k=k):  # the cotangents of every input for one row of output k
                 cts = [seed if j == k else None for j in range(len(outputs))]
                 return (), tuple(traced.pull_back(cts, retain_graph=True))
             stacked = _over_basis(rows, out, chunk_size, axis=0)[1]
-            blocks.append([_block(part, shape_of(out), x, leading=True)
+            blocks.append([owners.claim(_block(part, shape_of(out), x, leading=True))
                            for part, x in zip(stacked, traced.inputs)])
         jac = _layout(blocks, traced.out_tree, traced.in_tree, single)
-        owners = Owners(traced.inputs, constants)
-        jac = owners.claim_tree(jac)
         return (jac, owners.claim_tree(traced.aux)) if has_aux else jac
 
     return jacobian_fun
@@ -111,11 +110,10 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False, chunk_size=None):
         outputs, out_tree = tree_flatten(value)
         for out in outputs:
             _check_output_dtype(out, holomorphic, "jacfwd", integer_ok=True)
-        blocks = [[_block(columns[l][k], shape_of(x), out, leading=False)
+        owners = Owners(flat, constants)
+        blocks = [[owners.claim(_block(columns[l][k], shape_of(x), out, leading=False))
                    for l, x in enumerate(flat)] for k, out in enumerate(outputs)]
         jac = _layout(blocks, out_tree, in_tree, single)
-        owners = Owners(flat, constants)
-        jac = owners.claim_tree(jac)
         return (jac, owners.claim_tree(aux)) if has_aux else jac
 
     return jacobian_fun
