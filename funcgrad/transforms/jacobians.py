@@ -17,7 +17,7 @@ from ._checks import check_callable, check_differentiable_inputs, normalize_argn
 from ._ownership import Owners
 from .forward import jvp
 from .reverse import _Linearized, differentiated, grad
-from .vmap import batched_function
+from .vmap import batched_call, unbatched
 
 
 def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False,
@@ -46,17 +46,16 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False,
         outputs = traced.outputs
         for out in outputs:
             _check_output_dtype(out, holomorphic, "jacrev")
-        blocks = []
+        owners = Owners(traced.inputs, constants)
+        blocks = []  # each the caller's as it is made, in the order of the layout's leaves
         for k, out in enumerate(outputs):
             def rows(seed, k=k):  # the cotangents of every input for one row of output k
                 cts = [seed if j == k else None for j in range(len(outputs))]
                 return (), tuple(traced.pull_back(cts, retain_graph=True))
             stacked = _over_basis(rows, out, chunk_size, axis=0)[1]
-            blocks.append([_block(part, shape_of(out), x, leading=True)
+            blocks.append([owners.claim(_block(part, shape_of(out), x, leading=True))
                            for part, x in zip(stacked, traced.inputs)])
         jac = _layout(blocks, traced.out_tree, traced.in_tree, single)
-        owners = Owners(traced.inputs, constants)
-        jac = owners.claim_tree(jac)
         return (jac, owners.claim_tree(traced.aux)) if has_aux else jac
 
     return jacobian_fun
@@ -111,11 +110,10 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False, chunk_size=None):
         outputs, out_tree = tree_flatten(value)
         for out in outputs:
             _check_output_dtype(out, holomorphic, "jacfwd", integer_ok=True)
-        blocks = [[_block(columns[l][k], shape_of(x), out, leading=False)
+        owners = Owners(flat, constants)
+        blocks = [[owners.claim(_block(columns[l][k], shape_of(x), out, leading=False))
                    for l, x in enumerate(flat)] for k, out in enumerate(outputs)]
         jac = _layout(blocks, out_tree, in_tree, single)
-        owners = Owners(flat, constants)
-        jac = owners.claim_tree(jac)
         return (jac, owners.claim_tree(aux)) if has_aux else jac
 
     return jacobian_fun
@@ -176,10 +174,10 @@ def _check_chunk_size(chunk_size, transform):
 
 def _over_basis(fun, x, chunk_size, axis):
     """``fun(seed) -> (same, derivatives)`` for every one-hot array of x's shape and dtype,
-    in C order, batched with `vmap`, ``chunk_size`` at a time: ``same`` (values that do not
-    depend on the seed) from the first call, and each of the tuple ``derivatives`` stacked
-    along ``axis`` (0 or -1); None for each when x has no elements. (A tuple of arrays is
-    the pytree vmap flattens fastest.)"""
+    in C order, batched ``chunk_size`` at a time: ``same`` (values that do not depend on
+    the seed) from the first call, and each of the tuple ``derivatives`` stacked along
+    ``axis`` (0 or -1); None for each when x has no elements. The results are not yet the
+    caller's (`_ownership`): they may share memory with each other."""
     shape, dtype = shape_of(x), dtype_of(x)
     count = math.prod(shape)
     if count <= 1:  # one basis array (or none): a plain call, nothing to batch
@@ -188,18 +186,30 @@ def _over_basis(fun, x, chunk_size, axis):
             return same, [None] * len(derivatives)
         return same, [fnp.expand_dims(d, axis) for d in derivatives]
     step = count if chunk_size is None else chunk_size
-    batched = batched_function(fun, 0, (None, axis), None)
     chunks = []
     for start in range(0, count, step):
         stop = min(start + step, count)
         seeds = np.eye(stop - start, count, start, dtype)  # rows start..stop of the identity
         if library_array(x) is not None:  # a CuPy or Dask value's basis in its library
             seeds = np.asarray(seeds, like=library_array(x))
-        chunks.append(batched(seeds.reshape((stop - start,) + shape)))
+        chunks.append(_batched(fun, seeds.reshape((stop - start,) + shape), axis))
     if len(chunks) == 1:
         return chunks[0]
     return chunks[0][0], [fnp.concatenate(parts, axis=axis)
                           for parts in zip(*[derivatives for _, derivatives in chunks])]
+
+
+def _batched(fun, seeds, axis):
+    """``fun`` on a batch of ``seeds`` (along their first axis), as `vmap` with ``out_axes=
+    (None, axis)`` gives it, less vmap's work on pytrees and copies: ``same``'s leaves
+    come out as they are, the derivatives with the batch at ``axis``."""
+    size = shape_of(seeds)[0]
+    (same, derivatives), trace = batched_call(fun, (seeds,), (0,), size)
+    leaves, structure = tree_flatten(same)
+    same = structure.unflatten([unbatched(leaf, trace, None, size, i)
+                                for i, leaf in enumerate(leaves)])
+    return same, [unbatched(d, trace, axis, size, len(leaves) + k)
+                  for k, d in enumerate(derivatives)]
 
 
 def _block(stacked, own_shape, other, leading):

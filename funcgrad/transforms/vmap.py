@@ -28,17 +28,12 @@ def vmap(fun, in_axes=0, out_axes=0, axis_size=None):
     needed only when no argument is mapped. Compose freely: ``vmap(grad(f))`` gives
     per-example gradients, ``vmap(vmap(f))`` maps over two axes.
     """
-    return functools.wraps(fun)(batched_function(fun, in_axes, out_axes, axis_size))
-
-
-def batched_function(fun, in_axes, out_axes, axis_size):
-    """`vmap` without copying ``fun``'s name and docstring onto the result (which costs
-    as much as a primitive): for the transforms that batch a function of their own."""
     _axes_spec(in_axes, "in_axes")
     out_spec = _axes_spec(out_axes, "out_axes")
     if axis_size is not None:
         axis_size = operator.index(axis_size)
 
+    @functools.wraps(fun)
     def batched(*args, **kwargs):
         # Arguments and keyword arguments flattened apart: a tuple of arrays, the common
         # call, has a shared treedef (tree_flatten's fast path).
@@ -48,22 +43,33 @@ def batched_function(fun, in_axes, out_axes, axis_size):
         check_array_types(flat, (args, kwargs), "vmap")
         flat_axes = _flat_in_axes(in_axes, args, len(flat_args), len(flat_kwargs))
         size = _batch_size(flat, flat_axes, lambda: _paths(args, kwargs), axis_size)
-        with new_trace(BatchTrace, size) as trace:
-            boxed = [x if axis is None else BatchBox(x, trace, axis)
-                     for x, axis in zip(flat, flat_axes)]
-            boxed_args = args_tree.unflatten(boxed[:len(flat_args)])
-            out = (fun(*boxed_args, **kwargs_tree.unflatten(boxed[len(flat_args):]))
-                   if kwargs else fun(*boxed_args))
+
+        def fun_of_leaves(*leaves):
+            if not kwargs:
+                return fun(*args_tree.unflatten(leaves))
+            return fun(*args_tree.unflatten(leaves[:len(flat_args)]),
+                       **kwargs_tree.unflatten(leaves[len(flat_args):]))
+        out, trace = batched_call(fun_of_leaves, flat, flat_axes, size)
         out_flat, out_tree = tree_flatten(out)
         flat_out_axes = _broadcast_prefix(out_spec, out, "out_axes", "the function's output",
                                           len(out_flat))
-        results = []
-        for i, (leaf, axis) in enumerate(zip(out_flat, flat_out_axes)):
-            check_output_leaf(leaf, i, "vmap")
-            results.append(_batch_out(leaf, trace, axis, size, i))
+        results = [unbatched(leaf, trace, axis, size, i)
+                   for i, (leaf, axis) in enumerate(zip(out_flat, flat_out_axes))]
         return out_tree.unflatten(Owners(flat).claim_all(results))
 
     return batched
+
+
+def batched_call(fun, args, axes, size):
+    """``fun(*args)`` computed for a batch of ``size`` elements at once, each array
+    ``args[i]`` mapped over its axis ``axes[i]`` (non-negative; None: shared by the batch).
+    Returns the output, with its batched values still boxed, and the trace: give each
+    output leaf to `unbatched`. `vmap` without pytrees, axis specs or copies, for the
+    transforms that batch arrays of their own making (jacfwd, jacrev)."""
+    with new_trace(BatchTrace, size) as trace:
+        out = fun(*[x if axis is None else BatchBox(x, trace, axis)
+                    for x, axis in zip(args, axes)])
+    return out, trace
 
 
 def _is_one_axis(axes):
@@ -159,8 +165,10 @@ def _batch_size(flat_args, flat_axes, paths, axis_size):
     return size
 
 
-def _batch_out(leaf, trace, axis, size, index):
-    """An output leaf outside the trace, with the batch at ``axis`` (None: no batch)."""
+def unbatched(leaf, trace, axis, size, index):
+    """Output leaf ``index`` of a `batched_call` outside its trace, with the batch at
+    ``axis`` (None: an output that must not depend on the batch)."""
+    check_output_leaf(leaf, index, "vmap")
     if isinstance(leaf, BatchBox) and leaf._trace is trace:
         if axis is None:
             raise ValueError(f"funcgrad.vmap: out_axes is None for output leaf {index}, but it "
