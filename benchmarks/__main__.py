@@ -39,6 +39,9 @@ def run_all(rounds, chain_peers):
                                           if missing else ""))
     overhead = _time_workload(workloads.make_overhead, peers, rounds)
     results["overhead_us"] = {p: t / workloads.OVERHEAD_CHAIN * 1e6 for p, t in overhead.items()}
+    links = _time_workload(workloads.make_links, peers, rounds)
+    results["links_us"] = {p: t / (workloads.LINKS * workloads.LINK_OPS) * 1e6
+                           for p, t in links.items()}
     step = _time_workload(workloads.make_network_step, peers, rounds)
     results["step_ms"] = {p: t * 1e3 for p, t in step.items()}
     cheap = _time_workload(
@@ -94,13 +97,24 @@ def render_markdown(results, command):
     if results["missing"]:
         lines += [f"Not installed, so skipped: {', '.join(results['missing'])}.", ""]
     overhead = results["overhead_us"]
-    lines += ["## Per-primitive overhead (forward + backward, `sin` on a (3,) array)", "",
+    lines += ["## Per-primitive overhead (forward + backward, a chain of `sin` on a (3,) array)",
+              "",
               "| peer | µs per primitive | vs HIPS autograd | vs PyTorch eager |",
               "| --- | --- | --- | --- |"]
     for peer, us in overhead.items():
         note = " (forward only: the floor)" if peer == "numpy" else ""
         lines.append(f"| {peer}{note} | {us:.2f} | {_ratio(us, overhead.get('autograd'))} | "
                      f"{_ratio(us, overhead.get('torch'))} |")
+    links = results["links_us"]
+    lines += ["", f"## Per-operation overhead on issue 16's chain (forward + backward, "
+              f"`sin(x) * 1.01 + 0.1` on a (3,) float64 array, "
+              f"{workloads.LINKS * workloads.LINK_OPS:,} operations)", "",
+              "| peer | µs per operation | vs HIPS autograd | vs PyTorch eager |",
+              "| --- | --- | --- | --- |"]
+    for peer, us in links.items():
+        note = " (forward only: the floor)" if peer == "numpy" else ""
+        lines.append(f"| {peer}{note} | {us:.2f} | {_ratio(us, links.get('autograd'))} | "
+                     f"{_ratio(us, links.get('torch'))} |")
     step = results["step_ms"]
     lines += ["", "## Seed network step (N=64, 1000-100-10, float32, relu, squared loss, SGD)",
               "", "| peer | ms per step | vs hand-written NumPy |", "| --- | --- | --- |"]
@@ -133,6 +147,7 @@ def draw_chart(results, path):
         print("matplotlib is not installed: no chart (pip install matplotlib)", file=sys.stderr)
         return False
     panels = [("overhead vs autograd", results["overhead_us"], "autograd"),
+              ("issue 16 chain vs autograd", results["links_us"], "autograd"),
               ("network step vs NumPy", results["step_ms"], "numpy"),
               ("chain time vs autograd", {p: v[0] for p, v in results["chain"].items()},
                "autograd"),

@@ -47,6 +47,15 @@ def compat_chain(multiply):
     y.sum().backward()
 
 
+def compat_links():
+    """issue 16's chain: n links of sin(x) * 1.01 + 0.1, three recorded operations each."""
+    x = torch.tensor(x0, requires_grad=True)
+    y = x
+    for _ in range(n):
+        y = torch.sin(y) * 1.01 + 0.1
+    y.sum().backward()
+
+
 def net(params):
     w1, w2 = params
     return fnp.sum((fnp.tanh(X @ w1) @ w2) ** 2)
@@ -158,6 +167,7 @@ WORKLOADS = {
     "matvec": lambda: funcgrad.grad(matvec_chain)(x0),
     "compat_sin": lambda: compat_chain(multiply=False),
     "compat_mul": lambda: compat_chain(multiply=True),
+    "compat_link": compat_links,  # per link: three operations
     # a whole call per repetition
     "net": net_steps,
     "compat_net": compat_net,

@@ -18,8 +18,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "instruction_workloads.py")
-WORKLOADS = ("sin", "mul", "matvec", "compat_sin", "compat_mul", "net", "compat_net",
-             "grad_call", "jit_net", "jit_call", "jit_seed_step", "numpy_seed_step",
+WORKLOADS = ("sin", "mul", "matvec", "compat_sin", "compat_mul", "compat_link", "net",
+             "compat_net", "grad_call", "jit_net", "jit_call", "jit_seed_step", "numpy_seed_step",
              "jit_first_calls", "links_grad_call", "jacrev_call", "hessian_call")
 # Repetitions: chains of primitives are long enough that one primitive's cost dominates.
 REPETITIONS = {"net": 50, "compat_net": 50, "grad_call": 50, "jit_net": 50, "jit_call": 200,

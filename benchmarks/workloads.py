@@ -49,6 +49,49 @@ def make_overhead(peer):
     return run
 
 
+# ---- issue 16's chain: sin(x) * 1.01 + 0.1 on a (3,) float64 array, forward + backward ----
+# Three recorded operations a link, two of them with a Python number: what compat's
+# operand handling costs shows here, not in the sin-only chain.
+
+LINKS = 1000                         # links per timed call: 3,000 recorded operations
+LINK_OPS = 3
+
+
+def make_links(peer):
+    x = np.linspace(0.1, 0.3, 3)
+    if peer == "numpy":
+        def run():
+            y = x
+            for _ in range(LINKS):
+                y = np.sin(y) * 1.01 + 0.1
+            return y
+        return run
+    if peer in ("funcgrad", "autograd"):
+        if peer == "funcgrad":
+            import funcgrad as ad
+            import funcgrad.numpy as anp
+        else:
+            import autograd as ad
+            import autograd.numpy as anp
+
+        def chain(y):
+            for _ in range(LINKS):
+                y = anp.sin(y) * 1.01 + 0.1
+            return anp.sum(y)
+        grad = ad.grad(chain)
+        return lambda: grad(x)
+    torch = _torch_like(peer)
+    leaf = torch.tensor(x, requires_grad=True)
+
+    def run():
+        y = leaf
+        for _ in range(LINKS):
+            y = torch.sin(y) * 1.01 + 0.1
+        y.sum().backward()
+        leaf.grad = None
+    return run
+
+
 # ---- the seed network: N=64, 1000-100-10, float32, relu, squared loss, one SGD step -------
 
 def network_data(seed=0):

@@ -47,18 +47,32 @@ def _binary(fn, label, input, other, dtype=None, edges=None, **options):
     return wrap(out, label, (input, other) if edges is None else edges, **options)
 
 
+def _float_and_number(input, other):
+    """Whether `input` is a float tensor and `other` a Python float or int: the operation
+    then computes in `input`'s dtype (PyTorch's promotion: a Python number takes the
+    tensor's float dtype), on its engine value and the number as it is, which is what
+    `_binary` would reach after five calls that look up and compare dtypes."""
+    kind = type(other)
+    return ((kind is float or kind is int) and type(input) is Tensor
+            and input._data.dtype.kind == "f")
+
+
 def _scaled(x, alpha):
     return x if alpha == 1 else mul(x, alpha)
 
 
 def add(input, other, *, alpha=1):
     """input + alpha * other"""
+    if alpha == 1 and _float_and_number(input, other):
+        return wrap(fnp.add(engine(input), other), "AddBackward0", (input, other))
     return _binary(fnp.add, "AddBackward0", input, _scaled(other, alpha),
                    edges=(input, other))
 
 
 def sub(input, other, *, alpha=1):
     """input - alpha * other"""
+    if alpha == 1 and _float_and_number(input, other):
+        return wrap(fnp.subtract(engine(input), other), "SubBackward0", (input, other))
     dtype = result_type(input, other)
     if dtype is _bool or _is_bool(input) or _is_bool(other):
         raise RuntimeError(_bool_subtraction_error(input, other))
@@ -91,6 +105,9 @@ def rsub(input, other, *, alpha=1):
 
 def mul(input, other):
     # PyTorch frees a product even by a number (it saved the number as a tensor).
+    if _float_and_number(input, other):
+        return wrap(fnp.multiply(engine(input), other), "MulBackward0", (input, other),
+                    frees=True)
     return _binary(fnp.multiply, "MulBackward0", input, other, frees=True)
 
 
@@ -98,6 +115,9 @@ def div(input, other, *, rounding_mode=None):
     """input / other (true division; integers divide into the default float dtype)."""
     if rounding_mode is not None:
         return _rounded_div(input, other, rounding_mode)
+    if _float_and_number(input, other):
+        return wrap(fnp.true_divide(engine(input), other), "DivBackward0", (input, other),
+                    frees=True)
     dtype = result_type(input, other)
     if dtype.category != _float:
         dtype = DEFAULTS.float

@@ -326,3 +326,29 @@ def test_inplace_update_of_a_view_of_a_plain_tensor_like_torch():
         (buffer * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
         return buffer, w.grad, graph(buffer)
     check(case)
+
+
+# A float tensor with a Python float or int takes compat's shortcut past the dtype lookup
+# (`_ops._float_and_number`); a bool, an integer tensor or an alpha takes the general path.
+NUMBER_EXPRESSIONS = [
+    "x + n", "n + x", "x - n", "n - x", "x * n", "n * x", "x / n", "n / x",
+    "torch.add(x, n)", "torch.sub(x, n)", "torch.mul(x, n)", "torch.div(x, n)",
+    "x.add(n)", "x.sub(n)", "x.mul(n)", "x.div(n)", "x.add(n, alpha=2)", "x.sub(n, alpha=2)",
+    "x.long() * n", "x.long() + n",
+]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+# Numbers within float16's range: PyTorch multiplies a float16 tensor by a number in float32
+# and rounds once, where compat (and NumPy) first rounds the number to float16, so
+# ``float16 * 70000`` differs (on the general path too; an open limit).
+@pytest.mark.parametrize("number", [2.5, -3, 6000, 1e-3, True])
+@pytest.mark.parametrize("expression", NUMBER_EXPRESSIONS)
+def test_float_tensor_with_a_python_number_matches_torch(expression, number, dtype):
+    def case(torch):
+        x = torch.tensor([[1.5, -2.0], [0.25, 3.0]], dtype=getattr(torch, dtype),
+                         requires_grad=True)
+        y = eval(expression, {"torch": torch, "x": x, "n": number})
+        gradient = (torch.autograd.grad(y.sum(), x)[0] if y.requires_grad else None)
+        return y, y.dtype, gradient, graph(y)
+    check(case, rtol=1e-3 if dtype == "float16" else 1e-5)
