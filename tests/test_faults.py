@@ -4,7 +4,10 @@ jitted or vmapped, leaves no trace active, no collector paused, no switch or gra
 changed and no half-made jit cache entry; a fresh grad and a fresh compat backward then
 work."""
 import _thread
+import contextlib
 import gc
+import signal
+import sys
 import threading
 import time
 
@@ -220,9 +223,6 @@ def test_jit_keeps_its_programs_when_a_retrace_fails(unchanged_state):
     np.testing.assert_allclose(jitted(X * 2), np.sin(X * 2))
 
 
-# A Ctrl-C that lands while the collector runs a callback (Hypothesis's gc timer) is
-# swallowed by Python itself and reported as unraisable: expected when it may land anywhere.
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_ctrl_c_at_any_moment_of_a_long_grad(unchanged_state):
     """A real KeyboardInterrupt (from another thread, as Ctrl-C arrives) at several moments
     of the forward and backward passes of a 20,000-primitive chain."""
@@ -236,19 +236,54 @@ def test_ctrl_c_at_any_moment_of_a_long_grad(unchanged_state):
     start = time.perf_counter()
     fg.grad(chain)(X)
     duration = time.perf_counter() - start
-    interrupted = 0
-    for delay in np.linspace(0.05, 0.95, 9) * duration:
-        timer = threading.Timer(delay, _thread.interrupt_main)
+    interrupted, swallowed = 0, []
+    with _swallowed_interrupts(swallowed):
+        # A sweep whose interrupts were all swallowed (see _swallowed_interrupts) is tried
+        # again: what is checked is the state after each interrupt that lands.
+        for _sweep in range(3):
+            for delay in np.linspace(0.05, 0.95, 9) * duration:
+                interrupted += _grad_interrupted_after(chain, delay)
+                assert engine_state()["collector enabled"]
+            if interrupted:
+                break
+    assert interrupted > 0, (
+        f"none of 27 interrupts reached the test (swallowed as unraisable: "
+        f"{len(swallowed)}; SIGINT handler: {signal.getsignal(signal.SIGINT)})")
+
+
+def _grad_interrupted_after(chain, delay):
+    """1 if an interrupt sent ``delay`` seconds into ``grad(chain)(X)`` reached the test
+    (during the grad or, if it came after, while waiting for it), else 0."""
+    timer = threading.Timer(delay, _thread.interrupt_main)
+    try:
+        timer.start()
         try:
-            timer.start()
-            try:
-                fg.grad(chain)(X)
-                timer.join()  # it came after the grad
-            except KeyboardInterrupt:
-                interrupted += 1
-        except KeyboardInterrupt:  # after the grad, while joining
-            pass
-        finally:
-            timer.cancel()
-        assert engine_state()["collector enabled"]
-    assert interrupted > 0
+            fg.grad(chain)(X)
+            timer.join()
+        except KeyboardInterrupt:
+            return 1
+    except KeyboardInterrupt:  # after the grad, while leaving the inner block
+        return 1
+    finally:
+        timer.cancel()
+    return 0
+
+
+@contextlib.contextmanager
+def _swallowed_interrupts(swallowed):
+    """Python swallows a KeyboardInterrupt that lands in a callback it cannot raise from
+    (a weakref callback, a __del__, the collector's callbacks) and reports it as
+    unraisable: expected when Ctrl-C may land anywhere, so such reports are collected into
+    ``swallowed``; any other unraisable exception goes to the usual hook."""
+    usual = sys.unraisablehook
+
+    def hook(report):
+        if issubclass(report.exc_type, KeyboardInterrupt):
+            swallowed.append(report)
+        else:
+            usual(report)
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = usual
