@@ -255,6 +255,10 @@ def clamp(input, min=None, max=None):
     """Limit the elements to [min, max] (either may be None, or a tensor)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if max is None and _float_and_number(input, min):
+        # clamp(min=0) on a float tensor (ReLU): the result has the input's dtype and the
+        # bound is taken as it is, what the general path below finds (~1.3 us).
+        return wrap(_clamped(engine(input), min, None), "ClampBackward1", (input,))
     # Lists rather than generator expressions, and the input's dtype looked up once (~1 us).
     dtype = result_type(*[x for x in (input, min, max) if x is not None])
     shape = input._data.shape
