@@ -168,7 +168,10 @@ def privatize(node, value):
     """Give `node` a copy of `value` wherever its residuals or its recipe hold `value`
     itself, so that `value` may then be modified in place without changing the node's
     derivatives (copy-on-write for a value about to be overwritten)."""
-    if not any(saved is value for saved in node.held):
+    for saved in node.held:  # a loop, not any() of a generator: ~0.3 us a call
+        if saved is value:
+            break
+    else:
         return
     copy = value.copy()
     node.residuals = _replaced(node.residuals, value, copy, 3)
