@@ -163,7 +163,7 @@ def pow(input, exponent):
                        saves_result=True)
     if isinstance(exponent, Tensor):
         return _binary(fnp.power, "PowBackward1", input, exponent, saves_result=True)
-    if exponent == 2 and _float_and_number(input, exponent):
+    if _float_and_number(input, exponent) and exponent == 2:  # a number: == is a bool
         # x * x, as PyTorch computes pow(x, 2): NumPy's square, half the time of its power,
         # whose rule is the same v * (x * 2.0) (squared losses).
         return wrap(fnp.square(engine(input)), "PowBackward0", (input,), frees=True)
