@@ -163,6 +163,10 @@ def pow(input, exponent):
                        saves_result=True)
     if isinstance(exponent, Tensor):
         return _binary(fnp.power, "PowBackward1", input, exponent, saves_result=True)
+    if _float_and_number(input, exponent) and exponent == 2:  # a number: == is a bool
+        # x * x, as PyTorch computes pow(x, 2): NumPy's square, half the time of its power,
+        # whose rule is the same v * (x * 2.0) (squared losses).
+        return wrap(fnp.square(engine(input)), "PowBackward0", (input,), frees=True)
     return _binary(fnp.power, "PowBackward0", input, exponent, edges=(input,), frees=True)
 
 
@@ -251,6 +255,10 @@ def clamp(input, min=None, max=None):
     """Limit the elements to [min, max] (either may be None, or a tensor)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if max is None and _float_and_number(input, min):
+        # clamp(min=0) on a float tensor (ReLU): the result has the input's dtype and the
+        # bound is taken as it is, what the general path below finds (~1.3 us).
+        return wrap(_clamped(engine(input), min, None), "ClampBackward1", (input,))
     # Lists rather than generator expressions, and the input's dtype looked up once (~1 us).
     dtype = result_type(*[x for x in (input, min, max) if x is not None])
     shape = input._data.shape

@@ -134,6 +134,10 @@ TAPE = Tape(EAGER_LEVEL)
 # ---- saved values --------------------------------------------------------------------------
 
 _SAVED_TYPES = (np.ndarray, np.generic, Box)
+# The types of the other values residuals hold (shapes' ints, flags, dtypes), told apart by
+# one set lookup rather than an isinstance of three classes each (0.45 us a matmul).
+_PLAIN_TYPES = frozenset([int, float, bool, str, type(None)]
+                         + [type(np.dtype(code)) for code in np.typecodes["All"]])
 
 
 def saved_values(residuals):
@@ -142,15 +146,20 @@ def saved_values(residuals):
     argument, holding the rule's values and tuples of values), into a tuple."""
     found = []
     for a in residuals or ():
-        if type(a) is tuple or type(a) is list:
+        kind = type(a)
+        if kind is tuple or kind is list:
             for b in a:
-                if type(b) is tuple or type(b) is list:
+                kind = type(b)
+                if kind is tuple or kind is list:
                     for c in b:
-                        if isinstance(c, _SAVED_TYPES):
+                        kind = type(c)
+                        if kind is np.ndarray or (kind not in _PLAIN_TYPES
+                                                  and isinstance(c, _SAVED_TYPES)):
                             found.append(c)
-                elif isinstance(b, _SAVED_TYPES):
+                elif kind is np.ndarray or (kind not in _PLAIN_TYPES
+                                            and isinstance(b, _SAVED_TYPES)):
                     found.append(b)
-        elif isinstance(a, _SAVED_TYPES):
+        elif kind is np.ndarray or (kind not in _PLAIN_TYPES and isinstance(a, _SAVED_TYPES)):
             found.append(a)
     return tuple(found)
 
@@ -159,7 +168,10 @@ def privatize(node, value):
     """Give `node` a copy of `value` wherever its residuals or its recipe hold `value`
     itself, so that `value` may then be modified in place without changing the node's
     derivatives (copy-on-write for a value about to be overwritten)."""
-    if not any(saved is value for saved in node.held):
+    for saved in node.held:  # a loop, not any() of a generator: ~0.3 us a call
+        if saved is value:
+            break
+    else:
         return
     copy = value.copy()
     node.residuals = _replaced(node.residuals, value, copy, 3)
