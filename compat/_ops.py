@@ -89,9 +89,7 @@ def _half_scaled(x, alpha):
     alpha rounded to float16 (PyTorch's error if it overflows), the product rounded to
     float16 (before the sum is, separately); its VJP multiplies by alpha as given, in
     float32 (AddBackward0's ``grad * alpha``). A number `x` is first rounded to float16."""
-    rounded = _as_half(alpha)
-    if math.isinf(rounded) and math.isfinite(alpha):
-        raise RuntimeError("value cannot be converted to type c10::Half without overflow")
+    rounded = _half_scalar(alpha)
     if not isinstance(x, Tensor):
         return _as_half(_as_half(x) * rounded)
     return _times_alpha(operand(x, _dtypes.float16), rounded, alpha)
@@ -111,6 +109,18 @@ def _times_alpha_backward(rounded_alpha, alpha, saved, g):
 
 
 _times_alpha.defvjp(_times_alpha_forward, _times_alpha_backward)
+
+
+def _half_scalar(number):
+    """A Python number that PyTorch converts to float16 (an alpha, a clamp bound, an
+    exponent), rounded, or PyTorch's error if it is beyond float16's largest finite value
+    (65504; PyTorch checks before rounding, so 65519 is an error too)."""
+    if math.isfinite(number) and builtins.abs(number) > _HALF_MAX:
+        raise RuntimeError("value cannot be converted to type c10::Half without overflow")
+    return _as_half(number)
+
+
+_HALF_MAX = float(np.finfo(np.float16).max)
 
 
 def _as_half(number):
@@ -245,6 +255,8 @@ def pow(input, exponent):
                        saves_result=True)
     if isinstance(exponent, Tensor):
         return _binary(fnp.power, "PowBackward1", input, exponent, saves_result=True)
+    if input._data.dtype.char == "e" and isinstance(exponent, numbers.Real):
+        _half_scalar(exponent)
     return _binary(fnp.power, "PowBackward0", input, exponent, edges=(input,), frees=True)
 
 
@@ -314,7 +326,11 @@ def relu(input):
 
 
 def _bound(bound, dtype):
-    return operand(bound, dtype) if bound is not None else None
+    if bound is None:
+        return None
+    if dtype is _dtypes.float16 and isinstance(bound, numbers.Real):
+        _half_scalar(bound)
+    return operand(bound, dtype)
 
 
 def _clamped(value, low, high):

@@ -105,9 +105,17 @@ def test_half_inplace_without_grad_matches_torch(statement, values, number):
     check(case, rtol=0, atol=0)
 
 
-@pytest.mark.parametrize("alpha", [70000, -1e5, 65520.0])
-def test_alpha_beyond_half_raises_like_torch(alpha):
+# PyTorch converts these numbers to float16: beyond its range is an error, within it they
+# round (65519 to 65504).
+SCALAR_EXPRESSIONS = ["torch.add(x, x, alpha=n)", "torch.sub(x, 1.0, alpha=n)",
+                      "torch.clamp(x, min=n)", "torch.clamp(x, max=n)", "x.clamp_min(n)",
+                      "x.clamp_max(n)", "x ** n", "torch.pow(x, n)"]
+
+
+@pytest.mark.parametrize("expression", SCALAR_EXPRESSIONS)
+@pytest.mark.parametrize("number", [70000, -1e5, 65520.0, 65519.0, -2.5, 0.1001])
+def test_scalars_converted_to_half_match_torch(expression, number):
     def case(torch):
-        x = torch.ones(3, dtype=torch.float16)
-        return torch.add(x, x, alpha=alpha)
-    check(case, messages=True)
+        x = torch.tensor([0.5, -1.0, 1.25], dtype=torch.float16)
+        return eval(expression, {"torch": torch, "x": x, "n": number})
+    check(case, rtol=0, atol=0, messages=True)
