@@ -133,8 +133,8 @@ def _computed_in_place(ufunc, t, args, kwargs):
         other = other._data
         if other.dtype != data.dtype or other.shape != data.shape:
             return False
-    elif type(other) is not float:
-        return False
+    elif type(other) is not float or data.dtype.char == "e":
+        return False  # float16 and a number: computed in float32 (see _ops._in_opmath)
     if t._box is not None:
         privatize(t._box.node, data)  # as write() does
     ufunc(data, other, out=data)

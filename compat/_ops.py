@@ -5,6 +5,7 @@ funcgrad's convention (abs, clamp, relu at 0), the operation is composed of prim
 whose derivatives give PyTorch's.
 """
 import builtins
+import functools
 import math
 import numbers
 import warnings
@@ -12,6 +13,7 @@ import warnings
 import numpy as np
 
 import funcgrad.numpy as fnp
+from funcgrad import custom_vjp
 from funcgrad.core import Box, unbox_all
 from funcgrad.numpy._base import reshape_p
 
@@ -48,13 +50,89 @@ def _binary(fn, label, input, other, dtype=None, edges=None, **options):
 
 
 def _float_and_number(input, other):
-    """Whether `input` is a float tensor and `other` a Python float or int: the operation
-    then computes in `input`'s dtype (PyTorch's promotion: a Python number takes the
-    tensor's float dtype), on its engine value and the number as it is, which is what
-    `_binary` would reach after five calls that look up and compare dtypes."""
+    """Whether `input` is a float32 or float64 tensor and `other` a Python float or int: the
+    operation then computes in `input`'s dtype (PyTorch's promotion: a Python number takes
+    the tensor's float dtype), on its engine value and the number as it is, which is what
+    `_binary` would reach after five calls that look up and compare dtypes. (float16 is not
+    among them: see `_half_with_number`.)"""
     kind = type(other)
     return ((kind is float or kind is int) and type(input) is Tensor
-            and input._data.dtype.kind == "f")
+            and input._data.dtype.char in "fd")
+
+
+def _half_with_number(input, other):
+    """Whether a product or quotient of `input` and `other` is float16 with a Python number
+    among them: PyTorch then computes in float32 (its "opmath" type for half) and rounds
+    the result once, where float16 arithmetic first rounds the number (70000 to inf). (Its
+    add and sub do round the number to float16; two float16 tensors NumPy rounds once.)"""
+    return ((not isinstance(other, Tensor) or not isinstance(input, Tensor))
+            and result_type(input, other) is _dtypes.float16)
+
+
+def _half_with_alpha(input, other, alpha):
+    """Whether ``input ± alpha * other`` is float16 with an alpha (see `_half_scaled`)."""
+    return alpha != 1 and result_type(input, other) is _dtypes.float16
+
+
+def _in_opmath(fn, label, input, other, **options):
+    """``fn(input, other)`` computed in float32 and rounded to float16 once, in the
+    operation's own node (no recorded casts); its VJP computes in float32 too, as
+    PyTorch's backward of a product by a number does."""
+    a, b = operand(input, _dtypes.float32), operand(other, _dtypes.float32)
+    with np.errstate(over="ignore"):  # PyTorch's inf, silently
+        out = fnp.astype(elementwise(fn, a, b), np.float16)
+    return wrap(out, label, (input, other), **options)
+
+
+def _half_scaled(x, alpha):
+    """``alpha * x`` for a float16 ``input ± alpha * x``, as PyTorch's kernel computes it:
+    alpha rounded to float16 (PyTorch's error if it overflows), the product rounded to
+    float16 (before the sum is, separately); its VJP multiplies by alpha as given, in
+    float32 (AddBackward0's ``grad * alpha``). A number `x` is first rounded to float16."""
+    rounded = _half_scalar(alpha)
+    if not isinstance(x, Tensor):
+        return _as_half(_as_half(x) * rounded)
+    return _times_alpha(operand(x, _dtypes.float16), rounded, alpha)
+
+
+@functools.partial(custom_vjp, nondiff_argnums=(1, 2))
+def _times_alpha(x, rounded_alpha, alpha):
+    return fnp.multiply(x, rounded_alpha)
+
+
+def _times_alpha_forward(x, rounded_alpha, alpha):
+    return _times_alpha(x, rounded_alpha, alpha), None
+
+
+def _times_alpha_backward(rounded_alpha, alpha, saved, g):
+    return (fnp.astype(fnp.multiply(fnp.astype(g, np.float32), alpha), np.float16),)
+
+
+_times_alpha.defvjp(_times_alpha_forward, _times_alpha_backward)
+
+
+def _half_scalar(number):
+    """A Python number that PyTorch converts to float16 (an alpha, a clamp bound, an
+    exponent), rounded, or PyTorch's error if it is beyond float16's largest finite value
+    (65504; PyTorch checks before rounding, so 65519 is an error too)."""
+    if math.isfinite(number) and builtins.abs(number) > _HALF_MAX:
+        raise RuntimeError("value cannot be converted to type c10::Half without overflow")
+    return _as_half(number)
+
+
+_HALF_MAX = float(np.finfo(np.float16).max)
+
+
+def _as_half(number):
+    """A Python number rounded to float16 (inf beyond its range), as a Python float."""
+    with np.errstate(over="ignore"):
+        return float(np.float16(number))
+
+
+def _half_difference(fn, label, input, scaled, edges):
+    """`fn` of a float16 operand and an operand `_half_scaled` gave, in float16."""
+    out = elementwise(fn, operand(input, _dtypes.float16), scaled)
+    return wrap(out, label, edges)
 
 
 def _scaled(x, alpha):
@@ -65,6 +143,9 @@ def add(input, other, *, alpha=1):
     """input + alpha * other"""
     if alpha == 1 and _float_and_number(input, other):
         return wrap(fnp.add(engine(input), other), "AddBackward0", (input, other))
+    if _half_with_alpha(input, other, alpha):
+        return _half_difference(fnp.add, "AddBackward0", input, _half_scaled(other, alpha),
+                                (input, other))
     return _binary(fnp.add, "AddBackward0", input, _scaled(other, alpha),
                    edges=(input, other))
 
@@ -76,6 +157,9 @@ def sub(input, other, *, alpha=1):
     dtype = result_type(input, other)
     if dtype is _bool or _is_bool(input) or _is_bool(other):
         raise RuntimeError(_bool_subtraction_error(input, other))
+    if _half_with_alpha(input, other, alpha):
+        return _half_difference(fnp.subtract, "SubBackward0", input,
+                                _half_scaled(other, alpha), (input, other))
     if alpha != 1:  # the scaled operand may have another dtype
         return _binary(fnp.subtract, "SubBackward0", input, mul(other, alpha),
                        edges=(input, other))
@@ -99,8 +183,12 @@ def rsub(input, other, *, alpha=1):
     """other - alpha * input (``number - tensor``)"""
     if _is_bool(input) or _is_bool(other):
         raise RuntimeError(_bool_subtraction_error(other, input))
-    return _binary(fnp.subtract, "RsubBackward1", other, _scaled(input, alpha), edges=(input,),
-                   others=(other,) if isinstance(other, Tensor) else ())
+    # PyTorch's node for a tensor `other` lists both; for a number, the input only.
+    label, edges = (("RsubBackward0", (input, other)) if isinstance(other, Tensor)
+                    else ("RsubBackward1", (input,)))
+    if _half_with_alpha(other, input, alpha):
+        return _half_difference(fnp.subtract, label, other, _half_scaled(input, alpha), edges)
+    return _binary(fnp.subtract, label, other, _scaled(input, alpha), edges=edges)
 
 
 def mul(input, other):
@@ -108,6 +196,8 @@ def mul(input, other):
     if _float_and_number(input, other):
         return wrap(fnp.multiply(engine(input), other), "MulBackward0", (input, other),
                     frees=True)
+    if _half_with_number(input, other):
+        return _in_opmath(fnp.multiply, "MulBackward0", input, other, frees=True)
     return _binary(fnp.multiply, "MulBackward0", input, other, frees=True)
 
 
@@ -118,6 +208,8 @@ def div(input, other, *, rounding_mode=None):
     if _float_and_number(input, other):
         return wrap(fnp.true_divide(engine(input), other), "DivBackward0", (input, other),
                     frees=True)
+    if _half_with_number(input, other):
+        return _in_opmath(fnp.true_divide, "DivBackward0", input, other, frees=True)
     dtype = result_type(input, other)
     if dtype.category != _float:
         dtype = DEFAULTS.float
@@ -167,6 +259,8 @@ def pow(input, exponent):
         # x * x, as PyTorch computes pow(x, 2): NumPy's square, half the time of its power,
         # whose rule is the same v * (x * 2.0) (squared losses).
         return wrap(fnp.square(engine(input)), "PowBackward0", (input,), frees=True)
+    if input._data.dtype.char == "e" and isinstance(exponent, numbers.Real):
+        _half_scalar(exponent)
     return _binary(fnp.power, "PowBackward0", input, exponent, edges=(input,), frees=True)
 
 
@@ -236,7 +330,11 @@ def relu(input):
 
 
 def _bound(bound, dtype):
-    return operand(bound, dtype) if bound is not None else None
+    if bound is None:
+        return None
+    if dtype is _dtypes.float16 and isinstance(bound, numbers.Real):
+        _half_scalar(bound)
+    return operand(bound, dtype)
 
 
 def _clamped(value, low, high):
