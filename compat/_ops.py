@@ -324,8 +324,11 @@ def relu(input):
     if input._data.dtype == np.bool_:
         raise RuntimeError("Boolean inputs not supported for relu")
     value = engine(input)
-    zero = 0 if input.dtype.category != _float else 0.0
-    return wrap(fnp.where(unbox_all(value) > 0, value, zero), "ReluBackward0", (input,),
+    raw = unbox_all(value)
+    # PyTorch's relu keeps NaN and -0.0 (the value is x unless x < 0) but its derivative is
+    # 1 only where x > 0 or NaN: the kept zeros enter as constants.
+    zeros_kept = np.where(raw < 0, 0 if input.dtype.category != _float else 0.0, raw)
+    return wrap(fnp.where(raw <= 0, zeros_kept, value), "ReluBackward0", (input,),
                 saves_result=True)
 
 
@@ -338,15 +341,18 @@ def _bound(bound, dtype):
 
 
 def _clamped(value, low, high):
-    # A bound is taken where the value is strictly beyond it, so the derivative is 1 on the
-    # closed interval, as in PyTorch; NaN passes through.
+    # PyTorch's clamp is min(max(x, low), high) with derivative 1 only where low <= x <= high:
+    # 0 at NaN, which passes through as a constant, as do the bounds where they are taken.
     raw = unbox_all(value)
+    inside, clamped = None, raw
     if low is not None:
-        value = fnp.where(raw < unbox_all(low), low, value)
-        raw = unbox_all(value)
+        inside = raw >= unbox_all(low)
+        clamped = fnp.where(raw < unbox_all(low), low, clamped)
     if high is not None:
-        value = fnp.where(raw > unbox_all(high), high, value)
-    return value
+        below = raw <= unbox_all(high)
+        inside = below if inside is None else inside & below
+        clamped = fnp.where(unbox_all(clamped) > unbox_all(high), high, clamped)
+    return fnp.where(inside, value, clamped)
 
 
 def clamp(input, min=None, max=None):
@@ -366,9 +372,6 @@ def clamp(input, min=None, max=None):
             if clash:
                 raise RuntimeError(clash)
             shape = np.broadcast_shapes(shape, bound._data.shape)
-    input_dtype = input.dtype
-    if input_dtype.category >= dtype.category:
-        dtype = input_dtype
     value = _clamped(operand(input, dtype), _bound(min, dtype), _bound(max, dtype))
     tensor_bounds = tuple([b for b in (min, max) if isinstance(b, Tensor)])
     label = "ClampBackward0" if tensor_bounds else "ClampBackward1"

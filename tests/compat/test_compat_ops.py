@@ -369,7 +369,7 @@ def _bits(t):
 def _check_bit_for_bit(expression, dtype, values):
     def case(torch):
         x = torch.tensor(values, dtype=getattr(torch, dtype), requires_grad=True)
-        y = eval(expression, {"x": x})
+        y = eval(expression, {"x": x, "torch": torch})
         y.backward(torch.ones_like(y))
         return y, x.grad
     (ours, our_grad), (theirs, their_grad) = run_both(case)
@@ -392,7 +392,12 @@ def test_square_of_nan_matches_torch(expression):
     _check_bit_for_bit(expression, "float32", [np.nan, -np.nan, 1.0])
 
 
-@pytest.mark.xfail(strict=True, reason="compat's clamp passes the gradient through a NaN "
-                   "input; PyTorch's clamp gives it 0 (its mask is x >= min)")
-def test_clamp_gradient_at_nan_matches_torch():
-    _check_bit_for_bit("x.clamp(min=0)", "float32", [np.nan, -1.0, 1.0])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("expression", [
+    "x.clamp(min=0)", "x.clamp(max=0)", "x.clamp(-1, 1)", "x.clamp(1, -1)", "x.relu()",
+    "torch.nn.functional.relu(x)", "x.clamp_min(0.0)", "x.clamp_max(0.0)",
+    "x.clamp(min=torch.zeros(5))"])
+def test_clamp_and_relu_at_nan_and_signed_zeros_match_torch(expression, dtype):
+    # PyTorch's masks: clamp's derivative is 1 where min <= x <= max (0 at NaN), relu's
+    # where x > 0 or NaN; both keep NaN and -0.0 in their value.
+    _check_bit_for_bit(expression, dtype, [np.nan, -0.0, 0.0, -1.0, 2.0])
