@@ -86,6 +86,17 @@ def _ratio(value, reference):
     return f"{value / reference:.2f}x" if reference else "n/a"
 
 
+def _overhead_table(title, unit, microseconds):
+    """A per-primitive (or per-operation) table: each peer's time and its ratios."""
+    lines = [title, "", f"| peer | µs per {unit} | vs HIPS autograd | vs PyTorch eager |",
+             "| --- | --- | --- | --- |"]
+    for peer, us in microseconds.items():
+        note = " (forward only: the floor)" if peer == "numpy" else ""
+        lines.append(f"| {peer}{note} | {us:.2f} | {_ratio(us, microseconds.get('autograd'))} | "
+                     f"{_ratio(us, microseconds.get('torch'))} |")
+    return lines
+
+
 def render_markdown(results, command):
     lines = ["# Benchmarks", "",
              f"Measured {datetime.date.today()} on {platform.machine()} "
@@ -96,25 +107,13 @@ def render_markdown(results, command):
              f"Machines are shared and noisy: compare the ratios, not the absolute times.", ""]
     if results["missing"]:
         lines += [f"Not installed, so skipped: {', '.join(results['missing'])}.", ""]
-    overhead = results["overhead_us"]
-    lines += ["## Per-primitive overhead (forward + backward, a chain of `sin` on a (3,) array)",
-              "",
-              "| peer | µs per primitive | vs HIPS autograd | vs PyTorch eager |",
-              "| --- | --- | --- | --- |"]
-    for peer, us in overhead.items():
-        note = " (forward only: the floor)" if peer == "numpy" else ""
-        lines.append(f"| {peer}{note} | {us:.2f} | {_ratio(us, overhead.get('autograd'))} | "
-                     f"{_ratio(us, overhead.get('torch'))} |")
-    links = results["links_us"]
-    lines += ["", f"## Per-operation overhead on issue 16's chain (forward + backward, "
-              f"`sin(x) * 1.01 + 0.1` on a (3,) float64 array, "
-              f"{workloads.LINKS * workloads.LINK_OPS:,} operations)", "",
-              "| peer | µs per operation | vs HIPS autograd | vs PyTorch eager |",
-              "| --- | --- | --- | --- |"]
-    for peer, us in links.items():
-        note = " (forward only: the floor)" if peer == "numpy" else ""
-        lines.append(f"| {peer}{note} | {us:.2f} | {_ratio(us, links.get('autograd'))} | "
-                     f"{_ratio(us, links.get('torch'))} |")
+    lines += _overhead_table(
+        "## Per-primitive overhead (forward + backward, a chain of `sin` on a (3,) array)",
+        "primitive", results["overhead_us"])
+    lines += [""] + _overhead_table(
+        f"## Per-operation overhead on issue 16's chain (forward + backward, "
+        f"`sin(x) * 1.01 + 0.1` on a (3,) float64 array, "
+        f"{workloads.LINKS * workloads.LINK_OPS:,} operations)", "operation", results["links_us"])
     step = results["step_ms"]
     lines += ["", "## Seed network step (N=64, 1000-100-10, float32, relu, squared loss, SGD)",
               "", "| peer | ms per step | vs hand-written NumPy |", "| --- | --- | --- |"]
