@@ -237,9 +237,9 @@ def test_ctrl_c_at_any_moment_of_a_long_grad(unchanged_state):
     fg.grad(chain)(X)
     duration = time.perf_counter() - start
     interrupted, swallowed = 0, []
-    # Something earlier in a full run can leave SIGINT ignored (this test's message showed
-    # SIG_IGN in one CI run; which test or library does it was not found): Ctrl-C is
-    # Python's own handler here, as in a user's process.
+    # A process started in the background by a non-interactive shell (`pytest &`, as CI
+    # may) inherits SIGINT ignored, and Python then installs no handler: Ctrl-C is
+    # Python's own handler here, as in an interactive user's process.
     usual_handler = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with _swallowed_interrupts(swallowed):
