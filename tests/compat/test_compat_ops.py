@@ -401,3 +401,14 @@ def test_clamp_and_relu_at_nan_and_signed_zeros_match_torch(expression, dtype):
     # PyTorch's masks: clamp's derivative is 1 where min <= x <= max (0 at NaN), relu's
     # where x > 0 or NaN; both keep NaN and -0.0 in their value.
     _check_bit_for_bit(expression, dtype, [np.nan, -0.0, 0.0, -1.0, 2.0])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("expression", [
+    "x.clamp(min=float('nan'))", "x.clamp(max=float('nan'))", "x.clamp_min(float('nan'))",
+    "x.clamp_max(float('nan'))",
+    "x.clamp(min=torch.tensor([float('nan'), 0.0, 0.0, 0.0, float('nan')], dtype=x.dtype))",
+    "x.clamp(max=torch.tensor([float('nan'), 0.0, 0.0, 0.0, float('nan')], dtype=x.dtype))"])
+def test_clamp_by_one_nan_bound_matches_torch(expression, dtype):
+    # A NaN bound gives NaN where it applies, and a zero derivative there.
+    _check_bit_for_bit(expression, dtype, [np.nan, -0.0, 0.0, -1.0, 2.0])
