@@ -15,7 +15,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 from funcgrad import custom_vjp
 from funcgrad.core import Box, unbox_all
-from funcgrad.numpy._base import reshape_p
+from funcgrad.numpy._base import reshape_p, sum_p
 
 from . import _dtypes, _layout
 from ._dtypes import DEFAULTS
@@ -536,9 +536,10 @@ def _axes(input, dim):
     return axes
 
 
-def _reduction(fn, labels, integer_dtype=None):
-    """A reduction over `dim` (all elements when None); `labels` are PyTorch's names for
-    the full and the per-dimension form."""
+def _reduction(name, fn, labels, integer_dtype=None):
+    """A reduction over `dim` (all elements when None) computed by ``fn(value, axes,
+    keepdims)``, given sorted axes; `labels` are PyTorch's names for the full and the
+    per-dimension form."""
     def reduce(input, dim=None, keepdim=False, *, dtype=None):
         input_dtype = input.dtype  # looked up once: a property call fewer (~0.15 us)
         if dtype is not None:
@@ -546,21 +547,30 @@ def _reduction(fn, labels, integer_dtype=None):
         elif input_dtype.category != _float:
             if integer_dtype is None:
                 raise RuntimeError(
-                    f"{fn.__name__}(): could not infer output dtype. Input dtype must be either "
+                    f"{name}(): could not infer output dtype. Input dtype must be either "
                     f"a floating point or complex dtype. Got: {input_dtype.scalar_name}")
             target = integer_dtype
         else:
             target = input_dtype
-        axes = _axes(input, dim)
-        out = fn(operand(input, target), axis=axes, keepdims=bool(keepdim))
+        axes = (tuple(range(input._data.ndim)) if dim is None
+                else tuple(sorted(_axes(input, dim))))
+        out = fn(operand(input, target), axes, bool(keepdim))
         return wrap(out, labels[dim is not None], (input,))
-    reduce.__name__ = fn.__name__
+    reduce.__name__ = name
     return reduce
 
 
-sum = _reduction(fnp.sum, ("SumBackward0", "SumBackward1"), _int64)
-mean = _reduction(fnp.mean, ("MeanBackward0", "MeanBackward1"))
-prod = _reduction(fnp.prod, ("ProdBackward0", "ProdBackward1"), _int64)
+def _sum(value, axes, keepdims):
+    # The primitive itself: the axes are checked and sorted, and fnp.sum's argument
+    # handling would cost ~1 us more (a loss's sum of a (64, 10) float32 tensor: 6.9 us).
+    return sum_p(value, axes=axes, keepdims=keepdims)
+
+
+sum = _reduction("sum", _sum, ("SumBackward0", "SumBackward1"), _int64)
+mean = _reduction("mean", lambda value, axes, keepdims: fnp.mean(value, axes, keepdims=keepdims),
+                  ("MeanBackward0", "MeanBackward1"))
+prod = _reduction("prod", lambda value, axes, keepdims: fnp.prod(value, axes, keepdims=keepdims),
+                  ("ProdBackward0", "ProdBackward1"), _int64)
 
 
 _MAX_RESULT = return_type("max")
