@@ -198,25 +198,27 @@ _SPECIALS = [np.nan, -np.nan, -0.0, 0.0, np.inf, -np.inf, 1e-40, -1e-40, 65504.0
 
 @settings(deadline=None)
 @given(data=st.data(), dtype=st.sampled_from([np.float16, np.float32, np.float64]),
+       shape=st.sampled_from([(3, 5), (1024,), (32, 40), (4, 16, 17)]),
        layout=st.sampled_from(["C", "F", "strided", "broadcast condition"]))
-def test_where_cotangents_are_nps_where_bit_for_bit(data, dtype, layout):
-    # where's VJP masks a C-contiguous cotangent by its bits: it must give np.where's
-    # bits (NaN payloads, -0.0, infinities kept where chosen; +0.0 elsewhere) and layout.
-    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, max_side=5), label="shape")
+def test_where_and_its_cotangents_are_nps_where_bit_for_bit(data, dtype, shape, layout):
+    # where selects large float arrays by their bits: its values and cotangents must be
+    # np.where's bits (NaN payloads, -0.0, infinities kept where chosen; +0.0 for a
+    # cotangent elsewhere), dtype and strides, on its fast path and off it.
     values = hnp.arrays(dtype, shape, elements=st.sampled_from(_SPECIALS)
                         | st.floats(-1e4, 1e4, width=16))
-    g = data.draw(values, label="cotangent")
+    x, y, g = (data.draw(values, label=name) for name in ("x", "y", "cotangent"))
     condition = data.draw(hnp.arrays(np.bool_, shape), label="condition")
     if layout == "F":
-        g, condition = np.asfortranarray(g), np.asfortranarray(condition)
+        x, g, condition = np.asfortranarray(x), np.asfortranarray(g), np.asfortranarray(condition)
     elif layout == "strided":
-        g = np.repeat(g, 2, axis=-1)[..., ::2]
+        x, g = (np.repeat(a, 2, axis=-1)[..., ::2] for a in (x, g))
     elif layout == "broadcast condition":
         condition = condition[..., :1]
-    x, y = np.zeros(shape, dtype), np.ones(shape, dtype)
-    _, pullback = fg.vjp(lambda x, y: fnp.where(condition, x, y), x, y)
-    for cotangent, expected in zip(pullback(g), (np.where(condition, g, 0.0),
-                                                 np.where(condition, 0.0, g))):
-        assert cotangent.dtype == expected.dtype and cotangent.strides == expected.strides
-        np.testing.assert_array_equal(cotangent.view(f"u{g.itemsize}"),
+    value, pullback = fg.vjp(lambda x, y: fnp.where(condition, x, y), x, y)
+    results = [(value, np.where(condition, x, y)), (fnp.where(condition, x, 0.0),
+                                                    np.where(condition, x, 0.0))]
+    results += zip(pullback(g), (np.where(condition, g, 0.0), np.where(condition, 0.0, g)))
+    for ours, expected in results:
+        assert ours.dtype == expected.dtype and ours.strides == expected.strides
+        np.testing.assert_array_equal(ours.view(f"u{g.itemsize}"),
                                       expected.view(f"u{g.itemsize}"))
