@@ -326,8 +326,9 @@ def relu(input):
     value = engine(input)
     raw = unbox_all(value)
     # PyTorch's relu keeps NaN and -0.0 (the value is x unless x < 0) but its derivative is
-    # 1 only where x > 0 or NaN: the kept zeros enter as constants.
-    zeros_kept = np.where(raw < 0, 0 if input.dtype.category != _float else 0.0, raw)
+    # 1 only where x > 0 or NaN: the kept zeros enter as constants (funcgrad's where on
+    # the plain values: by bits, without NumPy's branch per element, for float arrays).
+    zeros_kept = fnp.where(raw < 0, 0 if input.dtype.category != _float else 0.0, raw)
     return wrap(fnp.where(raw <= 0, zeros_kept, value), "ReluBackward0", (input,),
                 saves_result=True)
 
