@@ -60,6 +60,15 @@ def _float_and_number(input, other):
             and input._data.dtype.char in "fd")
 
 
+def _same_float(input, other):
+    """Whether `input` and `other` are tensors of one float dtype: the operation then
+    computes in it on their engine values, what `_binary` reaches after looking up and
+    comparing dtypes and casting nothing (~1 us; float16 included: NumPy rounds the result
+    of two float16 arrays once, as PyTorch)."""
+    return (type(other) is Tensor and type(input) is Tensor
+            and input._data.dtype == other._data.dtype and input._data.dtype.kind == "f")
+
+
 def _half_with_number(input, other):
     """Whether a product or quotient of `input` and `other` is float16 with a Python number
     among them: PyTorch then computes in float32 (its "opmath" type for half) and rounds
@@ -143,6 +152,9 @@ def add(input, other, *, alpha=1):
     """input + alpha * other"""
     if alpha == 1 and _float_and_number(input, other):
         return wrap(fnp.add(engine(input), other), "AddBackward0", (input, other))
+    if alpha == 1 and _same_float(input, other):
+        return wrap(elementwise(fnp.add, engine(input), engine(other)), "AddBackward0",
+                    (input, other))
     if _half_with_alpha(input, other, alpha):
         return _half_difference(fnp.add, "AddBackward0", input, _half_scaled(other, alpha),
                                 (input, other))
@@ -154,6 +166,9 @@ def sub(input, other, *, alpha=1):
     """input - alpha * other"""
     if alpha == 1 and _float_and_number(input, other):
         return wrap(fnp.subtract(engine(input), other), "SubBackward0", (input, other))
+    if alpha == 1 and _same_float(input, other):
+        return wrap(elementwise(fnp.subtract, engine(input), engine(other)), "SubBackward0",
+                    (input, other))
     dtype = result_type(input, other)
     if dtype is _bool or _is_bool(input) or _is_bool(other):
         raise RuntimeError(_bool_subtraction_error(input, other))
@@ -196,6 +211,9 @@ def mul(input, other):
     if _float_and_number(input, other):
         return wrap(fnp.multiply(engine(input), other), "MulBackward0", (input, other),
                     frees=True)
+    if _same_float(input, other):
+        return wrap(elementwise(fnp.multiply, engine(input), engine(other)), "MulBackward0",
+                    (input, other), frees=True)
     if _half_with_number(input, other):
         return _in_opmath(fnp.multiply, "MulBackward0", input, other, frees=True)
     return _binary(fnp.multiply, "MulBackward0", input, other, frees=True)

@@ -352,6 +352,34 @@ def test_float_tensor_with_a_python_number_matches_torch(expression, number, dty
     check(case, rtol=0 if dtype == "float16" else 1e-5, atol=0 if dtype == "float16" else 1e-6)
 
 
+TENSOR_EXPRESSIONS = ["x + y", "x - y", "x * y", "y - x", "torch.add(x, y)", "x.sub(y)",
+                      "x.mul(y)", "x + y[0]", "x[:, :1] * y", "x.t() - y.t()"]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("expression", TENSOR_EXPRESSIONS)
+def test_tensors_of_one_float_dtype_match_torch(expression, dtype):
+    # add, sub and mul of two tensors of one float dtype skip the dtype lookups: values,
+    # dtype, graph and both gradients as PyTorch's, broadcasting and strides included.
+    def case(torch):
+        x = torch.tensor([[1.5, -2.0], [0.25, 3.0]], dtype=getattr(torch, dtype),
+                         requires_grad=True)
+        y = torch.tensor([[0.1, 700.0], [-0.0, 1e-3]], dtype=getattr(torch, dtype),
+                         requires_grad=True)
+        out = eval(expression, {"torch": torch, "x": x, "y": y})
+        gradients = torch.autograd.grad(out.sum(), (x, y))
+        return out, out.dtype, out.stride(), gradients, graph(out)
+    check(case, rtol=0, atol=0)
+
+
+def test_tensors_of_one_float_dtype_that_do_not_broadcast_raise_torchs_error():
+    def case(torch):
+        with pytest.raises(RuntimeError) as error:
+            torch.ones(2, 3) - torch.ones(4, 3)
+        return str(error.value)
+    check(case)
+
+
 # Squares and clamps on their fast paths (a Python number, a float tensor): bit for bit,
 # signed zeros, infinities, subnormals and float16 overflow included; NaN below.
 _SPECIAL = [-np.inf, -70000.0, -2.5, -1e-40, -0.0, 0.0, 1e-40, 0.5, 300.0, np.inf]
