@@ -115,12 +115,8 @@ def _half_scalar(number):
     """A Python number that PyTorch converts to float16 (an alpha, a clamp bound, an
     exponent), rounded, or PyTorch's error if it is beyond float16's largest finite value
     (65504; PyTorch checks before rounding, so 65519 is an error too)."""
-    if math.isfinite(number) and builtins.abs(number) > _HALF_MAX:
-        raise RuntimeError("value cannot be converted to type c10::Half without overflow")
+    _dtypes.check_convertible(number, _dtypes.float16)
     return _as_half(number)
-
-
-_HALF_MAX = float(np.finfo(np.float16).max)
 
 
 def _as_half(number):
@@ -388,12 +384,29 @@ def clamp_max(input, max):
                 "ClampMaxBackward0", (input,))
 
 
+def _nan_passing(extremum):
+    """`extremum` (fnp.maximum or fnp.minimum) with PyTorch's derivative at NaN: where
+    either operand is NaN, both get the whole gradient (funcgrad's rule, JAX's, gives
+    neither any); elsewhere the two agree (1 to the one taken, half each at a tie)."""
+    def fn(a, b):
+        out = extremum(a, b)
+        value = unbox_all(out)
+        if value.dtype.kind not in "fc":
+            return out
+        nan = np.isnan(value)
+        return fnp.where(nan, a + b, out) if nan.any() else out
+    return fn
+
+
+_maximum, _minimum = _nan_passing(fnp.maximum), _nan_passing(fnp.minimum)
+
+
 def maximum(input, other):
-    return _binary(fnp.maximum, "MaximumBackward0", input, other)
+    return _binary(_maximum, "MaximumBackward0", input, other)
 
 
 def minimum(input, other):
-    return _binary(fnp.minimum, "MinimumBackward0", input, other)
+    return _binary(_minimum, "MinimumBackward0", input, other)
 
 
 # ---- comparisons and logic (no gradient) ---------------------------------------------------
@@ -421,7 +434,7 @@ def _logical(numpy_fn):
     def op(input, other):
         dtype = result_type(input, other)
         if dtype.category == _float:
-            raise _not_implemented_for(f"{numpy_fn.__name__}_cpu", dtype)
+            raise _dtypes.not_implemented_for(f"{numpy_fn.__name__}_cpu", dtype)
         b = other._data if isinstance(other, Tensor) else other
         return make(np.asarray(numpy_fn(input._data, b), dtype.numpy))
     return op
@@ -432,14 +445,9 @@ bitwise_or = _logical(np.bitwise_or)
 bitwise_xor = _logical(np.bitwise_xor)
 
 
-def _not_implemented_for(kernel, dtype):
-    """PyTorch's error for an operation without a kernel for `dtype`."""
-    return NotImplementedError(f'"{kernel}" not implemented for \'{dtype.scalar_name}\'')
-
-
 def bitwise_not(input):
     if input.dtype.category == _float:
-        raise _not_implemented_for("bitwise_not_cpu", input.dtype)
+        raise _dtypes.not_implemented_for("bitwise_not_cpu", input.dtype)
     return make(np.invert(input._data))
 
 
@@ -1190,7 +1198,7 @@ def _shifted(input, axis, dtype, name):
         input = input.to(dtype)
     if input.dtype.category != _float:
         kernel = "lastdim_kernel_impl" if axis >= input._data.ndim - 1 else "kernel_impl"
-        raise _not_implemented_for(f"{name}_{kernel}", input.dtype)
+        raise _dtypes.not_implemented_for(f"{name}_{kernel}", input.dtype)
     value = engine(input)
     raw = input._data
     top = np.max(raw, axis=axis, keepdims=True) if raw.size else 0
