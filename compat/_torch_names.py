@@ -21,7 +21,7 @@ import funcgrad.scipy.linalg as fsl
 import funcgrad.scipy.special as fsp
 from funcgrad.core import unbox_all
 
-from . import _dtypes, _windowed
+from . import _dtypes, _fused, _windowed
 from ._return_types import return_type
 from ._table import DATA, FLOAT, KEEP, PROMOTE, Row, install
 from ._tensor import Tensor
@@ -670,10 +670,6 @@ def _dist(x, other, p=2):
     return _pnorm(fnp.reshape(x - other, (-1,)), p, 0)
 
 
-def _lerp(input, end, weight):
-    return input + weight * (end - input)
-
-
 def _frac(x):
     return x - fnp.trunc(x)
 
@@ -970,7 +966,7 @@ ELEMENTWISE = [
     _float("sinc", _sinc), _float("logit", _logit), _float("xlogy", _xlogy, "XlogyBackward0"),
     _float("deg2rad", fnp.deg2rad, "Deg2RadBackward0"),
     _float("rad2deg", fnp.rad2deg, "Rad2DegBackward0"),
-    _float("copysign", fnp.copysign), _float("lerp", _lerp),
+    _float("copysign", fnp.copysign), _float("lerp", _fused.lerp),
     _float("float_power", lambda x, exponent: fnp.power(fnp.astype(x, np.float64), exponent),
            "PowBackward0", inplace=False),
     _same("sign", fnp.sign), _same("sgn", fnp.sign), _same("floor", fnp.floor),
@@ -983,8 +979,8 @@ ELEMENTWISE = [
     Row("heaviside", np.heaviside, DATA),  # no derivative in PyTorch either
     Row("gcd", np.gcd, DATA, inplace=True), Row("lcm", np.lcm, DATA, inplace=True),
     _float("ldexp", lambda x, other: x * fnp.power(2.0, other)),
-    _same("addcmul", lambda x, t1, t2, *, value=1: x + value * t1 * t2),
-    _same("addcdiv", lambda x, t1, t2, *, value=1: x + value * t1 / t2),
+    _same("addcmul", lambda x, t1, t2, *, value=1: _fused.addcmul(x, t1, t2, value)),
+    _same("addcdiv", lambda x, t1, t2, *, value=1: _fused.addcdiv(x, t1, t2, value)),
     Row("special.erf", fsp.erf, FLOAT, "ErfBackward0"),
     Row("special.erfc", fsp.erfc, FLOAT, "ErfcBackward0"),
     Row("special.erfinv", fsp.erfinv, FLOAT, "ErfinvBackward0"),
