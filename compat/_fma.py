@@ -10,17 +10,19 @@ import numpy as np
 def fused_multiply_add(a, b, c):
     """``a * b + c`` with one rounding, elementwise, for float32 or float64 arrays of one
     dtype (infinities and NaN as the plain expression gives them)."""
-    product, product_error = _two_product(a, b)
-    total, total_error = _two_sum(c, product)
-    tail, tail_error = _two_sum(total_error, product_error)
-    # Rounded to odd (toward the remaining error, onto an odd last bit), the tail carries
-    # what one rounding of `total + tail` needs to round as the exact sum would.
-    integer = np.int64 if tail.dtype.itemsize == 8 else np.int32
-    needs_odd = (tail_error != 0) & (tail.view(integer) & 1 == 0)
-    toward = np.where(tail_error > 0, np.inf, -np.inf).astype(tail.dtype)
-    tail = np.where(needs_odd, np.nextafter(tail, toward), tail)
-    result = total + tail
-    return np.where(np.isfinite(result) & np.isfinite(product), result, product + c)
+    # Non-finite operands make NaN among the error terms, which the last line discards.
+    with np.errstate(invalid="ignore", over="ignore"):
+        product, product_error = _two_product(a, b)
+        total, total_error = _two_sum(c, product)
+        tail, tail_error = _two_sum(total_error, product_error)
+        # Rounded to odd (toward the remaining error, onto an odd last bit), the tail
+        # carries what one rounding of `total + tail` needs to round as the exact sum would.
+        integer = np.int64 if tail.dtype.itemsize == 8 else np.int32
+        needs_odd = (tail_error != 0) & (tail.view(integer) & 1 == 0)
+        toward = np.where(tail_error > 0, np.inf, -np.inf).astype(tail.dtype)
+        tail = np.where(needs_odd, np.nextafter(tail, toward), tail)
+        result = total + tail
+        return np.where(np.isfinite(result) & np.isfinite(product), result, product + c)
 
 
 def _split(x):

@@ -78,7 +78,7 @@ def addcdiv_value(input, tensor1, tensor2, value):
     """``input + value * tensor1 / tensor2`` (a division: nothing to fuse)."""
     dtype = np.result_type(input, tensor1, tensor2)
     input, tensor1, tensor2 = _widened(dtype, input, tensor1, tensor2)
-    with np.errstate(divide="ignore", invalid="ignore"):  # PyTorch's inf and NaN, silently
+    with np.errstate(all="ignore"):  # PyTorch's inf and NaN, silently
         return _rounded(_scalar(value, dtype) * tensor1 / tensor2 + input, dtype)
 
 

@@ -1,0 +1,117 @@
+"""compat's scale-and-add operations (add, sub and rsub with alpha, addcmul, addcdiv, lerp)
+against PyTorch's CPU kernels, bit for bit: values, every input's gradient, second
+derivatives, in-place forms, broadcasting, and non-finite inputs."""
+import numpy as np
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from compat_harness import check
+
+SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-30, 3e38, 65504.0])
+SCALES = st.one_of(st.sampled_from([1, -1, 0.5, 0.1, 0.9, 1e-3, 2, -3]),
+                   st.floats(-10, 10, allow_nan=False, allow_infinity=False))
+# Broadcast inputs' gradients are sums, which NumPy and PyTorch add in their own orders
+# past a few terms: the broadcasting shapes sum at most 4.
+SHAPES = [((5,), (5,), (5,)), ((40,), (40,), (40,)), ((3, 4), (4,), (3, 1)),
+          ((1,), (2, 1), (2, 2)), ((), (4,), ())]
+
+
+def _arrays(seed, shapes, dtype, special):
+    """Standard-normal arrays of `shapes`, with some non-finite and extreme entries if
+    `special`."""
+    rng = np.random.default_rng(seed)
+    arrays = []
+    for shape in shapes:
+        a = rng.standard_normal(shape)
+        if special and a.size:
+            picks = rng.random(shape) < 0.2
+            a = np.where(picks, rng.choice(SPECIAL, shape), a)
+        with np.errstate(over="ignore"):
+            arrays.append(a.astype(dtype))
+    return arrays
+
+
+OPERATIONS = {
+    "addcmul": lambda torch, x, a, b, s: torch.addcmul(x, a, b, value=s),
+    "addcdiv": lambda torch, x, a, b, s: torch.addcdiv(x, a, b, value=s),
+    "lerp": lambda torch, x, a, b, s: torch.lerp(x, a, s),
+    "lerp_tensor": lambda torch, x, a, b, s: torch.lerp(x, a, b),
+    "add": lambda torch, x, a, b, s: torch.add(x, a, alpha=s),
+    "sub": lambda torch, x, a, b, s: torch.sub(x, a, alpha=s),
+    "rsub": lambda torch, x, a, b, s: torch.rsub(x, a, alpha=s),
+}
+# PyTorch's float16 add with alpha fuses in float32 in its vectorized loop but not in
+# its scalar tail, which compat does not tell apart (see compat._fused.add_scaled_value).
+_HALF_EXACT = {"addcmul", "addcdiv", "lerp", "lerp_tensor"}
+
+
+def _case(operation, arrays, scale):
+    def case(torch):
+        inputs = [torch.tensor(a, requires_grad=True) for a in arrays]
+        out = OPERATIONS[operation](torch, *inputs, scale)
+        weights = torch.linspace(-2, 3, out.numel(), dtype=out.dtype).reshape(out.shape)
+        out.backward(weights)
+        return out, [x.grad for x in inputs]
+    return case
+
+
+@given(operation=st.sampled_from(sorted(OPERATIONS)), seed=st.integers(0, 2**32 - 1),
+       shapes=st.sampled_from(SHAPES), dtype=st.sampled_from(["float16", "float32",
+                                                              "float64"]),
+       scale=SCALES, special=st.booleans())
+@example(operation="lerp", seed=0, shapes=SHAPES[1], dtype="float32", scale=0.9,
+         special=False)
+@example(operation="addcmul", seed=1, shapes=SHAPES[1], dtype="float16", scale=0.1,
+         special=False)
+def test_values_and_gradients_are_pytorchs_bit_for_bit(operation, seed, shapes, dtype,
+                                                       scale, special):
+    if dtype == "float16" and operation not in _HALF_EXACT:
+        return
+    arrays = _arrays(seed, shapes, dtype, special)
+    # PyTorch names the node of a tensor weight LerpBackward1; compat's table gives a
+    # torch name one label (LerpBackward0).
+    check(_case(operation, arrays, scale), rtol=0, atol=0,
+          grad_fn_names=operation != "lerp_tensor")
+
+
+@pytest.mark.parametrize("operation", ["addcmul", "addcdiv", "lerp", "lerp_tensor"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_second_derivatives_are_pytorchs(operation, dtype):
+    arrays = _arrays(3, SHAPES[2], dtype, special=False)
+
+    def case(torch):
+        inputs = [torch.tensor(a, requires_grad=True) for a in arrays]
+        out = OPERATIONS[operation](torch, *inputs, 0.3)
+        grads = torch.autograd.grad((out * out).sum(), inputs, create_graph=True,
+                                    allow_unused=True)
+        total = sum((g * g).sum() for g in grads if g is not None)
+        return grads, torch.autograd.grad(total, inputs, allow_unused=True)
+    # A second derivative adds the contributions of several paths, in the order each
+    # engine reaches them: equal to rounding (the cross terms of the rules are what is
+    # checked: a rule that dropped one would be off by far more).
+    check(case, rtol=1e-5, atol=1e-6, grad_fn_names=False)
+
+
+@pytest.mark.parametrize("expression", [
+    "x.clone().addcmul_(a, b, value=0.3)", "x.clone().addcdiv_(a, b, value=-2)",
+    "x.clone().lerp_(a, 0.7)", "x.clone().lerp_(a, b)", "x.clone().add_(a, alpha=0.1)",
+    "x.clone().sub_(a, alpha=3)", "torch.add(x, 2.5, alpha=0.1)",
+    "torch.sub(x, a.double(), alpha=0.3)"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_in_place_and_mixed_forms(expression, dtype):
+    x, a, b = _arrays(4, SHAPES[1], dtype, special=False)
+
+    def case(torch):
+        tensors = {"x": torch.tensor(x), "a": torch.tensor(a), "b": torch.tensor(b)}
+        return eval(expression, {"torch": torch, **tensors})
+    check(case, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("expression", [
+    "torch.addcmul(x, x, x, value=1e39)", "torch.add(x, x, alpha=1e39)",
+    "torch.addcmul(x.half(), x.half(), x.half(), value=1e5)"])
+def test_scales_beyond_the_dtype_are_pytorchs_errors(expression):
+    def case(torch):
+        return eval(expression, {"torch": torch, "x": torch.ones(3)})
+    check(case, rtol=0, atol=0, messages=True)
