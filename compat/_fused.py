@@ -70,7 +70,8 @@ def addcmul_value(input, tensor1, tensor2, value):
     """``input + value * tensor1 * tensor2``: ``fmadd(value * tensor1, tensor2, input)``."""
     dtype = np.result_type(input, tensor1, tensor2)
     input, tensor1, tensor2 = _widened(dtype, input, tensor1, tensor2)
-    scaled = _scalar(value, dtype) * tensor1
+    with np.errstate(all="ignore"):  # PyTorch's inf and NaN, silently
+        scaled = _scalar(value, dtype) * tensor1
     return _rounded(fused_multiply_add(scaled, tensor2, input), dtype)
 
 
@@ -92,14 +93,15 @@ def lerp_value(start, end, weight):
         weight = weight.astype(compute, copy=False)
     else:
         weight = compute.type(weight)
-    difference = end - start
-    near_start = np.abs(weight) < 0.5
-    if np.ndim(weight) == 0:  # one branch
-        out = (fused_multiply_add(weight, difference, start) if near_start
-               else fused_multiply_add(-difference, 1 - weight, end))
-    else:
-        out = np.where(near_start, fused_multiply_add(weight, difference, start),
-                       fused_multiply_add(-difference, 1 - weight, end))
+    with np.errstate(all="ignore"):  # PyTorch's inf and NaN, silently
+        difference = end - start
+        near_start = np.abs(weight) < 0.5
+        if np.ndim(weight) == 0:  # one branch
+            out = (fused_multiply_add(weight, difference, start) if near_start
+                   else fused_multiply_add(-difference, 1 - weight, end))
+        else:
+            out = np.where(near_start, fused_multiply_add(weight, difference, start),
+                           fused_multiply_add(-difference, 1 - weight, end))
     return _rounded(out, dtype)
 
 
