@@ -63,6 +63,8 @@ def add_scaled_value(input, other, alpha):
     dtype = np.result_type(input, other)
     if dtype not in _FUSED:
         return input + alpha * other
+    if alpha == 1:  # fmadd(other, 1, input) rounds the exact sum once: the sum
+        return np.asarray(input + other)
     return fused_multiply_add(np.asarray(other), _scalar(alpha, dtype), np.asarray(input))
 
 

@@ -117,3 +117,16 @@ def test_scales_beyond_the_dtype_are_pytorchs_errors(expression):
     def case(torch):
         return eval(expression, {"torch": torch, "x": torch.ones(3)})
     check(case, rtol=0, atol=0, messages=True)
+
+
+@pytest.mark.parametrize("expression", [
+    "torch.addcmul(x, a, b, value=0.3)", "torch.lerp(x, a, 0.7)", "torch.lerp(x, a, b)",
+    "torch.add(x, a, alpha=0.1)", "torch.add(x, 0.25, alpha=3)"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_large_tensors_computed_block_by_block(expression, dtype):
+    x, a, b = _arrays(5, [(300, 170)] * 3, dtype, special=True)
+
+    def case(torch):
+        tensors = {"x": torch.tensor(x), "a": torch.tensor(a), "b": torch.tensor(b)}
+        return eval(expression, {"torch": torch, **tensors})
+    check(case, rtol=0, atol=0)
