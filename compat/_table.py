@@ -11,7 +11,8 @@ receives tensors, and everything else as given; it renames arguments (``dim`` ->
   computing in the default float dtype; `PROMOTE`: PyTorch's result type; `KEEP`: as they
   are, so index tensors stay integers; `DATA`: their arrays, nothing recorded, for
   results without a derivative such as comparisons);
-* wraps each result as a tensor whose grad_fn carries PyTorch's name (`label`), a view of
+* wraps each result as a tensor whose grad_fn carries PyTorch's name (`label`, or a
+  `Labels` where PyTorch's name depends on the overload a call takes), a view of
   the input where PyTorch's result is one (`view`), and gathers several results in
   PyTorch's named tuple (`returns`); an input funcgrad returns unchanged becomes a new
   tensor, or stays the input tensor itself where PyTorch returns it (`passes_input`);
@@ -63,6 +64,18 @@ class Row:
     @property
     def short_name(self):
         return self.name.rpartition(".")[2]
+
+
+class Labels:
+    """The grad_fn names of a torch name whose overloads PyTorch names apart (lerp's
+    ``LerpBackward0`` for a number weight, ``LerpBackward1`` for a tensor): `choose` is
+    called with the call's arguments and returns one of `names`."""
+
+    __slots__ = ("choose", "names")
+
+    def __init__(self, choose, *names):
+        self.choose = choose
+        self.names = names
 
 
 def default_label(name):
@@ -140,23 +153,24 @@ def operation(row):
         convert = _converter(rule, _dtype_of(rule, tensors, name))
         out = _computed(row, [_values(a, convert) for a in args],
                         {key: _values(v, convert) for key, v in kwargs.items()})
-        return _results(row, out, tuple(tensors))
+        label = row.label if type(row.label) is str else row.label.choose(*args, **kwargs)
+        return _results(row, label, out, tuple(tensors))
     op.__name__ = row.short_name
     op.__qualname__ = row.short_name
     op.__doc__ = f"torch.{name}, computed with funcgrad.numpy (see compat._torch_names)."
     return op
 
 
-def _results(row, out, tensors):
+def _results(row, label, out, tensors):
     if isinstance(out, tuple):
-        items = [_result(row, item, tensors) for item in out]
+        items = [_result(row, label, item, tensors) for item in out]
         return row.returns(*items) if row.returns is not None else tuple(items)
     if isinstance(out, list):
-        return [_result(row, item, tensors) for item in out]
-    return _result(row, out, tensors)
+        return [_result(row, label, item, tensors) for item in out]
+    return _result(row, label, out, tensors)
 
 
-def _result(row, value, tensors):
+def _result(row, label, value, tensors):
     for x in tensors:
         if value is x._box or value is x._data:  # funcgrad returned an input as it was:
             if row.passes_input:  # so does PyTorch (broadcast_tensors)
@@ -164,7 +178,7 @@ def _result(row, value, tensors):
             value = fnp.positive(value)  # else a new tensor, with a node of its own
             break
     view_of = tensors[0] if row.view and tensors else None
-    return wrap(value, row.label, tensors, view_of=view_of)
+    return wrap(value, label, tensors, view_of=view_of)
 
 
 def install(rows):
@@ -185,5 +199,5 @@ def install(rows):
 
 LinAlgError = _LinAlgError
 
-__all__ = ["Row", "LinAlgError", "FLOAT", "PROMOTE", "KEEP", "DATA", "operation", "install",
+__all__ = ["Row", "Labels", "LinAlgError", "FLOAT", "PROMOTE", "KEEP", "DATA", "operation", "install",
            "default_label"]

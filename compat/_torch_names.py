@@ -23,7 +23,7 @@ from funcgrad.core import unbox_all
 
 from . import _dtypes, _fused, _windowed
 from ._return_types import return_type
-from ._table import DATA, FLOAT, KEEP, PROMOTE, Row, install
+from ._table import DATA, FLOAT, KEEP, PROMOTE, Labels, Row, install
 from ._tensor import Tensor
 
 # ---- helpers for conventions funcgrad's functions do not share with PyTorch -------------
@@ -670,6 +670,10 @@ def _dist(x, other, p=2):
     return _pnorm(fnp.reshape(x - other, (-1,)), p, 0)
 
 
+_LERP_LABELS = Labels(lambda input, end, weight: "LerpBackward1" if isinstance(weight, Tensor)
+                      else "LerpBackward0", "LerpBackward0", "LerpBackward1")
+
+
 def _frac(x):
     return x - fnp.trunc(x)
 
@@ -966,7 +970,7 @@ ELEMENTWISE = [
     _float("sinc", _sinc), _float("logit", _logit), _float("xlogy", _xlogy, "XlogyBackward0"),
     _float("deg2rad", fnp.deg2rad, "Deg2RadBackward0"),
     _float("rad2deg", fnp.rad2deg, "Rad2DegBackward0"),
-    _float("copysign", fnp.copysign), _float("lerp", _fused.lerp),
+    _float("copysign", fnp.copysign), _float("lerp", _fused.lerp, _LERP_LABELS),
     _float("float_power", lambda x, exponent: fnp.power(fnp.astype(x, np.float64), exponent),
            "PowBackward0", inplace=False),
     _same("sign", fnp.sign), _same("sgn", fnp.sign), _same("floor", fnp.floor),
