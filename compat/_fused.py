@@ -1,6 +1,7 @@
 """PyTorch's pointwise kernels that scale and add (add and sub with alpha, addcmul,
 addcdiv, lerp), with the values its CPU kernels compute and the derivatives its
-derivatives.yaml writes.
+derivatives.yaml writes; and the backward formulas of tanh, sigmoid, rsqrt and hypot,
+rounded as PyTorch's backward kernels round them.
 
 PyTorch's CPU kernels fuse the multiply and the add of ``c + a * b`` (Vectorized's fmadd,
 or the compiler's contraction), rounding once where NumPy's two operations round twice, and
@@ -120,10 +121,12 @@ def _times(x, number):
 
 def _arg_rule(argnum, formula, reads):
     """Argument `argnum`'s VJP: ``formula(g, *read_args, **params)``, broadcasting and
-    promotion undone; only the arguments at positions `reads` are saved."""
+    promotion undone; only the arguments at positions `reads` are saved ("ans": the
+    result)."""
     def save(ans, *args, **params):
         arg = args[argnum]
-        return tuple(args[i] for i in reads), params, shape_of(arg), dtype_of(arg)
+        read = tuple(ans if i == "ans" else args[i] for i in reads)
+        return read, params, shape_of(arg), dtype_of(arg)
 
     def pull(g, read, params, shape, dtype):
         return unbroadcast(formula(g, *read, **params), shape, dtype)
@@ -215,6 +218,29 @@ def _sigmoid_value(x):
     return np.where(x >= 0, 1 / one_plus, small / one_plus)
 
 
+def _cube(y):
+    """``y.pow(3)``: PyTorch's kernel multiplies twice, float16 in float32 rounded once."""
+    if dtype_of(y) == _HALF:
+        wide = fnp.astype(y, np.float32)
+        return fnp.astype(wide * wide * wide, np.float16)
+    return y * y * y
+
+
+def _rsqrt_value(x):
+    """1 / sqrt(x), each operation rounded (for float16 as PyTorch's scalar loop; its
+    vectorised loop, over whole blocks of 32 elements, computes in float32)."""
+    with np.errstate(divide="ignore", invalid="ignore"):  # PyTorch's inf and NaN, silently
+        return 1 / np.sqrt(x)
+
+
+def _hypot_pull(g, x, y):
+    """hypot's ``grad * self / result`` (and ``grad * other / result``), NaN at (0, 0)."""
+    return g * x / y
+
+
+rsqrt_p = _declare("rsqrt", _rsqrt_value,
+                   (lambda g, y: _times(g, -0.5) * _cube(y), ("ans",)))
+hypot_p = _declare("hypot", np.hypot, (_hypot_pull, (0, "ans")), (_hypot_pull, (1, "ans")))
 tanh_p = Primitive("compat.tanh", np.tanh, register=False)
 defvjp(tanh_p, ArgVJP(lambda ans, x: (ans,), _tanh_pull))
 sigmoid_p = Primitive("compat.sigmoid", _sigmoid_value, register=False)

@@ -244,8 +244,10 @@ def remainder(input, other):
 
 
 def reciprocal(input):
-    return wrap(fnp.true_divide(1.0, float_operand(input)), "ReciprocalBackward0", (input,),
-                saves_result=True)
+    # fnp.reciprocal's rule is PyTorch's -grad * (result * result), rounded alike.
+    with np.errstate(divide="ignore"):  # PyTorch's inf at 0, silently
+        out = fnp.reciprocal(float_operand(input))
+    return wrap(out, "ReciprocalBackward0", (input,), saves_result=True)
 
 
 def rdiv(input, other):

@@ -686,10 +686,6 @@ def _logit(x, eps=None):
     return fsp.logit(x if eps is None else fnp.clip(x, eps, 1 - eps))
 
 
-def _rsqrt(x):
-    return 1.0 / fnp.sqrt(x)
-
-
 def _xlogy(x, other):
     return fsp.xlogy(x, other)
 
@@ -960,10 +956,10 @@ ELEMENTWISE = [
     _float("arccosh", fnp.arccosh, "AcoshBackward0"),
     _float("arctanh", fnp.arctanh, "AtanhBackward0"),
     _float("atan2", fnp.arctan2), _float("arctan2", fnp.arctan2, "Atan2Backward0"),
-    _float("hypot", fnp.hypot), _float("exp2", fnp.exp2), _float("expm1", fnp.expm1),
+    _float("hypot", _fused.hypot_p), _float("exp2", fnp.exp2), _float("expm1", fnp.expm1),
     _float("log2", fnp.log2), _float("log10", fnp.log10),
     _float("log1p", fnp.log1p, "Log1PBackward0"),
-    _float("rsqrt", _rsqrt), _float("logaddexp", fnp.logaddexp, inplace=False),
+    _float("rsqrt", _fused.rsqrt_p), _float("logaddexp", fnp.logaddexp, inplace=False),
     _float("logaddexp2", fnp.logaddexp2, inplace=False),
     _float("erf", fsp.erf), _float("erfc", fsp.erfc), _float("erfinv", fsp.erfinv),
     _float("lgamma", fsp.gammaln), _float("digamma", fsp.digamma), _float("i0", fsp.i0),
