@@ -63,9 +63,11 @@ def _in_blocks(compute, *arrays):
     """`compute` of elementwise operands, block by block along the flattened result where
     every operand is a whole array or one number (temporaries as large as the result
     would cost more in memory traffic and page faults than the arithmetic itself)."""
-    shape = np.broadcast_shapes(*(np.shape(x) for x in arrays))
-    size = int(np.prod(shape))
-    if size <= 2 * _BLOCK or any(np.size(x) not in (1, size) for x in arrays):
+    size = max(x.size for x in arrays)
+    if size <= 2 * _BLOCK:  # the common case, decided without a broadcast (~5 us)
+        return compute(*arrays)
+    shape = np.broadcast_shapes(*(x.shape for x in arrays))
+    if any(x.size not in (1, size) for x in arrays) or size != int(np.prod(shape)):
         return compute(*arrays)
     flat = [np.ravel(x) if np.size(x) == size else np.reshape(x, ()) for x in arrays]
     first = compute(*(x[:_BLOCK] if x.ndim else x for x in flat))
@@ -89,14 +91,14 @@ def _through_float64(a, b, c):
     to odd instead (toward the sum's rounding error), which the second rounding cannot
     spoil. Several times faster than the error-free transformations in float32."""
     with np.errstate(invalid="ignore", over="ignore"):  # inf * 0, inf - inf: NaN, as the hardware
-        product = a.astype(np.float64) * b.astype(np.float64)
-        addend = c.astype(np.float64)
-        total = np.asarray(product + addend)
+        product = np.multiply(a, b, dtype=np.float64)
+        total = np.asarray(np.add(product, c, dtype=np.float64))
         suspect = np.flatnonzero(((total.view(np.int64) & (2 * _FLOAT32_TIE - 1))
                                   == _FLOAT32_TIE) | (np.abs(total) < _FLOAT32_TINY))
         if suspect.size:
             product, addend = (np.broadcast_to(v, total.shape).ravel()[suspect]
-                               for v in (product, addend))
+                               for v in (product, c))
+            addend = addend.astype(np.float64)
             flat = total.reshape(-1)  # a view of total: written through
             near, error = _two_sum(product, addend)
             needs_odd = (error != 0) & (near.view(np.int64) & 1 == 0)
