@@ -10,6 +10,8 @@ compute float16 in float32, rounding once at the end. Each operation is one prim
 PyTorch's formula, written with funcgrad.numpy so that create_graph differentiates it
 again. The value functions also serve compat.optim, whose updates are these kernels.
 """
+import numbers
+
 import numpy as np
 
 import funcgrad.numpy as fnp
@@ -95,7 +97,7 @@ def lerp_value(start, end, weight):
     if isinstance(weight, np.ndarray):
         weight = weight.astype(compute, copy=False)
     else:
-        weight = compute.type(weight)
+        weight = _scalar(weight, dtype)
     with np.errstate(all="ignore"):  # PyTorch's inf and NaN, silently
         difference = end - start
         near_start = np.abs(weight) < 0.5
@@ -273,8 +275,23 @@ def addcdiv(input, tensor1, tensor2, value=1):
 
 
 def lerp(start, end, weight):
-    if not is_fused(dtype_of(start)):
+    """torch.lerp on the tensors' own values: PyTorch casts none of them (end and a tensor
+    weight must have start's dtype, a float or complex one)."""
+    dtype = dtype_of(start)
+    scalar = isinstance(weight, numbers.Number)
+    for name, value in (("end", end),) if scalar else (("end", end), ("weight", weight)):
+        if dtype_of(value) != dtype:
+            raise RuntimeError(f"expected dtype {_cpp_name(dtype)} for `{name}` but got dtype "
+                               f"{_cpp_name(dtype_of(value))}")
+    if dtype.kind not in "fc":
+        kernel = "lerp_kernel_scalar" if scalar else "lerp_kernel_tensor"
+        raise _dtypes.not_implemented_for(kernel, _dtypes.from_numpy_dtype(dtype))
+    if not is_fused(dtype):
         return start + weight * (end - start)
-    if isinstance(weight, (int, float)):
+    if scalar:
         return lerp_p(start, end, weight=weight)
     return lerp_tensor_p(start, end, weight)
+
+
+def _cpp_name(dtype):
+    return _dtypes.from_numpy_dtype(dtype).cpp_name

@@ -966,7 +966,7 @@ ELEMENTWISE = [
     _float("sinc", _sinc), _float("logit", _logit), _float("xlogy", _xlogy, "XlogyBackward0"),
     _float("deg2rad", fnp.deg2rad, "Deg2RadBackward0"),
     _float("rad2deg", fnp.rad2deg, "Rad2DegBackward0"),
-    _float("copysign", fnp.copysign), _float("lerp", _fused.lerp, _LERP_LABELS),
+    _float("copysign", fnp.copysign), Row("lerp", _fused.lerp, KEEP, _LERP_LABELS, inplace=True),
     _float("float_power", lambda x, exponent: fnp.power(fnp.astype(x, np.float64), exponent),
            "PowBackward0", inplace=False),
     _same("sign", fnp.sign), _same("sgn", fnp.sign), _same("floor", fnp.floor),

@@ -117,8 +117,13 @@ def test_in_place_and_mixed_forms(expression, dtype):
 
 @pytest.mark.parametrize("expression", [
     "torch.addcmul(x, x, x, value=1e39)", "torch.add(x, x, alpha=1e39)",
-    "torch.addcmul(x.half(), x.half(), x.half(), value=1e5)"])
-def test_scales_beyond_the_dtype_are_pytorchs_errors(expression):
+    "torch.addcmul(x.half(), x.half(), x.half(), value=1e5)", "torch.lerp(x, x, 1e39)",
+    "torch.lerp(x, x.double(), 0.5)", "torch.lerp(x.double(), x, 0.5)",
+    "torch.lerp(x, x, x.double())", "torch.lerp(x.half(), x.half(), x)",
+    "torch.lerp(x.long(), x.long(), 0.5)", "torch.lerp(x.long(), x.long(), x.long())",
+    "torch.lerp(x.bool(), x.bool(), 0.5)", "torch.lerp(x.int(), x, 0.5)",
+    "x.lerp_(x.double(), 0.5)", "torch.lerp(x.to(torch.complex64), x, 0.3)"])
+def test_bad_scales_and_dtypes_are_pytorchs_errors(expression):
     def case(torch):
         return eval(expression, {"torch": torch, "x": torch.ones(3)})
     check(case, rtol=0, atol=0, messages=True)
