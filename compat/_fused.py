@@ -20,6 +20,7 @@ from funcgrad.numpy._base import unbroadcast
 
 from . import _dtypes
 from ._fma import fused_multiply_add
+from ._tensor import Tensor
 
 _FUSED = (np.dtype(np.float32), np.dtype(np.float64))
 _HALF = np.dtype(np.float16)
@@ -263,15 +264,42 @@ def add_scaled(input, other, alpha, dtype):
 
 
 def addcmul(input, tensor1, tensor2, value=1):
-    if not is_fused(dtype_of(input)):
-        return input + value * tensor1 * tensor2
+    """torch.addcmul of values promoted to one dtype."""
+    dtype = dtype_of(input)
+    if dtype.kind == "b":
+        raise _dtypes.not_implemented_for("addcmul_cpu_out", _dtypes.bool)
+    if not is_fused(dtype):
+        return input + _in_dtype(value, dtype) * tensor1 * tensor2
     return addcmul_p(input, tensor1, tensor2, value=value)
 
 
 def addcdiv(input, tensor1, tensor2, value=1):
+    """torch.addcdiv of values promoted to one dtype (`check_addcdiv` saw them before)."""
     if not is_fused(dtype_of(input)):
-        return input + value * tensor1 / tensor2
+        return input + _in_dtype(value, dtype_of(input)) * tensor1 / tensor2
     return addcdiv_p(input, tensor1, tensor2, value=value)
+
+
+def _in_dtype(number, dtype):
+    """A number as PyTorch's kernel of an integer dtype takes it: converted (truncated),
+    with its overflow error; for complex dtypes as it is."""
+    if dtype.kind not in "iu":
+        return number
+    _dtypes.check_convertible(number, _dtypes.from_numpy_dtype(dtype))
+    return dtype.type(number)
+
+
+def check_addcdiv(input, tensor1, tensor2, *, value=1):
+    """PyTorch's refusal of integer division, from the tensors' own dtypes."""
+    if all(isinstance(t, Tensor) and t.dtype.category < _dtypes.FLOAT
+           for t in (tensor1, tensor2)):
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic "
+            "addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / "
+            "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
+            "tensor2) for float inputs. The future addcdiv behavior is just the latter "
+            "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
 
 
 def lerp(start, end, weight):

@@ -131,12 +131,28 @@ def _half_difference(fn, label, input, scaled, edges):
     return wrap(out, label, edges)
 
 
+def _check_alpha(alpha, dtype):
+    """PyTorch's checks of an alpha against the dtype of the sum."""
+    if isinstance(alpha, (bool, np.bool_)) and dtype is not _bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if dtype.category < _dtypes.FLOAT and not isinstance(alpha, numbers.Integral):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a "
+                           "floating point number.")
+    if dtype.category < _dtypes.COMPLEX and isinstance(alpha, numbers.Complex) and not \
+            isinstance(alpha, numbers.Real):
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
+                           "complex number.")
+
+
 def _plus_scaled(label, input, other, alpha, edges):
     """``input + alpha * other`` (float16 aside: `_half_scaled`): one fused multiply-add in
     float32 and float64, as PyTorch's add kernel (`_fused`), in other dtypes as written."""
-    if alpha == 1:
-        return _binary(fnp.add, label, input, other, edges=edges)
     dtype = result_type(input, other)
+    _check_alpha(alpha, dtype)
+    if alpha == 1:
+        return _binary(fnp.add, label, input, other, dtype, edges=edges)
+    if dtype is _bool:  # PyTorch's kernel: input or (alpha and other)
+        return _binary(fnp.add, label, input, other if alpha else False, dtype, edges=edges)
     if dtype is _dtypes.float32 or dtype is _dtypes.float64:
         out = _fused.add_scaled(operand(input, dtype), operand(other, dtype), alpha,
                                 dtype.numpy)

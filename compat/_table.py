@@ -7,6 +7,8 @@ tensors' values (boxes of the eager tape while recording, else arrays) where tor
 receives tensors, and everything else as given; it renames arguments (``dim`` ->
 ``axis``, ``keepdim`` -> ``keepdims``). The operation around it
 
+* runs the row's `check`, if any, on the arguments as torch receives them (errors PyTorch
+  raises from the arguments' own dtypes, which the cast below would hide);
 * casts the tensors to the row's dtype rule (`FLOAT`: PyTorch's result type, integers
   computing in the default float dtype; `PROMOTE`: PyTorch's result type; `KEEP`: as they
   are, so index tensors stay integers; `DATA`: their arrays, nothing recorded, for
@@ -41,10 +43,10 @@ class Row:
     computed, and which forms exist (``torch.f``, ``Tensor.f``, ``Tensor.f_``)."""
 
     __slots__ = ("name", "compute", "dtypes", "label", "function", "method", "inplace",
-                 "view", "returns", "passes_input")
+                 "view", "returns", "passes_input", "check")
 
     def __init__(self, name, compute, dtypes=KEEP, label=None, *, function=True, method=None,
-                 inplace=False, view=False, returns=None, passes_input=False):
+                 inplace=False, view=False, returns=None, passes_input=False, check=None):
         self.name = name
         self.compute = compute
         self.dtypes = dtypes
@@ -55,6 +57,7 @@ class Row:
         self.view = view
         self.returns = returns
         self.passes_input = passes_input
+        self.check = check  # called with torch's arguments before any cast: PyTorch's errors
 
     @property
     def namespace(self):
@@ -149,6 +152,8 @@ def operation(row):
     rule, name = row.dtypes, row.name
 
     def op(*args, **kwargs):
+        if row.check is not None:
+            row.check(*args, **kwargs)
         tensors = _tensors_in(args, kwargs)
         convert = _converter(rule, _dtype_of(rule, tensors, name))
         out = _computed(row, [_values(a, convert) for a in args],

@@ -122,8 +122,17 @@ def test_in_place_and_mixed_forms(expression, dtype):
     "torch.lerp(x, x, x.double())", "torch.lerp(x.half(), x.half(), x)",
     "torch.lerp(x.long(), x.long(), 0.5)", "torch.lerp(x.long(), x.long(), x.long())",
     "torch.lerp(x.bool(), x.bool(), 0.5)", "torch.lerp(x.int(), x, 0.5)",
-    "x.lerp_(x.double(), 0.5)", "torch.lerp(x.to(torch.complex64), x, 0.3)"])
-def test_bad_scales_and_dtypes_are_pytorchs_errors(expression):
+    "x.lerp_(x.double(), 0.5)", "torch.lerp(x.to(torch.complex64), x, 0.3)",
+    "torch.add(x, x, alpha=1j)", "torch.add(x.long(), x.long(), alpha=True)",
+    "torch.add(x.bool(), x.bool(), alpha=2)", "torch.add(x.bool(), x.bool(), alpha=0)",
+    "torch.sub(x.long(), x.long(), alpha=0.5)", "torch.rsub(x.long(), 3, alpha=0.5)",
+    "x.long().add_(x.long(), alpha=1.0)", "torch.add(x.long(), 2, alpha=3)",
+    "torch.add(x, x.long(), alpha=3)", "torch.addcmul(x.long(), x.long(), x.long(), value=-1.7)",
+    "torch.addcmul(x.char(), x.char(), x.char(), value=300)",
+    "torch.addcmul(x.bool(), x.bool(), x.bool())",
+    "torch.addcdiv(x.long(), x.long(), x.long())", "torch.addcdiv(x, x.bool(), x.long())",
+    "torch.addcdiv(x.long(), x, x.long())", "x.clone().addcdiv_(x.long(), x.long())"])
+def test_dtype_rules_and_errors_are_pytorchs(expression):
     def case(torch):
         return eval(expression, {"torch": torch, "x": torch.ones(3)})
     check(case, rtol=0, atol=0, messages=True)
