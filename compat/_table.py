@@ -204,5 +204,5 @@ def install(rows):
 
 LinAlgError = _LinAlgError
 
-__all__ = ["Row", "Labels", "LinAlgError", "FLOAT", "PROMOTE", "KEEP", "DATA", "operation", "install",
-           "default_label"]
+__all__ = ["Row", "Labels", "LinAlgError", "FLOAT", "PROMOTE", "KEEP", "DATA", "operation",
+           "install", "default_label"]

@@ -9,9 +9,10 @@ from .._fused import add_scaled_value, addcdiv_value, addcmul_value, lerp_value
 from .optimizer import Optimizer, step_counter, zeros_like
 
 
-# PyTorch's CPU sqrt (MKL's, on x86) is not correctly rounded (about 1 float32 result in
-# 6 is one unit in the last place from NumPy's, which is): the one operation of Adam and
-# RMSprop whose bits differ from PyTorch's (tests substitute PyTorch's to check the rest).
+# PyTorch's CPU sqrt (x86-64 build, AVX-512) is not correctly rounded (about 1 float32
+# result in 6 is one unit in the last place from NumPy's, which is): the one operation of
+# Adam and RMSprop whose bits differ from PyTorch's (tests substitute PyTorch's sqrt to
+# check the rest).
 _square_root = np.sqrt
 
 

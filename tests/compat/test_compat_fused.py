@@ -94,9 +94,10 @@ def test_second_derivatives_are_pytorchs(operation, dtype):
                                     allow_unused=True)
         total = sum((g * g).sum() for g in grads if g is not None)
         return grads, torch.autograd.grad(total, inputs, allow_unused=True)
-    # (grad_fn names: see test_tanh_and_sigmoid_second_derivatives.) A second derivative adds the contributions of several paths, in the order each
+    # A second derivative adds the contributions of several paths, in the order each
     # engine reaches them: equal to rounding (the cross terms of the rules are what is
-    # checked: a rule that dropped one would be off by far more).
+    # checked: a rule that dropped one would be off by far more). grad_fn names: see
+    # test_tanh_and_sigmoid_second_derivatives.
     check(case, rtol=1e-5, atol=1e-6, grad_fn_names=False)
 
 

@@ -101,8 +101,9 @@ def _exact_case(name, options, dtype, steps=100, size=50):
 
 @pytest.fixture
 def pytorchs_square_root(monkeypatch):
-    """compat.optim with PyTorch's sqrt, which on x86 is MKL's and not correctly rounded
-    (NumPy's is): the one operation of Adam and RMSprop that compat computes otherwise."""
+    """compat.optim with PyTorch's sqrt, which is not correctly rounded on its x86-64 CPU
+    build (NumPy's is): the one operation of Adam and RMSprop that compat computes
+    otherwise."""
     import torch
 
     def square_root(x):
