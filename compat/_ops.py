@@ -17,7 +17,7 @@ from funcgrad import custom_vjp
 from funcgrad.core import Box, unbox_all
 from funcgrad.numpy._base import reshape_p
 
-from . import _dtypes, _layout
+from . import _dtypes, _fused, _layout
 from ._dtypes import DEFAULTS
 from ._factories import shape_argument
 from ._grad_mode import STATE
@@ -131,8 +131,33 @@ def _half_difference(fn, label, input, scaled, edges):
     return wrap(out, label, edges)
 
 
-def _scaled(x, alpha):
-    return x if alpha == 1 else mul(x, alpha)
+def _check_alpha(alpha, dtype):
+    """PyTorch's checks of an alpha against the dtype of the sum."""
+    if isinstance(alpha, (bool, np.bool_)) and dtype is not _bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if dtype.category < _dtypes.FLOAT and not isinstance(alpha, numbers.Integral):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a "
+                           "floating point number.")
+    if dtype.category < _dtypes.COMPLEX and isinstance(alpha, numbers.Complex) and not \
+            isinstance(alpha, numbers.Real):
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
+                           "complex number.")
+
+
+def _plus_scaled(label, input, other, alpha, edges):
+    """``input + alpha * other`` (float16 aside: `_half_scaled`): one fused multiply-add in
+    float32 and float64, as PyTorch's add kernel (`_fused`), in other dtypes as written."""
+    dtype = result_type(input, other)
+    _check_alpha(alpha, dtype)
+    if alpha == 1:
+        return _binary(fnp.add, label, input, other, dtype, edges=edges)
+    if dtype is _bool:  # PyTorch's kernel: input or (alpha and other)
+        return _binary(fnp.add, label, input, other if alpha else False, dtype, edges=edges)
+    if dtype is _dtypes.float32 or dtype is _dtypes.float64:
+        out = _fused.add_scaled(operand(input, dtype), operand(other, dtype), alpha,
+                                dtype.numpy)
+        return wrap(out, label, edges)
+    return _binary(fnp.add, label, input, mul(other, alpha), edges=edges)
 
 
 def add(input, other, *, alpha=1):
@@ -142,8 +167,7 @@ def add(input, other, *, alpha=1):
     if _half_with_alpha(input, other, alpha):
         return _half_difference(fnp.add, "AddBackward0", input, _half_scaled(other, alpha),
                                 (input, other))
-    return _binary(fnp.add, "AddBackward0", input, _scaled(other, alpha),
-                   edges=(input, other))
+    return _plus_scaled("AddBackward0", input, other, alpha, (input, other))
 
 
 def sub(input, other, *, alpha=1):
@@ -156,9 +180,8 @@ def sub(input, other, *, alpha=1):
     if _half_with_alpha(input, other, alpha):
         return _half_difference(fnp.subtract, "SubBackward0", input,
                                 _half_scaled(other, alpha), (input, other))
-    if alpha != 1:  # the scaled operand may have another dtype
-        return _binary(fnp.subtract, "SubBackward0", input, mul(other, alpha),
-                       edges=(input, other))
+    if alpha != 1:
+        return _plus_scaled("SubBackward0", input, other, -alpha, (input, other))
     return _binary(fnp.subtract, "SubBackward0", input, other, dtype)  # dtype known (~0.5 us)
 
 
@@ -184,7 +207,9 @@ def rsub(input, other, *, alpha=1):
                     else ("RsubBackward1", (input,)))
     if _half_with_alpha(other, input, alpha):
         return _half_difference(fnp.subtract, label, other, _half_scaled(input, alpha), edges)
-    return _binary(fnp.subtract, label, other, _scaled(input, alpha), edges=edges)
+    if alpha == 1:
+        return _binary(fnp.subtract, label, other, input, edges=edges)
+    return _plus_scaled(label, other, input, -alpha, edges)
 
 
 def mul(input, other):
@@ -235,8 +260,10 @@ def remainder(input, other):
 
 
 def reciprocal(input):
-    return wrap(fnp.true_divide(1.0, float_operand(input)), "ReciprocalBackward0", (input,),
-                saves_result=True)
+    # fnp.reciprocal's rule is PyTorch's -grad * (result * result), rounded alike.
+    with np.errstate(divide="ignore"):  # PyTorch's inf at 0, silently
+        out = fnp.reciprocal(float_operand(input))
+    return wrap(out, "ReciprocalBackward0", (input,), saves_result=True)
 
 
 def rdiv(input, other):
@@ -288,7 +315,10 @@ exp = _unary(fnp.exp, "ExpBackward0", saves_result=True)
 log = _unary(fnp.log, "LogBackward0")
 sin = _unary(fnp.sin, "SinBackward0")
 cos = _unary(fnp.cos, "CosBackward0")
-tanh = _unary(fnp.tanh, "TanhBackward0", saves_result=True)
+def tanh(input):
+    """tanh, with PyTorch's backward kernel (`_fused.tanh_p`)."""
+    return wrap(_fused.tanh_p(float_operand(input)), "TanhBackward0", (input,),
+                saves_result=True)
 sqrt = _unary(fnp.sqrt, "SqrtBackward0", saves_result=True)
 
 
@@ -303,13 +333,9 @@ def abs(input):
 
 
 def sigmoid(input):
-    """1 / (1 + exp(-input)), in a form that never overflows (exp of -|input| only)."""
-    value = float_operand(input)
-    small = fnp.exp(fnp.negative(fnp.absolute(value)))
-    one_plus = fnp.add(1.0, small)
-    out = fnp.where(unbox_all(value) >= 0, fnp.true_divide(1.0, one_plus),
-                    fnp.true_divide(small, one_plus))
-    return wrap(out, "SigmoidBackward0", (input,), saves_result=True)
+    """1 / (1 + exp(-input)), with PyTorch's backward kernel (`_fused.sigmoid_p`)."""
+    return wrap(_fused.sigmoid_p(float_operand(input)), "SigmoidBackward0", (input,),
+                saves_result=True)
 
 
 def relu(input):
