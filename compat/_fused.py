@@ -185,40 +185,7 @@ lerp_tensor_p = _declare(
     (lambda g, start, end: g * (end - start), (0, 1)))  # grad * (end - self)
 
 
-# ---- backward kernels: tanh and sigmoid --------------------------------------------------
-
-
-def _fma_value(a, b, c):
-    dtype = np.result_type(a, b, c)
-    a, b, c = (np.asarray(x, dtype) for x in (a, b, c))
-    return fused_multiply_add(a, b, c)
-
-
-# ``a * b + c`` rounded once, differentiable (float32 and float64 values).
-fma_p = _declare("fma", _fma_value,
-                 (lambda g, b: g * b, (1,)), (lambda g, a: g * a, (0,)), (_pass, ()))
-
-
-def _tanh_pull(g, y):
-    """PyTorch's tanh_backward: ``grad * (1 - y * y)``, the parenthesis one fused
-    multiply-add; float16 in float32, rounded once."""
-    if dtype_of(y) == _HALF:
-        g, y = fnp.astype(g, np.float32), fnp.astype(y, np.float32)
-        return fnp.astype(g * fma_p(-y, y, np.float32(1)), np.float16)
-    return g * fma_p(-y, y, np.ones((), dtype_of(y)))
-
-
-def _sigmoid_pull(g, y):
-    """PyTorch's sigmoid_backward: ``grad * (1 - y) * y``, each operation rounded (in
-    float16 too)."""
-    return g * (1 - y) * y
-
-
-def _sigmoid_value(x):
-    """1 / (1 + exp(-x)), in a form that never overflows (exp of -|x| only)."""
-    small = np.exp(-np.abs(x))
-    one_plus = 1 + small
-    return np.where(x >= 0, 1 / one_plus, small / one_plus)
+# ---- derivative formulas: rsqrt and hypot ------------------------------------------------
 
 
 def _cube(y):
@@ -244,10 +211,6 @@ def _hypot_pull(g, x, y):
 rsqrt_p = _declare("rsqrt", _rsqrt_value,
                    (lambda g, y: _times(g, -0.5) * _cube(y), ("ans",)))
 hypot_p = _declare("hypot", np.hypot, (_hypot_pull, (0, "ans")), (_hypot_pull, (1, "ans")))
-tanh_p = Primitive("compat.tanh", np.tanh, register=False)
-defvjp(tanh_p, ArgVJP(lambda ans, x: (ans,), _tanh_pull))
-sigmoid_p = Primitive("compat.sigmoid", _sigmoid_value, register=False)
-defvjp(sigmoid_p, ArgVJP(lambda ans, x: (ans,), _sigmoid_pull))
 
 
 # ---- the operations, on funcgrad values (boxes or arrays) ------------------------------

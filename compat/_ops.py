@@ -315,10 +315,7 @@ exp = _unary(fnp.exp, "ExpBackward0", saves_result=True)
 log = _unary(fnp.log, "LogBackward0")
 sin = _unary(fnp.sin, "SinBackward0")
 cos = _unary(fnp.cos, "CosBackward0")
-def tanh(input):
-    """tanh, with PyTorch's backward kernel (`_fused.tanh_p`)."""
-    return wrap(_fused.tanh_p(float_operand(input)), "TanhBackward0", (input,),
-                saves_result=True)
+tanh = _unary(fnp.tanh, "TanhBackward0", saves_result=True)
 sqrt = _unary(fnp.sqrt, "SqrtBackward0", saves_result=True)
 
 
@@ -333,9 +330,13 @@ def abs(input):
 
 
 def sigmoid(input):
-    """1 / (1 + exp(-input)), with PyTorch's backward kernel (`_fused.sigmoid_p`)."""
-    return wrap(_fused.sigmoid_p(float_operand(input)), "SigmoidBackward0", (input,),
-                saves_result=True)
+    """1 / (1 + exp(-input)), in a form that never overflows (exp of -|input| only)."""
+    value = float_operand(input)
+    small = fnp.exp(fnp.negative(fnp.absolute(value)))
+    one_plus = fnp.add(1.0, small)
+    out = fnp.where(unbox_all(value) >= 0, fnp.true_divide(1.0, one_plus),
+                    fnp.true_divide(small, one_plus))
+    return wrap(out, "SigmoidBackward0", (input,), saves_result=True)
 
 
 def relu(input):

@@ -150,35 +150,3 @@ def test_large_tensors_computed_block_by_block(expression, dtype):
         tensors = {"x": torch.tensor(x), "a": torch.tensor(a), "b": torch.tensor(b)}
         return eval(expression, {"torch": torch, **tensors})
     check(case, rtol=0, atol=0)
-
-
-@given(seed=st.integers(0, 2**32 - 1), dtype=st.sampled_from(["float16", "float32",
-                                                             "float64"]),
-       size=st.sampled_from([1, 7, 40, 300]), which=st.sampled_from(["tanh", "sigmoid"]),
-       special=st.booleans())
-def test_tanh_and_sigmoid_backward_are_pytorchs_kernels(seed, dtype, size, which, special):
-    """Given compat's forward value (NumPy's tanh and exp round otherwise than PyTorch's),
-    the gradient is what PyTorch's backward kernel computes from it, bit for bit."""
-    import torch
-
-    import compat
-    x, g = _arrays(seed, [(size,), (size,)], dtype, special)
-    t = compat.tensor(x, requires_grad=True)
-    y = getattr(compat, which)(t)
-    y.backward(compat.tensor(g))
-    kernel = getattr(torch.ops.aten, f"{which}_backward")
-    expected = kernel(torch.from_numpy(g), torch.from_numpy(y.detach().numpy())).numpy()
-    np.testing.assert_array_equal(t.grad.numpy(), expected)
-
-
-@pytest.mark.parametrize("which", ["tanh", "sigmoid"])
-def test_tanh_and_sigmoid_second_derivatives(which):
-    x, = _arrays(6, [(20,)], "float64", special=False)
-
-    def case(torch):
-        t = torch.tensor(x, requires_grad=True)
-        first, = torch.autograd.grad(getattr(torch, which)(t).sum(), t, create_graph=True)
-        return first, torch.autograd.grad((first * first).sum(), t)
-    # Nodes that create_graph records carry the names of the operations the rule ran
-    # (MulBackward0, ...), not PyTorch's TanhBackwardBackward0.
-    check(case, rtol=1e-12, atol=1e-14, grad_fn_names=False)
