@@ -182,3 +182,41 @@ def of_array(array):
 __all__ = ["dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
            "float64", "complex64", "complex128", "get_default_dtype", "set_default_dtype",
            "promote_types"]
+
+
+def not_implemented_for(kernel, dtype):
+    """PyTorch's error for an operation without a kernel for `dtype`."""
+    return NotImplementedError(f'"{kernel}" not implemented for \'{dtype.scalar_name}\'')
+
+
+# PyTorch's spelling of each type in its overflow message (its C++ scalar type list).
+_SCALAR_NAMES = {**_CPP_NAMES, "int64": "int64_t", "int16": "int16_t", "int8": "int8_t",
+                 "uint8": "uint8_t"}
+
+
+def check_convertible(number, to):
+    """PyTorch's check before it converts the Python `number` to dtype `to` (a factory's
+    bounds, an alpha, a clamp bound): values beyond the type's range are an error (inf and
+    NaN stay for floating types; a negative integer wraps into an unsigned type if its
+    magnitude fits)."""
+    if to is bool:
+        return
+    if isinstance(number, complex):
+        parts = (number.real, number.imag)
+    else:
+        parts = (number,)
+    real = np.dtype(to.numpy.char.lower()) if to.category == COMPLEX else to.numpy
+    limits = np.finfo(real) if real.kind == "f" else np.iinfo(real)
+    # As Python numbers: compared with a float16 limit, 65519.0 would round to it first.
+    lowest, highest = (float(limits.min), float(limits.max)) if real.kind == "f" else (
+        limits.min, limits.max)
+    for part in parts:
+        if isinstance(part, float) and (part != part or part in (np.inf, -np.inf)):
+            overflows = real.kind != "f"
+        elif real.kind == "u" and isinstance(part, int) and part < 0:
+            overflows = -part > highest
+        else:
+            overflows = not lowest <= part <= highest
+        if overflows:
+            raise RuntimeError(f"value cannot be converted to type {_SCALAR_NAMES[to.name]} "
+                               f"without overflow")

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from . import _device, _dtypes
+from ._fma import fused_multiply_add
 from ._tensor import Size, Tensor, make, make_leaf
 
 
@@ -116,9 +117,51 @@ def _check_range(start, end, step):
 
 def linspace(start, end, steps, *, dtype=None, requires_grad=False, device=None):
     _device.check(device)
-    if isinstance(steps, numbers.Integral) and steps < 0:
+    if not isinstance(steps, numbers.Integral) or isinstance(steps, bool):
+        got = ", ".join(type(a).__name__ for a in (start, end, steps))
+        raise TypeError(f"linspace() received an invalid combination of arguments - got "
+                        f"({got}), but expected (Number start, Number end, int steps, *, "
+                        f"torch.dtype dtype = None, bool requires_grad = False)")
+    if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    return _finish(np.linspace(start, end, steps).astype(_dtype(dtype).numpy), requires_grad)
+    d = _dtype(dtype)
+    if d is _dtypes.bool:
+        raise _dtypes.not_implemented_for("linspace_cpu", d)
+    for bound in (start, end):
+        _dtypes.check_convertible(bound.item() if isinstance(bound, Tensor) else bound, d)
+    return _finish(_linspace(start, end, steps, d.numpy), requires_grad)
+
+
+def _linspace(start, end, steps, dtype):
+    """PyTorch's CPU linspace: the step computed in `dtype` itself (for integers in float64,
+    then truncated), the first half of the values counted up from `start` and the second
+    down from `end` (so both ends are exact), each ``start + step * i`` rounded once in
+    float32 and float64 (PyTorch's kernel is compiled to a fused multiply-add) and after
+    each operation in float16. NumPy's linspace, from start only and in float64, differs in
+    the last bit of most float32 values."""
+    if np.dtype(dtype).kind == "c":  # real and imaginary parts apart, as PyTorch's complex
+        ends = np.asarray([start, end]).astype(dtype)
+        values = np.empty(steps, dtype)
+        values.real = _linspace(*ends.real, steps, ends.real.dtype)
+        values.imag = _linspace(*ends.imag, steps, ends.imag.dtype)
+        return values
+    arithmetic = np.dtype(np.float64) if np.issubdtype(dtype, np.integer) else np.dtype(dtype)
+    first = np.asarray(start).astype(dtype).astype(arithmetic)
+    last = np.asarray(end).astype(dtype).astype(arithmetic)
+    if steps == 1:
+        return np.full(1, first, dtype)
+    halfway = steps // 2
+    counts = np.concatenate([np.arange(halfway), np.arange(steps - halfway - 1, -1, -1)])
+    counts = counts.astype(arithmetic)
+    origins = np.where(np.arange(steps) < halfway, first, last)
+    with np.errstate(over="ignore", invalid="ignore"):  # PyTorch's inf and nan, silently
+        step = (last - first) / np.asarray(steps - 1).astype(arithmetic)
+        steps_taken = np.where(np.arange(steps) < halfway, step, -step)
+        if arithmetic == np.float16:
+            values = origins + steps_taken * counts
+        else:
+            values = fused_multiply_add(steps_taken, counts, origins)
+    return values.astype(dtype)
 
 
 def _like(factory, name):
@@ -162,6 +205,7 @@ def _array_of(data, dtype, where):
     """The values of `data` (numbers, nested sequences, arrays, tensors) as a new array of
     PyTorch's inferred dtype (Python floats -> the default float dtype, ints -> int64)."""
     if isinstance(data, np.ndarray):
+        _check_strides(data)
         array = np.array(data, copy=True)
         inferred = _dtypes.from_numpy_dtype(array.dtype, where)
     else:
@@ -181,6 +225,15 @@ def _array_of(data, dtype, where):
                         else _dtypes.get_default_dtype())
     d = _dtypes.as_dtype(dtype) if dtype is not None else inferred
     return array.astype(d.numpy, copy=False)
+
+
+def _check_strides(array):
+    """PyTorch's refusal of an ndarray with a negative stride (a reversed view)."""
+    if any(stride < 0 for stride in array.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with "
+            "negative strides are not currently supported. (You can probably work around "
+            "this by making a copy of your array  with array.copy().) ")
 
 
 def _data_error(data, where):
@@ -249,6 +302,7 @@ def from_numpy(array):
     if array.dtype not in _FROM_NUMPY:
         raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype.type.__name__}. "
                         f"The only supported types are: {', '.join(_FROM_NUMPY_NAMES)}, and bool.")
+    _check_strides(array)
     return make(array)
 
 

@@ -17,7 +17,7 @@ from funcgrad import custom_vjp
 from funcgrad.core import Box, unbox_all
 from funcgrad.numpy._base import reshape_p, sum_p
 
-from . import _dtypes, _layout
+from . import _dtypes, _fused, _layout
 from ._dtypes import DEFAULTS
 from ._factories import shape_argument
 from ._grad_mode import STATE
@@ -124,12 +124,8 @@ def _half_scalar(number):
     """A Python number that PyTorch converts to float16 (an alpha, a clamp bound, an
     exponent), rounded, or PyTorch's error if it is beyond float16's largest finite value
     (65504; PyTorch checks before rounding, so 65519 is an error too)."""
-    if math.isfinite(number) and builtins.abs(number) > _HALF_MAX:
-        raise RuntimeError("value cannot be converted to type c10::Half without overflow")
+    _dtypes.check_convertible(number, _dtypes.float16)
     return _as_half(number)
-
-
-_HALF_MAX = float(np.finfo(np.float16).max)
 
 
 def _as_half(number):
@@ -144,8 +140,33 @@ def _half_difference(fn, label, input, scaled, edges):
     return wrap(out, label, edges)
 
 
-def _scaled(x, alpha):
-    return x if alpha == 1 else mul(x, alpha)
+def _check_alpha(alpha, dtype):
+    """PyTorch's checks of an alpha against the dtype of the sum."""
+    if isinstance(alpha, (bool, np.bool_)) and dtype is not _bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if dtype.category < _dtypes.FLOAT and not isinstance(alpha, numbers.Integral):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a "
+                           "floating point number.")
+    if dtype.category < _dtypes.COMPLEX and isinstance(alpha, numbers.Complex) and not \
+            isinstance(alpha, numbers.Real):
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
+                           "complex number.")
+
+
+def _plus_scaled(label, input, other, alpha, edges):
+    """``input + alpha * other`` (float16 aside: `_half_scaled`): one fused multiply-add in
+    float32 and float64, as PyTorch's add kernel (`_fused`), in other dtypes as written."""
+    dtype = result_type(input, other)
+    _check_alpha(alpha, dtype)
+    if alpha == 1:
+        return _binary(fnp.add, label, input, other, dtype, edges=edges)
+    if dtype is _bool:  # PyTorch's kernel: input or (alpha and other)
+        return _binary(fnp.add, label, input, other if alpha else False, dtype, edges=edges)
+    if dtype is _dtypes.float32 or dtype is _dtypes.float64:
+        out = _fused.add_scaled(operand(input, dtype), operand(other, dtype), alpha,
+                                dtype.numpy)
+        return wrap(out, label, edges)
+    return _binary(fnp.add, label, input, mul(other, alpha), edges=edges)
 
 
 def add(input, other, *, alpha=1):
@@ -158,8 +179,7 @@ def add(input, other, *, alpha=1):
     if _half_with_alpha(input, other, alpha):
         return _half_difference(fnp.add, "AddBackward0", input, _half_scaled(other, alpha),
                                 (input, other))
-    return _binary(fnp.add, "AddBackward0", input, _scaled(other, alpha),
-                   edges=(input, other))
+    return _plus_scaled("AddBackward0", input, other, alpha, (input, other))
 
 
 def sub(input, other, *, alpha=1):
@@ -175,9 +195,8 @@ def sub(input, other, *, alpha=1):
     if _half_with_alpha(input, other, alpha):
         return _half_difference(fnp.subtract, "SubBackward0", input,
                                 _half_scaled(other, alpha), (input, other))
-    if alpha != 1:  # the scaled operand may have another dtype
-        return _binary(fnp.subtract, "SubBackward0", input, mul(other, alpha),
-                       edges=(input, other))
+    if alpha != 1:
+        return _plus_scaled("SubBackward0", input, other, -alpha, (input, other))
     return _binary(fnp.subtract, "SubBackward0", input, other, dtype)  # dtype known (~0.5 us)
 
 
@@ -203,7 +222,9 @@ def rsub(input, other, *, alpha=1):
                     else ("RsubBackward1", (input,)))
     if _half_with_alpha(other, input, alpha):
         return _half_difference(fnp.subtract, label, other, _half_scaled(input, alpha), edges)
-    return _binary(fnp.subtract, label, other, _scaled(input, alpha), edges=edges)
+    if alpha == 1:
+        return _binary(fnp.subtract, label, other, input, edges=edges)
+    return _plus_scaled(label, other, input, -alpha, edges)
 
 
 def mul(input, other):
@@ -257,8 +278,10 @@ def remainder(input, other):
 
 
 def reciprocal(input):
-    return wrap(fnp.true_divide(1.0, float_operand(input)), "ReciprocalBackward0", (input,),
-                saves_result=True)
+    # fnp.reciprocal's rule is PyTorch's -grad * (result * result), rounded alike.
+    with np.errstate(divide="ignore"):  # PyTorch's inf at 0, silently
+        out = fnp.reciprocal(float_operand(input))
+    return wrap(out, "ReciprocalBackward0", (input,), saves_result=True)
 
 
 def rdiv(input, other):
@@ -424,12 +447,29 @@ def clamp_max(input, max):
                 "ClampMaxBackward0", (input,))
 
 
+def _nan_passing(extremum):
+    """`extremum` (fnp.maximum or fnp.minimum) with PyTorch's derivative at NaN: where
+    either operand is NaN, both get the whole gradient (funcgrad's rule, JAX's, gives
+    neither any); elsewhere the two agree (1 to the one taken, half each at a tie)."""
+    def fn(a, b):
+        out = extremum(a, b)
+        value = unbox_all(out)
+        if value.dtype.kind not in "fc":
+            return out
+        nan = np.isnan(value)
+        return fnp.where(nan, a + b, out) if nan.any() else out
+    return fn
+
+
+_maximum, _minimum = _nan_passing(fnp.maximum), _nan_passing(fnp.minimum)
+
+
 def maximum(input, other):
-    return _binary(fnp.maximum, "MaximumBackward0", input, other)
+    return _binary(_maximum, "MaximumBackward0", input, other)
 
 
 def minimum(input, other):
-    return _binary(fnp.minimum, "MinimumBackward0", input, other)
+    return _binary(_minimum, "MinimumBackward0", input, other)
 
 
 # ---- comparisons and logic (no gradient) ---------------------------------------------------
@@ -457,7 +497,7 @@ def _logical(numpy_fn):
     def op(input, other):
         dtype = result_type(input, other)
         if dtype.category == _float:
-            raise _not_implemented_for(f"{numpy_fn.__name__}_cpu", dtype)
+            raise _dtypes.not_implemented_for(f"{numpy_fn.__name__}_cpu", dtype)
         b = other._data if isinstance(other, Tensor) else other
         return make(np.asarray(numpy_fn(input._data, b), dtype.numpy))
     return op
@@ -468,14 +508,9 @@ bitwise_or = _logical(np.bitwise_or)
 bitwise_xor = _logical(np.bitwise_xor)
 
 
-def _not_implemented_for(kernel, dtype):
-    """PyTorch's error for an operation without a kernel for `dtype`."""
-    return NotImplementedError(f'"{kernel}" not implemented for \'{dtype.scalar_name}\'')
-
-
 def bitwise_not(input):
     if input.dtype.category == _float:
-        raise _not_implemented_for("bitwise_not_cpu", input.dtype)
+        raise _dtypes.not_implemented_for("bitwise_not_cpu", input.dtype)
     return make(np.invert(input._data))
 
 
@@ -1236,7 +1271,7 @@ def _shifted(input, axis, dtype, name):
         input = input.to(dtype)
     if input.dtype.category != _float:
         kernel = "lastdim_kernel_impl" if axis >= input._data.ndim - 1 else "kernel_impl"
-        raise _not_implemented_for(f"{name}_{kernel}", input.dtype)
+        raise _dtypes.not_implemented_for(f"{name}_{kernel}", input.dtype)
     value = engine(input)
     raw = input._data
     top = np.max(raw, axis=axis, keepdims=True) if raw.size else 0

@@ -7,11 +7,14 @@ tensors' values (boxes of the eager tape while recording, else arrays) where tor
 receives tensors, and everything else as given; it renames arguments (``dim`` ->
 ``axis``, ``keepdim`` -> ``keepdims``). The operation around it
 
+* runs the row's `check`, if any, on the arguments as torch receives them (errors PyTorch
+  raises from the arguments' own dtypes, which the cast below would hide);
 * casts the tensors to the row's dtype rule (`FLOAT`: PyTorch's result type, integers
   computing in the default float dtype; `PROMOTE`: PyTorch's result type; `KEEP`: as they
   are, so index tensors stay integers; `DATA`: their arrays, nothing recorded, for
   results without a derivative such as comparisons);
-* wraps each result as a tensor whose grad_fn carries PyTorch's name (`label`), a view of
+* wraps each result as a tensor whose grad_fn carries PyTorch's name (`label`, or a
+  `Labels` where PyTorch's name depends on the overload a call takes), a view of
   the input where PyTorch's result is one (`view`), and gathers several results in
   PyTorch's named tuple (`returns`); an input funcgrad returns unchanged becomes a new
   tensor, or stays the input tensor itself where PyTorch returns it (`passes_input`);
@@ -40,10 +43,10 @@ class Row:
     computed, and which forms exist (``torch.f``, ``Tensor.f``, ``Tensor.f_``)."""
 
     __slots__ = ("name", "compute", "dtypes", "label", "function", "method", "inplace",
-                 "view", "returns", "passes_input")
+                 "view", "returns", "passes_input", "check")
 
     def __init__(self, name, compute, dtypes=KEEP, label=None, *, function=True, method=None,
-                 inplace=False, view=False, returns=None, passes_input=False):
+                 inplace=False, view=False, returns=None, passes_input=False, check=None):
         self.name = name
         self.compute = compute
         self.dtypes = dtypes
@@ -54,6 +57,7 @@ class Row:
         self.view = view
         self.returns = returns
         self.passes_input = passes_input
+        self.check = check  # called with torch's arguments before any cast: PyTorch's errors
 
     @property
     def namespace(self):
@@ -63,6 +67,18 @@ class Row:
     @property
     def short_name(self):
         return self.name.rpartition(".")[2]
+
+
+class Labels:
+    """The grad_fn names of a torch name whose overloads PyTorch names apart (lerp's
+    ``LerpBackward0`` for a number weight, ``LerpBackward1`` for a tensor): `choose` is
+    called with the call's arguments and returns one of `names`."""
+
+    __slots__ = ("choose", "names")
+
+    def __init__(self, choose, *names):
+        self.choose = choose
+        self.names = names
 
 
 def default_label(name):
@@ -136,27 +152,30 @@ def operation(row):
     rule, name = row.dtypes, row.name
 
     def op(*args, **kwargs):
+        if row.check is not None:
+            row.check(*args, **kwargs)
         tensors = _tensors_in(args, kwargs)
         convert = _converter(rule, _dtype_of(rule, tensors, name))
         out = _computed(row, [_values(a, convert) for a in args],
                         {key: _values(v, convert) for key, v in kwargs.items()})
-        return _results(row, out, tuple(tensors))
+        label = row.label if type(row.label) is str else row.label.choose(*args, **kwargs)
+        return _results(row, label, out, tuple(tensors))
     op.__name__ = row.short_name
     op.__qualname__ = row.short_name
     op.__doc__ = f"torch.{name}, computed with funcgrad.numpy (see compat._torch_names)."
     return op
 
 
-def _results(row, out, tensors):
+def _results(row, label, out, tensors):
     if isinstance(out, tuple):
-        items = [_result(row, item, tensors) for item in out]
+        items = [_result(row, label, item, tensors) for item in out]
         return row.returns(*items) if row.returns is not None else tuple(items)
     if isinstance(out, list):
-        return [_result(row, item, tensors) for item in out]
-    return _result(row, out, tensors)
+        return [_result(row, label, item, tensors) for item in out]
+    return _result(row, label, out, tensors)
 
 
-def _result(row, value, tensors):
+def _result(row, label, value, tensors):
     for x in tensors:
         if value is x._box or value is x._data:  # funcgrad returned an input as it was:
             if row.passes_input:  # so does PyTorch (broadcast_tensors)
@@ -164,7 +183,7 @@ def _result(row, value, tensors):
             value = fnp.positive(value)  # else a new tensor, with a node of its own
             break
     view_of = tensors[0] if row.view and tensors else None
-    return wrap(value, row.label, tensors, view_of=view_of)
+    return wrap(value, label, tensors, view_of=view_of)
 
 
 def install(rows):
@@ -185,5 +204,5 @@ def install(rows):
 
 LinAlgError = _LinAlgError
 
-__all__ = ["Row", "LinAlgError", "FLOAT", "PROMOTE", "KEEP", "DATA", "operation", "install",
-           "default_label"]
+__all__ = ["Row", "Labels", "LinAlgError", "FLOAT", "PROMOTE", "KEEP", "DATA", "operation",
+           "install", "default_label"]

@@ -21,9 +21,9 @@ import funcgrad.scipy.linalg as fsl
 import funcgrad.scipy.special as fsp
 from funcgrad.core import unbox_all
 
-from . import _dtypes, _windowed
+from . import _dtypes, _fused, _windowed
 from ._return_types import return_type
-from ._table import DATA, FLOAT, KEEP, PROMOTE, Row, install
+from ._table import DATA, FLOAT, KEEP, PROMOTE, Labels, Row, install
 from ._tensor import Tensor
 
 # ---- helpers for conventions funcgrad's functions do not share with PyTorch -------------
@@ -670,8 +670,8 @@ def _dist(x, other, p=2):
     return _pnorm(fnp.reshape(x - other, (-1,)), p, 0)
 
 
-def _lerp(input, end, weight):
-    return input + weight * (end - input)
+_LERP_LABELS = Labels(lambda input, end, weight: "LerpBackward1" if isinstance(weight, Tensor)
+                      else "LerpBackward0", "LerpBackward0", "LerpBackward1")
 
 
 def _frac(x):
@@ -684,10 +684,6 @@ def _round(x, *, decimals=0):
 
 def _logit(x, eps=None):
     return fsp.logit(x if eps is None else fnp.clip(x, eps, 1 - eps))
-
-
-def _rsqrt(x):
-    return 1.0 / fnp.sqrt(x)
 
 
 def _xlogy(x, other):
@@ -960,17 +956,17 @@ ELEMENTWISE = [
     _float("arccosh", fnp.arccosh, "AcoshBackward0"),
     _float("arctanh", fnp.arctanh, "AtanhBackward0"),
     _float("atan2", fnp.arctan2), _float("arctan2", fnp.arctan2, "Atan2Backward0"),
-    _float("hypot", fnp.hypot), _float("exp2", fnp.exp2), _float("expm1", fnp.expm1),
+    _float("hypot", _fused.hypot_p), _float("exp2", fnp.exp2), _float("expm1", fnp.expm1),
     _float("log2", fnp.log2), _float("log10", fnp.log10),
     _float("log1p", fnp.log1p, "Log1PBackward0"),
-    _float("rsqrt", _rsqrt), _float("logaddexp", fnp.logaddexp, inplace=False),
+    _float("rsqrt", _fused.rsqrt_p), _float("logaddexp", fnp.logaddexp, inplace=False),
     _float("logaddexp2", fnp.logaddexp2, inplace=False),
     _float("erf", fsp.erf), _float("erfc", fsp.erfc), _float("erfinv", fsp.erfinv),
     _float("lgamma", fsp.gammaln), _float("digamma", fsp.digamma), _float("i0", fsp.i0),
     _float("sinc", _sinc), _float("logit", _logit), _float("xlogy", _xlogy, "XlogyBackward0"),
     _float("deg2rad", fnp.deg2rad, "Deg2RadBackward0"),
     _float("rad2deg", fnp.rad2deg, "Rad2DegBackward0"),
-    _float("copysign", fnp.copysign), _float("lerp", _lerp),
+    _float("copysign", fnp.copysign), Row("lerp", _fused.lerp, KEEP, _LERP_LABELS, inplace=True),
     _float("float_power", lambda x, exponent: fnp.power(fnp.astype(x, np.float64), exponent),
            "PowBackward0", inplace=False),
     _same("sign", fnp.sign), _same("sgn", fnp.sign), _same("floor", fnp.floor),
@@ -983,8 +979,9 @@ ELEMENTWISE = [
     Row("heaviside", np.heaviside, DATA),  # no derivative in PyTorch either
     Row("gcd", np.gcd, DATA, inplace=True), Row("lcm", np.lcm, DATA, inplace=True),
     _float("ldexp", lambda x, other: x * fnp.power(2.0, other)),
-    _same("addcmul", lambda x, t1, t2, *, value=1: x + value * t1 * t2),
-    _same("addcdiv", lambda x, t1, t2, *, value=1: x + value * t1 / t2),
+    _same("addcmul", lambda x, t1, t2, *, value=1: _fused.addcmul(x, t1, t2, value)),
+    _same("addcdiv", lambda x, t1, t2, *, value=1: _fused.addcdiv(x, t1, t2, value),
+          check=_fused.check_addcdiv),
     Row("special.erf", fsp.erf, FLOAT, "ErfBackward0"),
     Row("special.erfc", fsp.erfc, FLOAT, "ErfcBackward0"),
     Row("special.erfinv", fsp.erfinv, FLOAT, "ErfinvBackward0"),

@@ -1,8 +1,19 @@
 """SGD, Adam, AdamW and RMSprop: PyTorch's single-tensor update rules (the ones its CPU
-runs), step for step, on NumPy arrays in the parameter's dtype."""
+runs), operation for operation, on NumPy arrays in the parameter's dtype, with PyTorch's
+kernels where NumPy would round differently (`compat._fused`: add with alpha, lerp,
+addcmul and addcdiv as fused multiply-adds), so that parameters and state stay equal to
+PyTorch's to the last bit."""
 import numpy as np
 
+from .._fused import add_scaled_value, addcdiv_value, addcmul_value, lerp_value
 from .optimizer import Optimizer, step_counter, zeros_like
+
+
+# PyTorch's CPU sqrt (x86-64 build, AVX-512) is not correctly rounded (about 1 float32
+# result in 6 is one unit in the last place from NumPy's, which is): the one operation of
+# Adam and RMSprop whose bits differ from PyTorch's (tests substitute PyTorch's sqrt to
+# check the rest).
+_square_root = np.sqrt
 
 
 def _check_at_least(value, minimum, what):
@@ -15,15 +26,6 @@ def _check_not_negative(value, what):
     also refuses NaN, where PyTorch's SGD would silently make every parameter NaN."""
     if value < 0.0 or value != value:
         raise ValueError(f"Invalid {what}: {value}")
-
-
-def _lerp_(start, end, weight):
-    """start += weight * (end - start) in place, in the two forms PyTorch's lerp kernel
-    uses (the second keeps weights near 1 exact)."""
-    if weight < 0.5:
-        start += weight * (end - start)
-    else:
-        start[...] = end - (end - start) * (1 - weight)
 
 
 class SGD(Optimizer):
@@ -46,7 +48,7 @@ class SGD(Optimizer):
     def _update(self, param, grad, state, group):
         momentum = group["momentum"]
         if group["weight_decay"]:
-            grad = grad + group["weight_decay"] * param
+            grad = add_scaled_value(grad, param, group["weight_decay"])
         if momentum:
             buffer = state.get("momentum_buffer")
             if buffer is None:
@@ -54,9 +56,10 @@ class SGD(Optimizer):
                 buffer._data[...] = grad
             else:
                 buffer._data *= momentum
-                buffer._data += (1 - group["dampening"]) * grad
-            grad = grad + momentum * buffer._data if group["nesterov"] else buffer._data
-        return param - group["lr"] * grad
+                buffer._data[...] = add_scaled_value(buffer._data, grad, 1 - group["dampening"])
+            grad = (add_scaled_value(grad, buffer._data, momentum) if group["nesterov"]
+                    else buffer._data)
+        return add_scaled_value(param, grad, -group["lr"])
 
 
 class Adam(Optimizer):
@@ -91,11 +94,11 @@ class Adam(Optimizer):
         if decay and group["decoupled_weight_decay"]:
             param = param * (1 - lr * decay)
         elif decay:
-            grad = grad + decay * param
+            grad = add_scaled_value(grad, param, decay)
         average, square = state["exp_avg"]._data, state["exp_avg_sq"]._data
-        _lerp_(average, grad, 1 - beta1)
+        average[...] = lerp_value(average, grad, 1 - beta1)
         square *= beta2
-        square += (1 - beta2) * grad * grad
+        square[...] = addcmul_value(square, grad, grad, 1 - beta2)
         step = float(state["step"]._data)
         step_size = lr / (1 - beta1 ** step)
         correction = (1 - beta2 ** step) ** 0.5
@@ -103,8 +106,8 @@ class Adam(Optimizer):
             largest = state["max_exp_avg_sq"]._data
             np.maximum(largest, square, out=largest)
             square = largest
-        denominator = np.sqrt(square) / correction + group["eps"]
-        return param - step_size * (average / denominator)
+        denominator = _square_root(square) / correction + group["eps"]
+        return addcdiv_value(param, average, denominator, -step_size)
 
 
 class AdamW(Adam):
@@ -147,23 +150,24 @@ class RMSprop(Optimizer):
                 state["grad_avg"] = zeros_like(param)
         state["step"]._data += 1
         if group["weight_decay"]:
-            grad = grad + group["weight_decay"] * param
+            grad = add_scaled_value(grad, param, group["weight_decay"])
         square = state["square_avg"]._data
         square *= alpha
-        square += (1 - alpha) * grad * grad
+        square[...] = addcmul_value(square, grad, grad, 1 - alpha)
         if group["centered"]:
             average = state["grad_avg"]._data
-            _lerp_(average, grad, 1 - alpha)
-            root = np.sqrt(square - average * average)
+            average[...] = lerp_value(average, grad, 1 - alpha)
+            with np.errstate(invalid="ignore"):  # PyTorch's NaN, silently
+                root = _square_root(addcmul_value(square, average, average, -1))
         else:
-            root = np.sqrt(square)
+            root = _square_root(square)
         root += group["eps"]
         if momentum > 0:
             buffer = state["momentum_buffer"]._data
             buffer *= momentum
-            buffer += grad / root
-            return param - group["lr"] * buffer
-        return param - group["lr"] * (grad / root)
+            buffer[...] = addcdiv_value(buffer, grad, root, 1)
+            return add_scaled_value(param, buffer, -group["lr"])
+        return addcdiv_value(param, grad, root, -group["lr"])
 
 
 __all__ = ["SGD", "Adam", "AdamW", "RMSprop"]

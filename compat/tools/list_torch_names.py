@@ -86,7 +86,8 @@ def torch_names_markdown():
         lines += ["", f"## `{title}` ({len(chosen)} from the table)", "",
                   "| torch name | forms | dtypes | grad_fn |", "|---|---|---|---|"]
         for row in chosen:
-            grad_fn = "" if row.dtypes is DATA else f"`{row.label}`"
+            labels = (row.label,) if isinstance(row.label, str) else row.label.names
+            grad_fn = "" if row.dtypes is DATA else ", ".join(f"`{n}`" for n in labels)
             lines.append(f"| `{row.short_name}` | {_forms(row)} | {_RULES[row.dtypes]} | "
                          f"{grad_fn} |")
     lines += ["", f"## Left out ({len(missing)})", "", "| torch name | why |", "|---|---|"]

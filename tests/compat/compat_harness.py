@@ -131,7 +131,7 @@ def _assert_same_tensor(ours, theirs, rtol, atol, where, names):
     assert not names or grad_fn_name(ours) == grad_fn_name(theirs), \
         f"{where}: grad_fn {grad_fn_name(ours)} != {grad_fn_name(theirs)}"
     a, b = ours.detach().numpy(), theirs.detach().numpy(force=True)
-    if b.dtype.kind == "f":
+    if b.dtype.kind in "fc":
         assert np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True), \
             f"{where}: values differ\ncompat: {a}\ntorch:  {b}"
     else:

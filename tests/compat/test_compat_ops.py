@@ -440,3 +440,26 @@ def test_clamp_and_relu_at_nan_and_signed_zeros_match_torch(expression, dtype):
 def test_clamp_by_one_nan_bound_matches_torch(expression, dtype):
     # A NaN bound gives NaN where it applies, and a zero derivative there.
     _check_bit_for_bit(expression, dtype, [np.nan, -0.0, 0.0, -1.0, 2.0])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("expression", [
+    "torch.maximum(x, y)", "torch.minimum(x, y)", "torch.max(x, y)", "torch.min(x, y)",
+    "x.maximum(y)", "x.minimum(y)", "torch.maximum(x, y[:1])", "torch.minimum(x[:1], y)"])
+def test_maximum_and_minimum_at_nan_and_ties_match_torch(expression, dtype):
+    # PyTorch's derivative: both operands get the whole gradient where either is NaN, half
+    # each at a tie, all to the larger (smaller) one elsewhere. (Which zero a tie of -0.0
+    # and 0.0 gives differs between PyTorch's scalar and vectorised loops: not compared.)
+    def case(torch):
+        x, y = (torch.tensor(v, dtype=getattr(torch, dtype), requires_grad=True)
+                for v in ([np.nan, 1.0, np.nan, 2.0, -0.5, 3.0, -1.0],
+                          [0.0, np.nan, np.nan, 2.0, -0.5, -3.0, 4.0]))
+        z = eval(expression, {"x": x, "y": y, "torch": torch})
+        z.backward(torch.arange(1.0, z.numel() + 1, dtype=z.dtype))
+        return z, x.grad, y.grad
+    (ours, *our_grads), (theirs, *their_grads) = run_both(case)
+    assert grad_fn_name(ours) == grad_fn_name(theirs)
+    for mine, torch_s, where in zip((ours, *our_grads), (theirs, *their_grads),
+                                    ("value", "x.grad", "y.grad")):
+        for a, b in zip(_bits(mine), _bits(torch_s)):
+            np.testing.assert_array_equal(a, b, err_msg=f"{expression}: {where}")

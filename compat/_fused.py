@@ -1,0 +1,288 @@
+"""PyTorch's pointwise kernels that scale and add (add and sub with alpha, addcmul,
+addcdiv, lerp), with the values its CPU kernels compute and the derivatives its
+derivatives.yaml writes; and the backward formulas of tanh, sigmoid, rsqrt and hypot,
+rounded as PyTorch's backward kernels round them.
+
+PyTorch's CPU kernels fuse the multiply and the add of ``c + a * b`` (Vectorized's fmadd,
+or the compiler's contraction), rounding once where NumPy's two operations round twice, and
+compute float16 in float32, rounding once at the end. Each operation is one primitive
+(compat's own, unregistered) whose value is computed so (`_fma`) and whose VJP is
+PyTorch's formula, written with funcgrad.numpy so that create_graph differentiates it
+again. The value functions also serve compat.optim, whose updates are these kernels.
+"""
+import numbers
+
+import numpy as np
+
+import funcgrad.numpy as fnp
+from funcgrad.core import ArgVJP, Box, Primitive, defvjp, dtype_of, shape_of
+from funcgrad.numpy._base import unbroadcast
+
+from . import _dtypes
+from ._fma import fused_multiply_add
+from ._tensor import Tensor
+
+_FUSED = (np.dtype(np.float32), np.dtype(np.float64))
+_HALF = np.dtype(np.float16)
+
+
+def is_fused(dtype):
+    """Whether PyTorch's kernels of this (NumPy) dtype fuse or compute in float32, which
+    the primitives here reproduce; other dtypes (integers, complex) compute as written."""
+    return dtype in _FUSED or dtype == _HALF
+
+
+def _compute_dtype(dtype):
+    """The dtype PyTorch computes in ("opmath"): float32 for float16."""
+    return np.dtype(np.float32) if dtype == _HALF else dtype
+
+
+def _scalar(number, dtype):
+    """A Python number as PyTorch's kernel of `dtype` uses it: in the compute dtype, with
+    PyTorch's overflow error where the dtype itself is float32 or float64."""
+    if dtype in _FUSED:
+        _dtypes.check_convertible(number, _dtypes.from_numpy_dtype(dtype))
+    return _compute_dtype(dtype).type(number)
+
+
+def _rounded(out, dtype):
+    """A result computed in the compute dtype, rounded once to `dtype`."""
+    with np.errstate(over="ignore"):  # PyTorch's inf, silently
+        return out.astype(dtype, copy=False)
+
+
+def _widened(dtype, *arrays):
+    compute = _compute_dtype(dtype)
+    return [np.asarray(a).astype(compute, copy=False) for a in arrays]
+
+
+# ---- values, on arrays -----------------------------------------------------------------
+
+
+def add_scaled_value(input, other, alpha):
+    """``input + alpha * other`` as PyTorch's add kernel computes it for float32 and
+    float64: ``fmadd(other, alpha, input)``; other dtypes as written (for float16 PyTorch
+    fuses in float32 in its vectorized loop but not in its scalar tail, which depends on
+    the layout: compat._ops keeps the tail's model)."""
+    dtype = np.result_type(input, other)
+    if dtype not in _FUSED:
+        return input + alpha * other
+    if alpha == 1:  # fmadd(other, 1, input) rounds the exact sum once: the sum
+        return np.asarray(input + other)
+    return fused_multiply_add(np.asarray(other), _scalar(alpha, dtype), np.asarray(input))
+
+
+def addcmul_value(input, tensor1, tensor2, value):
+    """``input + value * tensor1 * tensor2``: ``fmadd(value * tensor1, tensor2, input)``."""
+    dtype = np.result_type(input, tensor1, tensor2)
+    input, tensor1, tensor2 = _widened(dtype, input, tensor1, tensor2)
+    with np.errstate(all="ignore"):  # PyTorch's inf and NaN, silently
+        scaled = _scalar(value, dtype) * tensor1
+    return _rounded(fused_multiply_add(scaled, tensor2, input), dtype)
+
+
+def addcdiv_value(input, tensor1, tensor2, value):
+    """``input + value * tensor1 / tensor2`` (a division: nothing to fuse)."""
+    dtype = np.result_type(input, tensor1, tensor2)
+    input, tensor1, tensor2 = _widened(dtype, input, tensor1, tensor2)
+    with np.errstate(all="ignore"):  # PyTorch's inf and NaN, silently
+        return _rounded(_scalar(value, dtype) * tensor1 / tensor2 + input, dtype)
+
+
+def lerp_value(start, end, weight):
+    """``start + weight * (end - start)`` as PyTorch's lerp kernel computes it: from
+    `start` for weights below 0.5 in magnitude, else back from `end` (exact at weight 1)."""
+    dtype = np.result_type(start, end)
+    start, end = _widened(dtype, start, end)
+    compute = start.dtype
+    if isinstance(weight, np.ndarray):
+        weight = weight.astype(compute, copy=False)
+    else:
+        weight = _scalar(weight, dtype)
+    with np.errstate(all="ignore"):  # PyTorch's inf and NaN, silently
+        difference = end - start
+        near_start = np.abs(weight) < 0.5
+        if np.ndim(weight) == 0:  # one branch
+            out = (fused_multiply_add(weight, difference, start) if near_start
+                   else fused_multiply_add(-difference, 1 - weight, end))
+        else:
+            out = np.where(near_start, fused_multiply_add(weight, difference, start),
+                           fused_multiply_add(-difference, 1 - weight, end))
+    return _rounded(out, dtype)
+
+
+# ---- the primitives --------------------------------------------------------------------
+
+
+def _times(x, number):
+    """``x * number`` as PyTorch multiplies a tensor by a number: float16 in float32,
+    rounded once (NumPy would round the number to float16 first)."""
+    if dtype_of(x) == _HALF:
+        return fnp.astype(fnp.multiply(fnp.astype(x, np.float32), number), np.float16)
+    return fnp.multiply(x, number)
+
+
+def _arg_rule(argnum, formula, reads):
+    """Argument `argnum`'s VJP: ``formula(g, *read_args, **params)``, broadcasting and
+    promotion undone; only the arguments at positions `reads` are saved ("ans": the
+    result)."""
+    def save(ans, *args, **params):
+        arg = args[argnum]
+        read = tuple(ans if i == "ans" else args[i] for i in reads)
+        return read, params, shape_of(arg), dtype_of(arg)
+
+    def pull(g, read, params, shape, dtype):
+        return unbroadcast(formula(g, *read, **params), shape, dtype)
+    return ArgVJP(save, pull)
+
+
+def _declare(name, impl, *rules):
+    primitive = Primitive(f"compat.{name}", impl, register=False)
+    defvjp(primitive, *[_arg_rule(i, formula, reads) for i, (formula, reads)
+                        in enumerate(rules)])
+    return primitive
+
+
+def _pass(g, **params):
+    return g
+
+
+add_scaled_p = _declare(
+    "add_scaled", lambda input, other, *, alpha: add_scaled_value(input, other, alpha),
+    (_pass, ()),
+    (lambda g, *, alpha: _times(g, alpha), ()))  # AddBackward0: grad * alpha
+
+addcmul_p = _declare(
+    "addcmul", lambda input, t1, t2, *, value: addcmul_value(input, t1, t2, value),
+    (_pass, ()),
+    (lambda g, t2, *, value: g * _times(t2, value), (2,)),  # grad * (tensor2 * value)
+    (lambda g, t1, *, value: g * _times(t1, value), (1,)))  # grad * (tensor1 * value)
+
+
+def _addcdiv_divisor_pull(g, t1, t2, *, value):
+    """-grad * (value * tensor1 / (tensor2 * tensor2))"""
+    return -g * (_times(t1, value) / (t2 * t2))
+
+
+addcdiv_p = _declare(
+    "addcdiv", lambda input, t1, t2, *, value: addcdiv_value(input, t1, t2, value),
+    (_pass, ()),
+    # grad * (value / tensor2), where PyTorch's number / tensor fills a tensor of
+    # tensor2's dtype with the number (float16 rounds it) and divides: as NumPy does.
+    (lambda g, t2, *, value: g * (value / t2), (2,)),
+    (_addcdiv_divisor_pull, (1, 2)))
+
+
+lerp_p = _declare(
+    "lerp", lambda start, end, *, weight: lerp_value(start, end, weight),
+    (lambda g, *, weight: _times(g, 1 - weight), ()),  # grad * (1 - weight)
+    (lambda g, *, weight: _times(g, weight), ()))  # grad * weight
+
+lerp_tensor_p = _declare(
+    "lerp_tensor", lerp_value,
+    (lambda g, weight: g * (1 - weight), (2,)),  # grad * (1 - weight)
+    (lambda g, weight: g * weight, (2,)),  # grad * weight
+    (lambda g, start, end: g * (end - start), (0, 1)))  # grad * (end - self)
+
+
+# ---- derivative formulas: rsqrt and hypot ------------------------------------------------
+
+
+def _cube(y):
+    """``y.pow(3)``: PyTorch's kernel multiplies twice, float16 in float32 rounded once."""
+    if dtype_of(y) == _HALF:
+        wide = fnp.astype(y, np.float32)
+        return fnp.astype(wide * wide * wide, np.float16)
+    return y * y * y
+
+
+def _rsqrt_value(x):
+    """1 / sqrt(x), each operation rounded (for float16 as PyTorch's scalar loop; its
+    vectorised loop, over whole blocks of 32 elements, computes in float32)."""
+    with np.errstate(divide="ignore", invalid="ignore"):  # PyTorch's inf and NaN, silently
+        return 1 / np.sqrt(x)
+
+
+def _hypot_pull(g, x, y):
+    """hypot's ``grad * self / result`` (and ``grad * other / result``), NaN at (0, 0)."""
+    return g * x / y
+
+
+rsqrt_p = _declare("rsqrt", _rsqrt_value,
+                   (lambda g, y: _times(g, -0.5) * _cube(y), ("ans",)))
+hypot_p = _declare("hypot", np.hypot, (_hypot_pull, (0, "ans")), (_hypot_pull, (1, "ans")))
+
+
+# ---- the operations, on funcgrad values (boxes or arrays) ------------------------------
+
+
+def add_scaled(input, other, alpha, dtype):
+    """``input + alpha * other`` in `dtype`, float32 or float64 (either of `input` and
+    `other` may be a Python number, as PyTorch's wrapped number)."""
+    if not isinstance(input, Box):
+        input = np.asarray(input, dtype)
+    if not isinstance(other, Box):
+        other = np.asarray(other, dtype)
+    return add_scaled_p(input, other, alpha=alpha)
+
+
+def addcmul(input, tensor1, tensor2, value=1):
+    """torch.addcmul of values promoted to one dtype."""
+    dtype = dtype_of(input)
+    if dtype.kind == "b":
+        raise _dtypes.not_implemented_for("addcmul_cpu_out", _dtypes.bool)
+    if not is_fused(dtype):
+        return input + _in_dtype(value, dtype) * tensor1 * tensor2
+    return addcmul_p(input, tensor1, tensor2, value=value)
+
+
+def addcdiv(input, tensor1, tensor2, value=1):
+    """torch.addcdiv of values promoted to one dtype (`check_addcdiv` saw them before)."""
+    if not is_fused(dtype_of(input)):
+        return input + _in_dtype(value, dtype_of(input)) * tensor1 / tensor2
+    return addcdiv_p(input, tensor1, tensor2, value=value)
+
+
+def _in_dtype(number, dtype):
+    """A number as PyTorch's kernel of an integer dtype takes it: converted (truncated),
+    with its overflow error; for complex dtypes as it is."""
+    if dtype.kind not in "iu":
+        return number
+    _dtypes.check_convertible(number, _dtypes.from_numpy_dtype(dtype))
+    return dtype.type(number)
+
+
+def check_addcdiv(input, tensor1, tensor2, *, value=1):
+    """PyTorch's refusal of integer division, from the tensors' own dtypes."""
+    if all(isinstance(t, Tensor) and t.dtype.category < _dtypes.FLOAT
+           for t in (tensor1, tensor2)):
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic "
+            "addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / "
+            "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
+            "tensor2) for float inputs. The future addcdiv behavior is just the latter "
+            "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+
+
+def lerp(start, end, weight):
+    """torch.lerp on the tensors' own values: PyTorch casts none of them (end and a tensor
+    weight must have start's dtype, a float or complex one)."""
+    dtype = dtype_of(start)
+    scalar = isinstance(weight, numbers.Number)
+    for name, value in (("end", end),) if scalar else (("end", end), ("weight", weight)):
+        if dtype_of(value) != dtype:
+            raise RuntimeError(f"expected dtype {_cpp_name(dtype)} for `{name}` but got dtype "
+                               f"{_cpp_name(dtype_of(value))}")
+    if dtype.kind not in "fc":
+        kernel = "lerp_kernel_scalar" if scalar else "lerp_kernel_tensor"
+        raise _dtypes.not_implemented_for(kernel, _dtypes.from_numpy_dtype(dtype))
+    if not is_fused(dtype):
+        return start + weight * (end - start)
+    if scalar:
+        return lerp_p(start, end, weight=weight)
+    return lerp_tensor_p(start, end, weight)
+
+
+def _cpp_name(dtype):
+    return _dtypes.from_numpy_dtype(dtype).cpp_name
