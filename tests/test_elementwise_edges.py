@@ -1,7 +1,10 @@
 """Elementwise behaviour the JAX oracle cannot express: constants under tracing, NumPy's
 keyword arguments, dtypes where JAX differs from NumPy, and derivatives JAX gets wrong."""
+import hypothesis.extra.numpy as hnp
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
@@ -188,3 +191,34 @@ def test_hypot_hessian_matches_its_formula():
         hessian = fg.hessian(lambda v: fnp.hypot(v[0], v[1]))(np.array([x, y]))
         expected = np.array([[y * y, -x * y], [-x * y, x * x]]) / np.hypot(x, y) ** 3
         np.testing.assert_allclose(hessian, expected, rtol=1e-12)
+
+
+_SPECIALS = [np.nan, -np.nan, -0.0, 0.0, np.inf, -np.inf, 1e-40, -1e-40, 65504.0, -2.5]
+
+
+@settings(deadline=None)
+@given(data=st.data(), dtype=st.sampled_from([np.float16, np.float32, np.float64]),
+       shape=st.sampled_from([(3, 5), (1024,), (32, 40), (4, 16, 17)]),
+       layout=st.sampled_from(["C", "F", "strided", "broadcast condition"]))
+def test_where_and_its_cotangents_are_nps_where_bit_for_bit(data, dtype, shape, layout):
+    # where selects large float arrays by their bits: its values and cotangents must be
+    # np.where's bits (NaN payloads, -0.0, infinities kept where chosen; +0.0 for a
+    # cotangent elsewhere), dtype and strides, on its fast path and off it.
+    values = hnp.arrays(dtype, shape, elements=st.sampled_from(_SPECIALS)
+                        | st.floats(-1e4, 1e4, width=16))
+    x, y, g = (data.draw(values, label=name) for name in ("x", "y", "cotangent"))
+    condition = data.draw(hnp.arrays(np.bool_, shape), label="condition")
+    if layout == "F":
+        x, g, condition = np.asfortranarray(x), np.asfortranarray(g), np.asfortranarray(condition)
+    elif layout == "strided":
+        x, g = (np.repeat(a, 2, axis=-1)[..., ::2] for a in (x, g))
+    elif layout == "broadcast condition":
+        condition = condition[..., :1]
+    value, pullback = fg.vjp(lambda x, y: fnp.where(condition, x, y), x, y)
+    results = [(value, np.where(condition, x, y)), (fnp.where(condition, x, 0.0),
+                                                    np.where(condition, x, 0.0))]
+    results += zip(pullback(g), (np.where(condition, g, 0.0), np.where(condition, 0.0, g)))
+    for ours, expected in results:
+        assert ours.dtype == expected.dtype and ours.strides == expected.strides
+        np.testing.assert_array_equal(ours.view(f"u{g.itemsize}"),
+                                      expected.view(f"u{g.itemsize}"))

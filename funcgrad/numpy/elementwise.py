@@ -12,6 +12,7 @@ Rounding, integer division, ``sinc``, ``i0`` and other special cases live in
 ``elementwise_special``.
 """
 import inspect
+import math
 
 import numpy as np
 
@@ -607,7 +608,56 @@ bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
 
 # ---- selection -----------------------------------------------------------------------
 
-_where = primitive(np.where, name="where")
+# The integers of each float's size, for selecting floats by their bits.
+_SAME_SIZE_INTS = {np.dtype(np.float16): np.int16, np.dtype(np.float32): np.int32,
+                   np.dtype(np.float64): np.int64}
+# From this many elements the bitwise selection is faster than np.where even where the
+# condition is regular: five passes without branches against one with a branch an element.
+_BRANCH_FREE_SIZE = 1024
+
+
+def _where_impl(condition, x, y):
+    """``np.where(condition, x, y)``, its bits and layout. A boolean C-contiguous condition
+    of 1,024 elements or more, choosing between C-contiguous float arrays of its shape and
+    dtype (or the number 0.0, as where's cotangents do), selects by the bits: all ones where
+    x is taken, ANDed and XORed in. np.where branches on each element, which costs most
+    where the condition is random, as a ReLU's is: (64, 100) float32 with a new random mask
+    each call, 24.4 -> 6.0 us (two arrays), 25.1 -> 4.4 us (an array and 0.0)."""
+    array = x if type(x) is np.ndarray else y
+    ints = _SAME_SIZE_INTS.get(array.dtype) if type(array) is np.ndarray else None
+    if (ints is None or type(condition) is not np.ndarray or condition.dtype.kind != "b"
+            or condition.size < _BRANCH_FREE_SIZE or not condition.flags.c_contiguous
+            or not _selectable(x, condition, array.dtype)
+            or not _selectable(y, condition, array.dtype)):
+        return np.where(condition, x, y)
+    mask = condition.astype(ints)  # 1 where x is taken
+    out = np.empty(condition.shape, array.dtype)
+    bits = out.view(ints)
+    if type(y) is not np.ndarray:  # 0.0: x's bits where taken
+        np.negative(mask, out=mask)  # -1 (all ones) where x is taken
+        np.bitwise_and(x.view(ints), mask, out=bits)
+    elif type(x) is not np.ndarray:  # 0.0: y's bits where not
+        np.subtract(mask, 1, out=mask)  # -1 where y is taken
+        np.bitwise_and(y.view(ints), mask, out=bits)
+    else:  # y ^ ((x ^ y) & mask)
+        np.negative(mask, out=mask)
+        y_bits = y.view(ints)
+        np.bitwise_xor(x.view(ints), y_bits, out=bits)
+        np.bitwise_and(bits, mask, out=bits)
+        np.bitwise_xor(bits, y_bits, out=bits)
+    return out
+
+
+def _selectable(value, condition, dtype):
+    """Whether `value` is an operand `_where_impl` selects by its bits: a C-contiguous
+    array of the condition's shape and of `dtype`, or the Python number +0.0."""
+    if type(value) is np.ndarray:
+        return (value.dtype == dtype and value.shape == condition.shape
+                and value.flags.c_contiguous)
+    return type(value) is float and value == 0.0 and math.copysign(1.0, value) > 0
+
+
+_where = primitive(_where_impl, name="where")
 for _primitive in (imag, isneginf, isposinf, isreal, iscomplex, _where):
     defbatch(_primitive, batch_elementwise)
 define_rules(_where, ZERO_SLOPE, lambda v, condition: _where(condition, v, 0.0),

@@ -352,6 +352,34 @@ def test_float_tensor_with_a_python_number_matches_torch(expression, number, dty
     check(case, rtol=0 if dtype == "float16" else 1e-5, atol=0 if dtype == "float16" else 1e-6)
 
 
+TENSOR_EXPRESSIONS = ["x + y", "x - y", "x * y", "y - x", "torch.add(x, y)", "x.sub(y)",
+                      "x.mul(y)", "x + y[0]", "x[:, :1] * y", "x.t() - y.t()"]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("expression", TENSOR_EXPRESSIONS)
+def test_tensors_of_one_float_dtype_match_torch(expression, dtype):
+    # add, sub and mul of two tensors of one float dtype skip the dtype lookups: values,
+    # dtype, graph and both gradients as PyTorch's, broadcasting and strides included.
+    def case(torch):
+        x = torch.tensor([[1.5, -2.0], [0.25, 3.0]], dtype=getattr(torch, dtype),
+                         requires_grad=True)
+        y = torch.tensor([[0.1, 700.0], [-0.0, 1e-3]], dtype=getattr(torch, dtype),
+                         requires_grad=True)
+        out = eval(expression, {"torch": torch, "x": x, "y": y})
+        gradients = torch.autograd.grad(out.sum(), (x, y))
+        return out, out.dtype, out.stride(), gradients, graph(out)
+    check(case, rtol=0, atol=0)
+
+
+def test_tensors_of_one_float_dtype_that_do_not_broadcast_raise_torchs_error():
+    def case(torch):
+        with pytest.raises(RuntimeError) as error:
+            torch.ones(2, 3) - torch.ones(4, 3)
+        return str(error.value)
+    check(case)
+
+
 # Squares and clamps on their fast paths (a Python number, a float tensor): bit for bit,
 # signed zeros, infinities, subnormals and float16 overflow included; NaN below.
 _SPECIAL = [-np.inf, -70000.0, -2.5, -1e-40, -0.0, 0.0, 1e-40, 0.5, 300.0, np.inf]
@@ -400,6 +428,17 @@ def test_square_of_nan_matches_torch(expression):
 def test_clamp_and_relu_at_nan_and_signed_zeros_match_torch(expression, dtype):
     # PyTorch's masks: clamp's derivative is 1 where min <= x <= max (0 at NaN), relu's
     # where x > 0 or NaN; both keep NaN and -0.0 in their value.
+    _check_bit_for_bit(expression, dtype, [np.nan, -0.0, 0.0, -1.0, 2.0])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("expression", [
+    "x.clamp(min=float('nan'))", "x.clamp(max=float('nan'))", "x.clamp_min(float('nan'))",
+    "x.clamp_max(float('nan'))",
+    "x.clamp(min=torch.tensor([float('nan'), 0.0, 0.0, 0.0, float('nan')], dtype=x.dtype))",
+    "x.clamp(max=torch.tensor([float('nan'), 0.0, 0.0, 0.0, float('nan')], dtype=x.dtype))"])
+def test_clamp_by_one_nan_bound_matches_torch(expression, dtype):
+    # A NaN bound gives NaN where it applies, and a zero derivative there.
     _check_bit_for_bit(expression, dtype, [np.nan, -0.0, 0.0, -1.0, 2.0])
 
 
