@@ -222,3 +222,28 @@ def test_where_and_its_cotangents_are_nps_where_bit_for_bit(data, dtype, shape, 
         assert ours.dtype == expected.dtype and ours.strides == expected.strides
         np.testing.assert_array_equal(ours.view(f"u{g.itemsize}"),
                                       expected.view(f"u{g.itemsize}"))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("name", ["maximum", "minimum"])
+def test_maximum_and_minimum_split_ties_in_the_argument_dtype_as_jax(dtype, name):
+    # The 1/2 at ties is written into a mask of the argument's dtype (the bool-array
+    # fast path) or by np.where (a NumPy bool; a batch under vmap): all as JAX's.
+    jax = pytest.importorskip("jax")
+    x = np.array([0.0, 1.0, -1.0, 0.0, 2.0, np.nan], dtype)
+    y = np.array([0.0, 0.0, 0.0, 1.0, 2.0, 1.0], dtype)
+
+    def f(np_, a, b):
+        return np_.sum(getattr(np_, name)(a, b) * np_.arange(1, 7, dtype=dtype))
+
+    expected = jax.grad(lambda a, b: f(jax.numpy, a, b), argnums=(0, 1))(x, y)
+    ours = fg.grad(lambda a, b: f(fnp, a, b), argnums=(0, 1))
+    for got in (ours(x, y), fg.jit(ours)(x, y), fg.jit(ours)(x, y)):
+        for g, e in zip(got, expected):
+            assert g.dtype == dtype
+            np.testing.assert_array_equal(g, np.asarray(e))
+    # Per element, batched: the masks are a batch of NumPy bools.
+    expected = jax.vmap(jax.grad(getattr(jax.numpy, name), argnums=(0, 1)))(x, y)
+    got = fg.vmap(fg.grad(getattr(fnp, name), argnums=(0, 1)))(x, y)
+    for g, e in zip(got, expected):
+        np.testing.assert_array_equal(g, np.asarray(e))

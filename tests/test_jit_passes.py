@@ -295,6 +295,21 @@ def test_buffer_reuse_needs_matching_shape_and_dtype():
     assert_same_bits(run(reused, x, x[:1]), run(graph, x, x[:1]))
 
 
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min"])
+@pytest.mark.parametrize("axes", [(), (0,), (0, 1)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_reductions_return_memory_of_their_own(name, axes, keepdims):
+    # Declared `allocates`: jit neither copies their results for the caller nor checks
+    # them, and buffer reuse may write into them, so none may be its argument or a view.
+    primitive = registry[name]
+    grid = x.reshape(20, 15)
+    result = primitive.impl(grid, axes=axes, keepdims=keepdims)
+    assert primitive.allocates and not np.shares_memory(result, grid)
+    jitted = fg.jit(lambda v: primitive(v, axes=axes, keepdims=keepdims))
+    for _ in range(2):  # traced, then replayed
+        assert not np.shares_memory(jitted(grid), grid)
+
+
 # ---- passes with nothing to change ---------------------------------------------------
 
 

@@ -347,13 +347,20 @@ def matmul(primitive, size, values, axes, params):
 # ---- reading values (results without derivative) -------------------------------------------
 
 
+try:  # np.count_nonzero's C function, without its Python wrapper and dispatcher (which
+    # cost 0.3 us hot, 1 us on the cold cache of a jitted program after a large matmul)
+    from numpy._core.multiarray import count_nonzero as _count_all_nonzero
+except ImportError:  # another NumPy
+    _count_all_nonzero = np.count_nonzero
+
+
 def may_hold(mask):
     """Whether a raw boolean ``mask`` holds anywhere, for rules that skip work where it
     does not. A batched mask (vmap) differs per element, and reading a lazy one (Dask's)
     would compute it: assume it does."""
     if isinstance(mask, Box) or (type(mask) is not np.ndarray and is_array(mask)):
         return True
-    return bool(np.count_nonzero(mask))
+    return bool(_count_all_nonzero(mask))
 
 
 def plain_value(x):

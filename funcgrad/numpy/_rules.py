@@ -4,9 +4,10 @@ from ..core import (ZERO, ArgVJP, Primitive, defbatch, defjvp, defjvp_any_arg, d
                     defvjp_any_arg, defvjp_rule, dtype_of, errors, shape_of)
 
 
-def primitive(impl, name=None, multiple_results=False):
-    """Declare ``impl`` (a NumPy function) as a funcgrad primitive."""
-    return Primitive(name or impl.__name__, impl, multiple_results)
+def primitive(impl, name=None, multiple_results=False, allocates=False):
+    """Declare ``impl`` (a NumPy function) as a funcgrad primitive (`allocates`: see
+    `Primitive`)."""
+    return Primitive(name or impl.__name__, impl, multiple_results, allocates=allocates)
 
 
 def aval(x):

@@ -532,7 +532,16 @@ def _chooser_slope(argnum):
         ties = mine == other  # where both are the result (NaN == NaN is False: no tie)
         # count_nonzero is NumPy's cheapest "any" (0.4 us; np.any and .any() cost 1-3 us).
         # Ties are rare, so the 1/2 is written only where needed.
-        return np.where(ties, 0.5, wins) if may_hold(ties) else wins
+        if not may_hold(ties):
+            return wins
+        if type(wins) is np.ndarray:
+            # In the result's dtype at once, as constant_slope casts it (0.5 to an integer
+            # or bool as astype does): np.where of a bool and a float, then the cast, cost
+            # 3x as much (7.6 against 2.4 us on a float32 ReLU's (64, 100)).
+            share = wins.astype(dtype_of(ans))
+            np.copyto(share, 0.5, casting="unsafe", where=ties)
+            return share
+        return np.where(ties, 0.5, wins)  # a NumPy bool, or a batch (vmap)
     return constant_slope(compute)
 
 

@@ -34,8 +34,8 @@ from .shape_ops import broadcast_to, concatenate, diagonal, reshape, transpose
 # of a forward scan, which is what their VJPs need).
 
 
-def _reduction(impl, name):
-    reduction = primitive(impl, name)
+def _reduction(impl, name, allocates=False):
+    reduction = primitive(impl, name, allocates=allocates)
     defbatch(reduction, batch_reduction)
     return reduction
 
@@ -56,9 +56,9 @@ def _mean_impl(x, axes, keepdims):
 
 
 _mean = _reduction(_mean_impl, "mean")
-_prod = _reduction(ufunc_reduction(np.multiply, np.prod), "prod")
-_max = _reduction(ufunc_reduction(np.maximum, np.max), "max")
-_min = _reduction(ufunc_reduction(np.minimum, np.min), "min")
+_prod = _reduction(ufunc_reduction(np.multiply, np.prod), "prod", allocates=True)
+_max = _reduction(ufunc_reduction(np.maximum, np.max), "max", allocates=True)
+_min = _reduction(ufunc_reduction(np.minimum, np.min), "min", allocates=True)
 _cumsum = _scan(np.cumsum, "cumsum")
 _cumprod = _scan(np.cumprod, "cumprod")
 
