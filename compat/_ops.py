@@ -22,7 +22,7 @@ from ._dtypes import DEFAULTS
 from ._factories import shape_argument
 from ._grad_mode import STATE
 from ._record import (broadcast_error, check_tensor, elementwise, engine, float_operand,
-                      operand, result_type, wrap, wrap_view)
+                      operand, recordable, result_type, unary, with_number, wrap, wrap_view)
 from ._return_types import return_type
 from ._tensor import Tensor, make
 from ._typename import typename
@@ -32,8 +32,13 @@ _int64, _bool, _float = _dtypes.int64, _dtypes.bool, _dtypes.FLOAT
 
 def _unary(fn, label, saves_result=False):
     """A float operation of one tensor (integer tensors compute in the default float)."""
-    def op(input):
-        return wrap(fn(float_operand(input)), label, (input,), saves_result=saves_result)
+    primitive = recordable(fn)
+    if primitive is not None:
+        def op(input):
+            return unary(primitive, label, input, saves_result)
+    else:
+        def op(input):
+            return wrap(fn(float_operand(input)), label, (input,), saves_result=saves_result)
     op.__name__ = fn.name
     return op
 
@@ -142,7 +147,7 @@ def _scaled(x, alpha):
 def add(input, other, *, alpha=1):
     """input + alpha * other"""
     if alpha == 1 and _float_and_number(input, other):
-        return wrap(fnp.add(engine(input), other), "AddBackward0", (input, other))
+        return with_number(fnp.add, "AddBackward0", input, other)
     if _half_with_alpha(input, other, alpha):
         return _half_difference(fnp.add, "AddBackward0", input, _half_scaled(other, alpha),
                                 (input, other))
@@ -153,7 +158,7 @@ def add(input, other, *, alpha=1):
 def sub(input, other, *, alpha=1):
     """input - alpha * other"""
     if alpha == 1 and _float_and_number(input, other):
-        return wrap(fnp.subtract(engine(input), other), "SubBackward0", (input, other))
+        return with_number(fnp.subtract, "SubBackward0", input, other)
     dtype = result_type(input, other)
     if dtype is _bool or _is_bool(input) or _is_bool(other):
         raise RuntimeError(_bool_subtraction_error(input, other))
@@ -194,8 +199,7 @@ def rsub(input, other, *, alpha=1):
 def mul(input, other):
     # PyTorch frees a product even by a number (it saved the number as a tensor).
     if _float_and_number(input, other):
-        return wrap(fnp.multiply(engine(input), other), "MulBackward0", (input, other),
-                    frees=True)
+        return with_number(fnp.multiply, "MulBackward0", input, other, frees=True)
     if _half_with_number(input, other):
         return _in_opmath(fnp.multiply, "MulBackward0", input, other, frees=True)
     return _binary(fnp.multiply, "MulBackward0", input, other, frees=True)
@@ -206,8 +210,7 @@ def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
         return _rounded_div(input, other, rounding_mode)
     if _float_and_number(input, other):
-        return wrap(fnp.true_divide(engine(input), other), "DivBackward0", (input, other),
-                    frees=True)
+        return with_number(fnp.true_divide, "DivBackward0", input, other, frees=True)
     if _half_with_number(input, other):
         return _in_opmath(fnp.true_divide, "DivBackward0", input, other, frees=True)
     dtype = result_type(input, other)

@@ -5,20 +5,26 @@ on their boxes (recorded on the eager tape) or arrays (when nothing requires gra
 recording is off), and wraps the result (`wrap`): the result's node gets PyTorch's name
 and its inputs as edges, and the versions of the tensors its VJPs saved are noted, for the
 in-place checks of the backward pass.
+
+Elementwise primitives of one tensor, or of a float tensor and a Python number, whose
+rules declare what they save (`unary`, `with_number`), skip the boxes: the node and the
+result tensor are built in one step from the tensor's array (`_recorded`).
 """
 import numbers
 
 import numpy as np
 
 import funcgrad.numpy as fnp
-from funcgrad.core import Box
+from funcgrad.core import NO_PARAMS, Box, Primitive, ReverseBox, instruments
 
 from . import _dtypes
 from ._dtypes import DEFAULTS
 from ._grad_mode import STATE
+from ._tape import TAPE, TapeNode, is_saved
 from ._tensor import Tensor, make
 
 _float = _dtypes.FLOAT
+_new = object.__new__
 
 
 def engine(x):
@@ -237,6 +243,83 @@ def wrap(out, label, edges, others=(), saves_result=False, saves_inputs=False, v
     if frees is not None:
         for n in recorded:
             n.frees = frees
+    return t
+
+
+def recordable(fn):
+    """`fn` if `unary` and `with_number` can record it directly: a primitive of one result
+    whose rule declares what it saves of a tensor first argument (`saved_positions`). Else
+    None (a composite, whose primitives are recorded through boxes and found by `wrap`)."""
+    if (isinstance(fn, Primitive) and fn.vjp is not None and not fn.multiple_results
+            and fn.nin in (1, 2)):
+        return fn if _declared_saves(fn) is not None else None
+    return None
+
+
+def _declared_saves(primitive):
+    """What `primitive`'s rule saves when only its first argument is differentiated: the
+    positions in ``(ans, *args)`` of the values it holds (None: undeclared)."""
+    saves = _DECLARED.get(primitive, _UNKNOWN)
+    if saves is _UNKNOWN:
+        wanted = (True,) + (None,) * (primitive.nin - 1)
+        saves = _DECLARED[primitive] = primitive.vjp.saved_positions(wanted)
+    return saves
+
+
+_DECLARED = {}
+_UNKNOWN = object()
+
+
+def unary(primitive, label, input, saves_result=False):
+    """`primitive` (a float-only primitive of one array, `recordable`) of tensor `input`."""
+    box = input._box if type(input) is Tensor else None
+    if box is not None and STATE.enabled and input._data.dtype.kind == "f":
+        return _recorded(primitive, label, (input,), (input._data,), (box.node,),
+                         saves_result=saves_result)
+    return wrap(primitive(float_operand(input)), label, (input,), saves_result=saves_result)
+
+
+def with_number(primitive, label, input, number, frees=None):
+    """`primitive` (elementwise) of a float32 or float64 tensor `input` and a
+    Python float or int `number`: computed in `input`'s dtype (PyTorch's promotion)."""
+    box = input._box
+    if box is not None and STATE.enabled and _declared_saves(primitive) is not None:
+        return _recorded(primitive, label, (input, number), (input._data, number),
+                         (box.node, None), frees=frees)
+    return wrap(primitive(engine(input), number), label, (input, number), frees=frees)
+
+
+def _recorded(primitive, label, edges, values, parents, frees=None, saves_result=False):
+    """The tensor of `primitive` applied to `values`, recorded on the tape: what
+    ``wrap(primitive(*engine values), ...)`` makes, without boxing the arguments and
+    dispatching to the tape, or searching the residuals for the values they hold (the
+    rule declares them). `values` are the arrays of the tensors in `edges`, whose nodes
+    are `parents` (the first one's at least), and Python numbers; recording is on."""
+    ans = primitive.impl(*values)
+    residuals = primitive.vjp.save(ans, values, NO_PARAMS, parents)
+    data = ans if type(ans) is np.ndarray else np.asarray(ans)
+    node = TapeNode(primitive, NO_PARAMS, parents, residuals)
+    node.label = label
+    node.edges = parents
+    saves = _DECLARED[primitive]
+    if saves:
+        given = (ans,) + values
+        held = tuple([given[i] for i in saves if is_saved(given[i])])
+        if held:
+            node.held = held
+            node.frees = True
+            node.recipe = (values, ans)
+    if frees is not None:
+        node.frees = frees
+    box = _new(ReverseBox)  # built in place, as Tape.record does
+    box.value = data
+    box._trace = TAPE
+    box.node = node
+    if instruments.on_result is not None:  # debugging (as Primitive.__call__ calls it)
+        instruments.on_result(TAPE, primitive, box)
+    t = make(data, box)
+    if node.held or saves_result:
+        _note_saved((node,), edges, t, saves_result, False)
     return t
 
 

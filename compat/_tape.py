@@ -140,6 +140,12 @@ _PLAIN_TYPES = frozenset([int, float, bool, str, type(None)]
                          + [type(np.dtype(code)) for code in np.typecodes["All"]])
 
 
+def is_saved(value):
+    """Whether `value`, held by residuals, is a saved value (an array, NumPy scalar or box)."""
+    kind = type(value)
+    return kind is np.ndarray or (kind not in _PLAIN_TYPES and isinstance(value, _SAVED_TYPES))
+
+
 def saved_values(residuals):
     """The arrays (and boxes) among a node's residuals: its saved values. Residuals are
     tuples of values, and of tuples and lists of them; three levels are read (a tuple per

@@ -128,3 +128,75 @@ def test_a_long_chain_is_not_recursive():
     for _ in range(30000):
         y = fnp.multiply(y, 1.0)
     assert backward([y.node], [np.ones(())])[x_node] == 1.0
+
+
+# ---- the direct recording path (compat._record.unary, with_number) -----------------------
+
+def _recorded_state(t):
+    """What the tape keeps for tensor `t`'s operation, with values compared by content."""
+    node = t._box.node
+    held = [np.asarray(v) for v in node.held]
+    saved = [(version, dtype, shape, creator, replay_only)
+             for _, version, dtype, shape, creator, replay_only in node.saved]
+    return (node.primitive, node.params, node.label, len(node.parents), node.frees,
+            node.recipe is not None, held, saved, t._data)
+
+
+DIRECT_OPS = {
+    "sin": lambda torch, x: torch.sin(x), "cos": lambda torch, x: torch.cos(x),
+    "exp": lambda torch, x: torch.exp(x), "log": lambda torch, x: torch.log(x),
+    "tanh": lambda torch, x: torch.tanh(x), "sqrt": lambda torch, x: torch.sqrt(x),
+    "add": lambda torch, x: x + 0.5, "radd": lambda torch, x: 2 + x,
+    "sub": lambda torch, x: x - 0.25, "mul": lambda torch, x: x * 1.5,
+    "rmul": lambda torch, x: 3 * x, "div": lambda torch, x: x / 4.0,
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
+@pytest.mark.parametrize("name", sorted(DIRECT_OPS))
+def test_direct_recording_keeps_what_dispatch_through_boxes_keeps(name, shape, dtype,
+                                                                  monkeypatch):
+    """An operation recorded directly on tensors' arrays, with the saved values its rule
+    declares (`_record._recorded`), leaves the node, checks and gradient that the
+    primitive applied to the tensors' boxes leaves."""
+    import compat as torch
+    from compat import _record
+
+    def run():
+        x = torch.tensor(np.linspace(0.2, 0.8, int(np.prod(shape))).reshape(shape)
+                         .astype(dtype), requires_grad=True)
+        y = DIRECT_OPS[name](torch, x * 1.0)  # a non-leaf input: its node has a label
+        state = _recorded_state(y)
+        y.sum().backward()
+        return state, x.grad.numpy()
+
+    calls = []
+    direct = _record._recorded
+
+    def counted(*args, **options):
+        calls.append(args[0])
+        return direct(*args, **options)
+
+    def through_boxes(primitive, label, edges, values, parents, frees=None,
+                      saves_result=False):
+        out = primitive(*[_record.engine(x) if isinstance(x, torch.Tensor) else x
+                          for x in edges])
+        return _record.wrap(out, label, edges, saves_result=saves_result, frees=frees)
+
+    monkeypatch.setattr(_record, "_recorded", counted)
+    d_state, d_grad = run()
+    assert len(calls) == 2  # x * 1.0 and the operation
+    monkeypatch.setattr(_record, "_recorded", through_boxes)
+    b_state, b_grad = run()
+    for mine, theirs in zip(d_state, b_state):
+        if isinstance(mine, np.ndarray):
+            assert mine.dtype == theirs.dtype and mine.shape == theirs.shape
+            np.testing.assert_array_equal(mine, theirs)
+        elif isinstance(mine, list) and mine and isinstance(mine[0], np.ndarray):
+            assert len(mine) == len(theirs)
+            for a, b in zip(mine, theirs):
+                np.testing.assert_array_equal(a, b)
+        else:
+            assert mine == theirs
+    np.testing.assert_array_equal(d_grad, b_grad)
