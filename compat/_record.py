@@ -20,7 +20,7 @@ from funcgrad.core import NO_PARAMS, Box, Primitive, ReverseBox, instruments
 from . import _dtypes
 from ._dtypes import DEFAULTS
 from ._grad_mode import STATE
-from ._tape import TAPE, TapeNode, is_saved
+from ._tape import TAPE, VERSION, TapeNode
 from ._tensor import Tensor, make
 
 _float = _dtypes.FLOAT
@@ -174,17 +174,21 @@ def _note_saved(new_nodes, inputs, out, saves_result, saves_inputs):
                     if value is data:
                         held = True
                         break
-                version = x._version
-                box = x._box
-                entries.append((version, version.value, data.dtype, data.shape,
-                                None if box is None else box.node.label, not held))
+                entries.append(_saved_entry(x, not held))
     if saves_result:
-        version = out._version
-        data = out._data
-        entries.append((version, version.value, data.dtype, data.shape,
-                        out._box.node.label, False))  # out is boxed
+        entries.append(_saved_entry(out, False))
     if entries:
         new_nodes[0].saved = tuple(entries)
+
+
+def _saved_entry(x, replay_only):
+    """The check of tensor `x`'s version that a node saving it makes before backward
+    (`TapeNode.saved`; `replay_only`: made only when create_graph replays the node)."""
+    version = x._version
+    data = x._data
+    box = x._box
+    return (version, version[VERSION], data.dtype, data.shape,
+            None if box is None else box.node.label, replay_only)
 
 
 def edge(x):
@@ -257,12 +261,15 @@ def recordable(fn):
 
 
 def _declared_saves(primitive):
-    """What `primitive`'s rule saves when only its first argument is differentiated: the
-    positions in ``(ans, *args)`` of the values it holds (None: undeclared)."""
+    """The saved values of `primitive`'s rule when only its first argument is
+    differentiated: their positions in ``(ans, *args)``, 0 (the result) and 1 (the
+    tensor's array) only, as any other argument is a number (None: undeclared)."""
     saves = _DECLARED.get(primitive, _UNKNOWN)
     if saves is _UNKNOWN:
         wanted = (True,) + (None,) * (primitive.nin - 1)
-        saves = _DECLARED[primitive] = primitive.vjp.saved_positions(wanted)
+        positions = primitive.vjp.saved_positions(wanted)
+        saves = _DECLARED[primitive] = (None if positions is None
+                                        else tuple([i for i in positions if i < 2]))
     return saves
 
 
@@ -303,12 +310,10 @@ def _recorded(primitive, label, edges, values, parents, frees=None, saves_result
     node.edges = parents
     saves = _DECLARED[primitive]
     if saves:
-        given = (ans,) + values
-        held = tuple([given[i] for i in saves if is_saved(given[i])])
-        if held:
-            node.held = held
-            node.frees = True
-            node.recipe = (values, ans)
+        node.held = (values[0],) if saves == _INPUT else tuple([(ans, values[0])[i]
+                                                                for i in saves])
+        node.frees = True
+        node.recipe = (values, ans)
     if frees is not None:
         node.frees = frees
     box = _new(ReverseBox)  # built in place, as Tape.record does
@@ -318,9 +323,15 @@ def _recorded(primitive, label, edges, values, parents, frees=None, saves_result
     if instruments.on_result is not None:  # debugging (as Primitive.__call__ calls it)
         instruments.on_result(TAPE, primitive, box)
     t = make(data, box)
-    if node.held or saves_result:
-        _note_saved((node,), edges, t, saves_result, False)
+    if saves:  # the tensor's version, checked if its array is saved, else on replay only
+        entry = _saved_entry(edges[0], 1 not in saves)
+        node.saved = (entry, _saved_entry(t, False)) if saves_result else (entry,)
+    elif saves_result:
+        node.saved = (_saved_entry(t, False),)
     return t
+
+
+_INPUT = (1,)  # the rule saves the tensor's array (sin's)
 
 
 def check_tensor(x, name):
