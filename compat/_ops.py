@@ -21,8 +21,9 @@ from . import _dtypes, _layout
 from ._dtypes import DEFAULTS
 from ._factories import shape_argument
 from ._grad_mode import STATE
-from ._record import (broadcast_error, check_tensor, elementwise, engine, float_operand,
-                      operand, recordable, result_type, unary, with_number, wrap, wrap_view)
+from ._record import (binary, broadcast_error, check_tensor, elementwise, engine,
+                      float_operand, operand, recordable, result_type, unary, with_number, wrap,
+                      wrap_view)
 from ._return_types import return_type
 from ._tensor import Tensor, make
 from ._typename import typename
@@ -49,6 +50,11 @@ def _unary(fn, label, saves_result=False):
 def _binary(fn, label, input, other, dtype=None, edges=None, **options):
     """`fn` of two operands cast to `dtype` (PyTorch's result dtype by default); `edges`
     are the inputs next_functions lists (both by default)."""
+    if (type(input) is Tensor and type(other) is Tensor
+            and (edges is None or (len(edges) == 2 and edges[0] is input and edges[1] is other))
+            and input._data.dtype == other._data.dtype and input._data.dtype.kind == "f"
+            and (dtype is None or dtype.numpy == input._data.dtype)):
+        return binary(fn, label, input, other, **options)  # no cast: recorded directly
     dtype = dtype or result_type(input, other)
     out = elementwise(fn, operand(input, dtype), operand(other, dtype))
     return wrap(out, label, (input, other) if edges is None else edges, **options)

@@ -251,30 +251,36 @@ def wrap(out, label, edges, others=(), saves_result=False, saves_inputs=False, v
 
 
 def recordable(fn):
-    """`fn` if `unary` and `with_number` can record it directly: a primitive of one result
-    whose rule declares what it saves of a tensor first argument (`saved_positions`). Else
-    None (a composite, whose primitives are recorded through boxes and found by `wrap`)."""
-    if (isinstance(fn, Primitive) and fn.vjp is not None and not fn.multiple_results
-            and fn.nin in (1, 2)):
-        return fn if _declared_saves(fn) is not None else None
+    """`fn` if `unary` can record it directly: a primitive of one result whose rule
+    declares what it saves (`saved_positions`). Else None (a composite, whose primitives
+    are recorded through boxes and found by `wrap`)."""
+    if getattr(fn, "nin", None) == 1 and _declared_saves(fn, _ONE_TENSOR) is not None:
+        return fn
     return None
 
 
-def _declared_saves(primitive):
-    """The saved values of `primitive`'s rule when only its first argument is
-    differentiated: their positions in ``(ans, *args)``, 0 (the result) and 1 (the
-    tensor's array) only, as any other argument is a number (None: undeclared)."""
-    saves = _DECLARED.get(primitive, _UNKNOWN)
+def _declared_saves(primitive, kinds):
+    """The saved values of `primitive`'s rule applied to arguments of `kinds` (True: a
+    tensor that requires grad, False: one that does not, None: a Python number): their
+    positions in ``(ans, *args)``, numbers left out (None: the rule does not declare
+    them). Asked once per primitive and kinds."""
+    key = (primitive, kinds)
+    saves = _DECLARED.get(key, _UNKNOWN)
     if saves is _UNKNOWN:
-        wanted = (True,) + (None,) * (primitive.nin - 1)
-        positions = primitive.vjp.saved_positions(wanted)
-        saves = _DECLARED[primitive] = (None if positions is None
-                                        else tuple([i for i in positions if i < 2]))
+        positions = None
+        if (isinstance(primitive, Primitive) and primitive.vjp is not None
+                and not primitive.multiple_results):
+            positions = primitive.vjp.saved_positions(tuple([True if k else None
+                                                             for k in kinds]))
+        saves = _DECLARED[key] = (None if positions is None else tuple(
+            [i for i in positions if i == 0 or kinds[i - 1] is not None]))
     return saves
 
 
 _DECLARED = {}
 _UNKNOWN = object()
+_ONE_TENSOR = (True,)
+_TENSOR_AND_NUMBER = (True, None)
 
 
 def unary(primitive, label, input, saves_result=False):
@@ -282,40 +288,62 @@ def unary(primitive, label, input, saves_result=False):
     box = input._box if type(input) is Tensor else None
     if box is not None and STATE.enabled and input._data.dtype.kind == "f":
         return _recorded(primitive, label, (input,), (input._data,), (box.node,),
-                         saves_result=saves_result)
+                         _DECLARED[primitive, _ONE_TENSOR], saves_result=saves_result)
     return wrap(primitive(float_operand(input)), label, (input,), saves_result=saves_result)
 
 
 def with_number(primitive, label, input, number, frees=None):
-    """`primitive` (elementwise) of a float32 or float64 tensor `input` and a
-    Python float or int `number`: computed in `input`'s dtype (PyTorch's promotion)."""
+    """`primitive` (elementwise) of a float32 or float64 tensor `input` and a Python float
+    or int `number`: computed in `input`'s dtype (PyTorch's promotion)."""
     box = input._box
-    if box is not None and STATE.enabled and _declared_saves(primitive) is not None:
-        return _recorded(primitive, label, (input, number), (input._data, number),
-                         (box.node, None), frees=frees)
+    if box is not None and STATE.enabled:
+        saves = _declared_saves(primitive, _TENSOR_AND_NUMBER)
+        if saves is not None:
+            return _recorded(primitive, label, (input, number), (input._data, number),
+                             (box.node, None), saves, frees=frees)
     return wrap(primitive(engine(input), number), label, (input, number), frees=frees)
 
 
-def _recorded(primitive, label, edges, values, parents, frees=None, saves_result=False):
+def binary(primitive, label, a, b, frees=None, saves_result=False):
+    """`primitive` (elementwise) of tensors `a` and `b` of one dtype, which the result has;
+    both are its edges."""
+    box_a = a._box
+    box_b = b._box
+    if STATE.enabled and (box_a is not None or box_b is not None):
+        saves = _declared_saves(primitive, (box_a is not None, box_b is not None))
+        if saves is not None:
+            return _recorded(primitive, label, (a, b), (a._data, b._data),
+                             (None if box_a is None else box_a.node,
+                              None if box_b is None else box_b.node),
+                             saves, frees, saves_result)
+    return wrap(elementwise(primitive, engine(a), engine(b)), label, (a, b), frees=frees,
+                saves_result=saves_result)
+
+
+def _recorded(primitive, label, edges, values, parents, saves, frees=None,
+              saves_result=False):
     """The tensor of `primitive` applied to `values`, recorded on the tape: what
     ``wrap(primitive(*engine values), ...)`` makes, without boxing the arguments and
-    dispatching to the tape, or searching the residuals for the values they hold (the
-    rule declares them). `values` are the arrays of the tensors in `edges`, whose nodes
-    are `parents` (the first one's at least), and Python numbers; recording is on."""
-    ans = primitive.impl(*values)
+    dispatching to the tape, or searching the residuals for the values they hold: they
+    are those at positions `saves` of ``(ans, *values)``, as the rule declares. `values`
+    are the arrays of the tensors in `edges` (the first is one), whose nodes are
+    `parents` (None for a tensor that does not require grad), and Python numbers;
+    recording is on."""
+    try:
+        ans = primitive.impl(*values)
+    except ValueError as error:  # two shapes that do not broadcast
+        raise RuntimeError(broadcast_error(*[np.shape(v) for v in values]) or str(error)
+                           ) from None
     residuals = primitive.vjp.save(ans, values, NO_PARAMS, parents)
     data = ans if type(ans) is np.ndarray else np.asarray(ans)
-    node = TapeNode(primitive, NO_PARAMS, parents, residuals)
-    node.label = label
-    node.edges = parents
-    saves = _DECLARED[primitive]
     if saves:
-        node.held = (values[0],) if saves == _INPUT else tuple([(ans, values[0])[i]
-                                                                for i in saves])
-        node.frees = True
-        node.recipe = (values, ans)
-    if frees is not None:
-        node.frees = frees
+        given = (ans,) + values
+        held = (values[0],) if saves == _INPUT else tuple([given[i] for i in saves])
+        node = TapeNode(primitive, NO_PARAMS, parents, residuals, held, (values, ans),
+                        True if frees is None else frees, label, parents)
+    else:
+        node = TapeNode(primitive, NO_PARAMS, parents, residuals, (), None, bool(frees), label,
+                        parents)
     box = _new(ReverseBox)  # built in place, as Tape.record does
     box.value = data
     box._trace = TAPE
@@ -323,15 +351,18 @@ def _recorded(primitive, label, edges, values, parents, frees=None, saves_result
     if instruments.on_result is not None:  # debugging (as Primitive.__call__ calls it)
         instruments.on_result(TAPE, primitive, box)
     t = make(data, box)
-    if saves:  # the tensor's version, checked if its array is saved, else on replay only
-        entry = _saved_entry(edges[0], 1 not in saves)
-        node.saved = (entry, _saved_entry(t, False)) if saves_result else (entry,)
-    elif saves_result:
-        node.saved = (_saved_entry(t, False),)
+    if saves or saves_result:
+        # Each input tensor's version, checked if its array is saved (else on replay
+        # only), then the result's if PyTorch saves it.
+        entries = [_saved_entry(x, i not in saves) for i, x in enumerate(edges, 1)
+                   if type(x) is Tensor] if saves else []
+        if saves_result:
+            entries.append(_saved_entry(t, False))
+        node.saved = tuple(entries)
     return t
 
 
-_INPUT = (1,)  # the rule saves the tensor's array (sin's)
+_INPUT = (1,)  # the rule saves the first tensor's array (sin's)
 
 
 def check_tensor(x, name):

@@ -76,20 +76,21 @@ class TapeNode(Node):
     __slots__ = ("number", "held", "recipe", "frees", "saved", "hooks", "sink", "label",
                  "edges", "meta")
 
-    def __init__(self, primitive, params, parents, residuals):
+    def __init__(self, primitive, params, parents, residuals, held=(), recipe=None,
+                 frees=False, label=None, edges=None):
         self.primitive = primitive
         self.params = params
         self.parents = parents
         self.residuals = residuals
         self.number = next(_creation_numbers)
-        self.held = ()
-        self.recipe = None
-        self.frees = False
+        self.held = held
+        self.recipe = recipe
+        self.frees = frees
         self.saved = ()
         self.hooks = None
         self.sink = None
-        self.label = None
-        self.edges = None
+        self.label = label
+        self.edges = edges
         self.meta = None
 
     def __repr__(self):
