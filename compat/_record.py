@@ -254,8 +254,11 @@ def recordable(fn):
     """`fn` if `unary` can record it directly: a primitive of one result whose rule
     declares what it saves (`saved_positions`). Else None (a composite, whose primitives
     are recorded through boxes and found by `wrap`)."""
-    if getattr(fn, "nin", None) == 1 and _declared_saves(fn, _ONE_TENSOR) is not None:
-        return fn
+    if getattr(fn, "nin", None) == 1:
+        saves = _declared_saves(fn, _ONE_TENSOR)
+        if saves is not None:
+            _UNARY_SAVES[fn] = saves
+            return fn
     return None
 
 
@@ -278,6 +281,7 @@ def _declared_saves(primitive, kinds):
 
 
 _DECLARED = {}
+_UNARY_SAVES = {}  # _DECLARED's entries for `unary`, by primitive alone (no key to build)
 _UNKNOWN = object()
 _ONE_TENSOR = (True,)
 _TENSOR_AND_NUMBER = (True, None)
@@ -288,7 +292,7 @@ def unary(primitive, label, input, saves_result=False):
     box = input._box if type(input) is Tensor else None
     if box is not None and STATE.enabled and input._data.dtype.kind == "f":
         return _recorded(primitive, label, (input,), (input._data,), (box.node,),
-                         _DECLARED[primitive, _ONE_TENSOR], saves_result=saves_result)
+                         _UNARY_SAVES[primitive], saves_result=saves_result)
     return wrap(primitive(float_operand(input)), label, (input,), saves_result=saves_result)
 
 
@@ -337,8 +341,8 @@ def _recorded(primitive, label, edges, values, parents, saves, frees=None,
     residuals = primitive.vjp.save(ans, values, NO_PARAMS, parents)
     data = ans if type(ans) is np.ndarray else np.asarray(ans)
     if saves:
-        given = (ans,) + values
-        held = (values[0],) if saves == _INPUT else tuple([given[i] for i in saves])
+        held = ((values[0],) if saves == _INPUT
+                else tuple([((ans,) + values)[i] for i in saves]))
         node = TapeNode(primitive, NO_PARAMS, parents, residuals, held, (values, ans),
                         True if frees is None else frees, label, parents)
     else:
@@ -354,11 +358,14 @@ def _recorded(primitive, label, edges, values, parents, saves, frees=None,
     if saves or saves_result:
         # Each input tensor's version, checked if its array is saved (else on replay
         # only), then the result's if PyTorch saves it.
-        entries = [_saved_entry(x, i not in saves) for i, x in enumerate(edges, 1)
-                   if type(x) is Tensor] if saves else []
+        entries = ()
+        if saves:
+            entries = (_saved_entry(edges[0], 1 not in saves),)
+            if len(edges) == 2 and type(edges[1]) is Tensor:
+                entries += (_saved_entry(edges[1], 2 not in saves),)
         if saves_result:
-            entries.append(_saved_entry(t, False))
-        node.saved = tuple(entries)
+            entries += (_saved_entry(t, False),)
+        node.saved = entries
     return t
 
 
