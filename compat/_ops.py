@@ -22,8 +22,7 @@ from ._dtypes import DEFAULTS
 from ._factories import shape_argument
 from ._grad_mode import STATE
 from ._record import (binary, broadcast_error, check_tensor, elementwise, engine,
-                      float_operand, operand, recordable, result_type, unary, with_number, wrap,
-                      wrap_view)
+                      float_operand, operand, result_type, unary, with_number, wrap, wrap_view)
 from ._return_types import return_type
 from ._tensor import Tensor, make
 from ._typename import typename
@@ -33,13 +32,8 @@ _int64, _bool, _float = _dtypes.int64, _dtypes.bool, _dtypes.FLOAT
 
 def _unary(fn, label, saves_result=False):
     """A float operation of one tensor (integer tensors compute in the default float)."""
-    primitive = recordable(fn)
-    if primitive is not None:
-        def op(input):
-            return unary(primitive, label, input, saves_result)
-    else:
-        def op(input):
-            return wrap(fn(float_operand(input)), label, (input,), saves_result=saves_result)
+    def op(input):
+        return unary(fn, label, input, saves_result)
     op.__name__ = fn.name
     return op
 
@@ -267,7 +261,7 @@ def pow(input, exponent):
     if _float_and_number(input, exponent) and exponent == 2:  # a number: == is a bool
         # x * x, as PyTorch computes pow(x, 2): NumPy's square, half the time of its power,
         # whose rule is the same v * (x * 2.0) (squared losses).
-        return wrap(fnp.square(engine(input)), "PowBackward0", (input,), frees=True)
+        return unary(fnp.square, "PowBackward0", input, frees=True)
     if input._data.dtype.char == "e" and isinstance(exponent, numbers.Real):
         _half_scalar(exponent)
     return _binary(fnp.power, "PowBackward0", input, exponent, edges=(input,), frees=True)

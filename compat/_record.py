@@ -6,9 +6,10 @@ recording is off), and wraps the result (`wrap`): the result's node gets PyTorch
 and its inputs as edges, and the versions of the tensors its VJPs saved are noted, for the
 in-place checks of the backward pass.
 
-Elementwise primitives of one tensor, or of a float tensor and a Python number, whose
-rules declare what they save (`unary`, `with_number`), skip the boxes: the node and the
-result tensor are built in one step from the tensor's array (`_recorded`).
+Elementwise primitives whose rules declare what they save skip the boxes when applied to
+one float tensor (`unary`), a float tensor and a Python number (`with_number`) or two
+tensors of one float dtype (`binary`): the node and the result tensor are built in one
+step from the tensors' arrays (`_recorded`).
 """
 import numbers
 
@@ -250,18 +251,6 @@ def wrap(out, label, edges, others=(), saves_result=False, saves_inputs=False, v
     return t
 
 
-def recordable(fn):
-    """`fn` if `unary` can record it directly: a primitive of one result whose rule
-    declares what it saves (`saved_positions`). Else None (a composite, whose primitives
-    are recorded through boxes and found by `wrap`)."""
-    if getattr(fn, "nin", None) == 1:
-        saves = _declared_saves(fn, _ONE_TENSOR)
-        if saves is not None:
-            _UNARY_SAVES[fn] = saves
-            return fn
-    return None
-
-
 def _declared_saves(primitive, kinds):
     """The saved values of `primitive`'s rule applied to arguments of `kinds` (True: a
     tensor that requires grad, False: one that does not, None: a Python number): their
@@ -272,7 +261,7 @@ def _declared_saves(primitive, kinds):
     if saves is _UNKNOWN:
         positions = None
         if (isinstance(primitive, Primitive) and primitive.vjp is not None
-                and not primitive.multiple_results):
+                and not primitive.multiple_results and primitive.nin in (None, len(kinds))):
             positions = primitive.vjp.saved_positions(tuple([True if k else None
                                                              for k in kinds]))
         saves = _DECLARED[key] = (None if positions is None else tuple(
@@ -281,19 +270,26 @@ def _declared_saves(primitive, kinds):
 
 
 _DECLARED = {}
-_UNARY_SAVES = {}  # _DECLARED's entries for `unary`, by primitive alone (no key to build)
+_UNARY_SAVES = {}  # _DECLARED's entries for `unary`, by function alone (no key to build)
 _UNKNOWN = object()
 _ONE_TENSOR = (True,)
 _TENSOR_AND_NUMBER = (True, None)
 
 
-def unary(primitive, label, input, saves_result=False):
-    """`primitive` (a float-only primitive of one array, `recordable`) of tensor `input`."""
+def unary(fn, label, input, saves_result=False, frees=None):
+    """`fn` (a float-only function of one array) of tensor `input`: recorded directly if
+    `fn` is a primitive whose rule declares what it saves, else through boxes (a
+    composite's primitives, found by `wrap`)."""
     box = input._box if type(input) is Tensor else None
     if box is not None and STATE.enabled and input._data.dtype.kind == "f":
-        return _recorded(primitive, label, (input,), (input._data,), (box.node,),
-                         _UNARY_SAVES[primitive], saves_result=saves_result)
-    return wrap(primitive(float_operand(input)), label, (input,), saves_result=saves_result)
+        saves = _UNARY_SAVES.get(fn, _UNKNOWN)
+        if saves is _UNKNOWN:
+            saves = _UNARY_SAVES[fn] = _declared_saves(fn, _ONE_TENSOR)
+        if saves is not None:
+            return _recorded(fn, label, (input,), (input._data,), (box.node,), saves, frees,
+                             saves_result)
+    return wrap(fn(float_operand(input)), label, (input,), saves_result=saves_result,
+                frees=frees)
 
 
 def with_number(primitive, label, input, number, frees=None):

@@ -151,7 +151,8 @@ DIRECT_OPS = {
     "rmul": lambda torch, x, w: 3 * x, "div": lambda torch, x, w: x / 4.0,
     "add_tensor": lambda torch, x, w: x + w, "sub_tensor": lambda torch, x, w: w - x,
     "mul_tensor": lambda torch, x, w: x * w, "div_tensor": lambda torch, x, w: w / x,
-    "square": lambda torch, x, w: x * x, "floor_divide": lambda torch, x, w: w // x,
+    "mul_self": lambda torch, x, w: x * x, "floor_divide": lambda torch, x, w: w // x,
+    "pow2": lambda torch, x, w: x ** 2,
 }
 
 
