@@ -270,7 +270,9 @@ def _declared_saves(primitive, kinds):
 
 
 _DECLARED = {}
-_UNARY_SAVES = {}  # _DECLARED's entries for `unary`, by function alone (no key to build)
+# _DECLARED's entries for `unary` and `with_number`, by function alone (no key to build)
+_UNARY_SAVES = {}
+_NUMBER_SAVES = {}
 _UNKNOWN = object()
 _ONE_TENSOR = (True,)
 _TENSOR_AND_NUMBER = (True, None)
@@ -297,7 +299,9 @@ def with_number(primitive, label, input, number, frees=None):
     or int `number`: computed in `input`'s dtype (PyTorch's promotion)."""
     box = input._box
     if box is not None and STATE.enabled:
-        saves = _declared_saves(primitive, _TENSOR_AND_NUMBER)
+        saves = _NUMBER_SAVES.get(primitive, _UNKNOWN)
+        if saves is _UNKNOWN:
+            saves = _NUMBER_SAVES[primitive] = _declared_saves(primitive, _TENSOR_AND_NUMBER)
         if saves is not None:
             return _recorded(primitive, label, (input, number), (input._data, number),
                              (box.node, None), saves, frees=frees)
