@@ -19,7 +19,7 @@ from ._ops import (abs, add, clamp, clamp_max, clamp_min, cos, div, exp, log, ma
                    neg, pow, reciprocal, relu, remainder, sigmoid, sin, sqrt, square, sub, tanh,
                    to_dtype)
 from ._record import broadcast_error, edge, engine, new_nodes, operand, wrap
-from ._tape import TAPE, privatize, retie_saved
+from ._tape import TAPE, VERSION, privatize, retie_saved
 from ._tensor import Tensor, make, views_of
 
 
@@ -114,7 +114,7 @@ def write(t, values, index=None):
                                "tensor refers to a single memory location (it was made by "
                                "expand); clone() it before writing") from None
         raise RuntimeError(str(error)) from None
-    t._version.value += 1
+    t._version[VERSION] += 1
 
 
 def _computed_in_place(ufunc, t, args, kwargs):
@@ -138,7 +138,7 @@ def _computed_in_place(ufunc, t, args, kwargs):
     if t._box is not None:
         privatize(t._box.node, data)  # as write() does
     ufunc(data, other, out=data)
-    t._version.value += 1
+    t._version[VERSION] += 1
     return True
 
 

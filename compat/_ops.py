@@ -21,8 +21,8 @@ from . import _dtypes, _fused, _layout
 from ._dtypes import DEFAULTS
 from ._factories import shape_argument
 from ._grad_mode import STATE
-from ._record import (broadcast_error, check_tensor, elementwise, engine, float_operand,
-                      operand, result_type, wrap, wrap_view)
+from ._record import (binary, broadcast_error, check_tensor, elementwise, engine,
+                      float_operand, operand, result_type, unary, with_number, wrap, wrap_view)
 from ._return_types import return_type
 from ._tensor import Tensor, make
 from ._typename import typename
@@ -33,7 +33,7 @@ _int64, _bool, _float = _dtypes.int64, _dtypes.bool, _dtypes.FLOAT
 def _unary(fn, label, saves_result=False):
     """A float operation of one tensor (integer tensors compute in the default float)."""
     def op(input):
-        return wrap(fn(float_operand(input)), label, (input,), saves_result=saves_result)
+        return unary(fn, label, input, saves_result)
     op.__name__ = fn.name
     return op
 
@@ -44,6 +44,11 @@ def _unary(fn, label, saves_result=False):
 def _binary(fn, label, input, other, dtype=None, edges=None, **options):
     """`fn` of two operands cast to `dtype` (PyTorch's result dtype by default); `edges`
     are the inputs next_functions lists (both by default)."""
+    if (type(input) is Tensor and type(other) is Tensor
+            and (edges is None or (len(edges) == 2 and edges[0] is input and edges[1] is other))
+            and input._data.dtype == other._data.dtype and input._data.dtype.kind == "f"
+            and (dtype is None or dtype.numpy == input._data.dtype)):
+        return binary(fn, label, input, other, **options)  # no cast: recorded directly
     dtype = dtype or result_type(input, other)
     out = elementwise(fn, operand(input, dtype), operand(other, dtype))
     return wrap(out, label, (input, other) if edges is None else edges, **options)
@@ -61,10 +66,10 @@ def _float_and_number(input, other):
 
 
 def _same_float(input, other):
-    """Whether `input` and `other` are tensors of one float dtype: the operation then
-    computes in it on their engine values, what `_binary` reaches after looking up and
-    comparing dtypes and casting nothing (~1 us; float16 included: NumPy rounds the result
-    of two float16 arrays once, as PyTorch)."""
+    """Whether `input` and `other` are tensors of one float dtype: the operation then goes
+    straight to `binary`, which `_binary` reaches only after looking up and comparing
+    dtypes (~1 us; float16 included: NumPy rounds the result of two float16 arrays once,
+    as PyTorch)."""
     return (type(other) is Tensor and type(input) is Tensor
             and input._data.dtype == other._data.dtype and input._data.dtype.kind == "f")
 
@@ -172,10 +177,9 @@ def _plus_scaled(label, input, other, alpha, edges):
 def add(input, other, *, alpha=1):
     """input + alpha * other"""
     if alpha == 1 and _float_and_number(input, other):
-        return wrap(fnp.add(engine(input), other), "AddBackward0", (input, other))
+        return with_number(fnp.add, "AddBackward0", input, other)
     if alpha == 1 and _same_float(input, other):
-        return wrap(elementwise(fnp.add, engine(input), engine(other)), "AddBackward0",
-                    (input, other))
+        return binary(fnp.add, "AddBackward0", input, other)
     if _half_with_alpha(input, other, alpha):
         return _half_difference(fnp.add, "AddBackward0", input, _half_scaled(other, alpha),
                                 (input, other))
@@ -185,10 +189,9 @@ def add(input, other, *, alpha=1):
 def sub(input, other, *, alpha=1):
     """input - alpha * other"""
     if alpha == 1 and _float_and_number(input, other):
-        return wrap(fnp.subtract(engine(input), other), "SubBackward0", (input, other))
+        return with_number(fnp.subtract, "SubBackward0", input, other)
     if alpha == 1 and _same_float(input, other):
-        return wrap(elementwise(fnp.subtract, engine(input), engine(other)), "SubBackward0",
-                    (input, other))
+        return binary(fnp.subtract, "SubBackward0", input, other)
     dtype = result_type(input, other)
     if dtype is _bool or _is_bool(input) or _is_bool(other):
         raise RuntimeError(_bool_subtraction_error(input, other))
@@ -230,11 +233,9 @@ def rsub(input, other, *, alpha=1):
 def mul(input, other):
     # PyTorch frees a product even by a number (it saved the number as a tensor).
     if _float_and_number(input, other):
-        return wrap(fnp.multiply(engine(input), other), "MulBackward0", (input, other),
-                    frees=True)
+        return with_number(fnp.multiply, "MulBackward0", input, other, frees=True)
     if _same_float(input, other):
-        return wrap(elementwise(fnp.multiply, engine(input), engine(other)), "MulBackward0",
-                    (input, other), frees=True)
+        return binary(fnp.multiply, "MulBackward0", input, other, frees=True)
     if _half_with_number(input, other):
         return _in_opmath(fnp.multiply, "MulBackward0", input, other, frees=True)
     return _binary(fnp.multiply, "MulBackward0", input, other, frees=True)
@@ -245,8 +246,7 @@ def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
         return _rounded_div(input, other, rounding_mode)
     if _float_and_number(input, other):
-        return wrap(fnp.true_divide(engine(input), other), "DivBackward0", (input, other),
-                    frees=True)
+        return with_number(fnp.true_divide, "DivBackward0", input, other, frees=True)
     if _half_with_number(input, other):
         return _in_opmath(fnp.true_divide, "DivBackward0", input, other, frees=True)
     dtype = result_type(input, other)
@@ -299,7 +299,7 @@ def pow(input, exponent):
     if _float_and_number(input, exponent) and exponent == 2:  # a number: == is a bool
         # x * x, as PyTorch computes pow(x, 2): NumPy's square, half the time of its power,
         # whose rule is the same v * (x * 2.0) (squared losses).
-        return wrap(fnp.square(engine(input)), "PowBackward0", (input,), frees=True)
+        return unary(fnp.square, "PowBackward0", input, frees=True)
     if input._data.dtype.char == "e" and isinstance(exponent, numbers.Real):
         _half_scalar(exponent)
     return _binary(fnp.power, "PowBackward0", input, exponent, edges=(input,), frees=True)

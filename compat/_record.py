@@ -5,20 +5,27 @@ on their boxes (recorded on the eager tape) or arrays (when nothing requires gra
 recording is off), and wraps the result (`wrap`): the result's node gets PyTorch's name
 and its inputs as edges, and the versions of the tensors its VJPs saved are noted, for the
 in-place checks of the backward pass.
+
+Elementwise primitives whose rules declare what they save skip the boxes when applied to
+one float tensor (`unary`), a float tensor and a Python number (`with_number`) or two
+tensors of one float dtype (`binary`): the node and the result tensor are built in one
+step from the tensors' arrays (`_recorded`).
 """
 import numbers
 
 import numpy as np
 
 import funcgrad.numpy as fnp
-from funcgrad.core import Box
+from funcgrad.core import NO_PARAMS, Box, Primitive, ReverseBox, instruments
 
 from . import _dtypes
 from ._dtypes import DEFAULTS
 from ._grad_mode import STATE
+from ._tape import TAPE, VERSION, TapeNode
 from ._tensor import Tensor, make
 
 _float = _dtypes.FLOAT
+_new = object.__new__
 
 
 def engine(x):
@@ -168,17 +175,21 @@ def _note_saved(new_nodes, inputs, out, saves_result, saves_inputs):
                     if value is data:
                         held = True
                         break
-                version = x._version
-                box = x._box
-                entries.append((version, version.value, data.dtype, data.shape,
-                                None if box is None else box.node.label, not held))
+                entries.append(_saved_entry(x, not held))
     if saves_result:
-        version = out._version
-        data = out._data
-        entries.append((version, version.value, data.dtype, data.shape,
-                        out._box.node.label, False))  # out is boxed
+        entries.append(_saved_entry(out, False))
     if entries:
         new_nodes[0].saved = tuple(entries)
+
+
+def _saved_entry(x, replay_only):
+    """The check of tensor `x`'s version that a node saving it makes before backward
+    (`TapeNode.saved`; `replay_only`: made only when create_graph replays the node)."""
+    version = x._version
+    data = x._data
+    box = x._box
+    return (version, version[VERSION], data.dtype, data.shape,
+            None if box is None else box.node.label, replay_only)
 
 
 def edge(x):
@@ -238,6 +249,127 @@ def wrap(out, label, edges, others=(), saves_result=False, saves_inputs=False, v
         for n in recorded:
             n.frees = frees
     return t
+
+
+def _declared_saves(primitive, kinds):
+    """The saved values of `primitive`'s rule applied to arguments of `kinds` (True: a
+    tensor that requires grad, False: one that does not, None: a Python number): their
+    positions in ``(ans, *args)``, numbers left out (None: the rule does not declare
+    them). Asked once per primitive and kinds."""
+    key = (primitive, kinds)
+    saves = _DECLARED.get(key, _UNKNOWN)
+    if saves is _UNKNOWN:
+        positions = None
+        if (isinstance(primitive, Primitive) and primitive.vjp is not None
+                and not primitive.multiple_results and primitive.nin in (None, len(kinds))):
+            positions = primitive.vjp.saved_positions(tuple([True if k else None
+                                                             for k in kinds]))
+        saves = _DECLARED[key] = (None if positions is None else tuple(
+            [i for i in positions if i == 0 or kinds[i - 1] is not None]))
+    return saves
+
+
+_DECLARED = {}
+# _DECLARED's entries for `unary` and `with_number`, by function alone (no key to build)
+_UNARY_SAVES = {}
+_NUMBER_SAVES = {}
+_UNKNOWN = object()
+_ONE_TENSOR = (True,)
+_TENSOR_AND_NUMBER = (True, None)
+
+
+def unary(fn, label, input, saves_result=False, frees=None):
+    """`fn` (a float-only function of one array) of tensor `input`: recorded directly if
+    `fn` is a primitive whose rule declares what it saves, else through boxes (a
+    composite's primitives, found by `wrap`)."""
+    box = input._box if type(input) is Tensor else None
+    if box is not None and STATE.enabled and input._data.dtype.kind == "f":
+        saves = _UNARY_SAVES.get(fn, _UNKNOWN)
+        if saves is _UNKNOWN:
+            saves = _UNARY_SAVES[fn] = _declared_saves(fn, _ONE_TENSOR)
+        if saves is not None:
+            return _recorded(fn, label, (input,), (input._data,), (box.node,), saves, frees,
+                             saves_result)
+    return wrap(fn(float_operand(input)), label, (input,), saves_result=saves_result,
+                frees=frees)
+
+
+def with_number(primitive, label, input, number, frees=None):
+    """`primitive` (elementwise) of a float32 or float64 tensor `input` and a Python float
+    or int `number`: computed in `input`'s dtype (PyTorch's promotion)."""
+    box = input._box
+    if box is not None and STATE.enabled:
+        saves = _NUMBER_SAVES.get(primitive, _UNKNOWN)
+        if saves is _UNKNOWN:
+            saves = _NUMBER_SAVES[primitive] = _declared_saves(primitive, _TENSOR_AND_NUMBER)
+        if saves is not None:
+            return _recorded(primitive, label, (input, number), (input._data, number),
+                             (box.node, None), saves, frees=frees)
+    return wrap(primitive(engine(input), number), label, (input, number), frees=frees)
+
+
+def binary(primitive, label, a, b, frees=None, saves_result=False):
+    """`primitive` (elementwise) of tensors `a` and `b` of one dtype, which the result has;
+    both are its edges."""
+    box_a = a._box
+    box_b = b._box
+    if STATE.enabled and (box_a is not None or box_b is not None):
+        saves = _declared_saves(primitive, (box_a is not None, box_b is not None))
+        if saves is not None:
+            return _recorded(primitive, label, (a, b), (a._data, b._data),
+                             (None if box_a is None else box_a.node,
+                              None if box_b is None else box_b.node),
+                             saves, frees, saves_result)
+    return wrap(elementwise(primitive, engine(a), engine(b)), label, (a, b), frees=frees,
+                saves_result=saves_result)
+
+
+def _recorded(primitive, label, edges, values, parents, saves, frees=None,
+              saves_result=False):
+    """The tensor of `primitive` applied to `values`, recorded on the tape: what
+    ``wrap(primitive(*engine values), ...)`` makes, without boxing the arguments and
+    dispatching to the tape, or searching the residuals for the values they hold: they
+    are those at positions `saves` of ``(ans, *values)``, as the rule declares. `values`
+    are the arrays of the tensors in `edges` (the first is one), whose nodes are
+    `parents` (None for a tensor that does not require grad), and Python numbers;
+    recording is on."""
+    try:
+        ans = primitive.impl(*values)
+    except ValueError as error:  # two shapes that do not broadcast
+        raise RuntimeError(broadcast_error(*[np.shape(v) for v in values]) or str(error)
+                           ) from None
+    residuals = primitive.vjp.save(ans, values, NO_PARAMS, parents)
+    data = ans if type(ans) is np.ndarray else np.asarray(ans)
+    if saves:
+        held = ((values[0],) if saves == _INPUT
+                else tuple([((ans,) + values)[i] for i in saves]))
+        node = TapeNode(primitive, NO_PARAMS, parents, residuals, held, (values, ans),
+                        True if frees is None else frees, label, parents)
+    else:
+        node = TapeNode(primitive, NO_PARAMS, parents, residuals, (), None, bool(frees), label,
+                        parents)
+    box = _new(ReverseBox)  # built in place, as Tape.record does
+    box.value = data
+    box._trace = TAPE
+    box.node = node
+    if instruments.on_result is not None:  # debugging (as Primitive.__call__ calls it)
+        instruments.on_result(TAPE, primitive, box)
+    t = make(data, box)
+    if saves or saves_result:
+        # Each input tensor's version, checked if its array is saved (else on replay
+        # only), then the result's if PyTorch saves it.
+        entries = ()
+        if saves:
+            entries = (_saved_entry(edges[0], 1 not in saves),)
+            if len(edges) == 2 and type(edges[1]) is Tensor:
+                entries += (_saved_entry(edges[1], 2 not in saves),)
+        if saves_result:
+            entries += (_saved_entry(t, False),)
+        node.saved = entries
+    return t
+
+
+_INPUT = (1,)  # the rule saves the first tensor's array (sin's)
 
 
 def check_tensor(x, name):

@@ -30,13 +30,18 @@ _creation_numbers = itertools.count()
 _new = object.__new__
 
 
-class VersionCounter:
-    """How many times a stored value was modified in place (shared by aliases of it)."""
+# A version counter: how many times a stored value was modified in place, as
+# ``counter[VERSION]``, shared by the tensors that alias the value. A dict holding an int
+# rather than an object with a slot: the cyclic collector does not track a dict of numbers,
+# so neither does it track the saved-value checks that hold one (`TapeNode.saved`) once it
+# finds their other values untracked, which would otherwise stay on its lists for as long
+# as the graph lives (three objects per operation saving a tensor).
+VERSION = "version"
 
-    __slots__ = ("value",)
 
-    def __init__(self):
-        self.value = 0
+def version_counter():
+    """A new version counter, at version 0."""
+    return {VERSION: 0}
 
 
 class TapeNode(Node):
@@ -71,20 +76,21 @@ class TapeNode(Node):
     __slots__ = ("number", "held", "recipe", "frees", "saved", "hooks", "sink", "label",
                  "edges", "meta")
 
-    def __init__(self, primitive, params, parents, residuals):
+    def __init__(self, primitive, params, parents, residuals, held=(), recipe=None,
+                 frees=False, label=None, edges=None):
         self.primitive = primitive
         self.params = params
         self.parents = parents
         self.residuals = residuals
         self.number = next(_creation_numbers)
-        self.held = ()
-        self.recipe = None
-        self.frees = False
+        self.held = held
+        self.recipe = recipe
+        self.frees = frees
         self.saved = ()
         self.hooks = None
         self.sink = None
-        self.label = None
-        self.edges = None
+        self.label = label
+        self.edges = edges
         self.meta = None
 
     def __repr__(self):
@@ -189,7 +195,7 @@ def retie_saved(nodes, counters, counter):
     for node in nodes:
         if node.saved:
             node.saved = tuple(
-                (counter, counter.value) + entry[2:]
+                (counter, counter[VERSION]) + entry[2:]
                 if any(entry[0] is c for c in counters) else entry
                 for entry in node.saved)
 
@@ -289,7 +295,7 @@ class _Visit:
             raise _freed_error(node)
         replaying = self.create_graph and node.recipe is not None
         for counter, version, dtype, shape, creator, replay_only in node.saved:  # no frame
-            if counter.value != version and (replaying or not replay_only):
+            if counter[VERSION] != version and (replaying or not replay_only):
                 raise _modified_error(counter, version, dtype, shape, creator)
         if replaying:
             values, ans = node.recipe
@@ -324,7 +330,7 @@ def _modified_error(counter, version, dtype, shape, creator):
     return RuntimeError(
         f"one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: {_describe(dtype, shape, creator)} is at version "
-        f"{counter.value}; expected version {version} instead. Hint: enable anomaly "
+        f"{counter[VERSION]}; expected version {version} instead. Hint: enable anomaly "
         f"detection to find the operation that failed to compute its gradient, with "
         f"torch.autograd.set_detect_anomaly(True, check_nan=False).")
 

@@ -23,7 +23,7 @@ import weakref
 import numpy as np
 
 from . import _device, _dtypes
-from ._tape import TAPE, VersionCounter, leaf_node
+from ._tape import TAPE, leaf_node, version_counter
 
 _new = object.__new__
 
@@ -33,7 +33,7 @@ def make(data, box=None, version=None, base=None):
     t = _new(Tensor)
     t._data = data
     t._box = box
-    t._version = VersionCounter() if version is None else version
+    t._version = version_counter() if version is None else version
     t._grad = None
     t._base = base
     t._views = None

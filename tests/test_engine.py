@@ -65,3 +65,41 @@ def test_many_inputs_and_outputs_share_one_backward_pass():
     ga, gb = pullback((np.ones(4), np.ones(4), 1.0))
     np.testing.assert_array_equal(ga, x + 1 + 1 + 1)
     np.testing.assert_array_equal(gb, x + 1)
+
+
+def test_declared_saves_are_what_the_rules_save():
+    """A rule that declares its residuals (`saved_positions`) saves exactly the values at
+    those positions of (ans, *args), by identity: compat takes them as the node's saved
+    values without searching the residuals."""
+    from funcgrad.core.primitive import registry
+    from funcgrad.numpy.elementwise import ElementwiseVJP
+
+    checked = set()
+    for primitive in registry.values():
+        nin = getattr(primitive, "nin", None)
+        if primitive.vjp is None or nin is None or primitive.multiple_results:
+            continue
+        args = tuple(np.linspace(0.2, 0.4, 3) + 0.1 * i for i in range(nin))
+        try:
+            with np.errstate(all="ignore"):
+                ans = primitive.impl(*args)
+        except TypeError:  # an integer operand (ldexp's exponent): not a float's rule
+            continue
+        for argnum in range(nin):
+            wanted = tuple(True if i == argnum else None for i in range(nin))
+            positions = primitive.vjp.saved_positions(wanted)
+            if positions is None:
+                continue
+            residuals = primitive.vjp.save(ans, args, {}, wanted)
+            if isinstance(primitive.vjp, ElementwiseVJP):
+                residual = residuals[argnum]
+                held = () if residual is None else residual[0]
+            else:
+                held = residuals
+            given = (ans,) + args
+            assert len(held) == len(positions), primitive.name
+            assert all(value is given[i] for value, i in zip(held, positions)), primitive.name
+            checked.add(primitive.name)
+    # (among them every primitive compat records directly)
+    assert {"sin", "cos", "exp", "log", "tanh", "sqrt", "add", "subtract", "multiply",
+            "divide"} <= checked

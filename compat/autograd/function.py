@@ -15,7 +15,7 @@ from funcgrad.core import NO_PARAMS, Primitive, defvjp_rule, tuple_get
 from .. import _ops, _record
 from .._graph import cotangent_of, tensor_of_cotangent
 from .._grad_mode import STATE, no_grad
-from .._tape import TAPE
+from .._tape import TAPE, VERSION
 from .._tensor import Tensor, make
 
 
@@ -37,16 +37,16 @@ class FunctionCtx:
                 raise TypeError(f"save_for_backward can only save tensors (or None), got "
                                 f"{type(t).__name__}")
         self._saved = tensors
-        self._saved_versions = tuple(None if t is None else (t._version, t._version.value)
+        self._saved_versions = tuple(None if t is None else (t._version, t._version[VERSION])
                                      for t in tensors)
 
     @property
     def saved_tensors(self):
         for t, version in zip(self._saved, self._saved_versions):
-            if version is not None and version[0].value != version[1]:
+            if version is not None and version[0][VERSION] != version[1]:
                 raise RuntimeError(
                     f"one of the tensors saved with save_for_backward was modified by an "
-                    f"in-place operation: it is at version {version[0].value}, but "
+                    f"in-place operation: it is at version {version[0][VERSION]}, but "
                     f"{version[1]} was expected. Save a clone() instead, or modify it after "
                     f"calling backward.")
         return self._saved

@@ -14,9 +14,10 @@ pass drops them once used.
 Rules are easier to write one argument at a time, so `defvjp(primitive, *rules)` takes an
 `ArgVJP` per argument and assembles the primitive's rule from them, once:
 
-    ArgVJP(save, pull)
+    ArgVJP(save, pull, saves=None)
         save(ans, *args, **params) -> a tuple: this argument's residuals
         pull(g, *residuals) -> this argument's cotangent
+        saves: where `save` only picks values, their positions in (ans, *args)
 
 Rules are written with funcgrad.numpy, never raw NumPy on cotangents or traced values
 (decision 2): run under an outer transform, that is what makes higher derivatives work.
@@ -30,13 +31,16 @@ from . import errors
 
 class ArgVJP:
     """The VJP of one argument, in two halves: `save` (forward pass) returns the residual
-    tuple that `pull` (backward pass) receives after the cotangent."""
+    tuple that `pull` (backward pass) receives after the cotangent. `saves` declares that
+    tuple, where `save` computes nothing: the positions in ``(ans, *args)`` of the values
+    it holds, in order (None: undeclared)."""
 
-    __slots__ = ("save", "pull")
+    __slots__ = ("save", "pull", "saves")
 
-    def __init__(self, save, pull):
+    def __init__(self, save, pull, saves=None):
         self.save = save
         self.pull = pull
+        self.saves = saves
 
 
 def _save_nothing(ans, *args, **params):
@@ -49,7 +53,7 @@ def _pull_nothing(g):
 
 # The rule of an argument the output depends on only through a function that is constant
 # almost everywhere (rounding, signs, comparisons): it saves nothing and pulls back zero.
-ZERO = ArgVJP(_save_nothing, _pull_nothing)
+ZERO = ArgVJP(_save_nothing, _pull_nothing, saves=())
 
 
 class PerArgumentVJP:
@@ -90,7 +94,21 @@ class PerArgumentVJP:
                 residuals.append(self.any_arg.save(argnum, ans, *args, **params))
             else:
                 raise errors.missing_vjp_rule(self.name, argnum)
-        return residuals
+        # A tuple: once its values are found untracked the cyclic collector stops scanning
+        # it, where it would scan a list for as long as the node lives (compat's tape).
+        return tuple(residuals)
+
+    def saved_positions(self, wanted):
+        """The positions in ``(ans, *args)`` of the values that the residuals for `wanted`
+        hold, as the rules declare them; None if a rule does not declare its residuals."""
+        positions = ()
+        for argnum, want in enumerate(wanted):
+            if want is not None:
+                rule = self.rules[argnum] if argnum < len(self.rules) else None
+                if rule is None or rule.saves is None:
+                    return None
+                positions += rule.saves
+        return positions
 
     def _check_only_first(self, wanted):
         for argnum, want in enumerate(wanted):
@@ -121,6 +139,10 @@ class VJPRule:
     def __init__(self, save, backward):
         self.save = save
         self.backward = backward
+
+    def saved_positions(self, wanted):
+        """None: a rule written whole computes its residuals (see PerArgumentVJP's)."""
+        return None
 
 
 def defvjp(primitive, *rules):

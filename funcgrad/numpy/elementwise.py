@@ -73,17 +73,20 @@ class Ufunc(Primitive):
 class Slope:
     """A linear map ``v -> v * d ans / d arg`` for one argument of an elementwise function,
     in two halves: ``save(ans, *args) -> residuals`` runs in the forward pass,
-    ``apply(v, *residuals)`` (None: a zero map) maps a cotangent or a tangent.
+    ``apply(v, *residuals)`` (None: a zero map) maps a cotangent or a tangent. `saves`
+    declares the residuals where `save` computes nothing: the positions in ``(ans, *args)``
+    of the values they are (None: undeclared).
 
     Both modes apply it: for elementwise real or holomorphic functions the VJP and the JVP
     are the same multiplication, because JAX transposes without conjugating.
     """
 
-    __slots__ = ("save", "apply")
+    __slots__ = ("save", "apply", "saves")
 
-    def __init__(self, save, apply):
+    def __init__(self, save, apply, saves=None):
         self.save = save
         self.apply = apply
+        self.saves = saves
 
 
 def slope_of(apply, arg_names):
@@ -98,7 +101,8 @@ def slope_of(apply, arg_names):
     if unknown:
         raise TypeError(f"slope {apply.__name__} names {unknown}, which are not among "
                         f"{sources}")
-    return Slope(_picker(tuple(sources.index(name) for name in names)), apply)
+    positions = tuple(sources.index(name) for name in names)
+    return Slope(_picker(positions), apply, positions)
 
 
 def _picker(positions):
@@ -142,9 +146,9 @@ def _zero(v):
     return None
 
 
-IDENTITY = Slope(_save_nothing, _identity)
+IDENTITY = Slope(_save_nothing, _identity, ())
 # The slope of a function that is constant almost everywhere (rounding, sign): zero.
-ZERO_SLOPE = Slope(_save_nothing, _zero)
+ZERO_SLOPE = Slope(_save_nothing, _zero, ())
 
 
 def _from_values_impl(*values, compute, dtype):
@@ -216,9 +220,24 @@ class ElementwiseVJP:
             elif slope is None:
                 raise errors.missing_vjp_rule(self.name, len(residuals))
             else:
-                shape, dtype = aval(arg)
+                try:  # (aval, inlined: a call fewer per traced binary operation)
+                    shape, dtype = arg.shape, arg.dtype
+                except AttributeError:
+                    shape, dtype = aval(arg)
                 residuals.append((slope.save(ans, *args), shape, dtype))
-        return residuals
+        # A tuple (see PerArgumentVJP.save).
+        return tuple(residuals)
+
+    def saved_positions(self, wanted):
+        """The positions in ``(ans, *args)`` of the values that the residuals for `wanted`
+        hold, as the slopes declare them; None if a slope does not declare its residuals."""
+        positions = ()
+        for slope, want in zip(self.rules, wanted):
+            if want is not None and slope is not ZERO_SLOPE:
+                if slope is None or slope.saves is None:
+                    return None
+                positions += slope.saves
+        return positions
 
     def backward(self, residuals, params, g):
         cotangents = []
@@ -268,7 +287,7 @@ def unary_rules(prim, slope):
     Its cotangent and tangent already have the argument's shape and dtype, so the slope is
     the whole VJP: one call per backward step."""
     slope = slope_of(slope, ("x",))
-    defvjp(prim, ArgVJP(slope.save, slope.apply))
+    defvjp(prim, ArgVJP(slope.save, slope.apply, slope.saves))
     defjvp(prim, lambda t, ans, x: slope.apply(t, *slope.save(ans, x)))
 
 

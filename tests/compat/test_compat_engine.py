@@ -128,3 +128,94 @@ def test_a_long_chain_is_not_recursive():
     for _ in range(30000):
         y = fnp.multiply(y, 1.0)
     assert backward([y.node], [np.ones(())])[x_node] == 1.0
+
+
+# ---- the direct recording path (compat._record.unary, with_number) -----------------------
+
+def _recorded_state(t):
+    """What the tape keeps for tensor `t`'s operation, with values compared by content."""
+    node = t._box.node
+    held = [np.asarray(v) for v in node.held]
+    saved = [(version, dtype, shape, creator, replay_only)
+             for _, version, dtype, shape, creator, replay_only in node.saved]
+    return (node.primitive, node.params, node.label, len(node.parents), node.frees,
+            node.recipe is not None, held, saved, t._data)
+
+
+DIRECT_OPS = {
+    "sin": lambda torch, x, w: torch.sin(x), "cos": lambda torch, x, w: torch.cos(x),
+    "exp": lambda torch, x, w: torch.exp(x), "log": lambda torch, x, w: torch.log(x),
+    "tanh": lambda torch, x, w: torch.tanh(x), "sqrt": lambda torch, x, w: torch.sqrt(x),
+    "add": lambda torch, x, w: x + 0.5, "radd": lambda torch, x, w: 2 + x,
+    "sub": lambda torch, x, w: x - 0.25, "mul": lambda torch, x, w: x * 1.5,
+    "rmul": lambda torch, x, w: 3 * x, "div": lambda torch, x, w: x / 4.0,
+    "add_tensor": lambda torch, x, w: x + w, "sub_tensor": lambda torch, x, w: w - x,
+    "mul_tensor": lambda torch, x, w: x * w, "div_tensor": lambda torch, x, w: w / x,
+    "mul_self": lambda torch, x, w: x * x, "floor_divide": lambda torch, x, w: w // x,
+    "pow2": lambda torch, x, w: x ** 2,
+}
+
+
+@pytest.mark.parametrize("w_requires_grad", [True, False])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
+@pytest.mark.parametrize("name", sorted(DIRECT_OPS))
+def test_direct_recording_keeps_what_dispatch_through_boxes_keeps(name, shape, dtype,
+                                                                  w_requires_grad,
+                                                                  monkeypatch):
+    """An operation recorded directly on tensors' arrays, with the saved values its rule
+    declares (`_record._recorded`), leaves the node, checks and gradients that the
+    primitive applied to the tensors' boxes leaves."""
+    import compat as torch
+    from compat import _record
+
+    def run():
+        x = torch.tensor(np.linspace(0.2, 0.8, int(np.prod(shape))).reshape(shape)
+                         .astype(dtype), requires_grad=True)
+        w = torch.tensor(np.linspace(1.5, 0.5, int(np.prod(shape))).reshape(shape)
+                         .astype(dtype), requires_grad=w_requires_grad)
+        w_in = w * 1.0 if w_requires_grad else w  # a non-leaf input has a labelled node
+        y = DIRECT_OPS[name](torch, x * 1.0, w_in)
+        state = _recorded_state(y)
+        y.sum().backward()
+        return state, x.grad.numpy(), None if w.grad is None else w.grad.numpy()
+
+    calls = []
+    direct = _record._recorded
+
+    def counted(*args, **options):
+        calls.append(args[0])
+        return direct(*args, **options)
+
+    def through_boxes(primitive, label, edges, values, parents, saves, frees=None,
+                      saves_result=False):
+        out = primitive(*[_record.engine(x) if isinstance(x, torch.Tensor) else x
+                          for x in edges])
+        return _record.wrap(out, label, edges, saves_result=saves_result, frees=frees)
+
+    monkeypatch.setattr(_record, "_recorded", counted)
+    direct_run = run()
+    assert len(calls) == (3 if w_requires_grad else 2)  # the operation, x * 1.0, w * 1.0
+    monkeypatch.setattr(_record, "_recorded", through_boxes)
+    boxed_run = run()
+    (d_state, *d_grads), (b_state, *b_grads) = direct_run, boxed_run
+    for mine, theirs in zip(d_state, b_state):
+        if isinstance(mine, np.ndarray):
+            assert mine.dtype == theirs.dtype and mine.shape == theirs.shape
+            np.testing.assert_array_equal(mine, theirs)
+        elif isinstance(mine, list) and mine and isinstance(mine[0], np.ndarray):
+            assert len(mine) == len(theirs)
+            for a, b in zip(mine, theirs):
+                np.testing.assert_array_equal(a, b)
+        else:
+            assert mine == theirs
+    for mine, theirs in zip(d_grads, b_grads):
+        np.testing.assert_array_equal(mine, theirs)
+
+
+def test_direct_recording_raises_pytorchs_broadcast_error():
+    import compat as torch
+    x = torch.ones(2, 3, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"The size of tensor a \(3\) must match the size "
+                                           r"of tensor b \(4\) at non-singleton dimension 1"):
+        x * torch.ones(2, 4)
