@@ -153,10 +153,11 @@ def _linspace(start, end, steps, dtype):
     halfway = steps // 2
     counts = np.concatenate([np.arange(halfway), np.arange(steps - halfway - 1, -1, -1)])
     counts = counts.astype(arithmetic)
-    origins = np.where(np.arange(steps) < halfway, first, last)
+    first_half = np.arange(steps) < halfway
+    origins = np.where(first_half, first, last)
     with np.errstate(over="ignore", invalid="ignore"):  # PyTorch's inf and nan, silently
         step = (last - first) / np.asarray(steps - 1).astype(arithmetic)
-        steps_taken = np.where(np.arange(steps) < halfway, step, -step)
+        steps_taken = np.where(first_half, step, -step)
         if arithmetic == np.float16:
             values = origins + steps_taken * counts
         else:

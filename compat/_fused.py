@@ -1,7 +1,7 @@
 """PyTorch's pointwise kernels that scale and add (add and sub with alpha, addcmul,
 addcdiv, lerp), with the values its CPU kernels compute and the derivatives its
-derivatives.yaml writes; and the backward formulas of tanh, sigmoid, rsqrt and hypot,
-rounded as PyTorch's backward kernels round them.
+derivatives.yaml writes; and the derivative formulas of rsqrt and hypot, rounded as
+PyTorch rounds them.
 
 PyTorch's CPU kernels fuse the multiply and the add of ``c + a * b`` (Vectorized's fmadd,
 or the compiler's contraction), rounding once where NumPy's two operations round twice, and
