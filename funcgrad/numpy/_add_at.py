@@ -27,21 +27,18 @@ def added_at(out, index, values):
 
 
 def _cupy_at(ufunc, out, index, values):
-    """CuPy's ufuncs take no ``at`` through NumPy's protocol; cupyx's scatter functions
-    are its in-place ``add.at``, ``maximum.at`` and ``minimum.at``. They take no complex
-    values (CuPy 14), so a complex sum is scattered as its real and imaginary parts."""
+    """CuPy's ufuncs take no ``at`` through NumPy's protocol, but ``cupy.add.at``,
+    ``cupy.maximum.at`` and ``cupy.minimum.at`` are their own (in place). They take no
+    complex values (CuPy 14), so a complex sum is scattered as its real and imaginary parts."""
     import cupy
-    import cupyx
     if ufunc is np.add and out.dtype.kind == "c":
         values = cupy.asarray(values)
         parts = [cupy.zeros(out.shape, out.real.dtype) for _ in range(2)]
-        cupyx.scatter_add(parts[0], index, values.real)
-        cupyx.scatter_add(parts[1], index, values.imag)
+        cupy.add.at(parts[0], index, values.real)
+        cupy.add.at(parts[1], index, values.imag)
         out += parts[0] + 1j * parts[1]
         return out
-    scatter = {np.add: cupyx.scatter_add, np.maximum: cupyx.scatter_max,
-               np.minimum: cupyx.scatter_min}[ufunc]
-    scatter(out, index, values)
+    getattr(cupy, ufunc.__name__).at(out, index, values)
     return out
 
 
