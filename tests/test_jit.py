@@ -18,6 +18,7 @@ from hypothesis import example, given
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
+from funcgrad.transforms import passes
 from funcgrad.transforms.jit import JitRecompileWarning
 from funcgrad.tree_util import tree_flatten
 from jit_tiers import TIERS, tier
@@ -114,9 +115,11 @@ def test_lower_shows_the_generated_program_and_clear_cache_forgets():
     lowered = f.lower(w, x)
     text = lowered.as_text()
     assert text.startswith("def loss(w, x):") or text.startswith("def loss(a, b):")
-    for name in ("matmul", "tanh", "power", "sum"):
+    # (the optimized program: NumPy 2.2 on computes power(x, 2) as square(x), faster)
+    names = ["matmul", "tanh", "square" if passes._POWER_OF_2_IS_SQUARE else "power", "sum"]
+    for name in names:
         assert f"{name}_(" in text
-    assert lowered.graph.primitive_names == ["matmul", "tanh", "power", "sum"]
+    assert lowered.graph.primitive_names == names
     f(w, x)
     f.clear_cache()
     f(w, x)

@@ -1,6 +1,7 @@
 """jit's passes, each on graphs built by hand, then on traced programs: what each removes,
 merges, folds or overwrites, and that the optimized program's results are bit for bit
 those of the program as traced (and of eager funcgrad)."""
+import hypothesis.extra.numpy as hnp
 import hypothesis.strategies as st
 import numpy as np
 import pytest
@@ -12,9 +13,11 @@ from funcgrad.core import registry
 from funcgrad.numpy.elementwise import from_values_p
 from funcgrad.transforms.codegen import Program
 from funcgrad.transforms.graph import Constant, Equation, Graph, Literal, Var
+from funcgrad.transforms import passes
 from funcgrad.transforms.passes import (drop_identities, eliminate_common_subexpressions,
-                                        eliminate_dead_code, fold_constants, optimize,
-                                        reuse_buffers)
+                                        eliminate_dead_code, fill_scalar_operands,
+                                        fold_constants, optimize, reuse_buffers,
+                                        square_powers)
 from funcgrad.transforms.staging import (CONVERSIONS, GuardFailed, array_bits, guard_p,
                                          passes_guard)
 from funcgrad.tree_util import tree_flatten
@@ -24,6 +27,8 @@ RESHAPE, SUM = registry["reshape"], registry["sum"]
 TRANSPOSE, ASTYPE = registry["transpose"], registry["astype"]
 CONCATENATE = registry["concatenate"]
 EXP, MATMUL = fnp.exp, registry["matmul"]
+POWER, MAXIMUM, MINIMUM = registry["power"], registry["maximum"], registry["minimum"]
+FMAX, FMIN = registry["fmax"], registry["fmin"]
 
 
 class Builder:
@@ -310,12 +315,104 @@ def test_reductions_return_memory_of_their_own(name, axes, keepdims):
         assert not np.shares_memory(jitted(grid), grid)
 
 
+# ---- squares and filled operands ----------------------------------------------------
+
+
+def _any_floats(dtype, shape):
+    """Arrays of every bit pattern of `dtype`: NaNs with payloads, infinities, signed
+    zeros, subnormals."""
+    bits = np.dtype(f"u{np.dtype(dtype).itemsize}")
+    return hnp.arrays(bits, shape).map(lambda a: a.view(dtype))
+
+
+@pytest.mark.skipif(not passes._POWER_OF_2_IS_SQUARE,
+                    reason="NumPy before 2.2 computes power(x, 2) with pow(), not as x * x")
+@given(st.sampled_from([np.float32, np.float64]).flatmap(
+    lambda dtype: _any_floats(dtype, st.sampled_from([(300,), (7, 40)]))))
+def test_powers_of_two_become_squares_with_the_same_bits(m):
+    counts = np.arange(m.size).reshape(m.shape)
+    b = Builder(m, counts if m.dtype == np.float64 else counts.astype(np.float16))
+    a, other = b.inputs
+    with np.errstate(all="ignore"):  # (every bit pattern: overflows, NaNs)
+        outs = [b.eq(POWER, a, Literal(2)), b.eq(POWER, a, Literal(2.0)),
+                b.eq(POWER, b.eq(TRANSPOSE, a, axes=tuple(range(m.ndim))[::-1]), Literal(2)),
+                b.eq(POWER, a, Literal(3)),  # not a square
+                b.eq(POWER, a, Literal(np.float64(2.0))),  # not a Python number: left alone
+                b.eq(POWER, other, Literal(2))]  # an int64 or float16 base: left alone
+    graph = b.graph(*outs)
+    squared = square_powers(graph)
+    assert squared.primitive_names == ["square", "square", "transpose", "square", "power",
+                                       "power", "power"]
+    with np.errstate(all="ignore"):
+        assert_same_bits(run(squared, m, b.values[other]), run(graph, m, b.values[other]))
+
+
+_EXTREMA = [MAXIMUM, MINIMUM, FMAX, FMIN]
+
+
+@given(st.sampled_from([np.float32, np.float64]).flatmap(
+           lambda dtype: _any_floats(dtype, (8, 40))),
+       st.sampled_from([0.0, -0.0, 0.5, -3, np.inf, -np.inf]),
+       st.sampled_from(["C", "F", "reversed"]))
+@example(m=np.array([[0.0, -0.0, np.nan, -np.inf]] * 10, np.float32).reshape(8, 5),
+         number=0.0, layout="C").via("ReLU's ties: maximum(-0.0, 0.0) is 0.0, (0.0, -0.0) -0.0")
+def test_extrema_against_a_number_compare_against_a_filled_array_with_the_same_bits(
+        m, number, layout):
+    # The layout of the value is not known when compiling: a C-contiguous one compares
+    # against the array, any other against the number, with the result's layout NumPy's.
+    b = Builder(m)
+    (a,) = b.inputs
+    outs = [b.eq(op, a, Literal(number)) for op in _EXTREMA]
+    outs += [b.eq(op, Literal(number), a) for op in _EXTREMA]
+    graph = b.graph(*outs)
+    filled = fill_scalar_operands(graph)
+    assert all(name.endswith("_filled") for name in filled.primitive_names[:4])
+    assert all(name.endswith("_filled_first") for name in filled.primitive_names[4:])
+    assert len(filled.constants) == 1  # one array of the number, shared
+    value = {"C": m, "F": np.asfortranarray(m), "reversed": m[::-1, ::-1]}[layout]
+    ours, expected = run(filled, value), run(graph, value)
+    assert_same_bits(ours, expected)
+    assert [r.strides for r in ours] == [r.strides for r in expected]
+
+
+def test_extrema_keep_numbers_that_do_not_fit_and_other_operands():
+    m32 = np.linspace(-1.0, 1.0, 300, dtype=np.float32)
+    b = Builder(m32, x, x.astype(np.int64))
+    a32, a64, ints = b.inputs
+    kept = [b.eq(MAXIMUM, a32, Literal(0.1)),  # float32 cannot hold 0.1
+            b.eq(MAXIMUM, a32, Literal(2 ** 24 + 1)),  # nor this int
+            b.eq(MAXIMUM, a64, Literal(np.nan)),
+            b.eq(MAXIMUM, a32, Literal(np.float64(0.5))),  # a float64 result
+            b.eq(MAXIMUM, ints, Literal(0)),  # integers: vectorized either way
+            b.eq(MAXIMUM, a64, a64)]
+    with np.errstate(over="ignore"):
+        kept.append(b.eq(MAXIMUM, a32, Literal(10 ** 300)))  # beyond float32: infinity
+    graph = b.graph(*kept)
+    assert fill_scalar_operands(graph) is graph
+    b = Builder(x)
+    large = b.graph(b.eq(MAXIMUM, b.inputs[0], Literal(0.0)))
+    assert fill_scalar_operands(large, max_bytes=x.nbytes - 1) is large
+    assert fill_scalar_operands(large, max_bytes=x.nbytes).primitive_names == [
+        "maximum_filled"]
+
+
+def test_a_jitted_relu_compares_against_a_filled_array():
+    m = np.linspace(-1.0, 1.0, 300).reshape(20, 15)
+    relu = fg.jit(lambda v: fnp.maximum(v, 0.0))
+    assert "maximum_filled_(a, k" in relu.lower(m).as_text()
+    for value in (m, m.T, m[::-1]):
+        for _ in range(3):
+            ours, expected = relu(value), np.maximum(value, 0.0)
+            assert_same_bits([ours], [expected])
+            assert ours.strides == expected.strides
+
+
 # ---- passes with nothing to change ---------------------------------------------------
 
 
 @pytest.mark.parametrize("optimization", [
     fold_constants, drop_identities, eliminate_common_subexpressions, eliminate_dead_code,
-    reuse_buffers])
+    square_powers, fill_scalar_operands, reuse_buffers])
 def test_a_pass_with_nothing_to_change_keeps_every_equation(optimization):
     # Passes rebuild only the equations they change: jit runs them on programs of
     # thousands of equations.
@@ -336,7 +433,8 @@ def test_a_pass_with_nothing_to_change_keeps_every_equation(optimization):
 # Bounded on the positive arguments they are given (no overflow in a chain of 12).
 _UNARY = [fnp.sin, fnp.cos, fnp.tanh, lambda v: fnp.exp(-v), lambda v: v * 1.01,
           lambda v: v + 0.1, lambda v: -v, lambda v: v * fnp.tanh(v), fnp.sqrt,
-          lambda v: fnp.maximum(v, 0.2),
+          lambda v: fnp.maximum(v, 0.2), lambda v: fnp.maximum(0.5, v),
+          lambda v: fnp.minimum(v ** 2, 4.0),
           lambda v: v.reshape(-1).reshape(v.shape), lambda v: v.T.T,
           lambda v: v - fnp.mean(v)]
 
