@@ -104,7 +104,7 @@ def jit_seed_steps():
     from benchmarks import jit as timed, workloads
     value_and_grad, loss = workloads._functional_network("funcgrad")
     jitted = funcgrad.jit(value_and_grad(loss, argnums=(0, 1)))
-    step = timed._in_place_step(jitted)
+    step = timed._in_place_step(jitted, workloads.network_data())
     timed.until_compiled(step, jitted)
     for _ in range(n):
         step()
