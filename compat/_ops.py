@@ -16,13 +16,15 @@ import funcgrad.numpy as fnp
 from funcgrad import custom_vjp
 from funcgrad.core import Box, unbox_all
 from funcgrad.numpy._base import reshape_p, sum_p
+from funcgrad.numpy.products import _matmul as matmul_p
 
 from . import _dtypes, _fused, _layout
 from ._dtypes import DEFAULTS
 from ._factories import shape_argument
 from ._grad_mode import STATE
 from ._record import (binary, broadcast_error, check_tensor, elementwise, engine,
-                      float_operand, operand, result_type, unary, with_number, wrap, wrap_view)
+                      float_operand, operand, product, result_type, unary, with_number, wrap,
+                      wrap_view)
 from ._return_types import return_type
 from ._tensor import Tensor, make
 from ._typename import typename
@@ -771,6 +773,9 @@ def _product(a, b, label):
     has nothing to multiply (an empty result or no columns), skips its dtype check and
     gives zeros of `b`'s dtype."""
     if _same_dtype(a, b):
+        if (STATE.enabled and type(a) is Tensor and type(b) is Tensor
+                and (a._box is not None or b._box is not None)):
+            return product(matmul_p, label, a, b)  # no boxes, dispatch or residual search
         a_value = engine(a)
     else:
         recorded = isinstance(engine(a), Box)

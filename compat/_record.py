@@ -324,6 +324,20 @@ def binary(primitive, label, a, b, frees=None, saves_result=False):
                 saves_result=saves_result)
 
 
+def product(primitive, label, a, b):
+    """`primitive` (a matrix product: matmul) of tensors `a` and `b` of one dtype, at least
+    one of them recording: recorded directly where its rule declares the arrays it saves
+    (matmul's: the other operand), else through boxes. The caller has checked the shapes."""
+    box_a = a._box
+    box_b = b._box
+    saves = _declared_saves(primitive, (box_a is not None, box_b is not None))
+    if saves is None:
+        return wrap(primitive(engine(a), engine(b)), label, (a, b))
+    return _recorded(primitive, label, (a, b), (a._data, b._data),
+                     (None if box_a is None else box_a.node,
+                      None if box_b is None else box_b.node), saves)
+
+
 def _recorded(primitive, label, edges, values, parents, saves, frees=None,
               saves_result=False):
     """The tensor of `primitive` applied to `values`, recorded on the tape: what

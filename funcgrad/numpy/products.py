@@ -53,11 +53,16 @@ _matmul = primitive(np.matmul, "matmul")
 
 def _matmul_vjp(argnum):
     # Each VJP saves only the other operand, as PyTorch's matmul does (compat's in-place
-    # checks see what a VJP saves).
+    # checks see what a VJP saves), and declares it (position 2 of (ans, a, b) is b): compat
+    # then records a product without searching its residuals.
     def save(ans, a, b):
-        return ((a if argnum else b), len(shape_of(a)) == 1, len(shape_of(b)) == 1,
-                *aval(b if argnum else a))
-    return ArgVJP(save, _matmul_b_pull if argnum else _matmul_a_pull)
+        a_shape, a_dtype = aval(a)
+        b_shape, b_dtype = aval(b)
+        if argnum:
+            return a, len(a_shape) == 1, len(b_shape) == 1, b_shape, b_dtype
+        return b, len(a_shape) == 1, len(b_shape) == 1, a_shape, a_dtype
+    return ArgVJP(save, _matmul_b_pull if argnum else _matmul_a_pull,
+                  saves=(1,) if argnum else (2,))
 
 
 # Vectors are promoted to matrices (a as a row, b as a column), as NumPy does.
