@@ -16,6 +16,7 @@ import funcgrad.numpy as fnp
 from funcgrad import custom_vjp
 from funcgrad.core import Box, unbox_all
 from funcgrad.numpy._base import reshape_p, sum_p
+from funcgrad.numpy.elementwise import _where as where_p
 from funcgrad.numpy.products import _matmul as matmul_p
 
 from . import _dtypes, _fused, _layout
@@ -23,8 +24,8 @@ from ._dtypes import DEFAULTS
 from ._factories import shape_argument
 from ._grad_mode import STATE
 from ._record import (binary, broadcast_error, check_tensor, elementwise, engine,
-                      float_operand, operand, product, result_type, unary, with_number, wrap,
-                      wrap_view)
+                      float_operand, operand, product, result_type, selected, unary,
+                      with_number, wrap, wrap_view)
 from ._return_types import return_type
 from ._tensor import Tensor, make
 from ._typename import typename
@@ -420,8 +421,10 @@ def clamp(input, min=None, max=None):
     if max is None and _float_and_number(input, min):
         # clamp(min=0) on a float tensor (ReLU): the result has the input's dtype and the
         # bound is taken as it is, what the general path below finds (~1.3 us).
-        value = engine(input)
-        return wrap(_clamped_below(value, input._data, min), "ClampBackward1", (input,))
+        raw = input._data
+        if STATE.enabled and input._box is not None:  # _clamped_below's where, recorded
+            return selected(where_p, "ClampBackward1", raw >= min, input, np.maximum(raw, min))
+        return wrap(_clamped_below(raw, raw, min), "ClampBackward1", (input,))
     # Lists rather than generator expressions, and the input's dtype looked up once (~1 us).
     dtype = result_type(*[x for x in (input, min, max) if x is not None])
     shape = input._data.shape
@@ -434,17 +437,18 @@ def clamp(input, min=None, max=None):
     value = _clamped(operand(input, dtype), _bound(min, dtype), _bound(max, dtype))
     tensor_bounds = tuple([b for b in (min, max) if isinstance(b, Tensor)])
     label = "ClampBackward0" if tensor_bounds else "ClampBackward1"
-    return wrap(value, label, (input,) + tensor_bounds)
+    # PyTorch saves the input and tensor bounds: modifying one before backward is an error.
+    return wrap(value, label, (input,) + tensor_bounds, saves_inputs=True)
 
 
 def clamp_min(input, min):
     return wrap(_clamped(operand(input, input.dtype), _bound(min, input.dtype), None),
-                "ClampMinBackward0", (input,))
+                "ClampMinBackward0", (input,), saves_inputs=True)
 
 
 def clamp_max(input, max):
     return wrap(_clamped(operand(input, input.dtype), None, _bound(max, input.dtype)),
-                "ClampMaxBackward0", (input,))
+                "ClampMaxBackward0", (input,), saves_inputs=True)
 
 
 def _nan_passing(extremum):

@@ -338,6 +338,24 @@ def product(primitive, label, a, b):
                       None if box_b is None else box_b.node), saves)
 
 
+def selected(where, label, condition, input, other):
+    """``where(condition, input, other)`` (funcgrad's where primitive) of a boolean array
+    `condition`, a recording tensor `input` and an array `other` of its dtype, the two
+    arrays being constants computed from input's values (a clamp's): recorded directly.
+    PyTorch's node saves the input, where funcgrad's rule holds the condition: modifying
+    the input before backward is an error, as in PyTorch."""
+    parent = input._box.node
+    t = _recorded(where, label, (input,), (condition, input._data, other),
+                  (None, parent, None), _CONDITION, frees=True)
+    node = t._box.node
+    node.edges = (parent,)  # next_functions: the input alone
+    node.saved = (_saved_entry(input, False),)
+    return t
+
+
+_CONDITION = (1,)  # where's rule holds its condition, position 1 of (ans, *args)
+
+
 def _recorded(primitive, label, edges, values, parents, saves, frees=None,
               saves_result=False):
     """The tensor of `primitive` applied to `values`, recorded on the tape: what
