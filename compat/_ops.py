@@ -24,8 +24,8 @@ from ._dtypes import DEFAULTS
 from ._factories import shape_argument
 from ._grad_mode import STATE
 from ._record import (binary, broadcast_error, check_tensor, elementwise, engine,
-                      float_operand, operand, product, result_type, selected, unary,
-                      with_number, wrap, wrap_view)
+                      float_operand, operand, product, reduced, result_type, selected,
+                      unary, with_number, wrap, wrap_view)
 from ._return_types import return_type
 from ._tensor import Tensor, make
 from ._typename import typename
@@ -594,10 +594,12 @@ def _axes(input, dim):
     return axes
 
 
-def _reduction(name, fn, labels, integer_dtype=None):
+def _reduction(name, fn, labels, integer_dtype=None, primitive=None):
     """A reduction over `dim` (all elements when None) computed by ``fn(value, axes,
     keepdims)``, given sorted axes; `labels` are PyTorch's names for the full and the
-    per-dimension form."""
+    per-dimension form. `primitive`, where given, is the primitive `fn` applies, whose
+    rule holds no array of a NumPy input: a recording tensor reduced in its own dtype is
+    then recorded directly (`reduced`)."""
     def reduce(input, dim=None, keepdim=False, *, dtype=None):
         input_dtype = input.dtype  # looked up once: a property call fewer (~0.15 us)
         if dtype is not None:
@@ -612,6 +614,10 @@ def _reduction(name, fn, labels, integer_dtype=None):
             target = input_dtype
         axes = (tuple(range(input._data.ndim)) if dim is None
                 else tuple(sorted(_axes(input, dim))))
+        if (primitive is not None and target is input_dtype and type(input) is Tensor
+                and input._box is not None and STATE.enabled):
+            return reduced(primitive, labels[dim is not None], input, axes=axes,
+                           keepdims=bool(keepdim))
         out = fn(operand(input, target), axes, bool(keepdim))
         return wrap(out, labels[dim is not None], (input,))
     reduce.__name__ = name
@@ -624,7 +630,7 @@ def _sum(value, axes, keepdims):
     return sum_p(value, axes=axes, keepdims=keepdims)
 
 
-sum = _reduction("sum", _sum, ("SumBackward0", "SumBackward1"), _int64)
+sum = _reduction("sum", _sum, ("SumBackward0", "SumBackward1"), _int64, sum_p)
 mean = _reduction("mean", lambda value, axes, keepdims: fnp.mean(value, axes, keepdims=keepdims),
                   ("MeanBackward0", "MeanBackward1"))
 prod = _reduction("prod", lambda value, axes, keepdims: fnp.prod(value, axes, keepdims=keepdims),

@@ -343,7 +343,8 @@ def selected(where, label, condition, input, other):
     `condition`, a recording tensor `input` and an array `other` of its dtype, the two
     arrays being constants computed from input's values (a clamp's): recorded directly.
     PyTorch's node saves the input, where funcgrad's rule holds the condition: modifying
-    the input before backward is an error, as in PyTorch."""
+    the input before backward is an error, as in PyTorch (its check is made here: the
+    first of the values `_recorded` is given is the condition, not the input's array)."""
     parent = input._box.node
     t = _recorded(where, label, (input,), (condition, input._data, other),
                   (None, parent, None), _CONDITION, frees=True)
@@ -356,29 +357,37 @@ def selected(where, label, condition, input, other):
 _CONDITION = (1,)  # where's rule holds its condition, position 1 of (ans, *args)
 
 
+def reduced(primitive, label, input, **params):
+    """`primitive` (a reduction whose rule holds no array of a NumPy input: sum's keeps
+    the input's shape) of a recording tensor `input`, with `params`: recorded directly,
+    with nothing saved to check (PyTorch's node saves no tensor either)."""
+    return _recorded(primitive, label, (input,), (input._data,), (input._box.node,), (),
+                     params=params)
+
+
 def _recorded(primitive, label, edges, values, parents, saves, frees=None,
-              saves_result=False):
-    """The tensor of `primitive` applied to `values`, recorded on the tape: what
-    ``wrap(primitive(*engine values), ...)`` makes, without boxing the arguments and
+              saves_result=False, params=NO_PARAMS):
+    """The tensor of `primitive` applied to `values` (with `params`), recorded on the tape:
+    what ``wrap(primitive(*engine values), ...)`` makes, without boxing the arguments and
     dispatching to the tape, or searching the residuals for the values they hold: they
     are those at positions `saves` of ``(ans, *values)``, as the rule declares. `values`
     are the arrays of the tensors in `edges` (the first is one), whose nodes are
     `parents` (None for a tensor that does not require grad), and Python numbers;
     recording is on."""
     try:
-        ans = primitive.impl(*values)
+        ans = primitive.impl(*values, **params) if params else primitive.impl(*values)
     except ValueError as error:  # two shapes that do not broadcast
         raise RuntimeError(broadcast_error(*[np.shape(v) for v in values]) or str(error)
                            ) from None
-    residuals = primitive.vjp.save(ans, values, NO_PARAMS, parents)
+    residuals = primitive.vjp.save(ans, values, params, parents)
     data = ans if type(ans) is np.ndarray else np.asarray(ans)
     if saves:
         held = ((values[0],) if saves == _INPUT
                 else tuple([((ans,) + values)[i] for i in saves]))
-        node = TapeNode(primitive, NO_PARAMS, parents, residuals, held, (values, ans),
+        node = TapeNode(primitive, params, parents, residuals, held, (values, ans),
                         True if frees is None else frees, label, parents)
     else:
-        node = TapeNode(primitive, NO_PARAMS, parents, residuals, (), None, bool(frees), label,
+        node = TapeNode(primitive, params, parents, residuals, (), None, bool(frees), label,
                         parents)
     box = _new(ReverseBox)  # built in place, as Tape.record does
     box.value = data

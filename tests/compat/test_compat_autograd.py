@@ -28,6 +28,7 @@ def test_gradients_accumulate_and_zero_like_torch():
 @pytest.mark.parametrize("expression", [
     "(x * 2).sum()", "(x + 2).sum()", "x.exp().sum()", "(x ** 2).sum()", "x.sum()",
     "(x.view(3, 1) * 1.0).sum()", "x.mean()", "(x / 3).sum()", "x.mm(x.t()).sum()",
+    "x.sum(dim=1, keepdim=True).sum(0).sum()", "x.t().mm(x).clamp(min=0.5).sum()",
 ])
 def test_second_backward_without_retain_graph_like_torch(expression):
     """PyTorch frees the operations that saved something (a number included) and raises
