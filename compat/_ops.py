@@ -410,6 +410,14 @@ def _clamped_below(value, raw, low):
     return fnp.where(raw >= low, value, np.maximum(raw, low))
 
 
+def _relu_value(raw):
+    """`_clamped_below(raw, raw, 0)` of a float array, bit for bit (NaN and -0.0 kept): +0.0
+    where raw < 0, else raw, selected by bits (`where_p`). A comparison and a select from
+    one array instead of a comparison, a maximum and a select from two ((64, 100) float32
+    of random signs, thread CPU, two runs: 12.8-16.3 -> 6.8-8.3 us)."""
+    return where_p.impl(raw < 0, 0.0, raw)
+
+
 def _clamped_above(value, raw, high):
     return fnp.where(raw <= high, value, np.minimum(raw, high))
 
@@ -422,9 +430,14 @@ def clamp(input, min=None, max=None):
         # clamp(min=0) on a float tensor (ReLU): the result has the input's dtype and the
         # bound is taken as it is, what the general path below finds (~1.3 us).
         raw = input._data
+        zero = min == 0 and math.copysign(1.0, min) > 0  # a ReLU's bound, +0
         if STATE.enabled and input._box is not None:  # _clamped_below's where, recorded
+            if zero:  # (its result, which is also the values where raw is below the bound)
+                value = _relu_value(raw)
+                return selected(where_p, "ClampBackward1", raw >= 0, input, value, value)
             return selected(where_p, "ClampBackward1", raw >= min, input, np.maximum(raw, min))
-        return wrap(_clamped_below(raw, raw, min), "ClampBackward1", (input,))
+        value = _relu_value(raw) if zero else _clamped_below(raw, raw, min)
+        return wrap(value, "ClampBackward1", (input,))
     # Lists rather than generator expressions, and the input's dtype looked up once (~1 us).
     dtype = result_type(*[x for x in (input, min, max) if x is not None])
     shape = input._data.shape

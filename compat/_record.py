@@ -338,16 +338,17 @@ def product(primitive, label, a, b):
                       None if box_b is None else box_b.node), saves)
 
 
-def selected(where, label, condition, input, other):
+def selected(where, label, condition, input, other, ans=None):
     """``where(condition, input, other)`` (funcgrad's where primitive) of a boolean array
     `condition`, a recording tensor `input` and an array `other` of its dtype, the two
-    arrays being constants computed from input's values (a clamp's): recorded directly.
+    arrays being constants computed from input's values (a clamp's): recorded directly
+    (`ans`: its result, where the caller has it).
     PyTorch's node saves the input, where funcgrad's rule holds the condition: modifying
     the input before backward is an error, as in PyTorch (its check is made here: the
     first of the values `_recorded` is given is the condition, not the input's array)."""
     parent = input._box.node
     t = _recorded(where, label, (input,), (condition, input._data, other),
-                  (None, parent, None), _CONDITION, frees=True)
+                  (None, parent, None), _CONDITION, frees=True, ans=ans)
     node = t._box.node
     node.edges = (parent,)  # next_functions: the input alone
     node.saved = (_saved_entry(input, False),)
@@ -366,19 +367,20 @@ def reduced(primitive, label, input, **params):
 
 
 def _recorded(primitive, label, edges, values, parents, saves, frees=None,
-              saves_result=False, params=NO_PARAMS):
+              saves_result=False, params=NO_PARAMS, ans=None):
     """The tensor of `primitive` applied to `values` (with `params`), recorded on the tape:
     what ``wrap(primitive(*engine values), ...)`` makes, without boxing the arguments and
     dispatching to the tape, or searching the residuals for the values they hold: they
     are those at positions `saves` of ``(ans, *values)``, as the rule declares. `values`
     are the arrays of the tensors in `edges` (the first is one), whose nodes are
     `parents` (None for a tensor that does not require grad), and Python numbers;
-    recording is on."""
-    try:
-        ans = primitive.impl(*values, **params) if params else primitive.impl(*values)
-    except ValueError as error:  # two shapes that do not broadcast
-        raise RuntimeError(broadcast_error(*[np.shape(v) for v in values]) or str(error)
-                           ) from None
+    recording is on. `ans`, where the caller has it, is the primitive's result on them."""
+    if ans is None:
+        try:
+            ans = primitive.impl(*values, **params) if params else primitive.impl(*values)
+        except ValueError as error:  # two shapes that do not broadcast
+            raise RuntimeError(broadcast_error(*[np.shape(v) for v in values]) or str(error)
+                               ) from None
     residuals = primitive.vjp.save(ans, values, params, parents)
     data = ans if type(ans) is np.ndarray else np.asarray(ans)
     if saves:

@@ -194,7 +194,7 @@ def test_direct_recording_keeps_what_dispatch_through_boxes_keeps(name, shape, d
         return direct(*args, **options)
 
     def through_boxes(primitive, label, edges, values, parents, saves, frees=None,
-                      saves_result=False, params=NO_PARAMS):
+                      saves_result=False, params=NO_PARAMS, ans=None):
         # the values with each tensor's array replaced by its box (a where's condition
         # and other constants kept)
         boxes = {id(x._data): _record.engine(x) for x in edges if isinstance(x, torch.Tensor)}
@@ -240,3 +240,20 @@ def test_sum_rule_holds_no_array_of_a_numpy_input(shape, axes, keepdims):
     params = {"axes": axes, "keepdims": keepdims}
     ans = sum_p.impl(x, **params)
     assert saved_values(sum_p.vjp.save(ans, (x,), params, (True,))) == ()
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("size", [9, 1_170])  # np.where's path, and the select by bits
+def test_relu_keeps_a_recipe_that_gives_its_result(dtype, size):
+    """clamp(min=0) computes its result by another formula than the where it records
+    (`_ops._relu_value`): the recipe kept for create_graph's replays, applied, gives the
+    result's bits, NaN and signed zeros included."""
+    import compat as torch
+    special = [-np.inf, -2.5, -1e-40, -0.0, 0.0, 1e-40, 0.5, np.inf, np.nan]
+    x = torch.tensor(np.resize(np.array(special, dtype), size), requires_grad=True)
+    y = (x * 1.0).clamp(min=0)
+    node = y._box.node
+    values, ans = node.recipe
+    bits = f"u{np.dtype(dtype).itemsize}"
+    np.testing.assert_array_equal(node.primitive.impl(*values).view(bits), ans.view(bits))
+    np.testing.assert_array_equal(y._data.view(bits), ans.view(bits))
