@@ -123,8 +123,8 @@ def _computed_in_place(ufunc, t, args, kwargs):
     and dtype and would only be copied into t (an SGD step's ``w.sub_(lr * grad)``: one pass
     over w instead of three, 35 -> 13 us for a 1000x100 float32 weight). Returns False,
     doing nothing, in every other case (the general path then raises what it raises).
-    Called first, before the general path's checks: it makes the overlap refusals of its
-    case (other's checks are those of a recorded update)."""
+    Called before the general path's checks, it makes those of its case itself: the
+    refusals of overlapping memory (nothing recorded, there is no leaf to refuse)."""
     if kwargs or len(args) != 1:
         return False
     data = t._data
@@ -274,7 +274,7 @@ def inplace(op, fill=None, ufunc=None, overlap=True):
         recording = STATE.enabled and (t._box is not None or any(
             isinstance(a, Tensor) and a._box is not None for a in args + tuple(kwargs.values())))
         if not recording and ufunc is not None and _computed_in_place(ufunc, t, args, kwargs):
-            return t  # (an SGD step's update: the checks below skipped, ~0.7 us)
+            return t  # an SGD step's update, without the general checks (2.2 -> 1.6 us)
         check_inplace(t, recording)
         if overlap:
             refuse_overlap(t, [a._data for a in args + tuple(kwargs.values())

@@ -340,12 +340,10 @@ def product(primitive, label, a, b):
 
 def selected(where, label, condition, input, other, ans=None):
     """``where(condition, input, other)`` (funcgrad's where primitive) of a boolean array
-    `condition`, a recording tensor `input` and an array `other` of its dtype, the two
-    arrays being constants computed from input's values (a clamp's): recorded directly
-    (`ans`: its result, where the caller has it).
-    PyTorch's node saves the input, where funcgrad's rule holds the condition: modifying
-    the input before backward is an error, as in PyTorch (its check is made here: the
-    first of the values `_recorded` is given is the condition, not the input's array)."""
+    `condition`, a recording tensor `input` and an array `other` of its dtype, both arrays
+    constants computed from input's values (a clamp's), recorded directly; `ans` is its
+    result where the caller has it. PyTorch's node saves the input where where's rule
+    holds the condition: the input's version is checked before backward, as PyTorch's."""
     parent = input._box.node
     t = _recorded(where, label, (input,), (condition, input._data, other),
                   (None, parent, None), _CONDITION, frees=True, ans=ans)
