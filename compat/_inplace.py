@@ -122,7 +122,9 @@ def _computed_in_place(ufunc, t, args, kwargs):
     tensor of t's shape and dtype or a float, so that the out-of-place result has t's shape
     and dtype and would only be copied into t (an SGD step's ``w.sub_(lr * grad)``: one pass
     over w instead of three, 35 -> 13 us for a 1000x100 float32 weight). Returns False,
-    doing nothing, in every other case (the general path then raises what it raises)."""
+    doing nothing, in every other case (the general path then raises what it raises).
+    Called before the general path's checks, it makes those of its case itself: the
+    refusals of overlapping memory (nothing recorded, there is no leaf to refuse)."""
     if kwargs or len(args) != 1:
         return False
     data = t._data
@@ -133,8 +135,13 @@ def _computed_in_place(ufunc, t, args, kwargs):
         other = other._data
         if other.dtype != data.dtype or other.shape != data.shape:
             return False
+        # refuse_overlap's checks, made only where they could refuse (0.6 -> 0.3 us)
+        if 0 in data.strides or (other is not data and np.may_share_memory(data, other)):
+            refuse_overlap(t, (other,))
     elif type(other) is not float or data.dtype.char == "e":
         return False  # float16 and a number: computed in float32 (see _ops._in_opmath)
+    elif 0 in data.strides:
+        refuse_overlap(t, ())
     if t._box is not None:
         privatize(t._box.node, data)  # as write() does
     ufunc(data, other, out=data)
@@ -266,16 +273,15 @@ def inplace(op, fill=None, ufunc=None, overlap=True):
     def update(t, *args, **kwargs):
         recording = STATE.enabled and (t._box is not None or any(
             isinstance(a, Tensor) and a._box is not None for a in args + tuple(kwargs.values())))
+        if not recording and ufunc is not None and _computed_in_place(ufunc, t, args, kwargs):
+            return t  # an SGD step's update, without the general checks (2.2 -> 1.6 us)
         check_inplace(t, recording)
         if overlap:
             refuse_overlap(t, [a._data for a in args + tuple(kwargs.values())
                                if isinstance(a, Tensor)])
-        if not recording:
-            if fill is not None:
-                write(t, fill(t, *args, **kwargs))
-                return t
-            if ufunc is not None and _computed_in_place(ufunc, t, args, kwargs):
-                return t
+        if not recording and fill is not None:
+            write(t, fill(t, *args, **kwargs))
+            return t
         current = alias_of(t) if recording else t
         result = op(current, *args, **kwargs)
         return assign(t, result, (current,) + args + tuple(kwargs.values()))

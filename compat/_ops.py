@@ -16,13 +16,16 @@ import funcgrad.numpy as fnp
 from funcgrad import custom_vjp
 from funcgrad.core import Box, unbox_all
 from funcgrad.numpy._base import reshape_p, sum_p
+from funcgrad.numpy.elementwise import _where as where_p
+from funcgrad.numpy.products import _matmul as matmul_p
 
 from . import _dtypes, _fused, _layout
 from ._dtypes import DEFAULTS
 from ._factories import shape_argument
 from ._grad_mode import STATE
 from ._record import (binary, broadcast_error, check_tensor, elementwise, engine,
-                      float_operand, operand, result_type, unary, with_number, wrap, wrap_view)
+                      float_operand, operand, product, reduced, result_type, selected,
+                      unary, with_number, wrap, wrap_view)
 from ._return_types import return_type
 from ._tensor import Tensor, make
 from ._typename import typename
@@ -407,6 +410,14 @@ def _clamped_below(value, raw, low):
     return fnp.where(raw >= low, value, np.maximum(raw, low))
 
 
+def _relu_value(raw):
+    """`_clamped_below(raw, raw, 0)` of a float array, bit for bit (NaN and -0.0 kept): +0.0
+    where raw < 0, else raw, selected by bits (`where_p`). A comparison and a select from
+    one array instead of a comparison, a maximum and a select from two ((64, 100) float32
+    of random signs, thread CPU, two runs: 12.8-16.3 -> 6.8-8.3 us)."""
+    return where_p.impl(raw < 0, 0.0, raw)
+
+
 def _clamped_above(value, raw, high):
     return fnp.where(raw <= high, value, np.minimum(raw, high))
 
@@ -418,8 +429,15 @@ def clamp(input, min=None, max=None):
     if max is None and _float_and_number(input, min):
         # clamp(min=0) on a float tensor (ReLU): the result has the input's dtype and the
         # bound is taken as it is, what the general path below finds (~1.3 us).
-        value = engine(input)
-        return wrap(_clamped_below(value, input._data, min), "ClampBackward1", (input,))
+        raw = input._data
+        zero = min == 0 and math.copysign(1.0, min) > 0  # a ReLU's bound, +0
+        if STATE.enabled and input._box is not None:  # _clamped_below's where, recorded
+            if zero:  # (its result, which is also the values where raw is below the bound)
+                value = _relu_value(raw)
+                return selected(where_p, "ClampBackward1", raw >= 0, input, value, value)
+            return selected(where_p, "ClampBackward1", raw >= min, input, np.maximum(raw, min))
+        value = _relu_value(raw) if zero else _clamped_below(raw, raw, min)
+        return wrap(value, "ClampBackward1", (input,))
     # Lists rather than generator expressions, and the input's dtype looked up once (~1 us).
     dtype = result_type(*[x for x in (input, min, max) if x is not None])
     shape = input._data.shape
@@ -432,17 +450,18 @@ def clamp(input, min=None, max=None):
     value = _clamped(operand(input, dtype), _bound(min, dtype), _bound(max, dtype))
     tensor_bounds = tuple([b for b in (min, max) if isinstance(b, Tensor)])
     label = "ClampBackward0" if tensor_bounds else "ClampBackward1"
-    return wrap(value, label, (input,) + tensor_bounds)
+    # PyTorch saves the input and tensor bounds: modifying one before backward is an error.
+    return wrap(value, label, (input,) + tensor_bounds, saves_inputs=True)
 
 
 def clamp_min(input, min):
     return wrap(_clamped(operand(input, input.dtype), _bound(min, input.dtype), None),
-                "ClampMinBackward0", (input,))
+                "ClampMinBackward0", (input,), saves_inputs=True)
 
 
 def clamp_max(input, max):
     return wrap(_clamped(operand(input, input.dtype), None, _bound(max, input.dtype)),
-                "ClampMaxBackward0", (input,))
+                "ClampMaxBackward0", (input,), saves_inputs=True)
 
 
 def _nan_passing(extremum):
@@ -588,10 +607,12 @@ def _axes(input, dim):
     return axes
 
 
-def _reduction(name, fn, labels, integer_dtype=None):
+def _reduction(name, fn, labels, integer_dtype=None, primitive=None):
     """A reduction over `dim` (all elements when None) computed by ``fn(value, axes,
     keepdims)``, given sorted axes; `labels` are PyTorch's names for the full and the
-    per-dimension form."""
+    per-dimension form. `primitive`, where given, is the primitive `fn` applies, whose
+    rule holds no array of a NumPy input: a recording tensor reduced in its own dtype is
+    then recorded directly (`reduced`)."""
     def reduce(input, dim=None, keepdim=False, *, dtype=None):
         input_dtype = input.dtype  # looked up once: a property call fewer (~0.15 us)
         if dtype is not None:
@@ -606,6 +627,10 @@ def _reduction(name, fn, labels, integer_dtype=None):
             target = input_dtype
         axes = (tuple(range(input._data.ndim)) if dim is None
                 else tuple(sorted(_axes(input, dim))))
+        if (primitive is not None and target is input_dtype and type(input) is Tensor
+                and input._box is not None and STATE.enabled):
+            return reduced(primitive, labels[dim is not None], input, axes=axes,
+                           keepdims=bool(keepdim))
         out = fn(operand(input, target), axes, bool(keepdim))
         return wrap(out, labels[dim is not None], (input,))
     reduce.__name__ = name
@@ -618,7 +643,7 @@ def _sum(value, axes, keepdims):
     return sum_p(value, axes=axes, keepdims=keepdims)
 
 
-sum = _reduction("sum", _sum, ("SumBackward0", "SumBackward1"), _int64)
+sum = _reduction("sum", _sum, ("SumBackward0", "SumBackward1"), _int64, sum_p)
 mean = _reduction("mean", lambda value, axes, keepdims: fnp.mean(value, axes, keepdims=keepdims),
                   ("MeanBackward0", "MeanBackward1"))
 prod = _reduction("prod", lambda value, axes, keepdims: fnp.prod(value, axes, keepdims=keepdims),
@@ -771,6 +796,9 @@ def _product(a, b, label):
     has nothing to multiply (an empty result or no columns), skips its dtype check and
     gives zeros of `b`'s dtype."""
     if _same_dtype(a, b):
+        if (STATE.enabled and type(a) is Tensor and type(b) is Tensor
+                and (a._box is not None or b._box is not None)):
+            return product(matmul_p, label, a, b)  # no boxes, dispatch or residual search
         a_value = engine(a)
     else:
         recorded = isinstance(engine(a), Box)

@@ -324,29 +324,70 @@ def binary(primitive, label, a, b, frees=None, saves_result=False):
                 saves_result=saves_result)
 
 
+def product(primitive, label, a, b):
+    """`primitive` (a matrix product: matmul) of tensors `a` and `b` of one dtype, at least
+    one of them recording: recorded directly where its rule declares the arrays it saves
+    (matmul's: the other operand), else through boxes. The caller has checked the shapes."""
+    box_a = a._box
+    box_b = b._box
+    saves = _declared_saves(primitive, (box_a is not None, box_b is not None))
+    if saves is None:
+        return wrap(primitive(engine(a), engine(b)), label, (a, b))
+    return _recorded(primitive, label, (a, b), (a._data, b._data),
+                     (None if box_a is None else box_a.node,
+                      None if box_b is None else box_b.node), saves)
+
+
+def selected(where, label, condition, input, other, ans=None):
+    """``where(condition, input, other)`` (funcgrad's where primitive) of a boolean array
+    `condition`, a recording tensor `input` and an array `other` of its dtype, both arrays
+    constants computed from input's values (a clamp's), recorded directly; `ans` is its
+    result where the caller has it. PyTorch's node saves the input where where's rule
+    holds the condition: the input's version is checked before backward, as PyTorch's."""
+    parent = input._box.node
+    t = _recorded(where, label, (input,), (condition, input._data, other),
+                  (None, parent, None), _CONDITION, frees=True, ans=ans)
+    node = t._box.node
+    node.edges = (parent,)  # next_functions: the input alone
+    node.saved = (_saved_entry(input, False),)
+    return t
+
+
+_CONDITION = (1,)  # where's rule holds its condition, position 1 of (ans, *args)
+
+
+def reduced(primitive, label, input, **params):
+    """`primitive` (a reduction whose rule holds no array of a NumPy input: sum's keeps
+    the input's shape) of a recording tensor `input`, with `params`: recorded directly,
+    with nothing saved to check (PyTorch's node saves no tensor either)."""
+    return _recorded(primitive, label, (input,), (input._data,), (input._box.node,), (),
+                     params=params)
+
+
 def _recorded(primitive, label, edges, values, parents, saves, frees=None,
-              saves_result=False):
-    """The tensor of `primitive` applied to `values`, recorded on the tape: what
-    ``wrap(primitive(*engine values), ...)`` makes, without boxing the arguments and
+              saves_result=False, params=NO_PARAMS, ans=None):
+    """The tensor of `primitive` applied to `values` (with `params`), recorded on the tape:
+    what ``wrap(primitive(*engine values), ...)`` makes, without boxing the arguments and
     dispatching to the tape, or searching the residuals for the values they hold: they
     are those at positions `saves` of ``(ans, *values)``, as the rule declares. `values`
     are the arrays of the tensors in `edges` (the first is one), whose nodes are
     `parents` (None for a tensor that does not require grad), and Python numbers;
-    recording is on."""
-    try:
-        ans = primitive.impl(*values)
-    except ValueError as error:  # two shapes that do not broadcast
-        raise RuntimeError(broadcast_error(*[np.shape(v) for v in values]) or str(error)
-                           ) from None
-    residuals = primitive.vjp.save(ans, values, NO_PARAMS, parents)
+    recording is on. `ans`, where the caller has it, is the primitive's result on them."""
+    if ans is None:
+        try:
+            ans = primitive.impl(*values, **params) if params else primitive.impl(*values)
+        except ValueError as error:  # two shapes that do not broadcast
+            raise RuntimeError(broadcast_error(*[np.shape(v) for v in values]) or str(error)
+                               ) from None
+    residuals = primitive.vjp.save(ans, values, params, parents)
     data = ans if type(ans) is np.ndarray else np.asarray(ans)
     if saves:
         held = ((values[0],) if saves == _INPUT
                 else tuple([((ans,) + values)[i] for i in saves]))
-        node = TapeNode(primitive, NO_PARAMS, parents, residuals, held, (values, ans),
+        node = TapeNode(primitive, params, parents, residuals, held, (values, ans),
                         True if frees is None else frees, label, parents)
     else:
-        node = TapeNode(primitive, NO_PARAMS, parents, residuals, (), None, bool(frees), label,
+        node = TapeNode(primitive, params, parents, residuals, (), None, bool(frees), label,
                         parents)
     box = _new(ReverseBox)  # built in place, as Tape.record does
     box.value = data

@@ -67,39 +67,59 @@ def test_many_inputs_and_outputs_share_one_backward_pass():
     np.testing.assert_array_equal(gb, x + 1)
 
 
-def test_declared_saves_are_what_the_rules_save():
-    """A rule that declares its residuals (`saved_positions`) saves exactly the values at
-    those positions of (ans, *args), by identity: compat takes them as the node's saved
-    values without searching the residuals."""
-    from funcgrad.core.primitive import registry
-    from funcgrad.numpy.elementwise import ElementwiseVJP
+# Arguments for primitives of any number of arguments (nin None) whose rules declare saves.
+_DECLARED_SAVES_ARGS = {
+    "matmul": [((2, 3), (3, 4)), ((3,), (3, 4)), ((2, 3), (3,)), ((3,), (3,)),
+               ((2, 2, 3), (3, 4))],
+}
 
-    checked = set()
+
+def _arrays_in(residuals):
+    """The arrays among (nested tuples of) residuals, in order."""
+    if isinstance(residuals, (np.ndarray, np.generic)):
+        return [residuals]
+    if isinstance(residuals, (tuple, list)):
+        return [a for r in residuals for a in _arrays_in(r)]
+    return []
+
+
+def _declared_saves_cases():
+    """(primitive, args) for each registered primitive with a VJP and fixed arguments."""
+    from funcgrad.core.primitive import registry
+
     for primitive in registry.values():
-        nin = getattr(primitive, "nin", None)
-        if primitive.vjp is None or nin is None or primitive.multiple_results:
+        if primitive.vjp is None or primitive.multiple_results:
             continue
-        args = tuple(np.linspace(0.2, 0.4, 3) + 0.1 * i for i in range(nin))
+        nin = getattr(primitive, "nin", None)
+        if nin is not None:
+            yield primitive, tuple(np.linspace(0.2, 0.4, 3) + 0.1 * i for i in range(nin))
+        for shapes in _DECLARED_SAVES_ARGS.get(primitive.name, ()):
+            yield primitive, tuple(np.linspace(0.2, 0.4, int(np.prod(s))).reshape(s) + 0.1 * i
+                                   for i, s in enumerate(shapes))
+
+
+def test_declared_saves_are_what_the_rules_save():
+    """A rule that declares its residuals (`saved_positions`) saves exactly the arrays at
+    those positions of (ans, *args), by identity, and no others: compat takes them as the
+    node's saved values without searching the residuals."""
+    checked = set()
+    for primitive, args in _declared_saves_cases():
         try:
             with np.errstate(all="ignore"):
                 ans = primitive.impl(*args)
         except TypeError:  # an integer operand (ldexp's exponent): not a float's rule
             continue
-        for argnum in range(nin):
-            wanted = tuple(True if i == argnum else None for i in range(nin))
+        every = tuple(True for _ in args)
+        for wanted in [tuple(True if i == argnum else None for i in range(len(args)))
+                       for argnum in range(len(args))] + [every]:
             positions = primitive.vjp.saved_positions(wanted)
             if positions is None:
                 continue
-            residuals = primitive.vjp.save(ans, args, {}, wanted)
-            if isinstance(primitive.vjp, ElementwiseVJP):
-                residual = residuals[argnum]
-                held = () if residual is None else residual[0]
-            else:
-                held = residuals
+            held = _arrays_in(primitive.vjp.save(ans, args, {}, wanted))
             given = (ans,) + args
             assert len(held) == len(positions), primitive.name
             assert all(value is given[i] for value, i in zip(held, positions)), primitive.name
             checked.add(primitive.name)
     # (among them every primitive compat records directly)
     assert {"sin", "cos", "exp", "log", "tanh", "sqrt", "add", "subtract", "multiply",
-            "divide"} <= checked
+            "divide", "matmul"} <= checked

@@ -17,7 +17,9 @@ Rules are easier to write one argument at a time, so `defvjp(primitive, *rules)`
     ArgVJP(save, pull, saves=None)
         save(ans, *args, **params) -> a tuple: this argument's residuals
         pull(g, *residuals) -> this argument's cotangent
-        saves: where `save` only picks values, their positions in (ans, *args)
+        saves: the positions in (ans, *args) of the arrays among save's values, in
+               order, where save picks them (its other values are plain data: shapes,
+               dtypes, flags)
 
 Rules are written with funcgrad.numpy, never raw NumPy on cotangents or traced values
 (decision 2): run under an outer transform, that is what makes higher derivatives work.
@@ -32,8 +34,9 @@ from . import errors
 class ArgVJP:
     """The VJP of one argument, in two halves: `save` (forward pass) returns the residual
     tuple that `pull` (backward pass) receives after the cotangent. `saves` declares that
-    tuple, where `save` computes nothing: the positions in ``(ans, *args)`` of the values
-    it holds, in order (None: undeclared)."""
+    tuple's arrays, where `save` picks them from its arguments rather than computing them:
+    their positions in ``(ans, *args)``, in order; its other values are plain data (shapes,
+    dtypes, flags). None: undeclared."""
 
     __slots__ = ("save", "pull", "saves")
 
@@ -99,7 +102,7 @@ class PerArgumentVJP:
         return tuple(residuals)
 
     def saved_positions(self, wanted):
-        """The positions in ``(ans, *args)`` of the values that the residuals for `wanted`
+        """The positions in ``(ans, *args)`` of the arrays that the residuals for `wanted`
         hold, as the rules declare them; None if a rule does not declare its residuals."""
         positions = ()
         for argnum, want in enumerate(wanted):

@@ -28,6 +28,7 @@ def test_gradients_accumulate_and_zero_like_torch():
 @pytest.mark.parametrize("expression", [
     "(x * 2).sum()", "(x + 2).sum()", "x.exp().sum()", "(x ** 2).sum()", "x.sum()",
     "(x.view(3, 1) * 1.0).sum()", "x.mean()", "(x / 3).sum()", "x.mm(x.t()).sum()",
+    "x.sum(dim=1, keepdim=True).sum(0).sum()", "x.t().mm(x).clamp(min=0.5).sum()",
 ])
 def test_second_backward_without_retain_graph_like_torch(expression):
     """PyTorch frees the operations that saved something (a number included) and raises
@@ -67,7 +68,7 @@ def test_create_graph_double_backward_like_torch():
 @pytest.mark.parametrize("expression", [
     "x.sigmoid()", "x.softmax(0)", "x.log_softmax(0)", "x.norm()", "x.std()", "x.abs()",
     "x.relu() * x", "x.clamp(min=0) ** 2", "x.max() * x", "x.prod()", "x.sqrt()",
-    "x.mm(x.t())", "x.cumsum(0)", "torch.where(x > 0, x * x, -x)", "x[x > 0] ** 3",
+    "x.mm(x.t())", "x.t().mm(x * 2).clamp(min=0.5) ** 2", "x.cumsum(0)", "torch.where(x > 0, x * x, -x)", "x[x > 0] ** 3",
 ])
 def test_second_derivatives_like_torch(expression):
     def case(torch):
@@ -258,10 +259,17 @@ def test_flag_and_leaf_errors_like_torch(statement):
     "b = a.mm(a.view(3, 1).expand(3, 3)); a.sub_(1)",
     "b = a.sqrt(); with_no_grad(lambda: b.mul_(2))",
     "c = torch.ones(2, 1); b = c.mm(a); c.add_(1)",
+    # clamp saves its input and tensor bounds (a bound that is a number: a ReLU's too)
+    "b = a.clamp(min=0); a.add_(1)", "b = a.clamp(min=0.0, max=1.0); a.add_(1)",
+    "b = a.clamp_min(0); a.add_(1)", "b = a.clamp_max(1); a.add_(1)",
+    "b = a.clamp(max=0.5); a.add_(1)", "b = a.clamp(min=torch.zeros(1, 3)); a.add_(1)",
+    "c = torch.zeros(1, 3, requires_grad=True) * 1; b = a.clamp(min=c); c.add_(1)",
+    "c = torch.zeros(1, 3); b = a.clamp(max=c); c.add_(1)",
+    "b = a.clamp(min=0); a.detach().add_(1)",
     # modified but not saved: fine in PyTorch and here
     "b = a + 1; a.add_(1)", "b = a * 3; b += 1", "b = a.sum() * 1; a.mul_(2)",
     "b = (a * 2).clamp(min=0); b.add_(1)", "b = a.view(3, 1).t() * 1; a.zero_()",
-    "b = a[1:]; b = b * 2; a.add_(1)",
+    "b = a[1:]; b = b * 2; a.add_(1)", "b = a.double().clamp(min=0); a.add_(1)",
     # mm saves an operand only for the other's gradient
     "b = a.mm(torch.ones(3, 2)); a.add_(1)", "b = torch.ones(2, 1).mm(a); a.add_(1)",
     # and so do the vector forms of matmul

@@ -5,8 +5,9 @@ import pytest
 
 import funcgrad
 import funcgrad.numpy as fnp
-from compat._tape import TAPE, backward, leaf_node, privatize
-from funcgrad.core import Box
+from compat._tape import TAPE, backward, leaf_node, privatize, saved_values
+from funcgrad.core import NO_PARAMS, Box
+from funcgrad.numpy._base import sum_p
 
 
 def leaf(value):
@@ -138,7 +139,8 @@ def _recorded_state(t):
     held = [np.asarray(v) for v in node.held]
     saved = [(version, dtype, shape, creator, replay_only)
              for _, version, dtype, shape, creator, replay_only in node.saved]
-    return (node.primitive, node.params, node.label, len(node.parents), node.frees,
+    edges = tuple(None if e is None else (e.label, len(e.parents)) for e in node.edges)
+    return (node.primitive, node.params, node.label, len(node.parents), edges, node.frees,
             node.recipe is not None, held, saved, t._data)
 
 
@@ -153,6 +155,10 @@ DIRECT_OPS = {
     "mul_tensor": lambda torch, x, w: x * w, "div_tensor": lambda torch, x, w: w / x,
     "mul_self": lambda torch, x, w: x * x, "floor_divide": lambda torch, x, w: w // x,
     "pow2": lambda torch, x, w: x ** 2,
+    "mm": lambda torch, x, w: x.reshape(1, -1).mm(w.reshape(-1, 1)),
+    "mm_t": lambda torch, x, w: w.reshape(-1, 1).mm(x.reshape(1, -1)),
+    "clamp": lambda torch, x, w: x.clamp(min=0.5), "relu": lambda torch, x, w: x.clamp(min=0),
+    "sum": lambda torch, x, w: x.sum(), "sum_dim": lambda torch, x, w: x.sum(-1, keepdim=True),
 }
 
 
@@ -188,14 +194,17 @@ def test_direct_recording_keeps_what_dispatch_through_boxes_keeps(name, shape, d
         return direct(*args, **options)
 
     def through_boxes(primitive, label, edges, values, parents, saves, frees=None,
-                      saves_result=False):
-        out = primitive(*[_record.engine(x) if isinstance(x, torch.Tensor) else x
-                          for x in edges])
+                      saves_result=False, params=NO_PARAMS, ans=None):
+        # the values with each tensor's array replaced by its box (a where's condition
+        # and other constants kept)
+        boxes = {id(x._data): _record.engine(x) for x in edges if isinstance(x, torch.Tensor)}
+        out = primitive(*[boxes.get(id(v), v) for v in values], **params)
         return _record.wrap(out, label, edges, saves_result=saves_result, frees=frees)
 
     monkeypatch.setattr(_record, "_recorded", counted)
     direct_run = run()
-    assert len(calls) == (3 if w_requires_grad else 2)  # the operation, x * 1.0, w * 1.0
+    # the operation, x * 1.0, w * 1.0 and the sum
+    assert len(calls) == (4 if w_requires_grad else 3)
     monkeypatch.setattr(_record, "_recorded", through_boxes)
     boxed_run = run()
     (d_state, *d_grads), (b_state, *b_grads) = direct_run, boxed_run
@@ -219,3 +228,32 @@ def test_direct_recording_raises_pytorchs_broadcast_error():
     with pytest.raises(RuntimeError, match=r"The size of tensor a \(3\) must match the size "
                                            r"of tensor b \(4\) at non-singleton dimension 1"):
         x * torch.ones(2, 4)
+
+
+@pytest.mark.parametrize("shape, axes, keepdims", [
+    ((), (), False), ((3,), (0,), False), ((2, 3), (0, 1), True), ((2, 3), (1,), False),
+    ((2, 0, 3), (0, 2), True)])
+def test_sum_rule_holds_no_array_of_a_numpy_input(shape, axes, keepdims):
+    """compat records sum directly with nothing saved to check (`_record.reduced`), which
+    holds while sum's rule keeps no array of a NumPy input (only its shape)."""
+    x = np.ones(shape, np.float32)
+    params = {"axes": axes, "keepdims": keepdims}
+    ans = sum_p.impl(x, **params)
+    assert saved_values(sum_p.vjp.save(ans, (x,), params, (True,))) == ()
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("size", [9, 1_170])  # np.where's path, and the select by bits
+def test_relu_keeps_a_recipe_that_gives_its_result(dtype, size):
+    """clamp(min=0) computes its result by another formula than the where it records
+    (`_ops._relu_value`): the recipe kept for create_graph's replays, applied, gives the
+    result's bits, NaN and signed zeros included."""
+    import compat as torch
+    special = [-np.inf, -2.5, -1e-40, -0.0, 0.0, 1e-40, 0.5, np.inf, np.nan]
+    x = torch.tensor(np.resize(np.array(special, dtype), size), requires_grad=True)
+    y = (x * 1.0).clamp(min=0)
+    node = y._box.node
+    values, ans = node.recipe
+    bits = f"u{np.dtype(dtype).itemsize}"
+    np.testing.assert_array_equal(node.primitive.impl(*values).view(bits), ans.view(bits))
+    np.testing.assert_array_equal(y._data.view(bits), ans.view(bits))

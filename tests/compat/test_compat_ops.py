@@ -415,6 +415,15 @@ def test_square_and_clamp_match_torch_bit_for_bit(expression, dtype):
     _check_bit_for_bit(expression, dtype, _SPECIAL)
 
 
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")  # float16's 70000
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("expression", _CLAMPS + ["torch.clamp(x, min=0.0)"])
+def test_clamp_of_a_large_array_matches_torch_bit_for_bit(expression, dtype):
+    # From 1,024 elements funcgrad's where selects by bits (a ReLU's value and mask among
+    # them): values and gradients are still PyTorch's, NaN and signed zeros included.
+    _check_bit_for_bit(expression, dtype, np.tile(_SPECIAL + [np.nan], 110))
+
+
 @pytest.mark.parametrize("expression", _SQUARES)
 def test_square_of_nan_matches_torch(expression):
     _check_bit_for_bit(expression, "float32", [np.nan, -np.nan, 1.0])
