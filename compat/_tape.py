@@ -78,6 +78,7 @@ class TapeNode(Node):
 
     def __init__(self, primitive, params, parents, residuals, held=(), recipe=None,
                  frees=False, label=None, edges=None):
+        # `_record._recorded` sets these fields in place (no constructor call): keep in step.
         self.primitive = primitive
         self.params = params
         self.parents = parents
