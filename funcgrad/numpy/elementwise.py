@@ -213,20 +213,29 @@ class ElementwiseVJP:
         self.rules = slopes
 
     def save(self, ans, args, params, wanted):
-        residuals = []
-        for slope, arg, want in zip(self.rules, args, wanted):
-            if want is None or slope is ZERO_SLOPE:
-                residuals.append(None)
-            elif slope is None:
-                raise errors.missing_vjp_rule(self.name, len(residuals))
-            else:
-                try:  # (aval, inlined: a call fewer per traced binary operation)
-                    shape, dtype = arg.shape, arg.dtype
-                except AttributeError:
-                    shape, dtype = aval(arg)
-                residuals.append((slope.save(ans, *args), shape, dtype))
-        # A tuple (see PerArgumentVJP.save).
-        return tuple(residuals)
+        rules = self.rules
+        # A tuple (see PerArgumentVJP.save); two arguments, the common case, without the
+        # list, zip and loop (~0.3 us less a product by a number).
+        if len(wanted) == 2 == len(rules):
+            want_x, want_y = wanted
+            return (None if want_x is None else self._residual(rules[0], 0, ans, args),
+                    None if want_y is None else self._residual(rules[1], 1, ans, args))
+        return tuple([None if want is None else self._residual(slope, argnum, ans, args)
+                      for argnum, (slope, want) in enumerate(zip(rules, wanted))])
+
+    def _residual(self, slope, argnum, ans, args):
+        """What argument `argnum`'s cotangent needs: its slope's residuals, shape and dtype
+        (None for a zero slope)."""
+        if slope is ZERO_SLOPE:
+            return None
+        if slope is None:
+            raise errors.missing_vjp_rule(self.name, argnum)
+        arg = args[argnum]
+        try:  # (aval, inlined: a call fewer per traced binary operation)
+            shape, dtype = arg.shape, arg.dtype
+        except AttributeError:
+            shape, dtype = aval(arg)
+        return (slope.save(ans, *args), shape, dtype)
 
     def saved_positions(self, wanted):
         """The positions in ``(ans, *args)`` of the values that the residuals for `wanted`
@@ -240,15 +249,21 @@ class ElementwiseVJP:
         return positions
 
     def backward(self, residuals, params, g):
-        cotangents = []
-        for slope, residual in zip(self.rules, residuals):
-            if residual is None:
-                cotangents.append(None)
-                continue
-            saved, shape, dtype = residual
-            v = g if slope is IDENTITY else slope.apply(g, *saved)
-            cotangents.append(None if v is None else unbroadcast(v, shape, dtype))
-        return cotangents
+        rules = self.rules
+        if len(residuals) == 2 == len(rules):  # two arguments, unrolled (as in `save`)
+            residual_x, residual_y = residuals
+            return (None if residual_x is None else _cotangent(rules[0], residual_x, g),
+                    None if residual_y is None else _cotangent(rules[1], residual_y, g))
+        return [None if residual is None else _cotangent(slope, residual, g)
+                for slope, residual in zip(rules, residuals)]
+
+
+def _cotangent(slope, residual, g):
+    """An argument's cotangent from the output's `g`: its slope applied, with
+    broadcasting and type promotion undone."""
+    saved, shape, dtype = residual
+    v = g if slope is IDENTITY else slope.apply(g, *saved)
+    return None if v is None else unbroadcast(v, shape, dtype)
 
 
 def _elementwise_jvp(slope):
