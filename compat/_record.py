@@ -294,9 +294,11 @@ def unary(fn, label, input, saves_result=False, frees=None):
                 frees=frees)
 
 
-def with_number(primitive, label, input, number, frees=None):
-    """`primitive` (elementwise) of a float32 or float64 tensor `input` and a Python float
-    or int `number`: computed in `input`'s dtype (PyTorch's promotion)."""
+def with_number(operation, input, number):
+    """`operation` (``(primitive, label, frees)``: an elementwise primitive, its node's
+    label and `wrap`'s frees) of a float32 or float64 tensor `input` and a Python float or
+    int `number`: computed in `input`'s dtype (PyTorch's promotion)."""
+    primitive, label, frees = operation
     box = input._box
     if box is not None and STATE.enabled:
         saves = _NUMBER_SAVES.get(primitive, _UNKNOWN)
@@ -304,7 +306,7 @@ def with_number(primitive, label, input, number, frees=None):
             saves = _NUMBER_SAVES[primitive] = _declared_saves(primitive, _TENSOR_AND_NUMBER)
         if saves is not None:
             return _recorded(primitive, label, (input, number), (input._data, number),
-                             (box.node, None), saves, frees=frees)
+                             (box.node, None), saves, frees)
     return wrap(primitive(engine(input), number), label, (input, number), frees=frees)
 
 
