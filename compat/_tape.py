@@ -230,8 +230,8 @@ def backward(roots, root_cotangents, retain_graph=False, create_graph=False, wan
     visit = _Visit(wanted, retain_graph, create_graph)
     backward_pass(tape, roots, root_cotangents, retain_graph=True, visit=visit)
     results = visit.results
-    for node in tape:
-        if node not in results and visit.wants(node):
+    for node in tape:  # the nodes whose cotangent `_Visit` records, as it tells them
+        if (node.sink is not None if wanted is None else node in wanted) and node not in results:
             results[node] = None  # reached, but every path to it contributes zero
     return results
 
@@ -281,13 +281,10 @@ class _Visit:
         self.create_graph = create_graph
         self.results = {}
 
-    def wants(self, node):
-        return node.sink is not None if self.wanted is None else node in self.wanted
-
     def __call__(self, node, ct):
         if node.hooks:
             ct = _run_hooks(node, ct)
-        if node.sink is not None if self.wanted is None else node in self.wanted:  # wants
+        if node.sink is not None if self.wanted is None else node in self.wanted:  # wanted
             self.results[node] = ct
         residuals = node.residuals
         if not node.parents:
