@@ -165,7 +165,7 @@ def _note_saved(new_nodes, inputs, out, saves_result, saves_inputs):
         captured = new_nodes[0].held
     else:
         captured = [value for n in new_nodes for value in n.held]
-    entries = []
+    entries = ()
     if captured:
         for x in inputs:
             if isinstance(x, Tensor):
@@ -175,16 +175,17 @@ def _note_saved(new_nodes, inputs, out, saves_result, saves_inputs):
                     if value is data:
                         held = True
                         break
-                entries.append(_saved_entry(x, not held))
+                entries += _saved_entry(x, not held)
     if saves_result:
-        entries.append(_saved_entry(out, False))
+        entries += _saved_entry(out, False)
     if entries:
-        new_nodes[0].saved = tuple(entries)
+        new_nodes[0].saved = entries
 
 
 def _saved_entry(x, replay_only):
     """The check of tensor `x`'s version that a node saving it makes before backward
-    (`TapeNode.saved`; `replay_only`: made only when create_graph replays the node)."""
+    (its values in `TapeNode.saved`; `replay_only`: made only when create_graph replays
+    the node)."""
     version = x._version
     data = x._data
     box = x._box
@@ -379,11 +380,11 @@ def _recorded(primitive, label, edges, values, parents, saves, frees=None,
         # only), then the result's if PyTorch saves it.
         entries = ()
         if saves:
-            entries = (_saved_entry(edges[0], 1 not in saves),)
+            entries = _saved_entry(edges[0], 1 not in saves)
             if len(edges) == 2 and type(edges[1]) is Tensor:
-                entries += (_saved_entry(edges[1], 2 not in saves),)
+                entries += _saved_entry(edges[1], 2 not in saves)
         if saves_result:
-            entries += (_saved_entry(t, False),)
+            entries += _saved_entry(t, False)
         node.saved = entries
     return t
 

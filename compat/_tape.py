@@ -33,10 +33,11 @@ _new = object.__new__
 # A version counter: how many times a stored value was modified in place, as
 # ``counter[VERSION]``, shared by the tensors that alias the value. A dict holding an int
 # rather than an object with a slot: the cyclic collector does not track a dict of numbers,
-# so neither does it track the saved-value checks that hold one (`TapeNode.saved`) once it
-# finds their other values untracked, which would otherwise stay on its lists for as long
-# as the graph lives (three objects per operation saving a tensor).
+# so a tensor's counter is not one more object on its lists. (A tuple holding a dict stays
+# tracked, dict untracked or not: hence `TapeNode.saved` is one flat tuple.)
 VERSION = "version"
+# The values of one check in `TapeNode.saved`.
+CHECK_FIELDS = 6
 
 
 def version_counter():
@@ -59,9 +60,12 @@ class TapeNode(Node):
     * `frees`: whether a backward pass frees its residuals once used (unless
       `retain_graph`); by default a node frees exactly when its residuals hold arrays, as
       PyTorch frees exactly the nodes that saved tensors;
-    * `saved`: ``(counter, version, dtype, shape, creator, replay_only)`` checks made
-      before the node is pulled back, which catch values modified in place after they were
-      saved (the value's NumPy dtype, shape and creator's label name it in the error);
+    * `saved`: checks made before the node is pulled back, which catch values modified in
+      place after they were saved: ``(counter, version, dtype, shape, creator,
+      replay_only)`` each (the value's NumPy dtype, shape and creator's label name it in
+      the error), one after another in one flat tuple (`CHECK_FIELDS` values each): the
+      counter keeps a tuple on the cyclic collector's lists for the node's lifetime, so
+      one tuple a node rather than one a check and one of them;
     * `hooks` (functions of the node's complete cotangent, which may replace it), `sink`
       (a callable returning the tensor whose .grad receives the cotangent: a leaf, or a
       tensor that called retain_grad()), and `label`, `edges` and `meta` (grad_fn's name,
@@ -195,10 +199,11 @@ def retie_saved(nodes, counters, counter):
     the storage `counter` counts the updates of."""
     for node in nodes:
         if node.saved:
-            node.saved = tuple(
-                (counter, counter[VERSION]) + entry[2:]
-                if any(entry[0] is c for c in counters) else entry
-                for entry in node.saved)
+            fields = list(node.saved)
+            for start in range(0, len(fields), CHECK_FIELDS):
+                if any(fields[start] is c for c in counters):
+                    fields[start:start + 2] = counter, counter[VERSION]
+            node.saved = tuple(fields)
 
 
 def _replaced(value, old, new, depth):
@@ -292,9 +297,12 @@ class _Visit:
         if residuals is None:
             raise _freed_error(node)
         replaying = self.create_graph and node.recipe is not None
-        for counter, version, dtype, shape, creator, replay_only in node.saved:  # no frame
-            if counter[VERSION] != version and (replaying or not replay_only):
-                raise _modified_error(counter, version, dtype, shape, creator)
+        saved = node.saved
+        if saved:
+            for start in range(0, len(saved), CHECK_FIELDS):  # inline: no frame
+                counter = saved[start]
+                if counter[VERSION] != saved[start + 1] and (replaying or not saved[start + 5]):
+                    raise _modified_error(*saved[start:start + 5])
         if replaying:
             values, ans = node.recipe
             args = tuple([value if parent is None else TAPE.box(value, parent)

@@ -258,6 +258,9 @@ def test_flag_and_leaf_errors_like_torch(statement):
     "b = a.mm(a.view(3, 1).expand(3, 3)); a.sub_(1)",
     "b = a.sqrt(); with_no_grad(lambda: b.mul_(2))",
     "c = torch.ones(2, 1); b = c.mm(a); c.add_(1)",
+    # the second of a node's two checks fails, then the first
+    "w = torch.ones(1, 3, requires_grad=True) * 2; b = a * w; w.add_(1)",
+    "w = torch.ones(1, 3, requires_grad=True) * 2; b = a * w; a.add_(1)",
     # modified but not saved: fine in PyTorch and here
     "b = a + 1; a.add_(1)", "b = a * 3; b += 1", "b = a.sum() * 1; a.mul_(2)",
     "b = (a * 2).clamp(min=0); b.add_(1)", "b = a.view(3, 1).t() * 1; a.zero_()",

@@ -5,7 +5,7 @@ import pytest
 
 import funcgrad
 import funcgrad.numpy as fnp
-from compat._tape import TAPE, backward, leaf_node, privatize
+from compat._tape import CHECK_FIELDS, TAPE, backward, leaf_node, privatize
 from funcgrad.core import Box
 
 
@@ -136,8 +136,8 @@ def _recorded_state(t):
     """What the tape keeps for tensor `t`'s operation, with values compared by content."""
     node = t._box.node
     held = [np.asarray(v) for v in node.held]
-    saved = [(version, dtype, shape, creator, replay_only)
-             for _, version, dtype, shape, creator, replay_only in node.saved]
+    saved = [node.saved[start + 1:start + CHECK_FIELDS]  # all but the counter
+             for start in range(0, len(node.saved), CHECK_FIELDS)]
     return (node.primitive, node.params, node.label, len(node.parents), node.frees,
             node.recipe is not None, held, saved, t._data)
 
