@@ -354,7 +354,7 @@ def _recorded(primitive, label, edges, values, parents, saves, frees=None,
     if saves:
         node.held = (values[:1] if saves == _INPUT  # `values` itself when one array
                      else tuple([((ans,) + values)[i] for i in saves]))
-        node.recipe = (values, ans)
+        node.recipe = (*values, ans)
         node.frees = True if frees is None else frees
     else:
         node.held = ()

@@ -51,12 +51,14 @@ class TapeNode(Node):
     * `number`: its creation number; creation order is a topological order;
     * `held`: the arrays among its residuals (`saved_values`), the values PyTorch calls
       saved tensors: version checks and copy-on-write look at these;
-    * `recipe`: ``(values, ans)``, the arguments' values (a boxed argument's value, whose
+    * `recipe`: ``(*values, ans)``, the arguments' values (a boxed argument's value, whose
       node is its parent) and the result, while its residuals hold arrays, so that
       `create_graph` can save residuals again on the arguments boxed anew and the backward
       computation is itself recorded (DESIGN.md, decision 3: a node is a recipe that can be
-      replayed). Values rather than boxes: a tuple of arrays is one object the cyclic
-      collector stops tracking, where boxes would be tracked for the node's lifetime;
+      replayed). Values rather than boxes, in one flat tuple: a tuple of arrays and numbers
+      is one object the cyclic collector stops tracking at its first collection (a tuple
+      of tuples, at one collection a level), where boxes would be tracked for the node's
+      lifetime;
     * `frees`: whether a backward pass frees its residuals once used (unless
       `retain_graph`); by default a node frees exactly when its residuals hold arrays, as
       PyTorch frees exactly the nodes that saved tensors;
@@ -125,7 +127,7 @@ class Tape(ReverseTrace):
             if held:
                 node.held = held
                 node.frees = True
-                node.recipe = (values if type(values) is tuple else tuple(values), ans)
+                node.recipe = (*values, ans)
         box = _new(ReverseBox)  # built in place, as ReverseTrace.record does: no __init__ frame
         box.value = ans
         box._trace = self
@@ -188,9 +190,7 @@ def privatize(node, value):
     node.residuals = _replaced(node.residuals, value, copy, 3)
     node.held = tuple([copy if saved is value else saved for saved in node.held])
     if node.recipe is not None:
-        values, ans = node.recipe
-        node.recipe = (tuple([copy if v is value else v for v in values]),
-                       copy if ans is value else ans)
+        node.recipe = tuple([copy if v is value else v for v in node.recipe])
 
 
 def retie_saved(nodes, counters, counter):
@@ -304,11 +304,11 @@ class _Visit:
                 if counter[VERSION] != saved[start + 1] and (replaying or not saved[start + 5]):
                     raise _modified_error(*saved[start:start + 5])
         if replaying:
-            values, ans = node.recipe
+            recipe = node.recipe  # (*values, ans); zip stops before ans
             args = tuple([value if parent is None else TAPE.box(value, parent)
-                          for value, parent in zip(values, node.parents)])
-            residuals = node.primitive.vjp.save(TAPE.box(ans, node), args, node.params,
-                                                node.parents)
+                          for value, parent in zip(recipe, node.parents)])
+            residuals = node.primitive.vjp.save(TAPE.box(recipe[-1], node), args,
+                                                node.params, node.parents)
         if node.frees and not self.retain_graph:
             node.residuals = node.recipe = None
             node.held = ()
