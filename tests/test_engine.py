@@ -91,9 +91,8 @@ def test_declared_saves_are_what_the_rules_save():
             if positions is None:
                 continue
             residuals = primitive.vjp.save(ans, args, {}, wanted)
-            if isinstance(primitive.vjp, ElementwiseVJP):
-                residual = residuals[argnum]
-                held = () if residual is None else residual[0]
+            if isinstance(primitive.vjp, ElementwiseVJP):  # three values an argument
+                held = residuals[3 * argnum] or ()
             else:
                 held = residuals
             given = (ans,) + args
