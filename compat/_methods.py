@@ -7,6 +7,7 @@ from . import _device, _dtypes, _indexing, _inplace, _ops
 from . import _random
 from ._factories import empty, full, ones, tensor, zeros
 from ._printing import format_tensor
+from ._record import with_number
 from ._tensor import Tensor
 
 # Methods that are the operation of the same name.
@@ -46,13 +47,26 @@ def _operator(op):
     return method
 
 
+def _arithmetic_operator(op, by_number):
+    """A binary operator (`_operator`) that records a float tensor and a Python number
+    straight away (`by_number`: what `op` records for them, see `_ops.ADD_NUMBER`): one
+    call instead of three (~0.2 us)."""
+    def method(self, other):
+        kind = type(other)
+        # _ops._float_and_number, inline (a call fewer)
+        if ((kind is float or kind is int) and type(self) is Tensor
+                and self._data.dtype.char in "fd"):
+            return with_number(by_number, self, other)
+        return op(self, other) if isinstance(other, _OPERAND_TYPES) else NotImplemented
+    return method
+
+
 def _install():
     for name in _SAME_NAME + tuple(_ALIASES):
         target = _ALIASES.get(name, name)
         module = _inplace if target.endswith("_") else _ops
         setattr(Tensor, name, getattr(module, target))
     binary = {
-        "add": _ops.add, "sub": _ops.sub, "mul": _ops.mul, "truediv": _ops.div,
         "pow": _ops.pow, "matmul": _ops.matmul, "mod": _ops.remainder,
         "and": _ops.bitwise_and, "or": _ops.bitwise_or, "xor": _ops.bitwise_xor,
         "eq": _ops.eq, "ne": _ops.ne, "lt": _ops.lt, "le": _ops.le, "gt": _ops.gt,
@@ -60,9 +74,17 @@ def _install():
     }
     for name, op in binary.items():
         setattr(Tensor, f"__{name}__", _operator(op))
+    # Arithmetic: a float tensor and a Python number recorded at once. (Reflected add and
+    # mul keep the tensor first, as PyTorch does.)
+    for names, op, by_number in ((("add", "radd"), _ops.add, _ops.ADD_NUMBER),
+                                 (("sub",), _ops.sub, _ops.SUB_NUMBER),
+                                 (("mul", "rmul"), _ops.mul, _ops.MUL_NUMBER),
+                                 (("truediv",), _ops.div, _ops.DIV_NUMBER)):
+        for name in names:
+            setattr(Tensor, f"__{name}__", _arithmetic_operator(op, by_number))
     # `number op tensor`: commutative operators keep the tensor first, as PyTorch does.
     reflected = {
-        "radd": _ops.add, "rmul": _ops.mul, "rsub": _ops.rsub, "rtruediv": _ops.rdiv,
+        "rsub": _ops.rsub, "rtruediv": _ops.rdiv,
         "rpow": lambda self, other: _ops.pow(other, self),
         "rmatmul": lambda self, other: _ops.matmul(other, self),
         "rand": _ops.bitwise_and, "ror": _ops.bitwise_or, "rxor": _ops.bitwise_xor,

@@ -67,6 +67,16 @@ def _float_and_number(input, other):
             and input._data.dtype.char in "fd")
 
 
+# `input op number` for a float tensor `input` and a Python number (`_float_and_number`),
+# as `with_number` records it: the primitive, the node's label and whether backward frees
+# the node (PyTorch frees a product or quotient even by a number: it saved the number as a
+# tensor). The operators take the same path (`_methods`).
+ADD_NUMBER = (fnp.add, "AddBackward0", None)
+SUB_NUMBER = (fnp.subtract, "SubBackward0", None)
+MUL_NUMBER = (fnp.multiply, "MulBackward0", True)
+DIV_NUMBER = (fnp.true_divide, "DivBackward0", True)
+
+
 def _same_float(input, other):
     """Whether `input` and `other` are tensors of one float dtype, which `binary` records
     directly with nothing cast (float16 included: NumPy rounds the result of two float16
@@ -178,7 +188,7 @@ def _plus_scaled(label, input, other, alpha, edges):
 def add(input, other, *, alpha=1):
     """input + alpha * other"""
     if alpha == 1 and _float_and_number(input, other):
-        return with_number(fnp.add, "AddBackward0", input, other)
+        return with_number(ADD_NUMBER, input, other)
     if alpha == 1 and _same_float(input, other):
         return binary(fnp.add, "AddBackward0", input, other)
     if _half_with_alpha(input, other, alpha):
@@ -190,7 +200,7 @@ def add(input, other, *, alpha=1):
 def sub(input, other, *, alpha=1):
     """input - alpha * other"""
     if alpha == 1 and _float_and_number(input, other):
-        return with_number(fnp.subtract, "SubBackward0", input, other)
+        return with_number(SUB_NUMBER, input, other)
     if alpha == 1 and _same_float(input, other):
         return binary(fnp.subtract, "SubBackward0", input, other)
     dtype = result_type(input, other)
@@ -232,9 +242,8 @@ def rsub(input, other, *, alpha=1):
 
 
 def mul(input, other):
-    # PyTorch frees a product even by a number (it saved the number as a tensor).
     if _float_and_number(input, other):
-        return with_number(fnp.multiply, "MulBackward0", input, other, frees=True)
+        return with_number(MUL_NUMBER, input, other)
     if _same_float(input, other):
         return binary(fnp.multiply, "MulBackward0", input, other, frees=True)
     if _half_with_number(input, other):
@@ -247,7 +256,7 @@ def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
         return _rounded_div(input, other, rounding_mode)
     if _float_and_number(input, other):
-        return with_number(fnp.true_divide, "DivBackward0", input, other, frees=True)
+        return with_number(DIV_NUMBER, input, other)
     if _half_with_number(input, other):
         return _in_opmath(fnp.true_divide, "DivBackward0", input, other, frees=True)
     dtype = result_type(input, other)

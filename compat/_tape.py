@@ -33,10 +33,11 @@ _new = object.__new__
 # A version counter: how many times a stored value was modified in place, as
 # ``counter[VERSION]``, shared by the tensors that alias the value. A dict holding an int
 # rather than an object with a slot: the cyclic collector does not track a dict of numbers,
-# so neither does it track the saved-value checks that hold one (`TapeNode.saved`) once it
-# finds their other values untracked, which would otherwise stay on its lists for as long
-# as the graph lives (three objects per operation saving a tensor).
+# so a tensor's counter is not one more object on its lists. (A tuple holding a dict stays
+# tracked, dict untracked or not: hence `TapeNode.saved` is one flat tuple.)
 VERSION = "version"
+# The values of one check in `TapeNode.saved`.
+CHECK_FIELDS = 6
 
 
 def version_counter():
@@ -50,18 +51,23 @@ class TapeNode(Node):
     * `number`: its creation number; creation order is a topological order;
     * `held`: the arrays among its residuals (`saved_values`), the values PyTorch calls
       saved tensors: version checks and copy-on-write look at these;
-    * `recipe`: ``(values, ans)``, the arguments' values (a boxed argument's value, whose
+    * `recipe`: ``(*values, ans)``, the arguments' values (a boxed argument's value, whose
       node is its parent) and the result, while its residuals hold arrays, so that
       `create_graph` can save residuals again on the arguments boxed anew and the backward
       computation is itself recorded (DESIGN.md, decision 3: a node is a recipe that can be
-      replayed). Values rather than boxes: a tuple of arrays is one object the cyclic
-      collector stops tracking, where boxes would be tracked for the node's lifetime;
+      replayed). Values rather than boxes, in one flat tuple: a tuple of arrays and numbers
+      is one object the cyclic collector stops tracking at its first collection (a tuple
+      of tuples, at one collection a level), where boxes would be tracked for the node's
+      lifetime;
     * `frees`: whether a backward pass frees its residuals once used (unless
       `retain_graph`); by default a node frees exactly when its residuals hold arrays, as
       PyTorch frees exactly the nodes that saved tensors;
-    * `saved`: ``(counter, version, dtype, shape, creator, replay_only)`` checks made
-      before the node is pulled back, which catch values modified in place after they were
-      saved (the value's NumPy dtype, shape and creator's label name it in the error);
+    * `saved`: checks made before the node is pulled back, which catch values modified in
+      place after they were saved: ``(counter, version, dtype, shape, creator,
+      replay_only)`` each (the value's NumPy dtype, shape and creator's label name it in
+      the error), one after another in one flat tuple (`CHECK_FIELDS` values each): the
+      counter keeps a tuple on the cyclic collector's lists for the node's lifetime, so
+      one tuple a node rather than one a check and one of them;
     * `hooks` (functions of the node's complete cotangent, which may replace it), `sink`
       (a callable returning the tensor whose .grad receives the cotangent: a leaf, or a
       tensor that called retain_grad()), and `label`, `edges` and `meta` (grad_fn's name,
@@ -78,6 +84,7 @@ class TapeNode(Node):
 
     def __init__(self, primitive, params, parents, residuals, held=(), recipe=None,
                  frees=False, label=None, edges=None):
+        # `_record._recorded` sets these fields in place (no constructor call): keep in step.
         self.primitive = primitive
         self.params = params
         self.parents = parents
@@ -120,7 +127,7 @@ class Tape(ReverseTrace):
             if held:
                 node.held = held
                 node.frees = True
-                node.recipe = (values if type(values) is tuple else tuple(values), ans)
+                node.recipe = (*values, ans)
         box = _new(ReverseBox)  # built in place, as ReverseTrace.record does: no __init__ frame
         box.value = ans
         box._trace = self
@@ -183,9 +190,7 @@ def privatize(node, value):
     node.residuals = _replaced(node.residuals, value, copy, 3)
     node.held = tuple([copy if saved is value else saved for saved in node.held])
     if node.recipe is not None:
-        values, ans = node.recipe
-        node.recipe = (tuple([copy if v is value else v for v in values]),
-                       copy if ans is value else ans)
+        node.recipe = tuple([copy if v is value else v for v in node.recipe])
 
 
 def retie_saved(nodes, counters, counter):
@@ -194,10 +199,11 @@ def retie_saved(nodes, counters, counter):
     the storage `counter` counts the updates of."""
     for node in nodes:
         if node.saved:
-            node.saved = tuple(
-                (counter, counter[VERSION]) + entry[2:]
-                if any(entry[0] is c for c in counters) else entry
-                for entry in node.saved)
+            fields = list(node.saved)
+            for start in range(0, len(fields), CHECK_FIELDS):
+                if any(fields[start] is c for c in counters):
+                    fields[start:start + 2] = counter, counter[VERSION]
+            node.saved = tuple(fields)
 
 
 def _replaced(value, old, new, depth):
@@ -229,8 +235,8 @@ def backward(roots, root_cotangents, retain_graph=False, create_graph=False, wan
     visit = _Visit(wanted, retain_graph, create_graph)
     backward_pass(tape, roots, root_cotangents, retain_graph=True, visit=visit)
     results = visit.results
-    for node in tape:
-        if node not in results and visit.wants(node):
+    for node in tape:  # the nodes whose cotangent `_Visit` records, as it tells them
+        if (node.sink is not None if wanted is None else node in wanted) and node not in results:
             results[node] = None  # reached, but every path to it contributes zero
     return results
 
@@ -280,13 +286,10 @@ class _Visit:
         self.create_graph = create_graph
         self.results = {}
 
-    def wants(self, node):
-        return node.sink is not None if self.wanted is None else node in self.wanted
-
     def __call__(self, node, ct):
         if node.hooks:
             ct = _run_hooks(node, ct)
-        if node.sink is not None if self.wanted is None else node in self.wanted:  # wants
+        if node.sink is not None if self.wanted is None else node in self.wanted:  # wanted
             self.results[node] = ct
         residuals = node.residuals
         if not node.parents:
@@ -294,15 +297,18 @@ class _Visit:
         if residuals is None:
             raise _freed_error(node)
         replaying = self.create_graph and node.recipe is not None
-        for counter, version, dtype, shape, creator, replay_only in node.saved:  # no frame
-            if counter[VERSION] != version and (replaying or not replay_only):
-                raise _modified_error(counter, version, dtype, shape, creator)
+        saved = node.saved
+        if saved:
+            for start in range(0, len(saved), CHECK_FIELDS):  # inline: no frame
+                counter = saved[start]
+                if counter[VERSION] != saved[start + 1] and (replaying or not saved[start + 5]):
+                    raise _modified_error(*saved[start:start + 5])
         if replaying:
-            values, ans = node.recipe
+            recipe = node.recipe  # (*values, ans); zip stops before ans
             args = tuple([value if parent is None else TAPE.box(value, parent)
-                          for value, parent in zip(values, node.parents)])
-            residuals = node.primitive.vjp.save(TAPE.box(ans, node), args, node.params,
-                                                node.parents)
+                          for value, parent in zip(recipe, node.parents)])
+            residuals = node.primitive.vjp.save(TAPE.box(recipe[-1], node), args,
+                                                node.params, node.parents)
         if node.frees and not self.retain_graph:
             node.residuals = node.recipe = None
             node.held = ()

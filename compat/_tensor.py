@@ -30,6 +30,7 @@ _new = object.__new__
 
 def make(data, box=None, version=None, base=None):
     """A tensor over the ndarray `data` (no copy)."""
+    # `_record._recorded` sets these fields in place (no call): keep the two in step.
     t = _new(Tensor)
     t._data = data
     t._box = box

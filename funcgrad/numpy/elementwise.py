@@ -204,7 +204,12 @@ class ElementwiseVJP:
     """The VJP of a broadcasting elementwise function, assembled once from one Slope per
     argument (`rules`; None: not differentiable). Each wanted argument saves its slope's
     residuals and its shape and dtype; its cotangent is the slope applied to ``g``, with
-    broadcasting and type promotion undone (`unbroadcast`)."""
+    broadcasting and type promotion undone (`unbroadcast`).
+
+    The residuals are one flat tuple, those three values an argument (three Nones for one
+    not wanted or of zero slope): a tuple of tuples would stay on the cyclic collector's
+    lists for a collection more a level, which compat's eager tape, holding nodes for as
+    long as the program keeps their results, would pay for on every operation."""
 
     __slots__ = ("name", "rules")
 
@@ -213,20 +218,29 @@ class ElementwiseVJP:
         self.rules = slopes
 
     def save(self, ans, args, params, wanted):
-        residuals = []
-        for slope, arg, want in zip(self.rules, args, wanted):
-            if want is None or slope is ZERO_SLOPE:
-                residuals.append(None)
-            elif slope is None:
-                raise errors.missing_vjp_rule(self.name, len(residuals))
-            else:
-                try:  # (aval, inlined: a call fewer per traced binary operation)
-                    shape, dtype = arg.shape, arg.dtype
-                except AttributeError:
-                    shape, dtype = aval(arg)
-                residuals.append((slope.save(ans, *args), shape, dtype))
-        # A tuple (see PerArgumentVJP.save).
-        return tuple(residuals)
+        rules = self.rules
+        # two arguments, the common case, without a loop (~0.3 us less a product by a number)
+        if len(wanted) == 2 == len(rules):
+            return (self._residual(rules[0], 0, ans, args, wanted[0])
+                    + self._residual(rules[1], 1, ans, args, wanted[1]))
+        residuals = ()
+        for argnum, (slope, want) in enumerate(zip(rules, wanted)):
+            residuals += self._residual(slope, argnum, ans, args, want)
+        return residuals
+
+    def _residual(self, slope, argnum, ans, args, want):
+        """What argument `argnum`'s cotangent needs: its slope's residuals, shape and dtype
+        (Nones for an argument not wanted or of zero slope)."""
+        if want is None or slope is ZERO_SLOPE:
+            return _NOTHING
+        if slope is None:
+            raise errors.missing_vjp_rule(self.name, argnum)
+        arg = args[argnum]
+        try:  # (aval, inlined: a call fewer per traced binary operation)
+            shape, dtype = arg.shape, arg.dtype
+        except AttributeError:
+            shape, dtype = aval(arg)
+        return (slope.save(ans, *args), shape, dtype)
 
     def saved_positions(self, wanted):
         """The positions in ``(ans, *args)`` of the values that the residuals for `wanted`
@@ -240,15 +254,31 @@ class ElementwiseVJP:
         return positions
 
     def backward(self, residuals, params, g):
+        rules = self.rules
+        if len(residuals) == 6 and len(rules) == 2:  # two arguments (as in `save`)
+            saved_x, shape_x, dtype_x, saved_y, shape_y, dtype_y = residuals
+            return (None if shape_x is None
+                    else _cotangent(rules[0], saved_x, shape_x, dtype_x, g),
+                    None if shape_y is None
+                    else _cotangent(rules[1], saved_y, shape_y, dtype_y, g))
         cotangents = []
-        for slope, residual in zip(self.rules, residuals):
-            if residual is None:
-                cotangents.append(None)
-                continue
-            saved, shape, dtype = residual
-            v = g if slope is IDENTITY else slope.apply(g, *saved)
-            cotangents.append(None if v is None else unbroadcast(v, shape, dtype))
+        for argnum, slope in enumerate(rules[:len(residuals) // 3]):
+            saved, shape, dtype = residuals[3 * argnum:3 * argnum + 3]
+            cotangents.append(None if shape is None
+                              else _cotangent(slope, saved, shape, dtype, g))
         return cotangents
+
+
+# An argument's residuals when it is not wanted or its slope is zero (no shape: no
+# cotangent).
+_NOTHING = (None, None, None)
+
+
+def _cotangent(slope, saved, shape, dtype, g):
+    """An argument's cotangent from the output's `g`: its slope applied to `g` and its
+    residuals `saved`, with broadcasting and type promotion undone."""
+    v = g if slope is IDENTITY else slope.apply(g, *saved)
+    return None if v is None else unbroadcast(v, shape, dtype)
 
 
 def _elementwise_jvp(slope):

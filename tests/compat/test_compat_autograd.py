@@ -259,6 +259,9 @@ def test_flag_and_leaf_errors_like_torch(statement):
     "b = a.mm(a.view(3, 1).expand(3, 3)); a.sub_(1)",
     "b = a.sqrt(); with_no_grad(lambda: b.mul_(2))",
     "c = torch.ones(2, 1); b = c.mm(a); c.add_(1)",
+    # the second of a node's two checks fails, then the first
+    "w = torch.ones(1, 3, requires_grad=True) * 2; b = a * w; w.add_(1)",
+    "w = torch.ones(1, 3, requires_grad=True) * 2; b = a * w; a.add_(1)",
     # clamp saves its input and tensor bounds (a bound that is a number: a ReLU's too)
     "b = a.clamp(min=0); a.add_(1)", "b = a.clamp(min=0.0, max=1.0); a.add_(1)",
     "b = a.clamp_min(0); a.add_(1)", "b = a.clamp_max(1); a.add_(1)",

@@ -329,12 +329,14 @@ def test_inplace_update_of_a_view_of_a_plain_tensor_like_torch():
 
 
 # A float tensor with a Python float or int takes compat's shortcut past the dtype lookup
-# (`_ops._float_and_number`); a bool, an integer tensor or an alpha takes the general path.
+# (`_ops._float_and_number`, and its inline copy in the operators, `_methods`); a bool, an
+# integer tensor or an alpha takes the general path, a tensor that does not require grad
+# the unrecorded one.
 NUMBER_EXPRESSIONS = [
     "x + n", "n + x", "x - n", "n - x", "x * n", "n * x", "x / n", "n / x",
     "torch.add(x, n)", "torch.sub(x, n)", "torch.mul(x, n)", "torch.div(x, n)",
     "x.add(n)", "x.sub(n)", "x.mul(n)", "x.div(n)", "x.add(n, alpha=2)", "x.sub(n, alpha=2)",
-    "x.long() * n", "x.long() + n",
+    "x.long() * n", "x.long() + n", "x.detach() * n", "n + x.detach()", "x.detach() / n",
 ]
 
 
