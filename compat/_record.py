@@ -301,14 +301,17 @@ def with_number(operation, input, number):
     int `number`: computed in `input`'s dtype (PyTorch's promotion)."""
     primitive, label, frees = operation
     box = input._box
-    if box is not None and STATE.enabled:
-        saves = _NUMBER_SAVES.get(primitive, _UNKNOWN)
-        if saves is _UNKNOWN:
-            saves = _NUMBER_SAVES[primitive] = _declared_saves(primitive, _TENSOR_AND_NUMBER)
-        if saves is not None:
-            return _recorded(primitive, label, (input, number), (input._data, number),
-                             (box.node, None), saves, frees)
-    return wrap(primitive(engine(input), number), label, (input, number), frees=frees)
+    if box is None or not STATE.enabled:
+        # Nothing to record: NumPy alone (an SGD step's lr * grad: 2.0 -> 0.7 us over NumPy).
+        ans = primitive.impl(input._data, number)
+        return make(ans if type(ans) is np.ndarray else np.asarray(ans))
+    saves = _NUMBER_SAVES.get(primitive, _UNKNOWN)
+    if saves is _UNKNOWN:
+        saves = _NUMBER_SAVES[primitive] = _declared_saves(primitive, _TENSOR_AND_NUMBER)
+    if saves is not None:
+        return _recorded(primitive, label, (input, number), (input._data, number),
+                         (box.node, None), saves, frees)
+    return wrap(primitive(box, number), label, (input, number), frees=frees)
 
 
 def binary(primitive, label, a, b, frees=None, saves_result=False):
