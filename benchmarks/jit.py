@@ -61,8 +61,8 @@ def network(rounds):
     def loss(w1, w2, x, y):
         return fnp.sum((fnp.maximum(x @ w1, 0.0) @ w2 - y) ** 2)
 
-    # Every peer steps the same arrays: separate copies land at different addresses, which
-    # moved the ratios by about 1.5% (cache placement), and would train apart (ReLU ties).
+    # Every peer steps the same arrays: the same values (ReLU ties take a slower path in
+    # funcgrad's VJP) at the same addresses, whatever order the peers were made in.
     data = workloads.network_data()
     jitted = fg.jit(fg.value_and_grad(loss, argnums=(0, 1)))
     runs = {"numpy": lambda: workloads.numpy_step(*data),
