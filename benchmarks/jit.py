@@ -13,6 +13,7 @@
 
 ``python -m benchmarks.jit`` prints the table; ``python -m benchmarks`` includes it.
 """
+import argparse
 import gc
 import statistics
 import sys
@@ -300,8 +301,10 @@ def render(results):
 
 
 def main(argv=None):
-    rounds = int(argv[0]) if argv else 7
-    print("\n".join(render(run_all(rounds))))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rounds", nargs="?", type=int, default=7,
+                        help="interleaved rounds per workload (default 7)")
+    print("\n".join(render(run_all(parser.parse_args(argv).rounds))))
     return 0
 
 
