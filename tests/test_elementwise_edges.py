@@ -247,3 +247,26 @@ def test_maximum_and_minimum_split_ties_in_the_argument_dtype_as_jax(dtype, name
     got = fg.vmap(fg.grad(getattr(fnp, name), argnums=(0, 1)))(x, y)
     for g, e in zip(got, expected):
         np.testing.assert_array_equal(g, np.asarray(e))
+
+
+_FLOAT_BITS = {np.float16: np.uint16, np.float32: np.uint32, np.float64: np.uint64}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(sorted(_FLOAT_BITS, key=lambda d: np.dtype(d).itemsize)),
+       st.integers(1024, 5000), st.sampled_from(["two arrays", "x and 0.0", "0.0 and y"]),
+       st.integers(0, 2**32 - 1))
+def test_where_selecting_by_bits_gives_np_where_bits(dtype, size, operands, seed):
+    """where's impl selects large float arrays by integer arithmetic on their bits
+    (`_where_impl`): every bit pattern (NaN payloads, -0.0, subnormals) comes out as
+    np.where gives it."""
+    rng = np.random.default_rng(seed)
+    bits = _FLOAT_BITS[dtype]
+    x, y = (rng.integers(0, np.iinfo(bits).max, size, bits, endpoint=True).view(dtype)
+            for _ in range(2))
+    x, y = {"two arrays": (x, y), "x and 0.0": (x, 0.0), "0.0 and y": (0.0, y)}[operands]
+    condition = rng.random(size) < rng.random()
+    got = fnp.where(condition, x, y)
+    expected = np.where(condition, x, y)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got.view(bits), expected.view(bits))

@@ -677,10 +677,11 @@ _BRANCH_FREE_SIZE = 1024
 def _where_impl(condition, x, y):
     """``np.where(condition, x, y)``, its bits and layout. A boolean C-contiguous condition
     of 1,024 elements or more, choosing between C-contiguous float arrays of its shape and
-    dtype (or the number 0.0, as where's cotangents do), selects by the bits: all ones where
-    x is taken, ANDed and XORed in. np.where branches on each element, which costs most
-    where the condition is random, as a ReLU's is: (64, 100) float32 with a new random mask
-    each call, 24.4 -> 6.0 us (two arrays), 25.1 -> 4.4 us (an array and 0.0)."""
+    dtype (or the number 0.0, as where's cotangents do), selects by the bits: an integer
+    product with the condition (1 keeps the bits, 0 gives those of +0.0). np.where branches
+    on each element, which costs most where the condition is random, as a ReLU's is:
+    (64, 100) float32 with a new random mask each call, 24.4 -> 6.3 us (two arrays),
+    25.1 -> 3.9 us (an array and 0.0)."""
     array = x if type(x) is np.ndarray else y
     ints = _SAME_SIZE_INTS.get(array.dtype) if type(array) is np.ndarray else None
     if (ints is None or type(condition) is not np.ndarray or condition.dtype.kind != "b"
@@ -688,20 +689,16 @@ def _where_impl(condition, x, y):
             or not _selectable(x, condition, array.dtype)
             or not _selectable(y, condition, array.dtype)):
         return np.where(condition, x, y)
-    mask = condition.astype(ints)  # 1 where x is taken
     out = np.empty(condition.shape, array.dtype)
     bits = out.view(ints)
     if type(y) is not np.ndarray:  # 0.0: x's bits where taken
-        np.negative(mask, out=mask)  # -1 (all ones) where x is taken
-        np.bitwise_and(x.view(ints), mask, out=bits)
+        np.multiply(x.view(ints), condition, out=bits)
     elif type(x) is not np.ndarray:  # 0.0: y's bits where not
-        np.subtract(mask, 1, out=mask)  # -1 where y is taken
-        np.bitwise_and(y.view(ints), mask, out=bits)
-    else:  # y ^ ((x ^ y) & mask)
-        np.negative(mask, out=mask)
+        np.multiply(y.view(ints), np.logical_not(condition), out=bits)
+    else:  # y ^ ((x ^ y) * condition)
         y_bits = y.view(ints)
         np.bitwise_xor(x.view(ints), y_bits, out=bits)
-        np.bitwise_and(bits, mask, out=bits)
+        np.multiply(bits, condition, out=bits)
         np.bitwise_xor(bits, y_bits, out=bits)
     return out
 
