@@ -38,6 +38,12 @@ _PRIMITIVE_LABELS = {
 }
 
 
+# The nodes PyTorch writes in C++ by hand, which name() (and error texts) give with their
+# namespace.
+CPP_NODE_NAMES = {"AccumulateGrad": "torch::autograd::AccumulateGrad",
+                  "CopySlices": "torch::autograd::CopySlices"}
+
+
 class Node:
     """A recorded operation, as ``tensor.grad_fn`` shows it (subclassed once per name)."""
 
@@ -47,7 +53,8 @@ class Node:
         self._node = node
 
     def name(self):
-        return type(self).__name__
+        name = type(self).__name__
+        return CPP_NODE_NAMES.get(name, name)
 
     @property
     def next_functions(self):

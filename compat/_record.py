@@ -177,20 +177,28 @@ def _note_saved(new_nodes, inputs, out, saves_result, saves_inputs):
                         break
                 entries += _saved_entry(x, not held)
     if saves_result:
-        entries += _saved_entry(out, False)
+        entries += _saved_entry(out, False, output=True)
     if entries:
         new_nodes[0].saved = entries
 
 
-def _saved_entry(x, replay_only):
+def _saved_entry(x, replay_only, output=False):
     """The check of tensor `x`'s version that a node saving it makes before backward
     (its values in `TapeNode.saved`; `replay_only`: made only when create_graph replays
-    the node)."""
+    the node; `output`: `x` is the node's own result). PyTorch's error names a saved input
+    by its creator when the check fails, after the in-place operations that failed it
+    (Add after ``a.add_(1)``, CopySlices after an update of a view of it): the entry keeps
+    the tensor, whose array the node holds anyway. A result is named by its node, and an
+    input the node does not hold by its creator now (keeping the tensor would keep its
+    array)."""
     version = x._version
     data = x._data
     box = x._box
-    return (version, version[VERSION], data.dtype, data.shape,
-            None if box is None else box.node.label, replay_only)
+    if output or replay_only:
+        creator = None if box is None else box.node.label
+    else:
+        creator = x
+    return (version, version[VERSION], data.dtype, data.shape, creator, replay_only)
 
 
 def edge(x):
@@ -428,7 +436,7 @@ def _recorded(primitive, label, edges, values, parents, saves, frees=None,
             if len(edges) == 2 and type(edges[1]) is Tensor:
                 entries += _saved_entry(edges[1], 2 not in saves)
         if saves_result:
-            entries += _saved_entry(t, False)
+            entries += _saved_entry(t, False, output=True)
         node.saved = entries
     return t
 

@@ -311,7 +311,7 @@ class _Visit:
                                                 node.params, node.parents)
         if node.frees and not self.retain_graph:
             node.residuals = node.recipe = None
-            node.held = ()
+            node.held = node.saved = ()  # (saved inputs' tensors let go with their arrays)
         return ct, residuals
 
 
@@ -333,6 +333,9 @@ def _freed_error(node):
 
 
 def _modified_error(counter, version, dtype, shape, creator):
+    if creator is not None and type(creator) is not str:  # a saved input: its creator now
+        box = creator._box
+        creator = None if box is None else box.node.label
     return RuntimeError(
         f"one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: {_describe(dtype, shape, creator)} is at version "
@@ -350,5 +353,7 @@ def _describe(dtype, shape, creator):
     name = f"[torch.{_dtypes.from_numpy_dtype(dtype).legacy_name} {list(shape)}]"
     if not creator:
         return name
-    # PyTorch names the creating node without its "Backward0" suffix.
+    # PyTorch names the creating node as name() does, without its "Backward0" suffix.
+    from ._graph import CPP_NODE_NAMES  # (_graph imports this module)
+    creator = CPP_NODE_NAMES.get(creator, creator)
     return f"{name}, which is output 0 of {_BACKWARD_SUFFIX.sub('', creator)},"

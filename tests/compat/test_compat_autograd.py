@@ -297,6 +297,28 @@ def test_version_counter_checks_like_torch(statements):
     check(case)
 
 
+@pytest.mark.parametrize("statements", [
+    "b = a * a; a.add_(1)", "b = a.exp(); b.add_(1)", "b = a.sin(); a.add_(1); a.mul_(2)",
+    "c = a.exp(); b = c * 3; c.add_(1)", "v = a[:, :2]; b = a * a; v.add_(1)",
+    "b = a * a; a[0, 1] = 5", "b = a * a; with_no_grad(lambda: a.add_(1))",
+    "b = a.clamp(min=0); a.detach().add_(1)", "b = x * x; with_no_grad(lambda: x.add_(1))",
+])
+def test_inplace_error_names_the_saved_tensor_as_torch(statements):
+    """PyTorch's error names a saved input by its creator after the in-place operations
+    that failed the check (Add, CopySlices), a saved result by the node that saved it, and
+    a leaf by its type and shape alone."""
+    def case(torch):
+        x = torch.tensor([[0.5, 1.0, 2.0]], requires_grad=True)
+
+        def with_no_grad(f):
+            with torch.no_grad():
+                return f()
+        scope = {"torch": torch, "x": x, "a": x * 1, "with_no_grad": with_no_grad}
+        exec(statements, scope)
+        scope["b"].sum().backward()
+    check(case, messages=True)
+
+
 def test_inplace_keeps_earlier_gradients_correct():
     """An output modified in place after its operation: the operation keeps the values it
     saw (here multiply's saved result), as in PyTorch where it saved nothing of it."""
@@ -383,3 +405,17 @@ def test_gradients_taken_without_copy_share_memory_with_nothing_like_torch(share
         (a * a).sum().backward()  # accumulates into the same .grad, in place
         return first, a.grad
     check(case)
+
+
+def test_node_names_of_the_nodes_torch_writes_in_cpp():
+    import torch
+
+    import compat
+
+    def names(library):
+        x = library.ones(3, requires_grad=True)
+        a = x * 2
+        a[:2].add_(1)
+        return [a.grad_fn.name(), a.grad_fn.next_functions[0][0].name(),
+                (x * 1).grad_fn.next_functions[0][0].name(), (x * 1).grad_fn.name()]
+    assert names(compat) == names(torch)

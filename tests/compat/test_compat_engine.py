@@ -5,6 +5,7 @@ import pytest
 
 import funcgrad
 import funcgrad.numpy as fnp
+from compat._tensor import Tensor
 from compat._tape import CHECK_FIELDS, TAPE, backward, leaf_node, privatize, saved_values
 from funcgrad.core import NO_PARAMS, Box
 from funcgrad.numpy._base import sum_p
@@ -137,11 +138,18 @@ def _recorded_state(t):
     """What the tape keeps for tensor `t`'s operation, with values compared by content."""
     node = t._box.node
     held = [np.asarray(v) for v in node.held]
-    saved = [node.saved[start + 1:start + CHECK_FIELDS]  # all but the counter
+    # all but the counter; a saved input's creator is the tensor itself (named when a check
+    # fails), compared by its node's label
+    saved = [tuple(_creator_label(field) if isinstance(field, Tensor) else field
+                   for field in node.saved[start + 1:start + CHECK_FIELDS])
              for start in range(0, len(node.saved), CHECK_FIELDS)]
     edges = tuple(None if e is None else (e.label, len(e.parents)) for e in node.edges)
     return (node.primitive, node.params, node.label, len(node.parents), edges, node.frees,
             node.recipe is not None, held, saved, t._data)
+
+
+def _creator_label(t):
+    return "tensor", None if t._box is None else t._box.node.label
 
 
 DIRECT_OPS = {
