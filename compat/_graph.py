@@ -38,12 +38,6 @@ _PRIMITIVE_LABELS = {
 }
 
 
-# The nodes PyTorch writes in C++ by hand, which name() (and error texts) give with their
-# namespace.
-CPP_NODE_NAMES = {"AccumulateGrad": "torch::autograd::AccumulateGrad",
-                  "CopySlices": "torch::autograd::CopySlices"}
-
-
 class Node:
     """A recorded operation, as ``tensor.grad_fn`` shows it (subclassed once per name)."""
 
@@ -54,7 +48,7 @@ class Node:
 
     def name(self):
         name = type(self).__name__
-        return CPP_NODE_NAMES.get(name, name)
+        return _tape.CPP_NODE_NAMES.get(name, name)
 
     @property
     def next_functions(self):

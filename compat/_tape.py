@@ -344,6 +344,10 @@ def _modified_error(counter, version, dtype, shape, creator):
         f"torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
+# The nodes PyTorch writes in C++ by hand, which grad_fn.name() and error texts give with
+# their namespace.
+CPP_NODE_NAMES = {"AccumulateGrad": "torch::autograd::AccumulateGrad",
+                  "CopySlices": "torch::autograd::CopySlices"}
 _BACKWARD_SUFFIX = re.compile(r"Backwards?\d*$")
 
 
@@ -354,6 +358,5 @@ def _describe(dtype, shape, creator):
     if not creator:
         return name
     # PyTorch names the creating node as name() does, without its "Backward0" suffix.
-    from ._graph import CPP_NODE_NAMES  # (_graph imports this module)
     creator = CPP_NODE_NAMES.get(creator, creator)
     return f"{name}, which is output 0 of {_BACKWARD_SUFFIX.sub('', creator)},"
