@@ -24,7 +24,7 @@ from ._dtypes import DEFAULTS
 from ._factories import shape_argument
 from ._grad_mode import STATE
 from ._record import (binary, broadcast_error, check_tensor, elementwise, engine,
-                      float_operand, operand, product, reduced, result_type, selected,
+                      float_operand, operand, reduced, result_type, selected,
                       unary, with_number, wrap, wrap_view)
 from ._return_types import return_type
 from ._tensor import Tensor, make
@@ -807,7 +807,7 @@ def _product(a, b, label):
     if _same_dtype(a, b):
         if (STATE.enabled and type(a) is Tensor and type(b) is Tensor
                 and (a._box is not None or b._box is not None)):
-            return product(matmul_p, label, a, b)  # no boxes, dispatch or residual search
+            return binary(matmul_p, label, a, b)  # no boxes, dispatch or residual search
         a_value = engine(a)
     else:
         recorded = isinstance(engine(a), Box)

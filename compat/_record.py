@@ -323,8 +323,8 @@ def with_number(operation, input, number):
 
 
 def binary(primitive, label, a, b, frees=None, saves_result=False):
-    """`primitive` (elementwise) of tensors `a` and `b` of one dtype, which the result has;
-    both are its edges."""
+    """`primitive` (elementwise, or a matrix product whose shapes the caller checked) of
+    tensors `a` and `b` of one dtype, which the result has; both are its edges."""
     box_a = a._box
     box_b = b._box
     if STATE.enabled and (box_a is not None or box_b is not None):
@@ -336,20 +336,6 @@ def binary(primitive, label, a, b, frees=None, saves_result=False):
                              saves, frees, saves_result)
     return wrap(elementwise(primitive, engine(a), engine(b)), label, (a, b), frees=frees,
                 saves_result=saves_result)
-
-
-def product(primitive, label, a, b):
-    """`primitive` (a matrix product: matmul) of tensors `a` and `b` of one dtype, at least
-    one of them recording: recorded directly where its rule declares the arrays it saves
-    (matmul's: the other operand), else through boxes. The caller has checked the shapes."""
-    box_a = a._box
-    box_b = b._box
-    saves = _declared_saves(primitive, (box_a is not None, box_b is not None))
-    if saves is None:
-        return wrap(primitive(engine(a), engine(b)), label, (a, b))
-    return _recorded(primitive, label, (a, b), (a._data, b._data),
-                     (None if box_a is None else box_a.node,
-                      None if box_b is None else box_b.node), saves)
 
 
 def selected(where, label, condition, input, other, ans=None):
