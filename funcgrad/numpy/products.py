@@ -70,7 +70,7 @@ def _matmul_vjp(argnum):
 # cotangent, need no reshaping: a product of the cotangent and the other operand.
 def _matmul_a_pull(g, b, a_vector, b_vector, shape, dtype):
     if not b_vector and (not a_vector or len(shape_of(b)) == 2):
-        return unbroadcast(_pulled_product(g, _swap_last(b)), shape, dtype)
+        return unbroadcast(_matmul(g, _swap_last(b)), shape, dtype)
     b_matrix = _insert_axis(b, -1) if b_vector else b
     ct = _matmul(_as_matrix_cotangent(g, a_vector, b_vector), _swap_last(b_matrix))
     return unbroadcast(_drop_axis(ct, -2) if a_vector else ct, shape, dtype)
@@ -78,19 +78,10 @@ def _matmul_a_pull(g, b, a_vector, b_vector, shape, dtype):
 
 def _matmul_b_pull(g, a, a_vector, b_vector, shape, dtype):
     if not a_vector and (not b_vector or len(shape_of(a)) == 2):
-        return unbroadcast(_pulled_product(_swap_last(a), g), shape, dtype)
+        return unbroadcast(_matmul(_swap_last(a), g), shape, dtype)
     a_matrix = _insert_axis(a, 0) if a_vector else a
     ct = _matmul(_swap_last(a_matrix), _as_matrix_cotangent(g, a_vector, b_vector))
     return unbroadcast(_drop_axis(ct, -1) if b_vector else ct, shape, dtype)
-
-
-def _pulled_product(x, y):
-    """x @ y in a matmul VJP: for two plain arrays (a first-order backward pass) NumPy's
-    matmul, which the primitive would call once it found nothing traced (its dispatch
-    skipped: ~0.3 us a product), else the primitive, recorded."""
-    if type(x) is np.ndarray and type(y) is np.ndarray:
-        return np.matmul(x, y)
-    return _matmul(x, y)
 
 
 def _as_matrix_cotangent(g, a_vector, b_vector):
