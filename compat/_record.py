@@ -376,7 +376,8 @@ def _recorded(primitive, label, edges, values, parents, saves, frees=None,
     recording is on. `ans`, where the caller has it, is the primitive's result on them."""
     if ans is None:
         try:
-            ans = quiet().run(primitive.impl, *values, **params)
+            ans = (quiet().run(primitive.impl, *values, **params) if params
+                   else quiet().run(primitive.impl, *values))
         except ValueError as error:  # two shapes that do not broadcast
             raise RuntimeError(broadcast_error(*[np.shape(v) for v in values]) or str(error)
                                ) from None
