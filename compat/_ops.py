@@ -394,7 +394,7 @@ def _bound(bound, dtype):
 
 def _clamped(value, low, high):
     # PyTorch's clamp: NaN where x or a bound is NaN, else min(max(x, low), high) (high where
-    # low > high). Its derivative (ClampBackward0's) goes to x where low <= x <= high, where
+    # low > high; see below for ties). Its derivative (ClampBackward0's) goes to x where low <= x <= high, where
     # x itself is taken (keeping the sign of a -0.0 equal to a bound); to a tensor low where
     # x < low < high; to a tensor high where x > high or high < low, NaN results included.
     raw = unbox_all(value)
@@ -406,13 +406,15 @@ def _clamped(value, low, high):
     high_raw = None if high is None else unbox_all(high)
     inside = None
     clamped = raw
+    # max(x, low), then min(that, high), keeping the first on a tie (0.0 against -0.0) as
+    # PyTorch's kernel does, where NumPy's maximum and minimum may take either.
     if low is not None:
         inside = raw >= low_raw
-        clamped = np.maximum(clamped, low_raw)
+        clamped = np.where((clamped < low_raw) | np.isnan(low_raw), low_raw, clamped)
     if high is not None:
         below = raw <= high_raw
         inside = below if inside is None else inside & below
-        clamped = np.minimum(clamped, high_raw)
+        clamped = np.where((high_raw < clamped) | np.isnan(high_raw), high_raw, clamped)
     if isinstance(high, Box):
         to_high = raw > high_raw if low is None else (raw > high_raw) | (high_raw < low_raw)
         nan = np.isnan(clamped)
@@ -1341,8 +1343,8 @@ def _shifted(input, axis, dtype, name):
         raise _dtypes.not_implemented_for(f"{name}_{kernel}", input.dtype)
     value = engine(input)
     raw = input._data
-    top = np.max(raw, axis=axis, keepdims=True) if raw.size else 0
-    top = np.where(np.isfinite(top), top, 0).astype(raw.dtype)
+    # An infinite or NaN maximum is subtracted too: the row is then NaN, as in PyTorch.
+    top = np.max(raw, axis=axis, keepdims=True) if raw.size else raw.dtype.type(0)
     return input, quiet().run(fnp.subtract, value, top)
 
 

@@ -74,6 +74,7 @@ def test_clamp_min_and_max_at_special_values_match_torch(x, bound, side, grads):
 
 @given(x=ARRAYS, low=NUMBERS, high=NUMBERS)
 @example(x=np.array([NAN, 1, 5, -0.0], np.float32), low=NAN, high=2.0)
+@example(x=np.array([-np.inf, 5, -1, 0.5], np.float32), low=0.0, high=-0.0)  # ties of zeros
 def test_clamp_in_place_at_special_values_matches_torch(x, low, high):
     if low is None and high is None:
         high = 1.0

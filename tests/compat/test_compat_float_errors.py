@@ -113,8 +113,9 @@ def test_printing_extreme_values_is_quiet_and_matches_torch(code):
 @given(values=st.lists(st.sampled_from(SPECIAL) | st.floats(width=32), min_size=1,
                        max_size=6),
        code=st.sampled_from(["t.exp(x)", "t.log(x)", "x / y", "x * y", "x ** y",
-                             "t.sqrt(x) + y", "(x - y).sum()", "t.softmax(x * y, 0)"]))
+                             "t.sqrt(x) + y", "x - y", "t.softmax(x * y, 0)"]))
 @example(values=[1000.0], code="t.exp(x)")
+@example(values=[1000.0, -1.0, float("inf")], code="t.softmax(x * y, 0)")  # NaN row
 def test_random_extreme_values_are_quiet_and_match_torch(values, code):
     def case(t):
         x = t.tensor(values)
