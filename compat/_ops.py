@@ -19,7 +19,7 @@ from funcgrad.numpy._base import reshape_p, sum_p
 from funcgrad.numpy.elementwise import _where as where_p
 from funcgrad.numpy.products import _matmul as matmul_p
 
-from . import _dtypes, _fused, _layout
+from . import _dtypes, _fused, _layout, _scans
 from ._dtypes import DEFAULTS
 from ._factories import shape_argument
 from ._grad_mode import STATE
@@ -781,20 +781,9 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 
 
 def cumsum(input, dim, *, dtype=None):
-    """Running sums along `dim`, as a product with a triangular matrix of ones (so the
-    derivative is funcgrad's matmul rule: the reversed running sum)."""
-    target = _dtypes.as_dtype(dtype) if dtype is not None else (
-        input.dtype if input.dtype.category == _float else _int64)
-    if input._data.ndim == 0:
-        return wrap(fnp.positive(operand(input, target)), "CumsumBackward0", (input,))
-    axis = input._dim(dim)
-    n = input._data.shape[axis]
-    upper = np.triu(np.ones((n, n), target.numpy))
-    order = [a for a in range(input._data.ndim) if a != axis] + [axis]
-    moved = fnp.transpose(operand(input, target), order)
-    summed = fnp.matmul(moved, upper)
-    return wrap(fnp.transpose(summed, tuple(np.argsort(order))), "CumsumBackward0", (input,),
-                frees=False)
+    """Running sums along `dim`, as PyTorch's kernel sums (see `_scans`)."""
+    value = _scans.scanned(fnp.cumsum, engine(input), input._dim(dim), dtype)
+    return wrap(value, "CumsumBackward0", (input,), frees=False)
 
 
 # ---- products ---------------------------------------------------------------------------
@@ -1301,7 +1290,7 @@ def _softmax_dim(input, dim, name):
 
 def _shifted(input, axis, dtype, name):
     """input minus its maximum along `axis`; the maximum is a constant, which changes
-    neither softmax nor its derivative."""
+    neither softmax nor its derivative where it is finite."""
     if dtype is not None:
         input = input.to(dtype)
     if input.dtype.category != _float:
@@ -1309,8 +1298,8 @@ def _shifted(input, axis, dtype, name):
         raise _dtypes.not_implemented_for(f"{name}_{kernel}", input.dtype)
     value = engine(input)
     raw = input._data
-    top = np.max(raw, axis=axis, keepdims=True) if raw.size else 0
-    top = np.where(np.isfinite(top), top, 0).astype(raw.dtype)
+    # As PyTorch's kernel, whatever the maximum: +inf or NaN there make the slice NaN.
+    top = np.max(raw, axis=axis, keepdims=True) if raw.size else raw.dtype.type(0)
     return input, fnp.subtract(value, top)
 
 

@@ -21,7 +21,7 @@ import funcgrad.scipy.linalg as fsl
 import funcgrad.scipy.special as fsp
 from funcgrad.core import unbox_all
 
-from . import _dtypes, _fused, _windowed
+from . import _dtypes, _fused, _scans, _windowed
 from ._return_types import return_type
 from ._table import DATA, FLOAT, KEEP, PROMOTE, Labels, Row, install
 from ._tensor import Tensor
@@ -399,13 +399,25 @@ def _kthvalue(x, k, dim=-1, keepdim=False):
 
 
 def _median(x, dim=None, keepdim=False):
-    """The lower median (PyTorch's: an element, not a mean of two); with `dim`, also its
-    index."""
+    """The lower median (PyTorch's: an element, not a mean of two), or the first NaN of a
+    slice that holds one (PyTorch's median propagates NaN); with `dim`, also its index."""
     if dim is None:
-        flat = fnp.reshape(x, (-1,))
-        return _kthvalue(flat, (fnp.shape(flat)[0] + 1) // 2, 0)[0]
+        return _median(fnp.reshape(x, (-1,)), 0)[0]
     n = fnp.shape(x)[dim] if fnp.ndim(x) else 1
-    return _kthvalue(x, (n + 1) // 2, dim, keepdim)
+    value, index = _kthvalue(x, (n + 1) // 2, dim, keepdim)
+    raw = unbox_all(x)
+    if raw.ndim == 0 or raw.dtype.kind != "f":
+        return value, index
+    nan = np.isnan(raw)
+    if not nan.any():
+        return value, index
+    axis = dim % raw.ndim
+    index = np.where(nan.any(axis=axis, keepdims=True), np.argmax(nan, axis=axis, keepdims=True),
+                     index if keepdim else np.expand_dims(index, axis))
+    value = fnp.take_along_axis(x, index, axis=axis)
+    if keepdim:
+        return value, index
+    return fnp.squeeze(value, axis), np.squeeze(index, axis)
 
 
 def _nanmedian(x, dim=None, keepdim=False):
@@ -511,7 +523,9 @@ def _cummax(x, dim, which=np.maximum):
     raw = unbox_all(x)
     best = which.accumulate(raw, axis=dim)
     positions = np.indices(raw.shape)[dim % raw.ndim]
-    hit = np.where(raw == best, positions, -1)  # the last position reaching the running best
+    # The last position reaching the running best, or the last NaN (PyTorch's best is NaN
+    # from the first one on, as NumPy's accumulate makes it, and each NaN takes its place).
+    hit = np.where((raw == best) | (raw != raw), positions, -1)
     indices = np.maximum.accumulate(hit, axis=dim).astype(np.int64)
     return fnp.take_along_axis(x, indices, axis=dim), indices
 
@@ -936,6 +950,30 @@ def _float(name, compute, label=None, inplace=True, **options):
     return Row(name, compute, FLOAT, label, inplace=inplace, **options)
 
 
+def _sign(x):
+    """PyTorch's sign: ``(0 < x) - (x < 0)`` for real numbers, so 0 (never -0.0) at zeros
+    and at NaN, where NumPy's is NaN; z / |z| for complex ones (sgn)."""
+    raw = unbox_all(x)
+    if raw.dtype.kind != "f":
+        return fnp.sign(x)
+    return fnp.where((raw == 0) | (raw != raw), 0, fnp.sign(x))
+
+
+def _heaviside(x, values):
+    """0 where x < 0, `values` where x == 0, 1 where x > 0, and 0 at NaN, as PyTorch
+    (``x == 0 ? values : x > 0``; NumPy's is NaN there)."""
+    return np.where(x == 0, values, x > 0).astype(np.result_type(x, values))
+
+
+def _angle(x):
+    """The argument of complex numbers; of real ones, PyTorch's ``x < 0 ? pi : 0`` (0 at
+    -0.0, where NumPy's arctan2 gives pi) and NaN at NaN."""
+    raw = unbox_all(x)
+    if raw.dtype.kind == "c":
+        return fnp.angle(x)
+    return fnp.where(raw == 0, 0, fnp.angle(x))
+
+
 def _same(name, compute, label=None, inplace=True, **options):
     """An elementwise function that keeps the dtype (PyTorch's promotion between operands)."""
     return Row(name, compute, PROMOTE, label, inplace=inplace, **options)
@@ -969,14 +1007,14 @@ ELEMENTWISE = [
     _float("copysign", fnp.copysign), Row("lerp", _fused.lerp, KEEP, _LERP_LABELS, inplace=True),
     _float("float_power", lambda x, exponent: fnp.power(fnp.astype(x, np.float64), exponent),
            "PowBackward0", inplace=False),
-    _same("sign", fnp.sign), _same("sgn", fnp.sign), _same("floor", fnp.floor),
+    _same("sign", _sign), _same("sgn", _sign), _same("floor", fnp.floor),
     _same("ceil", fnp.ceil), _same("round", _round), _same("trunc", fnp.trunc),
     _same("fix", fnp.trunc, "TruncBackward0"), _same("frac", _frac),
     _same("fmod", fnp.fmod), _same("fmax", fnp.fmax, inplace=False),
     _same("fmin", fnp.fmin, inplace=False),
     _same("nan_to_num", lambda x, nan=0.0, posinf=None, neginf=None:
           fnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)),
-    Row("heaviside", np.heaviside, DATA),  # no derivative in PyTorch either
+    Row("heaviside", _heaviside, DATA),  # no derivative in PyTorch either
     Row("gcd", np.gcd, DATA, inplace=True), Row("lcm", np.lcm, DATA, inplace=True),
     _float("ldexp", lambda x, other: x * fnp.power(2.0, other)),
     _same("addcmul", lambda x, t1, t2, *, value=1: _fused.addcmul(x, t1, t2, value)),
@@ -1046,7 +1084,9 @@ COMPARISONS = [
 
 
 def _unique(x, return_inverse, return_counts):
-    found = np.unique(x, return_inverse=return_inverse, return_counts=return_counts)
+    # Each NaN its own element, as PyTorch's unique keeps them (NumPy merges them).
+    found = np.unique(x, return_inverse=return_inverse, return_counts=return_counts,
+                      equal_nan=False)
     if isinstance(found, tuple):
         return tuple(part if i == 0 else part.astype(np.int64).reshape(
             np.shape(x) if i == 1 and return_inverse else -1) for i, part in enumerate(found))
@@ -1063,7 +1103,8 @@ REDUCTIONS = [
     Row("median", _median, KEEP, returns=_named("median")),
     Row("nanmedian", _nanmedian, KEEP, returns=_named("nanmedian")),
     Row("mode", _mode, KEEP, returns=_named("mode")),
-    Row("cumprod", lambda x, dim, *, dtype=None: fnp.cumprod(x, axis=dim), KEEP,
+    Row("cumprod", lambda x, dim, *, dtype=None:
+        _scans.scanned(fnp.cumprod, x, _dims(x, dim), dtype), KEEP,
         inplace=True),
     Row("logcumsumexp", _logcumsumexp, FLOAT),
     Row("cummax", _cummax, KEEP, returns=_named("cummax")),
@@ -1259,7 +1300,7 @@ LINALG = [
 COMPLEX = [
     Row("real", fnp.real, KEEP, method=False, view=True),
     Row("imag", fnp.imag, KEEP, method=False, view=True),
-    Row("angle", fnp.angle, FLOAT),
+    Row("angle", _angle, FLOAT),
     Row("view_as_real", lambda x: fnp.stack([fnp.real(x), fnp.imag(x)], axis=-1), KEEP,
         "ViewAsRealBackward0", method=False),
 ]

@@ -1,0 +1,94 @@
+"""Values PyTorch 2.13 gives at NaN, infinities and signed zeros, compared with compat's.
+
+PyTorch's kernels decide what these inputs give (NaN propagating through median and the
+running maxima, sign 0 at NaN, a running sum kept in float64 for float32), and NumPy
+often decides otherwise; a script ported to compat must print PyTorch's values.
+"""
+import numpy as np
+import pytest
+
+from compat_harness import check
+
+NAN, INF = float("nan"), float("inf")
+
+EXPRESSIONS = [
+    "torch.sign(torch.tensor([n, -0.0, 0.0, 2.0, -i]))",
+    "torch.sgn(torch.tensor([n, -0.0]))",
+    "torch.tensor([n, -3.0]).sign_()",
+    "torch.heaviside(torch.tensor([n, 0., -0., -2., 5.]), torch.tensor([0.2, 0.3, 0.4, 0.5, 0.6]))",
+    "torch.angle(torch.tensor([-0.0, n, -1., 0., -i]))",
+    "torch.median(torch.tensor([1., n, 2.]))",
+    "tuple(torch.tensor([1., n, 2., n]).median(0))",
+    "tuple(torch.tensor([[1., n, 2.], [3., 1., 2.], [n, n, 0.]]).median(1))",
+    "tuple(torch.tensor([[1., n, 2.], [3., 1., 2.]]).median(0, keepdim=True))",
+    "tuple(torch.tensor([[1., n, 2.], [3., 1., 2.]]).median(-1, keepdim=True))",
+    "tuple(torch.cummax(torch.tensor([3., n, 2., n, 5.]), 0))",
+    "tuple(torch.cummin(torch.tensor([3., n, 2., n, 5.]), 0))",
+    "tuple(torch.cummax(torch.tensor([[1., n], [2., 0.], [n, 4.]]), 0))",
+    "torch.cumsum(torch.tensor([1., i, -i]), 0)",
+    "torch.cumsum(torch.tensor([[1., i], [2., 3.]]), 1)",
+    "torch.cumsum(torch.tensor(2.5), 0)",
+    "torch.cumsum(torch.tensor([1, 2, 3], dtype=torch.int32), 0)",
+    "torch.cumsum(torch.tensor([True, True]), 0)",
+    "torch.cumsum(torch.tensor([1., 2.]), 0, dtype=torch.float64)",
+    "torch.cumprod(torch.tensor([0., i, 2.]), 0)",
+    "torch.cumprod(torch.tensor(3.), 0)",
+    "torch.cumprod(torch.tensor([1, 2, 3], dtype=torch.int32), 0)",
+    "torch.cumprod(torch.tensor([1., 2.]), 0, dtype=torch.float64)",
+    "torch.unique(torch.tensor([2., n, 1., n]))",
+    "torch.unique(torch.tensor([2., n, 1., n, 2.]), return_inverse=True, return_counts=True)",
+    "torch.nn.functional.softmax(torch.tensor([i, 1.]), 0)",
+    "torch.nn.functional.softmax(torch.tensor([-i, -i]), 0)",
+    "torch.nn.functional.softmax(torch.tensor([-i, 1.]), 0)",
+    "torch.nn.functional.log_softmax(torch.tensor([i, 1.]), 0)",
+    "torch.nn.functional.log_softmax(torch.tensor([-i, 1.]), 0)",
+    "torch.softmax(torch.tensor([[i, 1.], [2., n]]), 1)",
+    "torch.quantile(torch.tensor([-0., i, 1e30]), 0.75)",
+    "torch.quantile(torch.tensor([-0., i, 1e30]), 0.25)",
+    "torch.quantile(torch.tensor([1., 2., i]), 0.5)",
+    "torch.quantile(torch.tensor([-i, -i, 1.]), 0.5)",
+    "torch.nanquantile(torch.tensor([1., n, 2., i]), 0.9)",
+]
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning",
+                            "ignore:overflow encountered:RuntimeWarning")
+@pytest.mark.parametrize("expression", EXPRESSIONS)
+def test_value_at_special_inputs_matches_torch(expression):
+    check(lambda torch: eval(expression, {"torch": torch, "n": NAN, "i": INF}), rtol=0,
+          atol=0)
+
+
+# (median's grad_fn names differ: compat composes it, see test_torch_names.COMPOSED.)
+@pytest.mark.parametrize("expression", [
+    "x.median()", "x.median(0)[0]", "x.cummax(0)[0]", "x.cummin(0)[0]", "x.cumsum(0)"])
+def test_gradient_at_nan_matches_torch(expression):
+    def case(torch):
+        x = torch.tensor([1., NAN, 3., 0.], requires_grad=True)
+        out = eval(expression, {"x": x})
+        (out * torch.linspace(0.5, 1.5, out.numel()).reshape(out.shape)).sum().backward()
+        return out, x.grad
+    check(case, rtol=0, atol=0, grad_fn_names="median" not in expression)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+def test_running_sums_and_products_round_as_torch(name, dtype):
+    """PyTorch keeps float16 and float32 running values in a wider type: values bit for bit,
+    and cumsum's gradient (a reversed running sum); cumprod's gradient is PyTorch's formula
+    in another order of operations (within float rounding)."""
+    values = np.random.default_rng(0).uniform(0.5, 1.5, 3000)
+
+    def case(torch, part):
+        x = torch.tensor(values, dtype=getattr(torch, dtype), requires_grad=True)
+        out = getattr(x, name)(0)
+        if part == "value":
+            return out
+        out.backward(torch.linspace(0.5, 1.5, 3000, dtype=out.dtype))
+        return x.grad
+    check(lambda torch: case(torch, "value"), rtol=0, atol=0)
+    if name == "cumsum":
+        check(lambda torch: case(torch, "gradient"), rtol=0, atol=0)
+    else:  # (the running product falls below float16's and float32's smallest numbers)
+        check(lambda torch: case(torch, "gradient"), rtol=1e-2 if dtype == "float16" else 1e-5,
+              atol=1e-4 if dtype == "float16" else 1e-30)
