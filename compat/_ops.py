@@ -265,21 +265,33 @@ def div(input, other, *, rounding_mode=None):
     return _binary(fnp.true_divide, "DivBackward0", input, other, dtype, frees=True)
 
 
+def refuse_integer_zero_divisor(dtype, divisor):
+    """PyTorch's error for an integer quotient, remainder or fmod by zero, where NumPy gives
+    0 (with a warning). `dtype` is the operation's NumPy dtype, `divisor` a tensor, a number
+    or a tensor's value."""
+    if dtype.kind in "iub":
+        raw = divisor._data if isinstance(divisor, Tensor) else unbox_all(divisor)
+        if not np.all(raw):
+            raise RuntimeError("ZeroDivisionError")
+
+
 def _rounded_div(input, other, rounding_mode):
     """Division rounded down (floor) or toward zero (trunc): a zero derivative, as PyTorch's.
     (PyTorch's ``//`` instead records an operation whose backward raises.)"""
-    if rounding_mode == "floor":
-        return _binary(fnp.floor_divide, "DivBackward2", input, other)
-    if rounding_mode != "trunc":
+    if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
                            f"'floor' but found {rounding_mode!r}")
     dtype = result_type(input, other)
+    refuse_integer_zero_divisor(dtype.numpy, other)
+    if rounding_mode == "floor":
+        return _binary(fnp.floor_divide, "DivBackward2", input, other, dtype)
     quotient = elementwise(fnp.true_divide, operand(input, dtype), operand(other, dtype))
     return wrap(fnp.astype(fnp.trunc(quotient), dtype.numpy), "DivBackward2", (input, other))
 
 
 def remainder(input, other):
     """The remainder with the sign of `other`, as Python's %."""
+    refuse_integer_zero_divisor(result_type(input, other).numpy, other)
     if not isinstance(other, Tensor):
         return _binary(fnp.remainder, "RemainderBackward0", input, other, edges=(input,))
     if not isinstance(input, Tensor):

@@ -22,6 +22,7 @@ import funcgrad.scipy.special as fsp
 from funcgrad.core import unbox_all
 
 from . import _dtypes, _fused, _scans, _windowed
+from ._ops import refuse_integer_zero_divisor
 from ._return_types import return_type
 from ._table import DATA, FLOAT, KEEP, PROMOTE, Labels, Row, install
 from ._tensor import Tensor
@@ -950,6 +951,11 @@ def _float(name, compute, label=None, inplace=True, **options):
     return Row(name, compute, FLOAT, label, inplace=inplace, **options)
 
 
+def _fmod(x, y):
+    refuse_integer_zero_divisor(fnp.result_type(x, y), y)
+    return fnp.fmod(x, y)
+
+
 def _sign(x):
     """PyTorch's sign: ``(0 < x) - (x < 0)`` for real numbers, so 0 (never -0.0) at zeros
     and at NaN, where NumPy's is NaN; z / |z| for complex ones (sgn)."""
@@ -1010,7 +1016,7 @@ ELEMENTWISE = [
     _same("sign", _sign), _same("sgn", _sign), _same("floor", fnp.floor),
     _same("ceil", fnp.ceil), _same("round", _round), _same("trunc", fnp.trunc),
     _same("fix", fnp.trunc, "TruncBackward0"), _same("frac", _frac),
-    _same("fmod", fnp.fmod), _same("fmax", fnp.fmax, inplace=False),
+    _same("fmod", _fmod), _same("fmax", fnp.fmax, inplace=False),
     _same("fmin", fnp.fmin, inplace=False),
     _same("nan_to_num", lambda x, nan=0.0, posinf=None, neginf=None:
           fnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)),

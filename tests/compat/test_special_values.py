@@ -92,3 +92,16 @@ def test_running_sums_and_products_round_as_torch(name, dtype):
     else:  # (the running product falls below float16's and float32's smallest numbers)
         check(lambda torch: case(torch, "gradient"), rtol=1e-2 if dtype == "float16" else 1e-5,
               atol=1e-4 if dtype == "float16" else 1e-30)
+
+
+@pytest.mark.parametrize("expression", [
+    "torch.tensor([5, -5]) // 0", "torch.tensor([5, -5]) % 0", "7 % torch.tensor([2, 0])",
+    "torch.div(torch.tensor([5, -5]), 0, rounding_mode='trunc')",
+    "torch.tensor([5]).div(torch.tensor([0]), rounding_mode='floor')",
+    "torch.remainder(torch.tensor([5, 1]), torch.tensor([2, 0]))",
+    "torch.fmod(torch.tensor([5], dtype=torch.int32), 0)", "torch.tensor([5, 3]).fmod_(0)",
+    "torch.tensor([5, 3]).remainder_(torch.tensor([1, 0]))",
+    "torch.tensor([5, 7]) // 2", "torch.fmod(torch.tensor([5, -7]), 3)", "7 // torch.tensor([2, -3])"])
+def test_integer_division_by_zero_raises_as_torch(expression):
+    """NumPy's integer quotient by zero is 0 (with a warning): PyTorch refuses it."""
+    check(lambda torch: eval(expression, {"torch": torch}), messages=True)
