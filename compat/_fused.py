@@ -1,7 +1,8 @@
 """PyTorch's pointwise kernels that scale and add (add and sub with alpha, addcmul,
 addcdiv, lerp), with the values its CPU kernels compute and the derivatives its
 derivatives.yaml writes; and the derivative formulas of rsqrt and hypot, rounded as
-PyTorch rounds them.
+PyTorch rounds them, and of logaddexp, logaddexp2 and xlogy, whose values at infinities
+and zeros are PyTorch's.
 
 PyTorch's CPU kernels fuse the multiply and the add of ``c + a * b`` (Vectorized's fmadd,
 or the compiler's contraction), rounding once where NumPy's two operations round twice, and
@@ -15,7 +16,8 @@ import numbers
 import numpy as np
 
 import funcgrad.numpy as fnp
-from funcgrad.core import ArgVJP, Box, Primitive, defvjp, dtype_of, shape_of
+import funcgrad.scipy.special as fsp
+from funcgrad.core import ArgVJP, Box, Primitive, defvjp, dtype_of, shape_of, unbox_all
 from funcgrad.numpy._base import unbroadcast
 
 from . import _dtypes
@@ -211,6 +213,33 @@ def _hypot_pull(g, x, y):
 rsqrt_p = _declare("rsqrt", _rsqrt_value,
                    (lambda g, y: _times(g, -0.5) * _cube(y), ("ans",)))
 hypot_p = _declare("hypot", np.hypot, (_hypot_pull, (0, "ans")), (_hypot_pull, (1, "ans")))
+
+
+# ---- derivative formulas: logaddexp, logaddexp2, xlogy -------------------------------------
+# funcgrad's (JAX's) rules give these other values where an argument is infinite or xlogy's
+# logarithm is undefined; PyTorch's formulas below decide there.
+
+
+def _logaddexp_pull(power):
+    """logaddexp's ``grad / (1 + exp(other - self))`` (logaddexp2's with 2 ** ...): 0 for a
+    finite argument beside an infinite one, NaN where both are the same infinity."""
+    def pull(g, mine, other):
+        return g / (1 + power(other - mine))
+    return pull
+
+
+def _xlogy_self_pull(g, x, y):
+    """xlogy's ``xlogy(grad, other)``, 0 where self == 0 and other <= 0."""
+    undefined = (unbox_all(x) == 0) & (unbox_all(y) <= 0)
+    return fnp.where(undefined, 0, fsp.xlogy(g, y))
+
+
+logaddexp_p = _declare("logaddexp", np.logaddexp, (_logaddexp_pull(fnp.exp), (0, 1)),
+                       (_logaddexp_pull(fnp.exp), (1, 0)))
+logaddexp2_p = _declare("logaddexp2", np.logaddexp2, (_logaddexp_pull(fnp.exp2), (0, 1)),
+                        (_logaddexp_pull(fnp.exp2), (1, 0)))
+xlogy_p = _declare("xlogy", lambda x, y: fsp.xlogy(x, y), (_xlogy_self_pull, (0, 1)),
+                   (lambda g, x, y: g * x / y, (0, 1)))  # grad * self / other
 
 
 # ---- the operations, on funcgrad values (boxes or arrays) ------------------------------

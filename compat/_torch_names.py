@@ -702,7 +702,13 @@ def _logit(x, eps=None):
 
 
 def _xlogy(x, other):
-    return fsp.xlogy(x, other)
+    """x * log(other), 0 where x == 0; a Python number in the tensor's dtype (PyTorch's
+    wrapped number: SciPy's xlogy computes a float32 array and a float in float64)."""
+    if isinstance(x, numbers.Number):
+        x = np.asarray(x, fnp.result_type(other))
+    elif isinstance(other, numbers.Number):
+        other = np.asarray(other, fnp.result_type(x))
+    return _fused.xlogy_p(x, other)
 
 
 def _sinc(x):
@@ -956,6 +962,16 @@ def _fmod(x, y):
     return fnp.fmod(x, y)
 
 
+def _nan_ignoring(wins):
+    """PyTorch's fmax (`wins`: greater_equal) or fmin (less_equal): x where it wins, ties
+    included, or where y is NaN, else y; its value and PyTorch's derivative, which gives a
+    tie to x (funcgrad's, as JAX's, to y)."""
+    def choose(x, y):
+        raw_y = unbox_all(y)
+        return fnp.where(wins(unbox_all(x), raw_y) | (raw_y != raw_y), x, y)
+    return choose
+
+
 def _sign(x):
     """PyTorch's sign: ``(0 < x) - (x < 0)`` for real numbers, so 0 (never -0.0) at zeros
     and at NaN, where NumPy's is NaN; z / |z| for complex ones (sgn)."""
@@ -1003,8 +1019,8 @@ ELEMENTWISE = [
     _float("hypot", _fused.hypot_p), _float("exp2", fnp.exp2), _float("expm1", fnp.expm1),
     _float("log2", fnp.log2), _float("log10", fnp.log10),
     _float("log1p", fnp.log1p, "Log1PBackward0"),
-    _float("rsqrt", _fused.rsqrt_p), _float("logaddexp", fnp.logaddexp, inplace=False),
-    _float("logaddexp2", fnp.logaddexp2, inplace=False),
+    _float("rsqrt", _fused.rsqrt_p), _float("logaddexp", _fused.logaddexp_p, inplace=False),
+    _float("logaddexp2", _fused.logaddexp2_p, inplace=False),
     _float("erf", fsp.erf), _float("erfc", fsp.erfc), _float("erfinv", fsp.erfinv),
     _float("lgamma", fsp.gammaln), _float("digamma", fsp.digamma), _float("i0", fsp.i0),
     _float("sinc", _sinc), _float("logit", _logit), _float("xlogy", _xlogy, "XlogyBackward0"),
@@ -1016,8 +1032,8 @@ ELEMENTWISE = [
     _same("sign", _sign), _same("sgn", _sign), _same("floor", fnp.floor),
     _same("ceil", fnp.ceil), _same("round", _round), _same("trunc", fnp.trunc),
     _same("fix", fnp.trunc, "TruncBackward0"), _same("frac", _frac),
-    _same("fmod", _fmod), _same("fmax", fnp.fmax, inplace=False),
-    _same("fmin", fnp.fmin, inplace=False),
+    _same("fmod", _fmod), _same("fmax", _nan_ignoring(np.greater_equal), inplace=False),
+    _same("fmin", _nan_ignoring(np.less_equal), inplace=False),
     _same("nan_to_num", lambda x, nan=0.0, posinf=None, neginf=None:
           fnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)),
     Row("heaviside", _heaviside, DATA),  # no derivative in PyTorch either

@@ -105,3 +105,20 @@ def test_running_sums_and_products_round_as_torch(name, dtype):
 def test_integer_division_by_zero_raises_as_torch(expression):
     """NumPy's integer quotient by zero is 0 (with a warning): PyTorch refuses it."""
     check(lambda torch: eval(expression, {"torch": torch}), messages=True)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+@pytest.mark.parametrize("expression", [
+    "torch.fmax(x, y)", "torch.fmin(x, y)", "x.fmax(y)", "torch.logaddexp(x, y)",
+    "torch.logaddexp2(x, y)", "torch.xlogy(x, y)", "torch.xlogy(y, x)", "x.xlogy(2.0)"])
+def test_gradient_at_ties_infinities_and_zeros_is_torchs(expression):
+    """PyTorch's derivative formulas decide these points (a tie goes to fmax's first
+    argument; logaddexp beside an infinity is 0 for the finite argument; xlogy's is 0 where
+    self == 0 and other <= 0), where funcgrad's rules follow JAX's."""
+    def case(torch):
+        x = torch.tensor([0.0, -0.0, 2.0, INF, INF, 1.0, NAN, 0.0, 3.0], requires_grad=True)
+        y = torch.tensor([0.0, 0.0, 2.0, 1.0, INF, -INF, 1.0, NAN, -1.0], requires_grad=True)
+        out = eval(expression, {"torch": torch, "x": x, "y": y})
+        out.backward(torch.linspace(0.5, 1.5, out.numel()))
+        return out, x.grad, y.grad
+    check(case, rtol=1e-6, atol=0)
