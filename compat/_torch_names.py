@@ -701,6 +701,13 @@ def _logit(x, eps=None):
     return fsp.logit(x if eps is None else fnp.clip(x, eps, 1 - eps))
 
 
+# PyTorch's overloads: two tensors, a number and a tensor, a tensor and a number.
+_XLOGY_LABELS = Labels(lambda input, other: "XlogyBackward1" if not isinstance(input, Tensor)
+                       else "XlogyBackward2" if not isinstance(other, Tensor)
+                       else "XlogyBackward0", "XlogyBackward0", "XlogyBackward1",
+                       "XlogyBackward2")
+
+
 def _xlogy(x, other):
     """x * log(other), 0 where x == 0; a Python number in the tensor's dtype (PyTorch's
     wrapped number: SciPy's xlogy computes a float32 array and a float in float64)."""
@@ -1023,7 +1030,7 @@ ELEMENTWISE = [
     _float("logaddexp2", _fused.logaddexp2_p, inplace=False),
     _float("erf", fsp.erf), _float("erfc", fsp.erfc), _float("erfinv", fsp.erfinv),
     _float("lgamma", fsp.gammaln), _float("digamma", fsp.digamma), _float("i0", fsp.i0),
-    _float("sinc", _sinc), _float("logit", _logit), _float("xlogy", _xlogy, "XlogyBackward0"),
+    _float("sinc", _sinc), _float("logit", _logit), _float("xlogy", _xlogy, _XLOGY_LABELS),
     _float("deg2rad", fnp.deg2rad, "Deg2RadBackward0"),
     _float("rad2deg", fnp.rad2deg, "Rad2DegBackward0"),
     _float("copysign", fnp.copysign), Row("lerp", _fused.lerp, KEEP, _LERP_LABELS, inplace=True),
