@@ -35,6 +35,7 @@ from ._tensor import Tensor
 
 FLOAT, PROMOTE, KEEP, DATA = "float", "promote", "keep", "data"
 _FLOAT_CATEGORY = _dtypes.FLOAT
+_HALF = _dtypes.float16
 _SEQUENCES = (list, tuple)
 
 
@@ -155,27 +156,33 @@ def operation(row):
         if row.check is not None:
             row.check(*args, **kwargs)
         tensors = _tensors_in(args, kwargs)
-        convert = _converter(rule, _dtype_of(rule, tensors, name))
+        dtype = _dtype_of(rule, tensors, name)
+        convert = _converter(rule, dtype)
         out = _computed(row, [_values(a, convert) for a in args],
                         {key: _values(v, convert) for key, v in kwargs.items()})
         label = row.label if type(row.label) is str else row.label.choose(*args, **kwargs)
-        return _results(row, label, out, tuple(tensors))
+        return _results(row, label, out, tuple(tensors), dtype is _HALF)
     op.__name__ = row.short_name
     op.__qualname__ = row.short_name
     op.__doc__ = f"torch.{name}, computed with funcgrad.numpy (see compat._torch_names)."
     return op
 
 
-def _results(row, label, out, tensors):
+def _results(row, label, out, tensors, half):
     if isinstance(out, tuple):
-        items = [_result(row, label, item, tensors) for item in out]
+        items = [_result(row, label, item, tensors, half) for item in out]
         return row.returns(*items) if row.returns is not None else tuple(items)
     if isinstance(out, list):
-        return [_result(row, label, item, tensors) for item in out]
-    return _result(row, label, out, tensors)
+        return [_result(row, label, item, tensors, half) for item in out]
+    return _result(row, label, out, tensors, half)
 
 
-def _result(row, label, value, tensors):
+def _result(row, label, value, tensors, half):
+    """`value` as the row's tensor; `half`: the operation computes float16, whose float
+    results PyTorch rounds to float16 (funcgrad's special functions, as SciPy's, compute
+    float16 in a wider type and return that)."""
+    if half and fnp.result_type(value).kind == "f" and fnp.result_type(value).itemsize > 2:
+        value = fnp.astype(value, np.float16)
     for x in tensors:
         if value is x._box or value is x._data:  # funcgrad returned an input as it was:
             if row.passes_input:  # so does PyTorch (broadcast_tensors)

@@ -964,6 +964,14 @@ def _float(name, compute, label=None, inplace=True, **options):
     return Row(name, compute, FLOAT, label, inplace=inplace, **options)
 
 
+def _float_power(x, exponent):
+    """x ** exponent in double precision: float64, or complex128 for a complex operand."""
+    wide = np.complex128 if fnp.result_type(x, exponent).kind == "c" else np.float64
+    if not isinstance(exponent, numbers.Number):
+        exponent = fnp.astype(exponent, wide)
+    return fnp.power(fnp.astype(x, wide), exponent)
+
+
 def _fmod(x, y):
     refuse_integer_zero_divisor(fnp.result_type(x, y), y)
     return fnp.fmod(x, y)
@@ -1034,8 +1042,9 @@ ELEMENTWISE = [
     _float("deg2rad", fnp.deg2rad, "Deg2RadBackward0"),
     _float("rad2deg", fnp.rad2deg, "Rad2DegBackward0"),
     _float("copysign", fnp.copysign), Row("lerp", _fused.lerp, KEEP, _LERP_LABELS, inplace=True),
-    _float("float_power", lambda x, exponent: fnp.power(fnp.astype(x, np.float64), exponent),
-           "PowBackward0", inplace=False),
+    Row("float_power", _float_power, KEEP, Labels(
+        lambda x, exponent: "PowBackward1" if isinstance(exponent, Tensor) else "PowBackward0",
+        "PowBackward0", "PowBackward1")),
     _same("sign", _sign), _same("sgn", _sign), _same("floor", fnp.floor),
     _same("ceil", fnp.ceil), _same("round", _round), _same("trunc", fnp.trunc),
     _same("fix", fnp.trunc, "TruncBackward0"), _same("frac", _frac),
