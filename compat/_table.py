@@ -35,7 +35,6 @@ from ._tensor import Tensor
 
 FLOAT, PROMOTE, KEEP, DATA = "float", "promote", "keep", "data"
 _FLOAT_CATEGORY = _dtypes.FLOAT
-_HALF = _dtypes.float16
 _SEQUENCES = (list, tuple)
 
 
@@ -101,13 +100,19 @@ def _tensors_in(args, kwargs):
     return found
 
 
-def _dtype_of(rule, tensors, name):
-    """The dtype the tensors are cast to (None: each keeps its own)."""
+def _dtype_of(rule, tensors, name, args):
+    """The dtype the tensors are cast to (None: each keeps its own): PyTorch's result type
+    of the tensors and, for PROMOTE, the Python numbers among the positional arguments
+    after the first (its operands: ``fmod(int_tensor, 0.4)`` computes in float32)."""
     if rule is KEEP or rule is DATA:
         return None
     if not tensors:
         raise TypeError(f"{name}(): expected at least one Tensor argument")
-    dtype = result_type(*tensors)
+    if rule is PROMOTE:
+        numbers = [a for a in args[1:] if isinstance(a, (int, float)) and type(a) is not bool]
+        dtype = result_type(*tensors, *numbers)
+    else:
+        dtype = result_type(*tensors)
     if rule is FLOAT and dtype.category < _FLOAT_CATEGORY:  # complex stays complex
         return DEFAULTS.float
     return dtype
@@ -156,33 +161,37 @@ def operation(row):
         if row.check is not None:
             row.check(*args, **kwargs)
         tensors = _tensors_in(args, kwargs)
-        dtype = _dtype_of(rule, tensors, name)
+        dtype = _dtype_of(rule, tensors, name, args)
         convert = _converter(rule, dtype)
         out = _computed(row, [_values(a, convert) for a in args],
                         {key: _values(v, convert) for key, v in kwargs.items()})
         label = row.label if type(row.label) is str else row.label.choose(*args, **kwargs)
-        return _results(row, label, out, tuple(tensors), dtype is _HALF)
+        narrowest = dtype.numpy if dtype is not None and dtype.category == _FLOAT_CATEGORY \
+            else None
+        return _results(row, label, out, tuple(tensors), narrowest)
     op.__name__ = row.short_name
     op.__qualname__ = row.short_name
     op.__doc__ = f"torch.{name}, computed with funcgrad.numpy (see compat._torch_names)."
     return op
 
 
-def _results(row, label, out, tensors, half):
+def _results(row, label, out, tensors, computing):
     if isinstance(out, tuple):
-        items = [_result(row, label, item, tensors, half) for item in out]
+        items = [_result(row, label, item, tensors, computing) for item in out]
         return row.returns(*items) if row.returns is not None else tuple(items)
     if isinstance(out, list):
-        return [_result(row, label, item, tensors, half) for item in out]
-    return _result(row, label, out, tensors, half)
+        return [_result(row, label, item, tensors, computing) for item in out]
+    return _result(row, label, out, tensors, computing)
 
 
-def _result(row, label, value, tensors, half):
-    """`value` as the row's tensor; `half`: the operation computes float16, whose float
-    results PyTorch rounds to float16 (funcgrad's special functions, as SciPy's, compute
-    float16 in a wider type and return that)."""
-    if half and fnp.result_type(value).kind == "f" and fnp.result_type(value).itemsize > 2:
-        value = fnp.astype(value, np.float16)
+def _result(row, label, value, tensors, computing):
+    """`value` as the row's tensor. `computing` is the float dtype the tensors were cast to
+    (None if not a float): PyTorch's result has it, where funcgrad's special functions
+    (as SciPy's) return float16, or a float32 with a Python float, in a wider type."""
+    if computing is not None:
+        kind = fnp.result_type(value)
+        if kind.kind == "f" and kind.itemsize > computing.itemsize:
+            value = fnp.astype(value, computing)
     for x in tensors:
         if value is x._box or value is x._data:  # funcgrad returned an input as it was:
             if row.passes_input:  # so does PyTorch (broadcast_tensors)

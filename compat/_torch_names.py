@@ -972,6 +972,23 @@ def _float_power(x, exponent):
     return fnp.power(fnp.astype(x, wide), exponent)
 
 
+def _bessel_j0(x):
+    """J0 of an array, in x's float dtype or the default one for integers (SciPy's and
+    funcgrad's j0 return float64 for them)."""
+    dtype = x.dtype if x.dtype.kind == "f" else _dtypes.DEFAULTS.float.numpy
+    return fsp.j0(x).astype(dtype, copy=False)
+
+
+def _matrix_power(A, n):
+    """A ** n: repeated products, of integers too; n < 0 inverts, for floats only (PyTorch's
+    inverse refuses integers)."""
+    kind = fnp.result_type(A)
+    if n < 0 and kind.kind not in "fc":
+        raise RuntimeError(f"linalg.inv: Expected a floating point or complex tensor as "
+                           f"input. Got {_dtypes.BY_NUMPY_DTYPE[kind].scalar_name}")
+    return fla.matrix_power(A, n)
+
+
 def _fmod(x, y):
     refuse_integer_zero_divisor(fnp.result_type(x, y), y)
     return fnp.fmod(x, y)
@@ -1074,7 +1091,7 @@ ELEMENTWISE = [
     Row("special.psi", fsp.digamma, FLOAT, "DigammaBackward0"),
     Row("special.multigammaln", _multigammaln, FLOAT, "MvlgammaBackward0"),
     Row("special.zeta", lambda x, q: fsp.zeta(x, q), FLOAT),
-    Row("special.bessel_j0", fsp.j0, DATA),  # no derivative in PyTorch either
+    Row("special.bessel_j0", _bessel_j0, DATA),  # no derivative in PyTorch either
     Row("mvlgamma", _multigammaln, FLOAT, inplace=True),
     Row("special.polygamma", lambda n, x: fsp.polygamma(n, x), FLOAT, "PolygammaBackward0"),
     Row("polygamma", lambda n, x: fsp.polygamma(n, x), FLOAT, method=False),
@@ -1164,9 +1181,9 @@ REDUCTIONS = [
         _quantile(x, q, dim, keepdim, interpolation=interpolation, which=fnp.nanquantile), KEEP),
     Row("diff", _diff, KEEP),
     Row("trapezoid", lambda y, x=None, *, dx=None, dim=-1:
-        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), KEEP, method=False),
+        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), FLOAT, method=False),
     Row("trapz", lambda y, x=None, *, dx=None, dim=-1:
-        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), KEEP,
+        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), FLOAT,
         "TrapezoidBackward0", method=False),
     Row("cumulative_trapezoid", _cumulative_trapezoid, FLOAT, "CumsumBackward0",
         method=False),
@@ -1283,7 +1300,7 @@ PRODUCTS = [
     Row("cdist", _cdist, PROMOTE, "CdistBackward0", method=False),
     Row("chain_matmul", lambda *matrices: fla.multi_dot(list(matrices)), PROMOTE,
         "MmBackward0", method=False),
-    Row("matrix_power", lambda x, n: fla.matrix_power(x, n), KEEP, "LinalgMatrixPowerBackward0"),
+    Row("matrix_power", _matrix_power, KEEP, "LinalgMatrixPowerBackward0"),
     Row("det", fla.det, FLOAT, "LinalgDetBackward0"),
     Row("logdet", _logdet, FLOAT, "LogdetBackward0"),
     Row("slogdet", _slogdet, FLOAT, "LinalgSlogdetBackward0",
@@ -1321,7 +1338,7 @@ LINALG = [
         returns=_named("linalg_lstsq", ("solution", "residuals", "rank",
                                         "singular_values"))),
     Row("linalg.pinv", _pinv, FLOAT),
-    Row("linalg.matrix_power", lambda A, n: fla.matrix_power(A, n), FLOAT),
+    Row("linalg.matrix_power", _matrix_power, KEEP),
     Row("linalg.matrix_rank", lambda A, *, atol=None, rtol=None, hermitian=False:
         np.asarray(np.linalg.matrix_rank(A, hermitian=hermitian), np.int64), DATA),
     Row("linalg.cond", lambda A, p=None: fla.cond(A, p), FLOAT, "LinalgVectorNormBackward0"),

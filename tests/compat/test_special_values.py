@@ -140,3 +140,16 @@ def test_float16_functions_keep_float16_as_torch(expression):
         return eval(expression, {"torch": torch, "a": a, "p": p})
     # (PyTorch composes ndtr of a product: its node is MulBackward1, compat's its own.)
     check(case, rtol=2e-3, atol=2e-3, grad_fn_names="ndtr" not in expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "torch.fmod(m, 0.4)", "torch.fmod(m, 2)", "torch.remainder(m, 0.4)", "m.fmod(-1.5)",
+    "torch.special.bessel_j0(m)", "torch.trapezoid(m)", "torch.trapz(m, dim=0)",
+    "torch.linalg.matrix_power(m, 2)", "torch.linalg.matrix_power(m, 0)",
+    "torch.matrix_power(m, 3)", "torch.linalg.matrix_power(m, -1)",
+    "torch.linalg.matrix_power(m.double(), -1)"])
+def test_integer_operands_give_torchs_dtypes(expression):
+    """An integer tensor with a Python float computes in the default float dtype; integer
+    powers of integer matrices stay integers; their inverse is refused."""
+    check(lambda torch: eval(expression, {"torch": torch, "m": torch.tensor([[1, 2], [3, 4]])}),
+          messages=True)
