@@ -1047,7 +1047,7 @@ ELEMENTWISE = [
     _float("arcsinh", fnp.arcsinh, "AsinhBackward0"),
     _float("arccosh", fnp.arccosh, "AcoshBackward0"),
     _float("arctanh", fnp.arctanh, "AtanhBackward0"),
-    _float("atan2", fnp.arctan2), _float("arctan2", fnp.arctan2, "Atan2Backward0"),
+    _float("atan2", _fused.atan2_p), _float("arctan2", _fused.atan2_p, "Atan2Backward0"),
     _float("hypot", _fused.hypot_p), _float("exp2", fnp.exp2), _float("expm1", fnp.expm1),
     _float("log2", fnp.log2), _float("log10", fnp.log10),
     _float("log1p", fnp.log1p, "Log1PBackward0"),
