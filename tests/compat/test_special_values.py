@@ -154,3 +154,38 @@ def test_integer_operands_give_torchs_dtypes(expression):
     powers of integer matrices stay integers; their inverse is refused."""
     check(lambda torch: eval(expression, {"torch": torch, "m": torch.tensor([[1, 2], [3, 4]])}),
           messages=True)
+
+
+# Writes into an expanded view: PyTorch writes the selected elements' memory, which the
+# view's other elements share (read back through the base), and refuses a basic index
+# whose selected elements share memory.
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("statement", [
+    "v = base.expand(2, 1); v[0] = 0.5", "v = base.expand(2, 3); v[0, 1:] = 0.5",
+    "v = base.expand(2, 3); v[0] = 0.5", "v = base.view(1, 1).expand(3, 1); v[1:2] = "
+    "torch.tensor([[2.0]], dtype=torch.float64)", "v = base.expand(2, 1); v[1, 0] = 3.0",
+    "v = base.view(1, 1).expand(2, 2); v[:, 0] = 1.0",
+    "v = base.expand(2, 2, 1); v[1, :1] = torch.tensor([[4.0]], dtype=torch.float64)"])
+def test_writing_into_an_expanded_view_is_torchs(statement, requires_grad):
+    def case(torch):
+        leaf = torch.tensor([0.0], dtype=torch.float64, requires_grad=requires_grad)
+        env = {"torch": torch, "base": leaf.clone()}
+        exec(statement, env)
+        out = (env["base"] * 2.0).sum()
+        if requires_grad:
+            out.backward()
+        return env["base"], env["v"], leaf.grad
+    check(case, rtol=0, atol=0, messages=True)
+
+
+@pytest.mark.filterwarnings("ignore:Use of index_put_ on expanded tensors:UserWarning",
+                            "ignore:Use of masked_fill_ on expanded tensors:UserWarning")
+@pytest.mark.parametrize("statement", [
+    "v = base.expand(2, 1); v[[0]] = 0.5", "v = base.expand(2, 1); v[torch.tensor([True, False])] = 0.5"])
+def test_an_index_array_writes_an_expanded_views_memory(statement):
+    """(PyTorch deprecates it, with a warning compat does not give, and its backward raises.)"""
+    def case(torch):
+        env = {"torch": torch, "base": torch.tensor([0.0], dtype=torch.float64)}
+        exec(statement, env)
+        return env["base"], env["v"]
+    check(case, rtol=0, atol=0)
