@@ -1,8 +1,8 @@
 """PyTorch's pointwise kernels that scale and add (add and sub with alpha, addcmul,
 addcdiv, lerp), with the values its CPU kernels compute and the derivatives its
 derivatives.yaml writes; and the derivative formulas of rsqrt and hypot, rounded as
-PyTorch rounds them, and of atan2, logaddexp, logaddexp2 and xlogy, whose values at
-infinities and zeros are PyTorch's.
+PyTorch rounds them, and of atan2, copysign, logaddexp, logaddexp2 and xlogy, whose
+values at infinities and zeros are PyTorch's.
 
 PyTorch's CPU kernels fuse the multiply and the add of ``c + a * b`` (Vectorized's fmadd,
 or the compiler's contraction), rounding once where NumPy's two operations round twice, and
@@ -215,7 +215,7 @@ rsqrt_p = _declare("rsqrt", _rsqrt_value,
 hypot_p = _declare("hypot", np.hypot, (_hypot_pull, (0, "ans")), (_hypot_pull, (1, "ans")))
 
 
-# ---- derivative formulas: atan2, logaddexp, logaddexp2, xlogy -----------------------------
+# ---- derivative formulas: atan2, copysign, logaddexp, logaddexp2, xlogy ------------------
 # funcgrad's (JAX's) rules give these other values where an argument is infinite or xlogy's
 # logarithm is undefined; PyTorch's formulas below decide there.
 
@@ -245,6 +245,14 @@ def _atan2_pull(sign):
 
 
 atan2_p = _declare("atan2", np.arctan2, (_atan2_pull(1), (1, 0, 1)), (_atan2_pull(-1), (0, 0, 1)))
+
+def _copysign_self_pull(g, x, ans):
+    """copysign's ``grad * (result / self)``, 0 where self == 0 (NaN at infinities)."""
+    return g * fnp.where(unbox_all(x) == 0, 0, ans / x)
+
+
+copysign_p = _declare("copysign", np.copysign, (_copysign_self_pull, (0, "ans")),
+                      (lambda g: fnp.zeros_like(g), ()))  # other: zeros
 
 logaddexp_p = _declare("logaddexp", np.logaddexp, (_logaddexp_pull(fnp.exp), (0, 1)),
                        (_logaddexp_pull(fnp.exp), (1, 0)))

@@ -1021,11 +1021,12 @@ def _heaviside(x, values):
 
 def _angle(x):
     """The argument of complex numbers; of real ones, PyTorch's ``x < 0 ? pi : 0`` (0 at
-    -0.0, where NumPy's arctan2 gives pi) and NaN at NaN."""
+    -0.0, where NumPy's arctan2 gives pi), NaN at NaN, with a derivative 0 everywhere (sign's
+    times 0 carries the NaN)."""
     raw = unbox_all(x)
     if raw.dtype.kind == "c":
         return fnp.angle(x)
-    return fnp.where(raw == 0, 0, fnp.angle(x))
+    return fnp.sign(x) * 0 + np.where(raw < 0, np.pi, 0).astype(raw.dtype)
 
 
 def _same(name, compute, label=None, inplace=True, **options):
@@ -1058,7 +1059,9 @@ ELEMENTWISE = [
     _float("sinc", _sinc), _float("logit", _logit), _float("xlogy", _xlogy, _XLOGY_LABELS),
     _float("deg2rad", fnp.deg2rad, "Deg2RadBackward0"),
     _float("rad2deg", fnp.rad2deg, "Rad2DegBackward0"),
-    _float("copysign", fnp.copysign), Row("lerp", _fused.lerp, KEEP, _LERP_LABELS, inplace=True),
+    _float("copysign", _fused.copysign_p, Labels(
+        lambda input, other: "CopysignBackward0" if isinstance(other, Tensor)
+        else "CopysignBackward1", "CopysignBackward0", "CopysignBackward1")), Row("lerp", _fused.lerp, KEEP, _LERP_LABELS, inplace=True),
     Row("float_power", _float_power, KEEP, Labels(
         lambda x, exponent: "PowBackward1" if isinstance(exponent, Tensor) else "PowBackward0",
         "PowBackward0", "PowBackward1")),
