@@ -11,6 +11,7 @@ compute float16 in float32, rounding once at the end. Each operation is one prim
 PyTorch's formula, written with funcgrad.numpy so that create_graph differentiates it
 again. The value functions also serve compat.optim, whose updates are these kernels.
 """
+import math
 import numbers
 
 import numpy as np
@@ -260,6 +261,62 @@ logaddexp2_p = _declare("logaddexp2", np.logaddexp2, (_logaddexp_pull(fnp.exp2),
                         (_logaddexp_pull(fnp.exp2), (1, 0)))
 xlogy_p = _declare("xlogy", lambda x, y: fsp.xlogy(x, y), (_xlogy_self_pull, (0, 1)),
                    (lambda g, x, y: g * x / y, (0, 1)))  # grad * self / other
+
+
+# ---- vector norms: PyTorch's derivative (linalg_vector_norm_backward) ---------------------
+
+
+def _norm_value(x, *, ord, axes, keepdims):
+    with np.errstate(divide="ignore"):  # a negative ord's 1 / 0 at a zero: PyTorch's inf
+        return np.linalg.vector_norm(x, axis=axes, keepdims=keepdims, ord=ord)
+
+
+def _sgn(raw):
+    """PyTorch's sgn of an array: the sign (x / |x| of complex numbers), 0 at 0 and NaN."""
+    if raw.dtype.kind == "c":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            sign = raw / np.abs(raw)
+    else:
+        sign = np.sign(raw)
+    return np.where((raw == 0) | (sign != sign), 0, sign).astype(raw.dtype)
+
+
+def _norm_pull(g, x, norm, *, ord, axes, keepdims):
+    """The gradient of a vector ord-norm as PyTorch computes it: 0 where x is 0, and
+    where the norm is 0 (its subgradients), sgn(x) = 0 at NaN."""
+    if not keepdims and axes is not None:
+        g, norm = fnp.expand_dims(g, axes), fnp.expand_dims(norm, axes)
+    raw = unbox_all(x)
+    sgn = _sgn(raw)
+    zero_norm = unbox_all(norm) == 0
+    if ord == 0:
+        return fnp.zeros_like(x)
+    if ord == 1:
+        return sgn * g
+    if ord == 2:
+        return g * fnp.where(zero_norm, 0, x / norm)
+    if math.isinf(ord):  # the elements at the norm (or NaN) share it
+        magnitude = np.abs(raw)
+        hits = (magnitude == unbox_all(norm)) | (magnitude != magnitude)
+        count = np.sum(hits, axis=axes, keepdims=True)
+        return sgn * ((g / count.astype(raw.dtype)) * hits)
+    magnitude = fnp.absolute(x)
+    if ord < 1:
+        scaled = sgn * fnp.where(raw == 0, 0, magnitude ** (ord - 1))
+        return scaled * g * norm ** (1 - ord)
+    scale = fnp.where(zero_norm, 0, g / norm ** (ord - 1))
+    if ord < 2:
+        return sgn * magnitude ** (ord - 1) * scale
+    return x * magnitude ** (ord - 2) * scale
+
+
+vector_norm_p = _declare("vector_norm", _norm_value, (_norm_pull, (0, "ans")))
+
+
+def vector_norm(x, ord, axes, keepdims):
+    """The vector `ord`-norm of the value `x` over `axes` (an int, a tuple, or None for all),
+    with PyTorch's derivative."""
+    return vector_norm_p(x, ord=ord, axes=axes, keepdims=keepdims)
 
 
 # ---- the operations, on funcgrad values (boxes or arrays) ------------------------------

@@ -765,29 +765,18 @@ def std(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
 
 
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    """The vector p-norm over `dim` (all elements by default): p = 2 ('fro'), 1, inf, or
-    any other positive number. The derivative of the 2-norm at 0 is 0, as in PyTorch."""
+    """The vector p-norm over `dim` (all elements by default) for a number p (2 for 'fro';
+    0 counts the nonzero elements, +-inf takes the largest or smallest magnitude), with
+    PyTorch's derivative (0 where x or the norm is 0)."""
     if input.dtype.category != _float:
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
                            f"as input. Got {input.dtype.scalar_name}")
-    axes = _axes(input, dim)
-    value = engine(input)
-    keepdims = bool(keepdim)
-    if p in ("fro", 2, 2.0):
-        squares = fnp.sum(fnp.multiply(value, value), axis=axes, keepdims=keepdims)
-        zero = unbox_all(squares) == 0
-        out = fnp.where(zero, 0.0, fnp.sqrt(fnp.where(zero, 1.0, squares)))
-    elif p in (1, 1.0):
-        out = fnp.sum(fnp.multiply(value, fnp.sign(value)), axis=axes, keepdims=keepdims)
-    elif p in (np.inf, float("inf")):
-        out = fnp.max(fnp.multiply(value, fnp.sign(value)), axis=axes, keepdims=keepdims)
-    elif isinstance(p, numbers.Real) and p > 0:
-        magnitude = fnp.multiply(value, fnp.sign(value))
-        out = fnp.power(fnp.sum(fnp.power(magnitude, p), axis=axes, keepdims=keepdims),
-                        1.0 / p)
-    else:
-        raise NotImplementedError(f"compat.norm: p={p!r} is not supported; use 'fro', 1, 2, "
-                                  f"inf or a positive number")
+    if p == "fro":
+        p = 2
+    if not isinstance(p, numbers.Real) or isinstance(p, bool):
+        raise NotImplementedError(f"compat.norm: p={p!r} is not supported; use 'fro' or a "
+                                  f"number (a vector norm)")
+    out = _fused.vector_norm(engine(input), p, _axes(input, dim), bool(keepdim))
     result = wrap(out, "LinalgVectorNormBackward0", (input,), saves_result=True)
     return result if dtype is None else result.to(dtype)
 

@@ -652,17 +652,8 @@ def _cdist(x1, x2, p=2.0, compute_mode=None):
 
 
 def _pnorm(x, p, axis):
-    """The p-norm along `axis` with PyTorch's derivative 0 where the norm is 0."""
-    magnitude = x * fnp.sign(x)  # PyTorch's derivative 0 where x is 0 (abs's is 1)
-    if p == 0:
-        return fnp.sum(fnp.astype(unbox_all(magnitude) != 0, unbox_all(x).dtype), axis=axis)
-    if p == math.inf:
-        return fnp.max(magnitude, axis=axis)
-    if p == 1:
-        return fnp.sum(magnitude, axis=axis)
-    powered = fnp.sum(magnitude ** p, axis=axis)
-    zero = unbox_all(powered) == 0
-    return fnp.where(zero, 0.0, fnp.where(zero, 1.0, powered) ** (1.0 / p))
+    """The p-norm along `axis`, with PyTorch's derivative."""
+    return _fused.vector_norm(x, p, axis, False)
 
 
 def _in_dtype_of(x, out):
@@ -794,11 +785,7 @@ def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
 
 
 def _vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
-    if ord == 2:  # PyTorch's derivative 0 where the norm is 0
-        squares = fnp.sum(x * x, axis=_axes(dim), keepdims=keepdim)
-        zero = unbox_all(squares) == 0
-        return fnp.where(zero, 0.0, fnp.sqrt(fnp.where(zero, 1.0, squares)))
-    return fla.vector_norm(x, ord=ord, axis=_axes(dim), keepdims=keepdim)
+    return _fused.vector_norm(x, ord, _axes(dim), keepdim)
 
 
 def _linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):

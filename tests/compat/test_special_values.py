@@ -191,3 +191,36 @@ def test_an_index_array_writes_an_expanded_views_memory(statement):
         exec(statement, env)
         return env["base"], env["v"]
     check(case, rtol=0, atol=0)
+
+
+# (ord 0 counts the nonzero elements: PyTorch's result lets no gradient reach x, compat's
+# gives it zeros.)
+@pytest.mark.parametrize("ord", [1, 2, 3, 1.5, 0.5, -1, INF, -INF])
+@pytest.mark.parametrize("values", [[0.0, -0.0, 0.0], [0.0, -2.0, 2.0], [NAN, -2.0, 2.0],
+                                    [1.0, -3.0, 0.5], [INF, 1.0, -INF]])
+def test_vector_norm_gradient_is_torchs(ord, values):
+    """PyTorch's norm derivative: 0 where x is 0 (an L1 penalty's subgradient at a zero
+    weight) and where the norm is 0, sgn(NaN) = 0, ties of the inf-norm sharing."""
+    def case(torch):
+        x = torch.tensor(values, requires_grad=True)
+        torch.linalg.vector_norm(x, ord).backward()
+        grads = [x.grad]
+        for norm in (lambda y: torch.norm(y, ord), lambda y: y.dist(torch.zeros(3), ord)):
+            y = torch.tensor(values, requires_grad=True)
+            norm(y).backward()
+            grads.append(y.grad)
+        return grads
+    check(case, rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("p", [1.0, 2.0, 3.0, 0.5, INF])
+def test_cdist_gradient_at_zero_distance_is_torchs(p):
+    rows = np.random.default_rng(0).standard_normal((3, 2))
+    rows[1, 0] = 0.0
+
+    def case(torch):
+        x = torch.tensor(rows, requires_grad=True)
+        y = torch.tensor(np.vstack([rows[:2], [[rows[0, 0], 1.0]]]), requires_grad=True)
+        torch.cdist(x, y, p=p).sum().backward()
+        return x.grad, y.grad
+    check(case, rtol=1e-10, atol=1e-12)
