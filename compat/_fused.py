@@ -263,6 +263,24 @@ xlogy_p = _declare("xlogy", lambda x, y: fsp.xlogy(x, y), (_xlogy_self_pull, (0,
                    (lambda g, x, y: g * x / y, (0, 1)))  # grad * self / other
 
 
+# ---- logsumexp: PyTorch's derivative --------------------------------------------------------
+
+
+def _logsumexp_value(x, *, axes, keepdims):
+    return fsp.logsumexp(x, axis=axes, keepdims=keepdims)
+
+
+def _logsumexp_pull(g, x, result, *, axes, keepdims):
+    """logsumexp's ``grad * exp(self - result)``: NaN for the infinite elements of a slice
+    whose result is infinite, 0 for the finite ones."""
+    if not keepdims:
+        g, result = fnp.expand_dims(g, axes), fnp.expand_dims(result, axes)
+    return g * fnp.exp(x - result)
+
+
+logsumexp_p = _declare("logsumexp", _logsumexp_value, (_logsumexp_pull, (0, "ans")))
+
+
 # ---- vector norms: PyTorch's derivative (linalg_vector_norm_backward) ---------------------
 
 

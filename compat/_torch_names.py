@@ -976,6 +976,10 @@ def _matrix_power(A, n):
     return fla.matrix_power(A, n)
 
 
+def _logsumexp(x, dim, keepdim=False):
+    return _fused.logsumexp_p(x, axes=_dims(x, dim), keepdims=keepdim)
+
+
 def _fmod(x, y):
     refuse_integer_zero_divisor(fnp.result_type(x, y), y)
     return fnp.fmod(x, y)
@@ -1094,8 +1098,7 @@ ELEMENTWISE = [
     Row("special.exp2", fnp.exp2, FLOAT, "Exp2Backward0"),
     Row("special.log1p", fnp.log1p, FLOAT, "Log1PBackward0"),
     Row("special.round", _round, PROMOTE, "RoundBackward0"),
-    Row("special.logsumexp", lambda x, dim, keepdim=False:
-        fsp.logsumexp(x, axis=_dims(x, dim), keepdims=keepdim), FLOAT, "LogsumexpBackward0"),
+    Row("special.logsumexp", _logsumexp, FLOAT, "LogsumexpBackward0"),
 ]
 
 COMPARISONS = [
@@ -1139,8 +1142,7 @@ def _unique(x, return_inverse, return_counts):
 
 
 REDUCTIONS = [
-    Row("logsumexp", lambda x, dim, keepdim=False:
-        fsp.logsumexp(x, axis=_dims(x, dim), keepdims=keepdim), FLOAT),
+    Row("logsumexp", _logsumexp, FLOAT),
     Row("nansum", lambda x, dim=None, keepdim=False, *, dtype=None:
         fnp.nansum(x, axis=_axes(dim), keepdims=keepdim), KEEP),
     Row("nanmean", lambda x, dim=None, keepdim=False, *, dtype=None:
