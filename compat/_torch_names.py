@@ -23,6 +23,7 @@ from funcgrad.core import unbox_all
 
 from . import _dtypes, _fused, _scans, _windowed
 from ._ops import refuse_integer_zero_divisor
+from ._record import result_type
 from ._return_types import return_type
 from ._table import DATA, FLOAT, KEEP, PROMOTE, Labels, Row, install
 from ._tensor import Tensor
@@ -1020,6 +1021,29 @@ def _angle(x):
     return fnp.sign(x) * 0 + np.where(raw < 0, np.pi, 0).astype(raw.dtype)
 
 
+def _floats_only(refusal):
+    """A row's check: `refusal(dtype)`, the error PyTorch raises where its tensors' dtype is
+    an integer or bool (compat's integers would compute in the default float dtype)."""
+    def check(*args, **kwargs):
+        tensors = [x for x in (*args, *kwargs.values()) if isinstance(x, Tensor)]
+        dtype = result_type(*tensors) if tensors else None
+        if dtype is not None and dtype.category < _dtypes.FLOAT:
+            raise refusal(dtype)
+    return check
+
+
+def _expects_floats(name):
+    """linalg's refusal of integer tensors, by the function's name (``linalg.det``)."""
+    return _floats_only(lambda dtype: RuntimeError(
+        f"{name}: Expected a floating point or complex tensor as input. Got "
+        f"{dtype.scalar_name}"))
+
+
+def _no_kernel(kernel):
+    """The refusal of a function without an integer kernel (``"hypot_cpu"``)."""
+    return _floats_only(lambda dtype: _dtypes.not_implemented_for(kernel, dtype))
+
+
 def _same(name, compute, label=None, inplace=True, **options):
     """An elementwise function that keeps the dtype (PyTorch's promotion between operands)."""
     return Row(name, compute, PROMOTE, label, inplace=inplace, **options)
@@ -1040,11 +1064,13 @@ ELEMENTWISE = [
     _float("arccosh", fnp.arccosh, "AcoshBackward0"),
     _float("arctanh", fnp.arctanh, "AtanhBackward0"),
     _float("atan2", _fused.atan2_p), _float("arctan2", _fused.atan2_p, "Atan2Backward0"),
-    _float("hypot", _fused.hypot_p), _float("exp2", fnp.exp2), _float("expm1", fnp.expm1),
+    _float("hypot", _fused.hypot_p, check=_no_kernel("hypot_cpu")), _float("exp2", fnp.exp2), _float("expm1", fnp.expm1),
     _float("log2", fnp.log2), _float("log10", fnp.log10),
     _float("log1p", fnp.log1p, "Log1PBackward0"),
-    _float("rsqrt", _fused.rsqrt_p), _float("logaddexp", _fused.logaddexp_p, inplace=False),
-    _float("logaddexp2", _fused.logaddexp2_p, inplace=False),
+    _float("rsqrt", _fused.rsqrt_p), _float("logaddexp", _fused.logaddexp_p, inplace=False,
+           check=_no_kernel("logaddexp_cpu")),
+    _float("logaddexp2", _fused.logaddexp2_p, inplace=False,
+           check=_no_kernel("logaddexp2_cpu")),
     _float("erf", fsp.erf), _float("erfc", fsp.erfc), _float("erfinv", fsp.erfinv),
     _float("lgamma", fsp.gammaln), _float("digamma", fsp.digamma), _float("i0", fsp.i0),
     _float("sinc", _sinc), _float("logit", _logit), _float("xlogy", _xlogy, _XLOGY_LABELS),
@@ -1058,7 +1084,7 @@ ELEMENTWISE = [
         "PowBackward0", "PowBackward1")),
     _same("sign", _sign), _same("sgn", _sign), _same("floor", fnp.floor),
     _same("ceil", fnp.ceil), _same("round", _round), _same("trunc", fnp.trunc),
-    _same("fix", fnp.trunc, "TruncBackward0"), _same("frac", _frac),
+    _same("fix", fnp.trunc, "TruncBackward0"), _same("frac", _frac, check=_no_kernel("frac_cpu")),
     _same("fmod", _fmod), _same("fmax", _nan_ignoring(np.greater_equal), inplace=False),
     _same("fmin", _nan_ignoring(np.less_equal), inplace=False),
     _same("nan_to_num", lambda x, nan=0.0, posinf=None, neginf=None:
@@ -1127,7 +1153,8 @@ COMPARISONS = [
     _test("bincount", lambda x, weights=None, minlength=0:
           np.bincount(x, weights, minlength)),
     _test("histc", lambda x, bins=100, min=0, max=0: np.histogram(
-        x, bins, None if min == max == 0 else (min, max))[0].astype(x.dtype)),
+        x, bins, None if min == max == 0 else (min, max))[0].astype(x.dtype),
+        check=_no_kernel("histogram_cpu")),
 ]
 
 
@@ -1153,7 +1180,7 @@ REDUCTIONS = [
     Row("cumprod", lambda x, dim, *, dtype=None:
         _scans.scanned(fnp.cumprod, x, _dims(x, dim), dtype), KEEP,
         inplace=True),
-    Row("logcumsumexp", _logcumsumexp, FLOAT),
+    Row("logcumsumexp", _logcumsumexp, FLOAT, check=_no_kernel("logcumsumexp_out_cpu")),
     Row("cummax", _cummax, KEEP, returns=_named("cummax")),
     Row("cummin", lambda x, dim: _cummax(x, dim, np.minimum), KEEP, returns=_named("cummin")),
     Row("sort", lambda x, dim=-1, descending=False, stable=False:
@@ -1293,25 +1320,30 @@ PRODUCTS = [
     Row("chain_matmul", lambda *matrices: fla.multi_dot(list(matrices)), PROMOTE,
         "MmBackward0", method=False),
     Row("matrix_power", _matrix_power, KEEP, "LinalgMatrixPowerBackward0"),
-    Row("det", fla.det, FLOAT, "LinalgDetBackward0"),
-    Row("logdet", _logdet, FLOAT, "LogdetBackward0"),
+    Row("det", fla.det, FLOAT, "LinalgDetBackward0", check=_expects_floats("linalg.det")),
+    Row("logdet", _logdet, FLOAT, "LogdetBackward0", check=_expects_floats("logdet")),
     Row("slogdet", _slogdet, FLOAT, "LinalgSlogdetBackward0",
-        returns=_named("slogdet", ("sign", "logabsdet"))),
-    Row("inverse", fla.inv, FLOAT, "LinalgInvExBackward0"),
+        returns=_named("slogdet", ("sign", "logabsdet")), check=_expects_floats("linalg.slogdet")),
+    Row("inverse", fla.inv, FLOAT, "LinalgInvExBackward0", check=_expects_floats("linalg.inv")),
     Row("pinverse", lambda x, rcond=1e-15: fla.pinv(x, rcond), FLOAT, "LinalgPinvBackward0"),
 ]
 
 LINALG = [
     Row("linalg.norm", _linalg_norm, FLOAT, "LinalgVectorNormBackward0"),
-    Row("linalg.vector_norm", _vector_norm, FLOAT),
-    Row("linalg.matrix_norm", _matrix_norm, FLOAT, "LinalgVectorNormBackward0"),
-    Row("linalg.inv", _square(fla.inv, "linalg.inv"), FLOAT, "LinalgInvExBackward0"),
-    Row("linalg.solve", _solve, FLOAT, "LinalgSolveExBackward0"),
-    Row("linalg.det", _square(fla.det, "linalg.det"), FLOAT),
+    Row("linalg.vector_norm", _vector_norm, FLOAT, check=_expects_floats("linalg.vector_norm")),
+    Row("linalg.matrix_norm", _matrix_norm, FLOAT, "LinalgVectorNormBackward0",
+        check=_expects_floats("linalg.matrix_norm")),
+    Row("linalg.inv", _square(fla.inv, "linalg.inv"), FLOAT, "LinalgInvExBackward0",
+        check=_expects_floats("linalg.inv")),
+    Row("linalg.solve", _solve, FLOAT, "LinalgSolveExBackward0",
+        check=_expects_floats("linalg.solve")),
+    Row("linalg.det", _square(fla.det, "linalg.det"), FLOAT, check=_expects_floats("linalg.det")),
     Row("linalg.slogdet", _slogdet, FLOAT,
-        returns=_named("linalg_slogdet", ("sign", "logabsdet"))),
+        returns=_named("linalg_slogdet", ("sign", "logabsdet")),
+        check=_expects_floats("linalg.slogdet")),
     Row("linalg.eigh", _square(_eigh, "linalg.eigh"), FLOAT,
-        returns=_named("linalg_eigh", ("eigenvalues", "eigenvectors"))),
+        returns=_named("linalg_eigh", ("eigenvalues", "eigenvectors")),
+        check=_no_kernel("linalg_eigh_cpu")),
     Row("linalg.eig", _square(lambda A: tuple(fla.eig(_inexact(A))), "linalg.eig"), PROMOTE,
         "LinalgEigBackward0", returns=_named("linalg_eig", ("eigenvalues", "eigenvectors"))),
     Row("linalg.eigvals", _square(lambda A: fla.eigvals(_inexact(A)), "linalg.eigvals"),
@@ -1319,13 +1351,15 @@ LINALG = [
     Row("linalg.solve_triangular", _square(_solve_triangular, "linalg.solve_triangular"),
         FLOAT),
     Row("linalg.eigvalsh", _eigvalsh, FLOAT,
-        "LinalgEighBackward0"),
-    Row("linalg.svd", _svd, FLOAT, returns=_named("linalg_svd", ("U", "S", "Vh"))),
+        "LinalgEighBackward0", check=_no_kernel("linalg_eigh_cpu")),
+    Row("linalg.svd", _svd, FLOAT, returns=_named("linalg_svd", ("U", "S", "Vh")),
+        check=_expects_floats("linalg.svd")),
     Row("linalg.svdvals", lambda A, *, driver=None: fla.svdvals(A), FLOAT,
-        "LinalgSvdBackward0"),
-    Row("linalg.qr", _qr, FLOAT, returns=_named("linalg_qr", ("Q", "R"))),
+        "LinalgSvdBackward0", check=_expects_floats("linalg.svd")),
+    Row("linalg.qr", _qr, FLOAT, returns=_named("linalg_qr", ("Q", "R")),
+        check=_expects_floats("linalg.qr")),
     Row("linalg.cholesky", _square(_cholesky, "linalg.cholesky"), FLOAT,
-        "LinalgCholeskyExBackward0"),
+        "LinalgCholeskyExBackward0", check=_expects_floats("linalg.cholesky")),
     Row("linalg.lstsq", _lstsq, FLOAT, "LinalgLstsqBackward0",
         returns=_named("linalg_lstsq", ("solution", "residuals", "rank",
                                         "singular_values"))),
@@ -1333,12 +1367,13 @@ LINALG = [
     Row("linalg.matrix_power", _matrix_power, KEEP),
     Row("linalg.matrix_rank", lambda A, *, atol=None, rtol=None, hermitian=False:
         np.asarray(np.linalg.matrix_rank(A, hermitian=hermitian), np.int64), DATA),
-    Row("linalg.cond", lambda A, p=None: fla.cond(A, p), FLOAT, "LinalgVectorNormBackward0"),
+    Row("linalg.cond", lambda A, p=None: fla.cond(A, p), FLOAT, "LinalgVectorNormBackward0",
+        check=_expects_floats("linalg.svd")),
     Row("linalg.multi_dot", lambda tensors: fla.multi_dot(list(tensors)), PROMOTE,
         "MmBackward0"),
     Row("linalg.cross", lambda x, other, *, dim=-1: fnp.cross(x, other, axis=dim), PROMOTE),
     Row("linalg.vecdot", lambda x, y, *, dim=-1: fnp.sum(x * y, axis=dim), PROMOTE,
-        "SumBackward1"),
+        "SumBackward1", check=_expects_floats("linalg.vecdot")),
     Row("linalg.matmul", fnp.matmul, PROMOTE, "MmBackward0"),
     Row("linalg.diagonal", lambda A, *, offset=0, dim1=-2, dim2=-1:
         fnp.diagonal(A, offset, dim1, dim2), KEEP, "DiagonalBackward0", view=True),

@@ -227,3 +227,17 @@ def test_cdist_gradient_at_zero_distance_is_torchs(p):
         torch.cdist(x, y, p=p).sum().backward()
         return x.grad, y.grad
     check(case, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("expression", [
+    "torch.det(m)", "torch.linalg.det(m)", "m.logdet()", "m.slogdet()", "torch.linalg.slogdet(m)",
+    "m.inverse()", "torch.linalg.inv(m)", "torch.linalg.solve(m, m)", "torch.linalg.svd(m)",
+    "torch.linalg.svdvals(m)", "torch.linalg.cond(m)", "torch.linalg.qr(m)",
+    "torch.linalg.cholesky(m)", "torch.linalg.vecdot(m, m)", "torch.linalg.vector_norm(m)",
+    "torch.linalg.matrix_norm(m)", "torch.linalg.eigh(m)", "torch.linalg.eigvalsh(m)",
+    "torch.hypot(m, m)", "torch.logaddexp(m, m)", "m.logaddexp2(m)", "m.frac()",
+    "m.logcumsumexp(0)", "torch.histc(m)", "torch.hypot(m, m.double())",
+    "torch.logaddexp(m.float(), m)", "torch.linalg.det(m.double())"])
+def test_integer_tensors_are_refused_where_torch_refuses_them(expression):
+    check(lambda torch: eval(expression, {"torch": torch, "m": torch.tensor([[2, 1], [1, 3]])}),
+          messages=True)
