@@ -1172,8 +1172,8 @@ REDUCTIONS = [
     Row("logsumexp", _logsumexp, FLOAT),
     Row("nansum", lambda x, dim=None, keepdim=False, *, dtype=None:
         fnp.nansum(x, axis=_axes(dim), keepdims=keepdim), KEEP),
-    Row("nanmean", lambda x, dim=None, keepdim=False, *, dtype=None:
-        fnp.nanmean(x, axis=_axes(dim), keepdims=keepdim), KEEP),
+    Row("nanmean", lambda x, dim=None, keepdim=False, *, dtype=None:  # PyTorch: sum / count
+        fnp.nanmean(x, axis=_axes(dim), keepdims=keepdim), KEEP, "DivBackward0"),
     Row("median", _median, KEEP, returns=_named("median")),
     Row("nanmedian", _nanmedian, KEEP, returns=_named("nanmedian")),
     Row("mode", _mode, KEEP, returns=_named("mode")),
