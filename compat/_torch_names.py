@@ -947,6 +947,24 @@ def _named(name, fields=_VALUES_INDICES):
     return return_type(name, fields)
 
 
+# grad_fn names PyTorch gives by the overload a call takes.
+_ROUND_LABELS = Labels(lambda input, *, decimals=None: "RoundBackward0" if decimals is None
+                       else "RoundBackward1", "RoundBackward0", "RoundBackward1")
+
+
+def _by_dim(stem):
+    """``stem + "0"`` for a reduction over all elements, ``stem + "1"`` over `dim`."""
+    return Labels(lambda input, dim=None, keepdim=False: f"{stem}{0 if dim is None else 1}",
+                  f"{stem}0", f"{stem}1")
+
+
+def _spacing_labels(without_x):
+    """The trapezoid rules' names: `without_x` for a constant spacing, DivBackward1 for
+    sample points `x`."""
+    return Labels(lambda y, x=None, *, dx=None, dim=-1: without_x if x is None
+                  else "DivBackward1", without_x, "DivBackward1")
+
+
 def _float(name, compute, label=None, inplace=True, **options):
     """An elementwise function of floats (integers compute in the default float dtype)."""
     return Row(name, compute, FLOAT, label, inplace=inplace, **options)
@@ -1083,7 +1101,7 @@ ELEMENTWISE = [
         lambda x, exponent: "PowBackward1" if isinstance(exponent, Tensor) else "PowBackward0",
         "PowBackward0", "PowBackward1")),
     _same("sign", _sign), _same("sgn", _sign), _same("floor", fnp.floor),
-    _same("ceil", fnp.ceil), _same("round", _round), _same("trunc", fnp.trunc),
+    _same("ceil", fnp.ceil), _same("round", _round, _ROUND_LABELS), _same("trunc", fnp.trunc),
     _same("fix", fnp.trunc, "TruncBackward0"), _same("frac", _frac, check=_no_kernel("frac_cpu")),
     _same("fmod", _fmod), _same("fmax", _nan_ignoring(np.greater_equal), inplace=False),
     _same("fmin", _nan_ignoring(np.less_equal), inplace=False),
@@ -1103,7 +1121,7 @@ ELEMENTWISE = [
     Row("special.xlogy", _xlogy, FLOAT, "XlogyBackward0"),
     Row("special.xlog1py", fsp.xlog1py, FLOAT, "SpecialXlog1PyBackward0"),
     Row("special.entr", fsp.entr, FLOAT, "SpecialEntrBackward0"),
-    Row("special.ndtr", fsp.ndtr, FLOAT, "SpecialNdtrBackward0"),
+    Row("special.ndtr", fsp.ndtr, FLOAT, "MulBackward1"),  # PyTorch: 0.5 * erfc(...)
     Row("special.ndtri", fsp.ndtri, FLOAT, "SpecialNdtriBackward0"),
     Row("special.log_ndtr", fsp.log_ndtr, FLOAT, "SpecialLogNdtrBackward0"),
     Row("special.gammaln", fsp.gammaln, FLOAT, "LgammaBackward0"),
@@ -1123,7 +1141,7 @@ ELEMENTWISE = [
     Row("special.expm1", fnp.expm1, FLOAT, "Expm1Backward0"),
     Row("special.exp2", fnp.exp2, FLOAT, "Exp2Backward0"),
     Row("special.log1p", fnp.log1p, FLOAT, "Log1PBackward0"),
-    Row("special.round", _round, PROMOTE, "RoundBackward0"),
+    Row("special.round", _round, PROMOTE, "RoundBackward1"),
     Row("special.logsumexp", _logsumexp, FLOAT, "LogsumexpBackward0"),
 ]
 
@@ -1174,8 +1192,9 @@ REDUCTIONS = [
         fnp.nansum(x, axis=_axes(dim), keepdims=keepdim), KEEP),
     Row("nanmean", lambda x, dim=None, keepdim=False, *, dtype=None:  # PyTorch: sum / count
         fnp.nanmean(x, axis=_axes(dim), keepdims=keepdim), KEEP, "DivBackward0"),
-    Row("median", _median, KEEP, returns=_named("median")),
-    Row("nanmedian", _nanmedian, KEEP, returns=_named("nanmedian")),
+    Row("median", _median, KEEP, _by_dim("MedianBackward"), returns=_named("median")),
+    Row("nanmedian", _nanmedian, KEEP, _by_dim("NanmedianBackward"),
+        returns=_named("nanmedian")),
     Row("mode", _mode, KEEP, returns=_named("mode")),
     Row("cumprod", lambda x, dim, *, dtype=None:
         _scans.scanned(fnp.cumprod, x, _dims(x, dim), dtype), KEEP,
@@ -1195,22 +1214,24 @@ REDUCTIONS = [
     Row("var_mean", lambda x, dim=None, *, correction=1, keepdim=False:
         _var_mean(x, dim, correction=correction, keepdim=keepdim), KEEP,
         "VarMeanBackward0", method=False),
-    Row("quantile", _quantile, KEEP),
+    Row("quantile", _quantile, KEEP, "SqueezeBackward4"),
     Row("nanquantile", lambda x, q, dim=None, keepdim=False, *, interpolation="linear":
-        _quantile(x, q, dim, keepdim, interpolation=interpolation, which=fnp.nanquantile), KEEP),
-    Row("diff", _diff, KEEP),
+        _quantile(x, q, dim, keepdim, interpolation=interpolation, which=fnp.nanquantile), KEEP,
+        "SqueezeBackward4"),
+    Row("diff", _diff, KEEP, "SubBackward0"),
     Row("trapezoid", lambda y, x=None, *, dx=None, dim=-1:
-        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), FLOAT, method=False),
+        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), FLOAT,
+        _spacing_labels("MulBackward1"), method=False),
     Row("trapz", lambda y, x=None, *, dx=None, dim=-1:
         fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), FLOAT,
-        "TrapezoidBackward0", method=False),
-    Row("cumulative_trapezoid", _cumulative_trapezoid, FLOAT, "CumsumBackward0",
-        method=False),
+        _spacing_labels("MulBackward1"), method=False),
+    Row("cumulative_trapezoid", _cumulative_trapezoid, FLOAT,
+        _spacing_labels("CumsumBackward0"), method=False),
     Row("dist", _dist, PROMOTE),
     Row("cov", _cov, FLOAT, "SqueezeBackward0"),
     Row("corrcoef", lambda x: fnp.clip(_in_dtype_of(x, fnp.corrcoef(x)), -1, 1), FLOAT,
         "ClampBackward1"),
-    Row("cosine_similarity", _cosine_similarity, FLOAT, method=False),
+    Row("cosine_similarity", _cosine_similarity, FLOAT, "SumBackward1", method=False),
 ]
 
 INDEXING = [
@@ -1222,7 +1243,10 @@ INDEXING = [
         fnp.broadcast_to(x, np.broadcast_shapes(fnp.shape(x), np.shape(mask))),
         np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), np.shape(mask)))), KEEP),
     Row("scatter_add", _scatter_add, KEEP, inplace=True),
-    Row("scatter", _scatter, KEEP, "ScatterBackward0", inplace=True),
+    Row("scatter", _scatter, KEEP, Labels(
+        lambda x, dim, index, src=None, *, value=None, reduce=None:
+        "ScatterBackward0" if isinstance(src, Tensor) else "ScatterBackward1",
+        "ScatterBackward0", "ScatterBackward1"), inplace=True),
     Row("scatter_reduce", _scatter_reduce, KEEP, inplace=True),
     Row("masked_scatter", _masked_scatter, KEEP, inplace=True),
     Row("index_add", _index_add, KEEP, inplace=True),
@@ -1233,7 +1257,10 @@ INDEXING = [
 
 SHAPES = [
     Row("chunk", _chunk, KEEP, "SplitBackward0", view=True),
-    Row("split", _split, KEEP, "SplitBackward0", view=True),
+    Row("split", _split, KEEP, Labels(
+        lambda x, split_size_or_sections, dim=0: "SplitBackward0"
+        if isinstance(split_size_or_sections, int) else "SplitWithSizesBackward0",
+        "SplitBackward0", "SplitWithSizesBackward0"), view=True),
     Row("tensor_split", _tensor_split, KEEP, "SliceBackward0", view=True),
     Row("unbind", lambda x, dim=0: tuple(fnp.unstack(x, axis=dim)), KEEP, "UnbindBackward0",
         view=True),
@@ -1246,7 +1273,9 @@ SHAPES = [
         inplace=True),
     Row("triu", lambda x, diagonal=0: fnp.triu(_matrices(x, "triu"), diagonal), KEEP,
         inplace=True),
-    Row("diag", _diag, KEEP),
+    Row("diag", _diag, KEEP, Labels(
+        lambda x, diagonal=0: "DiagEmbedBackward0" if x.dim() == 1 else "DiagonalBackward0_copy",
+        "DiagEmbedBackward0", "DiagonalBackward0_copy")),
     Row("diagonal", lambda x, offset=0, dim1=0, dim2=1: fnp.diagonal(x, offset, dim1, dim2),
         KEEP, "DiagonalBackward0", view=True),
     Row("diag_embed", _diag_embed, KEEP),
@@ -1254,7 +1283,10 @@ SHAPES = [
     Row("trace", _trace, KEEP),
     Row("repeat", _repeat, KEEP, function=False),
     Row("tile", lambda x, dims: fnp.tile(x, tuple(dims)), KEEP, "RepeatBackward0"),
-    Row("repeat_interleave", _repeat_interleave, KEEP, "IndexSelectBackward0"),
+    Row("repeat_interleave", _repeat_interleave, KEEP, Labels(
+        lambda x, repeats, dim=None, *, output_size=None: "ViewBackward0"
+        if isinstance(repeats, int) else "IndexSelectBackward0",
+        "ViewBackward0", "IndexSelectBackward0")),
     Row("movedim", _movedim, KEEP, "PermuteBackward0", view=True),
     Row("moveaxis", _movedim, KEEP, "PermuteBackward0", view=True),
     Row("swapaxes", lambda x, axis0, axis1: fnp.swapaxes(x, axis0, axis1), KEEP,
@@ -1304,7 +1336,8 @@ def _block_diag(tensors):
 
 PRODUCTS = [
     Row("einsum", _einsum, PROMOTE, method=False),
-    Row("outer", fnp.outer, PROMOTE), Row("ger", fnp.outer, PROMOTE, "OuterBackward0"),
+    Row("outer", fnp.outer, PROMOTE, "MulBackward0"),
+    Row("ger", fnp.outer, PROMOTE, "MulBackward0"),
     Row("inner", fnp.inner, PROMOTE), Row("kron", fnp.kron, PROMOTE),
     Row("tensordot", _tensordot, PROMOTE, method=False),
     Row("cross", _cross, PROMOTE, "LinalgCrossBackward0"),
