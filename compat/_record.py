@@ -419,7 +419,7 @@ def _recorded(primitive, label, edges, values, parents, saves, frees=None,
         entries = ()
         if saves:
             entries = _saved_entry(edges[0], 1 not in saves)
-            if len(edges) == 2 and type(edges[1]) is Tensor:
+            if len(edges) == 2 and isinstance(edges[1], Tensor):  # (not a number)
                 entries += _saved_entry(edges[1], 2 not in saves)
         if saves_result:
             entries += _saved_entry(t, False, output=True)
