@@ -225,7 +225,9 @@ class ElementwiseVJP:
                     + self._residual(rules[1], 1, ans, args, wanted[1]))
         residuals = ()
         for argnum, (slope, want) in enumerate(zip(rules, wanted)):
-            residuals += self._residual(slope, argnum, ans, args, want)
+            # (an argument not wanted, most of where's, without a call: ~0.15 us each)
+            residuals += (_NOTHING if want is None
+                          else self._residual(slope, argnum, ans, args, want))
         return residuals
 
     def _residual(self, slope, argnum, ans, args, want):
