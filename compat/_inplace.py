@@ -70,8 +70,10 @@ def _internally_overlaps(array):
 
 
 def _partly_overlaps(a, b):
-    """Whether `a` and `b` share memory but not as the same elements in the same layout.
-    As PyTorch, only dense arrays are compared (others are not refused)."""
+    """Whether `a` and `b` (two array objects) share memory but not as the same elements in
+    the same layout. As PyTorch, only dense arrays are compared (others are not refused)."""
+    if a.flags.owndata and b.flags.owndata:  # two allocations (an SGD step's): ~0.2 us less
+        return False
     if a.size == 0 or b.size == 0 or not np.may_share_memory(a, b):
         return False
     if not (_dense(a) and _dense(b)):
