@@ -166,9 +166,9 @@ def operation(row):
         out = _computed(row, [_values(a, convert) for a in args],
                         {key: _values(v, convert) for key, v in kwargs.items()})
         label = row.label if type(row.label) is str else row.label.choose(*args, **kwargs)
-        narrowest = dtype.numpy if dtype is not None and dtype.category == _FLOAT_CATEGORY \
+        computing = dtype.numpy if dtype is not None and dtype.category == _FLOAT_CATEGORY \
             else None
-        return _results(row, label, out, tuple(tensors), narrowest)
+        return _results(row, label, out, tuple(tensors), computing)
     op.__name__ = row.short_name
     op.__qualname__ = row.short_name
     op.__doc__ = f"torch.{name}, computed with funcgrad.numpy (see compat._torch_names)."
@@ -186,11 +186,12 @@ def _results(row, label, out, tensors, computing):
 
 def _result(row, label, value, tensors, computing):
     """`value` as the row's tensor. `computing` is the float dtype the tensors were cast to
-    (None if not a float): PyTorch's result has it, where funcgrad's special functions
-    (as SciPy's) return float16, or a float32 with a Python float, in a wider type."""
+    (None if not a float): PyTorch's result has it, where funcgrad's special functions (as
+    SciPy's) may return a wider one (float32 for float16, float64 for a float32 and a
+    Python float)."""
     if computing is not None:
-        kind = fnp.result_type(value)
-        if kind.kind == "f" and kind.itemsize > computing.itemsize:
+        dtype = fnp.result_type(value)
+        if dtype.kind == "f" and dtype.itemsize > computing.itemsize:
             value = fnp.astype(value, computing)
     for x in tensors:
         if value is x._box or value is x._data:  # funcgrad returned an input as it was:
