@@ -1,7 +1,8 @@
 """PyTorch's pointwise kernels that scale and add (add and sub with alpha, addcmul,
 addcdiv, lerp), with the values its CPU kernels compute and the derivatives its
 derivatives.yaml writes; and the derivative formulas of rsqrt and hypot, rounded as
-PyTorch rounds them.
+PyTorch rounds them, and of atan2, copysign, logaddexp, logaddexp2 and xlogy, whose
+values at infinities and zeros are PyTorch's.
 
 PyTorch's CPU kernels fuse the multiply and the add of ``c + a * b`` (Vectorized's fmadd,
 or the compiler's contraction), rounding once where NumPy's two operations round twice, and
@@ -10,12 +11,14 @@ compute float16 in float32, rounding once at the end. Each operation is one prim
 PyTorch's formula, written with funcgrad.numpy so that create_graph differentiates it
 again. The value functions also serve compat.optim, whose updates are these kernels.
 """
+import math
 import numbers
 
 import numpy as np
 
 import funcgrad.numpy as fnp
-from funcgrad.core import ArgVJP, Box, Primitive, defvjp, dtype_of, shape_of
+import funcgrad.scipy.special as fsp
+from funcgrad.core import ArgVJP, Box, Primitive, defvjp, dtype_of, shape_of, unbox_all
 from funcgrad.numpy._base import unbroadcast
 
 from . import _dtypes
@@ -211,6 +214,127 @@ def _hypot_pull(g, x, y):
 rsqrt_p = _declare("rsqrt", _rsqrt_value,
                    (lambda g, y: _times(g, -0.5) * _cube(y), ("ans",)))
 hypot_p = _declare("hypot", np.hypot, (_hypot_pull, (0, "ans")), (_hypot_pull, (1, "ans")))
+
+
+# ---- derivative formulas: atan2, copysign, logaddexp, logaddexp2, xlogy ------------------
+# funcgrad's (JAX's) rules give these other values where an argument is infinite or xlogy's
+# logarithm is undefined; PyTorch's formulas below decide there.
+
+
+def _logaddexp_pull(power):
+    """logaddexp's ``grad / (1 + exp(other - self))`` (logaddexp2's with 2 ** ...): 0 for a
+    finite argument beside an infinite one, NaN where both are the same infinity."""
+    def pull(g, mine, other):
+        return g / (1 + power(other - mine))
+    return pull
+
+
+def _xlogy_self_pull(g, x, y):
+    """xlogy's ``xlogy(grad, other)``, 0 where self == 0 and other <= 0."""
+    undefined = (unbox_all(x) == 0) & (unbox_all(y) <= 0)
+    return fnp.where(undefined, 0, fsp.xlogy(g, y))
+
+
+def _atan2_pull(sign):
+    """atan2's ``grad * other * recip`` (and ``grad * -self * recip``), recip being
+    1 / (self ** 2 + other ** 2) and 0 where that is infinite: 0, not NaN, at (0, 0)."""
+    def pull(g, factor, y, x):
+        total = fnp.reciprocal(y * y + x * x)
+        recip = fnp.where(np.isinf(unbox_all(total)), 0, total)
+        return g * (factor if sign > 0 else -factor) * recip
+    return pull
+
+
+atan2_p = _declare("atan2", np.arctan2, (_atan2_pull(1), (1, 0, 1)), (_atan2_pull(-1), (0, 0, 1)))
+
+def _copysign_self_pull(g, x, ans):
+    """copysign's ``grad * (result / self)``, 0 where self == 0 (NaN at infinities)."""
+    return g * fnp.where(unbox_all(x) == 0, 0, ans / x)
+
+
+copysign_p = _declare("copysign", np.copysign, (_copysign_self_pull, (0, "ans")),
+                      (lambda g: fnp.zeros_like(g), ()))  # other: zeros
+
+logaddexp_p = _declare("logaddexp", np.logaddexp, (_logaddexp_pull(fnp.exp), (0, 1)),
+                       (_logaddexp_pull(fnp.exp), (1, 0)))
+logaddexp2_p = _declare("logaddexp2", np.logaddexp2, (_logaddexp_pull(fnp.exp2), (0, 1)),
+                        (_logaddexp_pull(fnp.exp2), (1, 0)))
+xlogy_p = _declare("xlogy", lambda x, y: fsp.xlogy(x, y), (_xlogy_self_pull, (0, 1)),
+                   (lambda g, x, y: g * x / y, (0, 1)))  # grad * self / other
+
+
+# ---- logsumexp: PyTorch's derivative --------------------------------------------------------
+
+
+def _logsumexp_value(x, *, axes, keepdims):
+    return fsp.logsumexp(x, axis=axes, keepdims=keepdims)
+
+
+def _logsumexp_pull(g, x, result, *, axes, keepdims):
+    """logsumexp's ``grad * exp(self - result)``: NaN for the infinite elements of a slice
+    whose result is infinite, 0 for the finite ones."""
+    if not keepdims:
+        g, result = fnp.expand_dims(g, axes), fnp.expand_dims(result, axes)
+    return g * fnp.exp(x - result)
+
+
+logsumexp_p = _declare("logsumexp", _logsumexp_value, (_logsumexp_pull, (0, "ans")))
+
+
+# ---- vector norms: PyTorch's derivative (linalg_vector_norm_backward) ---------------------
+
+
+def _norm_value(x, *, ord, axes, keepdims):
+    with np.errstate(divide="ignore"):  # a negative ord's 1 / 0 at a zero: PyTorch's inf
+        return np.linalg.vector_norm(x, axis=axes, keepdims=keepdims, ord=ord)
+
+
+def _sgn(raw):
+    """PyTorch's sgn of an array: the sign (x / |x| of complex numbers), 0 at 0 and NaN."""
+    if raw.dtype.kind == "c":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            sign = raw / np.abs(raw)
+    else:
+        sign = np.sign(raw)
+    return np.where((raw == 0) | (sign != sign), 0, sign).astype(raw.dtype)
+
+
+def _norm_pull(g, x, norm, *, ord, axes, keepdims):
+    """The gradient of a vector ord-norm as PyTorch computes it: 0 where x is 0, and
+    where the norm is 0 (its subgradients), sgn(x) = 0 at NaN."""
+    if not keepdims and axes is not None:
+        g, norm = fnp.expand_dims(g, axes), fnp.expand_dims(norm, axes)
+    raw = unbox_all(x)
+    sgn = _sgn(raw)
+    zero_norm = unbox_all(norm) == 0
+    if ord == 0:
+        return fnp.zeros_like(x)
+    if ord == 1:
+        return sgn * g
+    if ord == 2:
+        return g * fnp.where(zero_norm, 0, x / norm)
+    if math.isinf(ord):  # the elements at the norm (or NaN) share it
+        magnitude = np.abs(raw)
+        hits = (magnitude == unbox_all(norm)) | (magnitude != magnitude)
+        count = np.sum(hits, axis=axes, keepdims=True)
+        return sgn * ((g / count.astype(raw.dtype)) * hits)
+    magnitude = fnp.absolute(x)
+    if ord < 1:
+        scaled = sgn * fnp.where(raw == 0, 0, magnitude ** (ord - 1))
+        return scaled * g * norm ** (1 - ord)
+    scale = fnp.where(zero_norm, 0, g / norm ** (ord - 1))
+    if ord < 2:
+        return sgn * magnitude ** (ord - 1) * scale
+    return x * magnitude ** (ord - 2) * scale
+
+
+vector_norm_p = _declare("vector_norm", _norm_value, (_norm_pull, (0, "ans")))
+
+
+def vector_norm(x, ord, axes, keepdims):
+    """The vector `ord`-norm of the value `x` over `axes` (an int, a tuple, or None for all),
+    with PyTorch's derivative."""
+    return vector_norm_p(x, ord=ord, axes=axes, keepdims=keepdims)
 
 
 # ---- the operations, on funcgrad values (boxes or arrays) ------------------------------

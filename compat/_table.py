@@ -101,13 +101,19 @@ def _tensors_in(args, kwargs):
     return found
 
 
-def _dtype_of(rule, tensors, name):
-    """The dtype the tensors are cast to (None: each keeps its own)."""
+def _dtype_of(rule, tensors, name, args):
+    """The dtype the tensors are cast to (None: each keeps its own): PyTorch's result type
+    of the tensors and, for PROMOTE, the Python numbers among the positional arguments
+    after the first (its operands: ``fmod(int_tensor, 0.4)`` computes in float32)."""
     if rule is KEEP or rule is DATA:
         return None
     if not tensors:
         raise TypeError(f"{name}(): expected at least one Tensor argument")
-    dtype = result_type(*tensors)
+    if rule is PROMOTE:
+        numbers = [a for a in args[1:] if isinstance(a, (int, float)) and type(a) is not bool]
+        dtype = result_type(*tensors, *numbers)
+    else:
+        dtype = result_type(*tensors)
     if rule is FLOAT and dtype.category < _FLOAT_CATEGORY:  # complex stays complex
         return DEFAULTS.float
     return dtype
@@ -156,27 +162,38 @@ def operation(row):
         if row.check is not None:
             row.check(*args, **kwargs)
         tensors = _tensors_in(args, kwargs)
-        convert = _converter(rule, _dtype_of(rule, tensors, name))
+        dtype = _dtype_of(rule, tensors, name, args)
+        convert = _converter(rule, dtype)
         out = _computed(row, [_values(a, convert) for a in args],
                         {key: _values(v, convert) for key, v in kwargs.items()})
         label = row.label if type(row.label) is str else row.label.choose(*args, **kwargs)
-        return _results(row, label, out, tuple(tensors))
+        computing = dtype.numpy if dtype is not None and dtype.category == _FLOAT_CATEGORY \
+            else None
+        return _results(row, label, out, tuple(tensors), computing)
     op.__name__ = row.short_name
     op.__qualname__ = row.short_name
     op.__doc__ = f"torch.{name}, computed with funcgrad.numpy (see compat._torch_names)."
     return op
 
 
-def _results(row, label, out, tensors):
+def _results(row, label, out, tensors, computing):
     if isinstance(out, tuple):
-        items = [_result(row, label, item, tensors) for item in out]
+        items = [_result(row, label, item, tensors, computing) for item in out]
         return row.returns(*items) if row.returns is not None else tuple(items)
     if isinstance(out, list):
-        return [_result(row, label, item, tensors) for item in out]
-    return _result(row, label, out, tensors)
+        return [_result(row, label, item, tensors, computing) for item in out]
+    return _result(row, label, out, tensors, computing)
 
 
-def _result(row, label, value, tensors):
+def _result(row, label, value, tensors, computing):
+    """`value` as the row's tensor. `computing` is the float dtype the tensors were cast to
+    (None if not a float): PyTorch's result has it, where funcgrad's special functions (as
+    SciPy's) may return a wider one (float32 for float16, float64 for a float32 and a
+    Python float)."""
+    if computing is not None:
+        dtype = fnp.result_type(value)
+        if dtype.kind == "f" and dtype.itemsize > computing.itemsize:
+            value = fnp.astype(value, computing)
     for x in tensors:
         if value is x._box or value is x._data:  # funcgrad returned an input as it was:
             if row.passes_input:  # so does PyTorch (broadcast_tensors)

@@ -233,7 +233,9 @@ def backward(roots, root_cotangents, retain_graph=False, create_graph=False, wan
         nodes = _leading_to(nodes, wanted)
     tape = sorted(nodes, key=_creation_number)
     visit = _Visit(wanted, retain_graph, create_graph)
-    backward_pass(tape, roots, root_cotangents, retain_graph=True, visit=visit)
+    # The bound method, not the object: CPython calls a bound method faster than an object's
+    # __call__ (~0.1 us a node)
+    backward_pass(tape, roots, root_cotangents, retain_graph=True, visit=visit.reached)
     results = visit.results
     for node in tape:  # the nodes whose cotangent `_Visit` records, as it tells them
         if (node.sink is not None if wanted is None else node in wanted) and node not in results:
@@ -276,7 +278,7 @@ def _leading_to(nodes, wanted):
 
 class _Visit:
     """What a backward pass does at each node it reaches, before pulling its cotangent
-    back (`funcgrad.core.backward_pass`'s `visit`)."""
+    back (`reached`, `funcgrad.core.backward_pass`'s `visit`), and the results it keeps."""
 
     __slots__ = ("wanted", "retain_graph", "create_graph", "results")
 
@@ -286,7 +288,7 @@ class _Visit:
         self.create_graph = create_graph
         self.results = {}
 
-    def __call__(self, node, ct):
+    def reached(self, node, ct):
         if node.hooks:
             ct = _run_hooks(node, ct)
         if node.sink is not None if self.wanted is None else node in self.wanted:  # wanted

@@ -23,7 +23,7 @@ import weakref
 import numpy as np
 
 from . import _device, _dtypes
-from ._tape import TAPE, leaf_node, version_counter
+from ._tape import TAPE, VERSION, leaf_node
 
 _new = object.__new__
 
@@ -34,7 +34,7 @@ def make(data, box=None, version=None, base=None):
     t = _new(Tensor)
     t._data = data
     t._box = box
-    t._version = version_counter() if version is None else version
+    t._version = {VERSION: 0} if version is None else version  # (version_counter's)
     t._grad = None
     t._base = base
     t._views = None
@@ -244,7 +244,8 @@ class Tensor:
     def grad(self):
         """The gradient accumulated by backward(): set on leaves (and on tensors that called
         retain_grad()); None until then."""
-        if self._box is not None and not self.is_leaf and not self._retains_grad:
+        box = self._box
+        if box is not None and box.node.parents and not self._retains_grad:  # not a leaf
             warnings.warn(
                 "The .grad attribute of a tensor that is not a leaf is being accessed; it is "
                 "not populated by backward(). Call .retain_grad() on it first if you want its "

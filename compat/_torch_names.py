@@ -21,7 +21,9 @@ import funcgrad.scipy.linalg as fsl
 import funcgrad.scipy.special as fsp
 from funcgrad.core import dtype_of, unbox_all
 
-from . import _dtypes, _fused, _windowed
+from . import _dtypes, _fused, _scans, _windowed
+from ._ops import refuse_integer_zero_divisor
+from ._record import result_type
 from ._return_types import return_type
 from ._table import DATA, FLOAT, KEEP, PROMOTE, Labels, Row, install
 from ._tensor import Tensor
@@ -399,13 +401,25 @@ def _kthvalue(x, k, dim=-1, keepdim=False):
 
 
 def _median(x, dim=None, keepdim=False):
-    """The lower median (PyTorch's: an element, not a mean of two); with `dim`, also its
-    index."""
+    """The lower median (PyTorch's: an element, not a mean of two), or the first NaN of a
+    slice that holds one (PyTorch's median propagates NaN); with `dim`, also its index."""
     if dim is None:
-        flat = fnp.reshape(x, (-1,))
-        return _kthvalue(flat, (fnp.shape(flat)[0] + 1) // 2, 0)[0]
+        return _median(fnp.reshape(x, (-1,)), 0)[0]
     n = fnp.shape(x)[dim] if fnp.ndim(x) else 1
-    return _kthvalue(x, (n + 1) // 2, dim, keepdim)
+    value, index = _kthvalue(x, (n + 1) // 2, dim, keepdim)
+    raw = unbox_all(x)
+    if raw.ndim == 0 or raw.dtype.kind != "f":
+        return value, index
+    nan = np.isnan(raw)
+    if not nan.any():
+        return value, index
+    axis = dim % raw.ndim
+    index = np.where(nan.any(axis=axis, keepdims=True), np.argmax(nan, axis=axis, keepdims=True),
+                     index if keepdim else np.expand_dims(index, axis))
+    value = fnp.take_along_axis(x, index, axis=axis)
+    if keepdim:
+        return value, index
+    return fnp.squeeze(value, axis), np.squeeze(index, axis)
 
 
 def _nanmedian(x, dim=None, keepdim=False):
@@ -511,7 +525,9 @@ def _cummax(x, dim, which=np.maximum):
     raw = unbox_all(x)
     best = which.accumulate(raw, axis=dim)
     positions = np.indices(raw.shape)[dim % raw.ndim]
-    hit = np.where(raw == best, positions, -1)  # the last position reaching the running best
+    # The last position reaching the running best, or the last NaN (PyTorch's best is NaN
+    # from the first one on, as NumPy's accumulate makes it, and each NaN takes its place).
+    hit = np.where((raw == best) | (raw != raw), positions, -1)
     indices = np.maximum.accumulate(hit, axis=dim).astype(np.int64)
     return fnp.take_along_axis(x, indices, axis=dim), indices
 
@@ -677,17 +693,8 @@ def _cdist(x1, x2, p=2.0, compute_mode=None):
 
 
 def _pnorm(x, p, axis):
-    """The p-norm along `axis` with PyTorch's derivative 0 where the norm is 0."""
-    magnitude = x * fnp.sign(x)  # PyTorch's derivative 0 where x is 0 (abs's is 1)
-    if p == 0:
-        return fnp.sum(fnp.astype(unbox_all(magnitude) != 0, unbox_all(x).dtype), axis=axis)
-    if p == math.inf:
-        return fnp.max(magnitude, axis=axis)
-    if p == 1:
-        return fnp.sum(magnitude, axis=axis)
-    powered = fnp.sum(magnitude ** p, axis=axis)
-    zero = unbox_all(powered) == 0
-    return fnp.where(zero, 0.0, fnp.where(zero, 1.0, powered) ** (1.0 / p))
+    """The p-norm along `axis`, with PyTorch's derivative."""
+    return _fused.vector_norm(x, p, axis, False)
 
 
 def _in_dtype_of(x, out):
@@ -726,8 +733,21 @@ def _logit(x, eps=None):
     return fsp.logit(x if eps is None else fnp.clip(x, eps, 1 - eps))
 
 
+# PyTorch's overloads: two tensors, a number and a tensor, a tensor and a number.
+_XLOGY_LABELS = Labels(lambda input, other: "XlogyBackward1" if not isinstance(input, Tensor)
+                       else "XlogyBackward2" if not isinstance(other, Tensor)
+                       else "XlogyBackward0", "XlogyBackward0", "XlogyBackward1",
+                       "XlogyBackward2")
+
+
 def _xlogy(x, other):
-    return fsp.xlogy(x, other)
+    """x * log(other), 0 where x == 0; a Python number in the tensor's dtype (PyTorch's
+    wrapped number: SciPy's xlogy computes a float32 array and a float in float64)."""
+    if isinstance(x, numbers.Number):
+        x = np.asarray(x, fnp.result_type(other))
+    elif isinstance(other, numbers.Number):
+        other = np.asarray(other, fnp.result_type(x))
+    return _fused.xlogy_p(x, other)
 
 
 def _sinc(x):
@@ -806,11 +826,7 @@ def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
 
 
 def _vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
-    if ord == 2:  # PyTorch's derivative 0 where the norm is 0
-        squares = fnp.sum(x * x, axis=_axes(dim), keepdims=keepdim)
-        zero = unbox_all(squares) == 0
-        return fnp.where(zero, 0.0, fnp.sqrt(fnp.where(zero, 1.0, squares)))
-    return fla.vector_norm(x, ord=ord, axis=_axes(dim), keepdims=keepdim)
+    return _fused.vector_norm(x, ord, _axes(dim), keepdim)
 
 
 def _linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
@@ -971,9 +987,119 @@ def _named(name, fields=_VALUES_INDICES):
     return return_type(name, fields)
 
 
+# grad_fn names PyTorch gives by the overload a call takes.
+_ROUND_LABELS = Labels(lambda input, *, decimals=None: "RoundBackward0" if decimals is None
+                       else "RoundBackward1", "RoundBackward0", "RoundBackward1")
+
+
+def _by_dim(stem):
+    """``stem + "0"`` for a reduction over all elements, ``stem + "1"`` over `dim`."""
+    return Labels(lambda input, dim=None, keepdim=False: f"{stem}{0 if dim is None else 1}",
+                  f"{stem}0", f"{stem}1")
+
+
+def _spacing_labels(without_x):
+    """The trapezoid rules' names: `without_x` for a constant spacing, DivBackward1 for
+    sample points `x`."""
+    return Labels(lambda y, x=None, *, dx=None, dim=-1: without_x if x is None
+                  else "DivBackward1", without_x, "DivBackward1")
+
+
 def _float(name, compute, label=None, inplace=True, **options):
     """An elementwise function of floats (integers compute in the default float dtype)."""
     return Row(name, compute, FLOAT, label, inplace=inplace, **options)
+
+
+def _float_power(x, exponent):
+    """x ** exponent in double precision: float64, or complex128 for a complex operand."""
+    wide = np.complex128 if fnp.result_type(x, exponent).kind == "c" else np.float64
+    if not isinstance(exponent, numbers.Number):
+        exponent = fnp.astype(exponent, wide)
+    return fnp.power(fnp.astype(x, wide), exponent)
+
+
+def _bessel_j0(x):
+    """J0 of an array, in x's float dtype or the default one for integers (SciPy's and
+    funcgrad's j0 return float64 for them)."""
+    dtype = x.dtype if x.dtype.kind == "f" else _dtypes.DEFAULTS.float.numpy
+    return fsp.j0(x).astype(dtype, copy=False)
+
+
+def _matrix_power(A, n):
+    """A ** n: repeated products, of integers too; n < 0 inverts, for floats only (PyTorch's
+    inverse refuses integers)."""
+    kind = fnp.result_type(A)
+    if n < 0 and kind.kind not in "fc":
+        raise RuntimeError(f"linalg.inv: Expected a floating point or complex tensor as "
+                           f"input. Got {_dtypes.BY_NUMPY_DTYPE[kind].scalar_name}")
+    return fla.matrix_power(A, n)
+
+
+def _logsumexp(x, dim, keepdim=False):
+    return _fused.logsumexp_p(x, axes=_dims(x, dim), keepdims=keepdim)
+
+
+def _fmod(x, y):
+    refuse_integer_zero_divisor(fnp.result_type(x, y), y)
+    return fnp.fmod(x, y)
+
+
+def _nan_ignoring(wins):
+    """PyTorch's fmax (`wins`: greater_equal) or fmin (less_equal): x where it wins, ties
+    included, or where y is NaN, else y; its value and PyTorch's derivative, which gives a
+    tie to x (funcgrad's, as JAX's, to y)."""
+    def choose(x, y):
+        raw_y = unbox_all(y)
+        return fnp.where(wins(unbox_all(x), raw_y) | (raw_y != raw_y), x, y)
+    return choose
+
+
+def _sign(x):
+    """PyTorch's sign: ``(0 < x) - (x < 0)`` for real numbers, so 0 (never -0.0) at zeros
+    and at NaN, where NumPy's is NaN; z / |z| for complex ones (sgn)."""
+    raw = unbox_all(x)
+    if raw.dtype.kind != "f":
+        return fnp.sign(x)
+    return fnp.where((raw == 0) | (raw != raw), 0, fnp.sign(x))
+
+
+def _heaviside(x, values):
+    """0 where x < 0, `values` where x == 0, 1 where x > 0, and 0 at NaN, as PyTorch
+    (``x == 0 ? values : x > 0``; NumPy's is NaN there)."""
+    return np.where(x == 0, values, x > 0).astype(np.result_type(x, values))
+
+
+def _angle(x):
+    """The argument of complex numbers; of real ones, PyTorch's ``x < 0 ? pi : 0`` (0 at
+    -0.0, where NumPy's arctan2 gives pi), NaN at NaN, with a derivative 0 everywhere (sign's
+    times 0 carries the NaN)."""
+    raw = unbox_all(x)
+    if raw.dtype.kind == "c":
+        return fnp.angle(x)
+    return fnp.sign(x) * 0 + np.where(raw < 0, np.pi, 0).astype(raw.dtype)
+
+
+def _floats_only(refusal):
+    """A row's check: `refusal(dtype)`, the error PyTorch raises where its tensors' dtype is
+    an integer or bool (compat's integers would compute in the default float dtype)."""
+    def check(*args, **kwargs):
+        tensors = [x for x in (*args, *kwargs.values()) if isinstance(x, Tensor)]
+        dtype = result_type(*tensors) if tensors else None
+        if dtype is not None and dtype.category < _dtypes.FLOAT:
+            raise refusal(dtype)
+    return check
+
+
+def _expects_floats(name):
+    """linalg's refusal of integer tensors, by the function's name (``linalg.det``)."""
+    return _floats_only(lambda dtype: RuntimeError(
+        f"{name}: Expected a floating point or complex tensor as input. Got "
+        f"{dtype.scalar_name}"))
+
+
+def _no_kernel(kernel):
+    """The refusal of a function without an integer kernel (``"hypot_cpu"``)."""
+    return _floats_only(lambda dtype: _dtypes.not_implemented_for(kernel, dtype))
 
 
 def _same(name, compute, label=None, inplace=True, **options):
@@ -995,28 +1121,33 @@ ELEMENTWISE = [
     _float("arcsinh", fnp.arcsinh, "AsinhBackward0"),
     _float("arccosh", fnp.arccosh, "AcoshBackward0"),
     _float("arctanh", fnp.arctanh, "AtanhBackward0"),
-    _float("atan2", fnp.arctan2), _float("arctan2", fnp.arctan2, "Atan2Backward0"),
-    _float("hypot", _fused.hypot_p), _float("exp2", fnp.exp2), _float("expm1", fnp.expm1),
+    _float("atan2", _fused.atan2_p), _float("arctan2", _fused.atan2_p, "Atan2Backward0"),
+    _float("hypot", _fused.hypot_p, check=_no_kernel("hypot_cpu")), _float("exp2", fnp.exp2), _float("expm1", fnp.expm1),
     _float("log2", fnp.log2), _float("log10", fnp.log10),
     _float("log1p", fnp.log1p, "Log1PBackward0"),
-    _float("rsqrt", _fused.rsqrt_p), _float("logaddexp", fnp.logaddexp, inplace=False),
-    _float("logaddexp2", fnp.logaddexp2, inplace=False),
+    _float("rsqrt", _fused.rsqrt_p), _float("logaddexp", _fused.logaddexp_p, inplace=False,
+           check=_no_kernel("logaddexp_cpu")),
+    _float("logaddexp2", _fused.logaddexp2_p, inplace=False,
+           check=_no_kernel("logaddexp2_cpu")),
     _float("erf", fsp.erf), _float("erfc", fsp.erfc), _float("erfinv", fsp.erfinv),
     _float("lgamma", fsp.gammaln), _float("digamma", fsp.digamma), _float("i0", fsp.i0),
-    _float("sinc", _sinc), _float("logit", _logit), _float("xlogy", _xlogy, "XlogyBackward0"),
+    _float("sinc", _sinc), _float("logit", _logit), _float("xlogy", _xlogy, _XLOGY_LABELS),
     _float("deg2rad", fnp.deg2rad, "Deg2RadBackward0"),
     _float("rad2deg", fnp.rad2deg, "Rad2DegBackward0"),
-    _float("copysign", fnp.copysign), Row("lerp", _fused.lerp, KEEP, _LERP_LABELS, inplace=True),
-    _float("float_power", lambda x, exponent: fnp.power(fnp.astype(x, np.float64), exponent),
-           "PowBackward0", inplace=False),
-    _same("sign", fnp.sign), _same("sgn", fnp.sign), _same("floor", fnp.floor),
-    _same("ceil", fnp.ceil), _same("round", _round), _same("trunc", fnp.trunc),
-    _same("fix", fnp.trunc, "TruncBackward0"), _same("frac", _frac),
-    _same("fmod", fnp.fmod), _same("fmax", fnp.fmax, inplace=False),
-    _same("fmin", fnp.fmin, inplace=False),
+    _float("copysign", _fused.copysign_p, Labels(
+        lambda input, other: "CopysignBackward0" if isinstance(other, Tensor)
+        else "CopysignBackward1", "CopysignBackward0", "CopysignBackward1")), Row("lerp", _fused.lerp, KEEP, _LERP_LABELS, inplace=True),
+    Row("float_power", _float_power, KEEP, Labels(
+        lambda x, exponent: "PowBackward1" if isinstance(exponent, Tensor) else "PowBackward0",
+        "PowBackward0", "PowBackward1")),
+    _same("sign", _sign), _same("sgn", _sign), _same("floor", fnp.floor),
+    _same("ceil", fnp.ceil), _same("round", _round, _ROUND_LABELS), _same("trunc", fnp.trunc),
+    _same("fix", fnp.trunc, "TruncBackward0"), _same("frac", _frac, check=_no_kernel("frac_cpu")),
+    _same("fmod", _fmod), _same("fmax", _nan_ignoring(np.greater_equal), inplace=False),
+    _same("fmin", _nan_ignoring(np.less_equal), inplace=False),
     _same("nan_to_num", lambda x, nan=0.0, posinf=None, neginf=None:
           fnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)),
-    Row("heaviside", np.heaviside, DATA),  # no derivative in PyTorch either
+    Row("heaviside", _heaviside, DATA),  # no derivative in PyTorch either
     Row("gcd", np.gcd, DATA, inplace=True), Row("lcm", np.lcm, DATA, inplace=True),
     _float("ldexp", lambda x, other: x * fnp.power(2.0, other)),
     _same("addcmul", lambda x, t1, t2, *, value=1: _fused.addcmul(x, t1, t2, value)),
@@ -1030,7 +1161,7 @@ ELEMENTWISE = [
     Row("special.xlogy", _xlogy, FLOAT, "XlogyBackward0"),
     Row("special.xlog1py", fsp.xlog1py, FLOAT, "SpecialXlog1PyBackward0"),
     Row("special.entr", fsp.entr, FLOAT, "SpecialEntrBackward0"),
-    Row("special.ndtr", fsp.ndtr, FLOAT, "SpecialNdtrBackward0"),
+    Row("special.ndtr", fsp.ndtr, FLOAT, "MulBackward1"),  # PyTorch: 0.5 * erfc(...)
     Row("special.ndtri", fsp.ndtri, FLOAT, "SpecialNdtriBackward0"),
     Row("special.log_ndtr", fsp.log_ndtr, FLOAT, "SpecialLogNdtrBackward0"),
     Row("special.gammaln", fsp.gammaln, FLOAT, "LgammaBackward0"),
@@ -1038,7 +1169,7 @@ ELEMENTWISE = [
     Row("special.psi", fsp.digamma, FLOAT, "DigammaBackward0"),
     Row("special.multigammaln", _multigammaln, FLOAT, "MvlgammaBackward0"),
     Row("special.zeta", lambda x, q: fsp.zeta(x, q), FLOAT),
-    Row("special.bessel_j0", fsp.j0, DATA),  # no derivative in PyTorch either
+    Row("special.bessel_j0", _bessel_j0, DATA),  # no derivative in PyTorch either
     Row("mvlgamma", _multigammaln, FLOAT, inplace=True),
     Row("special.polygamma", lambda n, x: fsp.polygamma(n, x), FLOAT, "PolygammaBackward0"),
     Row("polygamma", lambda n, x: fsp.polygamma(n, x), FLOAT, method=False),
@@ -1050,9 +1181,8 @@ ELEMENTWISE = [
     Row("special.expm1", fnp.expm1, FLOAT, "Expm1Backward0"),
     Row("special.exp2", fnp.exp2, FLOAT, "Exp2Backward0"),
     Row("special.log1p", fnp.log1p, FLOAT, "Log1PBackward0"),
-    Row("special.round", _round, PROMOTE, "RoundBackward0"),
-    Row("special.logsumexp", lambda x, dim, keepdim=False:
-        fsp.logsumexp(x, axis=_dims(x, dim), keepdims=keepdim), FLOAT, "LogsumexpBackward0"),
+    Row("special.round", _round, PROMOTE, "RoundBackward1"),
+    Row("special.logsumexp", _logsumexp, FLOAT, "LogsumexpBackward0"),
 ]
 
 COMPARISONS = [
@@ -1081,12 +1211,15 @@ COMPARISONS = [
     _test("bincount", lambda x, weights=None, minlength=0:
           np.bincount(x, weights, minlength)),
     _test("histc", lambda x, bins=100, min=0, max=0: np.histogram(
-        x, bins, None if min == max == 0 else (min, max))[0].astype(x.dtype)),
+        x, bins, None if min == max == 0 else (min, max))[0].astype(x.dtype),
+        check=_no_kernel("histogram_cpu")),
 ]
 
 
 def _unique(x, return_inverse, return_counts):
-    found = np.unique(x, return_inverse=return_inverse, return_counts=return_counts)
+    # Each NaN its own element, as PyTorch's unique keeps them (NumPy merges them).
+    found = np.unique(x, return_inverse=return_inverse, return_counts=return_counts,
+                      equal_nan=False)
     if isinstance(found, tuple):
         return tuple(part if i == 0 else part.astype(np.int64).reshape(
             np.shape(x) if i == 1 and return_inverse else -1) for i, part in enumerate(found))
@@ -1094,18 +1227,19 @@ def _unique(x, return_inverse, return_counts):
 
 
 REDUCTIONS = [
-    Row("logsumexp", lambda x, dim, keepdim=False:
-        fsp.logsumexp(x, axis=_dims(x, dim), keepdims=keepdim), FLOAT),
+    Row("logsumexp", _logsumexp, FLOAT),
     Row("nansum", lambda x, dim=None, keepdim=False, *, dtype=None:
         fnp.nansum(x, axis=_axes(dim), keepdims=keepdim), KEEP),
-    Row("nanmean", lambda x, dim=None, keepdim=False, *, dtype=None:
-        fnp.nanmean(x, axis=_axes(dim), keepdims=keepdim), KEEP),
-    Row("median", _median, KEEP, returns=_named("median")),
-    Row("nanmedian", _nanmedian, KEEP, returns=_named("nanmedian")),
+    Row("nanmean", lambda x, dim=None, keepdim=False, *, dtype=None:  # PyTorch: sum / count
+        fnp.nanmean(x, axis=_axes(dim), keepdims=keepdim), KEEP, "DivBackward0"),
+    Row("median", _median, KEEP, _by_dim("MedianBackward"), returns=_named("median")),
+    Row("nanmedian", _nanmedian, KEEP, _by_dim("NanmedianBackward"),
+        returns=_named("nanmedian")),
     Row("mode", _mode, KEEP, returns=_named("mode")),
-    Row("cumprod", lambda x, dim, *, dtype=None: fnp.cumprod(x, axis=dim), KEEP,
+    Row("cumprod", lambda x, dim, *, dtype=None:
+        _scans.scanned(fnp.cumprod, x, _dims(x, dim), dtype), KEEP,
         inplace=True),
-    Row("logcumsumexp", _logcumsumexp, FLOAT),
+    Row("logcumsumexp", _logcumsumexp, FLOAT, check=_no_kernel("logcumsumexp_out_cpu")),
     Row("cummax", _cummax, KEEP, returns=_named("cummax")),
     Row("cummin", lambda x, dim: _cummax(x, dim, np.minimum), KEEP, returns=_named("cummin")),
     Row("sort", lambda x, dim=-1, descending=False, stable=False:
@@ -1120,22 +1254,24 @@ REDUCTIONS = [
     Row("var_mean", lambda x, dim=None, *, correction=1, keepdim=False:
         _var_mean(x, dim, correction=correction, keepdim=keepdim), KEEP,
         "VarMeanBackward0", method=False),
-    Row("quantile", _quantile, KEEP),
+    Row("quantile", _quantile, KEEP, "SqueezeBackward4"),
     Row("nanquantile", lambda x, q, dim=None, keepdim=False, *, interpolation="linear":
-        _quantile(x, q, dim, keepdim, interpolation=interpolation, which=fnp.nanquantile), KEEP),
-    Row("diff", _diff, KEEP),
+        _quantile(x, q, dim, keepdim, interpolation=interpolation, which=fnp.nanquantile), KEEP,
+        "SqueezeBackward4"),
+    Row("diff", _diff, KEEP, "SubBackward0"),
     Row("trapezoid", lambda y, x=None, *, dx=None, dim=-1:
-        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), KEEP, method=False),
+        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), FLOAT,
+        _spacing_labels("MulBackward1"), method=False),
     Row("trapz", lambda y, x=None, *, dx=None, dim=-1:
-        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), KEEP,
-        "TrapezoidBackward0", method=False),
-    Row("cumulative_trapezoid", _cumulative_trapezoid, FLOAT, "CumsumBackward0",
-        method=False),
+        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), FLOAT,
+        _spacing_labels("MulBackward1"), method=False),
+    Row("cumulative_trapezoid", _cumulative_trapezoid, FLOAT,
+        _spacing_labels("CumsumBackward0"), method=False),
     Row("dist", _dist, PROMOTE),
     Row("cov", _cov, FLOAT, "SqueezeBackward0"),
     Row("corrcoef", lambda x: fnp.clip(_in_dtype_of(x, fnp.corrcoef(x)), -1, 1), FLOAT,
         "ClampBackward1"),
-    Row("cosine_similarity", _cosine_similarity, FLOAT, method=False),
+    Row("cosine_similarity", _cosine_similarity, FLOAT, "SumBackward1", method=False),
 ]
 
 INDEXING = [
@@ -1147,7 +1283,10 @@ INDEXING = [
         fnp.broadcast_to(x, np.broadcast_shapes(fnp.shape(x), np.shape(mask))),
         np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), np.shape(mask)))), KEEP),
     Row("scatter_add", _scatter_add, KEEP, inplace=True),
-    Row("scatter", _scatter, KEEP, "ScatterBackward0", inplace=True),
+    Row("scatter", _scatter, KEEP, Labels(
+        lambda x, dim, index, src=None, *, value=None, reduce=None:
+        "ScatterBackward0" if isinstance(src, Tensor) else "ScatterBackward1",
+        "ScatterBackward0", "ScatterBackward1"), inplace=True),
     Row("scatter_reduce", _scatter_reduce, KEEP, inplace=True),
     Row("masked_scatter", _masked_scatter, KEEP, inplace=True),
     Row("index_add", _index_add, KEEP, inplace=True),
@@ -1158,7 +1297,10 @@ INDEXING = [
 
 SHAPES = [
     Row("chunk", _chunk, KEEP, "SplitBackward0", view=True),
-    Row("split", _split, KEEP, "SplitBackward0", view=True),
+    Row("split", _split, KEEP, Labels(
+        lambda x, split_size_or_sections, dim=0: "SplitBackward0"
+        if isinstance(split_size_or_sections, int) else "SplitWithSizesBackward0",
+        "SplitBackward0", "SplitWithSizesBackward0"), view=True),
     Row("tensor_split", _tensor_split, KEEP, "SliceBackward0", view=True),
     Row("unbind", lambda x, dim=0: tuple(fnp.unstack(x, axis=dim)), KEEP, "UnbindBackward0",
         view=True),
@@ -1171,7 +1313,9 @@ SHAPES = [
         inplace=True),
     Row("triu", lambda x, diagonal=0: fnp.triu(_matrices(x, "triu"), diagonal), KEEP,
         inplace=True),
-    Row("diag", _diag, KEEP),
+    Row("diag", _diag, KEEP, Labels(
+        lambda x, diagonal=0: "DiagEmbedBackward0" if x.dim() == 1 else "DiagonalBackward0_copy",
+        "DiagEmbedBackward0", "DiagonalBackward0_copy")),
     Row("diagonal", lambda x, offset=0, dim1=0, dim2=1: fnp.diagonal(x, offset, dim1, dim2),
         KEEP, "DiagonalBackward0", view=True),
     Row("diag_embed", _diag_embed, KEEP),
@@ -1179,7 +1323,10 @@ SHAPES = [
     Row("trace", _trace, KEEP),
     Row("repeat", _repeat, KEEP, function=False),
     Row("tile", lambda x, dims: fnp.tile(x, tuple(dims)), KEEP, "RepeatBackward0"),
-    Row("repeat_interleave", _repeat_interleave, KEEP, "IndexSelectBackward0"),
+    Row("repeat_interleave", _repeat_interleave, KEEP, Labels(
+        lambda x, repeats, dim=None, *, output_size=None: "ViewBackward0"
+        if isinstance(repeats, int) else "IndexSelectBackward0",
+        "ViewBackward0", "IndexSelectBackward0")),
     Row("movedim", _movedim, KEEP, "PermuteBackward0", view=True),
     Row("moveaxis", _movedim, KEEP, "PermuteBackward0", view=True),
     Row("swapaxes", lambda x, axis0, axis1: fnp.swapaxes(x, axis0, axis1), KEEP,
@@ -1229,7 +1376,8 @@ def _block_diag(tensors):
 
 PRODUCTS = [
     Row("einsum", _einsum, PROMOTE, method=False),
-    Row("outer", fnp.outer, PROMOTE), Row("ger", fnp.outer, PROMOTE, "OuterBackward0"),
+    Row("outer", fnp.outer, PROMOTE, "MulBackward0"),
+    Row("ger", fnp.outer, PROMOTE, "MulBackward0"),
     Row("inner", fnp.inner, PROMOTE), Row("kron", fnp.kron, PROMOTE),
     Row("tensordot", _tensordot, PROMOTE, method=False),
     Row("cross", _cross, PROMOTE, "LinalgCrossBackward0"),
@@ -1242,26 +1390,31 @@ PRODUCTS = [
     Row("cdist", _cdist, PROMOTE, "CdistBackward0", method=False),
     Row("chain_matmul", lambda *matrices: fla.multi_dot(list(matrices)), PROMOTE,
         "MmBackward0", method=False),
-    Row("matrix_power", lambda x, n: fla.matrix_power(x, n), KEEP, "LinalgMatrixPowerBackward0"),
-    Row("det", fla.det, FLOAT, "LinalgDetBackward0"),
-    Row("logdet", _logdet, FLOAT, "LogdetBackward0"),
+    Row("matrix_power", _matrix_power, KEEP, "LinalgMatrixPowerBackward0"),
+    Row("det", fla.det, FLOAT, "LinalgDetBackward0", check=_expects_floats("linalg.det")),
+    Row("logdet", _logdet, FLOAT, "LogdetBackward0", check=_expects_floats("logdet")),
     Row("slogdet", _slogdet, FLOAT, "LinalgSlogdetBackward0",
-        returns=_named("slogdet", ("sign", "logabsdet"))),
-    Row("inverse", fla.inv, FLOAT, "LinalgInvExBackward0"),
+        returns=_named("slogdet", ("sign", "logabsdet")), check=_expects_floats("linalg.slogdet")),
+    Row("inverse", fla.inv, FLOAT, "LinalgInvExBackward0", check=_expects_floats("linalg.inv")),
     Row("pinverse", lambda x, rcond=1e-15: fla.pinv(x, rcond), FLOAT, "LinalgPinvBackward0"),
 ]
 
 LINALG = [
     Row("linalg.norm", _linalg_norm, FLOAT, "LinalgVectorNormBackward0"),
-    Row("linalg.vector_norm", _vector_norm, FLOAT),
-    Row("linalg.matrix_norm", _matrix_norm, FLOAT, "LinalgVectorNormBackward0"),
-    Row("linalg.inv", _square(fla.inv, "linalg.inv"), FLOAT, "LinalgInvExBackward0"),
-    Row("linalg.solve", _solve, FLOAT, "LinalgSolveExBackward0"),
-    Row("linalg.det", _square(fla.det, "linalg.det"), FLOAT),
+    Row("linalg.vector_norm", _vector_norm, FLOAT, check=_expects_floats("linalg.vector_norm")),
+    Row("linalg.matrix_norm", _matrix_norm, FLOAT, "LinalgVectorNormBackward0",
+        check=_expects_floats("linalg.matrix_norm")),
+    Row("linalg.inv", _square(fla.inv, "linalg.inv"), FLOAT, "LinalgInvExBackward0",
+        check=_expects_floats("linalg.inv")),
+    Row("linalg.solve", _solve, FLOAT, "LinalgSolveExBackward0",
+        check=_expects_floats("linalg.solve")),
+    Row("linalg.det", _square(fla.det, "linalg.det"), FLOAT, check=_expects_floats("linalg.det")),
     Row("linalg.slogdet", _slogdet, FLOAT,
-        returns=_named("linalg_slogdet", ("sign", "logabsdet"))),
+        returns=_named("linalg_slogdet", ("sign", "logabsdet")),
+        check=_expects_floats("linalg.slogdet")),
     Row("linalg.eigh", _square(_eigh, "linalg.eigh"), FLOAT,
-        returns=_named("linalg_eigh", ("eigenvalues", "eigenvectors"))),
+        returns=_named("linalg_eigh", ("eigenvalues", "eigenvectors")),
+        check=_no_kernel("linalg_eigh_cpu")),
     Row("linalg.eig", _square(lambda A: tuple(fla.eig(_inexact(A))), "linalg.eig"), PROMOTE,
         "LinalgEigBackward0", returns=_named("linalg_eig", ("eigenvalues", "eigenvectors"))),
     Row("linalg.eigvals", _square(lambda A: fla.eigvals(_inexact(A)), "linalg.eigvals"),
@@ -1269,26 +1422,29 @@ LINALG = [
     Row("linalg.solve_triangular", _square(_solve_triangular, "linalg.solve_triangular"),
         FLOAT),
     Row("linalg.eigvalsh", _eigvalsh, FLOAT,
-        "LinalgEighBackward0"),
-    Row("linalg.svd", _svd, FLOAT, returns=_named("linalg_svd", ("U", "S", "Vh"))),
+        "LinalgEighBackward0", check=_no_kernel("linalg_eigh_cpu")),
+    Row("linalg.svd", _svd, FLOAT, returns=_named("linalg_svd", ("U", "S", "Vh")),
+        check=_expects_floats("linalg.svd")),
     Row("linalg.svdvals", lambda A, *, driver=None: fla.svdvals(A), FLOAT,
-        "LinalgSvdBackward0"),
-    Row("linalg.qr", _qr, FLOAT, returns=_named("linalg_qr", ("Q", "R"))),
+        "LinalgSvdBackward0", check=_expects_floats("linalg.svd")),
+    Row("linalg.qr", _qr, FLOAT, returns=_named("linalg_qr", ("Q", "R")),
+        check=_expects_floats("linalg.qr")),
     Row("linalg.cholesky", _square(_cholesky, "linalg.cholesky"), FLOAT,
-        "LinalgCholeskyExBackward0"),
+        "LinalgCholeskyExBackward0", check=_expects_floats("linalg.cholesky")),
     Row("linalg.lstsq", _lstsq, FLOAT, "LinalgLstsqBackward0",
         returns=_named("linalg_lstsq", ("solution", "residuals", "rank",
                                         "singular_values"))),
     Row("linalg.pinv", _pinv, FLOAT),
-    Row("linalg.matrix_power", lambda A, n: fla.matrix_power(A, n), FLOAT),
+    Row("linalg.matrix_power", _matrix_power, KEEP),
     Row("linalg.matrix_rank", lambda A, *, atol=None, rtol=None, hermitian=False:
         np.asarray(np.linalg.matrix_rank(A, hermitian=hermitian), np.int64), DATA),
-    Row("linalg.cond", lambda A, p=None: fla.cond(A, p), FLOAT, "LinalgVectorNormBackward0"),
+    Row("linalg.cond", lambda A, p=None: fla.cond(A, p), FLOAT, "LinalgVectorNormBackward0",
+        check=_expects_floats("linalg.svd")),
     Row("linalg.multi_dot", lambda tensors: fla.multi_dot(list(tensors)), PROMOTE,
         "MmBackward0"),
     Row("linalg.cross", lambda x, other, *, dim=-1: fnp.cross(x, other, axis=dim), PROMOTE),
     Row("linalg.vecdot", lambda x, y, *, dim=-1: fnp.sum(x * y, axis=dim), PROMOTE,
-        "SumBackward1"),
+        "SumBackward1", check=_expects_floats("linalg.vecdot")),
     Row("linalg.matmul", fnp.matmul, PROMOTE, "MmBackward0"),
     Row("linalg.diagonal", lambda A, *, offset=0, dim1=-2, dim2=-1:
         fnp.diagonal(A, offset, dim1, dim2), KEEP, "DiagonalBackward0", view=True),
@@ -1297,7 +1453,7 @@ LINALG = [
 COMPLEX = [
     Row("real", fnp.real, KEEP, method=False, view=True),
     Row("imag", fnp.imag, KEEP, method=False, view=True),
-    Row("angle", fnp.angle, FLOAT),
+    Row("angle", _angle, FLOAT),
     Row("view_as_real", lambda x: fnp.stack([fnp.real(x), fnp.imag(x)], axis=-1), KEEP,
         "ViewAsRealBackward0", method=False),
 ]

@@ -83,6 +83,15 @@ class PerArgumentVJP:
                 self._check_only_first(wanted)
             return only.save(ans, *args, **params) if params else only.save(ans, *args)
         rules = self.rules
+        if len(wanted) == 2 == len(rules) and not params:
+            # Two arguments (matmul's), the next most common case, without the loop below
+            # (an argument wanted without a rule is left to the loop's error).
+            first, second = rules
+            want_first, want_second = wanted
+            if (first is not None or want_first is None) and (
+                    second is not None or want_second is None):
+                return (None if want_first is None else first.save(ans, *args),
+                        None if want_second is None else second.save(ans, *args))
         residuals = []
         for argnum, want in enumerate(wanted):
             if want is None:
@@ -123,6 +132,10 @@ class PerArgumentVJP:
         if only is not None:
             return (only.pull(g, *residuals),)
         rules = self.rules
+        if len(residuals) == 2 == len(rules):  # two arguments (as in `save`)
+            first, second = residuals
+            return (None if first is None else rules[0].pull(g, *first),
+                    None if second is None else rules[1].pull(g, *second))
         cotangents = []
         for argnum, residual in enumerate(residuals):
             if residual is None:

@@ -225,7 +225,9 @@ class ElementwiseVJP:
                     + self._residual(rules[1], 1, ans, args, wanted[1]))
         residuals = ()
         for argnum, (slope, want) in enumerate(zip(rules, wanted)):
-            residuals += self._residual(slope, argnum, ans, args, want)
+            # (an argument not wanted, most of where's, without a call: ~0.15 us each)
+            residuals += (_NOTHING if want is None
+                          else self._residual(slope, argnum, ans, args, want))
         return residuals
 
     def _residual(self, slope, argnum, ans, args, want):
@@ -262,10 +264,10 @@ class ElementwiseVJP:
                     None if shape_y is None
                     else _cotangent(rules[1], saved_y, shape_y, dtype_y, g))
         cotangents = []
-        for argnum, slope in enumerate(rules[:len(residuals) // 3]):
-            saved, shape, dtype = residuals[3 * argnum:3 * argnum + 3]
-            cotangents.append(None if shape is None
-                              else _cotangent(slope, saved, shape, dtype, g))
+        for start in range(0, len(residuals), 3):  # (indexed, not sliced: ~0.2 us an argument)
+            shape = residuals[start + 1]
+            cotangents.append(None if shape is None else _cotangent(
+                rules[start // 3], residuals[start], shape, residuals[start + 2], g))
         return cotangents
 
 

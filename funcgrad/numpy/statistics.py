@@ -188,6 +188,9 @@ def _aligned_weights(weights, shape, axis):
 # ---- order statistics ----------------------------------------------------------------
 
 _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+# median's own method: the mean of the two middle values ((a + b) / 2, NumPy's median),
+# where quantile's midpoint interpolates halfway from the upper one.
+_MIDDLE_MEAN = "middle mean"
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
@@ -210,7 +213,7 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """``numpy.median``: the middle element, or the mean of the two middle ones."""
     _reject("median", out=out)
-    return _quantile("median", a, 0.5, axis, "midpoint", keepdims)
+    return _quantile("median", a, 0.5, axis, _MIDDLE_MEAN, keepdims)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
@@ -233,7 +236,7 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """``numpy.nanmedian``: `median` of the non-NaN elements."""
     _reject("nanmedian", out=out)
-    return _quantile("nanmedian", a, 0.5, axis, "midpoint", keepdims, skip_nan=True)
+    return _quantile("nanmedian", a, 0.5, axis, _MIDDLE_MEAN, keepdims, skip_nan=True)
 
 
 def _checked_q(function, q, top):
@@ -252,7 +255,7 @@ def _checked_q(function, q, top):
 
 def _quantile(function, a, q, axis, method, keepdims, skip_nan=False):
     """The ``q`` quantiles of ``a`` over ``axis``: shape q.shape + the reduced shape."""
-    if method not in _METHODS:
+    if method not in _METHODS and method != _MIDDLE_MEAN:
         raise ValueError(f"funcgrad.numpy.{function}: method must be one of {_METHODS}, "
                          f"got {method!r}")
     a = asarray(a)
@@ -261,10 +264,8 @@ def _quantile(function, a, q, axis, method, keepdims, skip_nan=False):
     if _count(shape, axes) == 0:
         raise ValueError(f"funcgrad.numpy.{function}: cannot take quantiles of an empty "
                          f"slice")
-    if method in ("linear", "midpoint"):
-        # NumPy's result dtype: interpolating promotes a with q (a Python float is weak).
-        dtype = np.result_type(dtype_of(a), unbox_all(q))
-        a = _cast(a, dtype)
+    if method == _MIDDLE_MEAN:  # in the dtype of NumPy's mean of the two
+        a = _cast(a, np.result_type(dtype_of(a), 0.5))
     values = _axes_last(a, axes)                       # (batch..., n)
     raw = unbox_all(values)
     batch, q_raw = raw.shape[:-1], plain_value(q)
@@ -289,26 +290,46 @@ def _interpolate(method, values, order, q, last):
     """The values at sorted positions ``q * last`` (shape batch + q.shape) along the last
     axis of ``values``, whose stable sort is ``order``, interpolated by ``method``."""
     position = plain_value(q) * last
+    if method == "nearest":  # halves go to the even place, as in NumPy
+        return _take_sorted(values, order, np.around(position).astype(np.intp))
     low, high = np.floor(position).astype(np.intp), np.ceil(position).astype(np.intp)
-    if method == "lower" or (method == "midpoint" and not may_hold(low != high)):
+    if method == "lower" or (method == _MIDDLE_MEAN and not may_hold(low != high)):
         return _take_sorted(values, order, low)
     if method == "higher":
         return _take_sorted(values, order, high)
-    if method == "nearest":  # halves go to the even place, as in NumPy
-        return _take_sorted(values, order, np.around(position).astype(np.intp))
-    lower, upper = _take_sorted(values, order, low), _take_sorted(values, order, high)
+    if method == _MIDDLE_MEAN:
+        return multiply(add(_take_sorted(values, order, low), _take_sorted(values, order, high)),
+                        0.5)
+    # linear and midpoint: NumPy's lerp between the places below and above the position (at
+    # a whole position the same place, as JAX and PyTorch take it: NumPy lerps toward the
+    # next place with a weight of 0, which is NaN beside an infinity).
     if method == "midpoint":
-        return multiply(add(lower, upper), 0.5)
-    weight = _linear_weight(q, last, low, dtype_of(values))
-    return add(lower, multiply(subtract(upper, lower), weight))
+        weight = np.where(low != high, 0.5, 0.0).astype(position.dtype)
+    else:
+        weight = _linear_weight(q, last, low)
+    lower, upper = _take_sorted(values, order, low), _take_sorted(values, order, high)
+    # From the nearer end: the difference in the values' dtype, the weight in q's (a Python
+    # float's rounded to the values' dtype, as NumPy's promotion does).
+    weight_dtype = np.result_type(dtype_of(values), q if isinstance(q, float) else dtype_of(q))
+    difference = subtract(upper, lower)
+    near_lower = add(lower, multiply(difference, _in_dtype(weight, weight_dtype)))
+    near_upper = subtract(upper, multiply(difference, _in_dtype(1 - weight, weight_dtype)))
+    return _select(plain_value(weight) >= 0.5, near_upper, near_lower)
 
 
-def _linear_weight(q, last, low, dtype):
-    """How far each position ``q * last`` lies past ``low``: differentiable in a traced q."""
+def _linear_weight(q, last, low):
+    """How far each position ``q * last`` lies past ``low``, in q's precision (as NumPy
+    computes it): differentiable in a traced q."""
     if isinstance(q, Box):
         q_dtype = dtype_of(q)
         return subtract(multiply(q, last.astype(q_dtype)), low.astype(q_dtype))
-    return (np.asarray(q) * last - low).astype(dtype)
+    return np.asarray(q) * last - low
+
+
+def _in_dtype(weight, dtype):
+    """A weight (or its complement) in `dtype`, rounded once from q's precision; a traced
+    one as it is (its promotion is NumPy's)."""
+    return weight if isinstance(weight, Box) else weight.astype(dtype)
 
 
 def _take_sorted(values, order, index):

@@ -302,6 +302,9 @@ def test_version_counter_checks_like_torch(statements):
     "c = a.exp(); b = c * 3; c.add_(1)", "v = a[:, :2]; b = a * a; v.add_(1)",
     "b = a * a; a[0, 1] = 5", "b = a * a; with_no_grad(lambda: a.add_(1))",
     "b = a.clamp(min=0); a.detach().add_(1)", "b = x * x; with_no_grad(lambda: x.add_(1))",
+    # a Parameter (a Tensor subclass) saved by a product, either operand
+    "p = torch.nn.Parameter(torch.ones(3, 2)); b = a.mm(p); with_no_grad(lambda: p.add_(1))",
+    "p = torch.nn.Parameter(torch.ones(2, 1)); b = p.mm(a); with_no_grad(lambda: p.add_(1))",
 ])
 def test_inplace_error_names_the_saved_tensor_as_torch(statements):
     """PyTorch's error names a saved input by its creator after the in-place operations

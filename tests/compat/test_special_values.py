@@ -1,0 +1,243 @@
+"""Values PyTorch 2.13 gives at NaN, infinities and signed zeros, compared with compat's.
+
+PyTorch's kernels decide what these inputs give (NaN propagating through median and the
+running maxima, sign 0 at NaN, a running sum kept in float64 for float32), and NumPy
+often decides otherwise; a script ported to compat must print PyTorch's values.
+"""
+import numpy as np
+import pytest
+
+from compat_harness import check
+
+NAN, INF = float("nan"), float("inf")
+
+EXPRESSIONS = [
+    "torch.sign(torch.tensor([n, -0.0, 0.0, 2.0, -i]))",
+    "torch.sgn(torch.tensor([n, -0.0]))",
+    "torch.tensor([n, -3.0]).sign_()",
+    "torch.heaviside(torch.tensor([n, 0., -0., -2., 5.]), torch.tensor([0.2, 0.3, 0.4, 0.5, 0.6]))",
+    "torch.angle(torch.tensor([-0.0, n, -1., 0., -i]))",
+    "torch.median(torch.tensor([1., n, 2.]))",
+    "tuple(torch.tensor([1., n, 2., n]).median(0))",
+    "tuple(torch.tensor([[1., n, 2.], [3., 1., 2.], [n, n, 0.]]).median(1))",
+    "tuple(torch.tensor([[1., n, 2.], [3., 1., 2.]]).median(0, keepdim=True))",
+    "tuple(torch.tensor([[1., n, 2.], [3., 1., 2.]]).median(-1, keepdim=True))",
+    "tuple(torch.cummax(torch.tensor([3., n, 2., n, 5.]), 0))",
+    "tuple(torch.cummin(torch.tensor([3., n, 2., n, 5.]), 0))",
+    "tuple(torch.cummax(torch.tensor([[1., n], [2., 0.], [n, 4.]]), 0))",
+    "torch.cumsum(torch.tensor([1., i, -i]), 0)",
+    "torch.cumsum(torch.tensor([[1., i], [2., 3.]]), 1)",
+    "torch.cumsum(torch.tensor(2.5), 0)",
+    "torch.cumsum(torch.tensor([1, 2, 3], dtype=torch.int32), 0)",
+    "torch.cumsum(torch.tensor([True, True]), 0)",
+    "torch.cumsum(torch.tensor([1., 2.]), 0, dtype=torch.float64)",
+    "torch.cumprod(torch.tensor([0., i, 2.]), 0)",
+    "torch.cumprod(torch.tensor(3.), 0)",
+    "torch.cumprod(torch.tensor([1, 2, 3], dtype=torch.int32), 0)",
+    "torch.cumprod(torch.tensor([1., 2.]), 0, dtype=torch.float64)",
+    "torch.unique(torch.tensor([2., n, 1., n]))",
+    "torch.unique(torch.tensor([2., n, 1., n, 2.]), return_inverse=True, return_counts=True)",
+    "torch.nn.functional.softmax(torch.tensor([i, 1.]), 0)",
+    "torch.nn.functional.softmax(torch.tensor([-i, -i]), 0)",
+    "torch.nn.functional.softmax(torch.tensor([-i, 1.]), 0)",
+    "torch.nn.functional.log_softmax(torch.tensor([i, 1.]), 0)",
+    "torch.nn.functional.log_softmax(torch.tensor([-i, 1.]), 0)",
+    "torch.softmax(torch.tensor([[i, 1.], [2., n]]), 1)",
+    "torch.quantile(torch.tensor([-0., i, 1e30]), 0.75)",
+    "torch.quantile(torch.tensor([-0., i, 1e30]), 0.25)",
+    "torch.quantile(torch.tensor([1., 2., i]), 0.5)",
+    "torch.quantile(torch.tensor([-i, -i, 1.]), 0.5)",
+    "torch.nanquantile(torch.tensor([1., n, 2., i]), 0.9)",
+]
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning",
+                            "ignore:overflow encountered:RuntimeWarning")
+@pytest.mark.parametrize("expression", EXPRESSIONS)
+def test_value_at_special_inputs_matches_torch(expression):
+    check(lambda torch: eval(expression, {"torch": torch, "n": NAN, "i": INF}), rtol=0,
+          atol=0)
+
+
+# (median's grad_fn names differ: compat composes it, see test_torch_names.COMPOSED.)
+@pytest.mark.parametrize("expression", [
+    "x.median()", "x.median(0)[0]", "x.cummax(0)[0]", "x.cummin(0)[0]", "x.cumsum(0)"])
+def test_gradient_at_nan_matches_torch(expression):
+    def case(torch):
+        x = torch.tensor([1., NAN, 3., 0.], requires_grad=True)
+        out = eval(expression, {"x": x})
+        (out * torch.linspace(0.5, 1.5, out.numel()).reshape(out.shape)).sum().backward()
+        return out, x.grad
+    check(case, rtol=0, atol=0, grad_fn_names="median" not in expression)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+def test_running_sums_and_products_round_as_torch(name, dtype):
+    """PyTorch keeps float16 and float32 running values in a wider type: values bit for bit,
+    and cumsum's gradient (a reversed running sum); cumprod's gradient is PyTorch's formula
+    in another order of operations (within float rounding)."""
+    values = np.random.default_rng(0).uniform(0.5, 1.5, 3000)
+
+    def case(torch, part):
+        x = torch.tensor(values, dtype=getattr(torch, dtype), requires_grad=True)
+        out = getattr(x, name)(0)
+        if part == "value":
+            return out
+        out.backward(torch.linspace(0.5, 1.5, 3000, dtype=out.dtype))
+        return x.grad
+    check(lambda torch: case(torch, "value"), rtol=0, atol=0)
+    if name == "cumsum":
+        check(lambda torch: case(torch, "gradient"), rtol=0, atol=0)
+    else:  # (the running product falls below float16's and float32's smallest numbers)
+        check(lambda torch: case(torch, "gradient"), rtol=1e-2 if dtype == "float16" else 1e-5,
+              atol=1e-4 if dtype == "float16" else 1e-30)
+
+
+@pytest.mark.parametrize("expression", [
+    "torch.tensor([5, -5]) // 0", "torch.tensor([5, -5]) % 0", "7 % torch.tensor([2, 0])",
+    "torch.div(torch.tensor([5, -5]), 0, rounding_mode='trunc')",
+    "torch.tensor([5]).div(torch.tensor([0]), rounding_mode='floor')",
+    "torch.remainder(torch.tensor([5, 1]), torch.tensor([2, 0]))",
+    "torch.fmod(torch.tensor([5], dtype=torch.int32), 0)", "torch.tensor([5, 3]).fmod_(0)",
+    "torch.tensor([5, 3]).remainder_(torch.tensor([1, 0]))",
+    "torch.tensor([5, 7]) // 2", "torch.fmod(torch.tensor([5, -7]), 3)", "7 // torch.tensor([2, -3])"])
+def test_integer_division_by_zero_raises_as_torch(expression):
+    """NumPy's integer quotient by zero is 0 (with a warning): PyTorch refuses it."""
+    check(lambda torch: eval(expression, {"torch": torch}), messages=True)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning",
+                            "ignore:divide by zero encountered:RuntimeWarning")
+@pytest.mark.parametrize("expression", [
+    "torch.fmax(x, y)", "torch.fmin(x, y)", "x.fmax(y)", "torch.logaddexp(x, y)",
+    "torch.atan2(x, y)", "y.arctan2(x)", "torch.copysign(x, y)", "x.copysign(-1.5)",
+    "x.angle()", "torch.stack([x, y]).logsumexp(0)", "torch.stack([x, y]).logsumexp(1)",
+    "torch.special.logsumexp(torch.stack([x, y]), (0, 1), keepdim=True)",
+    "torch.logaddexp2(x, y)", "torch.xlogy(x, y)", "torch.xlogy(y, x)", "x.xlogy(2.0)"])
+def test_gradient_at_ties_infinities_and_zeros_is_torchs(expression):
+    """PyTorch's derivative formulas decide these points (a tie goes to fmax's first
+    argument; logaddexp beside an infinity is 0 for the finite argument; xlogy's is 0 where
+    self == 0 and other <= 0; atan2's is 0 at (0, 0); copysign's is result / self, NaN at
+    infinities; a real angle's is 0; logsumexp's is exp(x - result)), where funcgrad's
+    rules follow JAX's."""
+    def case(torch):
+        x = torch.tensor([0.0, -0.0, 2.0, INF, INF, 1.0, NAN, 0.0, 3.0], requires_grad=True)
+        y = torch.tensor([0.0, 0.0, 2.0, 1.0, INF, -INF, 1.0, NAN, -1.0], requires_grad=True)
+        out = eval(expression, {"torch": torch, "x": x, "y": y})
+        out.backward(torch.linspace(0.5, 1.5, out.numel()))
+        return out, x.grad, y.grad
+    check(case, rtol=1e-6, atol=0)
+
+
+@pytest.mark.parametrize("expression", [
+    "a.erf()", "torch.erfc(a)", "p.erfinv()", "p.lgamma()", "torch.digamma(p)", "a.i0()",
+    "p.logit()", "torch.xlogy(a, p)", "torch.special.expit(a)", "torch.special.ndtr(a)",
+    "torch.special.entr(p)", "torch.special.polygamma(1, p)", "torch.special.i0e(a)",
+    "torch.mvlgamma(p + 2, 3)", "a.float_power(2)", "torch.float_power(p, a)"])
+def test_float16_functions_keep_float16_as_torch(expression):
+    """PyTorch computes float16 in float32 and rounds to float16; funcgrad's special
+    functions (as SciPy's) return their wider type: compat rounds their results."""
+    def case(torch):
+        a = torch.tensor([[0.5, -1.2, 2.0], [1.5, 0.3, -0.7]], dtype=torch.float16,
+                         requires_grad=True)
+        p = torch.tensor([[0.2, 0.5, 0.9], [0.1, 0.7, 0.4]], dtype=torch.float16,
+                         requires_grad=True)
+        return eval(expression, {"torch": torch, "a": a, "p": p})
+    # (PyTorch composes ndtr of a product: its node is MulBackward1, compat's its own.)
+    check(case, rtol=2e-3, atol=2e-3, grad_fn_names="ndtr" not in expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "torch.fmod(m, 0.4)", "torch.fmod(m, 2)", "torch.remainder(m, 0.4)", "m.fmod(-1.5)",
+    "torch.special.bessel_j0(m)", "torch.trapezoid(m)", "torch.trapz(m, dim=0)",
+    "torch.linalg.matrix_power(m, 2)", "torch.linalg.matrix_power(m, 0)",
+    "torch.matrix_power(m, 3)", "torch.linalg.matrix_power(m, -1)",
+    "torch.linalg.matrix_power(m.double(), -1)"])
+def test_integer_operands_give_torchs_dtypes(expression):
+    """An integer tensor with a Python float computes in the default float dtype; integer
+    powers of integer matrices stay integers; their inverse is refused."""
+    check(lambda torch: eval(expression, {"torch": torch, "m": torch.tensor([[1, 2], [3, 4]])}),
+          messages=True)
+
+
+# Writes into an expanded view: PyTorch writes the selected elements' memory, which the
+# view's other elements share (read back through the base), and refuses a basic index
+# whose selected elements share memory.
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("statement", [
+    "v = base.expand(2, 1); v[0] = 0.5", "v = base.expand(2, 3); v[0, 1:] = 0.5",
+    "v = base.expand(2, 3); v[0] = 0.5", "v = base.view(1, 1).expand(3, 1); v[1:2] = "
+    "torch.tensor([[2.0]], dtype=torch.float64)", "v = base.expand(2, 1); v[1, 0] = 3.0",
+    "v = base.view(1, 1).expand(2, 2); v[:, 0] = 1.0",
+    "v = base.expand(2, 2, 1); v[1, :1] = torch.tensor([[4.0]], dtype=torch.float64)"])
+def test_writing_into_an_expanded_view_is_torchs(statement, requires_grad):
+    def case(torch):
+        leaf = torch.tensor([0.0], dtype=torch.float64, requires_grad=requires_grad)
+        env = {"torch": torch, "base": leaf.clone()}
+        exec(statement, env)
+        out = (env["base"] * 2.0).sum()
+        if requires_grad:
+            out.backward()
+        return env["base"], env["v"], leaf.grad
+    check(case, rtol=0, atol=0, messages=True)
+
+
+@pytest.mark.filterwarnings("ignore:Use of index_put_ on expanded tensors:UserWarning",
+                            "ignore:Use of masked_fill_ on expanded tensors:UserWarning")
+@pytest.mark.parametrize("statement", [
+    "v = base.expand(2, 1); v[[0]] = 0.5", "v = base.expand(2, 1); v[torch.tensor([True, False])] = 0.5"])
+def test_an_index_array_writes_an_expanded_views_memory(statement):
+    """(PyTorch deprecates it, with a warning compat does not give, and its backward raises.)"""
+    def case(torch):
+        env = {"torch": torch, "base": torch.tensor([0.0], dtype=torch.float64)}
+        exec(statement, env)
+        return env["base"], env["v"]
+    check(case, rtol=0, atol=0)
+
+
+# (ord 0 counts the nonzero elements: PyTorch's result lets no gradient reach x, compat's
+# gives it zeros.)
+@pytest.mark.parametrize("ord", [1, 2, 3, 1.5, 0.5, -1, INF, -INF])
+@pytest.mark.parametrize("values", [[0.0, -0.0, 0.0], [0.0, -2.0, 2.0], [NAN, -2.0, 2.0],
+                                    [1.0, -3.0, 0.5], [INF, 1.0, -INF]])
+def test_vector_norm_gradient_is_torchs(ord, values):
+    """PyTorch's norm derivative: 0 where x is 0 (an L1 penalty's subgradient at a zero
+    weight) and where the norm is 0, sgn(NaN) = 0, ties of the inf-norm sharing."""
+    def case(torch):
+        x = torch.tensor(values, requires_grad=True)
+        torch.linalg.vector_norm(x, ord).backward()
+        grads = [x.grad]
+        for norm in (lambda y: torch.norm(y, ord), lambda y: y.dist(torch.zeros(3), ord)):
+            y = torch.tensor(values, requires_grad=True)
+            norm(y).backward()
+            grads.append(y.grad)
+        return grads
+    check(case, rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("p", [1.0, 2.0, 3.0, 0.5, INF])
+def test_cdist_gradient_at_zero_distance_is_torchs(p):
+    rows = np.random.default_rng(0).standard_normal((3, 2))
+    rows[1, 0] = 0.0
+
+    def case(torch):
+        x = torch.tensor(rows, requires_grad=True)
+        y = torch.tensor(np.vstack([rows[:2], [[rows[0, 0], 1.0]]]), requires_grad=True)
+        torch.cdist(x, y, p=p).sum().backward()
+        return x.grad, y.grad
+    check(case, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("expression", [
+    "torch.det(m)", "torch.linalg.det(m)", "m.logdet()", "m.slogdet()", "torch.linalg.slogdet(m)",
+    "m.inverse()", "torch.linalg.inv(m)", "torch.linalg.solve(m, m)", "torch.linalg.svd(m)",
+    "torch.linalg.svdvals(m)", "torch.linalg.cond(m)", "torch.linalg.qr(m)",
+    "torch.linalg.cholesky(m)", "torch.linalg.vecdot(m, m)", "torch.linalg.vector_norm(m)",
+    "torch.linalg.matrix_norm(m)", "torch.linalg.eigh(m)", "torch.linalg.eigvalsh(m)",
+    "torch.hypot(m, m)", "torch.logaddexp(m, m)", "m.logaddexp2(m)", "m.frac()",
+    "m.logcumsumexp(0)", "torch.histc(m)", "torch.hypot(m, m.double())",
+    "torch.logaddexp(m.float(), m)", "torch.linalg.det(m.double())"])
+def test_integer_tensors_are_refused_where_torch_refuses_them(expression):
+    check(lambda torch: eval(expression, {"torch": torch, "m": torch.tensor([[2, 1], [1, 3]])}),
+          messages=True)
