@@ -75,12 +75,44 @@ float64 = dtype("float64", np.float64, FLOAT, "DoubleTensor")
 complex64 = dtype("complex64", np.complex64, COMPLEX, "ComplexFloatTensor")
 complex128 = dtype("complex128", np.complex128, COMPLEX, "ComplexDoubleTensor")
 
+
+
+class UnsupportedDtype(dtype):
+    """A PyTorch dtype that NumPy, which holds compat's tensors, has no type for: it exists,
+    prints and compares as PyTorch's does, and every use that needs its element type
+    (a factory, a cast, a default) raises its error, which says what to use instead."""
+
+    __slots__ = ("size", "advice")
+
+    def __init__(self, name, category, legacy_name, size, advice):  # (no NumPy type to set)
+        self.name = name
+        self.category = category
+        self.legacy_name = legacy_name
+        self.size = size
+        self.advice = advice
+
+    @property
+    def numpy(self):
+        raise self.error()
+
+    def error(self):
+        return TypeError(f"compat: torch.{self.name} is not supported: NumPy, which holds "
+                         f"compat's tensors, has no {self.name} type; {self.advice}")
+
+    @property
+    def itemsize(self):
+        return self.size
+
+
+bfloat16 = UnsupportedDtype("bfloat16", FLOAT, "BFloat16Tensor", 2,
+                            "use torch.float32, or torch.float16 for 16-bit storage")
+
 ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64, complex64,
        complex128)
 BY_NUMPY_DTYPE = {d.numpy: d for d in ALL}
 BY_NAME = {d.name: d for d in ALL}
 _BY_LEGACY_NAME = {d.legacy_name: d for d in ALL}
-BY_NAME.update(float=float32, double=float64, half=float16, long=int64, int=int32,
+BY_NAME.update(bfloat16=bfloat16, float=float32, double=float64, half=float16, long=int64, int=int32,
                short=int16, cfloat=complex64, cdouble=complex128)
 
 
@@ -101,6 +133,8 @@ def set_default_dtype(d):
     message = "only floating-point types are supported as the default type"
     if not isinstance(d, dtype):
         raise TypeError(f"invalid dtype object: {message}")
+    if isinstance(d, UnsupportedDtype):
+        raise d.error()
     if d.category != FLOAT:
         raise TypeError(message)
     DEFAULTS.float = d
@@ -180,7 +214,7 @@ def of_array(array):
 
 
 __all__ = ["dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
-           "float64", "complex64", "complex128", "get_default_dtype", "set_default_dtype",
+           "float64", "bfloat16", "complex64", "complex128", "get_default_dtype", "set_default_dtype",
            "promote_types"]
 
 

@@ -17,6 +17,7 @@ from funcgrad.core import Box, collector_paused, tuple_get
 from . import _layout, _ops, _tape
 from ._factories import tensor
 from ._grad_mode import STATE, set_grad_enabled
+from ._quiet import as_user, quiet, quietly_calling_back
 from ._tensor import Tensor, make
 
 # Names of nodes recorded by funcgrad itself (VJP rules run under create_graph, casts).
@@ -152,7 +153,7 @@ def register_tensor_hook(node, hook):
     handle = RemovableHandle(node.hooks)
 
     def on_cotangent(ct):
-        new_grad = hook(tensor_of_cotangent(ct))
+        new_grad = as_user(hook, tensor_of_cotangent(ct))
         if new_grad is None:
             return None
         if not isinstance(new_grad, Tensor):
@@ -277,10 +278,12 @@ def _storage_of_its_own(ct, like):
 
 
 def _pull_back(roots, cotangents, retain_graph, create_graph, wanted):
-    """_tape.backward, with anomaly mode's NaN reports raised as PyTorch raises them."""
+    """_tape.backward, with anomaly mode's NaN reports raised as PyTorch raises them, and
+    NumPy's floating-point warnings off outside the user's hooks."""
     try:
         with collector_paused():
-            return _tape.backward(roots, cotangents, retain_graph, create_graph, wanted)
+            return quietly_calling_back(_tape.backward, roots, cotangents, retain_graph,
+                                        create_graph, wanted)
     except FloatingPointError as error:
         raise RuntimeError(str(error)) from error
 
@@ -312,7 +315,7 @@ def run_backward(outputs, gradients, retain_graph, create_graph, inputs=None):
                 # to a new object: no other result, hook, view or user's tensor holds it.
                 alone = object()
                 unshared = sys.getrefcount(ct) == sys.getrefcount(alone)
-                _accumulate(t, ct, unshared)
+                quiet().run(_accumulate, t, ct, unshared)
 
 
 def _grad_fn(self):

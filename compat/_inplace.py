@@ -18,6 +18,7 @@ from ._grad_mode import STATE
 from ._ops import (abs, add, clamp, clamp_max, clamp_min, cos, div, exp, log, masked_fill, mul,
                    neg, pow, reciprocal, relu, remainder, sigmoid, sin, sqrt, square, sub, tanh,
                    to_dtype)
+from ._quiet import quiet
 from ._record import broadcast_error, edge, engine, new_nodes, operand, wrap
 from ._tape import TAPE, VERSION, privatize, retie_saved
 from ._tensor import Tensor, make, views_of
@@ -169,7 +170,7 @@ def _computed_in_place(ufunc, t, args, kwargs):
         refuse_overlap(t, ())
     if t._box is not None:
         privatize(t._box.node, data)  # as write() does
-    ufunc(data, other, out=data)
+    quiet().run(ufunc, data, other, out=data)
     t._version[VERSION] += 1
     return True
 

@@ -111,7 +111,7 @@ def _install():
     for name, d in (("float", _dtypes.float32), ("double", _dtypes.float64),
                     ("half", _dtypes.float16), ("long", _dtypes.int64), ("int", _dtypes.int32),
                     ("short", _dtypes.int16), ("char", _dtypes.int8), ("byte", _dtypes.uint8),
-                    ("bool", _dtypes.bool)):
+                    ("bool", _dtypes.bool), ("bfloat16", _dtypes.bfloat16)):
         setattr(Tensor, name, _caster(d))
     Tensor.new_ones = _new_factory(ones)
     Tensor.new_zeros = _new_factory(zeros)

@@ -23,6 +23,7 @@ from . import _dtypes, _fused, _layout, _scans
 from ._dtypes import DEFAULTS
 from ._factories import shape_argument
 from ._grad_mode import STATE
+from ._quiet import quiet, quieted
 from ._record import (binary, broadcast_error, check_tensor, elementwise, engine,
                       float_operand, operand, reduced, result_type, selected,
                       unary, with_number, wrap, wrap_view)
@@ -301,8 +302,7 @@ def remainder(input, other):
 
 def reciprocal(input):
     # fnp.reciprocal's rule is PyTorch's -grad * (result * result), rounded alike.
-    with np.errstate(divide="ignore"):  # PyTorch's inf at 0, silently
-        out = fnp.reciprocal(float_operand(input))
+    out = quiet().run(fnp.reciprocal, float_operand(input))
     return wrap(out, "ReciprocalBackward0", (input,), saves_result=True)
 
 
@@ -405,21 +405,37 @@ def _bound(bound, dtype):
 
 
 def _clamped(value, low, high):
-    # PyTorch's clamp is min(max(x, low), high) with derivative 1 only where low <= x <= high:
-    # 0 at NaN, which passes through as a constant, as do the bounds where they are taken.
+    # PyTorch's clamp: NaN where x or a bound is NaN, else min(max(x, low), high) (high where
+    # low > high; see below for ties). Its derivative (ClampBackward0's) goes to x where low <= x <= high, where
+    # x itself is taken (keeping the sign of a -0.0 equal to a bound); to a tensor low where
+    # x < low < high; to a tensor high where x > high or high < low, NaN results included.
     raw = unbox_all(value)
     if high is None and not isinstance(low, Box):
         return _clamped_below(value, raw, low)
     if low is None and not isinstance(high, Box):
         return _clamped_above(value, raw, high)
-    inside, clamped = None, raw
+    low_raw = None if low is None else unbox_all(low)
+    high_raw = None if high is None else unbox_all(high)
+    inside = None
+    clamped = raw
+    # max(x, low), then min(that, high), keeping the first on a tie (0.0 against -0.0) as
+    # PyTorch's kernel does, where NumPy's maximum and minimum may take either.
     if low is not None:
-        inside = raw >= unbox_all(low)
-        clamped = fnp.where(raw < unbox_all(low), low, clamped)
+        inside = raw >= low_raw
+        clamped = np.where((clamped < low_raw) | np.isnan(low_raw), low_raw, clamped)
     if high is not None:
-        below = raw <= unbox_all(high)
+        below = raw <= high_raw
         inside = below if inside is None else inside & below
-        clamped = fnp.where(unbox_all(clamped) > unbox_all(high), high, clamped)
+        clamped = np.where((high_raw < clamped) | np.isnan(high_raw), high_raw, clamped)
+    if isinstance(high, Box):
+        to_high = raw > high_raw if low is None else (raw > high_raw) | (high_raw < low_raw)
+        nan = np.isnan(clamped)
+        if nan.any():  # the gradient still goes to high there, as PyTorch's does
+            high = fnp.where(nan, fnp.add(high, np.nan), high)
+        clamped = fnp.where(to_high, high, clamped)
+    if isinstance(low, Box):  # (never NaN where taken: x < low < high)
+        to_low = raw < low_raw if high is None else (raw < low_raw) & (low_raw < high_raw)
+        clamped = fnp.where(to_low, low, clamped)
     return fnp.where(inside, value, clamped)
 
 
@@ -447,6 +463,10 @@ def clamp(input, min=None, max=None):
     """Limit the elements to [min, max] (either may be None, or a tensor)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if min is not None and max is not None and isinstance(min, Tensor) != isinstance(max, Tensor):
+        raise TypeError(f"clamp() received an invalid combination of arguments - got "
+                        f"min={typename(min)} and max={typename(max)}: the bounds are both "
+                        f"Tensors or both numbers (convert the number with torch.tensor)")
     if max is None and _float_and_number(input, min):
         # clamp(min=0) on a float tensor (ReLU): the result has the input's dtype and the
         # bound is taken as it is, what the general path below finds (~1.3 us).
@@ -476,13 +496,22 @@ def clamp(input, min=None, max=None):
 
 
 def clamp_min(input, min):
-    return wrap(_clamped(operand(input, input.dtype), _bound(min, input.dtype), None),
-                "ClampMinBackward0", (input,), saves_inputs=True)
+    return _one_sided(input, min, None, "ClampMin")
 
 
 def clamp_max(input, max):
-    return wrap(_clamped(operand(input, input.dtype), None, _bound(max, input.dtype)),
-                "ClampMaxBackward0", (input,), saves_inputs=True)
+    return _one_sided(input, None, max, "ClampMax")
+
+
+def _one_sided(input, low, high, name):
+    """clamp_min or clamp_max (`name`): PyTorch's node is ...Backward1 for a tensor bound,
+    which is then an edge too."""
+    bound = high if low is None else low
+    value = _clamped(operand(input, input.dtype), _bound(low, input.dtype),
+                     _bound(high, input.dtype))
+    if isinstance(bound, Tensor):
+        return wrap(value, f"{name}Backward1", (input, bound), saves_inputs=True)
+    return wrap(value, f"{name}Backward0", (input,), saves_inputs=True)
 
 
 def _nan_passing(extremum):
@@ -652,7 +681,7 @@ def _reduction(name, fn, labels, integer_dtype=None, primitive=None):
                 and input._box is not None and STATE.enabled):
             return reduced(primitive, labels[dim is not None], input, axes=axes,
                            keepdims=bool(keepdim))
-        out = fn(operand(input, target), axes, bool(keepdim))
+        out = quiet().run(fn, operand(input, target), axes, bool(keepdim))
         return wrap(out, labels[dim is not None], (input,))
     reduce.__name__ = name
     return reduce
@@ -741,15 +770,19 @@ def _variance(input, dim, unbiased, keepdim, correction, name):
     axes = _axes(input, dim)
     shape = input._data.shape
     count = int(np.prod([shape[a] for a in (range(len(shape)) if axes is None else axes)]))
-    value = engine(input)
+    if count - correction <= 0:
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
+                      f"less than the reduction factor (input numel divided by output "
+                      f"numel).", UserWarning, stacklevel=3)
+    return quiet().run(_squared_deviations, engine(input), axes, bool(keepdim),
+                       builtins.max(count - correction, 0))
+
+
+def _squared_deviations(value, axes, keepdims, divisor):
+    """The sum of squared deviations from the mean over `axes`, over `divisor`."""
     deviation = fnp.subtract(value, fnp.mean(value, axis=axes, keepdims=True))
-    squares = fnp.sum(fnp.multiply(deviation, deviation), axis=axes, keepdims=bool(keepdim))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if count - correction <= 0:
-            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
-                          f"less than the reduction factor (input numel divided by output "
-                          f"numel).", UserWarning, stacklevel=3)
-        return fnp.true_divide(squares, builtins.max(count - correction, 0))
+    squares = fnp.sum(fnp.multiply(deviation, deviation), axis=axes, keepdims=keepdims)
+    return fnp.true_divide(squares, divisor)
 
 
 def var(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
@@ -761,9 +794,10 @@ def var(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
 def std(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
     """Standard deviation over `dim`."""
     variance = _variance(input, dim, unbiased, keepdim, correction, "std")
-    return wrap(fnp.sqrt(variance), "StdBackward0", (input,), saves_result=True)
+    return wrap(quiet().run(fnp.sqrt, variance), "StdBackward0", (input,), saves_result=True)
 
 
+@quieted
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     """The vector p-norm over `dim` (all elements by default) for a number p (2 for 'fro';
     0 counts the nonzero elements, +-inf takes the largest or smallest magnitude), with
@@ -783,7 +817,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 
 def cumsum(input, dim, *, dtype=None):
     """Running sums along `dim`, as PyTorch's kernel sums (see `_scans`)."""
-    value = _scans.scanned(fnp.cumsum, engine(input), input._dim(dim), dtype)
+    value = quiet().run(_scans.scanned, fnp.cumsum, engine(input), input._dim(dim), dtype)
     return wrap(value, "CumsumBackward0", (input,), frees=False)
 
 
@@ -799,7 +833,7 @@ def _product(a, b, label):
     recorded = isinstance(engine(a), Box)
     if recorded and not (b.dtype.is_floating_point or b.dtype.is_complex):
         raise RuntimeError(f"Autograd not support dtype: {b.dtype.scalar_name}")
-    return wrap(fnp.matmul(operand(a, b.dtype), engine(b)), label, (a, b))
+    return wrap(quiet().run(fnp.matmul, operand(a, b.dtype), engine(b)), label, (a, b))
 
 
 def _same_dtype(a, b):
@@ -1297,25 +1331,33 @@ def _shifted(input, axis, dtype, name):
     raw = input._data
     # As PyTorch's kernel, whatever the maximum: +inf or NaN there make the slice NaN.
     top = np.max(raw, axis=axis, keepdims=True) if raw.size else raw.dtype.type(0)
-    return input, fnp.subtract(value, top)
+    return input, quiet().run(fnp.subtract, value, top)
 
 
 def softmax(input, dim=None, dtype=None):
     """exp(input) normalized to sum to 1 along `dim`."""
     axis = _softmax_dim(input, dim, "softmax")
     input, shifted = _shifted(input, axis, dtype, "softmax")
-    e = fnp.exp(shifted)
-    out = fnp.true_divide(e, fnp.sum(e, axis=axis, keepdims=True))
+    out = quiet().run(_softmax, shifted, axis)
     return wrap(out, "SoftmaxBackward0", (input,), saves_result=True)
+
+
+def _softmax(shifted, axis):
+    e = fnp.exp(shifted)
+    return fnp.true_divide(e, fnp.sum(e, axis=axis, keepdims=True))
 
 
 def log_softmax(input, dim=None, dtype=None):
     """log(softmax(input)), computed without forming softmax."""
     axis = _softmax_dim(input, dim, "log_softmax")
     input, shifted = _shifted(input, axis, dtype, "log_softmax")
-    total = fnp.sum(fnp.exp(shifted), axis=axis, keepdims=True)
-    return wrap(fnp.subtract(shifted, fnp.log(total)), "LogSoftmaxBackward0", (input,),
+    return wrap(quiet().run(_log_softmax, shifted, axis), "LogSoftmaxBackward0", (input,),
                 saves_result=True)
+
+
+def _log_softmax(shifted, axis):
+    total = fnp.sum(fnp.exp(shifted), axis=axis, keepdims=True)
+    return fnp.subtract(shifted, fnp.log(total))
 
 
 # ---- copies and casts ---------------------------------------------------------------------
@@ -1354,8 +1396,9 @@ def to_dtype(input, dtype):
     if input.dtype is dtype:
         return input
     if dtype.category != _float and input._box is not None and STATE.enabled:
-        return make(input._data.astype(dtype.numpy))
-    return wrap(fnp.astype(engine(input), dtype.numpy), "ToCopyBackward0", (input,))
+        return make(quiet().run(input._data.astype, dtype.numpy))
+    return wrap(quiet().run(fnp.astype, engine(input), dtype.numpy), "ToCopyBackward0",
+                (input,))
 
 
 __all__ = [

@@ -21,6 +21,7 @@ from funcgrad.core import NO_PARAMS, Box, Primitive, ReverseBox, instruments
 from . import _dtypes
 from ._dtypes import DEFAULTS
 from ._grad_mode import STATE
+from ._quiet import quiet
 from ._tape import TAPE, VERSION, TapeNode, _creation_numbers
 from ._tensor import Tensor, make
 
@@ -60,7 +61,7 @@ def operand(x, dtype):
 def elementwise(fn, a, b):
     """fn(a, b), with NumPy's broadcasting error raised as PyTorch's RuntimeError."""
     try:
-        return fn(a, b)
+        return quiet().run(fn, a, b)
     except ValueError as error:
         raise RuntimeError(broadcast_error(np.shape(a), np.shape(b)) or str(error)) from None
 
@@ -299,8 +300,8 @@ def unary(fn, label, input, saves_result=False, frees=None):
         if saves is not None:
             return _recorded(fn, label, (input,), (input._data,), (box.node,), saves, frees,
                              saves_result)
-    return wrap(fn(float_operand(input)), label, (input,), saves_result=saves_result,
-                frees=frees)
+    return wrap(quiet().run(fn, float_operand(input)), label, (input,),
+                saves_result=saves_result, frees=frees)
 
 
 def with_number(operation, input, number):
@@ -311,7 +312,7 @@ def with_number(operation, input, number):
     box = input._box
     if box is None or not STATE.enabled:
         # Nothing to record: NumPy alone (an SGD step's lr * grad: 2.0 -> 0.7 us over NumPy).
-        ans = primitive.impl(input._data, number)
+        ans = quiet().run(primitive.impl, input._data, number)
         return make(ans if type(ans) is np.ndarray else np.asarray(ans))
     saves = _NUMBER_SAVES.get(primitive, _UNKNOWN)
     if saves is _UNKNOWN:
@@ -319,7 +320,7 @@ def with_number(operation, input, number):
     if saves is not None:
         return _recorded(primitive, label, (input, number), (input._data, number),
                          (box.node, None), saves, frees)
-    return wrap(primitive(box, number), label, (input, number), frees=frees)
+    return wrap(quiet().run(primitive, box, number), label, (input, number), frees=frees)
 
 
 def binary(primitive, label, a, b, frees=None, saves_result=False):
@@ -375,7 +376,8 @@ def _recorded(primitive, label, edges, values, parents, saves, frees=None,
     recording is on. `ans`, where the caller has it, is the primitive's result on them."""
     if ans is None:
         try:
-            ans = primitive.impl(*values, **params) if params else primitive.impl(*values)
+            ans = (quiet().run(primitive.impl, *values, **params) if params
+                   else quiet().run(primitive.impl, *values))
         except ValueError as error:  # two shapes that do not broadcast
             raise RuntimeError(broadcast_error(*[np.shape(v) for v in values]) or str(error)
                                ) from None

@@ -30,6 +30,7 @@ import funcgrad.numpy as fnp
 from . import _dtypes
 from ._dtypes import DEFAULTS
 from ._inplace import inplace
+from ._quiet import quiet
 from ._record import engine, operand, result_type, wrap
 from ._tensor import Tensor
 
@@ -137,7 +138,7 @@ def _values(arg, convert):
 def _computed(row, args, kwargs):
     """The row's result on the arguments' values, with NumPy's errors as PyTorch's."""
     try:
-        return row.compute(*args, **kwargs)
+        return quiet().run(row.compute, *args, **kwargs)
     except np.exceptions.AxisError as error:
         low, high = -max(error.ndim, 1), max(error.ndim, 1) - 1
         raise IndexError(f"Dimension out of range (expected to be in range of [{low}, "

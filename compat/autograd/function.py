@@ -15,6 +15,7 @@ from funcgrad.core import NO_PARAMS, Primitive, defvjp_rule, tuple_get
 from .. import _ops, _record
 from .._graph import cotangent_of, tensor_of_cotangent
 from .._grad_mode import STATE, no_grad
+from .._quiet import as_user
 from .._tape import TAPE, VERSION
 from .._tensor import Tensor, make
 
@@ -178,7 +179,7 @@ class _Call:
                 shape, dtype = self.outputs[k]
                 ct = np.zeros(shape, dtype)
             grad_outputs.append(None if ct is None else _writeable_tensor(ct))
-        result = self.cls.backward(self.ctx, *grad_outputs)
+        result = as_user(self.cls.backward, self.ctx, *grad_outputs)
         return self._checked(result if isinstance(result, tuple) else (result,))
 
     def _checked(self, grads):

@@ -14,6 +14,7 @@ from funcgrad.core import unbox_all
 
 from .. import _dtypes, _ops
 from .._factories import empty_like, zeros
+from .._quiet import quiet, quieted
 from .._record import broadcast_error, float_operand, operand, result_type, wrap
 from .._tensor import Tensor
 from .._typename import typename
@@ -56,12 +57,9 @@ def linear(input, weight, bias=None):
         columns = shape[-1] if shape else 1
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{columns} and "
                            f"{in_features}x{out_features})")
-    x, w = float_operand(input), float_operand(weight)
-    out = fnp.matmul(x, fnp.transpose(w))
-    edges = (input, weight)
-    if bias is not None:
-        out = fnp.add(out, float_operand(bias))
-        edges = (bias, input, weight)
+    edges = (input, weight) if bias is None else (bias, input, weight)
+    out = quiet().run(_affine, float_operand(input), float_operand(weight),
+                      None if bias is None else float_operand(bias))
     if len(shape) == 2:
         label = "MmBackward0" if bias is None else "AddmmBackward0"
     elif len(shape) == 1 and bias is None:
@@ -72,6 +70,11 @@ def linear(input, weight, bias=None):
 
 
 # ---- dropout and embedding -----------------------------------------------------------------
+
+
+def _affine(x, w, b):
+    out = fnp.matmul(x, fnp.transpose(w))
+    return out if b is None else fnp.add(out, b)
 
 
 def check_probability(p):
@@ -158,11 +161,16 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     reduction = reduction_of(size_average, reduce, reduction)
     _check_broadcast(input, target)
     dtype = result_type(input, target)
-    difference = fnp.subtract(operand(input, dtype), operand(target, dtype))
-    losses = fnp.square(difference)
+    out = quiet().run(_squared_errors, operand(input, dtype), operand(target, dtype),
+                      None if weight is None else operand(weight, dtype), reduction)
+    return wrap(out, "MseLossBackward0", (input, target))
+
+
+def _squared_errors(x, y, weight, reduction):
+    losses = fnp.square(fnp.subtract(x, y))
     if weight is not None:
-        losses = fnp.multiply(losses, operand(weight, dtype))
-    return wrap(_reduced(losses, reduction), "MseLossBackward0", (input, target))
+        losses = fnp.multiply(losses, weight)
+    return _reduced(losses, reduction)
 
 
 def _check_class_target(target):
@@ -213,17 +221,21 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     class_weights = (np.ones(classes, input._data.dtype) if weight is None
                      else weight._data.astype(input._data.dtype))
     weights = np.where(ignored, 0, class_weights[chosen]).astype(input._data.dtype)
-    log_probabilities = float_operand(input)
-    if len(shape) >= 2:
+    out = quiet().run(_picked_losses, float_operand(input), chosen, weights, reduction)
+    return wrap(out, _nll_label(len(shape), reduction), (input,))
+
+
+def _picked_losses(log_probabilities, chosen, weights, reduction):
+    """nll_loss's computation: minus each sample's log-probability of class `chosen`,
+    times `weights`, reduced."""
+    if fnp.ndim(log_probabilities) >= 2:
         log_probabilities = fnp.moveaxis(log_probabilities, 1, -1)
     picked = fnp.squeeze(fnp.take_along_axis(log_probabilities, chosen[..., None], axis=-1),
                          axis=-1)
     losses = fnp.negative(fnp.multiply(picked, weights))
     if reduction == "mean":
-        out = fnp.true_divide(fnp.sum(losses), weights.sum())
-    else:
-        out = _reduced(losses, reduction)
-    return wrap(out, _nll_label(len(shape), reduction), (input,))
+        return fnp.true_divide(fnp.sum(losses), weights.sum())
+    return _reduced(losses, reduction)
 
 
 def _nll_label(ndim, reduction):
@@ -251,6 +263,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     return _soft_cross_entropy(log_probabilities, target, weight, reduction, class_dim)
 
 
+@quieted
 def _soft_cross_entropy(log_probabilities, target, weight, reduction, class_dim):
     dtype = log_probabilities.dtype
     products = fnp.multiply(float_operand(log_probabilities), operand(target, dtype))
@@ -300,15 +313,19 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if ((values < 0) | (values > 1)).any() or np.isnan(values).any():
         raise RuntimeError("all elements of input should be between 0 and 1")
     dtype = input.dtype
-    x, t = float_operand(input), operand(target, dtype)
-    with np.errstate(divide="ignore"):  # log(0) is clamped to -100 right after
-        log_x = fnp.maximum(fnp.log(x), -100.0)
-        log_rest = fnp.maximum(fnp.log1p(fnp.negative(x)), -100.0)
+    out = quiet().run(_binary_cross_entropy, float_operand(input), operand(target, dtype),
+                      None if weight is None else operand(weight, dtype), reduction)
+    return wrap(out, "BinaryCrossEntropyBackward0", (input, target))
+
+
+def _binary_cross_entropy(x, t, weight, reduction):
+    log_x = fnp.maximum(fnp.log(x), -100.0)  # log(0) clamped to -100, as in PyTorch
+    log_rest = fnp.maximum(fnp.log1p(fnp.negative(x)), -100.0)
     losses = fnp.subtract(fnp.multiply(fnp.subtract(t, 1.0), log_rest),
                           fnp.multiply(t, log_x))
     if weight is not None:
-        losses = fnp.multiply(losses, operand(weight, dtype))
-    return wrap(_reduced(losses, reduction), "BinaryCrossEntropyBackward0", (input, target))
+        losses = fnp.multiply(losses, weight)
+    return _reduced(losses, reduction)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
@@ -323,16 +340,21 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         raise RuntimeError(f"result type {input.dtype.scalar_name} can't be cast to the "
                            f"desired output type {target.dtype.scalar_name}")
     dtype = result_type(input, target)
-    x, t = operand(input, dtype), operand(target, dtype)
+    out = quiet().run(_logits_cross_entropy, operand(input, dtype), operand(target, dtype),
+                      None if weight is None else operand(weight, dtype),
+                      None if pos_weight is None else operand(pos_weight, dtype), reduction)
+    return wrap(out, "BinaryCrossEntropyWithLogitsBackward0", (input, target))
+
+
+def _logits_cross_entropy(x, t, weight, pos_weight, reduction):
     log_sigmoid = _log_sigmoid(x)
     if pos_weight is not None:
-        scale = fnp.add(fnp.multiply(fnp.subtract(operand(pos_weight, dtype), 1.0), t), 1.0)
+        scale = fnp.add(fnp.multiply(fnp.subtract(pos_weight, 1.0), t), 1.0)
         log_sigmoid = fnp.multiply(log_sigmoid, scale)
     losses = fnp.subtract(fnp.multiply(fnp.subtract(1.0, t), x), log_sigmoid)
     if weight is not None:
-        losses = fnp.multiply(losses, operand(weight, dtype))
-    return wrap(_reduced(losses, reduction), "BinaryCrossEntropyWithLogitsBackward0",
-                (input, target))
+        losses = fnp.multiply(losses, weight)
+    return _reduced(losses, reduction)
 
 
 __all__ = [
