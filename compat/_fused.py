@@ -285,8 +285,7 @@ logsumexp_p = _declare("logsumexp", _logsumexp_value, (_logsumexp_pull, (0, "ans
 
 
 def _norm_value(x, *, ord, axes, keepdims):
-    with np.errstate(divide="ignore"):  # a negative ord's 1 / 0 at a zero: PyTorch's inf
-        return np.linalg.vector_norm(x, axis=axes, keepdims=keepdims, ord=ord)
+    return np.linalg.vector_norm(x, axis=axes, keepdims=keepdims, ord=ord)
 
 
 def _sgn(raw):
