@@ -31,11 +31,11 @@ from ._info import finfo, iinfo
 from .autograd.anomaly import is_anomaly_enabled
 from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bmm, cat, clamp,
                    clamp_max, clamp_min, clone, concat, conj, cos, cumsum, div, dot, eq, equal,
-                   exp, flatten, ge, gt, isnan, le, log, log_softmax, logical_not, lt, masked_fill,
-                   matmul, max, maximum, mean, min, minimum, mm, mul, mv, ne, neg, norm, positive,
-                   permute, pow, prod, reciprocal, relu, remainder, reshape, rsub, sigmoid, sin,
-                   softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh, transpose,
-                   unsqueeze, var, where)
+                   exp, flatten, floor_divide, ge, gt, isnan, le, log, log_softmax, logical_not,
+                   lt, masked_fill, matmul, max, maximum, mean, min, minimum, mm, mul, mv, ne, neg,
+                   norm, positive, permute, pow, prod, reciprocal, relu, remainder, reshape, rsub,
+                   sigmoid, sin, softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh,
+                   transpose, unsqueeze, var, where)
 from ._printing import get_printoptions, set_printoptions
 from ._random import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
                       manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,

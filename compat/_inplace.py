@@ -15,9 +15,9 @@ import funcgrad.numpy as fnp
 
 from . import _dtypes
 from ._grad_mode import STATE
-from ._ops import (abs, add, clamp, clamp_max, clamp_min, cos, div, exp, log, masked_fill, mul,
-                   neg, pow, reciprocal, relu, remainder, sigmoid, sin, sqrt, square, sub, tanh,
-                   to_dtype)
+from ._ops import (abs, add, clamp, clamp_max, clamp_min, cos, div, exp, floor_divide, log,
+                   masked_fill, mul, neg, pow, reciprocal, relu, remainder, sigmoid, sin, sqrt,
+                   square, sub, tanh, to_dtype)
 from ._quiet import quiet
 from ._record import broadcast_error, edge, engine, new_nodes, operand, wrap
 from ._tape import TAPE, VERSION, privatize, retie_saved
@@ -414,6 +414,7 @@ cos_ = inplace(cos)
 square_ = inplace(square)
 reciprocal_ = inplace(reciprocal)
 remainder_ = inplace(remainder)
+floor_divide_ = inplace(floor_divide)
 
 
 zero_ = inplace(_zero_op, fill=lambda t: 0, overlap=False)

@@ -12,7 +12,8 @@ from ._tensor import Tensor
 
 # Methods that are the operation of the same name.
 _SAME_NAME = (
-    "add", "sub", "mul", "div", "remainder", "reciprocal", "pow", "square", "neg", "exp",
+    "add", "sub", "mul", "div", "floor_divide", "remainder", "reciprocal", "pow", "square",
+    "neg", "exp",
     "positive", "conj",
     "log", "sin", "cos", "tanh", "sqrt", "abs", "sigmoid", "relu", "clamp", "clamp_min",
     "clamp_max", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_not",
@@ -24,6 +25,7 @@ _SAME_NAME = (
     "add_", "sub_", "mul_", "div_", "pow_", "neg_", "exp_", "log_", "sqrt_", "tanh_",
     "sigmoid_", "relu_", "abs_", "clamp_", "clamp_min_", "clamp_max_", "fill_", "zero_",
     "copy_", "masked_fill_", "sin_", "cos_", "square_", "reciprocal_", "remainder_",
+    "floor_divide_",
 )
 _ALIASES = {
     "multiply": "mul", "divide": "div", "true_divide": "div", "subtract": "sub",
@@ -93,10 +95,8 @@ def _install():
                "itruediv": _inplace.div_, "ipow": _inplace.pow_}
     for name, op in inplace.items():
         setattr(Tensor, f"__{name}__", _operator(op))
-    Tensor.__floordiv__ = _operator(
-        lambda self, other: _ops.div(self, other, rounding_mode="floor"))
-    Tensor.__rfloordiv__ = _operator(
-        lambda self, other: _ops.div(other, self, rounding_mode="floor"))
+    Tensor.__floordiv__ = _operator(_ops.floor_divide)
+    Tensor.__rfloordiv__ = _operator(lambda self, other: _ops.floor_divide(other, self))
     Tensor.__neg__ = _ops.neg
     Tensor.__pos__ = lambda self: self
     Tensor.__abs__ = _ops.abs

@@ -290,6 +290,11 @@ def _rounded_div(input, other, rounding_mode):
     return wrap(fnp.astype(fnp.trunc(quotient), dtype.numpy), "DivBackward2", (input, other))
 
 
+def floor_divide(input, other):
+    """input / other rounded down (``//``): ``div(input, other, rounding_mode="floor")``."""
+    return div(input, other, rounding_mode="floor")
+
+
 def remainder(input, other):
     """The remainder with the sign of `other`, as Python's %."""
     refuse_integer_zero_divisor(result_type(input, other).numpy, other)
@@ -1402,8 +1407,8 @@ def to_dtype(input, dtype):
 
 
 __all__ = [
-    "add", "sub", "rsub", "mul", "div", "remainder", "reciprocal", "pow", "square", "neg",
-    "positive", "conj",
+    "add", "sub", "rsub", "mul", "div", "floor_divide", "remainder", "reciprocal", "pow",
+    "square", "neg", "positive", "conj",
     "exp", "log", "sin", "cos", "tanh", "sqrt", "abs", "sigmoid", "relu", "clamp",
     "clamp_min", "clamp_max", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
     "logical_not", "isnan", "equal", "allclose", "argmax", "argmin", "any", "all", "sum", "mean",

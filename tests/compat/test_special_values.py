@@ -99,7 +99,10 @@ def test_running_sums_and_products_round_as_torch(name, dtype):
     "torch.remainder(torch.tensor([5, 1]), torch.tensor([2, 0]))",
     "torch.fmod(torch.tensor([5], dtype=torch.int32), 0)", "torch.tensor([5, 3]).fmod_(0)",
     "torch.tensor([5, 3]).remainder_(torch.tensor([1, 0]))",
-    "torch.tensor([5, 7]) // 2", "torch.fmod(torch.tensor([5, -7]), 3)", "7 // torch.tensor([2, -3])"])
+    "torch.tensor([5, 7]) // 2", "torch.fmod(torch.tensor([5, -7]), 3)", "7 // torch.tensor([2, -3])",
+    "torch.floor_divide(torch.tensor([5., -5., 1.]), torch.tensor([0., 3., -0.]))",
+    "torch.floor_divide(torch.tensor([5, -5]), 0)", "torch.tensor([5, -7]).floor_divide_(2)",
+    "torch.floor_divide(7, torch.tensor([2, -3]))", "torch.tensor([5., 7.]).floor_divide(2.5)"])
 def test_integer_division_by_zero_raises_as_torch(expression):
     """NumPy's integer quotient by zero is 0 (with a warning): PyTorch refuses it."""
     check(lambda torch: eval(expression, {"torch": torch}), messages=True)
