@@ -1,4 +1,5 @@
-"""Running sums and products (cumsum, cumprod) as PyTorch's CPU kernels compute them.
+"""Running sums, products and log-sum-exps (cumsum, cumprod, logcumsumexp) as PyTorch's
+CPU kernels compute them.
 
 PyTorch's kernels keep the running value in a wider type than the tensor's (its
 ``acc_type``: float64 for float32, float32 for float16, complex128 for complex64) and round
@@ -9,7 +10,7 @@ int64, as in PyTorch.
 import numpy as np
 
 import funcgrad.numpy as fnp
-from funcgrad.core import dtype_of
+from funcgrad.core import ArgVJP, Primitive, defvjp, dtype_of, unbox_all
 
 from . import _dtypes
 
@@ -38,3 +39,35 @@ def scanned(scan, x, axis, requested=None):
     if wide is None:
         return scan(x, axis=axis)
     return fnp.astype(scan(fnp.astype(x, wide), axis=axis), target)
+
+
+def _running_logsumexp(x, *, axis, reverse):
+    """log(cumsum(exp(x))) along `axis` (from the end if `reverse`) by NumPy's
+    logaddexp.accumulate: PyTorch's running log-add-exp, which neither overflows nor
+    underflows, float16 and float32 kept in their wider types."""
+    wide = _ACCUMULATORS.get(x.dtype)
+    values = x if wide is None else x.astype(wide)
+    if reverse:
+        values = np.flip(values, axis)
+    out = np.logaddexp.accumulate(values, axis=axis)
+    if reverse:
+        out = np.flip(out, axis)
+    return out if wide is None else out.astype(x.dtype)
+
+
+def _logcumsumexp_pull(g, x, result, *, axis, reverse):
+    """PyTorch's derivative: x_i's is the sum over the later j (the earlier if `reverse`)
+    of g_j exp(x_i - result_j), computed as running log-sum-exps of log|g_j| - result_j
+    for the positive and the negative g_j apart, so that nothing overflows."""
+    raw = unbox_all(g)
+    positive = fnp.log(fnp.where(raw > 0, g, 0))  # -inf where g_j is not positive
+    negative = fnp.log(fnp.where(raw < 0, -g, 0))
+    ahead = not reverse
+    return (fnp.exp(x + logcumsumexp_p(positive - result, axis=axis, reverse=ahead))
+            - fnp.exp(x + logcumsumexp_p(negative - result, axis=axis, reverse=ahead)))
+
+
+logcumsumexp_p = Primitive("compat.logcumsumexp", _running_logsumexp, register=False)
+defvjp(logcumsumexp_p, ArgVJP(lambda ans, x, *, axis, reverse: (x, ans, axis, reverse),
+                              lambda g, x, ans, axis, reverse: _logcumsumexp_pull(
+                                  g, x, ans, axis=axis, reverse=reverse)))

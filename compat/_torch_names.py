@@ -533,9 +533,14 @@ def _cummax(x, dim, which=np.maximum):
 
 
 def _logcumsumexp(x, dim):
-    top = np.max(unbox_all(x), axis=dim, keepdims=True) if fnp.size(x) else 0
-    top = np.where(np.isfinite(top), top, 0)
-    return fnp.log(fnp.cumsum(fnp.exp(x - top), axis=dim)) + top
+    axis = _dims(x, dim)
+    if fnp.ndim(x) == 0:
+        return fnp.positive(x)
+    if unbox_all(x).dtype.kind == "c":  # (no complex logaddexp: shifted by the maximum)
+        top = np.max(unbox_all(x).real, axis=axis, keepdims=True) if fnp.size(x) else 0
+        top = np.where(np.isfinite(top), top, 0)
+        return fnp.log(fnp.cumsum(fnp.exp(x - top), axis=axis)) + top
+    return _scans.logcumsumexp_p(x, axis=axis, reverse=False)
 
 
 def _var_mean(x, dim=None, *, correction=1, keepdim=False, which=fnp.var):

@@ -59,7 +59,8 @@ def test_value_at_special_inputs_matches_torch(expression):
 
 # (median's grad_fn names differ: compat composes it, see test_torch_names.COMPOSED.)
 @pytest.mark.parametrize("expression", [
-    "x.median()", "x.median(0)[0]", "x.cummax(0)[0]", "x.cummin(0)[0]", "x.cumsum(0)"])
+    "x.median()", "x.median(0)[0]", "x.cummax(0)[0]", "x.cummin(0)[0]", "x.cumsum(0)",
+    "x.logcumsumexp(0)"])
 def test_gradient_at_nan_matches_torch(expression):
     def case(torch):
         x = torch.tensor([1., NAN, 3., 0.], requires_grad=True)
@@ -240,3 +241,23 @@ def test_cdist_gradient_at_zero_distance_is_torchs(p):
 def test_integer_tensors_are_refused_where_torch_refuses_them(expression):
     check(lambda torch: eval(expression, {"torch": torch, "m": torch.tensor([[2, 1], [1, 3]])}),
           messages=True)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_logcumsumexp_neither_overflows_nor_underflows(dtype):
+    """A running log-add-exp as PyTorch's (float32 kept in float64: bit for bit), where a
+    shift by the slice's maximum made the early elements of [-1000, 1, 1000] -inf; the
+    gradient is PyTorch's formula, split by the signs of the incoming gradient."""
+    values = np.random.default_rng(0).standard_normal((3, 50)) * 300
+    values[0, :3] = [-1000.0, 1.0, 1000.0]
+    weights = np.random.default_rng(1).standard_normal((3, 50))
+
+    def case(torch, part):
+        x = torch.tensor(values, dtype=getattr(torch, dtype), requires_grad=True)
+        out = x.logcumsumexp(1)
+        if part == "value":
+            return out
+        out.backward(torch.tensor(weights, dtype=out.dtype))
+        return x.grad
+    check(lambda torch: case(torch, "value"), rtol=0, atol=0)
+    check(lambda torch: case(torch, "gradient"), rtol=1e-5, atol=1e-6)
