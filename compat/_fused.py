@@ -288,14 +288,17 @@ def _norm_value(x, *, ord, axes, keepdims):
     return np.linalg.vector_norm(x, axis=axes, keepdims=keepdims, ord=ord)
 
 
-def _sgn(raw):
-    """PyTorch's sgn of an array: the sign (x / |x| of complex numbers), 0 at 0 and NaN."""
+def _sgn(x):
+    """PyTorch's sgn of a value (a box or an array): the sign (x / |x| of complex numbers),
+    0 at 0 and at NaN; a function of x (of derivative 0), as PyTorch's, so that a gradient
+    made with create_graph depends on x."""
+    raw = unbox_all(x)
     if raw.dtype.kind == "c":
-        with np.errstate(invalid="ignore", divide="ignore"):
-            sign = raw / np.abs(raw)
+        sign = x / fnp.absolute(x)
     else:
-        sign = np.sign(raw)
-    return np.where((raw == 0) | (sign != sign), 0, sign).astype(raw.dtype)
+        sign = fnp.sign(x)
+    raw_sign = unbox_all(sign)
+    return fnp.where((raw == 0) | (raw_sign != raw_sign), 0, sign)
 
 
 def _norm_pull(g, x, norm, *, ord, axes, keepdims):
@@ -304,7 +307,7 @@ def _norm_pull(g, x, norm, *, ord, axes, keepdims):
     if not keepdims and axes is not None:
         g, norm = fnp.expand_dims(g, axes), fnp.expand_dims(norm, axes)
     raw = unbox_all(x)
-    sgn = _sgn(raw)
+    sgn = _sgn(x)
     zero_norm = unbox_all(norm) == 0
     if ord == 0:
         return fnp.zeros_like(x)
@@ -327,6 +330,7 @@ def _norm_pull(g, x, norm, *, ord, axes, keepdims):
     return x * magnitude ** (ord - 2) * scale
 
 
+abs_p = _declare("abs", np.abs, (lambda g, x: g * _sgn(x), (0,)))
 vector_norm_p = _declare("vector_norm", _norm_value, (_norm_pull, (0, "ans")))
 
 

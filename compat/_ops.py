@@ -365,13 +365,13 @@ sqrt = _unary(fnp.sqrt, "SqrtBackward0", saves_result=True)
 
 
 def abs(input):
-    """|input|, as input * sign(input), so that the derivative at 0 is 0 (PyTorch's)."""
+    """|input|, with PyTorch's derivative sgn(input): 0 at 0 and at NaN."""
     if input.dtype is _bool:
         return make(input._data.copy())
     value = engine(input)
     if input._data.dtype.kind == "c":  # the modulus (sign(z) is z / |z|)
         return wrap(fnp.absolute(value), "AbsBackward0", (input,))
-    return wrap(fnp.multiply(value, fnp.sign(value)), "AbsBackward0", (input,))
+    return wrap(_fused.abs_p(value), "AbsBackward0", (input,))
 
 
 def sigmoid(input):

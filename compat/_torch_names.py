@@ -1044,6 +1044,14 @@ def _logsumexp(x, dim, keepdim=False):
     return _fused.logsumexp_p(x, axes=_dims(x, dim), keepdims=keepdim)
 
 
+def _lgamma(x):
+    """log|Gamma(x)|, +inf at -inf as PyTorch's (SciPy's gammaln, and so funcgrad's, gives
+    -inf there)."""
+    value = fsp.gammaln(x)
+    below = unbox_all(x) == -np.inf
+    return fnp.where(below, np.inf, value) if below.any() else value
+
+
 def _fmod(x, y):
     refuse_integer_zero_divisor(fnp.result_type(x, y), y)
     return fnp.fmod(x, y)
@@ -1135,7 +1143,7 @@ ELEMENTWISE = [
     _float("logaddexp2", _fused.logaddexp2_p, inplace=False,
            check=_no_kernel("logaddexp2_cpu")),
     _float("erf", fsp.erf), _float("erfc", fsp.erfc), _float("erfinv", fsp.erfinv),
-    _float("lgamma", fsp.gammaln), _float("digamma", fsp.digamma), _float("i0", fsp.i0),
+    _float("lgamma", _lgamma), _float("digamma", fsp.digamma), _float("i0", fsp.i0),
     _float("sinc", _sinc), _float("logit", _logit), _float("xlogy", _xlogy, _XLOGY_LABELS),
     _float("deg2rad", fnp.deg2rad, "Deg2RadBackward0"),
     _float("rad2deg", fnp.rad2deg, "Rad2DegBackward0"),
@@ -1169,7 +1177,7 @@ ELEMENTWISE = [
     Row("special.ndtr", fsp.ndtr, FLOAT, "MulBackward1"),  # PyTorch: 0.5 * erfc(...)
     Row("special.ndtri", fsp.ndtri, FLOAT, "SpecialNdtriBackward0"),
     Row("special.log_ndtr", fsp.log_ndtr, FLOAT, "SpecialLogNdtrBackward0"),
-    Row("special.gammaln", fsp.gammaln, FLOAT, "LgammaBackward0"),
+    Row("special.gammaln", _lgamma, FLOAT, "LgammaBackward0"),
     Row("special.digamma", fsp.digamma, FLOAT, "DigammaBackward0"),
     Row("special.psi", fsp.digamma, FLOAT, "DigammaBackward0"),
     Row("special.multigammaln", _multigammaln, FLOAT, "MvlgammaBackward0"),

@@ -112,7 +112,8 @@ def test_integer_division_by_zero_raises_as_torch(expression):
 @pytest.mark.parametrize("expression", [
     "torch.fmax(x, y)", "torch.fmin(x, y)", "x.fmax(y)", "torch.logaddexp(x, y)",
     "torch.atan2(x, y)", "y.arctan2(x)", "torch.copysign(x, y)", "x.copysign(-1.5)",
-    "x.angle()", "torch.stack([x, y]).logsumexp(0)", "torch.stack([x, y]).logsumexp(1)",
+    "x.angle()", "x.abs()", "x.lgamma()", "torch.special.gammaln(y)",
+    "torch.stack([x, y]).logsumexp(0)", "torch.stack([x, y]).logsumexp(1)",
     "torch.special.logsumexp(torch.stack([x, y]), (0, 1), keepdim=True)",
     "torch.logaddexp2(x, y)", "torch.xlogy(x, y)", "torch.xlogy(y, x)", "x.xlogy(2.0)"])
 def test_gradient_at_ties_infinities_and_zeros_is_torchs(expression):
