@@ -281,6 +281,26 @@ def _logsumexp_pull(g, x, result, *, axes, keepdims):
 logsumexp_p = _declare("logsumexp", _logsumexp_value, (_logsumexp_pull, (0, "ans")))
 
 
+# ---- pow: PyTorch's derivatives --------------------------------------------------------------
+
+
+def _pow_base_pull(g, base, exponent):
+    """``grad * exponent * base ** (exponent - 1)``, 0 where the exponent is 0 (x ** 0 is
+    constant, also at x = 0, where the formula is 0 * inf)."""
+    return fnp.where(unbox_all(exponent) == 0, 0, g * exponent * fnp.power(base, exponent - 1))
+
+
+def _pow_exponent_pull(g, base, exponent, result):
+    """``grad * result * log(base)``, 0 where base == 0 and exponent >= 0 (0 ** y is
+    constant there, and the formula 0 * -inf)."""
+    raw_base = unbox_all(base)
+    constant = (raw_base == 0) & (unbox_all(exponent) >= 0)
+    return fnp.where(constant, 0, g * result * fnp.log(base))
+
+
+pow_p = _declare("pow", np.power, (_pow_base_pull, (0, 1)), (_pow_exponent_pull, (0, 1, "ans")))
+
+
 # ---- vector norms: PyTorch's derivative (linalg_vector_norm_backward) ---------------------
 
 

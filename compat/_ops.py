@@ -317,19 +317,30 @@ def rdiv(input, other):
 
 
 def pow(input, exponent):
-    """input ** exponent (either may be a number, not both)."""
+    """input ** exponent (either may be a number, not both), with PyTorch's derivatives
+    for real floats (0 where the exponent is 0, and for the exponent where the base is 0
+    and the exponent >= 0; funcgrad's, JAX's, are NaN there)."""
     if not isinstance(input, Tensor):
-        return _binary(fnp.power, "PowBackward2", input, exponent, edges=(exponent,),
+        return _binary(_power(exponent), "PowBackward2", input, exponent, edges=(exponent,),
                        saves_result=True)
     if isinstance(exponent, Tensor):
-        return _binary(fnp.power, "PowBackward1", input, exponent, saves_result=True)
+        return _binary(_power(input, exponent), "PowBackward1", input, exponent,
+                       saves_result=True)
     if _float_and_number(input, exponent) and exponent == 2:  # a number: == is a bool
         # x * x, as PyTorch computes pow(x, 2): NumPy's square, half the time of its power,
         # whose rule is the same v * (x * 2.0) (squared losses).
         return unary(fnp.square, "PowBackward0", input, frees=True)
     if input._data.dtype.char == "e" and isinstance(exponent, numbers.Real):
         _half_scalar(exponent)
-    return _binary(fnp.power, "PowBackward0", input, exponent, edges=(input,), frees=True)
+    return _binary(_power(input), "PowBackward0", input, exponent, edges=(input,), frees=True)
+
+
+def _power(*tensors):
+    """The power primitive for these operands: PyTorch's derivatives (_fused.pow_p) unless
+    one is complex (funcgrad's power)."""
+    if builtins.any(t.dtype.category == _dtypes.COMPLEX for t in tensors):
+        return fnp.power
+    return _fused.pow_p
 
 
 def square(input):

@@ -112,7 +112,9 @@ def test_integer_division_by_zero_raises_as_torch(expression):
 @pytest.mark.parametrize("expression", [
     "torch.fmax(x, y)", "torch.fmin(x, y)", "x.fmax(y)", "torch.logaddexp(x, y)",
     "torch.atan2(x, y)", "y.arctan2(x)", "torch.copysign(x, y)", "x.copysign(-1.5)",
-    "x.angle()", "x.abs()", "x.lgamma()", "torch.special.gammaln(y)",
+    "x.angle()", "x.abs()", "x.lgamma()", "torch.special.gammaln(y)", "x.pow(0)",
+    "x ** 0.0", "x.pow(3)", "torch.pow(x, y * 0)", "torch.pow(x * 0, y)", "torch.pow(0.0, y)",
+    "torch.pow(2.0, y)",
     "torch.stack([x, y]).logsumexp(0)", "torch.stack([x, y]).logsumexp(1)",
     "torch.special.logsumexp(torch.stack([x, y]), (0, 1), keepdim=True)",
     "torch.logaddexp2(x, y)", "torch.xlogy(x, y)", "torch.xlogy(y, x)", "x.xlogy(2.0)"])
@@ -120,8 +122,9 @@ def test_gradient_at_ties_infinities_and_zeros_is_torchs(expression):
     """PyTorch's derivative formulas decide these points (a tie goes to fmax's first
     argument; logaddexp beside an infinity is 0 for the finite argument; xlogy's is 0 where
     self == 0 and other <= 0; atan2's is 0 at (0, 0); copysign's is result / self, NaN at
-    infinities; a real angle's is 0; logsumexp's is exp(x - result)), where funcgrad's
-    rules follow JAX's."""
+    infinities; a real angle's is 0; logsumexp's is exp(x - result); pow's is 0 where the
+    exponent is 0, and for the exponent where the base is 0 and the exponent >= 0), where
+    funcgrad's rules follow JAX's."""
     def case(torch):
         x = torch.tensor([0.0, -0.0, 2.0, INF, INF, 1.0, NAN, 0.0, 3.0], requires_grad=True)
         y = torch.tensor([0.0, 0.0, 2.0, 1.0, INF, -INF, 1.0, NAN, -1.0], requires_grad=True)
