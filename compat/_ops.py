@@ -422,9 +422,10 @@ def _bound(bound, dtype):
 
 def _clamped(value, low, high):
     # PyTorch's clamp: NaN where x or a bound is NaN, else min(max(x, low), high) (high where
-    # low > high; see below for ties). Its derivative (ClampBackward0's) goes to x where low <= x <= high, where
-    # x itself is taken (keeping the sign of a -0.0 equal to a bound); to a tensor low where
-    # x < low < high; to a tensor high where x > high or high < low, NaN results included.
+    # low > high; see below for ties). Its derivative (ClampBackward0's) goes to x where
+    # low <= x <= high, where x itself is taken (keeping the sign of a -0.0 equal to a
+    # bound); to a tensor low where x < low < high; to a tensor high where x > high or
+    # high < low, NaN results included.
     raw = unbox_all(value)
     if high is None and not isinstance(low, Box):
         return _clamped_below(value, raw, low)
