@@ -112,8 +112,8 @@ ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64, comple
 BY_NUMPY_DTYPE = {d.numpy: d for d in ALL}
 BY_NAME = {d.name: d for d in ALL}
 _BY_LEGACY_NAME = {d.legacy_name: d for d in ALL}
-BY_NAME.update(bfloat16=bfloat16, float=float32, double=float64, half=float16, long=int64, int=int32,
-               short=int16, cfloat=complex64, cdouble=complex128)
+BY_NAME.update(bfloat16=bfloat16, float=float32, double=float64, half=float16, long=int64,
+               int=int32, short=int16, cfloat=complex64, cdouble=complex128)
 
 
 class _Defaults:
@@ -214,8 +214,8 @@ def of_array(array):
 
 
 __all__ = ["dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
-           "float64", "bfloat16", "complex64", "complex128", "get_default_dtype", "set_default_dtype",
-           "promote_types"]
+           "float64", "bfloat16", "complex64", "complex128", "get_default_dtype",
+           "set_default_dtype", "promote_types"]
 
 
 def not_implemented_for(kernel, dtype):

@@ -1135,7 +1135,8 @@ ELEMENTWISE = [
     _float("arccosh", fnp.arccosh, "AcoshBackward0"),
     _float("arctanh", fnp.arctanh, "AtanhBackward0"),
     _float("atan2", _fused.atan2_p), _float("arctan2", _fused.atan2_p, "Atan2Backward0"),
-    _float("hypot", _fused.hypot_p, check=_no_kernel("hypot_cpu")), _float("exp2", fnp.exp2), _float("expm1", fnp.expm1),
+    _float("hypot", _fused.hypot_p, check=_no_kernel("hypot_cpu")), _float("exp2", fnp.exp2),
+    _float("expm1", fnp.expm1),
     _float("log2", fnp.log2), _float("log10", fnp.log10),
     _float("log1p", fnp.log1p, "Log1PBackward0"),
     _float("rsqrt", _fused.rsqrt_p), _float("logaddexp", _fused.logaddexp_p, inplace=False,
@@ -1149,7 +1150,8 @@ ELEMENTWISE = [
     _float("rad2deg", fnp.rad2deg, "Rad2DegBackward0"),
     _float("copysign", _fused.copysign_p, Labels(
         lambda input, other: "CopysignBackward0" if isinstance(other, Tensor)
-        else "CopysignBackward1", "CopysignBackward0", "CopysignBackward1")), Row("lerp", _fused.lerp, KEEP, _LERP_LABELS, inplace=True),
+        else "CopysignBackward1", "CopysignBackward0", "CopysignBackward1")),
+    Row("lerp", _fused.lerp, KEEP, _LERP_LABELS, inplace=True),
     Row("float_power", _float_power, KEEP, Labels(
         lambda x, exponent: "PowBackward1" if isinstance(exponent, Tensor) else "PowBackward0",
         "PowBackward0", "PowBackward1")),

@@ -32,7 +32,8 @@ def _qs(draw):
     kind = draw(st.sampled_from(["python", "float64", "float32"]))
     if kind == "python":
         return draw(st.floats(0, 1))
-    return draw(hnp.arrays(np.dtype(kind), draw(st.integers(1, 3)), elements=st.floats(0, 1, width=32)))
+    return draw(hnp.arrays(np.dtype(kind), draw(st.integers(1, 3)),
+                           elements=st.floats(0, 1, width=32)))
 
 
 def _same(ours, theirs):

@@ -100,7 +100,8 @@ def test_running_sums_and_products_round_as_torch(name, dtype):
     "torch.remainder(torch.tensor([5, 1]), torch.tensor([2, 0]))",
     "torch.fmod(torch.tensor([5], dtype=torch.int32), 0)", "torch.tensor([5, 3]).fmod_(0)",
     "torch.tensor([5, 3]).remainder_(torch.tensor([1, 0]))",
-    "torch.tensor([5, 7]) // 2", "torch.fmod(torch.tensor([5, -7]), 3)", "7 // torch.tensor([2, -3])",
+    "torch.tensor([5, 7]) // 2", "torch.fmod(torch.tensor([5, -7]), 3)",
+    "7 // torch.tensor([2, -3])",
     "torch.floor_divide(torch.tensor([5., -5., 1.]), torch.tensor([0., 3., -0.]))",
     "torch.floor_divide(torch.tensor([5, -5]), 0)", "torch.tensor([5, -7]).floor_divide_(2)",
     "torch.floor_divide(7, torch.tensor([2, -3]))", "torch.tensor([5., 7.]).floor_divide(2.5)"])
@@ -190,7 +191,8 @@ def test_writing_into_an_expanded_view_is_torchs(statement, requires_grad):
 @pytest.mark.filterwarnings("ignore:Use of index_put_ on expanded tensors:UserWarning",
                             "ignore:Use of masked_fill_ on expanded tensors:UserWarning")
 @pytest.mark.parametrize("statement", [
-    "v = base.expand(2, 1); v[[0]] = 0.5", "v = base.expand(2, 1); v[torch.tensor([True, False])] = 0.5"])
+    "v = base.expand(2, 1); v[[0]] = 0.5",
+    "v = base.expand(2, 1); v[torch.tensor([True, False])] = 0.5"])
 def test_an_index_array_writes_an_expanded_views_memory(statement):
     """(PyTorch deprecates it, with a warning compat does not give, and its backward raises.)"""
     def case(torch):
