@@ -1092,15 +1092,41 @@ def _angle(x):
     return fnp.sign(x) * 0 + np.where(raw < 0, np.pi, 0).astype(raw.dtype)
 
 
-def _floats_only(refusal):
-    """A row's check: `refusal(dtype)`, the error PyTorch raises where its tensors' dtype is
-    an integer or bool (compat's integers would compute in the default float dtype)."""
+def _floats_only(refusal, first=False):
+    """A row's check: `refusal(dtype)`, the error PyTorch raises where its tensors' dtype
+    (the first tensor's, if `first`) is an integer or bool (compat's integers would compute
+    in the default float dtype)."""
     def check(*args, **kwargs):
         tensors = [x for x in (*args, *kwargs.values()) if isinstance(x, Tensor)]
-        dtype = result_type(*tensors) if tensors else None
-        if dtype is not None and dtype.category < _dtypes.FLOAT:
+        if not tensors:
+            return
+        dtype = tensors[0].dtype if first else result_type(*tensors)
+        if dtype.category < _dtypes.FLOAT:
             raise refusal(dtype)
     return check
+
+
+def _cdist_floats(x1, x2, *args, **kwargs):
+    for name, x in (("X1", x1), ("X2", x2)):
+        if isinstance(x, Tensor) and x.dtype.category < _dtypes.FLOAT:
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
+                               f"{x.dtype.scalar_name}")
+
+
+def _pinv_floats(x, *args, **kwargs):
+    if isinstance(x, Tensor) and x.dtype.category < _dtypes.FLOAT:
+        raise RuntimeError(f"linalg.pinv({x.dtype.scalar_name}{{{list(x.shape)}}}): expected "
+                           f"a tensor with 2 or more dimensions of float, double, cfloat or "
+                           f"cdouble types")
+
+
+def _quantile_floats(x, *args, **kwargs):
+    if isinstance(x, Tensor) and x.dtype.name not in ("float32", "float64"):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+
+
+_FLOAT_OR_DOUBLE = _floats_only(lambda dtype: RuntimeError(
+    "This function doesn't handle types other than float and double"), first=True)
 
 
 def _expects_floats(name):
@@ -1113,6 +1139,34 @@ def _expects_floats(name):
 def _no_kernel(kernel):
     """The refusal of a function without an integer kernel (``"hypot_cpu"``)."""
     return _floats_only(lambda dtype: _dtypes.not_implemented_for(kernel, dtype))
+
+
+def _product_dtypes(input, mat1, mat2, **kwargs):
+    """addmm's and addbmm's refusal of operands of different dtypes (PyTorch promotes none)."""
+    for name, other in (("self", input), ("mat1", mat1)):
+        if isinstance(other, Tensor) and other.dtype is not mat2.dtype:
+            raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "
+                               f"{other.dtype.scalar_name} and {mat2.dtype.scalar_name}")
+
+
+def _addmv_dtypes(input, mat, vec, **kwargs):
+    dtypes = [x.dtype for x in (input, mat, vec)]
+    if len(set(dtypes)) > 1:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{dtypes[0].scalar_name}, {dtypes[1].scalar_name}, and "
+                           f"{dtypes[2].scalar_name}")
+
+
+def _baddbmm_dtypes(input, batch1, batch2, **kwargs):
+    dtypes = [x.dtype for x in (input, batch1, batch2)]
+    if len(set(dtypes)) > 1:
+        raise RuntimeError(f"Input dtypes must be the same, got: input {dtypes[0].cpp_name}, "
+                           f"batch1: {dtypes[1].cpp_name}, batch2: {dtypes[2].cpp_name}")
+
+
+def _same_dtypes_to_compare(x, other, *args, **kwargs):
+    if isinstance(other, Tensor) and x.dtype is not other.dtype:
+        raise RuntimeError(f"{x.dtype.scalar_name} did not match {other.dtype.scalar_name}")
 
 
 def _same(name, compute, label=None, inplace=True, **options):
@@ -1202,7 +1256,8 @@ ELEMENTWISE = [
 
 COMPARISONS = [
     _test("isclose", lambda x, other, rtol=1e-05, atol=1e-08, equal_nan=False:
-          np.isclose(x, other, rtol=rtol, atol=atol, equal_nan=equal_nan)),
+          np.isclose(x, other, rtol=rtol, atol=atol, equal_nan=equal_nan),
+          check=_same_dtypes_to_compare),
     _test("isfinite", np.isfinite), _test("isinf", np.isinf), _test("isposinf", np.isposinf),
     _test("isneginf", np.isneginf), _test("isreal", np.isreal), _test("signbit", np.signbit),
     _test("logical_and", np.logical_and), _test("logical_or", np.logical_or),
@@ -1265,14 +1320,16 @@ REDUCTIONS = [
     Row("aminmax", _aminmax, KEEP, returns=_named("aminmax", ("min", "max"))),
     Row("std_mean", lambda x, dim=None, *, correction=1, keepdim=False:
         _var_mean(x, dim, correction=correction, keepdim=keepdim, which=fnp.std), KEEP,
-        "StdMeanBackward0", method=False),
+        "StdMeanBackward0", method=False, check=_floats_only(lambda dtype: RuntimeError(
+            "std_mean only support floating point and complex dtypes"))),
     Row("var_mean", lambda x, dim=None, *, correction=1, keepdim=False:
         _var_mean(x, dim, correction=correction, keepdim=keepdim), KEEP,
-        "VarMeanBackward0", method=False),
-    Row("quantile", _quantile, KEEP, "SqueezeBackward4"),
+        "VarMeanBackward0", method=False, check=_floats_only(lambda dtype: RuntimeError(
+            "var_mean only support floating point and complex dtypes"))),
+    Row("quantile", _quantile, KEEP, "SqueezeBackward4", check=_quantile_floats),
     Row("nanquantile", lambda x, q, dim=None, keepdim=False, *, interpolation="linear":
         _quantile(x, q, dim, keepdim, interpolation=interpolation, which=fnp.nanquantile), KEEP,
-        "SqueezeBackward4"),
+        "SqueezeBackward4", check=_quantile_floats),
     Row("diff", _diff, KEEP, "SubBackward0"),
     Row("trapezoid", lambda y, x=None, *, dx=None, dim=-1:
         fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), FLOAT,
@@ -1282,11 +1339,16 @@ REDUCTIONS = [
         _spacing_labels("MulBackward1"), method=False),
     Row("cumulative_trapezoid", _cumulative_trapezoid, FLOAT,
         _spacing_labels("CumsumBackward0"), method=False),
-    Row("dist", _dist, PROMOTE),
+    Row("dist", _dist, PROMOTE, check=_floats_only(lambda dtype: RuntimeError(
+        f"norm(): input dtype should be either floating point or complex. Got "
+        f"{dtype.scalar_name} instead."))),
     Row("cov", _cov, FLOAT, "SqueezeBackward0"),
     Row("corrcoef", lambda x: fnp.clip(_in_dtype_of(x, fnp.corrcoef(x)), -1, 1), FLOAT,
         "ClampBackward1"),
-    Row("cosine_similarity", _cosine_similarity, FLOAT, "SumBackward1", method=False),
+    Row("cosine_similarity", _cosine_similarity, FLOAT, "SumBackward1", method=False,
+        check=_floats_only(lambda dtype: RuntimeError(
+            f"expected common dtype to be floating point, yet common dtype is "
+            f"{dtype.scalar_name}"))),
 ]
 
 INDEXING = [
@@ -1397,12 +1459,12 @@ PRODUCTS = [
     Row("tensordot", _tensordot, PROMOTE, method=False),
     Row("cross", _cross, PROMOTE, "LinalgCrossBackward0"),
     Row("vdot", fnp.vdot, PROMOTE),
-    Row("addmm", _addmm, PROMOTE, inplace=True),
-    Row("addmv", _addmv, PROMOTE, inplace=True),
+    Row("addmm", _addmm, PROMOTE, inplace=True, check=_product_dtypes),
+    Row("addmv", _addmv, PROMOTE, inplace=True, check=_addmv_dtypes),
     Row("addr", _addr, PROMOTE, inplace=True),
-    Row("baddbmm", _baddbmm, PROMOTE, inplace=True),
-    Row("addbmm", _addbmm, PROMOTE, inplace=True),
-    Row("cdist", _cdist, PROMOTE, "CdistBackward0", method=False),
+    Row("baddbmm", _baddbmm, PROMOTE, inplace=True, check=_baddbmm_dtypes),
+    Row("addbmm", _addbmm, PROMOTE, inplace=True, check=_product_dtypes),
+    Row("cdist", _cdist, PROMOTE, "CdistBackward0", method=False, check=_cdist_floats),
     Row("chain_matmul", lambda *matrices: fla.multi_dot(list(matrices)), PROMOTE,
         "MmBackward0", method=False),
     Row("matrix_power", _matrix_power, KEEP, "LinalgMatrixPowerBackward0"),
@@ -1411,11 +1473,13 @@ PRODUCTS = [
     Row("slogdet", _slogdet, FLOAT, "LinalgSlogdetBackward0",
         returns=_named("slogdet", ("sign", "logabsdet")), check=_expects_floats("linalg.slogdet")),
     Row("inverse", fla.inv, FLOAT, "LinalgInvExBackward0", check=_expects_floats("linalg.inv")),
-    Row("pinverse", lambda x, rcond=1e-15: fla.pinv(x, rcond), FLOAT, "LinalgPinvBackward0"),
+    Row("pinverse", lambda x, rcond=1e-15: fla.pinv(x, rcond), FLOAT, "LinalgPinvBackward0",
+        check=_pinv_floats),
 ]
 
 LINALG = [
-    Row("linalg.norm", _linalg_norm, FLOAT, "LinalgVectorNormBackward0"),
+    Row("linalg.norm", _linalg_norm, FLOAT, "LinalgVectorNormBackward0",
+        check=_expects_floats("linalg.vector_norm")),
     Row("linalg.vector_norm", _vector_norm, FLOAT, check=_expects_floats("linalg.vector_norm")),
     Row("linalg.matrix_norm", _matrix_norm, FLOAT, "LinalgVectorNormBackward0",
         check=_expects_floats("linalg.matrix_norm")),
@@ -1448,11 +1512,12 @@ LINALG = [
         "LinalgCholeskyExBackward0", check=_expects_floats("linalg.cholesky")),
     Row("linalg.lstsq", _lstsq, FLOAT, "LinalgLstsqBackward0",
         returns=_named("linalg_lstsq", ("solution", "residuals", "rank",
-                                        "singular_values"))),
-    Row("linalg.pinv", _pinv, FLOAT),
+                                        "singular_values")), check=_FLOAT_OR_DOUBLE),
+    Row("linalg.pinv", _pinv, FLOAT, check=_pinv_floats),
     Row("linalg.matrix_power", _matrix_power, KEEP),
     Row("linalg.matrix_rank", lambda A, *, atol=None, rtol=None, hermitian=False:
-        np.asarray(np.linalg.matrix_rank(A, hermitian=hermitian), np.int64), DATA),
+        np.asarray(np.linalg.matrix_rank(A, hermitian=hermitian), np.int64), DATA,
+        check=_FLOAT_OR_DOUBLE),
     Row("linalg.cond", lambda A, p=None: fla.cond(A, p), FLOAT, "LinalgVectorNormBackward0",
         check=_expects_floats("linalg.svd")),
     Row("linalg.multi_dot", lambda tensors: fla.multi_dot(list(tensors)), PROMOTE,

@@ -243,6 +243,11 @@ def test_cdist_gradient_at_zero_distance_is_torchs(p):
     "torch.linalg.matrix_norm(m)", "torch.linalg.eigh(m)", "torch.linalg.eigvalsh(m)",
     "torch.hypot(m, m)", "torch.logaddexp(m, m)", "m.logaddexp2(m)", "m.frac()",
     "m.logcumsumexp(0)", "torch.histc(m)", "torch.hypot(m, m.double())",
+    "torch.quantile(m, 0.5)", "torch.nanquantile(m.half(), 0.5)", "torch.std_mean(m)",
+    "torch.var_mean(m)", "torch.cdist(m, m)", "torch.cdist(m.float(), m)",
+    "torch.cosine_similarity(m, m)", "torch.dist(m, m)", "torch.linalg.pinv(m)",
+    "m.pinverse()", "torch.linalg.lstsq(m, m)", "torch.linalg.matrix_rank(m)",
+    "torch.linalg.norm(m)",
     "torch.logaddexp(m.float(), m)", "torch.linalg.det(m.double())"])
 def test_integer_tensors_are_refused_where_torch_refuses_them(expression):
     check(lambda torch: eval(expression, {"torch": torch, "m": torch.tensor([[2, 1], [1, 3]])}),
@@ -267,3 +272,19 @@ def test_logcumsumexp_neither_overflows_nor_underflows(dtype):
         return x.grad
     check(lambda torch: case(torch, "value"), rtol=0, atol=0)
     check(lambda torch: case(torch, "gradient"), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("expression", [
+    "torch.addmm(torch.ones(2, 2, dtype=d), torch.ones(2, 3), torch.ones(3, 2))",
+    "torch.addmm(torch.ones(2, 2), torch.ones(2, 3, dtype=d), torch.ones(3, 2))",
+    "torch.addmm(torch.ones(2, 2), torch.ones(2, 3), torch.ones(3, 2, dtype=d))",
+    "torch.addmv(torch.ones(2, dtype=d), torch.ones(2, 3), torch.ones(3))",
+    "torch.addmv(torch.ones(2), torch.ones(2, 3), torch.ones(3, dtype=torch.int64))",
+    "torch.baddbmm(torch.ones(1, 2, 2), torch.ones(1, 2, 3, dtype=d), torch.ones(1, 3, 2))",
+    "torch.addbmm(torch.ones(2, 2, dtype=d), torch.ones(1, 2, 3), torch.ones(1, 3, 2))",
+    "torch.isclose(torch.ones(2, dtype=torch.int64), torch.ones(2))",
+    "torch.isclose(torch.ones(2), torch.ones(2, dtype=d))",
+    "torch.addr(torch.ones(2, 2, dtype=d), torch.ones(2), torch.ones(2))"])
+def test_mixed_dtypes_are_refused_where_torch_refuses_them(expression):
+    """The scaled products and isclose take operands of one dtype (compat promoted them)."""
+    check(lambda torch: eval(expression, {"torch": torch, "d": torch.float64}), messages=True)
