@@ -1092,18 +1092,50 @@ def _angle(x):
     return fnp.sign(x) * 0 + np.where(raw < 0, np.pi, 0).astype(raw.dtype)
 
 
-def _floats_only(refusal, first=False):
+def _floats_only(refusal, first=False, half=False):
     """A row's check: `refusal(dtype)`, the error PyTorch raises where its tensors' dtype
     (the first tensor's, if `first`) is an integer or bool (compat's integers would compute
-    in the default float dtype)."""
+    in the default float dtype), or float16 too if `half` (PyTorch's CPU linear algebra has
+    no float16 kernels; NumPy's raises a TypeError of its own)."""
     def check(*args, **kwargs):
         tensors = [x for x in (*args, *kwargs.values()) if isinstance(x, Tensor)]
         if not tensors:
             return
         dtype = tensors[0].dtype if first else result_type(*tensors)
-        if dtype.category < _dtypes.FLOAT:
+        if dtype.category < _dtypes.FLOAT or (half and dtype is _dtypes.float16):
             raise refusal(dtype)
     return check
+
+
+def _linalg_input(name, half):
+    """A linalg row's check: integer tensors refused by the function's `name`, float16 ones
+    with `half(dtype)` (the error PyTorch raises for them)."""
+    integers = _expects_floats(name)
+    halves = _floats_only(half, first=True, half=True)
+
+    def check(*args, **kwargs):
+        integers(*args, **kwargs)
+        halves(*args, **kwargs)
+    return check
+
+
+def _matrix_norm_input(A, ord="fro", *args, **kwargs):
+    """linalg.matrix_norm's refusals: integers, and float16 for the norms of singular
+    values (2, -2, 'nuc'; its Frobenius, 1- and inf-norms take float16)."""
+    _MATRIX_NORM_INTEGERS(A)
+    if A.dtype is _dtypes.float16 and ord in (2, -2, "nuc"):
+        raise _low_precision("linalg.matrix_norm")(A.dtype)
+
+
+def _low_precision(name):
+    """PyTorch's float16 refusal of the linalg functions that check it by name."""
+    return lambda dtype: RuntimeError(
+        f"{name}: Low precision dtypes not supported. Got {dtype.scalar_name}")
+
+
+def _no_half_kernel(kernel):
+    """PyTorch's float16 refusal of a function without a float16 kernel (``"lu_cpu"``)."""
+    return lambda dtype: _dtypes.not_implemented_for(kernel, dtype)
 
 
 def _cdist_floats(x1, x2, *args, **kwargs):
@@ -1111,10 +1143,13 @@ def _cdist_floats(x1, x2, *args, **kwargs):
         if isinstance(x, Tensor) and x.dtype.category < _dtypes.FLOAT:
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
                                f"{x.dtype.scalar_name}")
+    if x1.dtype is _dtypes.float16:
+        raise _dtypes.not_implemented_for("cdist", x1.dtype)
 
 
 def _pinv_floats(x, *args, **kwargs):
-    if isinstance(x, Tensor) and x.dtype.category < _dtypes.FLOAT:
+    if isinstance(x, Tensor) and (x.dtype.category < _dtypes.FLOAT
+                                  or x.dtype is _dtypes.float16):
         raise RuntimeError(f"linalg.pinv({x.dtype.scalar_name}{{{list(x.shape)}}}): expected "
                            f"a tensor with 2 or more dimensions of float, double, cfloat or "
                            f"cdouble types")
@@ -1126,7 +1161,7 @@ def _quantile_floats(x, *args, **kwargs):
 
 
 _FLOAT_OR_DOUBLE = _floats_only(lambda dtype: RuntimeError(
-    "This function doesn't handle types other than float and double"), first=True)
+    "This function doesn't handle types other than float and double"), first=True, half=True)
 
 
 def _expects_floats(name):
@@ -1136,9 +1171,13 @@ def _expects_floats(name):
         f"{dtype.scalar_name}"))
 
 
-def _no_kernel(kernel):
-    """The refusal of a function without an integer kernel (``"hypot_cpu"``)."""
-    return _floats_only(lambda dtype: _dtypes.not_implemented_for(kernel, dtype))
+_MATRIX_NORM_INTEGERS = _expects_floats("linalg.matrix_norm")
+
+
+def _no_kernel(kernel, half=False):
+    """The refusal of a function without an integer kernel (``"hypot_cpu"``), nor a float16
+    one if `half`."""
+    return _floats_only(lambda dtype: _dtypes.not_implemented_for(kernel, dtype), half=half)
 
 
 def _product_dtypes(input, mat1, mat2, **kwargs):
@@ -1468,11 +1507,15 @@ PRODUCTS = [
     Row("chain_matmul", lambda *matrices: fla.multi_dot(list(matrices)), PROMOTE,
         "MmBackward0", method=False),
     Row("matrix_power", _matrix_power, KEEP, "LinalgMatrixPowerBackward0"),
-    Row("det", fla.det, FLOAT, "LinalgDetBackward0", check=_expects_floats("linalg.det")),
-    Row("logdet", _logdet, FLOAT, "LogdetBackward0", check=_expects_floats("logdet")),
+    Row("det", fla.det, FLOAT, "LinalgDetBackward0",
+        check=_linalg_input("linalg.det", _no_half_kernel("lu_cpu"))),
+    Row("logdet", _logdet, FLOAT, "LogdetBackward0",
+        check=_linalg_input("logdet", _low_precision("logdet"))),
     Row("slogdet", _slogdet, FLOAT, "LinalgSlogdetBackward0",
-        returns=_named("slogdet", ("sign", "logabsdet")), check=_expects_floats("linalg.slogdet")),
-    Row("inverse", fla.inv, FLOAT, "LinalgInvExBackward0", check=_expects_floats("linalg.inv")),
+        returns=_named("slogdet", ("sign", "logabsdet")),
+        check=_linalg_input("linalg.slogdet", _low_precision("linalg.slogdet"))),
+    Row("inverse", fla.inv, FLOAT, "LinalgInvExBackward0",
+        check=_linalg_input("linalg.inv", _low_precision("linalg.inv"))),
     Row("pinverse", lambda x, rcond=1e-15: fla.pinv(x, rcond), FLOAT, "LinalgPinvBackward0",
         check=_pinv_floats),
 ]
@@ -1482,18 +1525,19 @@ LINALG = [
         check=_expects_floats("linalg.vector_norm")),
     Row("linalg.vector_norm", _vector_norm, FLOAT, check=_expects_floats("linalg.vector_norm")),
     Row("linalg.matrix_norm", _matrix_norm, FLOAT, "LinalgVectorNormBackward0",
-        check=_expects_floats("linalg.matrix_norm")),
+        check=_matrix_norm_input),
     Row("linalg.inv", _square(fla.inv, "linalg.inv"), FLOAT, "LinalgInvExBackward0",
-        check=_expects_floats("linalg.inv")),
+        check=_linalg_input("linalg.inv", _low_precision("linalg.inv"))),
     Row("linalg.solve", _solve, FLOAT, "LinalgSolveExBackward0",
-        check=_expects_floats("linalg.solve")),
-    Row("linalg.det", _square(fla.det, "linalg.det"), FLOAT, check=_expects_floats("linalg.det")),
+        check=_linalg_input("linalg.solve", _no_half_kernel("lu_cpu"))),
+    Row("linalg.det", _square(fla.det, "linalg.det"), FLOAT,
+        check=_linalg_input("linalg.det", _no_half_kernel("lu_cpu"))),
     Row("linalg.slogdet", _slogdet, FLOAT,
         returns=_named("linalg_slogdet", ("sign", "logabsdet")),
-        check=_expects_floats("linalg.slogdet")),
+        check=_linalg_input("linalg.slogdet", _low_precision("linalg.slogdet"))),
     Row("linalg.eigh", _square(_eigh, "linalg.eigh"), FLOAT,
         returns=_named("linalg_eigh", ("eigenvalues", "eigenvectors")),
-        check=_no_kernel("linalg_eigh_cpu")),
+        check=_no_kernel("linalg_eigh_cpu", half=True)),
     Row("linalg.eig", _square(lambda A: tuple(fla.eig(_inexact(A))), "linalg.eig"), PROMOTE,
         "LinalgEigBackward0", returns=_named("linalg_eig", ("eigenvalues", "eigenvectors"))),
     Row("linalg.eigvals", _square(lambda A: fla.eigvals(_inexact(A)), "linalg.eigvals"),
@@ -1501,15 +1545,17 @@ LINALG = [
     Row("linalg.solve_triangular", _square(_solve_triangular, "linalg.solve_triangular"),
         FLOAT),
     Row("linalg.eigvalsh", _eigvalsh, FLOAT,
-        "LinalgEighBackward0", check=_no_kernel("linalg_eigh_cpu")),
+        "LinalgEighBackward0", check=_no_kernel("linalg_eigh_cpu", half=True)),
     Row("linalg.svd", _svd, FLOAT, returns=_named("linalg_svd", ("U", "S", "Vh")),
-        check=_expects_floats("linalg.svd")),
+        check=_linalg_input("linalg.svd", _no_half_kernel("linalg_svd_cpu"))),
     Row("linalg.svdvals", lambda A, *, driver=None: fla.svdvals(A), FLOAT,
-        "LinalgSvdBackward0", check=_expects_floats("linalg.svd")),
+        "LinalgSvdBackward0",
+        check=_linalg_input("linalg.svd", _no_half_kernel("linalg_svd_cpu"))),
     Row("linalg.qr", _qr, FLOAT, returns=_named("linalg_qr", ("Q", "R")),
-        check=_expects_floats("linalg.qr")),
+        check=_linalg_input("linalg.qr", _no_half_kernel("geqrf_cpu"))),
     Row("linalg.cholesky", _square(_cholesky, "linalg.cholesky"), FLOAT,
-        "LinalgCholeskyExBackward0", check=_expects_floats("linalg.cholesky")),
+        "LinalgCholeskyExBackward0",
+        check=_linalg_input("linalg.cholesky", _no_half_kernel("cholesky_cpu"))),
     Row("linalg.lstsq", _lstsq, FLOAT, "LinalgLstsqBackward0",
         returns=_named("linalg_lstsq", ("solution", "residuals", "rank",
                                         "singular_values")), check=_FLOAT_OR_DOUBLE),
@@ -1519,7 +1565,7 @@ LINALG = [
         np.asarray(np.linalg.matrix_rank(A, hermitian=hermitian), np.int64), DATA,
         check=_FLOAT_OR_DOUBLE),
     Row("linalg.cond", lambda A, p=None: fla.cond(A, p), FLOAT, "LinalgVectorNormBackward0",
-        check=_expects_floats("linalg.svd")),
+        check=_linalg_input("linalg.svd", _no_half_kernel("linalg_svd_cpu"))),
     Row("linalg.multi_dot", lambda tensors: fla.multi_dot(list(tensors)), PROMOTE,
         "MmBackward0"),
     Row("linalg.cross", lambda x, other, *, dim=-1: fnp.cross(x, other, axis=dim), PROMOTE),

@@ -288,3 +288,19 @@ def test_logcumsumexp_neither_overflows_nor_underflows(dtype):
 def test_mixed_dtypes_are_refused_where_torch_refuses_them(expression):
     """The scaled products and isclose take operands of one dtype (compat promoted them)."""
     check(lambda torch: eval(expression, {"torch": torch, "d": torch.float64}), messages=True)
+
+
+@pytest.mark.parametrize("expression", [
+    "torch.det(h)", "torch.linalg.det(h)", "h.logdet()", "h.slogdet()", "h.inverse()",
+    "torch.linalg.inv(h)", "torch.linalg.solve(h, h)", "torch.linalg.svd(h)",
+    "torch.linalg.svdvals(h)", "torch.linalg.cond(h)", "torch.linalg.qr(h)",
+    "torch.linalg.cholesky(h)", "torch.linalg.eigh(h)", "torch.linalg.eigvalsh(h)",
+    "torch.linalg.pinv(h)", "h.pinverse()", "torch.linalg.lstsq(h, h)",
+    "torch.linalg.matrix_rank(h)", "torch.cdist(h, h)", "torch.linalg.matrix_norm(h, -2)",
+    "torch.linalg.matrix_norm(h, 'nuc')", "torch.linalg.matrix_norm(h)",
+    "torch.linalg.matrix_norm(h, 1)", "torch.linalg.vector_norm(h)"])
+def test_float16_linear_algebra_is_refused_as_torch_refuses_it(expression):
+    """PyTorch's CPU build has no float16 kernels for these (NumPy's linalg raises a
+    TypeError of its own); the Frobenius, 1- and inf-norms and vector norms compute."""
+    check(lambda torch: eval(expression, {"torch": torch, "h": torch.tensor(
+        [[2.0, 1.0], [1.0, 3.0]], dtype=torch.float16)}), rtol=1e-3, atol=1e-3, messages=True)
