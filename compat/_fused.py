@@ -247,6 +247,7 @@ def _atan2_pull(sign):
 
 atan2_p = _declare("atan2", np.arctan2, (_atan2_pull(1), (1, 0, 1)), (_atan2_pull(-1), (0, 0, 1)))
 
+
 def _copysign_self_pull(g, x, ans):
     """copysign's ``grad * (result / self)``, 0 where self == 0 (NaN at infinities)."""
     return g * fnp.where(unbox_all(x) == 0, 0, ans / x)
@@ -308,7 +309,7 @@ def _norm_value(x, *, ord, axes, keepdims):
     return np.linalg.vector_norm(x, axis=axes, keepdims=keepdims, ord=ord)
 
 
-def _sgn(x):
+def sgn(x):
     """PyTorch's sgn of a value (a box or an array): the sign (x / |x| of complex numbers),
     0 at 0 and at NaN; a function of x (of derivative 0), as PyTorch's, so that a gradient
     made with create_graph depends on x."""
@@ -327,30 +328,30 @@ def _norm_pull(g, x, norm, *, ord, axes, keepdims):
     if not keepdims and axes is not None:
         g, norm = fnp.expand_dims(g, axes), fnp.expand_dims(norm, axes)
     raw = unbox_all(x)
-    sgn = _sgn(x)
     zero_norm = unbox_all(norm) == 0
     if ord == 0:
         return fnp.zeros_like(x)
-    if ord == 1:
-        return sgn * g
     if ord == 2:
         return g * fnp.where(zero_norm, 0, x / norm)
+    sign = sgn(x)
+    if ord == 1:
+        return sign * g
     if math.isinf(ord):  # the elements at the norm (or NaN) share it
         magnitude = np.abs(raw)
         hits = (magnitude == unbox_all(norm)) | (magnitude != magnitude)
         count = np.sum(hits, axis=axes, keepdims=True)
-        return sgn * ((g / count.astype(raw.dtype)) * hits)
+        return sign * ((g / count.astype(raw.dtype)) * hits)
     magnitude = fnp.absolute(x)
     if ord < 1:
-        scaled = sgn * fnp.where(raw == 0, 0, magnitude ** (ord - 1))
+        scaled = sign * fnp.where(raw == 0, 0, magnitude ** (ord - 1))
         return scaled * g * norm ** (1 - ord)
     scale = fnp.where(zero_norm, 0, g / norm ** (ord - 1))
     if ord < 2:
-        return sgn * magnitude ** (ord - 1) * scale
+        return sign * magnitude ** (ord - 1) * scale
     return x * magnitude ** (ord - 2) * scale
 
 
-abs_p = _declare("abs", np.abs, (lambda g, x: g * _sgn(x), (0,)))
+abs_p = _declare("abs", np.abs, (lambda g, x: g * sgn(x), (0,)))
 vector_norm_p = _declare("vector_norm", _norm_value, (_norm_pull, (0, "ans")))
 
 

@@ -297,12 +297,13 @@ def floor_divide(input, other):
 
 def remainder(input, other):
     """The remainder with the sign of `other`, as Python's %."""
-    refuse_integer_zero_divisor(result_type(input, other).numpy, other)
+    dtype = result_type(input, other)
+    refuse_integer_zero_divisor(dtype.numpy, other)
     if not isinstance(other, Tensor):
-        return _binary(fnp.remainder, "RemainderBackward0", input, other, edges=(input,))
+        return _binary(fnp.remainder, "RemainderBackward0", input, other, dtype, (input,))
     if not isinstance(input, Tensor):
-        return _binary(fnp.remainder, "RemainderBackward1", input, other, edges=(other,))
-    return _binary(fnp.remainder, "RemainderBackward1", input, other)
+        return _binary(fnp.remainder, "RemainderBackward1", input, other, dtype, (other,))
+    return _binary(fnp.remainder, "RemainderBackward1", input, other, dtype)
 
 
 def reciprocal(input):

@@ -1069,11 +1069,8 @@ def _nan_ignoring(wins):
 
 def _sign(x):
     """PyTorch's sign: ``(0 < x) - (x < 0)`` for real numbers, so 0 (never -0.0) at zeros
-    and at NaN, where NumPy's is NaN; z / |z| for complex ones (sgn)."""
-    raw = unbox_all(x)
-    if raw.dtype.kind != "f":
-        return fnp.sign(x)
-    return fnp.where((raw == 0) | (raw != raw), 0, fnp.sign(x))
+    and at NaN, where NumPy's is NaN (`_fused.sgn`); z / |z| for complex ones (sgn)."""
+    return _fused.sgn(x) if dtype_of(x).kind == "f" else fnp.sign(x)
 
 
 def _heaviside(x, values):
@@ -1133,8 +1130,8 @@ def _low_precision(name):
         f"{name}: Low precision dtypes not supported. Got {dtype.scalar_name}")
 
 
-def _no_half_kernel(kernel):
-    """PyTorch's float16 refusal of a function without a float16 kernel (``"lu_cpu"``)."""
+def _missing_kernel(kernel):
+    """PyTorch's refusal of a dtype that `kernel` (``"lu_cpu"``) has no loop for."""
     return lambda dtype: _dtypes.not_implemented_for(kernel, dtype)
 
 
@@ -1177,7 +1174,7 @@ _MATRIX_NORM_INTEGERS = _expects_floats("linalg.matrix_norm")
 def _no_kernel(kernel, half=False):
     """The refusal of a function without an integer kernel (``"hypot_cpu"``), nor a float16
     one if `half`."""
-    return _floats_only(lambda dtype: _dtypes.not_implemented_for(kernel, dtype), half=half)
+    return _floats_only(_missing_kernel(kernel), half=half)
 
 
 def _product_dtypes(input, mat1, mat2, **kwargs):
@@ -1508,7 +1505,7 @@ PRODUCTS = [
         "MmBackward0", method=False),
     Row("matrix_power", _matrix_power, KEEP, "LinalgMatrixPowerBackward0"),
     Row("det", fla.det, FLOAT, "LinalgDetBackward0",
-        check=_linalg_input("linalg.det", _no_half_kernel("lu_cpu"))),
+        check=_linalg_input("linalg.det", _missing_kernel("lu_cpu"))),
     Row("logdet", _logdet, FLOAT, "LogdetBackward0",
         check=_linalg_input("logdet", _low_precision("logdet"))),
     Row("slogdet", _slogdet, FLOAT, "LinalgSlogdetBackward0",
@@ -1529,9 +1526,9 @@ LINALG = [
     Row("linalg.inv", _square(fla.inv, "linalg.inv"), FLOAT, "LinalgInvExBackward0",
         check=_linalg_input("linalg.inv", _low_precision("linalg.inv"))),
     Row("linalg.solve", _solve, FLOAT, "LinalgSolveExBackward0",
-        check=_linalg_input("linalg.solve", _no_half_kernel("lu_cpu"))),
+        check=_linalg_input("linalg.solve", _missing_kernel("lu_cpu"))),
     Row("linalg.det", _square(fla.det, "linalg.det"), FLOAT,
-        check=_linalg_input("linalg.det", _no_half_kernel("lu_cpu"))),
+        check=_linalg_input("linalg.det", _missing_kernel("lu_cpu"))),
     Row("linalg.slogdet", _slogdet, FLOAT,
         returns=_named("linalg_slogdet", ("sign", "logabsdet")),
         check=_linalg_input("linalg.slogdet", _low_precision("linalg.slogdet"))),
@@ -1547,15 +1544,15 @@ LINALG = [
     Row("linalg.eigvalsh", _eigvalsh, FLOAT,
         "LinalgEighBackward0", check=_no_kernel("linalg_eigh_cpu", half=True)),
     Row("linalg.svd", _svd, FLOAT, returns=_named("linalg_svd", ("U", "S", "Vh")),
-        check=_linalg_input("linalg.svd", _no_half_kernel("linalg_svd_cpu"))),
+        check=_linalg_input("linalg.svd", _missing_kernel("linalg_svd_cpu"))),
     Row("linalg.svdvals", lambda A, *, driver=None: fla.svdvals(A), FLOAT,
         "LinalgSvdBackward0",
-        check=_linalg_input("linalg.svd", _no_half_kernel("linalg_svd_cpu"))),
+        check=_linalg_input("linalg.svd", _missing_kernel("linalg_svd_cpu"))),
     Row("linalg.qr", _qr, FLOAT, returns=_named("linalg_qr", ("Q", "R")),
-        check=_linalg_input("linalg.qr", _no_half_kernel("geqrf_cpu"))),
+        check=_linalg_input("linalg.qr", _missing_kernel("geqrf_cpu"))),
     Row("linalg.cholesky", _square(_cholesky, "linalg.cholesky"), FLOAT,
         "LinalgCholeskyExBackward0",
-        check=_linalg_input("linalg.cholesky", _no_half_kernel("cholesky_cpu"))),
+        check=_linalg_input("linalg.cholesky", _missing_kernel("cholesky_cpu"))),
     Row("linalg.lstsq", _lstsq, FLOAT, "LinalgLstsqBackward0",
         returns=_named("linalg_lstsq", ("solution", "residuals", "rank",
                                         "singular_values")), check=_FLOAT_OR_DOUBLE),
@@ -1565,7 +1562,7 @@ LINALG = [
         np.asarray(np.linalg.matrix_rank(A, hermitian=hermitian), np.int64), DATA,
         check=_FLOAT_OR_DOUBLE),
     Row("linalg.cond", lambda A, p=None: fla.cond(A, p), FLOAT, "LinalgVectorNormBackward0",
-        check=_linalg_input("linalg.svd", _no_half_kernel("linalg_svd_cpu"))),
+        check=_linalg_input("linalg.svd", _missing_kernel("linalg_svd_cpu"))),
     Row("linalg.multi_dot", lambda tensors: fla.multi_dot(list(tensors)), PROMOTE,
         "MmBackward0"),
     Row("linalg.cross", lambda x, other, *, dim=-1: fnp.cross(x, other, axis=dim), PROMOTE),
