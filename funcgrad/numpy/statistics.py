@@ -297,9 +297,9 @@ def _interpolate(method, values, order, q, last):
         return _take_sorted(values, order, low)
     if method == "higher":
         return _take_sorted(values, order, high)
+    lower, upper = _take_sorted(values, order, low), _take_sorted(values, order, high)
     if method == _MIDDLE_MEAN:
-        return multiply(add(_take_sorted(values, order, low), _take_sorted(values, order, high)),
-                        0.5)
+        return multiply(add(lower, upper), 0.5)
     # linear and midpoint: NumPy's lerp between the places below and above the position (at
     # a whole position the same place, as JAX and PyTorch take it: NumPy lerps toward the
     # next place with a weight of 0, which is NaN beside an infinity).
@@ -307,7 +307,6 @@ def _interpolate(method, values, order, q, last):
         weight = np.where(low != high, 0.5, 0.0).astype(position.dtype)
     else:
         weight = _linear_weight(q, last, low)
-    lower, upper = _take_sorted(values, order, low), _take_sorted(values, order, high)
     # From the nearer end: the difference in the values' dtype, the weight in q's (a Python
     # float's rounded to the values' dtype, as NumPy's promotion does).
     weight_dtype = np.result_type(dtype_of(values), q if isinstance(q, float) else dtype_of(q))
