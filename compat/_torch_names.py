@@ -21,7 +21,9 @@ import funcgrad.scipy.linalg as fsl
 import funcgrad.scipy.special as fsp
 from funcgrad.core import dtype_of, unbox_all
 
-from . import _dtypes, _fused, _scans, _windowed
+from . import (_dtypes, _fused, _gathering, _order_statistics, _scaled_products, _scans,
+               _windowed)
+from ._dim_args import checked_dims, dim_as_axis
 from ._ops import refuse_integer_zero_divisor
 from ._record import result_type
 from ._return_types import return_type
@@ -31,33 +33,11 @@ from ._tensor import Tensor
 # ---- helpers for conventions funcgrad's functions do not share with PyTorch -------------
 
 
-def _axes(dim):
-    """PyTorch's dim (None, an int or a sequence) as funcgrad's axis."""
-    return dim if dim is None or isinstance(dim, int) else tuple(dim)
-
-
-def _dims(x, dim):
-    """`dim` (an int or a sequence) as non-negative axes of `x`, with PyTorch's error for
-    one out of range."""
-    ndim = max(fnp.ndim(x), 1)
-    for d in (dim,) if isinstance(dim, int) else dim:
-        if not -ndim <= d < ndim:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
-                             f"{ndim - 1}], but got {d})")
-    return dim % ndim if isinstance(dim, int) else tuple(d % ndim for d in dim)
-
-
-def _keep(out, x, dim, keepdim):
-    """A reduction's result over `dim` of `x` with that dim kept (PyTorch's keepdim for
-    functions funcgrad computes without it)."""
-    return fnp.expand_dims(out, dim % max(fnp.ndim(x), 1)) if keepdim and fnp.ndim(x) else out
-
-
 def _chunk(x, chunks, dim=0):
     """PyTorch's chunks: pieces of ceil(n / chunks) elements (fewer pieces if that covers n)."""
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    n = fnp.shape(x)[_dims(x, dim)]
+    n = fnp.shape(x)[checked_dims(x, dim)]
     size = max(math.ceil(n / chunks), 1)
     return _split(x, size, dim)
 
@@ -65,7 +45,7 @@ def _chunk(x, chunks, dim=0):
 def _split(x, split_size_or_sections, dim=0):
     """Pieces of `split_size` elements along `dim` (the last may be shorter), or of the
     listed sizes, which must add up to the length."""
-    n = fnp.shape(x)[_dims(x, dim)]
+    n = fnp.shape(x)[checked_dims(x, dim)]
     if isinstance(split_size_or_sections, int):
         size = split_size_or_sections
         if size < 0:
@@ -90,382 +70,6 @@ def _tensor_split(x, indices_or_sections, dim=0):
     if not isinstance(sections, int):
         sections = [int(i) for i in sections]
     return tuple(fnp.array_split(x, sections, axis=dim))
-
-
-def _along(index, dim, ndim):
-    """The index of a tensor of `ndim` >= 1 dimensions that picks, at each position of
-    `index`, element index[...] along `dim` (PyTorch's gather/scatter addressing; a 0-d
-    index is one position of a vector; an empty one, of any shape, picks nothing)."""
-    index = np.asarray(index)
-    if index.size == 0:
-        return (np.zeros(index.shape, np.intp),) * ndim
-    if index.ndim == 0:
-        return (index,)
-    grids = list(np.indices(index.shape, sparse=True))
-    grids[dim % index.ndim] = index
-    return tuple(grids)
-
-
-def _as_vector(x):
-    """x, a 0-d x as a vector of one element (as gather and scatter read scalars)."""
-    return fnp.reshape(x, (1,)) if fnp.ndim(x) == 0 else x
-
-
-def _shaped_like(out, x):
-    """A gather or scatter result computed on `_as_vector(x)`, back to x's dimensions."""
-    return fnp.reshape(out, ()) if fnp.ndim(x) == 0 and fnp.ndim(out) else out
-
-
-def _check_index(index, name, x, dim, src=None):
-    """PyTorch's checks of a gather/scatter index, in its order: int32 or int64; its shape
-    against x's and src's (a tensor; None for a number), unless it is empty; within
-    [0, size) along `dim` (PyTorch counts no index from the end here)."""
-    index = np.asarray(index)
-    if index.dtype not in (np.int64, np.int32):
-        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
-    axis = _dims(x, dim)
-    if index.size:
-        _check_index_shape(name, index.shape, fnp.shape(x), axis,
-                           None if src is None else fnp.shape(src))
-    _check_in_range(index, (fnp.shape(x) or (1,))[axis], axis, RuntimeError, negatives=False)
-
-
-def _length(shape, d):
-    """shape[d], a scalar's shape counting as (1,) (PyTorch's ensure_nonempty_size)."""
-    if not shape:
-        return 1
-    if d >= len(shape):
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-len(shape)}, "
-                         f"{len(shape) - 1}], but got {d})")
-    return shape[d]
-
-
-def _check_index_shape(name, index_shape, shape, axis, src_shape):
-    """PyTorch's errors, in its order, for an index with another number of dimensions than
-    x or src (of `src_shape`, None for a number), longer than x along another dimension
-    than `axis`, or longer than src along any (src is read only where x's sizes pass)."""
-    ndim = max(len(shape), 1)
-    if max(len(index_shape), 1) != ndim:
-        raise RuntimeError(f"Index tensor must have the same number of dimensions as "
-                           f"{'input' if name == 'gather' else 'self'} tensor")
-    longer = [d for d in range(ndim) if d != axis and _length(index_shape, d) > _length(shape, d)]
-    if name == "gather":
-        if longer:
-            raise RuntimeError(f"Size does not match at dimension {longer[0]} expected index "
-                               f"{list(index_shape)} to be no larger than self {list(shape)} "
-                               f"apart from dimension {axis}")
-        return
-    if not longer and src_shape is not None:  # src is read up to its first shorter dimension
-        for d in range(ndim):
-            if _length(index_shape, d) > _length(src_shape, d):
-                longer = [d]
-                break
-    if src_shape is not None and max(len(src_shape), 1) != ndim:
-        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
-    if longer:
-        src_part = "" if src_shape is None else f" and to be no larger size than src " \
-                                                f"{list(src_shape)}"
-        raise RuntimeError(f"Expected index {list(index_shape)} to be no larger than self "
-                           f"{list(shape)} apart from dimension {axis}{src_part}")
-
-
-def _read_source(src, index):
-    """The elements of a scatter's src that `index` reads, shaped like index: its leading
-    block of index's shape (a 0-d index reads one element; a 0-d src is one element, read
-    wherever index points)."""
-    if fnp.ndim(src) == 0:
-        return src
-    if not np.size(index):  # nothing is read (src may be shorter than the empty index)
-        return np.zeros((), unbox_all(src).dtype)
-    shape = np.shape(index)
-    part = fnp.getitem(src, tuple(slice(0, n) for n in shape or (1,)))
-    return part if shape else fnp.reshape(part, ())
-
-
-def _gather(x, dim, index, *, sparse_grad=False):
-    _check_index(index, "gather", x, dim)
-    return fnp.getitem(_as_vector(x), _along(index, dim, max(fnp.ndim(x), 1)))
-
-
-def _scatter_add(x, dim, index, src):
-    _check_index(index, "scatter_add", x, dim, src)
-    out = fnp.at(_as_vector(x))[_along(index, dim, max(fnp.ndim(x), 1))].add(
-        _read_source(src, index))
-    return _shaped_like(out, x)
-
-
-def _scatter(x, dim, index, src=None, *, value=None, reduce=None):
-    _check_index(index, "scatter", x, dim, None if isinstance(src, numbers.Number) else src)
-    if reduce is not None:
-        raise NotImplementedError("compat: scatter(reduce=...) is not supported; use "
-                                  "scatter_add or scatter_reduce")
-    index = np.asarray(index)
-    part = value if src is None else _read_source(src, index)
-    where = _along(index, dim, max(fnp.ndim(x), 1))
-    return _shaped_like(fnp.at(_as_vector(x))[where].set(part), x)
-
-
-def _scalar_type(x):
-    """PyTorch's name of x's element type in messages: Float, Long, Bool, ..."""
-    return _dtypes.from_numpy_dtype(unbox_all(x).dtype).scalar_name
-
-
-def _check_same_dtype(x, other, message):
-    if unbox_all(x).dtype != unbox_all(other).dtype:
-        raise RuntimeError(message)
-
-
-_SCATTER_UPDATES = {"sum": "add", "prod": "multiply", "amax": "max", "amin": "min"}
-
-
-def _scatter_identity(reduce, dtype):
-    """The value a position starts from when include_self=False leaves its own out."""
-    if reduce in ("sum", "prod"):
-        return np.asarray(0 if reduce == "sum" else 1, dtype)
-    if np.issubdtype(dtype, np.floating):
-        return np.asarray(-np.inf if reduce == "amax" else np.inf, dtype)
-    limits = np.iinfo(dtype) if np.issubdtype(dtype, np.integer) else None
-    if limits is None:  # bool
-        return np.asarray(reduce == "amin", dtype)
-    return np.asarray(limits.min if reduce == "amax" else limits.max, dtype)
-
-
-def _scatter_reduce(x, dim, index, src, reduce, *, include_self=True):
-    """src's elements reduced into x at index[...] along `dim` (PyTorch's addressing);
-    with include_self=False, a position src reaches starts from the reduction's identity
-    instead of its own value (and gets no gradient for it)."""
-    _check_index(index, "scatter_reduce", x, dim, src)
-    if reduce not in _SCATTER_UPDATES and reduce != "mean":
-        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
-                           f"got {reduce}")
-    _check_same_dtype(x, src, "scatter(): Expected self.dtype to be equal to src.dtype")
-    vector = _as_vector(x)
-    where = _along(index, dim, fnp.ndim(vector))
-    part = _read_source(src, index)
-    dtype = unbox_all(x).dtype
-    hits = np.zeros(fnp.shape(vector), np.int64)
-    np.add.at(hits, where, 1)
-    hits = _shaped_like(hits, x)
-    if reduce == "mean":
-        total = _scatter_reduce(x, dim, index, src, "sum", include_self=include_self)
-        counts = (hits + 1 if include_self else np.maximum(hits, 1)).astype(dtype)
-        if np.issubdtype(dtype, np.inexact):
-            return total / counts
-        return fnp.floor_divide(total, counts)  # PyTorch's integer mean rounds down
-    start = x if include_self else fnp.where(hits > 0, _scatter_identity(reduce, dtype), x)
-    out = getattr(fnp.at(_as_vector(start))[where], _SCATTER_UPDATES[reduce])(part)
-    return _shaped_like(out, x)
-
-
-def _masked_scatter(x, mask, source):
-    """x with the positions where `mask` (broadcast to x) is True filled, in row-major
-    order, by source's first elements."""
-    mask = np.asarray(mask)
-    if mask.dtype != np.bool_:
-        raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
-                           f"dtype {_scalar_type(mask)}")
-    _check_same_dtype(x, source, "masked_scatter: expected self and source to have same "
-                      f"dtypes but got {_scalar_type(x)} and {_scalar_type(source)}")
-    mask = np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), mask.shape))
-    x = fnp.broadcast_to(x, mask.shape)
-    count = int(mask.sum())
-    if count > fnp.size(source):
-        raise RuntimeError("Number of elements of source < number of ones in mask")
-    return fnp.at(x)[mask].set(fnp.reshape(source, (-1,))[:count])
-
-
-def _index_select(x, dim, index):
-    index = np.asarray(index)
-    if index.ndim > 1:
-        raise IndexError("index_select(): Index is supposed to be a vector")
-    if index.dtype not in (np.int32, np.int64):
-        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    size = fnp.shape(x)[_dims(x, dim)] if fnp.ndim(x) else 1
-    if ((index < 0) | (index >= size)).any():  # PyTorch counts no index from the end here
-        raise IndexError("index out of range in self")
-    if fnp.ndim(x) == 0:  # PyTorch's 0-d tensor has one element along dimension 0
-        return x
-    return fnp.take(x, index, axis=dim)
-
-
-def _index_add(x, dim, index, source, *, alpha=1):
-    index, dim = np.asarray(index), _dims(x, dim)
-    if index.dtype not in (np.int64, np.int32):
-        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
-                           f"{_scalar_type(index)}")
-    if index.ndim > 1:
-        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
-                         f"{index.ndim} with type: {_scalar_type(index)} and size: "
-                         f"{list(index.shape)}")
-    shape, source_shape = fnp.shape(x) or (1,), fnp.shape(source) or (1,)
-    if index.size != source_shape[dim]:
-        raise RuntimeError(f"index_add_(): Number of indices ({index.size}) should be equal to "
-                           f"source.size(dim): ({source_shape[dim]}), for dim: {dim}")
-    if shape[:dim] + shape[dim + 1:] != source_shape[:dim] + source_shape[dim + 1:]:
-        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
-                           f"specified dimension. Got self.shape = {list(fnp.shape(x))} "
-                           f"source.shape = {list(fnp.shape(source))}")
-    _check_in_range(index, shape[dim], dim, RuntimeError, negatives=False)
-    grid = [slice(None)] * max(fnp.ndim(x), 1)
-    grid[dim] = index
-    return fnp.at(x)[tuple(grid)].add(source if alpha == 1 else source * alpha)
-
-
-def _index_fill(x, dim, index, value):
-    index, dim = np.asarray(index), _dims(x, dim)
-    if index.dtype != np.int64:
-        raise IndexError("index_fill_(): Expected dtype int64 for index.")
-    if index.ndim > 1:
-        raise RuntimeError("Index has to be a vector/scalar")
-    _check_in_range(index, (fnp.shape(x) or (1,))[dim], dim, IndexError, negatives=True)
-    grid = [slice(None)] * max(fnp.ndim(x), 1)
-    grid[dim] = index
-    return fnp.at(x)[tuple(grid)].set(value)
-
-
-def _check_in_range(index, size, dim, error, negatives):
-    """PyTorch's `error` for an index out of [0, size) (or [-size, size) where it counts
-    `negatives` from the end) along `dim`."""
-    bad = index[(index < (-size if negatives else 0)) | (index >= size)]
-    if bad.size:
-        raise error(f"index {bad.flat[0]} is out of bounds for dimension {dim} with size {size}")
-
-
-def _take_along_dim(x, indices, dim=None):
-    if dim is None:
-        return fnp.take(fnp.reshape(x, (-1,)), np.asarray(indices).reshape(-1))
-    return fnp.take_along_axis(x, np.asarray(indices), axis=dim)
-
-
-def _narrow(x, dim, start, length):
-    dim = _dims(x, dim)
-    index = [slice(None)] * fnp.ndim(x)
-    start = int(start) % fnp.shape(x)[dim] if start < 0 else int(start)
-    if start + length > fnp.shape(x)[dim]:
-        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
-                           f"({fnp.shape(x)[dim]}).")
-    index[dim] = slice(start, start + length)
-    return fnp.getitem(x, tuple(index))
-
-
-def _select(x, dim, index):
-    shape = fnp.shape(x)
-    if not shape:
-        raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    dim = _dims(x, dim)
-    if not -shape[dim] <= index < shape[dim]:
-        raise IndexError(f"select(): index {index} out of range for tensor of size "
-                         f"{list(shape)} at dimension {dim}")
-    grid = [slice(None)] * len(shape)
-    grid[dim] = index
-    return fnp.getitem(x, tuple(grid))
-
-
-def _sort(x, dim=-1, descending=False, stable=False):
-    """Values and indices sorted along `dim`, ties in their original order (always stable;
-    NaN sorts as the largest value, as in PyTorch)."""
-    if fnp.ndim(x) == 0:
-        _dims(x, dim)
-        return x, np.zeros((), np.int64)
-    dim = _dims(x, dim)
-    raw = unbox_all(x)
-    if descending:  # a stable ascending sort of the reversed values, reversed back
-        reversed_order = np.argsort(np.flip(raw, axis=dim), axis=dim, kind="stable")
-        order = np.flip(raw.shape[dim] - 1 - reversed_order, axis=dim)
-    else:
-        order = np.argsort(raw, axis=dim, kind="stable")
-    return fnp.take_along_axis(x, order, axis=dim), order.astype(np.int64)
-
-
-def _argsort(x, dim=-1, descending=False, stable=False):
-    return _sort(unbox_all(x), dim, descending)[1]
-
-
-def _topk(x, k, dim=-1, largest=True, sorted=True):
-    values, indices = _sort(x, dim, descending=largest)
-    n = fnp.shape(x)[dim] if fnp.ndim(x) else 1
-    if not 0 <= k <= n:
-        raise RuntimeError("selected index k out of range")
-    part = [slice(None)] * fnp.ndim(x)
-    if part:
-        part[dim] = slice(0, k)
-    return fnp.getitem(values, tuple(part)), indices[tuple(part)]
-
-
-def _kthvalue(x, k, dim=-1, keepdim=False):
-    values, indices = _sort(x, dim)
-    picked = [slice(None)] * fnp.ndim(x)
-    picked[dim] = k - 1
-    value, index = fnp.getitem(values, tuple(picked)), indices[tuple(picked)]
-    return _keep(value, x, dim, keepdim), _keep(index, x, dim, keepdim)
-
-
-def _median(x, dim=None, keepdim=False):
-    """The lower median (PyTorch's: an element, not a mean of two), or the first NaN of a
-    slice that holds one (PyTorch's median propagates NaN); with `dim`, also its index."""
-    if dim is None:
-        return _median(fnp.reshape(x, (-1,)), 0)[0]
-    n = fnp.shape(x)[dim] if fnp.ndim(x) else 1
-    value, index = _kthvalue(x, (n + 1) // 2, dim, keepdim)
-    raw = unbox_all(x)
-    if raw.ndim == 0 or raw.dtype.kind != "f":
-        return value, index
-    nan = np.isnan(raw)
-    if not nan.any():
-        return value, index
-    axis = dim % raw.ndim
-    index = np.where(nan.any(axis=axis, keepdims=True), np.argmax(nan, axis=axis, keepdims=True),
-                     index if keepdim else np.expand_dims(index, axis))
-    value = fnp.take_along_axis(x, index, axis=axis)
-    if keepdim:
-        return value, index
-    return fnp.squeeze(value, axis), np.squeeze(index, axis)
-
-
-def _nanmedian(x, dim=None, keepdim=False):
-    """The lower median of the non-NaN elements (NaN where all are NaN); with `dim`, also
-    its index."""
-    if dim is None:
-        x = fnp.reshape(x, (-1,))
-    elif fnp.ndim(x) == 0:
-        _dims(x, dim)
-        return x, np.zeros((), np.int64)
-    axis = 0 if dim is None else _dims(x, dim)
-    values, indices = _sort(x, axis)  # NaN sorts last
-    numbers = np.sum(~np.isnan(unbox_all(x)), axis=axis, keepdims=True)
-    middle = np.maximum(numbers - 1, 0) // 2
-    value = fnp.take_along_axis(values, middle, axis=axis)
-    index = np.take_along_axis(indices, middle, axis=axis)
-    if dim is None:
-        return fnp.reshape(value, ())
-    if not keepdim:
-        value, index = fnp.squeeze(value, axis), np.squeeze(index, axis)
-    return value, index
-
-
-def _mode(x, dim=-1, keepdim=False):
-    """The most frequent value along `dim` (the smallest of equally frequent ones) and the
-    index of its last occurrence, as PyTorch's CPU kernel gives them."""
-    if fnp.ndim(x) == 0:
-        _dims(x, dim)
-        return x, np.zeros((), np.int64)
-    axis = _dims(x, dim)
-    if fnp.shape(x)[axis] == 0:
-        raise IndexError(f"mode(): Expected reduction dim {axis} to have non-zero size.")
-    rows = np.moveaxis(unbox_all(x), axis, -1)
-    ordered = np.sort(rows, axis=-1)
-    positions = np.broadcast_to(np.arange(rows.shape[-1]), rows.shape)
-    starts = np.concatenate([np.ones(rows.shape[:-1] + (1,), bool),
-                             ordered[..., 1:] != ordered[..., :-1]], axis=-1)
-    run_start = np.maximum.accumulate(np.where(starts, positions, 0), axis=-1)
-    run_length = positions - run_start + 1  # at a run's last element: the run's length
-    best = np.take_along_axis(ordered, np.argmax(run_length, axis=-1)[..., None], axis=-1)
-    index = np.max(np.where(rows == best, positions, -1), axis=-1, keepdims=True)
-    index = np.moveaxis(index, -1, axis)
-    value = fnp.take_along_axis(x, index, axis=axis)
-    if not keepdim:
-        value, index = fnp.squeeze(value, axis), np.squeeze(index, axis)
-    return value, index
 
 
 def _vectors(tensors):
@@ -506,7 +110,7 @@ def _cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     if x is not None and dx is not None:
         raise TypeError("cumulative_trapezoid(): give the sample points x or the spacing dx, "
                         "not both")
-    axis = _dims(y, dim)
+    axis = checked_dims(y, dim)
     n = fnp.shape(y)[axis]
     pairs = (fnp.take(y, np.arange(1, n), axis=axis) + fnp.take(y, np.arange(n - 1), axis=axis))
     if x is None:
@@ -521,19 +125,8 @@ def _cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     return fnp.cumsum(steps * pairs, axis=axis) / 2
 
 
-def _cummax(x, dim, which=np.maximum):
-    raw = unbox_all(x)
-    best = which.accumulate(raw, axis=dim)
-    positions = np.indices(raw.shape)[dim % raw.ndim]
-    # The last position reaching the running best, or the last NaN (PyTorch's best is NaN
-    # from the first one on, as NumPy's accumulate makes it, and each NaN takes its place).
-    hit = np.where((raw == best) | (raw != raw), positions, -1)
-    indices = np.maximum.accumulate(hit, axis=dim).astype(np.int64)
-    return fnp.take_along_axis(x, indices, axis=dim), indices
-
-
 def _logcumsumexp(x, dim):
-    axis = _dims(x, dim)
+    axis = checked_dims(x, dim)
     if fnp.ndim(x) == 0:
         return fnp.positive(x)
     if unbox_all(x).dtype.kind == "c":  # (no complex logaddexp: shifted by the maximum)
@@ -544,7 +137,7 @@ def _logcumsumexp(x, dim):
 
 
 def _var_mean(x, dim=None, *, correction=1, keepdim=False, which=fnp.var):
-    axis = _axes(dim)
+    axis = dim_as_axis(dim)
     return (which(x, axis=axis, ddof=correction, keepdims=keepdim),
             fnp.mean(x, axis=axis, keepdims=keepdim))
 
@@ -618,71 +211,6 @@ def _trace(x):
     if fnp.ndim(x) != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {fnp.ndim(x)}")
     return fnp.trace(x)
-
-
-# PyTorch's CPU products with a beta and an alpha, as its BLAS (MKL) and kernels round them:
-# gemm scales mat1 by alpha before the product and adds beta * input to it; gemv (a product
-# of one column) scales the vector, or the product where the product is a gemm of one
-# column; small batched products (contraction * rows * columns < 400) add alpha times the
-# product; addr is one fused multiply-add per element. beta = 0 ignores input (even NaN).
-
-
-def _plus_scaled_input(input, product, beta):
-    """beta * input + product (beta = 0: the product, input's gradient zero)."""
-    if beta == 0:
-        return fnp.where(True, product, input)
-    return (input if beta == 1 else input * beta) + product
-
-
-def _scaled(x, alpha):
-    return x if alpha == 1 else x * alpha
-
-
-def _gemm(mat1, mat2, alpha):
-    """alpha * mat1 @ mat2 as gemm rounds it (matrices, or stacks of them)."""
-    if fnp.shape(mat2)[-1] == 1:  # one column: gemv, which scales the product
-        return _scaled(fnp.matmul(mat1, mat2), alpha)
-    return fnp.matmul(_scaled(mat1, alpha), mat2)
-
-
-def _addmm(input, mat1, mat2, *, beta=1, alpha=1):
-    if fnp.ndim(mat1) != 2 or fnp.ndim(mat2) != 2:
-        raise RuntimeError("addmm: both matrices must be 2-D")
-    return _plus_scaled_input(input, _gemm(mat1, mat2, alpha), beta)
-
-
-def _addmv(input, mat, vec, *, beta=1, alpha=1):
-    return _plus_scaled_input(input, fnp.matmul(mat, _scaled(vec, alpha)), beta)
-
-
-def _addr(input, vec1, vec2, *, beta=1, alpha=1):
-    column, row = fnp.expand_dims(vec1, 1), fnp.expand_dims(vec2, 0)
-    if beta == 0:
-        return _plus_scaled_input(input, _scaled(column, alpha) * row, beta)
-    if not _fused.is_fused(dtype_of(input)):
-        return _scaled(input, beta) + _scaled(column, alpha) * row
-    return _fused.addcmul(_scaled(input, beta), column, row, alpha)
-
-
-def _baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
-    if fnp.ndim(batch1) != 3 or fnp.ndim(batch2) != 3:
-        raise RuntimeError("batch1 must be a 3D tensor")
-    _, rows, contraction = fnp.shape(batch1)
-    if contraction * rows * fnp.shape(batch2)[2] < 400:  # PyTorch's own loop
-        return _plus_scaled_input(input, _scaled(fnp.matmul(batch1, batch2), alpha), beta)
-    return _plus_scaled_input(input, _gemm(batch1, batch2, alpha), beta)
-
-
-def _addbmm(input, batch1, batch2, *, beta=1, alpha=1):
-    """addmm of each pair of matrices in turn, into beta * input (PyTorch's loop)."""
-    if fnp.shape(batch1)[0] == 0:
-        return _plus_scaled_input(input, fnp.zeros(np.broadcast_shapes(
-            fnp.shape(input), (fnp.shape(batch1)[1], fnp.shape(batch2)[2])),
-            dtype_of(input)), beta)
-    out = input
-    for i in range(fnp.shape(batch1)[0]):
-        out = _plus_scaled_input(out, _gemm(batch1[i], batch2[i], alpha), beta if i == 0 else 1)
-    return out
 
 
 def _cdist(x1, x2, p=2.0, compute_mode=None):
@@ -790,7 +318,7 @@ def _movedim(x, source, destination):
 
 
 def _flip(x, dims):
-    return fnp.flip(x, axis=_axes(dims))
+    return fnp.flip(x, axis=dim_as_axis(dims))
 
 
 def _rot90(x, k=1, dims=(0, 1)):
@@ -798,7 +326,7 @@ def _rot90(x, k=1, dims=(0, 1)):
 
 
 def _count_nonzero(x, dim=None):
-    return np.asarray(np.count_nonzero(x, axis=_axes(dim)), np.int64)
+    return np.asarray(np.count_nonzero(x, axis=dim_as_axis(dim)), np.int64)
 
 
 def _nonzero(x, *, as_tuple=False):
@@ -820,7 +348,7 @@ def _quantile(x, q, dim=None, keepdim=False, *, interpolation="linear", which=fn
 
 def _std_or_var(which):
     def compute(x, dim=None, *, correction=1, keepdim=False):
-        return which(x, axis=_axes(dim), ddof=correction, keepdims=keepdim)
+        return which(x, axis=dim_as_axis(dim), ddof=correction, keepdims=keepdim)
     return compute
 
 
@@ -831,7 +359,7 @@ def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
 
 
 def _vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
-    return _fused.vector_norm(x, ord, _axes(dim), keepdim)
+    return _fused.vector_norm(x, ord, dim_as_axis(dim), keepdim)
 
 
 def _linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
@@ -888,7 +416,7 @@ def _square(compute, name):
 def _inexact(A):
     """A, refused as PyTorch's eig refuses integer and bool matrices."""
     if not np.issubdtype(unbox_all(A).dtype, np.inexact):
-        raise RuntimeError(f"Unknown Complex ScalarType for {_scalar_type(A)}")
+        raise RuntimeError(f"Unknown Complex ScalarType for {_gathering.scalar_type(A)}")
     return A
 
 
@@ -973,7 +501,7 @@ def _fft(which, default_norm=None):
 
 def _fftn(which):
     def compute(input, s=None, dim=None, norm=None):
-        return which(input, s=s, axes=_axes(dim), norm=norm)
+        return which(input, s=s, axes=dim_as_axis(dim), norm=norm)
     return compute
 
 
@@ -1041,7 +569,7 @@ def _matrix_power(A, n):
 
 
 def _logsumexp(x, dim, keepdim=False):
-    return _fused.logsumexp_p(x, axes=_dims(x, dim), keepdims=keepdim)
+    return _fused.logsumexp_p(x, axes=checked_dims(x, dim), keepdims=keepdim)
 
 
 def _lgamma(x):
@@ -1304,7 +832,7 @@ COMPARISONS = [
           np.isin(elements, test_elements, invert=invert), method=False),
     _test("count_nonzero", _count_nonzero),
     _test("nonzero", _nonzero), _test("argwhere", lambda x: np.argwhere(x).astype(np.int64)),
-    _test("argsort", _argsort),
+    _test("argsort", _order_statistics.argsort),
     _test("searchsorted", lambda sorted_sequence, values, *, out_int32=False, right=False,
           side=None, sorter=None: np.searchsorted(
               sorted_sequence, values, side=side or ("right" if right else "left")).astype(
@@ -1335,24 +863,25 @@ def _unique(x, return_inverse, return_counts):
 REDUCTIONS = [
     Row("logsumexp", _logsumexp, FLOAT),
     Row("nansum", lambda x, dim=None, keepdim=False, *, dtype=None:
-        fnp.nansum(x, axis=_axes(dim), keepdims=keepdim), KEEP),
+        fnp.nansum(x, axis=dim_as_axis(dim), keepdims=keepdim), KEEP),
     Row("nanmean", lambda x, dim=None, keepdim=False, *, dtype=None:  # PyTorch: sum / count
-        fnp.nanmean(x, axis=_axes(dim), keepdims=keepdim), KEEP, "DivBackward0"),
-    Row("median", _median, KEEP, _by_dim("MedianBackward"), returns=_named("median")),
-    Row("nanmedian", _nanmedian, KEEP, _by_dim("NanmedianBackward"),
+        fnp.nanmean(x, axis=dim_as_axis(dim), keepdims=keepdim), KEEP, "DivBackward0"),
+    Row("median", _order_statistics.median, KEEP, _by_dim("MedianBackward"),
+        returns=_named("median")),
+    Row("nanmedian", _order_statistics.nanmedian, KEEP, _by_dim("NanmedianBackward"),
         returns=_named("nanmedian")),
-    Row("mode", _mode, KEEP, returns=_named("mode")),
+    Row("mode", _order_statistics.mode, KEEP, returns=_named("mode")),
     Row("cumprod", lambda x, dim, *, dtype=None:
-        _scans.scanned(fnp.cumprod, x, _dims(x, dim), dtype), KEEP,
+        _scans.scanned(fnp.cumprod, x, checked_dims(x, dim), dtype), KEEP,
         inplace=True),
     Row("logcumsumexp", _logcumsumexp, FLOAT, check=_no_kernel("logcumsumexp_out_cpu")),
-    Row("cummax", _cummax, KEEP, returns=_named("cummax")),
-    Row("cummin", lambda x, dim: _cummax(x, dim, np.minimum), KEEP, returns=_named("cummin")),
+    Row("cummax", _order_statistics.cummax, KEEP, returns=_named("cummax")),
+    Row("cummin", _order_statistics.cummin, KEEP, returns=_named("cummin")),
     Row("sort", lambda x, dim=-1, descending=False, stable=False:
-        _sort(x, dim, descending), KEEP, "SortBackward0", returns=_named("sort")),
-    Row("msort", lambda x: _sort(x, 0)[0], KEEP, "SortBackward0"),
-    Row("topk", _topk, KEEP, returns=_named("topk")),
-    Row("kthvalue", _kthvalue, KEEP, returns=_named("kthvalue")),
+        _order_statistics.sort(x, dim, descending), KEEP, "SortBackward0", returns=_named("sort")),
+    Row("msort", lambda x: _order_statistics.sort(x, 0)[0], KEEP, "SortBackward0"),
+    Row("topk", _order_statistics.topk, KEEP, returns=_named("topk")),
+    Row("kthvalue", _order_statistics.kthvalue, KEEP, returns=_named("kthvalue")),
     Row("aminmax", _aminmax, KEEP, returns=_named("aminmax", ("min", "max"))),
     Row("std_mean", lambda x, dim=None, *, correction=1, keepdim=False:
         _var_mean(x, dim, correction=correction, keepdim=keepdim, which=fnp.std), KEEP,
@@ -1388,24 +917,24 @@ REDUCTIONS = [
 ]
 
 INDEXING = [
-    Row("gather", _gather, KEEP),
-    Row("take_along_dim", _take_along_dim, KEEP, "GatherBackward0"),
+    Row("gather", _gathering.gather, KEEP),
+    Row("take_along_dim", _gathering.take_along_dim, KEEP, "GatherBackward0"),
     Row("take", lambda x, index: fnp.take(fnp.reshape(x, (-1,)), np.asarray(index)), KEEP),
-    Row("index_select", _index_select, KEEP),
+    Row("index_select", _gathering.index_select, KEEP),
     Row("masked_select", lambda x, mask: fnp.getitem(
         fnp.broadcast_to(x, np.broadcast_shapes(fnp.shape(x), np.shape(mask))),
         np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), np.shape(mask)))), KEEP),
-    Row("scatter_add", _scatter_add, KEEP, inplace=True),
-    Row("scatter", _scatter, KEEP, Labels(
+    Row("scatter_add", _gathering.scatter_add, KEEP, inplace=True),
+    Row("scatter", _gathering.scatter, KEEP, Labels(
         lambda x, dim, index, src=None, *, value=None, reduce=None:
         "ScatterBackward0" if isinstance(src, Tensor) else "ScatterBackward1",
         "ScatterBackward0", "ScatterBackward1"), inplace=True),
-    Row("scatter_reduce", _scatter_reduce, KEEP, inplace=True),
-    Row("masked_scatter", _masked_scatter, KEEP, inplace=True),
-    Row("index_add", _index_add, KEEP, inplace=True),
-    Row("index_fill", _index_fill, KEEP, "IndexFillBackward0", inplace=True),
-    Row("narrow", _narrow, KEEP, "SliceBackward0", view=True),
-    Row("select", _select, KEEP, "SelectBackward0", view=True),
+    Row("scatter_reduce", _gathering.scatter_reduce, KEEP, inplace=True),
+    Row("masked_scatter", _gathering.masked_scatter, KEEP, inplace=True),
+    Row("index_add", _gathering.index_add, KEEP, inplace=True),
+    Row("index_fill", _gathering.index_fill, KEEP, "IndexFillBackward0", inplace=True),
+    Row("narrow", _gathering.narrow, KEEP, "SliceBackward0", view=True),
+    Row("select", _gathering.select, KEEP, "SelectBackward0", view=True),
 ]
 
 SHAPES = [
@@ -1495,11 +1024,11 @@ PRODUCTS = [
     Row("tensordot", _tensordot, PROMOTE, method=False),
     Row("cross", _cross, PROMOTE, "LinalgCrossBackward0"),
     Row("vdot", fnp.vdot, PROMOTE),
-    Row("addmm", _addmm, PROMOTE, inplace=True, check=_product_dtypes),
-    Row("addmv", _addmv, PROMOTE, inplace=True, check=_addmv_dtypes),
-    Row("addr", _addr, PROMOTE, inplace=True),
-    Row("baddbmm", _baddbmm, PROMOTE, inplace=True, check=_baddbmm_dtypes),
-    Row("addbmm", _addbmm, PROMOTE, inplace=True, check=_product_dtypes),
+    Row("addmm", _scaled_products.addmm, PROMOTE, inplace=True, check=_product_dtypes),
+    Row("addmv", _scaled_products.addmv, PROMOTE, inplace=True, check=_addmv_dtypes),
+    Row("addr", _scaled_products.addr, PROMOTE, inplace=True),
+    Row("baddbmm", _scaled_products.baddbmm, PROMOTE, inplace=True, check=_baddbmm_dtypes),
+    Row("addbmm", _scaled_products.addbmm, PROMOTE, inplace=True, check=_product_dtypes),
     Row("cdist", _cdist, PROMOTE, "CdistBackward0", method=False, check=_cdist_floats),
     Row("chain_matmul", lambda *matrices: fla.multi_dot(list(matrices)), PROMOTE,
         "MmBackward0", method=False),
@@ -1593,9 +1122,9 @@ FFT = [
     Row("fft.irfftn", _fftn(fnp.fft.irfftn), FLOAT),
     Row("stft", _windowed.stft, KEEP, "TransposeBackward1"),
     Row("istft", _windowed.istft, KEEP, "SqueezeBackward1"),
-    Row("fft.fftshift", lambda x, dim=None: fnp.fft.fftshift(x, axes=_axes(dim)), KEEP,
+    Row("fft.fftshift", lambda x, dim=None: fnp.fft.fftshift(x, axes=dim_as_axis(dim)), KEEP,
         "RollBackward0"),
-    Row("fft.ifftshift", lambda x, dim=None: fnp.fft.ifftshift(x, axes=_axes(dim)), KEEP,
+    Row("fft.ifftshift", lambda x, dim=None: fnp.fft.ifftshift(x, axes=dim_as_axis(dim)), KEEP,
         "RollBackward0"),
 ]
 

@@ -1,0 +1,25 @@
+"""PyTorch's `dim` arguments in funcgrad's terms: as an axis, checked against a tensor's
+dimensions (with PyTorch's error), and kept in a reduction's result (`keepdim`)."""
+import funcgrad.numpy as fnp
+
+
+def dim_as_axis(dim):
+    """PyTorch's dim (None, an int or a sequence) as funcgrad's axis."""
+    return dim if dim is None or isinstance(dim, int) else tuple(dim)
+
+
+def checked_dims(x, dim):
+    """`dim` (an int or a sequence) as non-negative axes of `x`, with PyTorch's error for
+    one out of range."""
+    ndim = max(fnp.ndim(x), 1)
+    for d in (dim,) if isinstance(dim, int) else dim:
+        if not -ndim <= d < ndim:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
+                             f"{ndim - 1}], but got {d})")
+    return dim % ndim if isinstance(dim, int) else tuple(d % ndim for d in dim)
+
+
+def keep_dim(out, x, dim, keepdim):
+    """A reduction's result over `dim` of `x` with that dim kept (PyTorch's keepdim for
+    functions funcgrad computes without it)."""
+    return fnp.expand_dims(out, dim % max(fnp.ndim(x), 1)) if keepdim and fnp.ndim(x) else out

@@ -1,0 +1,281 @@
+"""PyTorch's gather, scatter and index_* functions, narrow and select, on funcgrad's
+indexing and `.at[]` updates, with PyTorch's addressing (an index picks along one `dim`) and
+PyTorch's checks of the index, in its order and with its messages."""
+import numbers
+
+import numpy as np
+
+import funcgrad.numpy as fnp
+from funcgrad.core import unbox_all
+
+from . import _dtypes
+from ._dim_args import checked_dims
+
+
+def _along(index, dim, ndim):
+    """The index of a tensor of `ndim` >= 1 dimensions that picks, at each position of
+    `index`, element index[...] along `dim` (PyTorch's gather/scatter addressing; a 0-d
+    index is one position of a vector; an empty one, of any shape, picks nothing)."""
+    index = np.asarray(index)
+    if index.size == 0:
+        return (np.zeros(index.shape, np.intp),) * ndim
+    if index.ndim == 0:
+        return (index,)
+    grids = list(np.indices(index.shape, sparse=True))
+    grids[dim % index.ndim] = index
+    return tuple(grids)
+
+
+def _as_vector(x):
+    """x, a 0-d x as a vector of one element (as gather and scatter read scalars)."""
+    return fnp.reshape(x, (1,)) if fnp.ndim(x) == 0 else x
+
+
+def _shaped_like(out, x):
+    """A gather or scatter result computed on `_as_vector(x)`, back to x's dimensions."""
+    return fnp.reshape(out, ()) if fnp.ndim(x) == 0 and fnp.ndim(out) else out
+
+
+def _check_index(index, name, x, dim, src=None):
+    """PyTorch's checks of a gather/scatter index, in its order: int32 or int64; its shape
+    against x's and src's (a tensor; None for a number), unless it is empty; within
+    [0, size) along `dim` (PyTorch counts no index from the end here)."""
+    index = np.asarray(index)
+    if index.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+    axis = checked_dims(x, dim)
+    if index.size:
+        _check_index_shape(name, index.shape, fnp.shape(x), axis,
+                           None if src is None else fnp.shape(src))
+    _check_in_range(index, (fnp.shape(x) or (1,))[axis], axis, RuntimeError, negatives=False)
+
+
+def _length(shape, d):
+    """shape[d], a scalar's shape counting as (1,) (PyTorch's ensure_nonempty_size)."""
+    if not shape:
+        return 1
+    if d >= len(shape):
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-len(shape)}, "
+                         f"{len(shape) - 1}], but got {d})")
+    return shape[d]
+
+
+def _check_index_shape(name, index_shape, shape, axis, src_shape):
+    """PyTorch's errors, in its order, for an index with another number of dimensions than
+    x or src (of `src_shape`, None for a number), longer than x along another dimension
+    than `axis`, or longer than src along any (src is read only where x's sizes pass)."""
+    ndim = max(len(shape), 1)
+    if max(len(index_shape), 1) != ndim:
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as "
+                           f"{'input' if name == 'gather' else 'self'} tensor")
+    longer = [d for d in range(ndim) if d != axis and _length(index_shape, d) > _length(shape, d)]
+    if name == "gather":
+        if longer:
+            raise RuntimeError(f"Size does not match at dimension {longer[0]} expected index "
+                               f"{list(index_shape)} to be no larger than self {list(shape)} "
+                               f"apart from dimension {axis}")
+        return
+    if not longer and src_shape is not None:  # src is read up to its first shorter dimension
+        for d in range(ndim):
+            if _length(index_shape, d) > _length(src_shape, d):
+                longer = [d]
+                break
+    if src_shape is not None and max(len(src_shape), 1) != ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if longer:
+        src_part = "" if src_shape is None else f" and to be no larger size than src " \
+                                                f"{list(src_shape)}"
+        raise RuntimeError(f"Expected index {list(index_shape)} to be no larger than self "
+                           f"{list(shape)} apart from dimension {axis}{src_part}")
+
+
+def _read_source(src, index):
+    """The elements of a scatter's src that `index` reads, shaped like index: its leading
+    block of index's shape (a 0-d index reads one element; a 0-d src is one element, read
+    wherever index points)."""
+    if fnp.ndim(src) == 0:
+        return src
+    if not np.size(index):  # nothing is read (src may be shorter than the empty index)
+        return np.zeros((), unbox_all(src).dtype)
+    shape = np.shape(index)
+    part = fnp.getitem(src, tuple(slice(0, n) for n in shape or (1,)))
+    return part if shape else fnp.reshape(part, ())
+
+
+def gather(x, dim, index, *, sparse_grad=False):
+    _check_index(index, "gather", x, dim)
+    return fnp.getitem(_as_vector(x), _along(index, dim, max(fnp.ndim(x), 1)))
+
+
+def scatter_add(x, dim, index, src):
+    _check_index(index, "scatter_add", x, dim, src)
+    out = fnp.at(_as_vector(x))[_along(index, dim, max(fnp.ndim(x), 1))].add(
+        _read_source(src, index))
+    return _shaped_like(out, x)
+
+
+def scatter(x, dim, index, src=None, *, value=None, reduce=None):
+    _check_index(index, "scatter", x, dim, None if isinstance(src, numbers.Number) else src)
+    if reduce is not None:
+        raise NotImplementedError("compat: scatter(reduce=...) is not supported; use "
+                                  "scatter_add or scatter_reduce")
+    index = np.asarray(index)
+    part = value if src is None else _read_source(src, index)
+    where = _along(index, dim, max(fnp.ndim(x), 1))
+    return _shaped_like(fnp.at(_as_vector(x))[where].set(part), x)
+
+
+def scalar_type(x):
+    """PyTorch's name of x's element type in messages: Float, Long, Bool, ..."""
+    return _dtypes.from_numpy_dtype(unbox_all(x).dtype).scalar_name
+
+
+def _check_same_dtype(x, other, message):
+    if unbox_all(x).dtype != unbox_all(other).dtype:
+        raise RuntimeError(message)
+
+
+_SCATTER_UPDATES = {"sum": "add", "prod": "multiply", "amax": "max", "amin": "min"}
+
+
+def _scatter_identity(reduce, dtype):
+    """The value a position starts from when include_self=False leaves its own out."""
+    if reduce in ("sum", "prod"):
+        return np.asarray(0 if reduce == "sum" else 1, dtype)
+    if np.issubdtype(dtype, np.floating):
+        return np.asarray(-np.inf if reduce == "amax" else np.inf, dtype)
+    limits = np.iinfo(dtype) if np.issubdtype(dtype, np.integer) else None
+    if limits is None:  # bool
+        return np.asarray(reduce == "amin", dtype)
+    return np.asarray(limits.min if reduce == "amax" else limits.max, dtype)
+
+
+def scatter_reduce(x, dim, index, src, reduce, *, include_self=True):
+    """src's elements reduced into x at index[...] along `dim` (PyTorch's addressing);
+    with include_self=False, a position src reaches starts from the reduction's identity
+    instead of its own value (and gets no gradient for it)."""
+    _check_index(index, "scatter_reduce", x, dim, src)
+    if reduce not in _SCATTER_UPDATES and reduce != "mean":
+        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
+                           f"got {reduce}")
+    _check_same_dtype(x, src, "scatter(): Expected self.dtype to be equal to src.dtype")
+    vector = _as_vector(x)
+    where = _along(index, dim, fnp.ndim(vector))
+    part = _read_source(src, index)
+    dtype = unbox_all(x).dtype
+    hits = np.zeros(fnp.shape(vector), np.int64)
+    np.add.at(hits, where, 1)
+    hits = _shaped_like(hits, x)
+    if reduce == "mean":
+        total = scatter_reduce(x, dim, index, src, "sum", include_self=include_self)
+        counts = (hits + 1 if include_self else np.maximum(hits, 1)).astype(dtype)
+        if np.issubdtype(dtype, np.inexact):
+            return total / counts
+        return fnp.floor_divide(total, counts)  # PyTorch's integer mean rounds down
+    start = x if include_self else fnp.where(hits > 0, _scatter_identity(reduce, dtype), x)
+    out = getattr(fnp.at(_as_vector(start))[where], _SCATTER_UPDATES[reduce])(part)
+    return _shaped_like(out, x)
+
+
+def masked_scatter(x, mask, source):
+    """x with the positions where `mask` (broadcast to x) is True filled, in row-major
+    order, by source's first elements."""
+    mask = np.asarray(mask)
+    if mask.dtype != np.bool_:
+        raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {scalar_type(mask)}")
+    _check_same_dtype(x, source, "masked_scatter: expected self and source to have same "
+                      f"dtypes but got {scalar_type(x)} and {scalar_type(source)}")
+    mask = np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), mask.shape))
+    x = fnp.broadcast_to(x, mask.shape)
+    count = int(mask.sum())
+    if count > fnp.size(source):
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    return fnp.at(x)[mask].set(fnp.reshape(source, (-1,))[:count])
+
+
+def index_select(x, dim, index):
+    index = np.asarray(index)
+    if index.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if index.dtype not in (np.int32, np.int64):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    size = fnp.shape(x)[checked_dims(x, dim)] if fnp.ndim(x) else 1
+    if ((index < 0) | (index >= size)).any():  # PyTorch counts no index from the end here
+        raise IndexError("index out of range in self")
+    if fnp.ndim(x) == 0:  # PyTorch's 0-d tensor has one element along dimension 0
+        return x
+    return fnp.take(x, index, axis=dim)
+
+
+def index_add(x, dim, index, source, *, alpha=1):
+    index, dim = np.asarray(index), checked_dims(x, dim)
+    if index.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{scalar_type(index)}")
+    if index.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+                         f"{index.ndim} with type: {scalar_type(index)} and size: "
+                         f"{list(index.shape)}")
+    shape, source_shape = fnp.shape(x) or (1,), fnp.shape(source) or (1,)
+    if index.size != source_shape[dim]:
+        raise RuntimeError(f"index_add_(): Number of indices ({index.size}) should be equal to "
+                           f"source.size(dim): ({source_shape[dim]}), for dim: {dim}")
+    if shape[:dim] + shape[dim + 1:] != source_shape[:dim] + source_shape[dim + 1:]:
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {list(fnp.shape(x))} "
+                           f"source.shape = {list(fnp.shape(source))}")
+    _check_in_range(index, shape[dim], dim, RuntimeError, negatives=False)
+    grid = [slice(None)] * max(fnp.ndim(x), 1)
+    grid[dim] = index
+    return fnp.at(x)[tuple(grid)].add(source if alpha == 1 else source * alpha)
+
+
+def index_fill(x, dim, index, value):
+    index, dim = np.asarray(index), checked_dims(x, dim)
+    if index.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if index.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    _check_in_range(index, (fnp.shape(x) or (1,))[dim], dim, IndexError, negatives=True)
+    grid = [slice(None)] * max(fnp.ndim(x), 1)
+    grid[dim] = index
+    return fnp.at(x)[tuple(grid)].set(value)
+
+
+def _check_in_range(index, size, dim, error, negatives):
+    """PyTorch's `error` for an index out of [0, size) (or [-size, size) where it counts
+    `negatives` from the end) along `dim`."""
+    bad = index[(index < (-size if negatives else 0)) | (index >= size)]
+    if bad.size:
+        raise error(f"index {bad.flat[0]} is out of bounds for dimension {dim} with size {size}")
+
+
+def take_along_dim(x, indices, dim=None):
+    if dim is None:
+        return fnp.take(fnp.reshape(x, (-1,)), np.asarray(indices).reshape(-1))
+    return fnp.take_along_axis(x, np.asarray(indices), axis=dim)
+
+
+def narrow(x, dim, start, length):
+    dim = checked_dims(x, dim)
+    index = [slice(None)] * fnp.ndim(x)
+    start = int(start) % fnp.shape(x)[dim] if start < 0 else int(start)
+    if start + length > fnp.shape(x)[dim]:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({fnp.shape(x)[dim]}).")
+    index[dim] = slice(start, start + length)
+    return fnp.getitem(x, tuple(index))
+
+
+def select(x, dim, index):
+    shape = fnp.shape(x)
+    if not shape:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim = checked_dims(x, dim)
+    if not -shape[dim] <= index < shape[dim]:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(shape)} at dimension {dim}")
+    grid = [slice(None)] * len(shape)
+    grid[dim] = index
+    return fnp.getitem(x, tuple(grid))
