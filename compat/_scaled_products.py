@@ -1,10 +1,10 @@
-"""PyTorch's products with a beta and an alpha (addmm, addmv, addr, baddbmm, addbmm),
-rounded as its CPU build's kernels round them with MKL's AVX2 code (MKL's AVX-512 code
-rounds other bits: docs/guide-compat.md): gemm scales mat1 by alpha before the
-product and adds beta * input to it; gemv (a product of one column) scales the vector, or
-the product where the product is a gemm of one column; small batched products
-(contraction * rows * columns < 400) add alpha times the product; addr is one fused
-multiply-add per element. beta = 0 ignores input (even NaN)."""
+"""PyTorch's products with a beta and an alpha (addmm, addmv, addr, baddbmm, addbmm), rounded
+as its CPU build's kernels (MKL) rounded them on the machine this was fitted on (on other
+CPUs MKL takes other kernels, which round other last bits: docs/guide-compat.md): gemm
+scales mat1 by alpha before the product and adds beta * input to it; gemv (a product of one
+column) scales the vector, or the product where the product is a gemm of one column; small
+batched products (contraction * rows * columns < 400) add alpha times the product; addr is
+one fused multiply-add per element. beta = 0 ignores input (even NaN)."""
 import numpy as np
 
 import funcgrad.numpy as fnp
