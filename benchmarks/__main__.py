@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from . import chain, jit, out_of_core, workloads
+from . import chain, jit, machine, out_of_core, workloads
 from .peers import available, installed_peers
 from .timing import interleaved_medians
 
@@ -34,7 +34,7 @@ def _time_workload(make, peers, rounds):
 
 def run_all(rounds, chain_peers):
     peers, missing = installed_peers()
-    results = {"peers": peers, "missing": missing}
+    results = {"peers": peers, "missing": missing, "machine": machine.measure()}
     print(f"peers: {', '.join(peers)}" + (f" (not installed: {', '.join(missing)})"
                                           if missing else ""))
     overhead = _time_workload(workloads.make_overhead, peers, rounds)
@@ -104,7 +104,8 @@ def render_markdown(results, command):
              f"NumPy {np.__version__}, with `{command}`. Medians of interleaved rounds in "
              f"one process (the 200,000-primitive chain: the median of {CHAIN_ROUNDS} fresh "
              f"processes per peer, peers taking turns). "
-             f"Machines are shared and noisy: compare the ratios, not the absolute times.", ""]
+             f"Machines are shared and noisy: compare the ratios, not the absolute times.", "",
+             machine.describe(results["machine"]), ""]
     if results["missing"]:
         lines += [f"Not installed, so skipped: {', '.join(results['missing'])}.", ""]
     lines += _overhead_table(
