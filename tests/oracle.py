@@ -57,6 +57,8 @@ class Case:
     order:    2 also compares a Hessian-vector product.
     rtol, atol: looser floors for the tolerances of the arguments' precision (a float64
               case with a float32 step inside rounds like float32 there).
+    costly_oracle: JAX compiles the case's oracle for seconds a shape (its second
+              derivatives are large programs): the default run draws fewer examples.
     """
     name: str
     fun: Callable
@@ -67,6 +69,7 @@ class Case:
     rtol: Optional[float] = None
     atol: Optional[float] = None
     differentiable: bool = True
+    costly_oracle: bool = False
 
     def funcgrad_fun(self):
         return lambda *args, **static: self.fun(fnp, *args, **static)

@@ -109,9 +109,11 @@ def _jax_general(a, b, axes, dot_axes, mode):
 
 
 CASES = [
-    Case("signal_convolve_correlate", _convolutions, operands(), order=2),
+    Case("signal_convolve_correlate", _convolutions, operands(), order=2,
+         costly_oracle=True),
     Case("signal_convolve2d", _convolutions_2d,
-         operands([layout for layout in _LAYOUTS if len(layout[0]) == 2]), order=2),
+         operands([layout for layout in _LAYOUTS if len(layout[0]) == 2]), order=2,
+         costly_oracle=True),
     Case("signal_convolve_general", _general, general_operands(), jax_fun=_jax_general,
          order=2),
 ]
