@@ -125,7 +125,7 @@ def scatter(x, dim, index, src=None, *, value=None, reduce=None):
     return _shaped_like(fnp.at(_as_vector(x))[where].set(part), x)
 
 
-def scalar_type(x):
+def _scalar_type(x):
     """PyTorch's name of x's element type in messages: Float, Long, Bool, ..."""
     return _dtypes.from_numpy_dtype(unbox_all(x).dtype).scalar_name
 
@@ -183,9 +183,9 @@ def masked_scatter(x, mask, source):
     mask = np.asarray(mask)
     if mask.dtype != np.bool_:
         raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
-                           f"dtype {scalar_type(mask)}")
+                           f"dtype {_scalar_type(mask)}")
     _check_same_dtype(x, source, "masked_scatter: expected self and source to have same "
-                      f"dtypes but got {scalar_type(x)} and {scalar_type(source)}")
+                      f"dtypes but got {_scalar_type(x)} and {_scalar_type(source)}")
     mask = np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), mask.shape))
     x = fnp.broadcast_to(x, mask.shape)
     count = int(mask.sum())
@@ -212,10 +212,10 @@ def index_add(x, dim, index, source, *, alpha=1):
     index, dim = np.asarray(index), checked_dims(x, dim)
     if index.dtype not in (np.int64, np.int32):
         raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
-                           f"{scalar_type(index)}")
+                           f"{_scalar_type(index)}")
     if index.ndim > 1:
         raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
-                         f"{index.ndim} with type: {scalar_type(index)} and size: "
+                         f"{index.ndim} with type: {_scalar_type(index)} and size: "
                          f"{list(index.shape)}")
     shape, source_shape = fnp.shape(x) or (1,), fnp.shape(source) or (1,)
     if index.size != source_shape[dim]:

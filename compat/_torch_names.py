@@ -415,8 +415,10 @@ def _square(compute, name):
 
 def _inexact(A):
     """A, refused as PyTorch's eig refuses integer and bool matrices."""
-    if not np.issubdtype(unbox_all(A).dtype, np.inexact):
-        raise RuntimeError(f"Unknown Complex ScalarType for {_gathering.scalar_type(A)}")
+    dtype = unbox_all(A).dtype
+    if not np.issubdtype(dtype, np.inexact):
+        raise RuntimeError(f"Unknown Complex ScalarType for "
+                           f"{_dtypes.from_numpy_dtype(dtype).scalar_name}")
     return A
 
 
