@@ -327,27 +327,25 @@ def _norm_pull(g, x, norm, *, ord, axes, keepdims):
     where the norm is 0 (its subgradients), sgn(x) = 0 at NaN."""
     if not keepdims and axes is not None:
         g, norm = fnp.expand_dims(g, axes), fnp.expand_dims(norm, axes)
-    raw = unbox_all(x)
-    zero_norm = unbox_all(norm) == 0
     if ord == 0:
         return fnp.zeros_like(x)
     if ord == 2:
-        return g * fnp.where(zero_norm, 0, x / norm)
-    sign = sgn(x)
+        return g * fnp.where(unbox_all(norm) == 0, 0, x / norm)
     if ord == 1:
-        return sign * g
+        return sgn(x) * g
+    raw = unbox_all(x)
     if math.isinf(ord):  # the elements at the norm (or NaN) share it
         magnitude = np.abs(raw)
         hits = (magnitude == unbox_all(norm)) | (magnitude != magnitude)
         count = np.sum(hits, axis=axes, keepdims=True)
-        return sign * ((g / count.astype(raw.dtype)) * hits)
+        return sgn(x) * ((g / count.astype(raw.dtype)) * hits)
     magnitude = fnp.absolute(x)
     if ord < 1:
-        scaled = sign * fnp.where(raw == 0, 0, magnitude ** (ord - 1))
+        scaled = sgn(x) * fnp.where(raw == 0, 0, magnitude ** (ord - 1))
         return scaled * g * norm ** (1 - ord)
-    scale = fnp.where(zero_norm, 0, g / norm ** (ord - 1))
+    scale = fnp.where(unbox_all(norm) == 0, 0, g / norm ** (ord - 1))
     if ord < 2:
-        return sign * magnitude ** (ord - 1) * scale
+        return sgn(x) * magnitude ** (ord - 1) * scale
     return x * magnitude ** (ord - 2) * scale
 
 
