@@ -45,8 +45,8 @@ def cpu_model():
 
 def measure():
     """{"python_ns": ns per iteration of the pure-Python loop, "gemm_us": us per product
-    of the seed network's (64, 1000) and (1000, 100) float32 arrays}: medians of ROUNDS
-    interleaved rounds."""
+    of the seed network's (64, 1000) and (1000, 100) float32 arrays, both medians of ROUNDS
+    interleaved rounds, "cpu": `cpu_model()`}."""
     x, _, w1, _ = workloads.network_data()
     python, gemm = [], []
     for _ in range(ROUNDS):
