@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from . import chain, jit, machine, out_of_core, workloads
+from . import chain, jit, machine, out_of_core, vmap, workloads
 from .peers import available, installed_peers
 from .timing import interleaved_medians
 
@@ -52,6 +52,7 @@ def run_all(rounds, chain_peers):
                                     if len(cheap) == 2 else None)
     results["chain"] = _time_chain([p for p in peers if p != "numpy" and p in chain_peers])
     results["jit"] = jit.run_all(rounds)
+    results["vmap"] = vmap.run_all(rounds)
     results["out_of_core"] = _time_out_of_core(rounds)
     return results
 
@@ -132,6 +133,7 @@ def render_markdown(results, command):
         lines.append(f"| {peer} | {seconds:.2f} | {_ratio(seconds, reference[0])} | "
                      f"{mib:.0f} | {_ratio(mib, reference[1])} |")
     lines += [""] + jit.render(results["jit"])
+    lines += [""] + vmap.render(results["vmap"])
     if results["out_of_core"] is not None:
         lines += [""] + out_of_core.render(results["out_of_core"], command)
     lines += ["", "![ratios](benchmarks.png)", ""]

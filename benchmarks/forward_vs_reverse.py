@@ -14,15 +14,10 @@ import os
 import platform
 import time
 
-# One BLAS thread unless told otherwise: on a busy machine OpenBLAS's threads make the
-# big matmuls' times vary by 100x, which would swamp the ratios.
-for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_variable, "1")
+import numpy as np
 
-import numpy as np  # noqa: E402 -- after the thread settings
-
-import funcgrad as fg  # noqa: E402
-import funcgrad.numpy as fnp  # noqa: E402
+import funcgrad as fg
+import funcgrad.numpy as fnp
 
 N, D_IN, H, D_OUT = 64, 1000, 100, 10
 

@@ -19,11 +19,7 @@ import statistics
 import sys
 import time
 
-# One BLAS thread per Dask worker thread (before NumPy loads): see examples/out_of_core.py.
-for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_variable, "1")
-
-import numpy as np  # noqa: E402 -- after the thread settings
+import numpy as np
 
 EXAMPLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                        "examples", "out_of_core.py")

@@ -459,7 +459,7 @@ def test_value_reading_functions_elementwise_in_one_argument_batch_in_one_call(m
 
 @pytest.mark.parametrize("axes", [(0, 0), (1, 2), (2, 0)])
 def test_batched_outer_products_match_jax(axes):
-    # (M, 1) @ (1, N) per element (a vector-matrix product's VJP) is one broadcast multiply.
+    # (M, 1) @ (1, N) per element (a vector-matrix product's VJP) is one einsum.
     rng_ = np.random.default_rng(4)
     a = np.moveaxis(rng_.normal(size=(3, 4, 1)), 0, axes[0])
     b = np.moveaxis(rng_.normal(size=(3, 1, 5)), 0, axes[1])
