@@ -160,6 +160,17 @@ def hessian_calls():
         hessian(X50)
 
 
+def per_example_calls():
+    """benchmarks.vmap's per-example gradients at tiny shapes (a batch of 5, 4-8-2): the
+    Python around their NumPy operations."""
+    def loss(w1, w2, x, y):
+        return fnp.sum((fnp.maximum(x @ w1, 0.0) @ w2 - y) ** 2)
+    per_example = funcgrad.vmap(funcgrad.grad(loss, argnums=(0, 1)), in_axes=(None, None, 0, 0))
+    y = rng.standard_normal((5, 2))
+    for _ in range(n):
+        per_example(W1, W2, X, y)
+
+
 WORKLOADS = {
     # grad of an n-primitive chain: a primitive forward and backward per repetition
     "sin": lambda: funcgrad.grad(sin_chain)(x0),
@@ -181,6 +192,7 @@ WORKLOADS = {
     "links_grad_call": links_grad_calls,
     "jacrev_call": jacrev_calls,
     "hessian_call": hessian_calls,
+    "per_example_call": per_example_calls,
 }
 
 WORKLOADS[name]()

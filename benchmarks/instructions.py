@@ -20,12 +20,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "instruction_workloads.py")
 WORKLOADS = ("sin", "mul", "matvec", "compat_sin", "compat_mul", "compat_link", "net",
              "compat_net", "grad_call", "jit_net", "jit_call", "jit_seed_step", "numpy_seed_step",
-             "jit_first_calls", "links_grad_call", "jacrev_call", "hessian_call")
+             "jit_first_calls", "links_grad_call", "jacrev_call", "hessian_call",
+             "per_example_call")
 # Repetitions: chains of primitives are long enough that one primitive's cost dominates.
 REPETITIONS = {"net": 50, "compat_net": 50, "grad_call": 50, "jit_net": 50, "jit_call": 200,
                "jit_seed_step": 20, "numpy_seed_step": 20,
                "jit_first_calls": 5, "links_grad_call": 5,
-               "jacrev_call": 20, "hessian_call": 10}
+               "jacrev_call": 20, "hessian_call": 10, "per_example_call": 20}
 CHAIN = 200
 
 

@@ -454,6 +454,27 @@ def test_value_reading_functions_elementwise_in_one_argument_batch_in_one_call(m
     np.testing.assert_array_equal(looped, jax.vmap(jnp.searchsorted)(many_bins, x))
 
 
+# ---- masks computed from values: read across the whole batch ------------------------------
+
+
+@pytest.mark.parametrize("make", [
+    lambda np_: lambda x: np_.maximum(x, 0.0),  # a tie at 0 gives each side 1/2
+    lambda np_: lambda x: np_.minimum(x, x[::-1]),
+    lambda np_: lambda x: np_.hypot(x, 0.5 * x),  # hypot(0, 0)'s own derivative
+], ids=["maximum", "minimum", "hypot"])
+@pytest.mark.parametrize("batch", [
+    [[0.0, 1.0, -2.0], [0.5, -1.0, 2.0]],  # the special value in one element only
+    [[0.5, 1.0, -2.0], [0.5, -1.0, 2.0]],  # nowhere in the batch
+], ids=["in one element", "in none"])
+def test_value_dependent_derivatives_per_element_match_jax(make, batch):
+    # A rule skips a mask's work where the mask holds nowhere; batched, it must hold
+    # nowhere in the whole batch, and each element keeps its own derivative.
+    ours, theirs = both(make)
+    batch = np.array(batch)
+    assert_tree_close(fg.vmap(fg.grad(lambda x: fnp.sum(ours(x))))(batch),
+                      jax.vmap(jax.grad(lambda x: jnp.sum(theirs(x))))(batch))
+
+
 # ---- products with a shared matrix: one matrix product for the whole batch ------------------
 
 

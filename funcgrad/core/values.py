@@ -105,8 +105,11 @@ def dtype_of(x):
 def shape_of(x):
     try:
         return x.shape
-    except AttributeError:
-        return np.shape(x)
+    except AttributeError:  # Python numbers (a scalar operand: np.shape costs 1.3 us more)
+        return () if type(x) in _PYTHON_NUMBERS else np.shape(x)
+
+
+_PYTHON_NUMBERS = frozenset([float, int, bool, complex])
 
 
 def is_differentiable(x):

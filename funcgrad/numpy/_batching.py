@@ -357,8 +357,11 @@ except ImportError:  # another NumPy
 
 def may_hold(mask):
     """Whether a raw boolean ``mask`` holds anywhere, for rules that skip work where it
-    does not. A batched mask (vmap) differs per element, and reading a lazy one (Dask's)
-    would compute it: assume it does."""
+    does not. A batched mask (vmap) is read whole: holding in no element of the batch, it
+    holds in none. A staged one (jit) stands for the values of later runs too, and reading
+    a lazy one (Dask's) would compute it: assume it does."""
+    while isinstance(mask, Box) and mask._trace.batches:
+        mask = mask.value
     if isinstance(mask, Box) or (type(mask) is not np.ndarray and is_array(mask)):
         return True
     return bool(_count_all_nonzero(mask))

@@ -71,16 +71,16 @@ def _matmul_vjp(argnum):
 def _matmul_a_pull(g, b, a_vector, b_vector, shape, dtype):
     if not b_vector and (not a_vector or len(shape_of(b)) == 2):
         return unbroadcast(_matmul(g, _swap_last(b)), shape, dtype)
-    b_matrix = _insert_axis(b, -1) if b_vector else b
-    ct = _matmul(_as_matrix_cotangent(g, a_vector, b_vector), _swap_last(b_matrix))
+    b_rows = _insert_axis(b, 0) if b_vector else _swap_last(b)  # (a vector: one row)
+    ct = _matmul(_as_matrix_cotangent(g, a_vector, b_vector), b_rows)
     return unbroadcast(_drop_axis(ct, -2) if a_vector else ct, shape, dtype)
 
 
 def _matmul_b_pull(g, a, a_vector, b_vector, shape, dtype):
     if not a_vector and (not b_vector or len(shape_of(a)) == 2):
         return unbroadcast(_matmul(_swap_last(a), g), shape, dtype)
-    a_matrix = _insert_axis(a, 0) if a_vector else a
-    ct = _matmul(_swap_last(a_matrix), _as_matrix_cotangent(g, a_vector, b_vector))
+    a_columns = _insert_axis(a, -1) if a_vector else _swap_last(a)  # (a vector: one column)
+    ct = _matmul(a_columns, _as_matrix_cotangent(g, a_vector, b_vector))
     return unbroadcast(_drop_axis(ct, -1) if b_vector else ct, shape, dtype)
 
 
