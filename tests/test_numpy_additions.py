@@ -170,8 +170,79 @@ def _numpy_scalar_type_names():
 def test_every_numpy_scalar_type_name_is_in_funcgrad_numpy():
     names = _numpy_scalar_type_names()
     assert {"longdouble", "float64", "intp", "complexfloating", "bool"} <= set(names)
-    missing = [name for name in names if getattr(fnp, name, None) is not getattr(np, name)]
+    missing = [name for name in names if getattr(fnp, name, None) != getattr(np, name)]
     assert not missing, f"funcgrad.numpy lacks NumPy's scalar types {missing}"
+
+
+@pytest.mark.parametrize("name", _numpy_scalar_type_names())
+def test_scalar_types_stand_for_numpys_wherever_numpy_takes_a_type(name):
+    ours, numpys = getattr(fnp, name), getattr(np, name)
+    assert ours == numpys and numpys == ours and hash(ours) == hash(numpys)
+    assert {numpys: name}[ours] == name
+    assert issubclass(ours, numpys) and issubclass(numpys, ours)
+    if numpys in (np.generic, np.number, np.integer, np.floating, np.complexfloating,
+                  np.inexact, np.signedinteger, np.unsignedinteger, np.flexible,
+                  np.character) or np.dtype(numpys).kind not in "biufc":
+        assert ours is numpys  # nothing to convert: NumPy's own
+        return
+    value = numpys(1)
+    assert isinstance(value, ours) and type(ours(1)) is type(value) and ours(1) == value
+    assert np.dtype(ours) == np.dtype(numpys) and np.issubdtype(ours, numpys)
+    assert np.zeros(2, ours).dtype == np.zeros(2, numpys).dtype == fnp.zeros(2, ours).dtype
+    assert np.ones(2).astype(ours).dtype == np.dtype(numpys)
+    assert ours() == numpys()
+    np.testing.assert_array_equal(ours([1.5, 2.0]), numpys([1.5, 2.0]))
+
+
+def test_the_aliases_of_one_numpy_type_are_one_type():
+    assert fnp.intp is fnp.int64 is fnp.int_ and fnp.bool_ is fnp.bool
+    assert fnp.double is fnp.float64 and fnp.longdouble is fnp.float128
+
+
+# Conversions by calling a scalar type on a traced value, as jnp's types convert tracers.
+CONVERSIONS = ["float32", "float64", "int32", "int64", "uint8", "bool", "complex128",
+               "complex64"]
+
+
+def _converted_sum(namespace, name):
+    """x -> sum(x * T(x)) + sum(T(sum(x))): T(x) of an array and of a traced scalar."""
+    def f(x):
+        converted = getattr(namespace, name)
+        return namespace.sum(x * converted(x)) + namespace.sum(converted(namespace.sum(x)))
+    return f
+
+
+@pytest.mark.parametrize("name", CONVERSIONS)
+def test_calling_a_scalar_type_converts_a_traced_value_as_jax(name):
+    x = np.array([0.3, 1.7, 2.4, 0.0])  # (unsigned types: no negative values to wrap)
+    ours, theirs = _converted_sum(fnp, name), _converted_sum(jnp, name)
+    value, want = ours(x), theirs(x)
+    assert np.result_type(value) == want.dtype
+    np.testing.assert_allclose(value, want, rtol=1e-6)
+    if np.dtype(name).kind == "c":  # a complex output has no real gradient
+        return
+    for transform in (fg.grad, lambda f: fg.jit(fg.grad(f))):
+        gradient = transform(ours)(x)
+        expected = jax.grad(theirs)(x)
+        assert gradient.dtype == expected.dtype
+        np.testing.assert_allclose(gradient, expected, rtol=1e-6)
+    batched = fg.vmap(lambda v: getattr(fnp, name)(v) * 2)(x)
+    expected = jax.vmap(lambda v: getattr(jnp, name)(v) * 2)(x)
+    assert batched.dtype == expected.dtype
+    np.testing.assert_allclose(batched, expected, rtol=1e-6)
+    tangent = np.array([1.0, -0.5, 2.0, 0.25])
+    out, out_tangent = fg.jvp(ours, (x,), (tangent,))
+    want_out, want_tangent = jax.jvp(theirs, (x,), (tangent,))
+    np.testing.assert_allclose(out, want_out, rtol=1e-6)
+    np.testing.assert_allclose(out_tangent, want_tangent, rtol=1e-6)
+
+
+def test_calling_a_scalar_type_on_a_dask_array_keeps_it_lazy():
+    da = pytest.importorskip("dask.array")
+    lazy = da.from_array(np.array([1.5, 2.5]), chunks=1)
+    converted = fnp.int32(lazy)
+    assert isinstance(converted, da.Array) and converted.dtype == np.int32
+    np.testing.assert_array_equal(converted.compute(), [1, 2])
 
 
 @pytest.mark.parametrize("name", ["typecodes", "sctypeDict", "ScalarType", "True_", "False_",
