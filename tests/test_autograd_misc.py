@@ -170,6 +170,18 @@ def test_check_grads_passes_and_fails_where_autograds_does():
             check(wrong_square, modes=["rev"], order=1)(rng.standard_normal(3))
 
 
+@pytest.mark.parametrize("gap", [2e-5, 1e-3])
+def test_check_grads_steps_as_small_as_autograds(gap):
+    """Values `gap` apart around a kink (sort's order, min's choice): autograd's steps of
+    5e-7 stay on one side of it and its check passes; so must ours (JAX's step of 1e-4,
+    funcgrad.test_util's default, crossed the 2e-5 gap of autograd's own test_sort)."""
+    x = np.array([0.5, -0.2341, -0.2341 + gap, 1.5, 0.1])
+    for check, n in ((ftest_util.check_grads, fnp), (atest_util.check_grads, anp)):
+        check(n.sort)(x)
+        check(n.min)(x)
+        check(lambda v: n.partition(v, 2))(x)
+
+
 def test_combo_check_runs_every_combination():
     seen = []
 
