@@ -92,6 +92,30 @@ def test_closing_over_a_traced_value_is_an_error():
         fg.grad(lambda a: fnp.sum(odeint(lambda y, t: fnp.dot(y, a), y0, t)))(a)
 
 
+def _second_derivatives(argnum):
+    def loss(*values):
+        return fnp.sum(odeint(field(fnp), *values[:2], values[2:]) ** 2)
+    gradient = fg.grad(loss, argnums=argnum)
+    return {"hessian": fg.hessian(loss, argnums=argnum),
+            "grad of grad": fg.grad(lambda *v: fnp.sum(gradient(*v)), argnums=argnum),
+            "jacrev of grad": fg.jacrev(gradient, argnums=argnum)}
+
+
+@pytest.mark.parametrize("argnum", [0, 1, 2], ids=["y0", "t", "args"])
+def test_second_derivatives_are_a_clear_error(argnum):
+    """SciPy solves the system and its adjoint: no derivative of the derivative (JAX's
+    and autograd's adjoint solves are their own odeint, differentiable again)."""
+    for name, second in _second_derivatives(argnum).items():
+        with pytest.raises(NotImplementedError, match="only first derivatives"):
+            second(*PROBLEMS[0])
+
+
+def test_jit_of_the_gradient_runs_the_solves_on_its_inputs():
+    y0, t, a, b = PROBLEMS[0]
+    loss = lambda y0: fnp.sum(odeint(field(fnp), y0, t, (a, b)) ** 2)  # noqa: E731
+    np.testing.assert_allclose(fg.jit(fg.grad(loss))(y0), fg.grad(loss)(y0), rtol=1e-12)
+
+
 @pytest.mark.parametrize("call, error, message", [
     (lambda: odeint(lambda y, t: y, np.ones(2), np.array([0.0, 1.0, 0.5])), ValueError,
      "monotonic"),

@@ -6,12 +6,13 @@ the exact solution, computed as autograd and JAX do: one backward solve of the a
 system per interval between output times, carrying the state, its cotangent ``a``, the
 time's and the arguments' cotangents, with ``da/ds = -a^T df/dy``. So gradients with
 respect to the initial state, every output time and every array in ``args`` are those of
-the exact solution up to the solver's tolerances, and reverse mode only (as JAX's).
+the exact solution up to the solver's tolerances; reverse mode and first order only
+(JAX's and autograd's adjoint solves are differentiable again; this one is SciPy's).
 """
 import numpy as np
 import scipy.integrate
 
-from ..core import Box, dtype_of, shape_of, unbox_all
+from ..core import Box, JVPBox, ReverseBox, dtype_of, shape_of, unbox_all
 from ..flatten_util import ravel_pytree
 from ..numpy._base import astype
 from ..numpy.creation import asarray
@@ -36,7 +37,19 @@ def _plain_rhs(func, args, name):
     return rhs
 
 
+def _first_order_only(values):
+    """Raise if a derivative outside odeint's own traces `values`: a derivative of that
+    derivative was asked for, and SciPy's solves, forward and adjoint, run on plain
+    arrays, which have none. (jit's values pass: jit runs the solves on its inputs.)"""
+    if any(isinstance(leaf, (ReverseBox, JVPBox)) for leaf in tree_flatten(values)[0]):
+        raise NotImplementedError(
+            "funcgrad.scipy.integrate.odeint: only first derivatives are supported (SciPy "
+            "solves the system and its adjoint on plain arrays); a derivative of odeint's "
+            "gradient (grad of grad, hessian, jacfwd of grad) is not.")
+
+
 def _solve(func, options, y0, t, args):
+    _first_order_only((y0, t, args))
     return scipy.integrate.odeint(_plain_rhs(func, args, "odeint"), y0, t, args=(),
                                   full_output=False, **dict(options))
 
@@ -50,6 +63,7 @@ def _odeint_fwd(func, options, y0, t, args):
 
 
 def _odeint_bwd(func, options, residuals, g):
+    _first_order_only((residuals, g))
     ys, t, args = residuals
     flat_args, unravel = ravel_pytree(args)
     flat_args = np.asarray(flat_args, np.float64)
