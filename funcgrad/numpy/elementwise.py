@@ -508,6 +508,13 @@ def _power_exponent_apply(v, safe_x, ans):
 define_rules(power, Slope(_power_base_save, _power_base_apply),
              Slope(_power_exponent_save, _power_exponent_apply))
 
+# numpy.float_power's own loop, for its operands cast to float64 or complex128
+# (elementwise_special.float_power): NumPy's float64 power has a SIMD loop that rounds
+# differently in the last bit, so a traced call would not give the untraced call's value.
+float_power_p = Ufunc(np.float_power)
+define_rules(float_power_p, Slope(_power_base_save, _power_base_apply),
+             Slope(_power_exponent_save, _power_exponent_apply))
+
 
 def _arctan2_denominator(ans, x, y):
     """x**2 + y**2 at the output's precision: a float32 x squared alone underflows where

@@ -11,7 +11,7 @@ from ._rules import defbatch, defjvp, defvjp, dtype_of, primitive, reject_out
 from ._base import astype
 from ._batching import elementwise as batch_elementwise
 from .elementwise import (IDENTITY, ZERO_SLOPE, Ufunc, absolute, add, constant_slope,
-                          define_rules, exp, imag, multiply, negative, power, real,
+                          define_rules, exp, float_power_p, imag, multiply, negative, real,
                           replace_where, subtract, true_divide, unary_rules, where)
 
 
@@ -139,7 +139,7 @@ def float_power(x1, x2, *args, **kwargs):
     complex_ = dtype_of(x1).kind == "c" or dtype_of(x2).kind == "c"
     dtype = np.dtype(np.complex128 if complex_ else np.float64)
     x1, x2 = (v if dtype_of(v) == dtype else astype(v, dtype) for v in (x1, x2))
-    return power(x1, x2, *args, **kwargs)
+    return float_power_p(x1, x2, *args, **kwargs)
 
 
 # ---- sinc --------------------------------------------------------------------------------
