@@ -1,8 +1,9 @@
 """compat.nn: PyTorch's torch.nn (Module, Parameter, the classic layers and losses,
 functional, init), built from compat's differentiable operations."""
 from . import functional, init
-from .layers import (Dropout, Embedding, Flatten, Identity, Linear, LogSoftmax, ReLU,
-                     Sequential, Sigmoid, Softmax, Tanh)
+from .containers import ModuleDict, ModuleList, Sequential
+from .layers import (Dropout, Embedding, Flatten, Identity, Linear, LogSoftmax, ReLU, Sigmoid,
+                     Softmax, Tanh)
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from .module import Module
 from .parameter import Parameter
@@ -10,5 +11,5 @@ from .parameter import Parameter
 __all__ = [
     "functional", "init", "Module", "Parameter", "Identity", "Linear", "ReLU", "Tanh",
     "Sigmoid", "Softmax", "LogSoftmax", "Flatten", "Dropout", "Embedding", "Sequential",
-    "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss",
+    "ModuleList", "ModuleDict", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss",
 ]
