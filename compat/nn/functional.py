@@ -221,18 +221,21 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     class_weights = (np.ones(classes, input._data.dtype) if weight is None
                      else weight._data.astype(input._data.dtype))
     weights = np.where(ignored, 0, class_weights[chosen]).astype(input._data.dtype)
-    out = quiet().run(_picked_losses, float_operand(input), chosen, weights, reduction)
+    out = quiet().run(_picked_losses, float_operand(input), chosen, weights, ignored,
+                      reduction)
     return wrap(out, _nll_label(len(shape), reduction), (input,))
 
 
-def _picked_losses(log_probabilities, chosen, weights, reduction):
+def _picked_losses(log_probabilities, chosen, weights, ignored, reduction):
     """nll_loss's computation: minus each sample's log-probability of class `chosen`,
-    times `weights`, reduced."""
+    times `weights`, reduced. The `ignored` samples are left out (0, and no gradient: not
+    the NaN that 0 times the 1 / 0 of a mean over none would give)."""
     if fnp.ndim(log_probabilities) >= 2:
         log_probabilities = fnp.moveaxis(log_probabilities, 1, -1)
     picked = fnp.squeeze(fnp.take_along_axis(log_probabilities, chosen[..., None], axis=-1),
                          axis=-1)
     losses = fnp.negative(fnp.multiply(picked, weights))
+    losses = fnp.where(ignored, np.zeros((), weights.dtype), losses)
     if reduction == "mean":
         return fnp.true_divide(fnp.sum(losses), weights.sum())
     return _reduced(losses, reduction)
@@ -250,17 +253,49 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                   reduce=None, reduction="mean", label_smoothing=0.0):
     """nll_loss of log_softmax(input) over the class dimension for class-index targets; for
     class-probability targets (a float target shaped like input), minus the
-    (weighted) sum of target * log_softmax(input) over classes."""
-    if label_smoothing:
-        raise NotImplementedError("compat: cross_entropy's label_smoothing is not supported; "
-                                  "smooth the target probabilities instead")
+    (weighted) sum of target * log_softmax(input) over classes. `label_smoothing` mixes
+    the target with the uniform distribution over the classes."""
     reduction = reduction_of(size_average, reduce, reduction)
     class_dim = 0 if input.dim() == 1 else 1
+    smoothing = label_smoothing if label_smoothing > 0 else 0.0
+    if smoothing > 1:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
+                           f"{label_smoothing:g}")
     log_probabilities = _ops.log_softmax(input, class_dim)
+    classes = input.shape[class_dim]
     if not (target.dtype.is_floating_point and target.shape == input.shape):
-        return nll_loss(log_probabilities, target, weight, None, ignore_index, None,
+        loss = nll_loss(log_probabilities, target, weight, None, ignore_index, None,
                         reduction)
+        if not smoothing:
+            return loss
+        uniform = _uniform_target_loss(log_probabilities, target, weight, ignore_index,
+                                       reduction, class_dim)
+        return (1 - smoothing) * loss + uniform * (smoothing / classes)
+    if smoothing:
+        target = target * (1 - smoothing) + smoothing / classes
     return _soft_cross_entropy(log_probabilities, target, weight, reduction, class_dim)
+
+
+def _uniform_target_loss(log_probabilities, target, weight, ignore_index, reduction,
+                         class_dim):
+    """The cross entropy against a uniform target, summed over classes (times the class
+    weights) rather than averaged, reduced as nll_loss reduces: the part of a smoothed
+    loss that label smoothing adds, computed as PyTorch's kernel does."""
+    if weight is None:
+        losses = -log_probabilities.sum(class_dim)
+    else:
+        shape = [1] * log_probabilities.dim()
+        shape[class_dim] = weight.shape[0]
+        losses = -(log_probabilities * weight.view(shape)).sum(class_dim)
+    ignored = target == ignore_index
+    losses = losses.masked_fill(ignored, 0.0)
+    if reduction == "none":
+        return losses
+    if reduction == "sum":
+        return losses.sum()
+    if weight is None:
+        return losses.sum() / (~ignored).sum()
+    return losses.sum() / weight.gather(0, target.masked_select(~ignored).flatten()).sum()
 
 
 @quieted

@@ -577,9 +577,6 @@ DIFFERENCES = {
     "view as another dtype": ("torch.ones(2, 3).view(torch.int32)", NotImplementedError, None),
     # out= arguments are not supported: assign the result instead
     "ones with out=": ("torch.ones(2, out=torch.ones(2))", TypeError, None),
-    "cross_entropy label_smoothing": (
-        "torch.nn.CrossEntropyLoss(label_smoothing=0.1)(torch.ones(2, 3), "
-        "torch.zeros(2, dtype=torch.long))", NotImplementedError, None),
     "Embedding max_norm": ("torch.nn.Embedding(3, 2, max_norm=1.)(torch.tensor([1]))",
                            NotImplementedError, None),
     # NumPy's rule: which dimensions a second ellipsis stands for is ambiguous

@@ -109,3 +109,83 @@ def test_module_list_and_dict_register_print_and_train():
 ])
 def test_container_misuse_raises_torchs_error(misuse):
     assert_same_error(lambda torch: eval(misuse))
+
+
+# ---- losses --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", [(5, 4), (2, 4, 3), (4,)])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("weighted, ignore_index", [(False, -100), (True, -100), (True, 1),
+                                                    (False, 2)])
+def test_label_smoothing_with_class_targets(shape, reduction, weighted, ignore_index):
+    def case(torch):
+        logits = torch.randn(*shape, requires_grad=True)
+        classes = shape[0] if len(shape) == 1 else shape[1]
+        target_shape = () if len(shape) == 1 else (shape[0], *shape[2:])
+        target = torch.randint(0, classes, target_shape)
+        weight = torch.rand(classes) + 0.5 if weighted else None
+        criterion = torch.nn.CrossEntropyLoss(weight, ignore_index=ignore_index,
+                                              reduction=reduction, label_smoothing=0.15)
+        loss = criterion(logits, target)
+        loss.sum().backward()
+        return loss, logits.grad
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_label_smoothing_with_probability_targets(reduction):
+    def case(torch):
+        logits = torch.randn(3, 5, requires_grad=True)
+        target = torch.softmax(torch.randn(3, 5), dim=1)
+        loss = torch.nn.functional.cross_entropy(logits, target, reduction=reduction,
+                                                 label_smoothing=0.3)
+        loss.sum().backward()
+        return loss, logits.grad
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("smoothing", [1.5, 2.0])
+@pytest.mark.parametrize("target", ["torch.tensor([0, 2])", "torch.rand(2, 3)"])
+def test_label_smoothing_above_one_raises_torchs_error(smoothing, target):
+    assert_same_error(lambda torch: torch.nn.functional.cross_entropy(
+        torch.zeros(2, 3), eval(target), label_smoothing=smoothing))
+
+
+def test_smoothed_losses_print_as_torchs():
+    def case(torch):
+        logits = torch.randn(4, 3, requires_grad=True)
+        print(torch.nn.CrossEntropyLoss(label_smoothing=0.1),
+              torch.nn.CrossEntropyLoss(label_smoothing=0.1)(logits, torch.tensor([0, 2, 1, 2])),
+              torch.nn.functional.cross_entropy(logits, torch.tensor([1, 1, 0, 2]),
+                                                label_smoothing=-0.5))
+    check_printed(seeded(case))
+
+
+@pytest.mark.parametrize("shape", [(4,), (3, 4), (2, 4, 3)])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("smoothing", [0.0, 0.2])
+def test_a_batch_of_ignored_targets_gives_no_gradient(shape, reduction, smoothing):
+    # A batch of padding only (every target == ignore_index): the mean is NaN, as in torch,
+    # but the logits get zero gradients, not NaN ones.
+    def case(torch):
+        logits = torch.randn(*shape, requires_grad=True)
+        target_shape = () if len(shape) == 1 else (shape[0], *shape[2:])
+        target = torch.full(target_shape, 1, dtype=torch.long)
+        loss = torch.nn.functional.cross_entropy(logits, target, ignore_index=1,
+                                                 reduction=reduction,
+                                                 label_smoothing=smoothing)
+        loss.sum().backward()
+        return loss, logits.grad
+    check(seeded(case))
+
+
+def test_ignored_targets_with_an_infinite_log_probability_take_no_part():
+    def case(torch):
+        log_probabilities = torch.tensor([[0.0, -float("inf")], [-0.5, -1.0]],
+                                         requires_grad=True)
+        losses = torch.nn.functional.nll_loss(log_probabilities, torch.tensor([1, 0]),
+                                              ignore_index=1, reduction="none")
+        losses.sum().backward()
+        return losses, log_probabilities.grad
+    check(case)
