@@ -1,10 +1,13 @@
 """Code as PyTorch's classic tutorials and their readers write it (custom modules and
 containers, training loops, losses, initialisation, gradient clipping), run under compat
 and under torch 2.13: the same printed text, values, gradients, warnings and errors."""
-import warnings
+import os
+import subprocess
+import sys
 
 import pytest
 
+import compat
 from compat_harness import Raised, check, check_printed, run_both
 
 
@@ -189,3 +192,29 @@ def test_ignored_targets_with_an_infinite_log_probability_take_no_part():
         losses.sum().backward()
         return losses, log_probabilities.grad
     check(case)
+
+
+# ---- reading numbers out -------------------------------------------------------------------
+
+# Each conversion in a fresh process: PyTorch gives this warning once per process.
+_SCALAR_OF_A_TENSOR_THAT_REQUIRES_GRAD = """
+import warnings
+import {library} as torch
+loss = (torch.tensor([1.5, 2.0], requires_grad=True) ** 2).mean()
+for convert in (lambda: loss.item(), lambda: int(loss), lambda: f"{{loss:.3f}}",
+                lambda: float(loss), lambda: "%.3f" % loss, lambda: float(loss.detach())):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = convert()
+    print(repr(value), [str(w.message).split(" (Triggered")[0] for w in caught])
+"""
+
+
+def test_float_of_a_tensor_that_requires_grad_warns_once_as_torch():
+    root = os.path.dirname(os.path.dirname(compat.__file__))
+    outputs = [subprocess.run([sys.executable, "-c", _SCALAR_OF_A_TENSOR_THAT_REQUIRES_GRAD
+                               .format(library=library)], capture_output=True, text=True,
+                              env={**os.environ, "PYTHONPATH": root}, check=True).stdout
+               for library in ("compat", "torch")]
+    assert outputs[0] == outputs[1], f"compat:\n{outputs[0]}torch:\n{outputs[1]}"
+    assert "Consider using tensor.detach() first." in outputs[0]
