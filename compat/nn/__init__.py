@@ -1,6 +1,6 @@
 """compat.nn: PyTorch's torch.nn (Module, Parameter, the classic layers and losses,
-functional, init), built from compat's differentiable operations."""
-from . import functional, init
+functional, init, utils), built from compat's differentiable operations."""
+from . import functional, init, utils
 from .containers import ModuleDict, ModuleList, Sequential
 from .layers import (Dropout, Embedding, Flatten, Identity, Linear, LogSoftmax, ReLU, Sigmoid,
                      Softmax, Tanh)
@@ -9,7 +9,7 @@ from .module import Module
 from .parameter import Parameter
 
 __all__ = [
-    "functional", "init", "Module", "Parameter", "Identity", "Linear", "ReLU", "Tanh",
+    "functional", "init", "utils", "Module", "Parameter", "Identity", "Linear", "ReLU", "Tanh",
     "Sigmoid", "Softmax", "LogSoftmax", "Flatten", "Dropout", "Embedding", "Sequential",
     "ModuleList", "ModuleDict", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss",
 ]

@@ -4,6 +4,7 @@ and under torch 2.13: the same printed text, values, gradients, warnings and err
 import os
 import subprocess
 import sys
+import warnings
 
 import pytest
 
@@ -192,6 +193,80 @@ def test_ignored_targets_with_an_infinite_log_probability_take_no_part():
         losses.sum().backward()
         return losses, log_probabilities.grad
     check(case)
+
+
+# ---- gradient clipping and the parameters as a vector ----------------------------------------
+
+
+def _gradients_of_a_small_net(torch, scale=20.0):
+    model = torch.nn.Sequential(torch.nn.Linear(6, 8), torch.nn.Tanh(),
+                                torch.nn.Linear(8, 3))
+    loss = torch.nn.functional.cross_entropy(model(torch.randn(5, 6)),
+                                             torch.tensor([0, 2, 1, 1, 0]))
+    (loss * scale).backward()
+    return model
+
+
+@pytest.mark.parametrize("norm_type", [2.0, 1, 3.5, float("inf"), "inf"])
+@pytest.mark.parametrize("max_norm", [0.5, 1e6])
+def test_clip_grad_norm(norm_type, max_norm):
+    def case(torch):
+        model = _gradients_of_a_small_net(torch)
+        total = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm, norm_type)
+        return total, [p.grad for p in model.parameters()]
+    check(seeded(case))
+
+
+def test_clip_grad_value_and_the_deprecated_name():
+    def case(torch):
+        model = _gradients_of_a_small_net(torch)
+        torch.nn.utils.clip_grad_value_(model.parameters(), clip_value=0.05)
+        clipped = [p.grad.clone() for p in model.parameters()]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            total = torch.nn.utils.clip_grad_norm(model[0].weight, 0.1)
+            torch.nn.utils.clip_grad_norm_((p for p in []), 1.0)
+        return (clipped, total, model[0].weight.grad,
+                [(w.category.__name__, str(w.message)) for w in caught])
+    check(seeded(case))
+
+
+def test_clip_grad_norm_of_mixed_dtypes_and_of_nothing():
+    def case(torch):
+        a = torch.ones(3, dtype=torch.float64, requires_grad=True)
+        b = torch.ones(2, requires_grad=True)
+        (a.sum() * 3 + b.sum() * 4).backward()
+        return (torch.nn.utils.clip_grad_norm_([a, b], 1.0), a.grad, b.grad,
+                torch.nn.utils.clip_grad_norm_([], 1.0),
+                torch.nn.utils.get_total_norm([torch.ones(2), torch.ones(3)]))
+    check(case)
+
+
+def test_clip_grad_norm_of_a_nan_gradient():
+    def case(torch):
+        a = torch.ones(3, requires_grad=True)
+        (a * torch.tensor([1.0, float("nan"), 2.0])).sum().backward()
+        return torch.nn.utils.clip_grad_norm_(a, 1.0), a.grad
+    check(case)
+    assert_same_error(_clip_an_infinite_gradient)
+
+
+def _clip_an_infinite_gradient(torch):
+    a = torch.ones(2, requires_grad=True)
+    (a * float("inf")).sum().backward()
+    return torch.nn.utils.clip_grad_norm_([a], 1.0, error_if_nonfinite=True)
+
+
+def test_parameters_to_vector_and_back():
+    def case(torch):
+        model = torch.nn.Linear(3, 2)
+        vector = torch.nn.utils.parameters_to_vector(model.parameters())
+        vector.sum().backward()
+        torch.nn.utils.vector_to_parameters(torch.arange(8.0), model.parameters())
+        return vector, model.weight.grad, model.weight, model.bias
+    check(seeded(case))
+    assert_same_error(lambda torch: torch.nn.utils.vector_to_parameters(
+        [1.0], torch.nn.Linear(1, 1).parameters()))
 
 
 # ---- reading numbers out -------------------------------------------------------------------
