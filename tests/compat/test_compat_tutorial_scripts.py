@@ -195,6 +195,59 @@ def test_ignored_targets_with_an_infinite_log_probability_take_no_part():
     check(case)
 
 
+# ---- initialisation ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("arguments", [
+    {}, {"std": 0.02}, {"mean": 0.5, "std": 2.0, "a": -0.5, "b": 0.5},
+    {"mean": 3.0, "std": 1.0, "a": 0.0, "b": 1.0}, {"mean": 0.0, "std": 1.0, "a": 1.5, "b": 1.7},
+])
+@pytest.mark.parametrize("shape", [(4, 5), (40, 3)])
+def test_trunc_normal_draws_what_torch_draws(arguments, shape):
+    def case(torch):
+        generator = torch.Generator().manual_seed(3)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            drawn = torch.nn.init.trunc_normal_(torch.empty(*shape), **arguments)
+            drawn_by = torch.nn.init.trunc_normal_(torch.empty(*shape, dtype=torch.float64),
+                                                   generator=generator, **arguments)
+        return drawn, drawn_by, torch.rand(1), [str(w.message) for w in caught]
+    check(seeded(case), rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 5), (5, 2), (4, 2, 3)])
+def test_orthogonal_and_eye(shape):
+    def case(torch):
+        weight = torch.nn.init.orthogonal_(torch.empty(*shape), gain=2.0)
+        return (weight, torch.rand(2), torch.nn.init.eye_(torch.empty(*shape[:2])),
+                torch.nn.init.eye_(torch.nn.Linear(3, 2).weight))
+    check(seeded(case))
+
+
+def test_the_deprecated_init_names_warn_and_initialise():
+    # The 2017 tutorials' nn.init.xavier_uniform(m.weight) still runs in torch, with a
+    # FutureWarning.
+    def case(torch):
+        init = torch.nn.init
+        weight = torch.empty(3, 4)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            drawn = [init.xavier_uniform(weight).clone(), init.xavier_normal(weight).clone(),
+                     init.kaiming_uniform(weight).clone(), init.kaiming_normal(weight).clone(),
+                     init.uniform(weight).clone(), init.normal(weight).clone(),
+                     init.constant(weight, 0.5).clone(), init.eye(weight).clone(),
+                     init.orthogonal(weight).clone()]
+        return drawn, [(w.category.__name__, str(w.message)) for w in caught]
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("misuse", [
+    "torch.nn.init.eye_(torch.empty(2, 2, 2))", "torch.nn.init.orthogonal_(torch.empty(3))",
+])
+def test_init_misuse_raises_torchs_error(misuse):
+    assert_same_error(lambda torch: eval(misuse))
+
+
 # ---- gradient clipping and the parameters as a vector ----------------------------------------
 
 
