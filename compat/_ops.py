@@ -1329,10 +1329,13 @@ def masked_fill(input, mask, value):
     return wrap(out, "MaskedFillBackward0", edges, others=(mask,))
 
 
-def _softmax_dim(input, dim, name):
+def softmax_dim(input, dim, name, stacklevel=3):
+    """`dim` as an axis of `input`; when None, PyTorch's implicit choice and its warning
+    (pointing `stacklevel` frames up: the caller of softmax by default)."""
     if dim is None:
         warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the "
-                      f"call to include dim=X as an argument.", UserWarning, stacklevel=3)
+                      f"call to include dim=X as an argument.", UserWarning,
+                      stacklevel=stacklevel)
         dim = 0 if input.dim() in (0, 1, 3) else 1
     return input._dim(dim)
 
@@ -1354,7 +1357,7 @@ def _shifted(input, axis, dtype, name):
 
 def softmax(input, dim=None, dtype=None):
     """exp(input) normalized to sum to 1 along `dim`."""
-    axis = _softmax_dim(input, dim, "softmax")
+    axis = softmax_dim(input, dim, "softmax")
     input, shifted = _shifted(input, axis, dtype, "softmax")
     out = quiet().run(_softmax, shifted, axis)
     return wrap(out, "SoftmaxBackward0", (input,), saves_result=True)
@@ -1367,7 +1370,7 @@ def _softmax(shifted, axis):
 
 def log_softmax(input, dim=None, dtype=None):
     """log(softmax(input)), computed without forming softmax."""
-    axis = _softmax_dim(input, dim, "log_softmax")
+    axis = softmax_dim(input, dim, "log_softmax")
     input, shifted = _shifted(input, axis, dtype, "log_softmax")
     return wrap(quiet().run(_log_softmax, shifted, axis), "LogSoftmaxBackward0", (input,),
                 saves_result=True)

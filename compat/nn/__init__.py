@@ -11,5 +11,6 @@ from .parameter import Parameter
 __all__ = [
     "functional", "init", "utils", "Module", "Parameter", "Identity", "Linear", "ReLU", "Tanh",
     "Sigmoid", "Softmax", "LogSoftmax", "Flatten", "Dropout", "Embedding", "Sequential",
-    "ModuleList", "ModuleDict", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss",
+    "ModuleList", "ModuleDict", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
+    "BCEWithLogitsLoss",
 ]

@@ -28,11 +28,12 @@ def relu(input, inplace=False):
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
-    return _ops.softmax(input, dim, dtype)
+    return _ops.softmax(input, _ops.softmax_dim(input, dim, "softmax", _stacklevel), dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
-    return _ops.log_softmax(input, dim, dtype)
+    return _ops.log_softmax(input, _ops.softmax_dim(input, dim, "log_softmax", _stacklevel),
+                            dtype)
 
 
 # ---- linear ------------------------------------------------------------------------------

@@ -91,7 +91,7 @@ class Softmax(Module):
         self.dim = dim
 
     def forward(self, input):
-        return F.softmax(input, self.dim)
+        return F.softmax(input, self.dim, _stacklevel=5)  # the warning names forward's caller
 
     def extra_repr(self):
         return f"dim={self.dim}"
@@ -99,7 +99,7 @@ class Softmax(Module):
 
 class LogSoftmax(Softmax):
     def forward(self, input):
-        return F.log_softmax(input, self.dim)
+        return F.log_softmax(input, self.dim, _stacklevel=5)
 
 
 class Flatten(Module):

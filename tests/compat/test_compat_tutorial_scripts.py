@@ -195,6 +195,16 @@ def test_ignored_targets_with_an_infinite_log_probability_take_no_part():
     check(case)
 
 
+@pytest.mark.parametrize("function", ["softmax", "log_softmax"])
+def test_the_implicit_softmax_dimension_warning_names_the_callers_line(function):
+    def case(torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            getattr(torch.nn.functional, function)(torch.ones(2, 3))
+        return [(str(w.message), w.filename == __file__, w.lineno) for w in caught]
+    assert check(case)
+
+
 # ---- initialisation ------------------------------------------------------------------------
 
 
