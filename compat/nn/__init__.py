@@ -2,15 +2,15 @@
 functional, init, utils), built from compat's differentiable operations."""
 from . import functional, init, utils
 from .containers import ModuleDict, ModuleList, Sequential
-from .layers import (Dropout, Embedding, Flatten, Identity, Linear, LogSoftmax, ReLU, Sigmoid,
-                     Softmax, Tanh)
+from .layers import (Dropout, Embedding, Flatten, Identity, LeakyReLU, Linear, LogSoftmax,
+                     ReLU, Sigmoid, Softmax, Tanh)
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from .module import Module
 from .parameter import Parameter
 
 __all__ = [
-    "functional", "init", "utils", "Module", "Parameter", "Identity", "Linear", "ReLU", "Tanh",
-    "Sigmoid", "Softmax", "LogSoftmax", "Flatten", "Dropout", "Embedding", "Sequential",
-    "ModuleList", "ModuleDict", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
-    "BCEWithLogitsLoss",
+    "functional", "init", "utils", "Module", "Parameter", "Identity", "Linear", "ReLU",
+    "LeakyReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Flatten", "Dropout", "Embedding",
+    "Sequential", "ModuleList", "ModuleDict", "MSELoss", "NLLLoss", "CrossEntropyLoss",
+    "BCELoss", "BCEWithLogitsLoss",
 ]

@@ -14,9 +14,10 @@ from funcgrad.core import unbox_all
 
 from .. import _dtypes, _ops
 from .._factories import empty_like, zeros
+from .._inplace import inplace
 from .._quiet import quiet, quieted
-from .._record import broadcast_error, float_operand, operand, result_type, wrap
-from .._tensor import Tensor
+from .._record import broadcast_error, engine, float_operand, operand, result_type, wrap
+from .._tensor import Tensor, make
 from .._typename import typename
 
 tanh = _ops.tanh
@@ -25,6 +26,28 @@ sigmoid = _ops.sigmoid
 
 def relu(input, inplace=False):
     return input.relu_() if inplace else _ops.relu(input)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """input where it is positive, else negative_slope * input (NaN stays NaN)."""
+    if inplace:
+        return _leaky_relu_(input, negative_slope)
+    return _leaky_relu(input, negative_slope, "LeakyReluBackward0")
+
+
+def _leaky_relu(input, negative_slope, label):
+    if not input.dtype.is_floating_point:
+        raise _dtypes.not_implemented_for("leaky_relu_cpu", input.dtype)
+    value = engine(input)
+    slope = np.asarray(negative_slope, input._data.dtype)
+    # The comparison is made on the plain values: the slope's side gets negative_slope as
+    # its derivative at 0 and at NaN, as PyTorch's kernel gives.
+    out = fnp.where(unbox_all(value) > 0, value, fnp.multiply(value, slope))
+    return wrap(out, label, (input,))
+
+
+_leaky_relu_ = inplace(lambda input, negative_slope: _leaky_relu(input, negative_slope,
+                                                                 "LeakyReluBackward1"))
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
@@ -68,6 +91,31 @@ def linear(input, weight, bias=None):
     else:
         label = "UnsafeViewBackward0" if bias is None else "ViewBackward0"
     return wrap(out, label, edges)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """input divided by its p-norm along `dim` (at least eps)."""
+    if out is not None:
+        raise NotImplementedError("compat: out= is not supported; use the returned tensor")
+    return input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+
+
+def one_hot(tensor, num_classes=-1):
+    """An int64 tensor of shape tensor.shape + (num_classes,): 1 at each index's class, 0
+    elsewhere (num_classes=-1: one more than the largest index)."""
+    if not isinstance(tensor, Tensor) or tensor.dtype is not _dtypes.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    indices = tensor._data
+    if not indices.size:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    elif indices.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    elif num_classes == -1:
+        num_classes = int(indices.max()) + 1
+    elif indices.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return make((indices[..., None] == np.arange(num_classes)).astype(np.int64))
 
 
 # ---- dropout and embedding -----------------------------------------------------------------
@@ -394,7 +442,8 @@ def _logits_cross_entropy(x, t, weight, pos_weight, reduction):
 
 
 __all__ = [
-    "relu", "tanh", "sigmoid", "softmax", "log_softmax", "linear", "dropout", "embedding",
+    "relu", "leaky_relu", "tanh", "sigmoid", "softmax", "log_softmax", "linear", "normalize",
+    "one_hot", "dropout", "embedding",
     "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
 ]

@@ -75,6 +75,20 @@ class ReLU(Module):
         return "inplace=True" if self.inplace else ""
 
 
+class LeakyReLU(Module):
+    def __init__(self, negative_slope=0.01, inplace=False):
+        super().__init__()
+        self.negative_slope = negative_slope
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
+
+    def extra_repr(self):
+        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace
+                                                          else "")
+
+
 class Tanh(Module):
     def forward(self, input):
         return F.tanh(input)

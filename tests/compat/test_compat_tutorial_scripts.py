@@ -115,6 +115,57 @@ def test_container_misuse_raises_torchs_error(misuse):
     assert_same_error(lambda torch: eval(misuse))
 
 
+# ---- layers and functions ------------------------------------------------------------------
+
+_SPECIAL = [-2.0, -0.0, 0.0, 1.5, float("nan"), float("-inf"), float("inf")]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("inplace", [False, True])
+def test_leaky_relu(dtype, inplace):
+    def case(torch):
+        x = torch.tensor(_SPECIAL, dtype=getattr(torch, dtype), requires_grad=True)
+        y = torch.nn.functional.leaky_relu(x * 1, 0.2, inplace=inplace)
+        y.sum().backward()
+        module = torch.nn.LeakyReLU(0.1, inplace=inplace)
+        z = torch.randn(3, 4, requires_grad=True)
+        return y, x.grad, module(z * 2), repr(module), repr(torch.nn.LeakyReLU())
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("misuse", [
+    "torch.nn.functional.leaky_relu(torch.tensor([1, -2]))",
+    "torch.nn.functional.leaky_relu(torch.ones(2, requires_grad=True), inplace=True)",
+])
+def test_leaky_relu_misuse_raises_torchs_error(misuse):
+    assert_same_error(lambda torch: eval(misuse))
+
+
+@pytest.mark.parametrize("expression", [
+    "F.one_hot(torch.tensor([0, 2, 1]))", "F.one_hot(torch.tensor([[1], [3]]), num_classes=5)",
+    "F.one_hot(torch.tensor(2), 4)", "F.one_hot(torch.tensor([], dtype=torch.long), 3)",
+    "F.one_hot(torch.tensor([0., 1.]))", "F.one_hot(torch.tensor([0, 1], dtype=torch.int32))",
+    "F.one_hot(torch.tensor([0, 3]), 3)", "F.one_hot(torch.tensor([0, -1]))",
+    "F.one_hot(torch.tensor([0, -1]), 5)", "F.one_hot(torch.tensor([], dtype=torch.long))",
+    "F.one_hot(torch.tensor([1]), 0)",
+])
+def test_one_hot(expression):
+    check(lambda torch: eval(expression, {"torch": torch, "F": torch.nn.functional}),
+          messages=True)
+
+
+@pytest.mark.parametrize("p, dim", [(2.0, 1), (1, 0), (3, -1)])
+def test_normalize(p, dim):
+    def case(torch):
+        x = torch.randn(3, 4, requires_grad=True)
+        zeros = torch.zeros(2, 3, requires_grad=True)
+        y = torch.nn.functional.normalize(x, p=p, dim=dim)
+        z = torch.nn.functional.normalize(zeros, p=p, dim=dim)
+        (y.pow(3).sum() + z.sum()).backward()
+        return y, z, x.grad, zeros.grad
+    check(seeded(case))
+
+
 # ---- losses --------------------------------------------------------------------------------
 
 
