@@ -1,4 +1,4 @@
-"""compat.optim: PyTorch's torch.optim (SGD, Adam, AdamW, RMSprop, lr_scheduler.StepLR)
+"""compat.optim: PyTorch's torch.optim (SGD, Adam, AdamW, RMSprop, lr_scheduler)
 with its parameter groups, state_dict format and update arithmetic."""
 from . import lr_scheduler
 from .algorithms import SGD, Adam, AdamW, RMSprop

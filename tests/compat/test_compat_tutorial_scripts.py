@@ -383,6 +383,117 @@ def test_parameters_to_vector_and_back():
         [1.0], torch.nn.Linear(1, 1).parameters()))
 
 
+# ---- learning-rate schedules ---------------------------------------------------------------
+
+_SCHEDULES = {
+    "StepLR": "S.StepLR(o, step_size=3, gamma=0.5)",
+    "MultiStepLR": "S.MultiStepLR(o, milestones=[2, 5, 5, 9], gamma=0.1)",
+    "ExponentialLR": "S.ExponentialLR(o, gamma=0.9)",
+    "CosineAnnealingLR": "S.CosineAnnealingLR(o, T_max=5, eta_min=0.001)",
+    "CosineAnnealingLR resumed": "S.CosineAnnealingLR(o, T_max=4, last_epoch=2)",
+    "LambdaLR": "S.LambdaLR(o, lr_lambda=lambda epoch: 0.95 ** epoch)",
+    "LambdaLR per group": "S.LambdaLR(o, [lambda e: 1 / (e + 1), lambda e: 0.5])",
+}
+
+
+def _two_groups(torch):
+    first, second = torch.nn.Linear(2, 2), torch.nn.Linear(2, 1)
+    optimizer = torch.optim.SGD([{"params": first.parameters()},
+                                 {"params": second.parameters(), "lr": 0.5}],
+                                lr=0.1, momentum=0.9)
+    for group in optimizer.param_groups:
+        group.setdefault("initial_lr", group["lr"])  # what a resumed schedule needs
+    return optimizer
+
+
+@pytest.mark.parametrize("name", _SCHEDULES)
+def test_schedules_give_torchs_rates_and_state(name):
+    def case(torch):
+        optimizer = _two_groups(torch)
+        schedule = eval(_SCHEDULES[name], {"S": torch.optim.lr_scheduler, "o": optimizer})
+        rates = []
+        for _ in range(13):
+            optimizer.step()
+            schedule.step()
+            rates.append(schedule.get_last_lr())
+        state = schedule.state_dict()
+        state.pop("lr_lambdas", None)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            schedule.step(4)  # the deprecated epoch argument: the closed form
+        return (rates, state, schedule.get_last_lr(), optimizer.param_groups[1]["lr"],
+                [str(w.message) for w in caught])
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("options, metrics", [
+    ("patience=2, factor=0.5", [1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 0.5, 0.5, 0.5, 0.5]),
+    ("mode='max', patience=1, cooldown=2, min_lr=0.02, threshold_mode='abs'",
+     [0.0, 1.0, 2.0, 0.0, 1.0, 2.0, 0.0, 1.0, 2.0, 2.0, 2.0, 2.0]),
+    ("min_lr=[0.01, 0.2], patience=0, threshold=0.1", [5.0, 4.8, 4.0, 4.0, 3.9, 3.0]),
+])
+def test_reduce_lr_on_plateau(options, metrics):
+    def case(torch):
+        optimizer = _two_groups(torch)
+        schedule = eval(f"S.ReduceLROnPlateau(o, {options})",
+                        {"S": torch.optim.lr_scheduler, "o": optimizer})
+        rates = []
+        for metric in metrics:
+            optimizer.step()
+            schedule.step(torch.tensor(metric))
+            rates.append(schedule.get_last_lr())
+        other = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer)
+        other.load_state_dict(schedule.state_dict())
+        return rates, schedule.state_dict(), other.state_dict()
+    check(case)
+
+
+def test_lambda_schedule_saves_the_state_of_callable_objects():
+    def case(torch):
+        class Warmup:
+            def __init__(self):
+                self.epochs = 3
+
+            def __call__(self, epoch):
+                return min(1.0, (epoch + 1) / self.epochs)
+
+        optimizer = _two_groups(torch)
+        schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, [Warmup(), lambda e: 0.5])
+        optimizer.step()
+        schedule.step()
+        state = schedule.state_dict()
+        state["lr_lambdas"][0]["epochs"] = 10
+        schedule.load_state_dict(state)
+        optimizer.step()
+        schedule.step()
+        return state, schedule.get_last_lr(), schedule.lr_lambdas[0].epochs
+    check(case)
+
+
+@pytest.mark.parametrize("misuse", [
+    "S.LambdaLR(o, [lambda e: 1.0])",
+    "S.ReduceLROnPlateau(o, factor=1.5)",
+    "S.ReduceLROnPlateau(o, mode='avg')",
+    "S.ReduceLROnPlateau(o, threshold_mode='avg')",
+    "S.ReduceLROnPlateau(o, min_lr=[0.1])",
+    "S.ReduceLROnPlateau(3)",
+])
+def test_schedule_misuse_raises_torchs_error(misuse):
+    assert_same_error(lambda torch: eval(misuse, {"S": torch.optim.lr_scheduler,
+                                                  "o": _two_groups(torch)}))
+
+
+def test_get_lr_outside_step_warns_as_torch():
+    def case(torch):
+        optimizer = _two_groups(torch)
+        schedule = torch.optim.lr_scheduler.ExponentialLR(optimizer, 0.5)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            rates = schedule.get_lr()
+        return rates, [(w.category.__name__, str(w.message)) for w in caught]
+    check(case)
+
+
 # ---- reading numbers out -------------------------------------------------------------------
 
 # Each conversion in a fresh process: PyTorch gives this warning once per process.
