@@ -383,6 +383,27 @@ def test_parameters_to_vector_and_back():
         [1.0], torch.nn.Linear(1, 1).parameters()))
 
 
+# ---- loading data --------------------------------------------------------------------------
+
+
+def test_collated_fields_of_strings_stay_tuples():
+    # PyTorch collates each field of the samples as the tuple zip(*batch) gives it, so a
+    # field of strings comes out as a tuple (a dict's field as a list).
+    def case(torch):
+        class Names(torch.utils.data.Dataset):
+            def __len__(self):
+                return 5
+
+            def __getitem__(self, i):
+                return torch.tensor([float(i)]), f"item{i}", {"name": f"n{i}", "id": i}
+
+        for batch in torch.utils.data.DataLoader(Names(), batch_size=2):
+            print(batch)
+        print(torch.utils.data.default_collate(["a", "b"]),
+              torch.utils.data.default_collate([("a", 1), ("b", 2)]))
+    check_printed(case)
+
+
 # ---- learning-rate schedules ---------------------------------------------------------------
 
 _SCHEDULES = {
