@@ -333,7 +333,8 @@ def pow(input, exponent):
         return unary(fnp.square, "PowBackward0", input, frees=True)
     if input._data.dtype.char == "e" and isinstance(exponent, numbers.Real):
         _half_scalar(exponent)
-    return _binary(_power(input), "PowBackward0", input, exponent, edges=(input,), frees=True)
+    power = fnp.power if input.dtype.category == _dtypes.COMPLEX else _fused.pow_by_number_p
+    return _binary(power, "PowBackward0", input, exponent, edges=(input,), frees=True)
 
 
 def _power(*tensors):

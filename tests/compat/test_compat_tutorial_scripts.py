@@ -383,6 +383,25 @@ def test_parameters_to_vector_and_back():
         [1.0], torch.nn.Linear(1, 1).parameters()))
 
 
+# ---- arithmetic as PyTorch's kernels round it ------------------------------------------------
+
+
+@pytest.mark.parametrize("exponent", [2, 3, -1, -2, -0.5, 3.0])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_pow_by_a_special_cased_number_is_torchs_bit_for_bit(exponent, dtype):
+    # PyTorch computes x ** 3 as x * x * x (NumPy's power differs in the last bit for a
+    # quarter of float32 cubes), as the tutorials' polynomial fits print. The gradient
+    # takes the power exponent - 1: bit for bit where that is special-cased too.
+    def case(torch):
+        x = torch.linspace(-3, 3, 2001, dtype=getattr(torch, dtype)).requires_grad_()
+        y = x ** exponent
+        y.backward(torch.linspace(-1, 2, 2001, dtype=x.dtype))
+        return y, x.pow(exponent), torch.pow(x.detach(), exponent), x.grad
+    check(lambda torch: case(torch)[:3], rtol=0, atol=0)
+    exact = exponent - 1 in (-2, 1, 2)
+    check(lambda torch: case(torch)[3], rtol=0 if exact else 1e-6, atol=0 if exact else 1e-7)
+
+
 # ---- loading data --------------------------------------------------------------------------
 
 
