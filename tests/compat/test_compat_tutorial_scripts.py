@@ -534,6 +534,32 @@ def test_get_lr_outside_step_warns_as_torch():
     check(case)
 
 
+# ---- reproducibility settings --------------------------------------------------------------
+
+
+def test_thread_count_and_deterministic_algorithms_are_kept():
+    def case(torch):
+        before = torch.get_num_threads()
+        torch.set_num_threads(1)
+        one = torch.get_num_threads()
+        torch.set_num_threads(before)  # the tests after this one run as before
+        torch.use_deterministic_algorithms(True, warn_only=True)
+        flags = (torch.are_deterministic_algorithms_enabled(),
+                 torch.is_deterministic_algorithms_warn_only_enabled())
+        torch.use_deterministic_algorithms(False)
+        return (before > 0, one, flags, torch.are_deterministic_algorithms_enabled(),
+                torch.is_deterministic_algorithms_warn_only_enabled())
+    check(case)
+
+
+@pytest.mark.parametrize("misuse", [
+    "torch.set_num_threads(0)", "torch.set_num_threads(-1)", "torch.set_num_threads(2.5)",
+    "torch.set_num_threads('2')", "torch.use_deterministic_algorithms('yes')",
+])
+def test_settings_misuse_raises_torchs_error(misuse):
+    assert_same_error(lambda torch: eval(misuse))
+
+
 # ---- reading numbers out -------------------------------------------------------------------
 
 # Each conversion in a fresh process: PyTorch gives this warning once per process.
