@@ -542,6 +542,8 @@ WARNINGS = {
     "scheduler stepped before its optimizer, stepped before it": (
         "o = torch.optim.SGD([torch.ones(1, requires_grad=True)], lr=0.1)\no.step()\n"
         "s = torch.optim.lr_scheduler.StepLR(o, 2)\ns.step()"),
+    "optimizer of a parameter twice": (
+        "p = torch.ones(1, requires_grad=True)\ntorch.optim.SGD([p, p], lr=0.1)"),
 }
 
 # name: (snippet, marker): compared up to the marker (PyTorch's text continues with what
