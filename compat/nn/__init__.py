@@ -6,11 +6,12 @@ from .layers import (Dropout, Embedding, Flatten, Identity, LeakyReLU, Linear, L
                      ReLU, Sigmoid, Softmax, Tanh)
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from .module import Module
+from .normalization import BatchNorm1d, LayerNorm
 from .parameter import Parameter
 
 __all__ = [
     "functional", "init", "utils", "Module", "Parameter", "Identity", "Linear", "ReLU",
     "LeakyReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Flatten", "Dropout", "Embedding",
-    "Sequential", "ModuleList", "ModuleDict", "MSELoss", "NLLLoss", "CrossEntropyLoss",
-    "BCELoss", "BCEWithLogitsLoss",
+    "BatchNorm1d", "LayerNorm", "Sequential", "ModuleList", "ModuleDict", "MSELoss",
+    "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss",
 ]

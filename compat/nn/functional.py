@@ -14,7 +14,7 @@ from funcgrad.core import unbox_all
 
 from .. import _dtypes, _ops
 from .._factories import empty_like, zeros
-from .._inplace import inplace
+from .._inplace import inplace, write
 from .._quiet import quiet, quieted
 from .._record import broadcast_error, engine, float_operand, operand, result_type, wrap
 from .._tensor import Tensor, make
@@ -116,6 +116,117 @@ def one_hot(tensor, num_classes=-1):
     elif indices.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     return make((indices[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
+# ---- normalisation -------------------------------------------------------------------------
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-5):
+    """Each channel (dimension 1) normalised by the batch's mean and (biased) variance when
+    training, which also updates the running statistics in place (the variance unbiased),
+    or by the running statistics otherwise; then scaled by weight and shifted by bias."""
+    if training:
+        _verify_batch_size(input.shape)
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    channels = input.shape[1] if input.dim() > 1 else 1
+    for name, statistic in (("running_mean", running_mean), ("running_var", running_var)):
+        if statistic is None and not training:
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+        if statistic is not None and statistic.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not "
+                               f"{statistic.numel()}")
+    axes = (0,) + tuple(range(2, input.dim()))
+    shape = (1, channels) + (1,) * (input.dim() - 2)  # a channel's values, broadcast
+    edges = tuple(t for t in (input, weight, bias) if t is not None)
+    if not training:
+        statistics = (running_mean._data.reshape(shape), running_var._data.reshape(shape))
+        out = quiet().run(_normalised_by, float_operand(input), *statistics,
+                          *_affine_operands(weight, bias, shape), eps)
+        return wrap(out, "NativeBatchNormBackward0", edges)
+    out, mean, variance = quiet().run(_batch_normalised, float_operand(input), axes,
+                                      *_affine_operands(weight, bias, shape), eps)
+    if running_mean is not None:
+        _update_running_statistics(running_mean, running_var, mean, variance,
+                                   input.numel() // channels, momentum)
+    return wrap(out, "NativeBatchNormBackward0", edges)
+
+
+def _verify_batch_size(size):
+    values_per_channel = size[0]
+    for extent in size[2:]:
+        values_per_channel *= extent
+    if values_per_channel == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input "
+                         f"size {size}")
+
+
+def _affine_operands(weight, bias, shape):
+    return tuple(None if t is None else fnp.reshape(float_operand(t), shape)
+                 for t in (weight, bias))
+
+
+def _moments(x, axes):
+    """The mean and the biased variance of x over `axes` (kept as dimensions of 1)."""
+    mean = fnp.mean(x, axes, keepdims=True)
+    return mean, fnp.mean(fnp.square(fnp.subtract(x, mean)), axes, keepdims=True)
+
+
+def _normalised_by(x, mean, variance, weight, bias, eps):
+    """(x - mean) / sqrt(variance + eps), times weight, plus bias (either may be None), as
+    PyTorch's CPU kernels compute it: x * scale + shift, with scale = weight / sqrt(variance
+    + eps) and shift = bias - mean * scale."""
+    scale = fnp.true_divide(1.0, fnp.sqrt(fnp.add(variance, eps)))
+    if weight is not None:
+        scale = fnp.multiply(scale, weight)
+    shift = fnp.negative(fnp.multiply(mean, scale))
+    if bias is not None:
+        shift = fnp.add(bias, shift)
+    return fnp.add(fnp.multiply(x, scale), shift)
+
+
+def _batch_normalised(x, axes, weight, bias, eps):
+    mean, variance = _moments(x, axes)
+    return (_normalised_by(x, mean, variance, weight, bias, eps), unbox_all(mean),
+            unbox_all(variance))
+
+
+def _update_running_statistics(running_mean, running_var, mean, variance, count, momentum):
+    """running = momentum * batch + (1 - momentum) * running, in float64 as PyTorch's CPU
+    kernel accumulates, with the batch's unbiased variance."""
+    unbiased = variance.astype(np.float64) * count / (count - 1)
+    for running, batch in ((running_mean, mean.astype(np.float64)), (running_var, unbiased)):
+        updated = momentum * batch.reshape(-1) + (1 - momentum) * running._data
+        write(running, updated.reshape(running.shape))
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """input normalised over its last dimensions (normalized_shape) by their mean and
+    biased variance, times weight, plus bias (both of normalized_shape)."""
+    normalized_shape = tuple(normalized_shape)
+    size = len(normalized_shape)
+    if input.shape[input.dim() - size:] != normalized_shape or size > input.dim():
+        expected = ", ".join(str(extent) for extent in normalized_shape)
+        raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
+                           f"with shape [*, {expected}], but got input of size"
+                           f"{list(input.shape)}")
+    for name, parameter in (("weight", weight), ("bias", bias)):
+        if parameter is not None and tuple(parameter.shape) != normalized_shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(parameter.shape)} and "
+                               f"normalized_shape = {list(normalized_shape)}")
+    axes = tuple(range(input.dim() - size, input.dim()))
+    out = quiet().run(_layer_normalised, float_operand(input), axes,
+                      *_affine_operands(weight, bias, normalized_shape), eps)
+    return wrap(out, "NativeLayerNormBackward0",
+                tuple(t for t in (input, weight, bias) if t is not None))
+
+
+def _layer_normalised(x, axes, weight, bias, eps):
+    return _normalised_by(x, *_moments(x, axes), weight, bias, eps)
 
 
 # ---- dropout and embedding -----------------------------------------------------------------
@@ -443,7 +554,7 @@ def _logits_cross_entropy(x, t, weight, pos_weight, reduction):
 
 __all__ = [
     "relu", "leaky_relu", "tanh", "sigmoid", "softmax", "log_softmax", "linear", "normalize",
-    "one_hot", "dropout", "embedding",
+    "one_hot", "batch_norm", "layer_norm", "dropout", "embedding",
     "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
 ]

@@ -166,6 +166,70 @@ def test_normalize(p, dim):
     check(seeded(case))
 
 
+def test_batch_norm_trains_evaluates_and_tracks_running_statistics():
+    def case(torch):
+        nn = torch.nn
+        model = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8), nn.ReLU(), nn.Linear(8, 2))
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        x, y = torch.randn(16, 4) * 2 + 1, torch.randint(0, 2, (16,))
+        losses = []
+        for _ in range(4):
+            optimizer.zero_grad()
+            loss = torch.nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            optimizer.step()
+            losses.append(loss)
+        gradients = [p.grad for p in model.parameters()]
+        model.eval()
+        return losses, gradients, model(x[:3]), model[1].state_dict()
+    check(seeded(case), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("options", [
+    "", "momentum=None", "affine=False", "track_running_stats=False", "bias=False",
+    "eps=1e-3, momentum=0.5",
+])
+@pytest.mark.parametrize("shape", [(6, 3), (4, 3, 5)])
+def test_batch_norm_options(options, shape):
+    def case(torch):
+        layer = eval(f"torch.nn.BatchNorm1d(3, {options})")
+        x = torch.randn(*shape, requires_grad=True)
+        outputs = [layer(x * (step + 1)) for step in range(3)]
+        (outputs[-1] ** 3).sum().backward()
+        layer.eval()
+        return outputs, x.grad, layer(x), layer.state_dict(), repr(layer)
+    check(seeded(case), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("normalized_shape, affine, bias", [
+    (4, True, True), ((3, 4), True, False), ([4], False, True),
+])
+def test_layer_norm(normalized_shape, affine, bias):
+    def case(torch):
+        layer = torch.nn.LayerNorm(normalized_shape, elementwise_affine=affine, bias=bias)
+        x = torch.randn(2, 3, 4, requires_grad=True)
+        y = layer(x)
+        (y * torch.linspace(-1, 1, 4)).sum().backward()
+        return (y, x.grad, [p.grad for p in layer.parameters()], repr(layer),
+                layer.state_dict())
+    check(seeded(case), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("misuse", [
+    "torch.nn.BatchNorm1d(3)(torch.ones(1, 3))",
+    "torch.nn.BatchNorm1d(3)(torch.ones(2, 3, 4, 5))",
+    "torch.nn.BatchNorm1d(3)(torch.ones(2, 4))",
+    "F.batch_norm(torch.ones(2, 3), None, None, training=True, eps=0)",
+    "F.batch_norm(torch.ones(2, 3), torch.zeros(3), torch.ones(3), eps=-1)",
+    "F.batch_norm(torch.ones(2, 3), None, None)",
+    "F.layer_norm(torch.ones(2, 3), [4])",
+    "F.layer_norm(torch.ones(2, 3), (2, 3), torch.ones(3))",
+    "torch.nn.LayerNorm(3)(torch.ones(2, 4))",
+])
+def test_normalisation_misuse_raises_torchs_error(misuse):
+    assert_same_error(lambda torch: eval(misuse, {"torch": torch, "F": torch.nn.functional}))
+
+
 # ---- losses --------------------------------------------------------------------------------
 
 
