@@ -4,7 +4,8 @@ from . import functional, init, utils
 from .containers import ModuleDict, ModuleList, Sequential
 from .layers import (Dropout, Embedding, Flatten, Identity, LeakyReLU, Linear, LogSoftmax,
                      ReLU, Sigmoid, Softmax, Tanh)
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
+from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss,
+                   NLLLoss, SmoothL1Loss)
 from .module import Module
 from .normalization import BatchNorm1d, LayerNorm
 from .parameter import Parameter
@@ -13,5 +14,6 @@ __all__ = [
     "functional", "init", "utils", "Module", "Parameter", "Identity", "Linear", "ReLU",
     "LeakyReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Flatten", "Dropout", "Embedding",
     "BatchNorm1d", "LayerNorm", "Sequential", "ModuleList", "ModuleDict", "MSELoss",
-    "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss",
+    "L1Loss", "SmoothL1Loss", "HuberLoss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
+    "BCEWithLogitsLoss",
 ]

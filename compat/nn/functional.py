@@ -311,13 +311,19 @@ def _check_broadcast(input, target):
         raise RuntimeError(clash)
 
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
-    """The (mean, summed or elementwise) squared difference of input and target."""
+def _warn_of_broadcasting(input, target):
+    """The warning of the regression losses (at their caller) for a target of another
+    shape."""
     if target.shape != input.shape:
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
                       f"size ({input.shape}). This will likely lead to incorrect results due "
                       f"to broadcasting. Please ensure they have the same size.", UserWarning,
-                      stacklevel=2)
+                      stacklevel=3)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """The (mean, summed or elementwise) squared difference of input and target."""
+    _warn_of_broadcasting(input, target)
     reduction = reduction_of(size_average, reduce, reduction)
     _check_broadcast(input, target)
     dtype = result_type(input, target)
@@ -331,6 +337,69 @@ def _squared_errors(x, y, weight, reduction):
     if weight is not None:
         losses = fnp.multiply(losses, weight)
     return _reduced(losses, reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """The (mean, summed or elementwise) absolute difference of input and target, as
+    PyTorch composes it (AbsBackward0, then MeanBackward0 or SumBackward0)."""
+    _warn_of_broadcasting(input, target)
+    reduction = reduction_of(size_average, reduce, reduction)
+    errors = _ops.abs(input - target)
+    if weight is None:
+        return errors if reduction == "none" else getattr(errors, reduction)()
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    errors = errors * weight
+    if reduction == "mean":
+        return errors.sum() / weight.sum()
+    return errors if reduction == "none" else errors.sum()
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean",
+                   beta=1.0):
+    """0.5 * d**2 / beta where the absolute difference d is below beta, else d - 0.5 *
+    beta; l1_loss when beta is 0."""
+    _warn_of_broadcasting(input, target)
+    reduction = reduction_of(size_average, reduce, reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
+    return _piecewise_loss(input, target, reduction, "SmoothL1LossBackward0",
+                           lambda d: fnp.true_divide(fnp.multiply(0.5, fnp.square(d)), beta),
+                           lambda d: fnp.subtract(d, 0.5 * beta), beta)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    """0.5 * d**2 where the absolute difference d is below delta, else delta * (d - 0.5 *
+    delta)."""
+    _warn_of_broadcasting(input, target)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    if weight is not None and weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    losses = _piecewise_loss(input, target, "none" if weight is not None else reduction,
+                             "HuberLossBackward0", lambda d: fnp.multiply(0.5, fnp.square(d)),
+                             lambda d: fnp.multiply(delta, fnp.subtract(d, 0.5 * delta)),
+                             delta)
+    if weight is None:
+        return losses
+    losses = losses * weight
+    return losses if reduction == "none" else getattr(losses, reduction)()
+
+
+def _piecewise_loss(input, target, reduction, label, inner, outer, threshold):
+    """`inner`(d) where the absolute difference d of input and target is below
+    `threshold`, else `outer`(d); reduced."""
+    _check_broadcast(input, target)
+    dtype = result_type(input, target)
+
+    def losses(x, y):
+        difference = fnp.absolute(fnp.subtract(x, y))
+        below = unbox_all(difference) < threshold
+        return _reduced(fnp.where(below, inner(difference), outer(difference)), reduction)
+    out = quiet().run(losses, operand(input, dtype), operand(target, dtype))
+    return wrap(out, label, (input, target))
 
 
 def _check_class_target(target):
@@ -555,6 +624,6 @@ def _logits_cross_entropy(x, t, weight, pos_weight, reduction):
 __all__ = [
     "relu", "leaky_relu", "tanh", "sigmoid", "softmax", "log_softmax", "linear", "normalize",
     "one_hot", "batch_norm", "layer_norm", "dropout", "embedding",
-    "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
+    "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
 ]

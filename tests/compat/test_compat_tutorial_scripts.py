@@ -281,6 +281,54 @@ def test_smoothed_losses_print_as_torchs():
     check_printed(seeded(case))
 
 
+_REGRESSION_LOSSES = [
+    "F.l1_loss(x, t, reduction=r)", "F.l1_loss(x, t, reduction=r, weight=w)",
+    "F.smooth_l1_loss(x, t, reduction=r)", "F.smooth_l1_loss(x, t, reduction=r, beta=0.3)",
+    "F.smooth_l1_loss(x, t, reduction=r, beta=0.0)", "F.huber_loss(x, t, reduction=r)",
+    "F.huber_loss(x, t, reduction=r, delta=0.7, weight=w)",
+    "torch.nn.L1Loss(reduction=r)(x, t)", "torch.nn.SmoothL1Loss(reduction=r, beta=2.0)(x, t)",
+    "torch.nn.HuberLoss(reduction=r, delta=0.5)(x, t)",
+]
+
+
+@pytest.mark.parametrize("expression", _REGRESSION_LOSSES)
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_regression_losses(expression, reduction):
+    def case(torch):
+        x = (torch.randn(3, 4) * 2).requires_grad_()
+        t, w = torch.randn(3, 4), torch.rand(3, 4)
+        loss = eval(expression, {"torch": torch, "F": torch.nn.functional, "x": x, "t": t,
+                                 "w": w, "r": reduction})
+        loss.sum().backward()
+        return loss, x.grad
+    check(seeded(case))
+
+
+def test_regression_losses_print_and_warn_as_torch():
+    def case(torch):
+        nn = torch.nn
+        print(nn.L1Loss(), nn.SmoothL1Loss(beta=0.5), nn.HuberLoss(delta=2.0))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            print(nn.functional.l1_loss(torch.ones(3, 1), torch.zeros(3)))
+        print([(str(w.message), w.filename == __file__) for w in caught])
+    check_printed(case)
+
+
+@pytest.mark.parametrize("misuse", [
+    "F.smooth_l1_loss(torch.ones(2), torch.ones(2), beta=-1)",
+    "F.huber_loss(torch.ones(2), torch.ones(2), delta=0)",
+    "F.l1_loss(torch.tensor([1, 2]), torch.tensor([0, 0]))",
+    "F.l1_loss(torch.ones(2), torch.ones(2), weight=torch.ones(3))",
+    "F.huber_loss(torch.ones(2, 3), torch.ones(4))",
+])
+def test_regression_loss_misuse_raises_torchs_error(misuse):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the broadcast warning, compared above
+        assert_same_error(lambda torch: eval(misuse, {"torch": torch,
+                                                      "F": torch.nn.functional}))
+
+
 @pytest.mark.parametrize("shape", [(4,), (3, 4), (2, 4, 3)])
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 @pytest.mark.parametrize("smoothing", [0.0, 0.2])
