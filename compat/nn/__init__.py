@@ -2,8 +2,8 @@
 functional, init, utils), built from compat's differentiable operations."""
 from . import functional, init, utils
 from .containers import ModuleDict, ModuleList, Sequential
-from .layers import (Dropout, Embedding, Flatten, Identity, LeakyReLU, Linear, LogSoftmax,
-                     ReLU, Sigmoid, Softmax, Tanh)
+from .layers import (ELU, GELU, Dropout, Embedding, Flatten, Identity, LeakyReLU, Linear,
+                     LogSoftmax, ReLU, SiLU, Sigmoid, Softmax, Softplus, Tanh)
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss,
                    NLLLoss, SmoothL1Loss)
 from .module import Module
@@ -12,8 +12,8 @@ from .parameter import Parameter
 
 __all__ = [
     "functional", "init", "utils", "Module", "Parameter", "Identity", "Linear", "ReLU",
-    "LeakyReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Flatten", "Dropout", "Embedding",
-    "BatchNorm1d", "LayerNorm", "Sequential", "ModuleList", "ModuleDict", "MSELoss",
-    "L1Loss", "SmoothL1Loss", "HuberLoss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
-    "BCEWithLogitsLoss",
+    "LeakyReLU", "ELU", "SiLU", "GELU", "Softplus", "Tanh", "Sigmoid", "Softmax",
+    "LogSoftmax", "Flatten", "Dropout", "Embedding", "BatchNorm1d", "LayerNorm", "Sequential",
+    "ModuleList", "ModuleDict", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "NLLLoss",
+    "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss",
 ]

@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 import funcgrad.numpy as fnp
+import funcgrad.scipy.special as fsp
 from funcgrad.core import unbox_all
 
 from .. import _dtypes, _ops
@@ -36,18 +37,86 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 def _leaky_relu(input, negative_slope, label):
-    if not input.dtype.is_floating_point:
-        raise _dtypes.not_implemented_for("leaky_relu_cpu", input.dtype)
-    value = engine(input)
-    slope = np.asarray(negative_slope, input._data.dtype)
-    # The comparison is made on the plain values: the slope's side gets negative_slope as
-    # its derivative at 0 and at NaN, as PyTorch's kernel gives.
-    out = fnp.where(unbox_all(value) > 0, value, fnp.multiply(value, slope))
-    return wrap(out, label, (input,))
+    def compute(x):
+        slope = np.asarray(negative_slope, unbox_all(x).dtype)
+        # The comparison is made on the plain values: the slope's side gets negative_slope
+        # as its derivative at 0 and at NaN, as PyTorch's kernel gives.
+        return fnp.where(unbox_all(x) > 0, x, fnp.multiply(x, slope))
+    return _activation(input, "leaky_relu_cpu", compute, label)
 
 
 _leaky_relu_ = inplace(lambda input, negative_slope: _leaky_relu(input, negative_slope,
                                                                  "LeakyReluBackward1"))
+
+
+def _activation(input, kernel, compute, label):
+    """`compute`(input's value) recorded as PyTorch's node `label`; integer inputs are
+    refused as PyTorch's CPU `kernel` refuses them."""
+    if not input.dtype.is_floating_point:
+        raise _dtypes.not_implemented_for(kernel, input.dtype)
+    return wrap(quiet().run(compute, engine(input)), label, (input,))
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """input where it is positive, else alpha * (exp(input) - 1)."""
+    if inplace:
+        return _elu_(input, alpha)
+    return _activation(input, "elu_cpu", lambda x: _elu(x, alpha), "EluBackward0")
+
+
+def _elu(x, alpha):
+    # PyTorch's kernel tests x <= 0: NaN takes the identity's side, derivative 1 included.
+    negative = unbox_all(x) <= 0
+    return fnp.where(negative, fnp.multiply(alpha, fnp.expm1(fnp.where(negative, x, 0.0))), x)
+
+
+_elu_ = inplace(lambda input, alpha: _activation(input, "elu_cpu", lambda x: _elu(x, alpha),
+                                                 "EluBackward1"))
+
+
+def silu(input, inplace=False):
+    """input * sigmoid(input), computed as input / (1 + exp(-input))."""
+    if inplace:
+        return _silu_(input)
+    return _activation(input, "silu_cpu", _silu, "SiluBackward0")
+
+
+def _silu(x):
+    return fnp.true_divide(x, fnp.add(1.0, fnp.exp(fnp.negative(x))))
+
+
+_silu_ = inplace(lambda input: _activation(input, "silu_cpu", _silu, "SiluBackward0"))
+
+
+def gelu(input, approximate="none"):
+    """input * Phi(input), Phi the standard normal's distribution function (or its tanh
+    approximation)."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    compute = _gelu_tanh if approximate == "tanh" else _gelu
+    return _activation(input, "GeluKernelImpl", compute, "GeluBackward0")
+
+
+def _gelu(x):
+    return fnp.multiply(fnp.multiply(x, 0.5),
+                        fnp.add(1.0, fsp.erf(fnp.multiply(x, 0.7071067811865476))))
+
+
+def _gelu_tanh(x):
+    inner = fnp.multiply(0.7978845608028654,
+                         fnp.add(x, fnp.multiply(0.044715, fnp.multiply(x, fnp.square(x)))))
+    return fnp.multiply(fnp.multiply(0.5, x), fnp.add(1.0, fnp.tanh(inner)))
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta * input)) / beta, and input itself where beta * input exceeds
+    threshold."""
+    def compute(x):
+        scaled = fnp.multiply(x, beta)
+        linear = unbox_all(scaled) > threshold
+        smooth = fnp.true_divide(fnp.log1p(fnp.exp(fnp.where(linear, 0.0, scaled))), beta)
+        return fnp.where(linear, x, smooth)
+    return _activation(input, "softplus_cpu", compute, "SoftplusBackward0")
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
@@ -622,7 +691,7 @@ def _logits_cross_entropy(x, t, weight, pos_weight, reduction):
 
 
 __all__ = [
-    "relu", "leaky_relu", "tanh", "sigmoid", "softmax", "log_softmax", "linear", "normalize",
+    "relu", "leaky_relu", "elu", "silu", "gelu", "softplus", "tanh", "sigmoid", "softmax", "log_softmax", "linear", "normalize",
     "one_hot", "batch_norm", "layer_norm", "dropout", "embedding",
     "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
     "binary_cross_entropy_with_logits",

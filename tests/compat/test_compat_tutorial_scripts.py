@@ -133,11 +133,48 @@ def test_leaky_relu(dtype, inplace):
     check(seeded(case))
 
 
+_ACTIVATIONS = ["torch.nn.ELU()", "torch.nn.ELU(alpha=0.5)", "torch.nn.SiLU()",
+                "torch.nn.GELU()", "torch.nn.GELU(approximate='tanh')", "torch.nn.Softplus()",
+                "torch.nn.Softplus(beta=2, threshold=10)"]
+
+
+@pytest.mark.parametrize("layer", _ACTIVATIONS)
+def test_activations(layer):
+    # PyTorch's GELU gives NaN at +-inf (its vectorised erf), so the special values here
+    # stop at large finite ones; GELU's 1 + erf cancels below -2, where PyTorch's erf and
+    # compat's differ in the last bit, hence the absolute tolerance.
+    def case(torch):
+        module = eval(layer)
+        x = (torch.randn(3, 5) * 3).requires_grad_()
+        special = torch.tensor([-30.0, -1.0, -0.0, 0.0, 1e-3, 2.0, 25.0, float("nan")],
+                               requires_grad=True)
+        outputs = module(x), module(special)
+        (outputs[0].sum() + (outputs[1] * torch.arange(1.0, 9.0)).sum()).backward()
+        return outputs, x.grad, special.grad, repr(module)
+    check(seeded(case), atol=1e-6)
+
+
+@pytest.mark.parametrize("function", ["elu", "silu"])
+def test_activations_in_place(function):
+    def case(torch):
+        x = torch.randn(2, 3, requires_grad=True)
+        y = getattr(torch.nn.functional, function)(x * 2, inplace=True)
+        y.sum().backward()
+        return y, x.grad, repr(getattr(torch.nn, function.upper().replace("SILU", "SiLU"))(
+            inplace=True))
+    check(seeded(case))
+
+
 @pytest.mark.parametrize("misuse", [
+    "torch.nn.functional.gelu(torch.ones(2), approximate='erf')",
+    "torch.nn.functional.elu(torch.tensor([1, 2]))",
+    "torch.nn.functional.gelu(torch.tensor([1, 2]))",
+    "torch.nn.functional.silu(torch.tensor([1, 2]))",
+    "torch.nn.functional.softplus(torch.tensor([1, 2]))",
     "torch.nn.functional.leaky_relu(torch.tensor([1, -2]))",
     "torch.nn.functional.leaky_relu(torch.ones(2, requires_grad=True), inplace=True)",
 ])
-def test_leaky_relu_misuse_raises_torchs_error(misuse):
+def test_activation_misuse_raises_torchs_error(misuse):
     assert_same_error(lambda torch: eval(misuse))
 
 
