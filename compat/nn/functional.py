@@ -29,6 +29,9 @@ def relu(input, inplace=False):
     return input.relu_() if inplace else _ops.relu(input)
 
 
+# ---- activations ---------------------------------------------------------------------------
+
+
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """input where it is positive, else negative_slope * input (NaN stays NaN)."""
     if inplace:
@@ -160,6 +163,9 @@ def linear(input, weight, bias=None):
     else:
         label = "UnsafeViewBackward0" if bias is None else "ViewBackward0"
     return wrap(out, label, edges)
+
+
+# ---- vectors and classes -------------------------------------------------------------------
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
