@@ -697,8 +697,8 @@ def _logits_cross_entropy(x, t, weight, pos_weight, reduction):
 
 
 __all__ = [
-    "relu", "leaky_relu", "elu", "silu", "gelu", "softplus", "tanh", "sigmoid", "softmax", "log_softmax", "linear", "normalize",
-    "one_hot", "batch_norm", "layer_norm", "dropout", "embedding",
-    "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
-    "binary_cross_entropy_with_logits",
+    "relu", "leaky_relu", "elu", "silu", "gelu", "softplus", "tanh", "sigmoid", "softmax",
+    "log_softmax", "linear", "normalize", "one_hot", "batch_norm", "layer_norm", "dropout",
+    "embedding", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss",
+    "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
 ]

@@ -1,8 +1,8 @@
-"""SGD, Adam, AdamW, RMSprop, Adagrad and Adadelta: PyTorch's single-tensor update rules (the ones its CPU
-runs), operation for operation, on NumPy arrays in the parameter's dtype, with PyTorch's
-kernels where NumPy would round differently (`compat._fused`: add with alpha, lerp,
-addcmul and addcdiv as fused multiply-adds), so that parameters and state stay equal to
-PyTorch's to the last bit."""
+"""SGD, Adam, AdamW, RMSprop, Adagrad and Adadelta: PyTorch's single-tensor update rules
+(the ones its CPU runs), operation for operation, on NumPy arrays in the parameter's
+dtype, with PyTorch's kernels where NumPy would round differently (`compat._fused`: add
+with alpha, lerp, addcmul and addcdiv as fused multiply-adds), so that parameters and
+state stay equal to PyTorch's to the last bit."""
 import numpy as np
 
 from .._fused import add_scaled_value, addcdiv_value, addcmul_value, lerp_value
