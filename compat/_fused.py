@@ -302,6 +302,33 @@ def _pow_exponent_pull(g, base, exponent, result):
 pow_p = _declare("pow", np.power, (_pow_base_pull, (0, 1)), (_pow_exponent_pull, (0, 1, "ans")))
 
 
+def _power_by_a_number(base, exponent):
+    """np.power, but for the exponents PyTorch's CPU kernel special-cases when the exponent
+    is a number (pow_tensor_scalar_optimized): x ** 3 is x * x * x, x ** -2 is 1 / (x * x)
+    and x ** -0.5 is 1 / sqrt(x), rounded at each step as there (NumPy's power differs in
+    the last bit for about a quarter of float32 cubes). float16 computes in float32 there
+    and rounds once, as NumPy's power does."""
+    if base.dtype.char in "fd":
+        if exponent == 3:
+            return base * base * base
+        if exponent == -2:
+            return 1 / (base * base)
+        if exponent == -0.5:
+            return 1 / np.sqrt(base)
+    return np.power(base, exponent)
+
+
+def _pow_by_number_pull(g, base, exponent):
+    """``grad * (exponent * base.pow(exponent - 1))``, PyTorch's order, its power also
+    computed by PyTorch's kernel; 0 where the exponent is 0."""
+    power = pow_by_number_p(base, exponent - 1)
+    return fnp.where(unbox_all(exponent) == 0, 0, g * (exponent * power))
+
+
+# pow(tensor, number): PyTorch's values for the exponents its kernel special-cases.
+pow_by_number_p = _declare("pow_by_number", _power_by_a_number, (_pow_by_number_pull, (0, 1)))
+
+
 # ---- vector norms: PyTorch's derivative (linalg_vector_norm_backward) ---------------------
 
 

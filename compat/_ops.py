@@ -333,7 +333,8 @@ def pow(input, exponent):
         return unary(fnp.square, "PowBackward0", input, frees=True)
     if input._data.dtype.char == "e" and isinstance(exponent, numbers.Real):
         _half_scalar(exponent)
-    return _binary(_power(input), "PowBackward0", input, exponent, edges=(input,), frees=True)
+    power = fnp.power if input.dtype.category == _dtypes.COMPLEX else _fused.pow_by_number_p
+    return _binary(power, "PowBackward0", input, exponent, edges=(input,), frees=True)
 
 
 def _power(*tensors):
@@ -1329,10 +1330,13 @@ def masked_fill(input, mask, value):
     return wrap(out, "MaskedFillBackward0", edges, others=(mask,))
 
 
-def _softmax_dim(input, dim, name):
+def softmax_dim(input, dim, name, stacklevel=3):
+    """`dim` as an axis of `input`; when None, PyTorch's implicit choice and its warning
+    (pointing `stacklevel` frames up: the caller of softmax by default)."""
     if dim is None:
         warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the "
-                      f"call to include dim=X as an argument.", UserWarning, stacklevel=3)
+                      f"call to include dim=X as an argument.", UserWarning,
+                      stacklevel=stacklevel)
         dim = 0 if input.dim() in (0, 1, 3) else 1
     return input._dim(dim)
 
@@ -1354,7 +1358,7 @@ def _shifted(input, axis, dtype, name):
 
 def softmax(input, dim=None, dtype=None):
     """exp(input) normalized to sum to 1 along `dim`."""
-    axis = _softmax_dim(input, dim, "softmax")
+    axis = softmax_dim(input, dim, "softmax")
     input, shifted = _shifted(input, axis, dtype, "softmax")
     out = quiet().run(_softmax, shifted, axis)
     return wrap(out, "SoftmaxBackward0", (input,), saves_result=True)
@@ -1367,7 +1371,7 @@ def _softmax(shifted, axis):
 
 def log_softmax(input, dim=None, dtype=None):
     """log(softmax(input)), computed without forming softmax."""
-    axis = _softmax_dim(input, dim, "log_softmax")
+    axis = softmax_dim(input, dim, "log_softmax")
     input, shifted = _shifted(input, axis, dtype, "log_softmax")
     return wrap(quiet().run(_log_softmax, shifted, axis), "LogSoftmaxBackward0", (input,),
                 saves_result=True)

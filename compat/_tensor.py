@@ -345,6 +345,8 @@ class Tensor:
         return bool(self.item())
 
     def __float__(self):
+        if self._box is not None:
+            _warn_of_a_scalar_that_requires_grad()
         return float(self.item())
 
     def __int__(self):
@@ -393,6 +395,20 @@ class Tensor:
         raise TypeError("copy.copy of a tensor is not supported; use clone() or deepcopy")
 
 
+
+
+_scalar_warning_given = False
+
+
+def _warn_of_a_scalar_that_requires_grad():
+    """float(t) (and '%f' % t) of a tensor that requires grad: PyTorch's warning, given
+    once per process as PyTorch's TORCH_WARN_ONCE gives it (item() and int() give none)."""
+    global _scalar_warning_given
+    if not _scalar_warning_given:
+        _scalar_warning_given = True
+        warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
+                      "unexpected behavior.\nConsider using tensor.detach() first.",
+                      UserWarning, stacklevel=3)
 
 
 def _rebuild(data, requires_grad):

@@ -1,14 +1,19 @@
 """compat.nn: PyTorch's torch.nn (Module, Parameter, the classic layers and losses,
-functional, init), built from compat's differentiable operations."""
-from . import functional, init
-from .layers import (Dropout, Embedding, Flatten, Identity, Linear, LogSoftmax, ReLU,
-                     Sequential, Sigmoid, Softmax, Tanh)
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
+functional, init, utils), built from compat's differentiable operations."""
+from . import functional, init, utils
+from .containers import ModuleDict, ModuleList, Sequential
+from .layers import (ELU, GELU, Dropout, Embedding, Flatten, Identity, LeakyReLU, Linear,
+                     LogSoftmax, ReLU, SiLU, Sigmoid, Softmax, Softplus, Tanh)
+from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss,
+                   NLLLoss, SmoothL1Loss)
 from .module import Module
+from .normalization import BatchNorm1d, LayerNorm
 from .parameter import Parameter
 
 __all__ = [
-    "functional", "init", "Module", "Parameter", "Identity", "Linear", "ReLU", "Tanh",
-    "Sigmoid", "Softmax", "LogSoftmax", "Flatten", "Dropout", "Embedding", "Sequential",
-    "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss",
+    "functional", "init", "utils", "Module", "Parameter", "Identity", "Linear", "ReLU",
+    "LeakyReLU", "ELU", "SiLU", "GELU", "Softplus", "Tanh", "Sigmoid", "Softmax",
+    "LogSoftmax", "Flatten", "Dropout", "Embedding", "BatchNorm1d", "LayerNorm", "Sequential",
+    "ModuleList", "ModuleDict", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "NLLLoss",
+    "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss",
 ]

@@ -10,13 +10,15 @@ import warnings
 import numpy as np
 
 import funcgrad.numpy as fnp
+import funcgrad.scipy.special as fsp
 from funcgrad.core import unbox_all
 
 from .. import _dtypes, _ops
 from .._factories import empty_like, zeros
+from .._inplace import inplace, write
 from .._quiet import quiet, quieted
-from .._record import broadcast_error, float_operand, operand, result_type, wrap
-from .._tensor import Tensor
+from .._record import broadcast_error, engine, float_operand, operand, result_type, wrap
+from .._tensor import Tensor, make
 from .._typename import typename
 
 tanh = _ops.tanh
@@ -27,12 +29,106 @@ def relu(input, inplace=False):
     return input.relu_() if inplace else _ops.relu(input)
 
 
+# ---- activations ---------------------------------------------------------------------------
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """input where it is positive, else negative_slope * input (NaN stays NaN)."""
+    if inplace:
+        return _leaky_relu_(input, negative_slope)
+    return _leaky_relu(input, negative_slope, "LeakyReluBackward0")
+
+
+def _leaky_relu(input, negative_slope, label):
+    def compute(x):
+        slope = np.asarray(negative_slope, unbox_all(x).dtype)
+        # The comparison is made on the plain values: the slope's side gets negative_slope
+        # as its derivative at 0 and at NaN, as PyTorch's kernel gives.
+        return fnp.where(unbox_all(x) > 0, x, fnp.multiply(x, slope))
+    return _activation(input, "leaky_relu_cpu", compute, label)
+
+
+_leaky_relu_ = inplace(lambda input, negative_slope: _leaky_relu(input, negative_slope,
+                                                                 "LeakyReluBackward1"))
+
+
+def _activation(input, kernel, compute, label):
+    """`compute`(input's value) recorded as PyTorch's node `label`; integer inputs are
+    refused as PyTorch's CPU `kernel` refuses them."""
+    if not input.dtype.is_floating_point:
+        raise _dtypes.not_implemented_for(kernel, input.dtype)
+    return wrap(quiet().run(compute, engine(input)), label, (input,))
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """input where it is positive, else alpha * (exp(input) - 1)."""
+    if inplace:
+        return _elu_(input, alpha)
+    return _activation(input, "elu_cpu", lambda x: _elu(x, alpha), "EluBackward0")
+
+
+def _elu(x, alpha):
+    # PyTorch's kernel tests x <= 0: NaN takes the identity's side, derivative 1 included.
+    negative = unbox_all(x) <= 0
+    return fnp.where(negative, fnp.multiply(alpha, fnp.expm1(fnp.where(negative, x, 0.0))), x)
+
+
+_elu_ = inplace(lambda input, alpha: _activation(input, "elu_cpu", lambda x: _elu(x, alpha),
+                                                 "EluBackward1"))
+
+
+def silu(input, inplace=False):
+    """input * sigmoid(input), computed as input / (1 + exp(-input))."""
+    if inplace:
+        return _silu_(input)
+    return _activation(input, "silu_cpu", _silu, "SiluBackward0")
+
+
+def _silu(x):
+    return fnp.true_divide(x, fnp.add(1.0, fnp.exp(fnp.negative(x))))
+
+
+_silu_ = inplace(lambda input: _activation(input, "silu_cpu", _silu, "SiluBackward0"))
+
+
+def gelu(input, approximate="none"):
+    """input * Phi(input), Phi the standard normal's distribution function (or its tanh
+    approximation)."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    compute = _gelu_tanh if approximate == "tanh" else _gelu
+    return _activation(input, "GeluKernelImpl", compute, "GeluBackward0")
+
+
+def _gelu(x):
+    return fnp.multiply(fnp.multiply(x, 0.5),
+                        fnp.add(1.0, fsp.erf(fnp.multiply(x, 0.7071067811865476))))
+
+
+def _gelu_tanh(x):
+    inner = fnp.multiply(0.7978845608028654,
+                         fnp.add(x, fnp.multiply(0.044715, fnp.multiply(x, fnp.square(x)))))
+    return fnp.multiply(fnp.multiply(0.5, x), fnp.add(1.0, fnp.tanh(inner)))
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta * input)) / beta, and input itself where beta * input exceeds
+    threshold."""
+    def compute(x):
+        scaled = fnp.multiply(x, beta)
+        linear = unbox_all(scaled) > threshold
+        smooth = fnp.true_divide(fnp.log1p(fnp.exp(fnp.where(linear, 0.0, scaled))), beta)
+        return fnp.where(linear, x, smooth)
+    return _activation(input, "softplus_cpu", compute, "SoftplusBackward0")
+
+
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
-    return _ops.softmax(input, dim, dtype)
+    return _ops.softmax(input, _ops.softmax_dim(input, dim, "softmax", _stacklevel), dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
-    return _ops.log_softmax(input, dim, dtype)
+    return _ops.log_softmax(input, _ops.softmax_dim(input, dim, "log_softmax", _stacklevel),
+                            dtype)
 
 
 # ---- linear ------------------------------------------------------------------------------
@@ -67,6 +163,145 @@ def linear(input, weight, bias=None):
     else:
         label = "UnsafeViewBackward0" if bias is None else "ViewBackward0"
     return wrap(out, label, edges)
+
+
+# ---- vectors and classes -------------------------------------------------------------------
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """input divided by its p-norm along `dim` (at least eps)."""
+    if out is not None:
+        raise NotImplementedError("compat: out= is not supported; use the returned tensor")
+    return input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+
+
+def one_hot(tensor, num_classes=-1):
+    """An int64 tensor of shape tensor.shape + (num_classes,): 1 at each index's class, 0
+    elsewhere (num_classes=-1: one more than the largest index)."""
+    if not isinstance(tensor, Tensor) or tensor.dtype is not _dtypes.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    indices = tensor._data
+    if not indices.size:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    elif indices.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    elif num_classes == -1:
+        num_classes = int(indices.max()) + 1
+    elif indices.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return make((indices[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
+# ---- normalisation -------------------------------------------------------------------------
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-5):
+    """Each channel (dimension 1) normalised by the batch's mean and (biased) variance when
+    training, which also updates the running statistics in place (the variance unbiased),
+    or by the running statistics otherwise; then scaled by weight and shifted by bias."""
+    if training:
+        _verify_batch_size(input.shape)
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    channels = input.shape[1] if input.dim() > 1 else 1
+    for name, statistic in (("running_mean", running_mean), ("running_var", running_var)):
+        if statistic is None and not training:
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+        if statistic is not None and statistic.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not "
+                               f"{statistic.numel()}")
+    axes = (0,) + tuple(range(2, input.dim()))
+    shape = (1, channels) + (1,) * (input.dim() - 2)  # a channel's values, broadcast
+    edges = tuple(t for t in (input, weight, bias) if t is not None)
+    if not training:
+        statistics = (running_mean._data.reshape(shape), running_var._data.reshape(shape))
+        out = quiet().run(_normalised_by, float_operand(input), *statistics,
+                          *_affine_operands(weight, bias, shape), eps)
+        return wrap(out, "NativeBatchNormBackward0", edges)
+    out, mean, variance = quiet().run(_batch_normalised, float_operand(input), axes,
+                                      *_affine_operands(weight, bias, shape), eps)
+    if running_mean is not None:
+        _update_running_statistics(running_mean, running_var, mean, variance,
+                                   input.numel() // channels, momentum)
+    return wrap(out, "NativeBatchNormBackward0", edges)
+
+
+def _verify_batch_size(size):
+    values_per_channel = size[0]
+    for extent in size[2:]:
+        values_per_channel *= extent
+    if values_per_channel == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input "
+                         f"size {size}")
+
+
+def _affine_operands(weight, bias, shape):
+    return tuple(None if t is None else fnp.reshape(float_operand(t), shape)
+                 for t in (weight, bias))
+
+
+def _moments(x, axes):
+    """The mean and the biased variance of x over `axes` (kept as dimensions of 1)."""
+    mean = fnp.mean(x, axes, keepdims=True)
+    return mean, fnp.mean(fnp.square(fnp.subtract(x, mean)), axes, keepdims=True)
+
+
+def _normalised_by(x, mean, variance, weight, bias, eps):
+    """(x - mean) / sqrt(variance + eps), times weight, plus bias (either may be None), as
+    PyTorch's CPU kernels compute it: x * scale + shift, with scale = weight / sqrt(variance
+    + eps) and shift = bias - mean * scale."""
+    scale = fnp.true_divide(1.0, fnp.sqrt(fnp.add(variance, eps)))
+    if weight is not None:
+        scale = fnp.multiply(scale, weight)
+    shift = fnp.negative(fnp.multiply(mean, scale))
+    if bias is not None:
+        shift = fnp.add(bias, shift)
+    return fnp.add(fnp.multiply(x, scale), shift)
+
+
+def _batch_normalised(x, axes, weight, bias, eps):
+    mean, variance = _moments(x, axes)
+    return (_normalised_by(x, mean, variance, weight, bias, eps), unbox_all(mean),
+            unbox_all(variance))
+
+
+def _update_running_statistics(running_mean, running_var, mean, variance, count, momentum):
+    """running = momentum * batch + (1 - momentum) * running, in float64 as PyTorch's CPU
+    kernel accumulates, with the batch's unbiased variance."""
+    unbiased = variance.astype(np.float64) * count / (count - 1)
+    for running, batch in ((running_mean, mean.astype(np.float64)), (running_var, unbiased)):
+        updated = momentum * batch.reshape(-1) + (1 - momentum) * running._data
+        write(running, updated.reshape(running.shape))
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """input normalised over its last dimensions (normalized_shape) by their mean and
+    biased variance, times weight, plus bias (both of normalized_shape)."""
+    normalized_shape = tuple(normalized_shape)
+    size = len(normalized_shape)
+    if input.shape[input.dim() - size:] != normalized_shape or size > input.dim():
+        expected = ", ".join(str(extent) for extent in normalized_shape)
+        raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
+                           f"with shape [*, {expected}], but got input of size"
+                           f"{list(input.shape)}")
+    for name, parameter in (("weight", weight), ("bias", bias)):
+        if parameter is not None and tuple(parameter.shape) != normalized_shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(parameter.shape)} and "
+                               f"normalized_shape = {list(normalized_shape)}")
+    axes = tuple(range(input.dim() - size, input.dim()))
+    out = quiet().run(_layer_normalised, float_operand(input), axes,
+                      *_affine_operands(weight, bias, normalized_shape), eps)
+    return wrap(out, "NativeLayerNormBackward0",
+                tuple(t for t in (input, weight, bias) if t is not None))
+
+
+def _layer_normalised(x, axes, weight, bias, eps):
+    return _normalised_by(x, *_moments(x, axes), weight, bias, eps)
 
 
 # ---- dropout and embedding -----------------------------------------------------------------
@@ -151,13 +386,19 @@ def _check_broadcast(input, target):
         raise RuntimeError(clash)
 
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
-    """The (mean, summed or elementwise) squared difference of input and target."""
+def _warn_of_broadcasting(input, target):
+    """The warning of the regression losses (at their caller) for a target of another
+    shape."""
     if target.shape != input.shape:
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
                       f"size ({input.shape}). This will likely lead to incorrect results due "
                       f"to broadcasting. Please ensure they have the same size.", UserWarning,
-                      stacklevel=2)
+                      stacklevel=3)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """The (mean, summed or elementwise) squared difference of input and target."""
+    _warn_of_broadcasting(input, target)
     reduction = reduction_of(size_average, reduce, reduction)
     _check_broadcast(input, target)
     dtype = result_type(input, target)
@@ -171,6 +412,69 @@ def _squared_errors(x, y, weight, reduction):
     if weight is not None:
         losses = fnp.multiply(losses, weight)
     return _reduced(losses, reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """The (mean, summed or elementwise) absolute difference of input and target, as
+    PyTorch composes it (AbsBackward0, then MeanBackward0 or SumBackward0)."""
+    _warn_of_broadcasting(input, target)
+    reduction = reduction_of(size_average, reduce, reduction)
+    errors = _ops.abs(input - target)
+    if weight is None:
+        return errors if reduction == "none" else getattr(errors, reduction)()
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    errors = errors * weight
+    if reduction == "mean":
+        return errors.sum() / weight.sum()
+    return errors if reduction == "none" else errors.sum()
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean",
+                   beta=1.0):
+    """0.5 * d**2 / beta where the absolute difference d is below beta, else d - 0.5 *
+    beta; l1_loss when beta is 0."""
+    _warn_of_broadcasting(input, target)
+    reduction = reduction_of(size_average, reduce, reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
+    return _piecewise_loss(input, target, reduction, "SmoothL1LossBackward0",
+                           lambda d: fnp.true_divide(fnp.multiply(0.5, fnp.square(d)), beta),
+                           lambda d: fnp.subtract(d, 0.5 * beta), beta)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    """0.5 * d**2 where the absolute difference d is below delta, else delta * (d - 0.5 *
+    delta)."""
+    _warn_of_broadcasting(input, target)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    if weight is not None and weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    losses = _piecewise_loss(input, target, "none" if weight is not None else reduction,
+                             "HuberLossBackward0", lambda d: fnp.multiply(0.5, fnp.square(d)),
+                             lambda d: fnp.multiply(delta, fnp.subtract(d, 0.5 * delta)),
+                             delta)
+    if weight is None:
+        return losses
+    losses = losses * weight
+    return losses if reduction == "none" else getattr(losses, reduction)()
+
+
+def _piecewise_loss(input, target, reduction, label, inner, outer, threshold):
+    """`inner`(d) where the absolute difference d of input and target is below
+    `threshold`, else `outer`(d); reduced."""
+    _check_broadcast(input, target)
+    dtype = result_type(input, target)
+
+    def losses(x, y):
+        difference = fnp.absolute(fnp.subtract(x, y))
+        below = unbox_all(difference) < threshold
+        return _reduced(fnp.where(below, inner(difference), outer(difference)), reduction)
+    out = quiet().run(losses, operand(input, dtype), operand(target, dtype))
+    return wrap(out, label, (input, target))
 
 
 def _check_class_target(target):
@@ -221,18 +525,21 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     class_weights = (np.ones(classes, input._data.dtype) if weight is None
                      else weight._data.astype(input._data.dtype))
     weights = np.where(ignored, 0, class_weights[chosen]).astype(input._data.dtype)
-    out = quiet().run(_picked_losses, float_operand(input), chosen, weights, reduction)
+    out = quiet().run(_picked_losses, float_operand(input), chosen, weights, ignored,
+                      reduction)
     return wrap(out, _nll_label(len(shape), reduction), (input,))
 
 
-def _picked_losses(log_probabilities, chosen, weights, reduction):
+def _picked_losses(log_probabilities, chosen, weights, ignored, reduction):
     """nll_loss's computation: minus each sample's log-probability of class `chosen`,
-    times `weights`, reduced."""
+    times `weights`, reduced. The `ignored` samples are left out (0, and no gradient: not
+    the NaN that 0 times the 1 / 0 of a mean over none would give)."""
     if fnp.ndim(log_probabilities) >= 2:
         log_probabilities = fnp.moveaxis(log_probabilities, 1, -1)
     picked = fnp.squeeze(fnp.take_along_axis(log_probabilities, chosen[..., None], axis=-1),
                          axis=-1)
     losses = fnp.negative(fnp.multiply(picked, weights))
+    losses = fnp.where(ignored, np.zeros((), weights.dtype), losses)
     if reduction == "mean":
         return fnp.true_divide(fnp.sum(losses), weights.sum())
     return _reduced(losses, reduction)
@@ -250,17 +557,49 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                   reduce=None, reduction="mean", label_smoothing=0.0):
     """nll_loss of log_softmax(input) over the class dimension for class-index targets; for
     class-probability targets (a float target shaped like input), minus the
-    (weighted) sum of target * log_softmax(input) over classes."""
-    if label_smoothing:
-        raise NotImplementedError("compat: cross_entropy's label_smoothing is not supported; "
-                                  "smooth the target probabilities instead")
+    (weighted) sum of target * log_softmax(input) over classes. `label_smoothing` mixes
+    the target with the uniform distribution over the classes."""
     reduction = reduction_of(size_average, reduce, reduction)
     class_dim = 0 if input.dim() == 1 else 1
+    smoothing = label_smoothing if label_smoothing > 0 else 0.0
+    if smoothing > 1:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
+                           f"{label_smoothing:g}")
     log_probabilities = _ops.log_softmax(input, class_dim)
+    classes = input.shape[class_dim]
     if not (target.dtype.is_floating_point and target.shape == input.shape):
-        return nll_loss(log_probabilities, target, weight, None, ignore_index, None,
+        loss = nll_loss(log_probabilities, target, weight, None, ignore_index, None,
                         reduction)
+        if not smoothing:
+            return loss
+        uniform = _uniform_target_loss(log_probabilities, target, weight, ignore_index,
+                                       reduction, class_dim)
+        return (1 - smoothing) * loss + uniform * (smoothing / classes)
+    if smoothing:
+        target = target * (1 - smoothing) + smoothing / classes
     return _soft_cross_entropy(log_probabilities, target, weight, reduction, class_dim)
+
+
+def _uniform_target_loss(log_probabilities, target, weight, ignore_index, reduction,
+                         class_dim):
+    """The cross entropy against a uniform target, summed over classes (times the class
+    weights) rather than averaged, reduced as nll_loss reduces: the part of a smoothed
+    loss that label smoothing adds, computed as PyTorch's kernel does."""
+    if weight is None:
+        losses = -log_probabilities.sum(class_dim)
+    else:
+        shape = [1] * log_probabilities.dim()
+        shape[class_dim] = weight.shape[0]
+        losses = -(log_probabilities * weight.view(shape)).sum(class_dim)
+    ignored = target == ignore_index
+    losses = losses.masked_fill(ignored, 0.0)
+    if reduction == "none":
+        return losses
+    if reduction == "sum":
+        return losses.sum()
+    if weight is None:
+        return losses.sum() / (~ignored).sum()
+    return losses.sum() / weight.gather(0, target.masked_select(~ignored).flatten()).sum()
 
 
 @quieted
@@ -358,7 +697,8 @@ def _logits_cross_entropy(x, t, weight, pos_weight, reduction):
 
 
 __all__ = [
-    "relu", "tanh", "sigmoid", "softmax", "log_softmax", "linear", "dropout", "embedding",
-    "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
-    "binary_cross_entropy_with_logits",
+    "relu", "leaky_relu", "elu", "silu", "gelu", "softplus", "tanh", "sigmoid", "softmax",
+    "log_softmax", "linear", "normalize", "one_hot", "batch_norm", "layer_norm", "dropout",
+    "embedding", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss",
+    "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
 ]

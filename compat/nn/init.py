@@ -8,7 +8,10 @@ import math
 import numbers
 import warnings
 
+from .. import _factories, _ops
+from .._factories import empty_like
 from .._grad_mode import no_grad
+from ..linalg import qr
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -60,6 +63,60 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
         return tensor.normal_(mean, std, generator=generator)
 
 
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    """N(mean, std**2) restricted to [a, b], drawn as PyTorch draws it: normals redrawn
+    where they fall outside when [a, b] holds more than 30% of the mass, else uniforms on
+    [a, b] accepted with the normal's density (both by rejection, in PyTorch's order)."""
+    def norm_cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
+                      "distribution of values may be incorrect.", UserWarning, stacklevel=2)
+    with no_grad():
+        if norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std) > 0.3:
+            _redraw_normals_outside(tensor, mean, std, a, b, generator)
+        else:
+            _accept_uniforms_by_density(tensor, mean, std, a, b, generator)
+    return tensor
+
+
+def _redraw_normals_outside(tensor, mean, std, a, b, generator):
+    low, high = tensor.new_tensor(a).item(), tensor.new_tensor(b).item()
+    result = tensor.normal_(mean, std, generator=generator)
+    while True:
+        outside = (result < low) | (result > high)
+        if not outside.any():
+            break
+        result = _ops.where(outside,
+                            empty_like(result).normal_(mean, std, generator=generator),
+                            result)
+    if result is not tensor:
+        tensor.copy_(result)
+
+
+def _accept_uniforms_by_density(tensor, mean, std, a, b, generator):
+    mode = max(a, min(mean, b))
+    log_peak = -0.5 * ((mode - mean) / std) ** 2
+    candidates, accept = empty_like(tensor), empty_like(tensor)
+
+    def rejected(candidates):
+        """Where log(u) exceeds the candidates' log density below the peak (u uniform)."""
+        candidates.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+        return accept.uniform_(generator=generator).log_().gt(candidates)
+
+    tensor.uniform_(a, b, generator=generator)
+    candidates.copy_(tensor)
+    pending = rejected(candidates)
+    result = tensor
+    while pending.any():
+        candidates.uniform_(a, b, generator=generator)
+        result = _ops.where(pending, candidates, result)
+        pending = _ops.where(pending, rejected(candidates), pending)
+    if result is not tensor:
+        tensor.copy_(result)
+
+
 def constant_(tensor, val):
     with no_grad():
         return tensor.fill_(val)
@@ -72,6 +129,37 @@ def ones_(tensor):
 def zeros_(tensor):
     with no_grad():
         return tensor.zero_()
+
+
+def eye_(tensor):
+    """The identity matrix (ones on the main diagonal of a 2-d tensor)."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    with no_grad():
+        tensor.copy_(_factories.eye(*tensor.shape))
+    return tensor
+
+
+def orthogonal_(tensor, gain=1, generator=None):
+    """A (semi-)orthogonal matrix, from the QR factorisation of normals drawn as PyTorch
+    draws them (the dimensions after the first flattened), times `gain`."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    columns = tensor.numel() // rows
+    flattened = tensor.new_empty((rows, columns)).normal_(0, 1, generator=generator)
+    if rows < columns:
+        flattened = flattened.t()
+    q, r = qr(flattened)
+    q = q * r.diagonal().sign()  # the signs that make Q uniformly distributed
+    if rows < columns:
+        q = q.t()
+    with no_grad():
+        tensor.view_as(q).copy_(q)
+        tensor.mul_(gain)
+    return tensor
 
 
 def xavier_uniform_(tensor, gain=1.0, generator=None):
@@ -110,5 +198,31 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
     return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity), generator)
 
 
-__all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_",
-           "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_"]
+def _deprecated(initialise):
+    """The pre-0.4 name (no trailing underscore) of `initialise`, with PyTorch's
+    FutureWarning."""
+    new_name = initialise.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        warnings.warn(f"`nn.init.{old_name}` is now deprecated in favor of "
+                      f"`nn.init.{new_name}`.", FutureWarning, stacklevel=2)
+        return initialise(*args, **kwargs)
+
+    deprecated_init.__name__ = old_name
+    return deprecated_init
+
+
+uniform = _deprecated(uniform_)
+normal = _deprecated(normal_)
+constant = _deprecated(constant_)
+eye = _deprecated(eye_)
+xavier_uniform = _deprecated(xavier_uniform_)
+xavier_normal = _deprecated(xavier_normal_)
+kaiming_uniform = _deprecated(kaiming_uniform_)
+kaiming_normal = _deprecated(kaiming_normal_)
+orthogonal = _deprecated(orthogonal_)
+
+__all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
+           "zeros_", "eye_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
+           "kaiming_normal_", "orthogonal_"]

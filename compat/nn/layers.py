@@ -1,7 +1,6 @@
-"""The layers without a loss: Linear, the activations, Flatten, Dropout, Embedding,
-Sequential. Each holds its settings and parameters and computes with `functional`."""
+"""The layers without a loss: Linear, the activations, Flatten, Dropout, Embedding.
+Each holds its settings and parameters and computes with `functional`."""
 import math
-from collections import OrderedDict
 
 from .. import _dtypes
 from .._factories import empty
@@ -76,6 +75,70 @@ class ReLU(Module):
         return "inplace=True" if self.inplace else ""
 
 
+class LeakyReLU(Module):
+    def __init__(self, negative_slope=0.01, inplace=False):
+        super().__init__()
+        self.negative_slope = negative_slope
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
+
+    def extra_repr(self):
+        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace
+                                                          else "")
+
+
+class ELU(Module):
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.elu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class SiLU(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.silu(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class GELU(Module):
+    def __init__(self, approximate="none"):
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input):
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self):
+        return f"approximate={self.approximate!r}"
+
+
+class Softplus(Module):
+    def __init__(self, beta=1.0, threshold=20.0):
+        super().__init__()
+        self.beta = beta
+        self.threshold = threshold
+
+    def forward(self, input):
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self):
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
 class Tanh(Module):
     def forward(self, input):
         return F.tanh(input)
@@ -92,7 +155,7 @@ class Softmax(Module):
         self.dim = dim
 
     def forward(self, input):
-        return F.softmax(input, self.dim)
+        return F.softmax(input, self.dim, _stacklevel=5)  # the warning names forward's caller
 
     def extra_repr(self):
         return f"dim={self.dim}"
@@ -100,7 +163,7 @@ class Softmax(Module):
 
 class LogSoftmax(Softmax):
     def forward(self, input):
-        return F.log_softmax(input, self.dim)
+        return F.log_softmax(input, self.dim, _stacklevel=5)
 
 
 class Flatten(Module):
@@ -192,57 +255,3 @@ class Embedding(Module):
         if self.sparse:
             text += ", sparse=True"
         return text
-
-
-class Sequential(Module):
-    """Modules applied in order: ``Sequential(a, b)`` or ``Sequential(OrderedDict(...))``;
-    indexing gives a module (or a Sequential of a slice)."""
-
-    def __init__(self, *modules):
-        super().__init__()
-        if len(modules) == 1 and isinstance(modules[0], OrderedDict):
-            for name, module in modules[0].items():
-                self.add_module(name, module)
-        else:
-            for index, module in enumerate(modules):
-                self.add_module(str(index), module)
-
-    def _position(self, index):
-        size = len(self._modules)
-        if not -size <= index < size:
-            raise IndexError(f"index {index} is out of range")
-        return index % size
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return type(self)(OrderedDict(list(self._modules.items())[index]))
-        return list(self._modules.values())[self._position(index)]
-
-    def __setitem__(self, index, module):
-        key = list(self._modules)[self._position(index)]
-        setattr(self, key, module)
-
-    def __delitem__(self, index):
-        keys = list(self._modules)
-        for key in (keys[index] if isinstance(index, slice) else [keys[self._position(index)]]):
-            del self._modules[key]
-        # PyTorch renumbers the remaining modules
-        renumbered = list(self._modules.values())
-        self._modules.clear()
-        for position, module in enumerate(renumbered):
-            self._modules[str(position)] = module
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-    def forward(self, input):
-        for module in self:
-            input = module(input)
-        return input

@@ -135,7 +135,7 @@ class Module:
         params = self.__dict__.get("_parameters")
         if isinstance(value, Parameter):
             self._check_initialised("parameters")
-            self._forget(name)
+            self._forget(name, keep="_parameters")
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
@@ -144,7 +144,7 @@ class Module:
             params[name] = None
         elif isinstance(value, Module):
             self._check_initialised("module")
-            self._forget(name)
+            self._forget(name, keep="_modules")
             self._modules[name] = value
         elif name in self.__dict__.get("_modules", ()):
             if value is not None:
@@ -159,11 +159,13 @@ class Module:
         else:
             object.__setattr__(self, name, value)
 
-    def _forget(self, name):
-        """Remove `name` from wherever it is registered (it is being registered anew)."""
+    def _forget(self, name, keep):
+        """Remove `name` from the other registries (it is being registered in `keep`,
+        where a member it replaces keeps its place, as PyTorch keeps it)."""
         self.__dict__.pop(name, None)
         for registry in ("_parameters", "_buffers", "_modules"):
-            self.__dict__[registry].pop(name, None)
+            if registry != keep:
+                self.__dict__[registry].pop(name, None)
         self._non_persistent_buffers_set.discard(name)
 
     def __getattr__(self, name):

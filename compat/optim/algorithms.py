@@ -1,8 +1,8 @@
-"""SGD, Adam, AdamW and RMSprop: PyTorch's single-tensor update rules (the ones its CPU
-runs), operation for operation, on NumPy arrays in the parameter's dtype, with PyTorch's
-kernels where NumPy would round differently (`compat._fused`: add with alpha, lerp,
-addcmul and addcdiv as fused multiply-adds), so that parameters and state stay equal to
-PyTorch's to the last bit."""
+"""SGD, Adam, AdamW, RMSprop, Adagrad and Adadelta: PyTorch's single-tensor update rules
+(the ones its CPU runs), operation for operation, on NumPy arrays in the parameter's
+dtype, with PyTorch's kernels where NumPy would round differently (`compat._fused`: add
+with alpha, lerp, addcmul and addcdiv as fused multiply-adds), so that parameters and
+state stay equal to PyTorch's to the last bit."""
 import numpy as np
 
 from .._fused import add_scaled_value, addcdiv_value, addcmul_value, lerp_value
@@ -170,4 +170,75 @@ class RMSprop(Optimizer):
         return addcdiv_value(param, grad, root, -group["lr"])
 
 
-__all__ = ["SGD", "Adam", "AdamW", "RMSprop"]
+class Adagrad(Optimizer):
+    """Steps by the gradient over the root of the sum of its squares so far, the rate
+    decayed by lr_decay per step; its state exists from the start (step 0)."""
+
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
+                 initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
+                 differentiable=False, fused=None):
+        _check_at_least(lr, 0.0, "learning rate")
+        _check_at_least(lr_decay, 0.0, "lr_decay value")
+        _check_at_least(weight_decay, 0.0, "weight_decay value")
+        _check_at_least(initial_accumulator_value, 0.0, "initial_accumulator_value value")
+        _check_at_least(eps, 0.0, "epsilon value")
+        super().__init__(params, dict(
+            lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
+            initial_accumulator_value=initial_accumulator_value, foreach=foreach,
+            maximize=maximize, differentiable=differentiable, fused=fused))
+        for group in self.param_groups:
+            for param in group["params"]:
+                self.state[param] = self._initial_state(param._data)
+
+    def _initial_state(self, param):
+        total = zeros_like(param)
+        total._data[...] = self.defaults["initial_accumulator_value"]
+        return {"step": step_counter(), "sum": total}
+
+    def _update(self, param, grad, state, group):
+        if not state:  # a parameter added with add_param_group
+            state.update(self._initial_state(param))
+        state["step"]._data += 1
+        step = float(state["step"]._data)
+        if group["weight_decay"]:
+            grad = add_scaled_value(grad, param, group["weight_decay"])
+        rate = group["lr"] / (1 + (step - 1) * group["lr_decay"])
+        total = state["sum"]._data
+        total[...] = addcmul_value(total, grad, grad, 1)
+        return addcdiv_value(param, grad, _square_root(total) + group["eps"], -rate)
+
+
+class Adadelta(Optimizer):
+    """Steps by the gradient scaled by the ratio of running roots of the squared updates
+    and of the squared gradients (no learning rate needed: lr=1.0 by default)."""
+
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
+                 capturable=False, maximize=False, differentiable=False):
+        _check_at_least(lr, 0.0, "learning rate")
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"Invalid rho value: {rho}")
+        _check_at_least(eps, 0.0, "epsilon value")
+        _check_at_least(weight_decay, 0.0, "weight_decay value")
+        super().__init__(params, dict(
+            lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize,
+            capturable=capturable, foreach=foreach, differentiable=differentiable))
+
+    def _update(self, param, grad, state, group):
+        rho, eps = group["rho"], group["eps"]
+        if not state:
+            state["step"] = step_counter()
+            state["square_avg"] = zeros_like(param)
+            state["acc_delta"] = zeros_like(param)
+        state["step"]._data += 1
+        if group["weight_decay"]:
+            grad = add_scaled_value(grad, param, group["weight_decay"])
+        square, accumulated = state["square_avg"]._data, state["acc_delta"]._data
+        square *= rho
+        square[...] = addcmul_value(square, grad, grad, 1 - rho)
+        delta = _square_root(accumulated + eps) / _square_root(square + eps) * grad
+        accumulated *= rho
+        accumulated[...] = addcmul_value(accumulated, delta, delta, 1 - rho)
+        return add_scaled_value(param, delta, -group["lr"])
+
+
+__all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta"]

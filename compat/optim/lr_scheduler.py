@@ -1,9 +1,23 @@
-"""optim.lr_scheduler: learning rates that change as training goes (StepLR)."""
+"""optim.lr_scheduler: learning rates that change as training goes (StepLR, MultiStepLR,
+ExponentialLR, LambdaLR, CosineAnnealingLR, ReduceLROnPlateau), computed as PyTorch's
+are: each step from the rates the groups hold (the chainable form), or from the base
+rates when step(epoch) names an epoch (the closed form)."""
 import functools
+import math
+import types
 import warnings
 import weakref
+from bisect import bisect_right
+from collections import Counter
 
 from .optimizer import Optimizer
+
+EPOCH_DEPRECATION_WARNING = (
+    "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated "
+    "where possible. Please use `scheduler.step()` to step the scheduler. During the "
+    "deprecation, if epoch is different from None, the closed form is used instead of the "
+    "new chainable form, where available. Please open an issue if you are unable to "
+    "replicate your use case: https://github.com/pytorch/pytorch/issues/new/choose.")
 
 
 class LRScheduler:
@@ -28,11 +42,13 @@ class LRScheduler:
                         f"last_epoch >= 0 for a fresh training run (not recommended)")
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
-        self._step_count = 0
-        self._is_initial = False
-        self._get_lr_called_within_step = False
         _note_steps(optimizer)
-        self.step()
+        self._step_count = 0
+        self._is_initial = True  # get_lr() of the first step keeps the rates as they are
+        try:
+            self.step()
+        finally:
+            self._is_initial = False
 
     def get_lr(self):
         raise NotImplementedError
@@ -40,7 +56,7 @@ class LRScheduler:
     def get_last_lr(self):
         return self._last_lr
 
-    def step(self):
+    def step(self, epoch=None):
         if self._step_count == 1 and not self.optimizer._opt_called:
             warnings.warn(
                 "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch "
@@ -51,10 +67,30 @@ class LRScheduler:
                 "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
                 UserWarning, stacklevel=2)
         self._step_count += 1
-        self.last_epoch += 1
-        for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
+        if epoch is not None:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self._get_lr_called_within_step = True
+        try:
+            if epoch is None:
+                self.last_epoch += 1
+                rates = self.get_lr()
+            else:
+                self.last_epoch = epoch
+                closed_form = getattr(self, "_get_closed_form_lr", self.get_lr)
+                rates = closed_form()
+        finally:
+            self._get_lr_called_within_step = False
+        for group, lr in zip(self.optimizer.param_groups, rates):
             group["lr"] = lr
         self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+
+    def _current_rates(self):
+        """The rates the groups hold; called by get_lr(), which warns (at itself, as
+        PyTorch's does) when called from outside step()."""
+        if not self._get_lr_called_within_step:
+            warnings.warn("To get the last learning rate computed by the scheduler, please use "
+                          "`get_last_lr()`.", UserWarning, stacklevel=2)
+        return [group["lr"] for group in self.optimizer.param_groups]
 
     def state_dict(self):
         return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
@@ -79,6 +115,43 @@ def _note_steps(optimizer):
     optimizer.step = noted_step  # Optimizer.__getstate__ leaves it out of copies
 
 
+class LambdaLR(LRScheduler):
+    """The base rate times lr_lambda(epoch) (one function, or one per parameter group)."""
+
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+        self.optimizer = optimizer
+        if not isinstance(lr_lambda, (list, tuple)):
+            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
+        else:
+            if len(lr_lambda) != len(optimizer.param_groups):
+                raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got "
+                                 f"{len(lr_lambda)}")
+            self.lr_lambdas = list(lr_lambda)
+        super().__init__(optimizer, last_epoch)
+
+    def state_dict(self):
+        """As LRScheduler's, with the attributes of each lr_lambda that is a callable
+        object (plain functions are not saved)."""
+        state = {key: value for key, value in self.__dict__.items()
+                 if key not in ("optimizer", "lr_lambdas")}
+        state["lr_lambdas"] = [None if isinstance(function, types.FunctionType)
+                               else function.__dict__.copy() for function in self.lr_lambdas]
+        return state
+
+    def load_state_dict(self, state_dict):
+        lr_lambdas = state_dict.pop("lr_lambdas")
+        self.__dict__.update(state_dict)
+        state_dict["lr_lambdas"] = lr_lambdas
+        for function, saved in zip(self.lr_lambdas, lr_lambdas):
+            if saved is not None:
+                function.__dict__.update(saved)
+
+    def get_lr(self):
+        self._current_rates()
+        return [base_lr * function(self.last_epoch)
+                for function, base_lr in zip(self.lr_lambdas, self.base_lrs)]
+
+
 class StepLR(LRScheduler):
     """Multiplies the learning rate by gamma every step_size epochs."""
 
@@ -88,9 +161,184 @@ class StepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        rates = self._current_rates()
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
-            return [group["lr"] for group in self.optimizer.param_groups]
-        return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
+            return rates
+        return [lr * self.gamma for lr in rates]
+
+    def _get_closed_form_lr(self):
+        return [base_lr * self.gamma ** (self.last_epoch // self.step_size)
+                for base_lr in self.base_lrs]
 
 
-__all__ = ["LRScheduler", "StepLR"]
+class MultiStepLR(LRScheduler):
+    """Multiplies the learning rate by gamma at each milestone epoch (by gamma**k at a
+    milestone listed k times)."""
+
+    def __init__(self, optimizer, milestones, gamma=0.1, last_epoch=-1):
+        self.milestones = Counter(milestones)
+        self.gamma = gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        rates = self._current_rates()
+        if self.last_epoch not in self.milestones:
+            return rates
+        return [lr * self.gamma ** self.milestones[self.last_epoch] for lr in rates]
+
+    def _get_closed_form_lr(self):
+        milestones = sorted(self.milestones.elements())
+        return [base_lr * self.gamma ** bisect_right(milestones, self.last_epoch)
+                for base_lr in self.base_lrs]
+
+
+class ExponentialLR(LRScheduler):
+    """Multiplies the learning rate by gamma every epoch."""
+
+    def __init__(self, optimizer, gamma, last_epoch=-1):
+        self.gamma = gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        rates = self._current_rates()
+        if self._is_initial:
+            return rates
+        return [lr * self.gamma for lr in rates]
+
+    def _get_closed_form_lr(self):
+        return [base_lr * self.gamma ** self.last_epoch for base_lr in self.base_lrs]
+
+
+class CosineAnnealingLR(LRScheduler):
+    """The learning rate along half a cosine from the base rate down to eta_min over T_max
+    epochs (and back up over the next T_max), by PyTorch's recurrence."""
+
+    def __init__(self, optimizer, T_max, eta_min=0.0, last_epoch=-1):
+        self.T_max = T_max
+        self.eta_min = eta_min
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        rates = self._current_rates()
+        if self._is_initial:
+            return rates
+        if self._step_count == 1 and self.last_epoch > 0:
+            return [self.eta_min + (base_lr - self.eta_min)
+                    * (1 + math.cos(self.last_epoch * math.pi / self.T_max)) / 2
+                    for base_lr in self.base_lrs]
+        if (self.last_epoch - 1 - self.T_max) % (2 * self.T_max) == 0:
+            return [lr + (base_lr - self.eta_min) * (1 - math.cos(math.pi / self.T_max)) / 2
+                    for base_lr, lr in zip(self.base_lrs, rates)]
+        return [(1 + math.cos(math.pi * self.last_epoch / self.T_max))
+                / (1 + math.cos(math.pi * (self.last_epoch - 1) / self.T_max))
+                * (lr - self.eta_min) + self.eta_min for lr in rates]
+
+    def _get_closed_form_lr(self):
+        return [self.eta_min + (base_lr - self.eta_min)
+                * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
+                for base_lr in self.base_lrs]
+
+
+class ReduceLROnPlateau(LRScheduler):
+    """Multiplies the learning rate by `factor` when the metric passed to step() has not
+    improved (by `threshold`) for more than `patience` epochs, then waits `cooldown`
+    epochs; never below min_lr."""
+
+    def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4,
+                 threshold_mode="rel", cooldown=0, min_lr=0, eps=1e-8):
+        if factor >= 1.0:
+            raise ValueError("Factor should be < 1.0.")
+        self.factor = factor
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        if isinstance(min_lr, (list, tuple)):
+            if len(min_lr) != len(optimizer.param_groups):
+                raise ValueError(f"expected {len(optimizer.param_groups)} min_lrs, got "
+                                 f"{len(min_lr)}")
+            self.default_min_lr = None
+            self.min_lrs = list(min_lr)
+        else:
+            self.default_min_lr = min_lr
+            self.min_lrs = [min_lr] * len(optimizer.param_groups)
+        self.patience = patience
+        self.cooldown = cooldown
+        self.eps = eps
+        self.last_epoch = 0
+        self._last_lr = [group["lr"] for group in optimizer.param_groups]
+        self._init_is_better(mode, threshold, threshold_mode)
+        self._reset()
+
+    def _reset(self):
+        self.best = self.mode_worse
+        self.cooldown_counter = 0
+        self.num_bad_epochs = 0
+
+    def step(self, metrics, epoch=None):
+        current = float(metrics)
+        if epoch is None:
+            epoch = self.last_epoch + 1
+        else:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self.last_epoch = epoch
+        if self._is_better(current, self.best):
+            self.best = current
+            self.num_bad_epochs = 0
+        else:
+            self.num_bad_epochs += 1
+        if self.in_cooldown:
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0  # bad epochs in the cooldown do not count
+        if self.num_bad_epochs > self.patience:
+            self._reduce_lr()
+            self.cooldown_counter = self.cooldown
+            self.num_bad_epochs = 0
+        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+
+    def _reduce_lr(self):
+        groups = self.optimizer.param_groups
+        if len(groups) != len(self.min_lrs):
+            if self.default_min_lr is None:
+                raise RuntimeError(
+                    f"The number of param groups in the `optimizer` ({len(groups)}) differs "
+                    f"from when `ReduceLROnPlateau` was initialized ({len(self.min_lrs)}), "
+                    f"usually due to a new param group being added to the optimizer. Please "
+                    f"modify the `min_lrs` field to match the length of the `optimizer` "
+                    f"param groups.")
+            self.min_lrs = [self.default_min_lr] * len(groups)
+        for group, min_lr in zip(groups, self.min_lrs):
+            old_lr = float(group["lr"])
+            new_lr = max(old_lr * self.factor, min_lr)
+            if old_lr - new_lr > self.eps:
+                group["lr"] = new_lr
+
+    @property
+    def in_cooldown(self):
+        return self.cooldown_counter > 0
+
+    def _is_better(self, a, best):
+        if self.mode == "min" and self.threshold_mode == "rel":
+            return a < best * (1.0 - self.threshold)
+        if self.mode == "min":
+            return a < best - self.threshold
+        if self.threshold_mode == "rel":
+            return a > best * (self.threshold + 1.0)
+        return a > best + self.threshold
+
+    def _init_is_better(self, mode, threshold, threshold_mode):
+        if mode not in {"min", "max"}:
+            raise ValueError("mode " + mode + " is unknown!")
+        if threshold_mode not in {"rel", "abs"}:
+            raise ValueError("threshold mode " + threshold_mode + " is unknown!")
+        self.mode_worse = math.inf if mode == "min" else -math.inf
+        self.mode = mode
+        self.threshold = threshold
+        self.threshold_mode = threshold_mode
+
+    def load_state_dict(self, state_dict):
+        self.__dict__.update(state_dict)
+        self._init_is_better(self.mode, self.threshold, self.threshold_mode)
+
+
+__all__ = ["LRScheduler", "LambdaLR", "StepLR", "MultiStepLR", "ExponentialLR",
+           "CosineAnnealingLR", "ReduceLROnPlateau"]

@@ -6,6 +6,7 @@ place (counted as a modification, as PyTorch's in-place update is), computing in
 parameter's dtype with NumPy: updates are not recorded, as they are not under PyTorch's
 no_grad.
 """
+import warnings
 from collections import defaultdict
 from copy import deepcopy
 
@@ -67,6 +68,11 @@ class Optimizer:
                 raise ValueError(f"parameter group didn't specify a value of required "
                                  f"optimization parameter {name}")
             group.setdefault(name, default)
+        if len({id(p) for p in params}) != len(params):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
+                          "future, this will cause an error; see "
+                          "github.com/pytorch/pytorch/issues/40967 for more information",
+                          UserWarning, stacklevel=3)
         existing = {id(p) for g in self.param_groups for p in g["params"]}
         if existing & {id(p) for p in params}:
             raise ValueError("some parameters appear in more than one parameter group")

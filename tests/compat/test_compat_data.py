@@ -23,6 +23,10 @@ LOADERS = [
     "list(DataLoader(ds, sampler=RandomSampler(ds, replacement=True, num_samples=40), "
     "batch_size=8))",
     "list(DataLoader(ds, sampler=SubsetRandomSampler([1, 4, 7]), batch_size=2))",
+    "list(DataLoader(ds, sampler=WeightedRandomSampler([0.1, 0.9, 0.5, 2.0], 12), "
+    "batch_size=5))",
+    "list(WeightedRandomSampler(np.arange(1., 8.), 5, replacement=False, "
+    "generator=torch.Generator().manual_seed(3)))",
     "list(DataLoader(ds, batch_sampler=BatchSampler(SequentialSampler(ds), 3, True)))",
     "list(DataLoader(ds, batch_size=4, collate_fn=lambda batch: len(batch)))",
     "list(DataLoader(ds, batch_size=4, num_workers=0, shuffle=False))",
@@ -45,6 +49,8 @@ LOADERS = [
     "DataLoader(ds, batch_size=None, drop_last=True)", "random_split(ds, [3, 3])",
     "DataLoader(ds, batch_sampler=BatchSampler(SequentialSampler(ds), 3, False), batch_size=2)",
     "RandomSampler(ds, num_samples=0)", "DataLoader(Stream(), shuffle=True)",
+    "WeightedRandomSampler([1.0, 2.0], 0)", "WeightedRandomSampler([1.0, 2.0], 2, 1)",
+    "WeightedRandomSampler([[1.0, 2.0]], 2)",
     "default_collate([[1, 2], [3]])",
 ]
 
@@ -81,7 +87,8 @@ def test_data_loading_matches_torch(expression, seed):
                **{name: getattr(torch.utils.data, name) for name in torch.utils.data.__all__
                   if name in ("DataLoader", "TensorDataset", "Subset", "ConcatDataset",
                               "random_split", "RandomSampler", "SequentialSampler",
-                              "SubsetRandomSampler", "BatchSampler", "default_collate")}}
+                              "SubsetRandomSampler", "WeightedRandomSampler",
+                              "BatchSampler", "default_collate")}}
         exec(SETUP, env)
         return eval(expression, env)
     check(case, messages=True)

@@ -542,6 +542,8 @@ WARNINGS = {
     "scheduler stepped before its optimizer, stepped before it": (
         "o = torch.optim.SGD([torch.ones(1, requires_grad=True)], lr=0.1)\no.step()\n"
         "s = torch.optim.lr_scheduler.StepLR(o, 2)\ns.step()"),
+    "optimizer of a parameter twice": (
+        "p = torch.ones(1, requires_grad=True)\ntorch.optim.SGD([p, p], lr=0.1)"),
 }
 
 # name: (snippet, marker): compared up to the marker (PyTorch's text continues with what
@@ -577,9 +579,6 @@ DIFFERENCES = {
     "view as another dtype": ("torch.ones(2, 3).view(torch.int32)", NotImplementedError, None),
     # out= arguments are not supported: assign the result instead
     "ones with out=": ("torch.ones(2, out=torch.ones(2))", TypeError, None),
-    "cross_entropy label_smoothing": (
-        "torch.nn.CrossEntropyLoss(label_smoothing=0.1)(torch.ones(2, 3), "
-        "torch.zeros(2, dtype=torch.long))", NotImplementedError, None),
     "Embedding max_norm": ("torch.nn.Embedding(3, 2, max_norm=1.)(torch.tensor([1]))",
                            NotImplementedError, None),
     # NumPy's rule: which dimensions a second ellipsis stands for is ambiguous

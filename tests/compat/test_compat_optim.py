@@ -23,6 +23,10 @@ CONFIGURATIONS = [
     ("AdamW", dict(lr=0.02, weight_decay=0.5, amsgrad=True, maximize=True)),
     ("RMSprop", dict(lr=0.01)),
     ("RMSprop", dict(lr=0.01, momentum=0.8, centered=True, weight_decay=0.1, alpha=0.9)),
+    ("Adagrad", dict(lr=0.1)),
+    ("Adagrad", dict(lr=0.1, lr_decay=0.05, weight_decay=0.1, initial_accumulator_value=0.5)),
+    ("Adadelta", dict()),
+    ("Adadelta", dict(lr=0.5, rho=0.8, eps=1e-4, weight_decay=0.1, maximize=True)),
 ]
 
 
@@ -75,6 +79,11 @@ EXACT_CONFIGURATIONS = [
     ("RMSprop", dict(lr=0.01, alpha=0.9, momentum=0.8, centered=True, weight_decay=0.1)),
     ("RMSprop", dict(lr=0.01, centered=True, maximize=True)),
     ("RMSprop", dict(lr=0.01, momentum=0.5, eps=1e-3)),
+    ("Adagrad", dict(lr=0.01)),
+    ("Adagrad", dict(lr=0.01, lr_decay=0.01, weight_decay=0.1, initial_accumulator_value=0.3,
+                     maximize=True)),
+    ("Adadelta", dict()),
+    ("Adadelta", dict(lr=0.5, rho=0.8, eps=1e-4, weight_decay=0.1, maximize=True)),
 ]
 
 
@@ -195,6 +204,20 @@ def test_step_lr():
     check(case)
 
 
+def test_adagrad_has_state_from_the_start():
+    # Adagrad makes each parameter's state when it is constructed (and for a group added
+    # later, at its first step): its state_dict holds step 0 before any step.
+    def case(torch):
+        first, second = torch.ones(2, requires_grad=True), torch.ones(3, requires_grad=True)
+        optimizer = torch.optim.Adagrad([first], initial_accumulator_value=0.1)
+        before = optimizer.state_dict()
+        optimizer.add_param_group({"params": [second], "lr": 0.5})
+        (first.sum() + (second * 2).sum()).backward()
+        optimizer.step()
+        return before, optimizer.state_dict(), first, second
+    check(case)
+
+
 def test_optimizers_print_as_torchs():
     def case(torch):
         params = list(_model(torch).parameters())
@@ -202,6 +225,7 @@ def test_optimizers_print_as_torchs():
         print(torch.optim.Adam(params))
         print(torch.optim.AdamW(params))
         print(torch.optim.RMSprop(params))
+        print(torch.optim.Adagrad(params), torch.optim.Adadelta(params))
         print(torch.optim.SGD([{"params": params[:2]}, {"params": params[2:], "lr": 1.0}],
                               lr=0.1))
     check_printed(case)
@@ -236,6 +260,10 @@ MISUSES = {
     "eps": lambda torch: torch.optim.Adam(_params(torch), eps=-1),
     "weight decay": lambda torch: torch.optim.RMSprop(_params(torch), weight_decay=-1),
     "alpha": lambda torch: torch.optim.RMSprop(_params(torch), alpha=-0.5),
+    "lr_decay": lambda torch: torch.optim.Adagrad(_params(torch), lr_decay=-0.5),
+    "accumulator": lambda torch: torch.optim.Adagrad(_params(torch),
+                                                     initial_accumulator_value=-1),
+    "rho": lambda torch: torch.optim.Adadelta(_params(torch), rho=1.5),
     "groups differ": lambda torch: torch.optim.SGD(_params(torch), lr=0.1).load_state_dict(
         {"state": {}, "param_groups": []}),
 }

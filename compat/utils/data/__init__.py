@@ -5,9 +5,9 @@ from .dataloader import DataLoader
 from .dataset import (ConcatDataset, Dataset, IterableDataset, Subset, TensorDataset,
                       random_split)
 from .sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler,
-                      SubsetRandomSampler)
+                      SubsetRandomSampler, WeightedRandomSampler)
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset",
            "random_split", "Sampler", "SequentialSampler", "RandomSampler",
-           "SubsetRandomSampler", "BatchSampler", "DataLoader", "default_collate",
-           "default_convert"]
+           "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler", "DataLoader",
+           "default_collate", "default_convert"]

@@ -30,12 +30,13 @@ def default_collate(batch):
     if isinstance(first, collections.abc.Mapping):
         return type(first)({key: default_collate([sample[key] for sample in batch])
                             for key in first})
+    # A field is collated as the tuple zip gives (so a field of strings stays a tuple).
     if isinstance(first, tuple) and hasattr(first, "_fields"):  # a named tuple
-        return type(first)(*(default_collate(list(items)) for items in zip(*batch)))
+        return type(first)(*(default_collate(items) for items in zip(*batch)))
     if isinstance(first, collections.abc.Sequence):
         if any(len(sample) != len(first) for sample in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        return [default_collate(list(items)) for items in zip(*batch)]
+        return [default_collate(items) for items in zip(*batch)]
     raise TypeError(f"default_collate: batch must contain tensors, numpy arrays, numbers, "
                     f"dicts or lists; found {type(first)}")
 

@@ -4,8 +4,8 @@ a permutation from a generator seeded with it), so shuffled batches match PyTorc
 import itertools
 
 from ... import _dtypes
-from ..._factories import empty
-from ..._random import Generator, randint, randperm
+from ..._factories import as_tensor, empty
+from ..._random import Generator, multinomial, randint, randperm
 
 
 class Sampler:
@@ -85,6 +85,35 @@ class SubsetRandomSampler(Sampler):
         return len(self.indices)
 
 
+class WeightedRandomSampler(Sampler):
+    """num_samples indices drawn with probabilities proportional to `weights` (one
+    multinomial draw, as PyTorch's)."""
+
+    def __init__(self, weights, num_samples, replacement=True, generator=None):
+        if (not isinstance(num_samples, int) or isinstance(num_samples, bool)
+                or num_samples <= 0):
+            raise ValueError(f"num_samples should be a positive integer value, but got "
+                             f"num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError(f"replacement should be a boolean value, but got "
+                             f"replacement={replacement}")
+        weights = as_tensor(weights, dtype=_dtypes.float64)
+        if weights.dim() != 1:
+            raise ValueError(f"weights should be a 1d sequence but given weights have shape "
+                             f"{tuple(weights.shape)}")
+        self.weights = weights
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self):
+        yield from multinomial(self.weights, self.num_samples, self.replacement,
+                               generator=self.generator).tolist()
+
+    def __len__(self):
+        return self.num_samples
+
+
 class BatchSampler(Sampler):
     """Lists of `batch_size` indices from `sampler` (the last one shorter unless drop_last)."""
 
@@ -111,4 +140,4 @@ class BatchSampler(Sampler):
 
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
-           "BatchSampler"]
+           "WeightedRandomSampler", "BatchSampler"]

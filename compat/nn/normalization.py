@@ -1,0 +1,114 @@
+"""The normalisation layers of the MLP tutorials: BatchNorm1d (batch statistics while
+training, running statistics in eval mode) and LayerNorm; both compute with `functional`."""
+import numbers
+
+from .. import _dtypes
+from .._factories import empty, ones, tensor, zeros
+from . import functional as F
+from . import init
+from .layers import _floating
+from .module import Module
+from .parameter import Parameter
+
+
+class BatchNorm1d(Module):
+    """Normalises each of num_features channels of a (N, C) or (N, C, L) input; tracks
+    running statistics (buffers running_mean, running_var, num_batches_tracked)."""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
+                 track_running_stats=True, device=None, dtype=None, *, bias=True):
+        super().__init__()
+        dtype = _floating(dtype)
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = Parameter(empty(num_features, dtype=dtype, device=device))
+            if bias:
+                self.bias = Parameter(empty(num_features, dtype=dtype, device=device))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", zeros(num_features, dtype=dtype))
+            self.register_buffer("running_var", ones(num_features, dtype=dtype))
+            self.register_buffer("num_batches_tracked", tensor(0, dtype=_dtypes.int64))
+        else:
+            for name in ("running_mean", "running_var", "num_batches_tracked"):
+                self.register_buffer(name, None)
+        self.reset_parameters()
+
+    def reset_running_stats(self):
+        if self.track_running_stats:
+            self.running_mean.zero_()
+            self.running_var.fill_(1)
+            self.num_batches_tracked.zero_()
+
+    def reset_parameters(self):
+        self.reset_running_stats()
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        if input.dim() not in (2, 3):
+            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            self.num_batches_tracked.add_(1)
+            if self.momentum is None:  # a cumulative average of the batches' statistics
+                factor = 1.0 / float(self.num_batches_tracked)
+        by_batch = self.training or (self.running_mean is None and self.running_var is None)
+        keep_running = not self.training or self.track_running_stats
+        return F.batch_norm(input, self.running_mean if keep_running else None,
+                            self.running_var if keep_running else None, self.weight,
+                            self.bias, by_batch, factor, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+                f"affine={self.affine}, bias={self.bias is not None}, "
+                f"track_running_stats={self.track_running_stats}")
+
+
+class LayerNorm(Module):
+    """Normalises over the last dimensions (normalized_shape) of each sample, with a weight
+    and a bias of that shape (elementwise_affine)."""
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
+                 device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        dtype = _floating(dtype)
+        if elementwise_affine:
+            self.weight = Parameter(empty(self.normalized_shape, dtype=dtype, device=device))
+            if bias:
+                self.bias = Parameter(empty(self.normalized_shape, dtype=dtype,
+                                            device=device))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.normalized_shape}, eps={self.eps}, "
+                f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}")
