@@ -21,6 +21,7 @@ the function reads a value an enclosing transform traces, jit runs the function 
 the enclosing transform records it as it would without jit.
 """
 import functools
+import inspect
 import operator
 import time
 import warnings
@@ -215,6 +216,7 @@ class Jitted:
         self.static_argnums, self.static_argnames = _static_arguments(
             fun, static_argnums, static_argnames)
         self.donate_argnums = _indices(donate_argnums, "donate_argnums")
+        _check_argument_choices(self, static_argnames)
         self.cache_size = cache_size
         self.trace_count = 0  # how many times the function was traced
         self.compile_count = 0  # how many of its programs were compiled (tiers: see _Staged)
@@ -503,6 +505,37 @@ def _static_arguments(fun, static_argnums, static_argnames):
     nums |= {positional.index(name) for name in names if name in positional}
     names |= {positional[i] for i in nums if i < len(positional)}
     return frozenset(nums), frozenset(names)
+
+
+def _check_argument_choices(jitted, static_argnames):
+    """Refuse, as JAX does, static or donated positions and static names that the function
+    has no parameter for (a typo would leave the argument silently traced, or not donated),
+    and arguments both static and donated. Functions without a signature are not checked."""
+    try:
+        parameters = list(inspect.signature(jitted.fun).parameters.values())
+    except (TypeError, ValueError):
+        return
+    kinds = {parameter.kind for parameter in parameters}
+    name = _name(jitted)
+    if inspect.Parameter.VAR_POSITIONAL not in kinds:
+        count = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters)
+        for what, numbers in (("static_argnums", jitted.static_argnums),
+                              ("donate_argnums", jitted.donate_argnums)):
+            beyond = sorted(i for i in numbers if i >= count)
+            if beyond:
+                raise ValueError(f"funcgrad.jit({name}): {what} includes {beyond}, but {name} "
+                                 f"takes {count} positional argument{'s' * (count != 1)}.")
+    if inspect.Parameter.VAR_KEYWORD not in kinds:
+        known = {p.name for p in parameters if p.kind is not p.VAR_POSITIONAL}
+        names = {static_argnames} if isinstance(static_argnames, str) else set(static_argnames)
+        unknown = sorted(names - known)
+        if unknown:
+            raise ValueError(f"funcgrad.jit({name}): static_argnames names {unknown}, but "
+                             f"{name} has no such parameter (it has {sorted(known)}).")
+    both = sorted(jitted.static_argnums & jitted.donate_argnums)
+    if both:
+        raise ValueError(f"funcgrad.jit({name}): arguments {both} are both static and donated; "
+                         f"only arrays traced by the program can be donated.")
 
 
 def jit(fun=None, static_argnums=(), static_argnames=(), donate_argnums=(), cache_size=8):
