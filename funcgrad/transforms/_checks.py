@@ -53,6 +53,9 @@ def resolve_argnums(argnums, nargs, transform):
                 f"positional argument{'s' if nargs != 1 else ''}. Pass that argument "
                 f"positionally, or change argnums.")
         resolved.append(argnum % nargs)
+    if len(set(resolved)) != len(resolved):  # (0, -2) of two arguments: 0 twice
+        raise ValueError(f"funcgrad.{transform}: argnums {tuple(argnums)} repeats an argument: "
+                         f"with {nargs} positional arguments it names {tuple(resolved)}.")
     return tuple(resolved)
 
 
