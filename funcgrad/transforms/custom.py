@@ -39,6 +39,8 @@ class _CustomFunction:
         self.nondiff_argnums = tuple(sorted(int(i) for i in nondiff_argnums))
         # Named for graphs and errors, but kept out of the registry: it is the user's.
         name = getattr(fun, "__qualname__", getattr(fun, "__name__", repr(fun)))
+        if not hasattr(self, "__name__"):  # a functools.partial or callable object has none
+            self.__name__ = name
         self.primitive = Primitive(f"{self.kind}[{name}]", fun,
                                    multiple_results=True, register=False)
 
