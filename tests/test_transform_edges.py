@@ -28,9 +28,9 @@ def assert_same(ours, theirs):
     ours_flat, ours_tree = tree_flatten(ours)
     theirs_flat, theirs_tree = tree_flatten(tree_map(np.asarray, theirs))
     assert ours_tree == theirs_tree, f"structure {ours_tree} != JAX's {theirs_tree}"
-    for a, b in zip(ours_flat, theirs_flat):
-        assert np.shape(a) == b.shape, f"shape {np.shape(a)} != JAX's {b.shape}"
-        assert np.result_type(a) == b.dtype, f"dtype {np.result_type(a)} != JAX's {b.dtype}"
+    for a, b in zip(map(np.asarray, ours_flat), theirs_flat):
+        assert a.shape == b.shape, f"shape {a.shape} != JAX's {b.shape}"
+        assert a.dtype == b.dtype, f"dtype {a.dtype} != JAX's {b.dtype}"
         tight = b.dtype == np.float64
         np.testing.assert_allclose(a, b, rtol=1e-10 if tight else 2e-6,
                                    atol=1e-12 if tight else 1e-6)
@@ -263,3 +263,14 @@ def test_custom_rules_of_partials_and_callable_objects_differentiate_and_report(
     unruled = fg.custom_jvp(fun)
     with pytest.raises(TypeError, match="has no rule yet"):
         fg.grad(lambda x: fnp.sum(unruled(x)))(X)
+
+
+@pytest.mark.parametrize("first, second", [(2, 2.0), (2.0, 2), (1, True)])
+@pytest.mark.parametrize("by_name", [False, True], ids=["argnums", "argnames"])
+def test_jit_traces_equal_static_values_of_different_types_apart(first, second, by_name):
+    def f(x, n):  # each type of n gives another program, as a dtype would
+        return {float: x * 0.5, bool: x - 1}.get(type(n), x + n)
+    for lib in (fg, jax):
+        jitted = lib.jit(f, **({"static_argnames": "n"} if by_name else {"static_argnums": 1}))
+        results = [jitted(X, n=n) if by_name else jitted(X, n) for n in (first, second, first)]
+        assert_same(results, [f(X, n) for n in (first, second, first)])

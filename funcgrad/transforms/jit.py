@@ -310,8 +310,9 @@ class Jitted:
         dynamic_args = tuple(arg for i, arg in enumerate(args) if i not in static_nums)
         dynamic_kwargs = {name: value for name, value in kwargs.items()
                           if name not in static_names}
-        statics = (tuple((i, args[i]) for i in static_nums if i < len(args)),
-                   tuple(sorted((name, value) for name, value in kwargs.items()
+        # Each value's type too, as in JAX: 2, 2.0 and True are equal but may trace apart.
+        statics = (tuple((i, type(args[i]), args[i]) for i in static_nums if i < len(args)),
+                   tuple(sorted((name, type(value), value) for name, value in kwargs.items()
                                 if name in static_names)))
         return (dynamic_args, dynamic_kwargs) if kwargs else dynamic_args, statics
 
