@@ -274,3 +274,25 @@ def test_jit_traces_equal_static_values_of_different_types_apart(first, second, 
         jitted = lib.jit(f, **({"static_argnames": "n"} if by_name else {"static_argnums": 1}))
         results = [jitted(X, n=n) if by_name else jitted(X, n) for n in (first, second, first)]
         assert_same(results, [f(X, n) for n in (first, second, first)])
+
+
+def test_residuals_that_do_not_depend_on_the_batch_reach_bwd_as_they_are():
+    def program(ns):
+        N = ns.np
+        custom = ns.lib.custom_vjp(lambda x, s: N.sin(x) * s)
+
+        def bwd(residuals, g):
+            cos, shape, s = residuals
+            assert isinstance(shape, tuple)  # a shape stays a shape, not a batch of them
+            return 2 * g * cos * s, N.sum(g * cos) + N.zeros(shape[:0])
+        custom.defvjp(lambda x, s: (custom(x, s), (N.cos(x), x.shape, s)), bwd)
+        loss = lambda x, s: N.sum(ns.lib.vmap(custom, in_axes=(1, None))(x, s) ** 2)
+        return ns.lib.grad(loss, argnums=(0, 1))(X, S[0])
+    assert_matches_jax(program)
+
+
+def test_forward_mode_refusal_under_vmap_names_a_partials_custom_vjp():
+    custom = fg.custom_vjp(functools.partial(lambda k, x: fnp.sin(x) * k, 2.0))
+    custom.defvjp(lambda x: (custom(x), x), lambda x, g: (g * x,))
+    with pytest.raises(NotImplementedError, match="functools.partial"):
+        fg.jvp(fg.vmap(custom), (X,), (X,))

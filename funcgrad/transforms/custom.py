@@ -23,7 +23,7 @@ from ..core import (NO_PARAMS, BatchBox, BatchTrace, Box, JVPBox, JVPTrace, Prim
                     shape_of, tuple_get, zeros_like_value)
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
 from ._checks import check_callable
-from .vmap import vmap
+from .vmap import batched_call, unbatched
 
 
 class _CustomFunction:
@@ -86,13 +86,9 @@ class _CustomFunction:
         """A call under vmap (`trace`). If a transform beneath the batch watches the
         arguments too (``grad(vmap(f))``), running the function on the batch would hide its
         rule from that transform: a custom function of the whole batch, whose rules are this
-        one's mapped over it (`_batched`), takes its place, as in JAX. Its outputs are
+        one's run on the batch (`_batched`), takes its place, as in JAX. Its outputs are
         batched along axis 0."""
-        values, axes = [], []
-        for x in flat:
-            mine = isinstance(x, BatchBox) and x._trace is trace
-            values.append(x.value if mine else x)
-            axes.append(x.axis if mine else None)
+        values, axes = _opened(flat, trace)
         if find_top_trace(values) is None:
             return self.fun(*self._args_of_leaves(flat, in_tree, nondiff_args))
         out_trees = []  # the output's structure, known once the function or a rule has run
@@ -100,6 +96,16 @@ class _CustomFunction:
                                 out_trees)
         out_flat = batched(*values)
         return tree_unflatten(out_trees[0], [trace.box(out, 0) for out in out_flat])
+
+    def _batched_function(self, axes, size, in_tree, nondiff_args, out_trees):
+        """This function run on the whole batch (its leaves mapped along ``axes``), as a
+        function of the leaves returning its output's leaves, stacked along axis 0."""
+        def of_leaves(*leaves):
+            out = self.fun(*self._args_of_leaves(leaves, in_tree, nondiff_args))
+            return _flat_output(out, out_trees)
+        run = _stacked(of_leaves, axes, size)
+        run.__name__ = run.__qualname__ = self.__name__  # the errors name the user's function
+        return run
 
     def _args_of_leaves(self, leaves, in_tree, nondiff_args):
         """The positional arguments of a call, from its differentiated arguments' leaves."""
@@ -202,29 +208,38 @@ class custom_vjp(_CustomFunction):
 
     def _batched(self, axes, size, inputs, in_tree, nondiff_args, out_trees):
         """This function of a whole batch (`_apply_batched`), its leaves mapped along
-        ``axes``: fwd and bwd are this one's mapped over the batch, and the cotangent of a
-        leaf the batch shares is summed over it."""
-        def fun(*leaves):
-            out = self.fun(*self._args_of_leaves(leaves, in_tree, nondiff_args))
-            return _flat_output(out, out_trees)
-
-        def fwd(*leaves):
+        ``axes``, with fwd and bwd this one's run on the batch. A residual that does not
+        depend on the batch (a shape, a flag) reaches bwd as it is; the cotangent of a leaf
+        the batch shares is summed over it."""
+        def fwd_of_leaves(*leaves):
             out, residuals = self._fwd_of_leaves(leaves, in_tree, nondiff_args)
             return _flat_output(out, out_trees), residuals
 
+        def batched_fwd(*values):
+            (out_flat, residuals), trace = batched_call(fwd_of_leaves, values, axes, size)
+            out = tuple(unbatched(leaf, trace, 0, size, i) for i, leaf in enumerate(out_flat))
+            residual_leaves, residual_tree = tree_flatten(residuals)
+            return out, (residual_tree, *_opened(residual_leaves, trace))
+
         cotangents = _ArgumentCotangents(self.__name__, inputs, in_tree, nondiff_args)
 
-        def bwd(residuals, g):  # one element: bwd's answer checked against its arguments
-            cts = self.bwd(*nondiff_args, residuals, tree_unflatten(out_trees[0], g))
-            return cotangents.checked(cts)
-
         def batched_bwd(residuals, g):
-            cts = vmap(bwd, axis_size=size)(residuals, g)
-            return tuple(_cotangent_of_batch(ct, axis) for ct, axis in zip(cts, axes))
+            residual_tree, residual_values, residual_axes = residuals
 
-        batched = custom_vjp(functools.wraps(self.fun)(vmap(fun, in_axes=axes,
-                                                            axis_size=size)))
-        return batched.defvjp(vmap(fwd, in_axes=axes, axis_size=size), batched_bwd)
+            def bwd_of_leaves(*leaves):  # one element: bwd's answer checked against it
+                count = len(residual_values)
+                cts = self.bwd(*nondiff_args, tree_unflatten(residual_tree, leaves[:count]),
+                               tree_unflatten(out_trees[0], leaves[count:]))
+                return cotangents.checked(cts)
+
+            stacked = _stacked(bwd_of_leaves, (*residual_axes, *[0] * len(g)), size)(
+                *residual_values, *g)
+            return tuple(None if ct is None else fnp.sum(ct, axis=0) if axis is None
+                         else fnp.moveaxis(ct, 0, axis) for ct, axis in zip(stacked, axes))
+
+        batched = custom_vjp(self._batched_function(axes, size, in_tree, nondiff_args,
+                                                    out_trees))
+        return batched.defvjp(batched_fwd, batched_bwd)
 
 
 class _ArgumentCotangents:
@@ -292,12 +307,25 @@ def _flat_output(out, out_trees):
     return tuple(out_flat)
 
 
-def _cotangent_of_batch(ct, axis):
-    """One cotangent per element, stacked along axis 0, as the cotangent of a leaf mapped
-    along ``axis`` (None: shared by the batch, which sums its cotangents)."""
-    if ct is None:
-        return None
-    return fnp.sum(ct, axis=0) if axis is None else fnp.moveaxis(ct, 0, axis)
+def _opened(leaves, trace):
+    """The values of ``leaves`` with the batch trace's boxes opened, and the batch axis of
+    each (None: the same for every element of the batch)."""
+    values, axes = [], []
+    for x in leaves:
+        mine = isinstance(x, BatchBox) and x._trace is trace
+        values.append(x.value if mine else x)
+        axes.append(x.axis if mine else None)
+    return values, axes
+
+
+def _stacked(fun, axes, size):
+    """``fun`` (of leaves, returning a tuple of leaves, some None) run on a batch of
+    ``size`` whose leaves are mapped along ``axes``; each result stacked along axis 0."""
+    def run(*values):
+        out, trace = batched_call(fun, values, axes, size)
+        return tuple(None if leaf is None else unbatched(leaf, trace, 0, size, i)
+                     for i, leaf in enumerate(out))
+    return run
 
 
 # ---- custom_jvp --------------------------------------------------------------------------
@@ -364,21 +392,23 @@ class custom_jvp(_CustomFunction):
 
     def _batched(self, axes, size, inputs, in_tree, nondiff_args, out_trees):
         """This function of a whole batch (`_apply_batched`), its leaves mapped along
-        ``axes``, with this one's rule mapped over the batch (tangents batched as their
-        primals)."""
-        def fun(*leaves):
-            out = self.fun(*self._args_of_leaves(leaves, in_tree, nondiff_args))
-            return _flat_output(out, out_trees)
-
-        def rule(primals, tangents):
-            out_flat, out_tree, tangent_flat = self._rule(list(primals), list(tangents),
-                                                          in_tree, nondiff_args)
+        ``axes``, with this one's rule run on the batch (each tangent batched as its
+        primal)."""
+        def rule_of_leaves(*leaves):
+            count = len(axes)
+            out_flat, out_tree, tangent_flat = self._rule(list(leaves[:count]),
+                                                          list(leaves[count:]), in_tree,
+                                                          nondiff_args)
             out_trees[:] = [out_tree]
-            return tuple(out_flat), tuple(tangent_flat)
+            return (*out_flat, *tangent_flat)
 
-        batched = custom_jvp(functools.wraps(self.fun)(vmap(fun, in_axes=axes,
-                                                            axis_size=size)))
-        batched.defjvp(vmap(rule, in_axes=(axes, axes), axis_size=size))
+        def batched_rule(primals, tangents):
+            stacked = _stacked(rule_of_leaves, axes + axes, size)(*primals, *tangents)
+            return stacked[:len(stacked) // 2], stacked[len(stacked) // 2:]
+
+        batched = custom_jvp(self._batched_function(axes, size, in_tree, nondiff_args,
+                                                    out_trees))
+        batched.defjvp(batched_rule)
         return batched
 
     def _rule(self, values, tangents, in_tree, nondiff_args):
