@@ -296,3 +296,15 @@ def test_forward_mode_refusal_under_vmap_names_a_partials_custom_vjp():
     custom.defvjp(lambda x: (custom(x), x), lambda x, g: (g * x,))
     with pytest.raises(NotImplementedError, match="functools.partial"):
         fg.jvp(fg.vmap(custom), (X,), (X,))
+
+
+def test_negative_static_argnums_count_from_the_end_of_each_call_as_in_jax():
+    def kinds(x, b=1, c=2):  # which arguments were traced: their types differ
+        return x * 0 + len({type(b).__name__, type(c).__name__}) * 10 + isinstance(b, int)
+    # Called with c by keyword, -1 is x: a number, so that it can be static.
+    calls = [((X, 2), {}), ((X, 2, 3), {}), ((1.5,), {"c": 3})]
+    for args, kwargs in calls:
+        assert_same(fg.jit(kinds, static_argnums=-1)(*args, **kwargs),
+                    jax.jit(kinds, static_argnums=-1)(*args, **kwargs))
+    with pytest.raises(ValueError, match="static_argnums includes \\[-4\\]"):
+        fg.jit(kinds, static_argnums=-4)
