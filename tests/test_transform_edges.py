@@ -308,3 +308,35 @@ def test_negative_static_argnums_count_from_the_end_of_each_call_as_in_jax():
                     jax.jit(kinds, static_argnums=-1)(*args, **kwargs))
     with pytest.raises(ValueError, match="static_argnums includes \\[-4\\]"):
         fg.jit(kinds, static_argnums=-4)
+
+
+# ---- vjp: cotangents of integer outputs ------------------------------------------------
+
+
+def float0_zeros(*shape):
+    return np.zeros(shape, dtype=jax.dtypes.float0)
+
+
+@pytest.mark.parametrize("outer", ["none", "vmap", "jit"])
+def test_vjp_takes_float0_cotangents_for_integer_and_boolean_outputs_as_jax(outer):
+    def program(ns):
+        N = ns.np
+
+        def f(v):
+            return N.sin(v), N.argmax(v), v > 0
+
+        def pulled_back(x):
+            return ns.lib.vjp(f, x)[1]((N.cos(x), float0_zeros(), float0_zeros(3)))
+        if outer == "vmap":
+            pullback = ns.lib.vjp(f, X[0])[1]
+            return ns.lib.vmap(pullback)((np.cos(X), float0_zeros(2), float0_zeros(2, 3)))
+        return ns.lib.jit(pulled_back)(X[0]) if outer == "jit" else pulled_back(X[0])
+    assert_matches_jax(program)
+
+
+def test_vjp_still_refuses_float0_cotangents_of_the_wrong_shape_or_for_float_outputs():
+    pullback = fg.vjp(lambda v: (v * 2, fnp.argmax(v)), X[0])[1]
+    with pytest.raises(ValueError, match="output 1 has shape \\(2,\\)"):
+        pullback((X[0], float0_zeros(2)))
+    with pytest.raises(ValueError, match="output 0 has shape \\(3,\\) and dtype"):
+        pullback((float0_zeros(3), float0_zeros()))
