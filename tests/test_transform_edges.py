@@ -340,3 +340,16 @@ def test_vjp_still_refuses_float0_cotangents_of_the_wrong_shape_or_for_float_out
         pullback((X[0], float0_zeros(2)))
     with pytest.raises(ValueError, match="output 0 has shape \\(3,\\) and dtype"):
         pullback((float0_zeros(3), float0_zeros()))
+
+
+@pytest.mark.parametrize("mapped", [False, True], ids=["", "under-vmap"])
+def test_custom_vjp_bwd_may_give_an_integer_argument_float0_zeros_as_in_jax(mapped):
+    def program(ns):
+        N = ns.np
+        custom = ns.lib.custom_vjp(lambda x, n: N.sin(x) * n)
+        custom.defvjp(lambda x, n: (custom(x, n), (x, n)),
+                      lambda r, g: (2 * g * N.cos(r[0]) * r[1], float0_zeros(*np.shape(r[1]))))
+        call = ns.lib.vmap(custom, in_axes=(0, None)) if mapped else custom
+        x = X if mapped else X[0]
+        return ns.lib.grad(lambda x: N.sum(call(x, np.array([1, 2, 3]))))(x)
+    assert_matches_jax(program)

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import numpy as fnp
 from ..core import (NO_PARAMS, BatchBox, BatchTrace, Box, JVPBox, JVPTrace, Primitive,
-                    ReverseBox, ReverseTrace, backward_pass, defvjp_rule, dtype_of,
+                    ReverseBox, ReverseTrace, backward_pass, defvjp_rule, dtype_of, float0,
                     find_top_trace, is_differentiable, leaf_node, library_array, new_trace,
                     shape_of, tuple_get, zeros_like_value)
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
@@ -279,8 +279,14 @@ class _ArgumentCotangents:
                         f"structure {arg_tree}.")
             flat_cts.extend(leaves)
             argnum_of_leaf.extend([argnum] * len(leaves))
-        for ct, (shape, dtype), argnum in zip(flat_cts, self.input_meta, argnum_of_leaf):
-            if ct is not None and (shape_of(ct) != shape or dtype_of(ct) != dtype):
+        for i, (ct, (shape, dtype), argnum) in enumerate(zip(flat_cts, self.input_meta,
+                                                             argnum_of_leaf)):
+            if ct is None:
+                continue
+            if dtype_of(ct) == float0 and dtype.kind not in "fc" and shape_of(ct) == shape:
+                flat_cts[i] = None  # JAX's zero cotangent of an integer input: nothing flows
+                continue
+            if shape_of(ct) != shape or dtype_of(ct) != dtype:
                 raise ValueError(
                     f"funcgrad.custom_vjp: the bwd of {name} returned a cotangent of shape "
                     f"{shape_of(ct)} and dtype {dtype_of(ct)} for {what} {argnum}, which has "
