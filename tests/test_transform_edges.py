@@ -3,6 +3,7 @@ derivative taken outside it, jit's argument choices, argnums, and the other corn
 in a hunt for wrong answers (one test per finding, plus its neighbours)."""
 import functools
 import types
+import warnings
 
 import jax
 import jax.numpy as jnp
@@ -353,3 +354,23 @@ def test_custom_vjp_bwd_may_give_an_integer_argument_float0_zeros_as_in_jax(mapp
         x = X if mapped else X[0]
         return ns.lib.grad(lambda x: N.sum(call(x, np.array([1, 2, 3]))))(x)
     assert_matches_jax(program)
+
+
+# ---- batches of size 0 ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("in_axes", [0, 2])
+@pytest.mark.parametrize("function", ["argmax", "argmin", "median", "sort", "argsort", "ptp"])
+def test_functions_over_all_axes_of_an_empty_batch_match_jax(function, in_axes):
+    def program(ns):
+        f = getattr(ns.np, function)
+        call = (lambda r: f(r, axis=None)) if function in ("sort", "argsort") else f
+        return ns.lib.vmap(call, in_axes=in_axes)(np.moveaxis(np.zeros((0, 3, 2)), 0, in_axes))
+    assert_matches_jax(program)
+
+
+def test_value_reading_functions_say_an_empty_batch_has_no_element_to_read():
+    with warnings.catch_warnings():  # the loop's warning, given once per process
+        warnings.simplefilter("ignore", fg.core.BatchingFallbackWarning)
+        with pytest.raises(ValueError, match="batch of size 0 gives no element"):
+            fg.vmap(fnp.linalg.matrix_rank)(np.zeros((0, 3, 3)))
