@@ -374,3 +374,28 @@ def test_value_reading_functions_say_an_empty_batch_has_no_element_to_read():
         warnings.simplefilter("ignore", fg.core.BatchingFallbackWarning)
         with pytest.raises(ValueError, match="batch of size 0 gives no element"):
             fg.vmap(fnp.linalg.matrix_rank)(np.zeros((0, 3, 3)))
+
+
+# ---- linear_transpose -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("nonlinear", [lambda v: v * v, lambda v: v * v[0], fnp.abs, fnp.sort,
+                                       lambda v: fnp.maximum(v, 0.0)],
+                         ids=["square", "product", "abs", "sort", "relu"])
+def test_linear_transpose_refuses_nonlinear_functions_that_vanish_at_zero(nonlinear):
+    # Each is zero at zero, where its VJP is what a transpose would be if it were linear.
+    with pytest.raises(ValueError, match="not linear"):
+        fg.linear_transpose(nonlinear, np.zeros(3))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128])
+def test_linear_transpose_of_linear_functions_matches_jax(dtype):
+    matrix = (np.arange(12.0).reshape(4, 3) / 7).astype(dtype)
+
+    def program(ns):
+        def f(v, w):
+            return {"m": matrix @ v + ns.np.cumsum(w)[::-1], "s": ns.np.sum(v) * 2}
+        primals = (np.zeros(3, dtype), np.zeros(4, dtype))
+        ct = {"m": np.cos(np.arange(4.0)).astype(dtype), "s": np.asarray(1.5, dtype)}
+        return ns.lib.linear_transpose(f, *primals)(ct)
+    assert_matches_jax(program)
