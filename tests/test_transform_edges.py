@@ -1,6 +1,7 @@
 """Edges of transform compositions, each compared with JAX: custom rules under vmap with a
-derivative taken outside it, jit's argument choices, argnums, and the other corners found
-in a hunt for wrong answers (one test per finding, plus its neighbours)."""
+derivative taken outside it, jit's static and donated arguments, argnums, float0
+cotangents, empty batches and linear_transpose; each group tests one finding of a hunt
+for wrong answers, and its neighbours."""
 import functools
 import types
 import warnings
@@ -17,11 +18,16 @@ from funcgrad.tree_util import tree_flatten, tree_map
 jax.config.update("jax_enable_x64", True)
 
 # The two libraries under one set of names, so that each case is written once.
-OURS = types.SimpleNamespace(lib=fg, np=fnp, stop_gradient=fg.stop_gradient)
-JAX = types.SimpleNamespace(lib=jax, np=jnp, stop_gradient=jax.lax.stop_gradient)
+OURS = types.SimpleNamespace(lib=fg, np=fnp)
+JAX = types.SimpleNamespace(lib=jax, np=jnp)
 
 X = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]])
 S = np.array([1.5, 0.5])
+
+
+def float0_zeros(*shape):
+    """The (co)tangent of integer and boolean values, in JAX and here."""
+    return np.zeros(shape, dtype=jax.dtypes.float0)
 
 
 def assert_same(ours, theirs):
@@ -37,9 +43,9 @@ def assert_same(ours, theirs):
                                    atol=1e-12 if tight else 1e-6)
 
 
-def assert_matches_jax(program, *args):
-    """``program(ns, *args)`` gives the same result with funcgrad as with JAX."""
-    assert_same(program(OURS, *args), program(JAX, *args))
+def assert_matches_jax(program):
+    """``program(ns)`` gives the same result with funcgrad as with JAX."""
+    assert_same(program(OURS), program(JAX))
 
 
 # ---- custom_vjp and custom_jvp under vmap, differentiated outside it --------------------
@@ -196,6 +202,66 @@ def test_a_wrong_cotangent_from_a_batched_bwd_is_named_per_element():
         fg.grad(lambda x: fnp.sum(fg.vmap(custom)(x)))(X)
 
 
+def test_residuals_that_do_not_depend_on_the_batch_reach_bwd_as_they_are():
+    def program(ns):
+        N = ns.np
+        custom = ns.lib.custom_vjp(lambda x, s: N.sin(x) * s)
+
+        def bwd(residuals, g):
+            cos, shape, s = residuals
+            assert isinstance(shape, tuple)  # a shape stays a shape, not a batch of them
+            return 2 * g * cos * s, N.sum(g * cos) + N.zeros(shape[:0])
+        custom.defvjp(lambda x, s: (custom(x, s), (N.cos(x), x.shape, s)), bwd)
+
+        def loss(x, s):
+            return N.sum(ns.lib.vmap(custom, in_axes=(1, None))(x, s) ** 2)
+        return ns.lib.grad(loss, argnums=(0, 1))(X, S[0])
+    assert_matches_jax(program)
+
+
+@pytest.mark.parametrize("mapped", [False, True], ids=["", "under-vmap"])
+def test_custom_vjp_bwd_may_give_an_integer_argument_float0_zeros_as_in_jax(mapped):
+    def program(ns):
+        N = ns.np
+        custom = ns.lib.custom_vjp(lambda x, n: N.sin(x) * n)
+        custom.defvjp(lambda x, n: (custom(x, n), (x, n)),
+                      lambda r, g: (2 * g * N.cos(r[0]) * r[1], float0_zeros(*np.shape(r[1]))))
+        call = ns.lib.vmap(custom, in_axes=(0, None)) if mapped else custom
+        x = X if mapped else X[0]
+        return ns.lib.grad(lambda x: N.sum(call(x, np.array([1, 2, 3]))))(x)
+    assert_matches_jax(program)
+
+
+def test_forward_mode_refusal_under_vmap_names_a_partials_custom_vjp():
+    custom = fg.custom_vjp(functools.partial(lambda k, x: fnp.sin(x) * k, 2.0))
+    custom.defvjp(lambda x: (custom(x), x), lambda x, g: (g * x,))
+    with pytest.raises(NotImplementedError, match="functools.partial"):
+        fg.jvp(fg.vmap(custom), (X,), (X,))
+
+
+# ---- custom rules of functions without a __name__ ------------------------------------
+
+
+class Square:
+    """A callable object: no __name__ of its own."""
+
+    def __call__(self, x):
+        return x ** 2
+
+
+@pytest.mark.parametrize("fun", [functools.partial(lambda k, x: k * x ** 2, 1.0), Square()],
+                         ids=["partial", "callable-object"])
+def test_custom_rules_of_partials_and_callable_objects_differentiate_and_report(fun):
+    def program(ns):
+        custom = ns.lib.custom_vjp(fun)
+        custom.defvjp(lambda x: (fun(x), x), lambda x, g: (3 * g * x,))
+        return ns.lib.grad(lambda x: ns.np.sum(custom(x)))(X)
+    assert_matches_jax(program)
+    unruled = fg.custom_jvp(fun)
+    with pytest.raises(TypeError, match="has no rule yet"):
+        fg.grad(lambda x: fnp.sum(unruled(x)))(X)
+
+
 # ---- jit: argument choices the function cannot take ----------------------------------
 
 
@@ -225,6 +291,29 @@ def test_jit_takes_any_position_or_name_a_function_of_varargs_and_kwargs_may_rec
                                                                             scale=2))
 
 
+@pytest.mark.parametrize("first, second", [(2, 2.0), (2.0, 2), (1, True)])
+@pytest.mark.parametrize("by_name", [False, True], ids=["argnums", "argnames"])
+def test_jit_traces_equal_static_values_of_different_types_apart(first, second, by_name):
+    def f(x, n):  # each type of n gives another program, as a dtype would
+        return {float: x * 0.5, bool: x - 1}.get(type(n), x + n)
+    for lib in (fg, jax):
+        jitted = lib.jit(f, **({"static_argnames": "n"} if by_name else {"static_argnums": 1}))
+        results = [jitted(X, n=n) if by_name else jitted(X, n) for n in (first, second, first)]
+        assert_same(results, [f(X, n) for n in (first, second, first)])
+
+
+def test_negative_static_argnums_count_from_the_end_of_each_call_as_in_jax():
+    def kinds(x, b=1, c=2):  # which arguments were traced: their types differ
+        return x * 0 + len({type(b).__name__, type(c).__name__}) * 10 + isinstance(b, int)
+    # Called with c by keyword, -1 is x: a number, so that it can be static.
+    calls = [((X, 2), {}), ((X, 2, 3), {}), ((1.5,), {"c": 3})]
+    for args, kwargs in calls:
+        assert_same(fg.jit(kinds, static_argnums=-1)(*args, **kwargs),
+                    jax.jit(kinds, static_argnums=-1)(*args, **kwargs))
+    with pytest.raises(ValueError, match="static_argnums includes \\[-4\\]"):
+        fg.jit(kinds, static_argnums=-4)
+
+
 # ---- argnums -------------------------------------------------------------------------
 
 
@@ -243,79 +332,7 @@ def test_negative_argnums_match_jax(argnums):
         lambda p, q: ns.np.sin(p) * q ** 2, argnums=argnums)(X[0], 2.0))
 
 
-# ---- custom rules of functions without a __name__ ------------------------------------
-
-
-class Square:
-    """A callable object: no __name__ of its own."""
-
-    def __call__(self, x):
-        return x ** 2
-
-
-@pytest.mark.parametrize("fun", [functools.partial(lambda k, x: k * x ** 2, 1.0), Square()],
-                         ids=["partial", "callable-object"])
-def test_custom_rules_of_partials_and_callable_objects_differentiate_and_report(fun):
-    def program(ns):
-        custom = ns.lib.custom_vjp(fun)
-        custom.defvjp(lambda x: (fun(x), x), lambda x, g: (3 * g * x,))
-        return ns.lib.grad(lambda x: ns.np.sum(custom(x)))(X)
-    assert_matches_jax(program)
-    unruled = fg.custom_jvp(fun)
-    with pytest.raises(TypeError, match="has no rule yet"):
-        fg.grad(lambda x: fnp.sum(unruled(x)))(X)
-
-
-@pytest.mark.parametrize("first, second", [(2, 2.0), (2.0, 2), (1, True)])
-@pytest.mark.parametrize("by_name", [False, True], ids=["argnums", "argnames"])
-def test_jit_traces_equal_static_values_of_different_types_apart(first, second, by_name):
-    def f(x, n):  # each type of n gives another program, as a dtype would
-        return {float: x * 0.5, bool: x - 1}.get(type(n), x + n)
-    for lib in (fg, jax):
-        jitted = lib.jit(f, **({"static_argnames": "n"} if by_name else {"static_argnums": 1}))
-        results = [jitted(X, n=n) if by_name else jitted(X, n) for n in (first, second, first)]
-        assert_same(results, [f(X, n) for n in (first, second, first)])
-
-
-def test_residuals_that_do_not_depend_on_the_batch_reach_bwd_as_they_are():
-    def program(ns):
-        N = ns.np
-        custom = ns.lib.custom_vjp(lambda x, s: N.sin(x) * s)
-
-        def bwd(residuals, g):
-            cos, shape, s = residuals
-            assert isinstance(shape, tuple)  # a shape stays a shape, not a batch of them
-            return 2 * g * cos * s, N.sum(g * cos) + N.zeros(shape[:0])
-        custom.defvjp(lambda x, s: (custom(x, s), (N.cos(x), x.shape, s)), bwd)
-        loss = lambda x, s: N.sum(ns.lib.vmap(custom, in_axes=(1, None))(x, s) ** 2)
-        return ns.lib.grad(loss, argnums=(0, 1))(X, S[0])
-    assert_matches_jax(program)
-
-
-def test_forward_mode_refusal_under_vmap_names_a_partials_custom_vjp():
-    custom = fg.custom_vjp(functools.partial(lambda k, x: fnp.sin(x) * k, 2.0))
-    custom.defvjp(lambda x: (custom(x), x), lambda x, g: (g * x,))
-    with pytest.raises(NotImplementedError, match="functools.partial"):
-        fg.jvp(fg.vmap(custom), (X,), (X,))
-
-
-def test_negative_static_argnums_count_from_the_end_of_each_call_as_in_jax():
-    def kinds(x, b=1, c=2):  # which arguments were traced: their types differ
-        return x * 0 + len({type(b).__name__, type(c).__name__}) * 10 + isinstance(b, int)
-    # Called with c by keyword, -1 is x: a number, so that it can be static.
-    calls = [((X, 2), {}), ((X, 2, 3), {}), ((1.5,), {"c": 3})]
-    for args, kwargs in calls:
-        assert_same(fg.jit(kinds, static_argnums=-1)(*args, **kwargs),
-                    jax.jit(kinds, static_argnums=-1)(*args, **kwargs))
-    with pytest.raises(ValueError, match="static_argnums includes \\[-4\\]"):
-        fg.jit(kinds, static_argnums=-4)
-
-
 # ---- vjp: cotangents of integer outputs ------------------------------------------------
-
-
-def float0_zeros(*shape):
-    return np.zeros(shape, dtype=jax.dtypes.float0)
 
 
 @pytest.mark.parametrize("outer", ["none", "vmap", "jit"])
@@ -341,19 +358,6 @@ def test_vjp_still_refuses_float0_cotangents_of_the_wrong_shape_or_for_float_out
         pullback((X[0], float0_zeros(2)))
     with pytest.raises(ValueError, match="output 0 has shape \\(3,\\) and dtype"):
         pullback((float0_zeros(3), float0_zeros()))
-
-
-@pytest.mark.parametrize("mapped", [False, True], ids=["", "under-vmap"])
-def test_custom_vjp_bwd_may_give_an_integer_argument_float0_zeros_as_in_jax(mapped):
-    def program(ns):
-        N = ns.np
-        custom = ns.lib.custom_vjp(lambda x, n: N.sin(x) * n)
-        custom.defvjp(lambda x, n: (custom(x, n), (x, n)),
-                      lambda r, g: (2 * g * N.cos(r[0]) * r[1], float0_zeros(*np.shape(r[1]))))
-        call = ns.lib.vmap(custom, in_axes=(0, None)) if mapped else custom
-        x = X if mapped else X[0]
-        return ns.lib.grad(lambda x: N.sum(call(x, np.array([1, 2, 3]))))(x)
-    assert_matches_jax(program)
 
 
 # ---- batches of size 0 ---------------------------------------------------------------
