@@ -310,7 +310,8 @@ class Jitted:
         static_argnum counts from the end of the call's, as in JAX."""
         if not self._static_from_end:
             return self.static_argnums
-        return frozenset(i % count for i in self.static_argnums if i >= -count)
+        return frozenset(i if i >= 0 else count + i for i in self.static_argnums
+                         if i >= -count)
 
     def _split(self, args, kwargs):
         """(the dynamic arguments as a pytree, the static values as a hashable tuple)."""
