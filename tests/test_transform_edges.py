@@ -310,6 +310,10 @@ def test_negative_static_argnums_count_from_the_end_of_each_call_as_in_jax():
     for args, kwargs in calls:
         assert_same(fg.jit(kinds, static_argnums=-1)(*args, **kwargs),
                     jax.jit(kinds, static_argnums=-1)(*args, **kwargs))
+    with pytest.raises(ValueError):  # with keywords only, -1 names no argument
+        jax.jit(kinds, static_argnums=-1)(x=X)
+    with pytest.raises(ValueError, match="this call has 0; pass that argument positionally"):
+        fg.jit(kinds, static_argnums=-1)(x=X)
     with pytest.raises(ValueError, match="static_argnums includes \\[-4\\]"):
         fg.jit(kinds, static_argnums=-4)
 

@@ -310,8 +310,12 @@ class Jitted:
         static_argnum counts from the end of the call's, as in JAX."""
         if not self._static_from_end:
             return self.static_argnums
-        return frozenset(i if i >= 0 else count + i for i in self.static_argnums
-                         if i >= -count)
+        beyond = sorted(i for i in self.static_argnums if i < -count)
+        if beyond:  # as JAX: the argument it means was not passed positionally
+            raise ValueError(f"funcgrad.jit({_name(self)}): static_argnums {beyond} count from "
+                             f"the end of the positional arguments, but this call has {count}; "
+                             f"pass that argument positionally.")
+        return frozenset(i if i >= 0 else count + i for i in self.static_argnums)
 
     def _split(self, args, kwargs):
         """(the dynamic arguments as a pytree, the static values as a hashable tuple)."""
