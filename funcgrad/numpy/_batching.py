@@ -414,6 +414,9 @@ def _read_per_element(primitive, size, values, axes, params):
         warnings.warn(f"funcgrad.vmap: {name} reads the values of a batched array, so it "
                       f"runs once per batch element in a Python loop.", BatchingFallbackWarning,
                       stacklevel=5)
+    if size == 0:  # as the fallback loop (core.batching.loop_over_batch)
+        raise ValueError(f"funcgrad.vmap: {name} reads the values of a batched array, and a "
+                         f"batch of size 0 gives no element to read the result's shape from.")
     results = []
     for i in range(size):
         element = [v if a is None else v[(slice(None),) * a + (i,)]
@@ -454,7 +457,9 @@ def _read_along_batch(primitive, size, values, axes, params):
     (x,), (b,) = values, axes
     axis, keepdims = params["axis"], params["keepdims"]
     if axis is None:
-        flat = reshape_p(move_axis(x, b, 0), shape=(size, -1), order="C")
+        shape = shape_of(x)  # each element's size spelled out: -1 is ambiguous in an empty batch
+        flat = reshape_p(move_axis(x, b, 0), shape=(size, math.prod(shape[:b] + shape[b + 1:])),
+                         order="C")
         out = primitive(flat, **{**params, "axis": 1})
         if keepdims:
             out = reshape_p(out, shape=(size,) + (1,) * (ndim_of(x) - 1), order="C")

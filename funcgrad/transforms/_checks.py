@@ -4,7 +4,7 @@ import operator
 
 import numpy as np
 
-from ..core import Box, dtype_of, is_array, library_array, shape_of
+from ..core import Box, dtype_of, float0, is_array, is_differentiable, library_array, shape_of
 from ..tree_util import keystr, tree_flatten_with_path
 
 _ARRAYS_OR_BOXES = (Box, float, complex, int, bool, np.ndarray, np.generic)
@@ -53,6 +53,9 @@ def resolve_argnums(argnums, nargs, transform):
                 f"positional argument{'s' if nargs != 1 else ''}. Pass that argument "
                 f"positionally, or change argnums.")
         resolved.append(argnum % nargs)
+    if len(set(resolved)) != len(resolved):  # (0, -2) of two arguments: 0 twice
+        raise ValueError(f"funcgrad.{transform}: argnums {tuple(argnums)} repeats an argument: "
+                         f"with {nargs} positional arguments it names {tuple(resolved)}.")
     return tuple(resolved)
 
 
@@ -192,9 +195,13 @@ def check_scalar_output(out, transform, holomorphic=False):
 
 
 def check_cotangent(ct, primal, index, transform):
-    """A cotangent passed in by the user must match its output's shape and dtype."""
+    """A cotangent passed in by the user must match its output's shape and dtype (or be
+    float0 zeros, JAX's cotangent of an integer or boolean output, which is a constant)."""
     if isinstance(ct, (float, int)) and not isinstance(ct, bool) and shape_of(primal) == ():
         return np.asarray(ct, dtype_of(primal), like=library_array(primal))
+    if dtype_of(ct) == float0 and not is_differentiable(primal) \
+            and shape_of(ct) == shape_of(primal):
+        return ct
     if shape_of(ct) != shape_of(primal) or dtype_of(ct) != dtype_of(primal):
         raise ValueError(
             f"funcgrad.{transform}: the cotangent for output {index} has shape "

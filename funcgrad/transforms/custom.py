@@ -7,18 +7,23 @@ bound to their positions by the function's signature.
 Under the transform they are not written for, each still works: a custom_jvp function in
 reverse mode is its JVP rule, traced as a linear function of the tangents and pulled
 back (transposed); a custom_vjp function in forward mode raises, as in JAX, since a
-reverse-mode rule cannot be pushed forward.
+reverse-mode rule cannot be pushed forward. Under vmap with a derivative taken outside it
+(``grad(vmap(f))``), the batch is given to a custom function of the whole batch whose rules
+are the user's, mapped over it (`_CustomFunction._apply_batched`).
 """
 import functools
 import inspect
 
 import numpy as np
 
-from ..core import (NO_PARAMS, Box, JVPBox, JVPTrace, Primitive, ReverseBox, ReverseTrace,
-                    backward_pass, defvjp_rule, dtype_of, find_top_trace, is_differentiable,
-                    leaf_node, library_array, new_trace, shape_of, tuple_get, zeros_like_value)
+from .. import numpy as fnp
+from ..core import (NO_PARAMS, BatchBox, BatchTrace, Box, JVPBox, JVPTrace, Primitive,
+                    ReverseBox, ReverseTrace, backward_pass, defvjp_rule, dtype_of, float0,
+                    find_top_trace, is_differentiable, leaf_node, library_array, new_trace,
+                    shape_of, tuple_get, zeros_like_value)
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
 from ._checks import check_callable
+from .vmap import batched_call, unbatched
 
 
 class _CustomFunction:
@@ -34,6 +39,8 @@ class _CustomFunction:
         self.nondiff_argnums = tuple(sorted(int(i) for i in nondiff_argnums))
         # Named for graphs and errors, but kept out of the registry: it is the user's.
         name = getattr(fun, "__qualname__", getattr(fun, "__name__", repr(fun)))
+        if not hasattr(self, "__name__"):  # a functools.partial or callable object has none
+            self.__name__ = name
         self.primitive = Primitive(f"{self.kind}[{name}]", fun,
                                    multiple_results=True, register=False)
 
@@ -74,6 +81,35 @@ class _CustomFunction:
         diff_args, nondiff_args = self._bind(args, kwargs)
         flat, in_tree = tree_flatten(tuple(diff_args))
         return find_top_trace(flat), flat, in_tree, nondiff_args
+
+    def _apply_batched(self, trace, flat, in_tree, nondiff_args):
+        """A call under vmap (`trace`). If a transform beneath the batch watches the
+        arguments too (``grad(vmap(f))``), running the function on the batch would hide its
+        rule from that transform: a custom function of the whole batch, whose rules are this
+        one's run on the batch (`_batched`), takes its place, as in JAX. Its outputs are
+        batched along axis 0."""
+        values, axes = _opened(flat, trace)
+        if find_top_trace(values) is None:
+            return self.fun(*self._args_of_leaves(flat, in_tree, nondiff_args))
+        out_trees = []  # the output's structure, known once the function or a rule has run
+        batched = self._batched(tuple(axes), trace.size, flat, in_tree, nondiff_args,
+                                out_trees)
+        out_flat = batched(*values)
+        return tree_unflatten(out_trees[0], [trace.box(out, 0) for out in out_flat])
+
+    def _batched_function(self, axes, size, in_tree, nondiff_args, out_trees):
+        """This function run on the whole batch (its leaves mapped along ``axes``), as a
+        function of the leaves returning its output's leaves, stacked along axis 0."""
+        def of_leaves(*leaves):
+            out = self.fun(*self._args_of_leaves(leaves, in_tree, nondiff_args))
+            return _flat_output(out, out_trees)
+        run = _stacked(of_leaves, axes, size)
+        run.__name__ = run.__qualname__ = self.__name__  # the errors name the user's function
+        return run
+
+    def _args_of_leaves(self, leaves, in_tree, nondiff_args):
+        """The positional arguments of a call, from its differentiated arguments' leaves."""
+        return self._merge(tree_unflatten(in_tree, leaves), nondiff_args)
 
     def _merge(self, diff_args, nondiff_args):
         """The full positional argument list again."""
@@ -133,20 +169,26 @@ class custom_vjp(_CustomFunction):
                 f"mode instead (grad, vjp, jacrev, linearize), or custom_jvp; forward over "
                 f"reverse (hessian, hvp) works too, since there the reverse pass "
                 f"differentiates {self.__name__}.")
+        if isinstance(trace, BatchTrace):
+            return self._apply_batched(trace, flat, in_tree, nondiff_args)
         if not isinstance(trace, ReverseTrace):
             # No transform, or make_graph: the graph shows what the function computes.
-            return self.fun(*self._merge(tree_unflatten(in_tree, flat), nondiff_args))
+            return self.fun(*self._args_of_leaves(flat, in_tree, nondiff_args))
         return self._apply_reverse(trace, flat, in_tree, nondiff_args)
 
-    def _apply_reverse(self, trace, flat, in_tree, nondiff_args):
-        values, parents, _ = trace.open_args(flat)
-        result = self.fwd(*self._merge(tree_unflatten(in_tree, values), nondiff_args))
+    def _fwd_of_leaves(self, leaves, in_tree, nondiff_args):
+        """The user's fwd on a call's differentiated leaves, checked: (output, residuals)."""
+        result = self.fwd(*self._args_of_leaves(leaves, in_tree, nondiff_args))
         if not (isinstance(result, (tuple, list)) and len(result) == 2):
             raise TypeError(
                 f"funcgrad.custom_vjp: the fwd of {self.__name__} must return a pair "
                 f"(output, residuals), but it returned a {type(result).__name__}"
                 f"{'' if not isinstance(result, (tuple, list)) else f' of {len(result)}'}.")
-        out, residuals = result
+        return result
+
+    def _apply_reverse(self, trace, flat, in_tree, nondiff_args):
+        values, parents, _ = trace.open_args(flat)
+        out, residuals = self._fwd_of_leaves(values, in_tree, nondiff_args)
         out_flat, out_tree = tree_flatten(out)
         call = _VJPCall(self.__name__, out_tree, out_flat, values, in_tree, nondiff_args)
         packed = trace.record(self.primitive, NO_PARAMS, parents, (residuals, call),
@@ -164,16 +206,48 @@ class custom_vjp(_CustomFunction):
                        tree_unflatten(call.out_tree, g_full))
         return call.checked(cts)
 
+    def _batched(self, axes, size, inputs, in_tree, nondiff_args, out_trees):
+        """This function of a whole batch (`_apply_batched`), its leaves mapped along
+        ``axes``, with fwd and bwd this one's run on the batch. A residual that does not
+        depend on the batch (a shape, a flag) reaches bwd as it is; the cotangent of a leaf
+        the batch shares is summed over it."""
+        def fwd_of_leaves(*leaves):
+            out, residuals = self._fwd_of_leaves(leaves, in_tree, nondiff_args)
+            return _flat_output(out, out_trees), residuals
 
-class _VJPCall:
-    """What the backward rule needs to know of one call besides the user's residuals: the
-    structures, shapes and dtypes of its inputs and outputs, and its non-differentiated
-    arguments."""
+        def batched_fwd(*values):
+            (out_flat, residuals), trace = batched_call(fwd_of_leaves, values, axes, size)
+            out = tuple(unbatched(leaf, trace, 0, size, i) for i, leaf in enumerate(out_flat))
+            residual_leaves, residual_tree = tree_flatten(residuals)
+            return out, (residual_tree, *_opened(residual_leaves, trace))
 
-    def __init__(self, name, out_tree, outputs, inputs, in_tree, nondiff_args):
+        cotangents = _ArgumentCotangents(self.__name__, inputs, in_tree, nondiff_args)
+
+        def batched_bwd(residuals, g):
+            residual_tree, residual_values, residual_axes = residuals
+
+            def bwd_of_leaves(*leaves):  # one element: bwd's answer checked against it
+                count = len(residual_values)
+                cts = self.bwd(*nondiff_args, tree_unflatten(residual_tree, leaves[:count]),
+                               tree_unflatten(out_trees[0], leaves[count:]))
+                return cotangents.checked(cts)
+
+            stacked = _stacked(bwd_of_leaves, (*residual_axes, *[0] * len(g)), size)(
+                *residual_values, *g)
+            return tuple(None if ct is None else fnp.sum(ct, axis=0) if axis is None
+                         else fnp.moveaxis(ct, 0, axis) for ct, axis in zip(stacked, axes))
+
+        batched = custom_vjp(self._batched_function(axes, size, in_tree, nondiff_args,
+                                                    out_trees))
+        return batched.defvjp(batched_fwd, batched_bwd)
+
+
+class _ArgumentCotangents:
+    """Checks the cotangents a bwd returns against the structures, shapes and dtypes of
+    the differentiated arguments of its call."""
+
+    def __init__(self, name, inputs, in_tree, nondiff_args):
         self.name = name
-        self.out_tree = out_tree
-        self.output_avals = [(shape_of(x), dtype_of(x)) for x in outputs]
         self.input_meta = [(shape_of(x), dtype_of(x)) for x in inputs]
         # Each differentiated argument's own tree structure, to check bwd's answer against.
         self.arg_trees = [tree_flatten(arg)[1]
@@ -205,13 +279,59 @@ class _VJPCall:
                         f"structure {arg_tree}.")
             flat_cts.extend(leaves)
             argnum_of_leaf.extend([argnum] * len(leaves))
-        for ct, (shape, dtype), argnum in zip(flat_cts, self.input_meta, argnum_of_leaf):
-            if ct is not None and (shape_of(ct) != shape or dtype_of(ct) != dtype):
+        for i, (ct, (shape, dtype), argnum) in enumerate(zip(flat_cts, self.input_meta,
+                                                             argnum_of_leaf)):
+            if ct is None:
+                continue
+            if dtype_of(ct) == float0 and dtype.kind not in "fc" and shape_of(ct) == shape:
+                flat_cts[i] = None  # JAX's zero cotangent of an integer input: nothing flows
+                continue
+            if shape_of(ct) != shape or dtype_of(ct) != dtype:
                 raise ValueError(
                     f"funcgrad.custom_vjp: the bwd of {name} returned a cotangent of shape "
                     f"{shape_of(ct)} and dtype {dtype_of(ct)} for {what} {argnum}, which has "
                     f"shape {shape} and dtype {dtype}; they must match.")
         return flat_cts
+
+
+class _VJPCall(_ArgumentCotangents):
+    """What the backward rule needs to know of one call besides the user's residuals: its
+    arguments (to check the cotangents), its non-differentiated arguments, and the structure,
+    shapes and dtypes of its outputs."""
+
+    def __init__(self, name, out_tree, outputs, inputs, in_tree, nondiff_args):
+        super().__init__(name, inputs, in_tree, nondiff_args)
+        self.out_tree = out_tree
+        self.output_avals = [(shape_of(x), dtype_of(x)) for x in outputs]
+
+
+def _flat_output(out, out_trees):
+    """The leaves of a custom function's output, as a tuple; its structure put in
+    ``out_trees`` (the caller's, to rebuild it)."""
+    out_flat, out_tree = tree_flatten(out)
+    out_trees[:] = [out_tree]
+    return tuple(out_flat)
+
+
+def _opened(leaves, trace):
+    """The values of ``leaves`` with the batch trace's boxes opened, and the batch axis of
+    each (None: the same for every element of the batch)."""
+    values, axes = [], []
+    for x in leaves:
+        mine = isinstance(x, BatchBox) and x._trace is trace
+        values.append(x.value if mine else x)
+        axes.append(x.axis if mine else None)
+    return values, axes
+
+
+def _stacked(fun, axes, size):
+    """``fun`` (of leaves, returning a tuple of leaves, some None) run on a batch of
+    ``size`` whose leaves are mapped along ``axes``; each result stacked along axis 0."""
+    def run(*values):
+        out, trace = batched_call(fun, values, axes, size)
+        return tuple(None if leaf is None else unbatched(leaf, trace, 0, size, i)
+                     for i, leaf in enumerate(out))
+    return run
 
 
 # ---- custom_jvp --------------------------------------------------------------------------
@@ -272,7 +392,30 @@ class custom_jvp(_CustomFunction):
             return self._apply_forward(trace, flat, in_tree, nondiff_args)
         if isinstance(trace, ReverseTrace):
             return self._apply_reverse(trace, flat, in_tree, nondiff_args)
-        return self.fun(*self._merge(tree_unflatten(in_tree, flat), nondiff_args))
+        if isinstance(trace, BatchTrace):
+            return self._apply_batched(trace, flat, in_tree, nondiff_args)
+        return self.fun(*self._args_of_leaves(flat, in_tree, nondiff_args))
+
+    def _batched(self, axes, size, inputs, in_tree, nondiff_args, out_trees):
+        """This function of a whole batch (`_apply_batched`), its leaves mapped along
+        ``axes``, with this one's rule run on the batch (each tangent batched as its
+        primal)."""
+        def rule_of_leaves(*leaves):
+            count = len(axes)
+            out_flat, out_tree, tangent_flat = self._rule(list(leaves[:count]),
+                                                          list(leaves[count:]), in_tree,
+                                                          nondiff_args)
+            out_trees[:] = [out_tree]
+            return (*out_flat, *tangent_flat)
+
+        def batched_rule(primals, tangents):
+            stacked = _stacked(rule_of_leaves, axes + axes, size)(*primals, *tangents)
+            return stacked[:len(stacked) // 2], stacked[len(stacked) // 2:]
+
+        batched = custom_jvp(self._batched_function(axes, size, in_tree, nondiff_args,
+                                                    out_trees))
+        batched.defjvp(batched_rule)
+        return batched
 
     def _rule(self, values, tangents, in_tree, nondiff_args):
         """The user's rule on flat primals and tangents: flat outputs and output tangents."""

@@ -21,6 +21,7 @@ the function reads a value an enclosing transform traces, jit runs the function 
 the enclosing transform records it as it would without jit.
 """
 import functools
+import inspect
 import operator
 import time
 import warnings
@@ -214,7 +215,9 @@ class Jitted:
         self.fun = fun
         self.static_argnums, self.static_argnames = _static_arguments(
             fun, static_argnums, static_argnames)
+        self._static_from_end = any(i < 0 for i in self.static_argnums)
         self.donate_argnums = _indices(donate_argnums, "donate_argnums")
+        _check_argument_choices(self, static_argnames)
         self.cache_size = cache_size
         self.trace_count = 0  # how many times the function was traced
         self.compile_count = 0  # how many of its programs were compiled (tiers: see _Staged)
@@ -302,14 +305,28 @@ class Jitted:
         """As a method, bound to its instance (the first argument), as functions are."""
         return self if instance is None else functools.partial(self, instance)
 
+    def _static_positions(self, count):
+        """The static positions of a call with ``count`` positional arguments: a negative
+        static_argnum counts from the end of the call's, as in JAX."""
+        if not self._static_from_end:
+            return self.static_argnums
+        beyond = sorted(i for i in self.static_argnums if i < -count)
+        if beyond:  # as JAX: the argument it means was not passed positionally
+            raise ValueError(f"funcgrad.jit({_name(self)}): static_argnums {beyond} count from "
+                             f"the end of the positional arguments, but this call has {count}; "
+                             f"pass that argument positionally.")
+        return frozenset(i if i >= 0 else count + i for i in self.static_argnums)
+
     def _split(self, args, kwargs):
         """(the dynamic arguments as a pytree, the static values as a hashable tuple)."""
-        static_nums, static_names = self.static_argnums, self.static_argnames
+        static_nums = self._static_positions(len(args))
+        static_names = self.static_argnames
         dynamic_args = tuple(arg for i, arg in enumerate(args) if i not in static_nums)
         dynamic_kwargs = {name: value for name, value in kwargs.items()
                           if name not in static_names}
-        statics = (tuple((i, args[i]) for i in static_nums if i < len(args)),
-                   tuple(sorted((name, value) for name, value in kwargs.items()
+        # Each value's type too, as in JAX: 2, 2.0 and True are equal but may trace apart.
+        statics = (tuple((i, type(args[i]), args[i]) for i in static_nums if i < len(args)),
+                   tuple(sorted((name, type(value), value) for name, value in kwargs.items()
                                 if name in static_names)))
         return (dynamic_args, dynamic_kwargs) if kwargs else dynamic_args, statics
 
@@ -319,7 +336,8 @@ class Jitted:
             return dynamic, {}
         dynamic_args, dynamic_kwargs = dynamic if kwargs else (dynamic, {})
         dynamic_args = iter(dynamic_args)
-        merged_args = [arg if i in self.static_argnums else next(dynamic_args)
+        static_nums = self._static_positions(len(args))
+        merged_args = [arg if i in static_nums else next(dynamic_args)
                        for i, arg in enumerate(args)]
         merged_kwargs = {name: dynamic_kwargs.get(name, value) for name, value in kwargs.items()}
         return merged_args, merged_kwargs
@@ -374,8 +392,9 @@ class Jitted:
     def _donated_leaves(self, args):
         """The positions, among the flat dynamic leaves, of the donated arguments'."""
         donated, start = [], 0
+        static_nums = self._static_positions(len(args))
         for i, arg in enumerate(args):
-            if i in self.static_argnums:
+            if i in static_nums:
                 continue
             count = len(tree_flatten(arg)[0])
             if i in self.donate_argnums:
@@ -399,7 +418,7 @@ class Jitted:
     # ---- errors ----------------------------------------------------------------------
 
     def _unhashable(self, args, kwargs):
-        for i in self.static_argnums:
+        for i in self._static_positions(len(args)):
             if i < len(args):
                 try:
                     hash(args[i])
@@ -485,24 +504,57 @@ def _checked_output(leaf, path, jitted):
     return leaf
 
 
-def _indices(numbers, what):
+def _indices(numbers, what, from_end=False):
+    """Argument positions as a frozenset; negative ones (counting from the end) only if
+    ``from_end``."""
     numbers = (numbers,) if isinstance(numbers, int) else tuple(numbers)
     for number in numbers:
-        if type(number) is not int or number < 0:
-            raise TypeError(f"funcgrad.jit: {what} must hold non-negative ints, got "
-                            f"{number!r}")
+        if type(number) is not int or (number < 0 and not from_end):
+            raise TypeError(f"funcgrad.jit: {what} must hold {'' if from_end else 'non-negative '}"
+                            f"ints, got {number!r}")
     return frozenset(numbers)
 
 
 def _static_arguments(fun, static_argnums, static_argnames):
     """(static positions, static names), each completed from the other through `fun`'s
     signature, as in JAX."""
-    nums = set(_indices(static_argnums, "static_argnums"))
+    nums = set(_indices(static_argnums, "static_argnums", from_end=True))
     names = {static_argnames} if isinstance(static_argnames, str) else set(static_argnames)
     positional = positional_parameters(fun)
     nums |= {positional.index(name) for name in names if name in positional}
-    names |= {positional[i] for i in nums if i < len(positional)}
+    names |= {positional[i] for i in nums if 0 <= i < len(positional)}
     return frozenset(nums), frozenset(names)
+
+
+def _check_argument_choices(jitted, static_argnames):
+    """Refuse, as JAX does, static or donated positions and static names that the function
+    has no parameter for (a typo would leave the argument silently traced, or not donated),
+    and arguments both static and donated. Functions without a signature are not checked."""
+    try:
+        parameters = list(inspect.signature(jitted.fun).parameters.values())
+    except (TypeError, ValueError):
+        return
+    kinds = {parameter.kind for parameter in parameters}
+    name = _name(jitted)
+    if inspect.Parameter.VAR_POSITIONAL not in kinds:
+        count = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters)
+        for what, numbers in (("static_argnums", jitted.static_argnums),
+                              ("donate_argnums", jitted.donate_argnums)):
+            beyond = sorted(i for i in numbers if not -count <= i < count)
+            if beyond:
+                raise ValueError(f"funcgrad.jit({name}): {what} includes {beyond}, but {name} "
+                                 f"takes {count} positional argument{'s' * (count != 1)}.")
+    if inspect.Parameter.VAR_KEYWORD not in kinds:
+        known = {p.name for p in parameters if p.kind is not p.VAR_POSITIONAL}
+        names = {static_argnames} if isinstance(static_argnames, str) else set(static_argnames)
+        unknown = sorted(names - known)
+        if unknown:
+            raise ValueError(f"funcgrad.jit({name}): static_argnames names {unknown}, but "
+                             f"{name} has no such parameter (it has {sorted(known)}).")
+    both = sorted(jitted.static_argnums & jitted.donate_argnums)
+    if both:
+        raise ValueError(f"funcgrad.jit({name}): arguments {both} are both static and donated; "
+                         f"only arrays traced by the program can be donated.")
 
 
 def jit(fun=None, static_argnums=(), static_argnames=(), donate_argnums=(), cache_size=8):

@@ -1,8 +1,8 @@
 """Linear maps from traces: linearize (a function's JVP at a point) and linear_transpose."""
 import numpy as np
 
-from ..core import (ReverseBox, ReverseTrace, backward_pass, leaf_node, new_trace, unbox_all,
-                    zeros_like_value)
+from ..core import (ReverseBox, ReverseTrace, backward_pass, dtype_of, is_differentiable,
+                    leaf_node, new_trace, shape_of, unbox_all, zeros_like_value)
 from ..tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_unflatten
 from ._checks import check_cotangent
 from ._ownership import Owners, private_copies
@@ -82,9 +82,9 @@ def linear_transpose(fun, *primals):
     ``primals`` only give the shapes and dtypes of ``fun``'s inputs (any values with
     ``shape`` and ``dtype`` do). The returned ``transpose_fun(out_ct)`` takes a cotangent
     shaped like ``fun``'s output and returns a tuple with one cotangent per primal; for
-    linear ``fun`` it is the VJP at any point, so it is traced once, at zeros. ``fun``
-    must be linear: a nonzero ``fun(0)`` (an affine map) is an error, but other
-    nonlinearity is not detected.
+    linear ``fun`` it is the VJP at any point, so it is traced at zeros. ``fun`` must be
+    linear: a nonzero ``fun(0)`` (an affine map) is an error, and so is a VJP that differs
+    at another point (``x * x``), which is traced once more to check.
     """
     flat, in_tree = tree_flatten(primals)
     zeros = tree_unflatten(in_tree, [zeros_like_value(x) for x in flat])
@@ -93,6 +93,7 @@ def linear_transpose(fun, *primals):
         if np.any(unbox_all(value)):
             raise ValueError(f"funcgrad.linear_transpose: the function is not linear: output "
                              f"leaf {i} is nonzero at zero inputs.")
+    _check_same_vjp_elsewhere(fun, flat, in_tree, traced)
 
     def transpose_fun(out_ct):
         ct_flat, ct_tree = tree_flatten(out_ct)
@@ -106,6 +107,31 @@ def linear_transpose(fun, *primals):
         return tree_unflatten(traced.in_tree, Owners(ct_flat).claim_all(cts))
 
     return transpose_fun
+
+
+def _check_same_vjp_elsewhere(fun, flat, in_tree, at_zero):
+    """A linear function's VJP is the same at every point; a nonlinear one's (x * x) at
+    zero would otherwise be returned as its transpose, silently. One cotangent pulled back
+    at zero and at another point must agree."""
+    point = tree_unflatten(in_tree, [_probe(x, k) for k, x in enumerate(flat)])
+    elsewhere = _Linearized(fun, point, False, "linear_transpose")
+    cts = [_probe(x, len(flat) + k) if is_differentiable(x) else zeros_like_value(x)
+           for k, x in enumerate(at_zero.outputs)]
+    pairs = zip(at_zero.pull_back(cts, retain_graph=True),
+                elsewhere.pull_back(cts, retain_graph=False))
+    for i, (here, there) in enumerate(pairs):
+        if not np.allclose(unbox_all(here), unbox_all(there), rtol=1e-5, atol=1e-8):
+            raise ValueError(f"funcgrad.linear_transpose: the function is not linear: its "
+                             f"derivative with respect to input leaf {i} differs between "
+                             f"zero and another point.")
+
+
+def _probe(x, seed):
+    """Values of both signs, none repeated nearby, with ``x``'s shape and dtype."""
+    zeros = zeros_like_value(x)
+    count = int(np.prod(shape_of(x)))
+    values = np.cos(np.arange(count) * 1.7 + seed) + 0.25
+    return zeros + values.reshape(shape_of(x)).astype(dtype_of(x))
 
 
 __all__ = ["linearize", "linear_transpose"]
