@@ -23,8 +23,10 @@ def check_grads(f, args, order, modes=("fwd", "rev"), eps=None, atol=None, rtol=
     ``(f(x + eps t) - f(x - eps t)) / 2 eps`` (Richardson-extrapolated with eps/2), and
     ``"rev"`` compares `vjp` through the inner product ``<vjp(c), t> = <c, J t>`` for a
     random output cotangent ``c``. ``order`` > 1 repeats both checks on each mode's
-    derivative (``x -> jvp(f, x, t)``, ``x -> vjp(f, x)(c)`` for fixed random t, c), so
-    order 2 checks jvp and vjp of jvp and of vjp. Directions are drawn from a fixed seed.
+    derivative (``x -> jvp(f, x, t + x)``, ``x -> vjp(f, x)(c + f(x))`` for fixed random t,
+    c: the direction moves with x, so the derivative's own rules in it are checked too),
+    so order 2 checks jvp and vjp of jvp and of vjp. Directions are drawn from a fixed
+    seed.
     Tolerances compare elementwise like ``numpy.allclose`` (``rev``: against the sum of
     the inner product's absolute terms).
 
@@ -144,15 +146,25 @@ class _Checker:
                            f"error {abs(ours - theirs):.3g}")
 
     def _derivative(self, fun, mode):
-        """``fun``'s derivative along fixed random directions: a function of the same args."""
+        """``fun``'s derivative along directions that move with the point, ``x -> jvp(fun,
+        x, t + x)`` and ``x -> vjp(fun, x)(c + fun(x))`` for fixed random t, c, a function of
+        the same args: the next order's check then differentiates the derivative in its
+        direction too, which is what checks the rules of a VJP's own VJP in its cotangent
+        (JAX's check_grads takes fun(x) as the cotangent for the same reason)."""
         if mode == "fwd":
             tangents = tuple(self._random_like(x) for x in self.point)
-            return lambda *xs: jvp(fun, xs, tangents)[1]
+            return lambda *xs: jvp(fun, xs, tuple(t + x for t, x in zip(tangents, xs)))[1]
         out_flat, out_tree = tree_flatten(fun(*self.point))
-        cotangent = tree_unflatten(out_tree, [
-            self._random_like(np.asarray(o)) if np.asarray(o).dtype.kind in "fc"
-            else np.zeros_like(o) for o in out_flat])
-        return lambda *xs: vjp(fun, *xs)[1](cotangent)
+        inexact = [np.asarray(o).dtype.kind in "fc" for o in out_flat]
+        offsets = [self._random_like(np.asarray(o)) if moves else np.zeros_like(o)
+                   for o, moves in zip(out_flat, inexact)]
+
+        def pulled_back(*xs):
+            out, pullback = vjp(fun, *xs)
+            cotangent = [offset + o if moves else offset
+                         for offset, o, moves in zip(offsets, tree_flatten(out)[0], inexact)]
+            return pullback(tree_unflatten(out_tree, cotangent))
+        return pulled_back
 
     def _random_like(self, x):
         t = self.rng.standard_normal(x.shape)

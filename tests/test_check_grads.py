@@ -65,6 +65,20 @@ def test_names_the_mode_order_and_argument():
         check_grads(wrong_second, ARGS, order=2, modes=("rev",))
 
 
+def test_second_order_checks_a_vjp_in_its_cotangent():
+    """A VJP computed by another primitive whose own VJP is 0.1% off (its value is right):
+    in reverse mode only the derivative of the VJP in its cotangent reads that rule
+    (autograd's check_grads and JAX's check it; ours did not while the order-2 cotangent
+    was a constant)."""
+    inner = Primitive("scaled_copy", lambda g: g, register=False)
+    defvjp(inner, ArgVJP(lambda ans, g: (), lambda h: h * 1.001))
+    double = Primitive("double", lambda x: 2.0 * x, register=False)
+    defvjp(double, ArgVJP(lambda ans, x: (), lambda g: inner(g) * 2.0))
+    check_grads(double, (np.array([0.3, -1.2]),), order=1, modes=("rev",))
+    with pytest.raises(AssertionError, match=r"order 2 \(vjp of vjp of f\)"):
+        check_grads(double, (np.array([0.3, -1.2]),), order=2, modes=("rev",))
+
+
 def test_rejects_bad_arguments():
     with pytest.raises(ValueError, match="modes"):
         check_grads(fnp.sin, (1.0,), order=1, modes=("backward",))
