@@ -36,11 +36,15 @@ def nonconvex(np_, params):
             + np_.sum(np_.sin(3.0 * x) * x ** 2) + 0.1 * np_.sum(x ** 4))
 
 
-def initial_params(loss, dtype=np.float64):
+def initial_params(loss, dtype=np.float64, seed=1):
+    """Starting parameters, the same whatever ran before: drawn from the module's generator
+    they depended on which tests xdist gave the worker first (a float32 Adam trajectory
+    then met JAX's within 2e-5 in some runs and not in others)."""
+    draw = np.random.default_rng(seed)
     if loss is quadratic:
-        return {"w": rng.standard_normal(3).astype(dtype),
-                "m": rng.standard_normal((2, 2)).astype(dtype), "s": dtype(1.5)}
-    return [rng.standard_normal(4).astype(dtype), dtype(-0.5)]
+        return {"w": draw.standard_normal(3).astype(dtype),
+                "m": draw.standard_normal((2, 2)).astype(dtype), "s": dtype(1.5)}
+    return [draw.standard_normal(4).astype(dtype), dtype(-0.5)]
 
 
 # (name, positional hyperparameters, keyword hyperparameters)
@@ -80,9 +84,10 @@ def _run_both(spec, loss, params, steps, ours_schedule=None, jax_schedule=None):
         assert len(ours) == len(theirs)
         for a, b in zip(ours, theirs):
             assert np.asarray(a).dtype == np.asarray(b).dtype, (step, a, b)
-            # Entries near 0 are compared against the leaf's scale: a float32 Adam step
-            # cancels to within a few ulps of the leaf's largest entries.
-            scale = float(np.max(np.abs(np.asarray(b)), initial=0.0))
+            # Entries near 0 are compared against the problem's scale (parameters of order
+            # 1), not only the leaf's: a step cancels to within a few ulps of the values it
+            # is computed from, and a leaf converging to 0 (sm3's 8e-8) is smaller.
+            scale = max(1.0, float(np.max(np.abs(np.asarray(b)), initial=0.0)))
             np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol * scale,
                                        err_msg=f"{name} differs from JAX at step {step}")
     assert np.all(np.isfinite(ravel_pytree(get_params(state))[0])), "the run diverged"
