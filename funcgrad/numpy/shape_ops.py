@@ -360,14 +360,33 @@ def _split_bounds(length, indices_or_sections, equal, function):
     return tuple(operator.index(i) for i in indices_or_sections)
 
 
+def _piece_ranges(length, bounds):
+    """Each piece's (start, stop) as NumPy slices it, ``a[bounds[k-1]:bounds[k]]``:
+    negative bounds count from the end, and a bound below its predecessor gives an empty
+    piece, after which the next piece starts back at that bound."""
+    edges = (0, *bounds, length)
+    ranges = []
+    for start, stop in zip(edges, edges[1:]):
+        start, stop, _ = slice(start, stop).indices(length)
+        ranges.append((start, max(start, stop)))
+    return ranges
+
+
 def _split_along(ary, indices_or_sections, axis, equal, function):
     ary = as_array(ary)
     ndim = np.ndim(ary)
     if ndim == 0:
         raise ValueError(f"funcgrad.numpy.{function}: a zero-dimensional array cannot be split")
     axis = _one_axis(axis, ndim, function)
-    bounds = _split_bounds(np.shape(ary)[axis], indices_or_sections, equal, function)
-    return list(_split(ary, bounds=bounds, axis=axis))
+    length = np.shape(ary)[axis]
+    ranges = _piece_ranges(length, _split_bounds(length, indices_or_sections, equal, function))
+    if all(stop == start for (_, stop), (start, _) in zip(ranges, ranges[1:])):
+        # the pieces tile the axis in order: one node, whose VJP concatenates
+        return list(_split(ary, bounds=tuple(stop for _, stop in ranges[:-1]), axis=axis))
+    # Bounds out of order make pieces that overlap (or leave gaps), which a concatenate
+    # cannot transpose: each piece is then its own slice.
+    return [gather(ary, (slice(None),) * axis + (slice(start, stop),), unique=True)
+            for start, stop in ranges]
 
 
 def split(ary, indices_or_sections, axis=0):
