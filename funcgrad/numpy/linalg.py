@@ -858,6 +858,9 @@ def cond(x, p=None):
     """``numpy.linalg.cond``: the condition number of each matrix in the norm ``p``."""
     x = _as_inexact(x)
     _check_matrices(x, "cond", square=p not in (None, 2, -2))
+    if 0 in shape_of(x)[-2:]:
+        raise LinAlgError(f"funcgrad.numpy.linalg.cond: cond is not defined on empty "
+                          f"matrices, got shape {shape_of(x)}")
     if p in (None, 2, -2):
         s = svd(x, compute_uv=False)
         largest, smallest = s[..., 0], s[..., -1]
