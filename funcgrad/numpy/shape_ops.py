@@ -173,6 +173,10 @@ def transpose(a, axes=None):
         axes = tuple(range(ndim))[::-1]
     else:
         axes = tuple(operator.index(ax) for ax in axes)
+        if len(axes) == ndim:  # as NumPy: an axis out of range is an AxisError
+            for ax in axes:
+                if not -ndim <= ax < ndim:
+                    raise np.exceptions.AxisError(ax, ndim, "funcgrad.numpy.transpose")
         axes = tuple(ax % ndim if -ndim <= ax < ndim else ax for ax in axes)
         if sorted(axes) != list(range(ndim)):
             raise ValueError(f"funcgrad.numpy.transpose: axes {axes} are not a permutation of "
