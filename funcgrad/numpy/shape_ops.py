@@ -107,6 +107,11 @@ def _infer_length(shape, old):
 def ravel(a, order="C"):
     """``numpy.ravel`` in 'C' or 'F' order ('A' and 'K' depend on memory layout, which
     traced arrays do not have)."""
+    if order is None:  # NumPy reads None as 'C'
+        order = "C"
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"funcgrad.numpy.ravel: order must be one of 'C', 'F', 'A' or 'K', "
+                         f"got {order!r}")
     if order not in ("C", "F"):
         raise NotImplementedError(f"funcgrad.numpy.ravel: order={order!r} is not supported; "
                                   f"use 'C' or 'F'")
