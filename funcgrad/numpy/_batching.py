@@ -315,6 +315,10 @@ def _matmul_outer(a, ab, b, bb):
 
 def matmul(primitive, size, values, axes, params):
     (a, b), (ab, bb) = values, axes
+    if 0 in (ndim_of(a) - (ab is not None), ndim_of(b) - (bb is not None)):
+        # NumPy refuses a 0-d operand, but with the batch axis it would pass as a vector;
+        # this error reaches funcgrad.numpy.matmul, which explains it
+        raise ValueError("matmul: an operand is 0-d in each element of the batch")
     shared = _matmul_shared_matrix(primitive, a, ab, b, bb, params)
     if shared is None:
         shared = _matmul_outer(a, ab, b, bb)

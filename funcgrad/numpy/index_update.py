@@ -237,7 +237,10 @@ class IndexUpdateRef:
 
             def update(old, new):  # apply's func may change the dtype: keep x's
                 result = combine(old, new)
-                return result if result.dtype == dtype else _astype(result, dtype)
+                if result.dtype == dtype:
+                    return result
+                _refuse_complex_into_real(result.dtype, dtype, method)
+                return _astype(result, dtype)
 
             positions = _positions(x, index)
             if positions is None or not positions.repeated:
@@ -414,9 +417,19 @@ def _default_fill(dtype):
     return np.iinfo(dtype).min if dtype.kind == "i" else np.iinfo(dtype).max
 
 
+def _refuse_complex_into_real(values_dtype, x_dtype, method):
+    """Casting the update to x's dtype would drop an imaginary part silently (NumPy
+    refuses ``x[i] = 1j`` for a real x)."""
+    if values_dtype.kind == "c" and x_dtype.kind != "c":
+        raise TypeError(f"funcgrad.numpy: x.at[...].{method}: complex values cannot update "
+                        f"an array of dtype {x_dtype}; cast x to a complex dtype first, "
+                        f"or pass the values' real part")
+
+
 def _updates_like(values, x, index, method):
     """``values`` cast to x's dtype and broadcast to the shape of ``x[index]`` (as JAX)."""
     values = asarray(values)
+    _refuse_complex_into_real(values.dtype, x.dtype, method)
     if values.dtype != x.dtype:
         values = _astype(values, x.dtype)
     # The indexed shape, from a zero-stride view: no copy of x (an index array that

@@ -296,6 +296,8 @@ _eigh = primitive(lambda a, UPLO: tuple(np.linalg.eigh(a, UPLO)), "linalg.eigh",
 def _eigh_pull(cts, w, v, UPLO, shape, dtype):
     # dw = diag(V^H dA V), dV = V (F * (V^H dA V)) with F the reciprocal eigenvalue gaps.
     g_w, g_v = cts
+    if 0 in shape:  # no eigenvectors to pick a largest component of
+        return zeros_in_library_of(v, shape, dtype)
     terms = []
     if g_w is not None:
         terms.append(_diag_embed(g_w))
@@ -674,6 +676,8 @@ def _eigenvector_residual(a, w, v):
     vmap: NumPy's functions dispatch to ours), and the most a backward-stable eig leaves
     there (1000 n eps; random matrices, rows scaled by up to e^10, stay < 25 n eps)."""
     a, w, v = unbox_all(a), unbox_all(w), unbox_all(v)
+    if a.size == 0:  # empty matrices (or an empty batch): nothing to be inaccurate
+        return np.zeros(()), 0.0
     scale = np.abs(a).max() * np.abs(v).max()
     with np.errstate(divide="ignore", invalid="ignore"):
         residual = np.abs(a @ v - v * w[..., None, :]).max() / scale
@@ -702,6 +706,8 @@ def _eig_pull(cts, w, v, residual, allowed, shape, dtype):
             f"magnitude (for roots: coefficients like 1 and 1e-45); rescale it, e.g. "
             f"substitute x = s * y in the polynomial.")
     g_w, g_v = cts
+    if 0 in shape:  # no eigenvectors to pick a largest component of
+        return zeros_in_library_of(v, shape, dtype)
     terms = []
     if g_w is not None:
         terms.append(_diag_embed(g_w))
@@ -858,6 +864,9 @@ def cond(x, p=None):
     """``numpy.linalg.cond``: the condition number of each matrix in the norm ``p``."""
     x = _as_inexact(x)
     _check_matrices(x, "cond", square=p not in (None, 2, -2))
+    if 0 in shape_of(x)[-2:]:
+        raise LinAlgError(f"funcgrad.numpy.linalg.cond: cond is not defined on empty "
+                          f"matrices, got shape {shape_of(x)}")
     if p in (None, 2, -2):
         s = svd(x, compute_uv=False)
         largest, smallest = s[..., 0], s[..., -1]

@@ -318,11 +318,14 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     a, axes = _prepare("mean", a, axis, dtype, out)
     mask = _mask("mean", where, shape_of(a))
     if mask is None:
-        return _mean(a, axes=axes, keepdims=bool(keepdims))
-    if not _is_inexact(a):
-        a = astype(a, np.float64)
-    total = sum_p(_select(mask, a, 0), axes=axes, keepdims=bool(keepdims))
-    return _divide_by_count(total, mask, axes, keepdims)
+        result = _mean(a, axes=axes, keepdims=bool(keepdims))
+    else:
+        if not _is_inexact(a):
+            a = astype(a, np.float64)
+        total = sum_p(_select(mask, a, 0), axes=axes, keepdims=bool(keepdims))
+        result = _divide_by_count(total, mask, axes, keepdims)
+    # An integer dtype= gives an integer mean (the quotient truncated), as in NumPy.
+    return result if dtype is None or dtype_of(result) == dtype else astype(result, dtype)
 
 
 def _divide_by_count(total, mask, axes, keepdims):
@@ -346,9 +349,20 @@ def _extremum(function, primitive_, combine, fill, a, axis, out, keepdims, initi
             raise ValueError(f"funcgrad.numpy.{function}: a where= mask needs initial= (the "
                              f"value for slices with nothing selected), as in NumPy")
         a = _select(mask, a, _identity(dtype_of(a), fill))
+    if initial is not None and 0 in [shape_of(a)[i] for i in axes]:
+        # empty slices, which NumPy answers with `initial`: the identity stands in for
+        # their extremum (a, having no elements, has an empty derivative)
+        a = _identity_slices(a, axes, fill)
     result = primitive_(a, axes=axes, keepdims=bool(keepdims))
     # Ties with `initial` share the derivative, as in JAX.
     return result if initial is None else combine(result, initial)
+
+
+def _identity_slices(a, axes, sign):
+    """For an empty ``a``: the identity of max (sign -1) or min (sign 1), in a's shape but
+    with length 1 along its empty axes of ``axes``."""
+    shape = tuple(1 if i in axes and n == 0 else n for i, n in enumerate(shape_of(a)))
+    return broadcast_to(asarray(_identity(dtype_of(a), sign), dtype_of(a)), shape)
 
 
 def _identity(dtype, sign):

@@ -107,6 +107,11 @@ def _infer_length(shape, old):
 def ravel(a, order="C"):
     """``numpy.ravel`` in 'C' or 'F' order ('A' and 'K' depend on memory layout, which
     traced arrays do not have)."""
+    if order is None:  # NumPy reads None as 'C'
+        order = "C"
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"funcgrad.numpy.ravel: order must be one of 'C', 'F', 'A' or 'K', "
+                         f"got {order!r}")
     if order not in ("C", "F"):
         raise NotImplementedError(f"funcgrad.numpy.ravel: order={order!r} is not supported; "
                                   f"use 'C' or 'F'")
@@ -173,6 +178,10 @@ def transpose(a, axes=None):
         axes = tuple(range(ndim))[::-1]
     else:
         axes = tuple(operator.index(ax) for ax in axes)
+        if len(axes) == ndim:  # as NumPy: an axis out of range is an AxisError
+            for ax in axes:
+                if not -ndim <= ax < ndim:
+                    raise np.exceptions.AxisError(ax, ndim, "funcgrad.numpy.transpose")
         axes = tuple(ax % ndim if -ndim <= ax < ndim else ax for ax in axes)
         if sorted(axes) != list(range(ndim)):
             raise ValueError(f"funcgrad.numpy.transpose: axes {axes} are not a permutation of "
@@ -360,14 +369,33 @@ def _split_bounds(length, indices_or_sections, equal, function):
     return tuple(operator.index(i) for i in indices_or_sections)
 
 
+def _piece_ranges(length, bounds):
+    """Each piece's (start, stop) as NumPy slices it, ``a[bounds[k-1]:bounds[k]]``:
+    negative bounds count from the end, and a bound below its predecessor gives an empty
+    piece, after which the next piece starts back at that bound."""
+    edges = (0, *bounds, length)
+    ranges = []
+    for start, stop in zip(edges, edges[1:]):
+        start, stop, _ = slice(start, stop).indices(length)
+        ranges.append((start, max(start, stop)))
+    return ranges
+
+
 def _split_along(ary, indices_or_sections, axis, equal, function):
     ary = as_array(ary)
     ndim = np.ndim(ary)
     if ndim == 0:
         raise ValueError(f"funcgrad.numpy.{function}: a zero-dimensional array cannot be split")
     axis = _one_axis(axis, ndim, function)
-    bounds = _split_bounds(np.shape(ary)[axis], indices_or_sections, equal, function)
-    return list(_split(ary, bounds=bounds, axis=axis))
+    length = np.shape(ary)[axis]
+    ranges = _piece_ranges(length, _split_bounds(length, indices_or_sections, equal, function))
+    if all(stop == start for (_, stop), (start, _) in zip(ranges, ranges[1:])):
+        # the pieces tile the axis in order: one node, whose VJP concatenates
+        return list(_split(ary, bounds=tuple(stop for _, stop in ranges[:-1]), axis=axis))
+    # Bounds out of order make pieces that overlap (or leave gaps), which a concatenate
+    # cannot transpose: each piece is then its own slice.
+    return [gather(ary, (slice(None),) * axis + (slice(start, stop),), unique=True)
+            for start, stop in ranges]
 
 
 def split(ary, indices_or_sections, axis=0):

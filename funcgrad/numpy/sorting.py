@@ -58,6 +58,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     """``numpy.partition``: the k-th element in its sorted place, smaller ones before it
     and larger ones after (in no particular order); the derivative follows the elements."""
     _no_order(order, "partition")
+    _check_kth(kth, _length(a, axis, "partition"), "partition")
     if not isinstance(a, Box):
         return np.partition(_values(a), kth, axis=axis, kind=kind)
     if axis is None:
@@ -76,8 +77,23 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """``numpy.argpartition``; a constant."""
     _no_order(order, "argpartition")
     a = _values(a)
+    _check_kth(kth, _length(a, axis, "argpartition"), "argpartition")
     return read_along(np.argpartition, a, _axis(axis, a, "argpartition"), kth=kth,
                       kind=_unless_default(kind))
+
+
+def _length(a, axis, function):
+    """The length of the axis a partition works along (all of ``a`` for axis=None)."""
+    return np.size(a) if axis is None else np.shape(a)[_axis(axis, a, function)]
+
+
+def _check_kth(kth, length, function):
+    """NumPy's bounds check of ``kth``, in an error that names the function (NumPy's own,
+    from a batched or staged call, would not)."""
+    for k in np.ravel(kth):
+        if isinstance(k, np.integer) and not -length <= k < length:
+            raise ValueError(f"funcgrad.numpy.{function}: kth={int(k)} is out of bounds "
+                             f"for an axis of length {length}")
 
 
 def lexsort(keys, axis=-1):

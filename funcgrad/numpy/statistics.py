@@ -259,6 +259,10 @@ def _quantile(function, a, q, axis, method, keepdims, skip_nan=False):
         raise ValueError(f"funcgrad.numpy.{function}: method must be one of {_METHODS}, "
                          f"got {method!r}")
     a = asarray(a)
+    if method != _MIDDLE_MEAN and dtype_of(a).kind == "c":  # (NumPy's medians sort complex)
+        raise TypeError(f"funcgrad.numpy.{function}: a must be an array of real numbers, "
+                        f"got dtype {dtype_of(a)}; take the quantiles of its real part or "
+                        f"of its abs")
     shape = shape_of(a)
     axes = normalize_axis(axis, len(shape), function)
     if _count(shape, axes) == 0:
