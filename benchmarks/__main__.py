@@ -42,7 +42,7 @@ def run_all(rounds, chain_peers):
     links = _time_workload(workloads.make_links, peers, rounds)
     results["links_us"] = {p: t / (workloads.LINKS * workloads.LINK_OPS) * 1e6
                            for p, t in links.items()}
-    step = _time_workload(workloads.make_network_step, peers, rounds)
+    step = _time_workload(workloads.make_network_step, peers + [workloads.BARE_TAPE], rounds)
     results["step_ms"] = {p: t * 1e3 for p, t in step.items()}
     cheap = _time_workload(
         lambda peer: {"forward": workloads.make_network_forward("funcgrad"),

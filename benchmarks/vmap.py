@@ -12,9 +12,10 @@
 2. Per-example gradients of the seed network's loss (the tutorials' two-layer ReLU net,
    D_in=1000, H=100, D_out=10) over a batch of 64, in float32 (the tutorials' dtype) and
    float64: ``vmap(grad(loss), in_axes=(None, None, 0, 0))`` against
-   ``torch.func.vmap(torch.func.grad(...))`` and a Python loop of `grad`, and two floors:
-   writing the output (26 or 51 MB, ``np.ones``), and computing its outer products alone
-   (``np.einsum``, NumPy's fastest loop for them).
+   ``torch.func.vmap(torch.func.grad(...))`` and a Python loop of `grad`, and three floors:
+   writing the output (26 or 51 MB, ``np.ones``), computing its outer products alone
+   (``np.einsum``, NumPy's fastest loop for them), and the whole computation written by
+   hand in NumPy (forward, cotangents, both layers' outer products).
 
 Prints the median time of each (interleaved rounds, so machine noise hits all alike) and
 the ratios. To time an older funcgrad, run this file from outside the repository with
@@ -111,13 +112,26 @@ def per_example_workloads(rng, dtype):
     # into new memory, and that NumPy computes fastest with einsum.
     hidden = x @ w1
     cotangent = 2 * ((np.maximum(hidden, 0) @ w2 - y) @ w2.T) * (hidden > 0)
+
+    def by_hand():
+        """The whole computation written out in NumPy: what vmap(grad) can at best match."""
+        hidden = x @ w1
+        relu = np.maximum(hidden, 0)
+        out_cotangent = 2 * (relu @ w2 - y)
+        hidden_cotangent = (out_cotangent @ w2.T) * (hidden > 0)
+        return (np.einsum("bi,bj->bij", x, hidden_cotangent),
+                np.einsum("bi,bj->bij", relu, out_cotangent))
+
     work = {"funcgrad loop of grad": loop,
             "floor: write the output": lambda: np.ones((BATCH, D_IN, H), dtype),
-            "floor: its outer products": lambda: np.einsum("bi,bj->bij", x, cotangent)}
+            "floor: its outer products": lambda: np.einsum("bi,bj->bij", x, cotangent),
+            "floor: written by hand in NumPy": by_hand}
     ours = looped = loop()
     rtol, atol = (1e-4, 1e-5) if dtype == np.float32 else (1e-10, 1e-12)
     np.testing.assert_allclose(work["floor: its outer products"](), looped[0], rtol=rtol,
                                atol=atol)
+    for a, b in zip(by_hand(), looped):
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=atol)
     if hasattr(fg, "vmap"):  # (an older funcgrad, timed for comparison, has none)
         per_example = fg.vmap(one, in_axes=(None, None, 0, 0))
         work["funcgrad vmap(grad)"] = lambda: per_example(w1, w2, x, y)

@@ -7,6 +7,8 @@ import os
 
 import numpy as np
 
+from . import bare_tape
+
 OVERHEAD_CHAIN = 100                 # primitives per timed call
 NET = dict(N=64, D_in=1000, H=100, D_out=10)
 LEARNING_RATE = 1e-6
@@ -117,10 +119,16 @@ def numpy_step(x, y, w1, w2):
     return loss
 
 
+# The network step's extra row: the least a Python eager tape can do (benchmarks/bare_tape.py).
+BARE_TAPE = "bare Python tape (floor)"
+
+
 def make_network_step(peer):
     x, y, w1, w2 = network_data()
     if peer == "numpy":
         return lambda: numpy_step(x, y, w1, w2)
+    if peer == BARE_TAPE:
+        return bare_tape.network_step(x, y, w1, w2, LEARNING_RATE)
     if peer in ("funcgrad", "autograd"):
         value_and_grad, loss = _functional_network(peer)
         # autograd differentiates one argument, so both peers take the weights as a tuple.
