@@ -20,6 +20,7 @@ from .._quiet import quiet, quieted
 from .._record import broadcast_error, engine, float_operand, operand, result_type, wrap
 from .._tensor import Tensor, make
 from .._typename import typename
+from ._spatial import adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, max_pool2d
 
 tanh = _ops.tanh
 sigmoid = _ops.sigmoid
@@ -698,7 +699,8 @@ def _logits_cross_entropy(x, t, weight, pos_weight, reduction):
 
 __all__ = [
     "relu", "leaky_relu", "elu", "silu", "gelu", "softplus", "tanh", "sigmoid", "softmax",
-    "log_softmax", "linear", "normalize", "one_hot", "batch_norm", "layer_norm", "dropout",
+    "log_softmax", "linear", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
+    "adaptive_avg_pool2d", "normalize", "one_hot", "batch_norm", "layer_norm", "dropout",
     "embedding", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss",
     "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
 ]
