@@ -350,9 +350,11 @@ def _max_pooled(x, kernel, stride, padding, dilation, output, return_indices):
         x = fnp.pad(x, [(0, 0)] * len(lead) + widths)
     windows = fnp.reshape(_windows(x, kernel, stride, dilation, output),
                           lead + (count,) + output)
-    inside = _windows(np.pad(np.ones(sizes, np.bool_), widths), kernel, stride, dilation,
-                      output).reshape((count,) + output)
-    choice = _picked(unbox_all(windows), inside)
+    rows, columns = (_input_positions(*arguments)
+                     for arguments in zip(kernel, stride, padding, dilation, output))
+    inside = (((rows >= 0) & (rows < sizes[0]))[:, None, :, None]
+              & ((columns >= 0) & (columns < sizes[1]))[None, :, None, :])
+    choice = _picked(unbox_all(windows), inside.reshape((count,) + output))
     chosen = _window_positions(count) == choice[..., None, :, :]
     dtype = unbox_all(windows).dtype
     values = fnp.sum(fnp.where(chosen, windows, np.zeros((), dtype)), axis=-3)
@@ -360,7 +362,15 @@ def _max_pooled(x, kernel, stride, padding, dilation, output, return_indices):
         values = fnp.astype(values, dtype)
     if not return_indices:
         return values, None
-    return values, _flat_indices(choice, sizes, kernel, stride, padding, dilation, output)
+    # The flat index in the input's (H, W) plane of each window's choice.
+    row = rows[choice // kernel[1], np.arange(output[0])[:, None]]
+    column = columns[choice % kernel[1], np.arange(output[1])]
+    return values, (row * sizes[1] + column).astype(np.int64)
+
+
+def _input_positions(kernel, stride, padding, dilation, count):
+    """The input position (along one dimension) of offset k of window o, at [k, o]."""
+    return np.arange(kernel)[:, None] * dilation + np.arange(count) * stride - padding
 
 
 def _window_positions(count):
@@ -374,21 +384,20 @@ def _picked(raw, inside):
     positions: NumPy's argmax along an inner axis is ten times slower.)"""
     count = raw.shape[-3]
     positions = _window_positions(count)
-    lowest = -np.inf if raw.dtype.kind == "f" else np.iinfo(raw.dtype).min
-    best = np.where(inside, raw, lowest).max(axis=-3, keepdims=True)
-    hits = inside & ((raw == best) | (raw != raw))  # (raw != raw: NaN)
-    first = np.where(hits, positions, count).min(axis=-3)
-    last = np.where(hits, positions, -1).max(axis=-3)
-    return np.where(np.isnan(best[..., 0, :, :]), last, first)
-
-
-def _flat_indices(choice, sizes, kernel, stride, padding, dilation, output):
-    """The flat index in the input's (H, W) plane of each window's `choice`."""
-    row = (np.arange(output[0])[:, None] * stride[0] - padding[0]
-           + choice // kernel[1] * dilation[0])
-    column = (np.arange(output[1])[None, :] * stride[1] - padding[1]
-              + choice % kernel[1] * dilation[1])
-    return (row * sizes[1] + column).astype(np.int64)
+    padded = not inside.all()
+    if padded:  # positions in the padding are never picked
+        lowest = -np.inf if raw.dtype.kind == "f" else np.iinfo(raw.dtype).min
+        best = np.where(inside, raw, lowest).max(axis=-3, keepdims=True)
+    else:
+        best = raw.max(axis=-3, keepdims=True)
+    hits = (raw == best) | (raw != raw)  # (raw != raw: NaN)
+    if padded:
+        hits &= inside
+    choice = np.where(hits, positions, count).min(axis=-3)
+    nan = best[..., 0, :, :] != best[..., 0, :, :]
+    if nan.any():
+        choice = np.where(nan, np.where(hits, positions, -1).max(axis=-3), choice)
+    return choice
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
