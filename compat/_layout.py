@@ -134,3 +134,21 @@ def row_major_strides(shape, itemsize):
         strides.append(step)
         step *= max(size, 1)
     return tuple(reversed(strides))
+
+
+def diagonal_view(array, offset, axis1, axis2):
+    """A view of the `offset` diagonal of `array` in the planes of its (non-negative, distinct)
+    axes `axis1` and `axis2`, laid out as numpy.diagonal lays it out (the other axes, then
+    the diagonal) and, as PyTorch's diagonal, writable when `array` is (NumPy's view is
+    read-only)."""
+    shape, strides = array.shape, array.strides
+    first_row, first_column = max(-offset, 0), max(offset, 0)
+    length = max(min(shape[axis1] - first_row, shape[axis2] - first_column), 0)
+    start = [slice(None)] * array.ndim
+    if length:  # the view starts at the diagonal's first element
+        start[axis1], start[axis2] = slice(first_row, None), slice(first_column, None)
+    others = [axis for axis in range(array.ndim) if axis not in (axis1, axis2)]
+    return np.lib.stride_tricks.as_strided(
+        array[tuple(start)], [shape[axis] for axis in others] + [length],
+        [strides[axis] for axis in others] + [strides[axis1] + strides[axis2]],
+        writeable=array.flags.writeable)

@@ -19,10 +19,10 @@ import funcgrad.numpy as fnp
 import funcgrad.numpy.linalg as fla
 import funcgrad.scipy.linalg as fsl
 import funcgrad.scipy.special as fsp
-from funcgrad.core import dtype_of, unbox_all
+from funcgrad.core import Box, dtype_of, unbox_all
 
-from . import (_dtypes, _fused, _gathering, _order_statistics, _scaled_products, _scans,
-               _windowed)
+from . import (_dtypes, _fused, _gathering, _layout, _order_statistics, _scaled_products,
+               _scans, _windowed)
 from ._dim_args import checked_dims, dim_as_axis
 from ._ops import refuse_integer_zero_divisor
 from ._record import result_type
@@ -190,6 +190,20 @@ def _roll(x, shifts, dims=None):
     if dims is None:
         return fnp.reshape(fnp.roll(fnp.reshape(x, (-1,)), shifts), fnp.shape(x))
     return fnp.roll(x, shifts, axis=dims)
+
+
+def _diagonal(x, offset=0, dim1=0, dim2=1):
+    """fnp.diagonal (its derivative) with PyTorch's errors, its values a view of x's: as
+    PyTorch's diagonal, the result shares its input's storage (writes go through)."""
+    first, second = checked_dims(x, dim1), checked_dims(x, dim2)
+    if first == second:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    out = fnp.diagonal(x, offset, first, second)
+    view = _layout.diagonal_view(unbox_all(x), offset, first, second)
+    if isinstance(out, Box):
+        out.value = view
+        return out
+    return view
 
 
 def _diag(x, diagonal=0):
@@ -960,8 +974,7 @@ SHAPES = [
     Row("diag", _diag, KEEP, Labels(
         lambda x, diagonal=0: "DiagEmbedBackward0" if x.dim() == 1 else "DiagonalBackward0_copy",
         "DiagEmbedBackward0", "DiagonalBackward0_copy")),
-    Row("diagonal", lambda x, offset=0, dim1=0, dim2=1: fnp.diagonal(x, offset, dim1, dim2),
-        KEEP, "DiagonalBackward0", view=True),
+    Row("diagonal", _diagonal, KEEP, "DiagonalBackward0", view=True),
     Row("diag_embed", _diag_embed, KEEP),
     Row("diagflat", lambda x, offset=0: fnp.diagflat(x, offset), KEEP, "DiagEmbedBackward0"),
     Row("trace", _trace, KEEP),
@@ -1101,7 +1114,7 @@ LINALG = [
         "SumBackward1", check=_expects_floats("linalg.vecdot")),
     Row("linalg.matmul", fnp.matmul, PROMOTE, "MmBackward0"),
     Row("linalg.diagonal", lambda A, *, offset=0, dim1=-2, dim2=-1:
-        fnp.diagonal(A, offset, dim1, dim2), KEEP, "DiagonalBackward0", view=True),
+        _diagonal(A, offset, dim1, dim2), KEEP, "DiagonalBackward0", view=True),
 ]
 
 COMPLEX = [

@@ -20,6 +20,7 @@ from .._quiet import quiet, quieted
 from .._record import broadcast_error, engine, float_operand, operand, result_type, wrap
 from .._tensor import Tensor, make
 from .._typename import typename
+from ._spatial import adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, max_pool2d
 
 tanh = _ops.tanh
 sigmoid = _ops.sigmoid
@@ -114,12 +115,164 @@ def _gelu_tanh(x):
 def softplus(input, beta=1.0, threshold=20.0):
     """log(1 + exp(beta * input)) / beta, and input itself where beta * input exceeds
     threshold."""
+    return _activation(input, "softplus_cpu", lambda x: _softplus(x, beta, threshold),
+                       "SoftplusBackward0")
+
+
+def _softplus(x, beta, threshold):
+    scaled = fnp.multiply(x, beta)
+    linear = unbox_all(scaled) > threshold
+    smooth = fnp.true_divide(fnp.log1p(fnp.exp(fnp.where(linear, 0.0, scaled))), beta)
+    return fnp.where(linear, x, smooth)
+
+
+def logsigmoid(input):
+    """log(sigmoid(input)), computed without overflow."""
+    return _activation(input, "log_sigmoid_cpu", _log_sigmoid, "LogSigmoidBackward0")
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """input clamped to [min_val, max_val]; its derivative is 1 strictly between them (and
+    at NaN), 0 elsewhere."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return hardtanh_(input, min_val, max_val)
+    return _hardtanh(input, min_val, max_val)
+
+
+def _hardtanh(input, min_val, max_val):
     def compute(x):
-        scaled = fnp.multiply(x, beta)
-        linear = unbox_all(scaled) > threshold
-        smooth = fnp.true_divide(fnp.log1p(fnp.exp(fnp.where(linear, 0.0, scaled))), beta)
-        return fnp.where(linear, x, smooth)
-    return _activation(input, "softplus_cpu", compute, "SoftplusBackward0")
+        raw = unbox_all(x)
+        # PyTorch's kernel: the bound where input is beyond it, else input (-0.0 stays).
+        bounded = np.where(raw < min_val, min_val, np.where(raw > max_val, max_val, raw))
+        between = ~((raw <= min_val) | (raw >= max_val))
+        return fnp.where(between, x, bounded.astype(raw.dtype))
+    return wrap(quiet().run(compute, engine(input)), "HardtanhBackward0", (input,))
+
+
+hardtanh_ = inplace(lambda input, min_val=-1.0, max_val=1.0: _hardtanh(input, min_val, max_val))
+
+
+def relu6(input, inplace=False):
+    """min(max(0, input), 6): hardtanh between 0 and 6."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input, inplace=False):
+    """scale * elu(input, alpha), with the constants that make it self-normalising."""
+    if inplace:
+        return _selu_(input)
+    return _activation(input, "elu_cpu", _selu, "EluBackward0")
+
+
+def _selu(x):
+    return fnp.multiply(_elu(x, _SELU_ALPHA), _SELU_SCALE)
+
+
+_selu_ = inplace(lambda input: _activation(input, "elu_cpu", _selu, "EluBackward1"))
+
+
+def mish(input, inplace=False):
+    """input * tanh(softplus(input))."""
+    if inplace:
+        return _mish_(input)
+    return _activation(input, "mish_cpu", _mish, "MishBackward0")
+
+
+def _mish(x):
+    return fnp.multiply(x, fnp.tanh(_softplus(x, 1.0, 20.0)))
+
+
+_mish_ = inplace(lambda input: _activation(input, "mish_cpu", _mish, "MishBackward0"))
+
+
+def hardswish(input, inplace=False):
+    """input * relu6(input + 3) / 6."""
+    if inplace:
+        return _hardswish_(input)
+    return _activation(input, "hardswish_cpu", _hardswish, "HardswishBackward0")
+
+
+def _hardswish(x):
+    # The three pieces as PyTorch's kernels compute and differentiate them: up to -3, x * 0
+    # (NaN at -inf); below 3, x * (x + 3) / 6 (derivative x / 3 + 1/2), on its inputs alone
+    # (an infinity elsewhere would make its derivative NaN); from 3 on (and at NaN), x.
+    raw = unbox_all(x)
+    middle = (raw > -3) & (raw < 3)
+    inner = fnp.where(middle, x, 0.0)
+    curve = fnp.true_divide(fnp.multiply(inner, fnp.add(inner, 3.0)), 6.0)
+    return fnp.where(raw <= -3, fnp.multiply(x, 0.0), fnp.where(middle, curve, x))
+
+
+_hardswish_ = inplace(lambda input: _activation(input, "hardswish_cpu", _hardswish,
+                                                "HardswishBackward0"))
+
+
+def hardsigmoid(input, inplace=False):
+    """relu6(input + 3) / 6."""
+    if inplace:
+        return _hardsigmoid_(input)
+    return _activation(input, "hardsigmoid_cpu", _hardsigmoid, "HardsigmoidBackward0")
+
+
+def _hardsigmoid(x):
+    # The derivative is 1/6 strictly between -3 and 3 and 0 elsewhere, NaN included.
+    raw = unbox_all(x)
+    between = (raw > -3) & (raw < 3)
+    outside = (np.minimum(np.maximum(raw + 3, 0), 6) / 6).astype(raw.dtype)
+    return fnp.where(between, fnp.true_divide(fnp.add(x, 3.0), 6.0), outside)
+
+
+_hardsigmoid_ = inplace(lambda input: _activation(input, "hardsigmoid_cpu", _hardsigmoid,
+                                                  "HardsigmoidBackward0"))
+
+
+def tanhshrink(input):
+    """input - tanh(input), composed as PyTorch composes it."""
+    return input - input.tanh()
+
+
+def softsign(input):
+    """input / (1 + |input|), composed as PyTorch composes it."""
+    return input / (input.abs() + 1)
+
+
+def prelu(input, weight):
+    """input where it is positive, else weight * input: one weight for every channel
+    (dimension 1) or one for all."""
+    if not input.dtype.is_floating_point:
+        raise _dtypes.not_implemented_for("prelu_cpu", input.dtype)
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.dim()}")
+    channels = input.shape[1] if input.dim() >= 2 else 1
+    count = weight.numel()
+    if count != 1 and count != channels:
+        raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                           f"parameter numbers = {count} and channel size = {channels}.")
+    if weight.dtype is not input.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got "
+                           f"{input.dtype.scalar_name} and {weight.dtype.scalar_name}")
+    shape = () if count == 1 else (channels,) + (1,) * (input.dim() - 2)
+
+    def compute(x, w):
+        # PyTorch's kernel tests x > 0: 0 and NaN take the weight's side, which sees only
+        # its own inputs (an infinite positive one would give the weight a NaN derivative).
+        positive = unbox_all(x) > 0
+        return fnp.where(positive, x, fnp.multiply(fnp.reshape(w, shape),
+                                                   fnp.where(positive, 0.0, x)))
+    return wrap(quiet().run(compute, engine(input), engine(weight)), "PreluKernelBackward0",
+                (input, weight))
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    """softmax(-input) along `dim`."""
+    return _ops.softmax(-input, _ops.softmax_dim(input, dim, "softmin", _stacklevel), dtype)
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
@@ -477,6 +630,35 @@ def _piecewise_loss(input, target, reduction, label, inner, outer, threshold):
     return wrap(out, label, (input, target))
 
 
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """target * (log(target) - input) for log-probabilities `input` (target given as
+    log-probabilities too with log_target), composed as PyTorch composes it; 'batchmean'
+    divides the sum by the batch size, 'mean' by the number of elements (with PyTorch's
+    warning that this is not the KL divergence's mean)."""
+    if size_average is not None or reduce is not None:
+        reduction = reduction_of(size_average, reduce, reduction)
+    elif reduction != "batchmean":
+        if reduction == "mean":
+            warnings.warn(_KL_MEAN, UserWarning, stacklevel=2)
+        reduction_of(None, None, reduction)  # PyTorch's error for another name
+    if not (input.dtype.is_floating_point or input.dtype.is_complex) or \
+            not (target.dtype.is_floating_point or target.dtype.is_complex):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
+    if log_target:
+        losses = target.exp() * (target - input)
+    else:
+        losses = target.xlogy(target) - target * input
+    if reduction == "batchmean":
+        return losses.sum() / input.shape[0] if input.dim() else losses.sum()
+    return losses if reduction == "none" else getattr(losses, reduction)()
+
+
+_KL_MEAN = ("reduction: 'mean' divides the total loss by both the batch size and the support "
+            "size.'batchmean' divides only by the batch size, and aligns with the KL div math "
+            "definition.'mean' will be changed to behave the same as 'batchmean' in the next "
+            "major release.")
+
+
 def _check_class_target(target):
     if target.dtype not in (_dtypes.int64, _dtypes.uint8):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
@@ -698,7 +880,10 @@ def _logits_cross_entropy(x, t, weight, pos_weight, reduction):
 
 __all__ = [
     "relu", "leaky_relu", "elu", "silu", "gelu", "softplus", "tanh", "sigmoid", "softmax",
-    "log_softmax", "linear", "normalize", "one_hot", "batch_norm", "layer_norm", "dropout",
-    "embedding", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "nll_loss",
-    "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+    "log_softmax", "logsigmoid", "hardtanh", "hardtanh_", "relu6", "selu", "mish",
+    "hardswish", "hardsigmoid", "tanhshrink", "softsign", "prelu", "softmin", "linear",
+    "conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "normalize",
+    "one_hot", "batch_norm", "layer_norm", "dropout", "embedding", "mse_loss", "l1_loss",
+    "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
+    "binary_cross_entropy_with_logits", "kl_div",
 ]

@@ -139,6 +139,110 @@ class Softplus(Module):
         return f"beta={self.beta}, threshold={self.threshold}"
 
 
+def _inplace_text(inplace):
+    return "inplace=True" if inplace else ""
+
+
+class LogSigmoid(Module):
+    def forward(self, input):
+        return F.logsigmoid(input)
+
+
+class Hardtanh(Module):
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+        super().__init__()
+        self.min_val = min_val
+        self.max_val = max_val
+        self.inplace = inplace
+        if self.max_val <= self.min_val:
+            raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val "
+                                 f"({self.min_val})")
+
+    def forward(self, input):
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self):
+        return f"min_val={self.min_val}, max_val={self.max_val}" + (
+            ", inplace=True" if self.inplace else "")
+
+
+class ReLU6(Hardtanh):
+    def __init__(self, inplace=False):
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self):
+        return _inplace_text(self.inplace)
+
+
+class PReLU(Module):
+    """leaky_relu with a learnt slope: one for all channels, or one for each (dimension 1
+    of the input), all starting at `init`."""
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        self.weight = Parameter(empty(num_parameters, dtype=_floating(dtype), device=device))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        init.constant_(self.weight, self.init)
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        return f"num_parameters={self.num_parameters}"
+
+
+class _InplaceActivation(Module):
+    """An activation `function` with PyTorch's inplace flag (printed when set)."""
+
+    function = None
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return self.function(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        return _inplace_text(self.inplace)
+
+
+class SELU(_InplaceActivation):
+    function = staticmethod(F.selu)
+
+
+class Mish(_InplaceActivation):
+    function = staticmethod(F.mish)
+
+
+class Hardswish(_InplaceActivation):
+    function = staticmethod(F.hardswish)
+
+    def extra_repr(self):  # PyTorch's prints no flag
+        return ""
+
+
+class Hardsigmoid(_InplaceActivation):
+    function = staticmethod(F.hardsigmoid)
+
+    def extra_repr(self):
+        return ""
+
+
+class Tanhshrink(Module):
+    def forward(self, input):
+        return F.tanhshrink(input)
+
+
+class Softsign(Module):
+    def forward(self, input):
+        return F.softsign(input)
+
+
 class Tanh(Module):
     def forward(self, input):
         return F.tanh(input)
@@ -164,6 +268,11 @@ class Softmax(Module):
 class LogSoftmax(Softmax):
     def forward(self, input):
         return F.log_softmax(input, self.dim, _stacklevel=5)
+
+
+class Softmin(Softmax):
+    def forward(self, input):
+        return F.softmin(input, self.dim, _stacklevel=5)
 
 
 class Flatten(Module):

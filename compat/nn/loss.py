@@ -7,7 +7,10 @@ from .module import Module
 class _Loss(Module):
     def __init__(self, size_average=None, reduce=None, reduction="mean"):
         super().__init__()
-        self.reduction = F.reduction_of(size_average, reduce, reduction)
+        if size_average is not None or reduce is not None:
+            self.reduction = F.reduction_of(size_average, reduce, reduction)
+        else:  # checked when used, as PyTorch checks it ('batchmean' is KLDivLoss's alone)
+            self.reduction = reduction
 
 
 class _WeightedLoss(_Loss):
@@ -42,6 +45,15 @@ class HuberLoss(_Loss):
 
     def forward(self, input, target):
         return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class KLDivLoss(_Loss):
+    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def forward(self, input, target):
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
 
 
 class NLLLoss(_WeightedLoss):

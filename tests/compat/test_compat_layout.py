@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compat_harness import check
+from compat_harness import check, graph
 
 
 def _factors(n):
@@ -147,3 +147,53 @@ def test_expand_and_transpose_share_storage_like_torch():
         x.mul_(10)
         return [_described(v) for v in views]
     check(case)
+
+
+@pytest.mark.parametrize("expression", [
+    "x.diagonal()", "x.diagonal(1)", "x.diagonal(-2)", "x.diagonal(0, 1, 0)",
+    "torch.diagonal(x, 2, -1, 0)", "torch.linalg.diagonal(x)", "x.t().diagonal(1)",
+    "y.diagonal(1, 0, 2)", "y.diagonal(-1, 2, 1)", "y[:, ::2].diagonal(0, -1, -2)",
+    "torch.linalg.diagonal(y, offset=-1, dim1=0)",
+])
+def test_diagonal_is_a_view_like_torchs(expression):
+    def case(torch):
+        x = torch.arange(12.).reshape(3, 4)
+        y = torch.arange(24.).reshape(2, 3, 4)
+        d = eval(expression)
+        described = _described(d)
+        d.mul_(-1)  # written through to x (or y)
+        x[1, 1] = 100.0  # and seen by the view
+        y[1, 1, 1] = 100.0
+        return described, d._base is x or d._base is y, d, x, y
+    check(case)
+
+
+def test_diagonal_updates_and_torchs_version_check():
+    # The view shares its base's version counter: updating it after the base was saved
+    # for backward fails that backward, and an update of it is an update of the base.
+    def case(torch):
+        torch.manual_seed(0)
+        x = torch.randn(3, 4, requires_grad=True)
+        a = x.clone()
+        y = (a * a).sum()
+        a.diagonal(1).add_(1)
+        try:
+            y.backward()
+            message = None
+        except RuntimeError as error:
+            message = str(error)
+        b = x * 1
+        b.diagonal().mul_(3)
+        (b * b).sum().backward()
+        return message, b, graph(b), x.grad
+    torch_message = check(case)[0]
+    assert "modified by an inplace operation" in torch_message
+
+
+@pytest.mark.parametrize("expression", [
+    "x.diagonal(0, 0, 0)", "x.diagonal(0, 0, -2)", "torch.zeros(3).diagonal()",
+    "torch.tensor(1.).diagonal()", "x.diagonal(0, 0, 2)", "torch.linalg.diagonal(torch.zeros(3))",
+])
+def test_diagonal_errors_like_torch(expression):
+    check(lambda torch: eval(expression, {"torch": torch, "x": torch.zeros(3, 4)}),
+          messages=True)

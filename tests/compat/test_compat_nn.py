@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compat_harness import LIBRARIES, Raised, assert_same, check, check_printed, run_both
+from compat_harness import (LIBRARIES, Raised, assert_same, check, check_printed, graph,
+                            run_both)
 
 
 def seeded(case, seed=0):
@@ -271,6 +272,40 @@ def test_bce_with_logits_loss(reduction, weighted):
     check_seeded(case)
 
 
+@pytest.mark.parametrize("reduction", REDUCTIONS + ["batchmean"])
+@pytest.mark.parametrize("log_target", [False, True])
+@pytest.mark.parametrize("shape", [(4, 3), (2, 3, 5), ()])
+def test_kl_div_loss(reduction, log_target, shape):
+    def case(torch):
+        input = (torch.randn(shape).log_softmax(-1) if shape else torch.rand(()).log())
+        input.requires_grad_()
+        target = torch.rand(shape)
+        if shape:
+            target[0] = 0.0  # 0 log 0 is 0
+        target = (target.log() if log_target else target).requires_grad_(not log_target)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            loss = torch.nn.KLDivLoss(reduction=reduction, log_target=log_target)(input, target)
+        loss.backward(torch.ones_like(loss))
+        return (loss, graph(loss), input.grad, None if log_target else target.grad,
+                [str(w.message) for w in caught])
+    check_seeded(case)
+
+
+def test_kl_div_in_float64_legacy_flags_and_printing():
+    def case(torch):
+        input = torch.randn(3, 4, dtype=torch.float64).log_softmax(1)
+        target = torch.rand(3, 4, dtype=torch.float64)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            losses = (torch.nn.functional.kl_div(input, target, size_average=False),
+                      torch.nn.functional.kl_div(input, target, reduce=False),
+                      torch.nn.KLDivLoss(reduce=False).reduction)
+        return losses, [str(w.message) for w in caught], repr(torch.nn.KLDivLoss(
+            reduction="batchmean", log_target=True))
+    check_seeded(case)
+
+
 def test_legacy_size_average_and_reduce_warn_and_reduce_alike():
     def case(torch):
         with warnings.catch_warnings(record=True) as caught:
@@ -361,6 +396,14 @@ MISUSES = {
         torch.randn(2, 3), torch.tensor([0, 1]), weight=torch.ones(2)),
     "bad reduction": lambda torch: torch.nn.functional.mse_loss(
         torch.zeros(2), torch.zeros(2), reduction="average"),
+    "bad reduction of a module, when used": lambda torch: torch.nn.MSELoss(
+        reduction="batchmean")(torch.zeros(2), torch.zeros(2)),
+    "kl_div reduction": lambda torch: torch.nn.functional.kl_div(
+        torch.zeros(2), torch.zeros(2), reduction="bad"),
+    "kl_div integer target": lambda torch: torch.nn.functional.kl_div(
+        torch.zeros(2), torch.ones(2, dtype=torch.long), reduction="sum"),
+    "kl_div shapes": lambda torch: torch.nn.functional.kl_div(
+        torch.zeros(3, 4), torch.ones(2, 4), reduction="sum"),
 }
 
 
@@ -526,7 +569,11 @@ def test_module_reprs_print_as_torchs():
         print(nn.Linear(3, 4, bias=False), nn.ReLU(inplace=True), nn.Softmax(), nn.Dropout())
         print(nn.Embedding(10, 3), nn.Embedding(10, 3, padding_idx=0), nn.Flatten(0, 2))
         print(nn.MSELoss(), nn.CrossEntropyLoss(), nn.NLLLoss(), nn.BCELoss(),
-              nn.BCEWithLogitsLoss(), nn.Identity())
+              nn.BCEWithLogitsLoss(), nn.Identity(), nn.KLDivLoss())
+        print(nn.LogSigmoid(), nn.Hardtanh(), nn.Hardtanh(-2, 3, True), nn.ReLU6(),
+              nn.ReLU6(inplace=True), nn.PReLU(), nn.PReLU(3, 0.1), nn.Mish(inplace=True),
+              nn.SELU(), nn.SELU(inplace=True), nn.Softmin(), nn.Softmin(1), nn.Hardswish(True),
+              nn.Hardsigmoid(inplace=True), nn.Tanhshrink(), nn.Softsign(), nn.Mish())
         print(nn.Sequential())
     check_printed(seeded(case))
 

@@ -133,9 +133,16 @@ def test_leaky_relu(dtype, inplace):
     check(seeded(case))
 
 
+# Activations that compute pieces (where PyTorch's kernels take one side or the other at
+# the corners, and at NaN and the infinities).
+_PIECEWISE = ["torch.nn.LogSigmoid()", "torch.nn.Hardtanh()", "torch.nn.Hardtanh(-2.0, 3.0)",
+              "torch.nn.ReLU6()", "torch.nn.PReLU()", "torch.nn.PReLU(init=-0.5)",
+              "torch.nn.Mish()", "torch.nn.SELU()", "torch.nn.Hardswish()",
+              "torch.nn.Hardsigmoid()", "torch.nn.Tanhshrink()", "torch.nn.Softsign()"]
 _ACTIVATIONS = ["torch.nn.ELU()", "torch.nn.ELU(alpha=0.5)", "torch.nn.SiLU()",
                 "torch.nn.GELU()", "torch.nn.GELU(approximate='tanh')", "torch.nn.Softplus()",
-                "torch.nn.Softplus(beta=2, threshold=10)"]
+                "torch.nn.Softplus(beta=2, threshold=10)", "torch.nn.Softmin(dim=-1)",
+                *_PIECEWISE]
 
 
 @pytest.mark.parametrize("layer", _ACTIVATIONS)
@@ -152,6 +159,77 @@ def test_activations(layer):
         (outputs[0].sum() + (outputs[1] * torch.arange(1.0, 9.0)).sum()).backward()
         return outputs, x.grad, special.grad, repr(module)
     check(seeded(case), atol=1e-6)
+
+
+# Where the piecewise activations change pieces, and the special values.
+_CORNERS = [float("-inf"), -100.0, -30.0, -6.0, -3.0, -2.0, -1.0, -0.0, 0.0, 1.0, 2.0, 3.0,
+            6.0, 30.0, 100.0, float("inf"), float("nan")]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("layer", _PIECEWISE)
+def test_activations_where_their_pieces_meet(layer, dtype):
+    def case(torch):
+        module = eval(layer).to(getattr(torch, dtype))
+        x = torch.tensor(_CORNERS, dtype=getattr(torch, dtype), requires_grad=True)
+        out = module(x)
+        out.backward(torch.ones_like(out))
+        return out, x.grad, [p.grad for p in module.parameters()]
+    check(case, atol=1e-6)
+
+
+_IN_PLACE = {"selu": "SELU", "mish": "Mish", "hardswish": "Hardswish",
+             "hardsigmoid": "Hardsigmoid", "relu6": "ReLU6", "hardtanh": "Hardtanh"}
+
+
+@pytest.mark.parametrize("function", list(_IN_PLACE))
+def test_more_activations_in_place(function):
+    def case(torch):
+        x = torch.randn(2, 3, requires_grad=True)
+        y = getattr(torch.nn.functional, function)(x * 2, inplace=True)
+        y.sum().backward()
+        z = x.detach() * 3
+        module = getattr(torch.nn, _IN_PLACE[function])(inplace=True)
+        return y, x.grad, module(z) is z, z, repr(module)
+    check(seeded(case))
+
+
+def test_hardtanh_in_place_by_name_and_integer_inputs():
+    def case(torch):
+        x = torch.randn(4) * 3
+        F = torch.nn.functional
+        return (F.hardtanh_(x, -0.5, 2.0) is x, x, F.relu6(torch.tensor([-2, 3, 9])),
+                F.hardtanh(torch.tensor([-2, 0, 5]), -1, 1), F.softsign(torch.tensor([1, -2])),
+                F.tanhshrink(torch.tensor([1, -2])))
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (2, 3, 4), (4, 3, 2, 2)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_prelu_learns_a_slope_per_channel(shape, dtype):
+    def case(torch):
+        module = torch.nn.PReLU(3, init=0.1, dtype=getattr(torch, dtype))
+        x = torch.randn(shape, dtype=getattr(torch, dtype), requires_grad=True)
+        out = module(x)
+        (out * torch.randn(shape, dtype=getattr(torch, dtype))).sum().backward()
+        shared = torch.nn.functional.prelu(x.detach()[0], torch.tensor([0.3],
+                                                                        dtype=x.dtype))
+        # An infinite positive input takes no part in the slope's gradient.
+        single = torch.nn.PReLU(dtype=x.dtype)
+        single(torch.tensor([float("inf"), -1.0, 2.0], dtype=x.dtype)).sum().backward()
+        return (out, x.grad, module.weight, module.weight.grad, shared, repr(module),
+                single.weight.grad)
+    check(seeded(case))
+
+
+def test_softmin_without_a_dimension_warns_as_torch():
+    def case(torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = torch.nn.functional.softmin(torch.tensor([[1.0, 2.0], [0.5, -1.0]]))
+            module = torch.nn.Softmin()(torch.tensor([1.0, 3.0]))
+        return out, module, [str(w.message) for w in caught]
+    check(case)
 
 
 @pytest.mark.parametrize("function", ["elu", "silu"])
@@ -173,6 +251,21 @@ def test_activations_in_place(function):
     "torch.nn.functional.softplus(torch.tensor([1, 2]))",
     "torch.nn.functional.leaky_relu(torch.tensor([1, -2]))",
     "torch.nn.functional.leaky_relu(torch.ones(2, requires_grad=True), inplace=True)",
+    "torch.nn.functional.logsigmoid(torch.tensor([1, 2]))",
+    "torch.nn.functional.selu(torch.tensor([1, 2]))",
+    "torch.nn.functional.mish(torch.tensor([1, 2]))",
+    "torch.nn.functional.hardswish(torch.tensor([1, 2]))",
+    "torch.nn.functional.hardsigmoid(torch.tensor([1, 2]))",
+    "torch.nn.functional.hardtanh(torch.ones(2), 2.0, 1.0)",
+    "torch.nn.Hardtanh(2.0, 1.0)",
+    "torch.nn.Hardtanh(1.0, 1.0)",
+    "torch.nn.functional.relu6(torch.ones(2, requires_grad=True), inplace=True)",
+    "torch.nn.functional.prelu(torch.randn(2, 4), torch.randn(3))",
+    "torch.nn.functional.prelu(torch.randn(4), torch.randn(4))",
+    "torch.nn.functional.prelu(torch.randn(2, 3), torch.randn(3, 1))",
+    "torch.nn.functional.prelu(torch.tensor([1, 2]), torch.tensor([1]))",
+    "torch.nn.functional.prelu(torch.randn(3), torch.randn(1).double())",
+    "torch.nn.PReLU(3)(torch.randn(2, 4))",
 ])
 def test_activation_misuse_raises_torchs_error(misuse):
     assert_same_error(lambda torch: eval(misuse))
@@ -395,7 +488,7 @@ def test_ignored_targets_with_an_infinite_log_probability_take_no_part():
     check(case)
 
 
-@pytest.mark.parametrize("function", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("function", ["softmax", "log_softmax", "softmin"])
 def test_the_implicit_softmax_dimension_warning_names_the_callers_line(function):
     def case(torch):
         with warnings.catch_warnings(record=True) as caught:

@@ -1,0 +1,492 @@
+"""Convolution and pooling over the spatial dimensions of (N, C, *spatial) tensors:
+F.conv1d, F.conv2d, F.max_pool2d, F.avg_pool2d and F.adaptive_avg_pool2d.
+
+Each is composed of funcgrad.numpy's differentiable operations on the operands' boxes of
+compat's eager tape, as the rest of nn.functional is (no derivative is written here):
+
+* a convolution gathers its windows (`_windows`: per spatial dimension, one strided
+  slice of the padded input per kernel offset, stacked into a kernel axis), then
+  multiplies them by the weight in one matrix product per group (im2col);
+* max pooling gathers the windows the same way and keeps, of each, the element PyTorch's
+  kernel picks (the first largest; the last NaN), so the gradient goes where PyTorch's
+  goes, ties included;
+* average pooling sums the windows with two matrix products by 0/1 matrices (one per
+  spatial dimension: a window's extent along one dimension does not depend on the other)
+  and divides by PyTorch's divisor; adaptive average pooling likewise, with PyTorch's
+  windows for each output size.
+
+Argument checks raise PyTorch's errors, in the order PyTorch makes them.
+"""
+import math
+import numbers
+import warnings
+
+import numpy as np
+
+import funcgrad.numpy as fnp
+from funcgrad.core import unbox_all
+
+from .. import _dtypes, _ops
+from .._quiet import quiet
+from .._record import engine, wrap
+from .._tensor import Tensor, make
+from .._typename import typename
+
+
+def _check_tensor(value, name, position, function):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
+                        f"Tensor, not {typename(value)}")
+
+
+def _windows(x, kernel, stride, dilation, output):
+    """The windows of `x` (*lead, *spatial), already padded, along its last len(kernel)
+    dimensions: an array (*lead, *kernel, *output) whose element [*l, *k, *o] is
+    x[*l, *(o * stride + k * dilation)]."""
+    lead = fnp.ndim(x) - len(kernel)
+    for i, (size, step, spacing, count) in enumerate(zip(kernel, stride, dilation, output)):
+        axis = lead + 2 * i  # after the kernel and output axes of the dimensions before it
+        head = (slice(None),) * axis
+        offsets = [fnp.getitem(x, head + (slice(k * spacing, k * spacing + step * (count - 1)
+                                                    + 1, step),))
+                   for k in range(size)]
+        x = fnp.stack(offsets, axis=lead + i)
+    return x
+
+
+# ---- convolution ---------------------------------------------------------------------------
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """The 1-d cross-correlation of input (N, C_in, L) or (C_in, L) with weight (C_out,
+    C_in / groups, k), plus bias (C_out)."""
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """The 2-d cross-correlation of input (N, C_in, H, W) or (C_in, H, W) with weight
+    (C_out, C_in / groups, kH, kW), plus bias (C_out)."""
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
+
+
+def _convolution(input, weight, bias, stride, padding, dilation, groups, dims, name):
+    _check_tensor(input, "input", 1, name)
+    _check_tensor(weight, "weight", 2, name)
+    if bias is not None:
+        _check_tensor(bias, "bias", 3, name)
+    stride, dilation = _bound(stride, dims), _bound(dilation, dims)
+    same = _padding_string(padding, stride)
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input "
+                           f"to {name}, but got input of size: {list(input.shape)}")
+    if input.dim() == dims + 1:  # unbatched: PyTorch adds the batch and squeezes it away
+        batched = _ops.unsqueeze(input, 0)
+        return _ops.squeeze(_convolution(batched, weight, bias, stride, padding, dilation,
+                                         groups, dims, name), 0)
+    kernel_dims = weight.dim() - 2
+    stride = _expanded(stride, "stride", kernel_dims)
+    dilation = _expanded(dilation, "dilation", kernel_dims)
+    if same:
+        input, padding = _padded_for_same(input, weight, dilation)
+    elif padding == "valid":
+        padding = (0,) * kernel_dims
+    else:
+        padding = _expanded(_bound(padding, dims), "padding", kernel_dims)
+    _check_convolution(input, weight, bias, stride, padding, dilation, groups)
+    out = quiet().run(_convolved, engine(input), engine(weight),
+                      None if bias is None else engine(bias), stride, padding, dilation,
+                      groups)
+    # PyTorch's node lists the bias's place (None) even without one.
+    return wrap(out, "ConvolutionBackward0", (input, weight, bias))
+
+
+def _bound(value, dims):
+    """An int argument as PyTorch's binding reads it for a `dims`-d function: repeated to
+    `dims` values (a sequence is taken as it is, a string passes)."""
+    if isinstance(value, bool) or isinstance(value, str):
+        return value
+    if isinstance(value, numbers.Integral):
+        return (int(value),) * dims
+    return tuple(value)
+
+
+def _expanded(values, name, dims):
+    """`values` for a convolution of `dims` spatial dimensions (PyTorch repeats a single
+    value), or PyTorch's error."""
+    if len(values) == 1:
+        return values * dims
+    if len(values) != dims:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of {dims} "
+                           f"values to match the convolution dimensions, but got "
+                           f"{name}={list(values)}")
+    return values
+
+
+def _padding_string(padding, stride):
+    """Whether `padding` is 'same' (after PyTorch's checks of a padding string)."""
+    if not isinstance(padding, str):
+        return False
+    if padding not in ("same", "valid"):
+        raise RuntimeError(f"Invalid padding string: '{padding}'")
+    if padding == "same" and any(step != 1 for step in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    return padding == "same"
+
+
+_warned_of_uneven_same = False
+
+
+def _padded_for_same(input, weight, dilation):
+    """The input and padding of padding='same': the output keeps the input's size, the
+    dilated kernel's extent less one split evenly, and the odd element (an even kernel
+    with an odd dilation) padded on the right first, as PyTorch does (with its warning,
+    once)."""
+    global _warned_of_uneven_same
+    totals = [spacing * (size - 1) for spacing, size in zip(dilation, weight.shape[2:])]
+    extra = [total % 2 for total in totals]
+    if any(extra):
+        if not _warned_of_uneven_same:
+            _warned_of_uneven_same = True
+            warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
+                          "require a zero-padded copy of the input be created", UserWarning,
+                          stacklevel=4)
+        widths = [(0, 0)] * 2 + [(0, more) for more in extra]
+        input = wrap(quiet().run(fnp.pad, engine(input), widths), "ConstantPadNdBackward0",
+                     (input,))
+    return input, tuple(total // 2 for total in totals)
+
+
+def _check_convolution(input, weight, bias, stride, padding, dilation, groups):
+    """PyTorch's checks of a batched convolution's arguments, in its order."""
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(step <= 0 for step in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(spacing < 0 for spacing in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    weight_shape = list(weight.shape)
+    if weight.dim() != input.dim():
+        raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
+                           f"dimensional weight {weight_shape}, but got {input.dim()}-"
+                           f"dimensional input of size {list(input.shape)} instead")
+    if weight_shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} "
+                           f"at dimension 0, but got weight of size {weight_shape} instead")
+    if weight_shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
+                           f"at dimension 0, but got weight of size [{weight_shape}] instead")
+    channels = weight_shape[1] * groups
+    if input.shape[1] != channels:
+        raise RuntimeError(f"Given groups={groups}, weight of size {weight_shape}, expected "
+                           f"input{list(input.shape)} to have {channels} channels, but got "
+                           f"{input.shape[1]} channels instead")
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != weight_shape[0]):
+        raise RuntimeError(f"Given weight of size {weight_shape}, expected bias to be "
+                           f"1-dimensional with {weight_shape[0]} elements, but got bias of "
+                           f"size {list(bias.shape)} instead")
+    padded = [size + 2 * p for size, p in zip(input.shape[2:], padding)]
+    extents = [spacing * (size - 1) + 1 for spacing, size in zip(dilation, weight_shape[2:])]
+    if any(size < extent for size, extent in zip(padded, extents)):
+        raise RuntimeError(f"Calculated padded input size per channel: "
+                           f"({' x '.join(map(str, padded))}). Kernel size: "
+                           f"({' x '.join(map(str, extents))}). Kernel size can't be greater "
+                           f"than actual input size")
+    _check_convolution_dtypes(input, weight, bias)
+    if any(spacing == 0 for spacing in dilation):
+        raise RuntimeError("non-positive dilation is not supported")
+
+
+def _check_convolution_dtypes(input, weight, bias):
+    """PyTorch's errors for operands of different dtypes: the bias's first; then the
+    weight's, whose float32 path names the tensor types, its other kernels the scalar
+    types."""
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError(f"Input type ({input.dtype.cpp_name}) and bias type "
+                           f"({bias.dtype.cpp_name}) should be the same")
+    if weight.dtype is not input.dtype:
+        if input.dtype is _dtypes.float32:
+            raise RuntimeError(f"Input type ({input.type()}) and weight type "
+                               f"({weight.type()}) should be the same or input should be a "
+                               f"MKLDNN tensor and weight is a dense tensor")
+        raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
+                           f"{weight.dtype.scalar_name}")
+    if input.dtype is _dtypes.bool:  # (integers are convolved, as PyTorch's CPU kernels do)
+        raise _dtypes.not_implemented_for("slow_conv2d_cpu", input.dtype)
+
+
+def _output_sizes(sizes, kernel, stride, padding, dilation):
+    return tuple((size + 2 * p - spacing * (k - 1) - 1) // step + 1
+                 for size, k, step, p, spacing in zip(sizes, kernel, stride, padding, dilation))
+
+
+def _convolved(x, w, b, stride, padding, dilation, groups):
+    """The convolution of x (N, C, *spatial) with w (O, C / groups, *kernel), plus b."""
+    kernel = fnp.shape(w)[2:]
+    batch, channels = fnp.shape(x)[:2]
+    out_channels = fnp.shape(w)[0]
+    output = _output_sizes(fnp.shape(x)[2:], kernel, stride, padding, dilation)
+    if any(padding):
+        x = fnp.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding])
+    windows = _windows(x, kernel, stride, dilation, output)
+    # One row of the matrix product per (channel, kernel offset) of a group: the windows'
+    # axes are in the weight's order, so both reshape without a copy.
+    rows = channels // groups * math.prod(kernel)
+    columns = fnp.reshape(windows, (batch, groups, rows, math.prod(output)))
+    filters = fnp.reshape(w, (groups, out_channels // groups, rows))
+    out = fnp.reshape(fnp.matmul(filters, columns), (batch, out_channels) + output)
+    if b is not None:
+        out = fnp.add(out, fnp.reshape(b, (out_channels,) + (1,) * len(kernel)))
+    return out
+
+
+# ---- pooling -------------------------------------------------------------------------------
+
+
+def _pool_pair(value, name, function, verb="must either be"):
+    """A pooling size argument as two ints (one int, or a sequence of one, is repeated),
+    or PyTorch's error."""
+    values = (value,) if isinstance(value, numbers.Integral) else tuple(value)
+    if len(values) == 1:
+        return values * 2
+    if len(values) != 2:
+        raise RuntimeError(f"{function}: {name} {verb} a single int, or a tuple of two ints")
+    return values
+
+
+def _pool_stride(stride, kernel, function):
+    """The stride (the kernel's size when omitted)."""
+    if stride is None or (not isinstance(stride, numbers.Integral) and len(stride) == 0):
+        return kernel
+    values = (stride,) if isinstance(stride, numbers.Integral) else tuple(stride)
+    if len(values) not in (1, 2):
+        raise RuntimeError(f"{function}: stride must either be omitted, a single int, or a "
+                           f"tuple of two ints")
+    return values * 2 if len(values) == 1 else values
+
+
+def _truncated_half(n):
+    """n / 2 rounded toward zero (C++'s integer division, which PyTorch's check uses)."""
+    return -(-n // 2) if n < 0 else n // 2
+
+
+def _pooled_size(size, kernel, stride, padding, dilation, ceil_mode):
+    """The output length of a pooling along one dimension, with PyTorch's checks."""
+    if stride == 0:
+        raise RuntimeError("stride should not be zero")
+    if padding < 0:
+        raise RuntimeError(f"pad must be non-negative, but got pad: {padding}")
+    if padding > _truncated_half((kernel - 1) * dilation + 1):
+        raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
+                           f"pad={padding}, kernel_size={kernel} and dilation={dilation}")
+    span = size + 2 * padding - dilation * (kernel - 1) - 1
+    out = (span + (stride - 1 if ceil_mode else 0)) // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + padding:
+        out -= 1  # the last window must start inside the input or its left padding
+    return out
+
+
+def _pooled_sizes(input, kernel, stride, padding, dilation, ceil_mode):
+    """The output sizes of a 2-d pooling of `input`, after PyTorch's checks."""
+    output = tuple(_pooled_size(*arguments, ceil_mode)
+                   for arguments in zip(input.shape[-2:], kernel, stride, padding, dilation))
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
+    if kh <= 0 or kw <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kh} kW: {kw}")
+    if sh <= 0 or sw <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dH: {sh} dW: {sw}")
+    if dh <= 0 or dw <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got dilationH: {dh} "
+                           f"dilationW: {dw}")
+    shape = tuple(input.shape)
+    if not (input.dim() == 3 and all(shape) or input.dim() == 4 and all(shape[1:])):
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                           f"size for input, but got:{list(shape)}")
+    if kw // 2 < pw or kh // 2 < ph:
+        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but "
+                           f"got padW = {pw}, padH = {ph}, kW = {kw}, kH = {kh}")
+    if min(output) < 1:
+        channels, height, width = shape[-3:]
+        raise RuntimeError(f"Given input size: ({channels}x{height}x{width}). Calculated "
+                           f"output size: ({channels}x{output[0]}x{output[1]}). Output size "
+                           f"is too small")
+    return output
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """The largest element of each kernel_size window of input (N, C, H, W) or (C, H, W),
+    windows `stride` apart, with elements `dilation` apart, over the input padded by
+    `padding` (never picked); with return_indices, also each one's flat index in H * W."""
+    _check_tensor(input, "input", 1, "max_pool2d")
+    kernel = _pool_pair(kernel_size, "kernel_size", "max_pool2d")
+    stride = _pool_stride(stride, kernel, "max_pool2d")
+    padding = _pool_pair(padding, "padding", "max_pool2d")
+    dilation = _pool_pair(dilation, "dilation", "max_pool2d", "must be either")
+    if input.dim() not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    if input.dtype is _dtypes.bool:
+        raise _dtypes.not_implemented_for("max_pool2d", input.dtype)
+    output = _pooled_sizes(input, kernel, stride, padding, dilation, ceil_mode)
+    out, indices = quiet().run(_max_pooled, engine(input), kernel, stride, padding, dilation,
+                               output, return_indices)
+    out = wrap(out, "MaxPool2DWithIndicesBackward0", (input,))
+    return (out, make(indices)) if return_indices else out
+
+
+def _max_pooled(x, kernel, stride, padding, dilation, output, return_indices):
+    """max_pool2d's values (and indices, if asked): of each window, the element PyTorch's
+    kernel picks (the first largest, or the last NaN), chosen on the values and then
+    selected from the windows (so that its derivative goes to that element alone)."""
+    sizes = fnp.shape(x)[-2:]
+    # Padding on the right also covers the windows that ceil_mode adds past the input.
+    widths = [(p, max((count - 1) * step + (k - 1) * spacing + 1 - size - p, 0))
+              for size, k, step, p, spacing, count in zip(sizes, kernel, stride, padding,
+                                                          dilation, output)]
+    lead = fnp.shape(x)[:-2]
+    count = math.prod(kernel)
+    if any(map(any, widths)):
+        x = fnp.pad(x, [(0, 0)] * len(lead) + widths)
+    windows = fnp.reshape(_windows(x, kernel, stride, dilation, output),
+                          lead + (count,) + output)
+    rows, columns = (_input_positions(*arguments)
+                     for arguments in zip(kernel, stride, padding, dilation, output))
+    inside = (((rows >= 0) & (rows < sizes[0]))[:, None, :, None]
+              & ((columns >= 0) & (columns < sizes[1]))[None, :, None, :])
+    choice = _picked(unbox_all(windows), inside.reshape((count,) + output))
+    chosen = _window_positions(count) == choice[..., None, :, :]
+    dtype = unbox_all(windows).dtype
+    values = fnp.sum(fnp.where(chosen, windows, np.zeros((), dtype)), axis=-3)
+    if fnp.result_type(values) != dtype:  # NumPy's sum widens small integers
+        values = fnp.astype(values, dtype)
+    if not return_indices:
+        return values, None
+    # The flat index in the input's (H, W) plane of each window's choice.
+    row = rows[choice // kernel[1], np.arange(output[0])[:, None]]
+    column = columns[choice % kernel[1], np.arange(output[1])]
+    return values, (row * sizes[1] + column).astype(np.int64)
+
+
+def _input_positions(kernel, stride, padding, dilation, count):
+    """The input position (along one dimension) of offset k of window o, at [k, o]."""
+    return np.arange(kernel)[:, None] * dilation + np.arange(count) * stride - padding
+
+
+def _window_positions(count):
+    return np.arange(count).reshape((count, 1, 1))  # (along axis -3)
+
+
+def _picked(raw, inside):
+    """The window position (along axis -3 of `raw`) PyTorch's max-pooling kernel picks
+    among the positions `inside` the input: the last NaN if there is one, else the first
+    largest element (the first position when all are -inf). (Minima and maxima of
+    positions: NumPy's argmax along an inner axis is ten times slower.)"""
+    count = raw.shape[-3]
+    positions = _window_positions(count)
+    padded = not inside.all()
+    if padded:  # positions in the padding are never picked
+        lowest = -np.inf if raw.dtype.kind == "f" else np.iinfo(raw.dtype).min
+        best = np.where(inside, raw, lowest).max(axis=-3, keepdims=True)
+    else:
+        best = raw.max(axis=-3, keepdims=True)
+    hits = (raw == best) | (raw != raw)  # (raw != raw: NaN)
+    if padded:
+        hits &= inside
+    choice = np.where(hits, positions, count).min(axis=-3)
+    nan = best[..., 0, :, :] != best[..., 0, :, :]
+    if nan.any():
+        choice = np.where(nan, np.where(hits, positions, -1).max(axis=-3), choice)
+    return choice
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """The mean of each kernel_size window of input (N, C, H, W) or (C, H, W), windows
+    `stride` apart, over the input padded by `padding` zeros; the divisor counts the
+    padding (count_include_pad) or not, or is `divisor_override`."""
+    _check_tensor(input, "input", 1, "avg_pool2d")
+    kernel = _pool_pair(kernel_size, "kernel_size", "avg_pool2d")
+    stride = _pool_stride(stride, kernel, "avg_pool2d")
+    padding = _pool_pair(padding, "padding", "avg_pool2d")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    if input.dim() < 3:  # PyTorch reads the channels as input.size(-3)
+        top = max(input.dim(), 1)
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-top}, "
+                         f"{top - 1}], but got -3)")
+    _check_averaged_dtype(input, "avg_pool2d", _dtypes.int64)
+    output = _pooled_sizes(input, kernel, stride, padding, (1, 1), ceil_mode)
+    sums, counts = [], []
+    for size, k, step, p, count in zip(input.shape[-2:], kernel, stride, padding, output):
+        starts = np.arange(count) * step - p
+        ends = np.minimum(starts + k, size + p)  # the padded extent, which the divisor counts
+        sums.append((starts, ends))
+        counts.append(ends - starts if count_include_pad
+                      else np.minimum(ends, size) - np.maximum(starts, 0))
+    divisor = (divisor_override if divisor_override is not None
+               else counts[0][:, None] * counts[1][None, :])
+    out = quiet().run(_window_means, engine(input), sums, divisor)
+    return wrap(out, "AvgPool2DBackward0", (input,))
+
+
+def _check_averaged_dtype(input, kernel, *integers):
+    """PyTorch's error for a dtype its averaging `kernel` does not take (floats, and the
+    given `integers`, it does)."""
+    dtype = input.dtype
+    if not (dtype.is_floating_point or dtype in integers):
+        raise _dtypes.not_implemented_for(kernel, dtype)
+
+
+def _window_means(x, windows, divisor):
+    """The sums of x over the windows along its last two dimensions, [start, end) of each
+    (clipped to the input: outside it is padding, zeros), divided by `divisor`: two
+    products by 0/1 matrices, one summing each dimension's windows."""
+    dtype = unbox_all(x).dtype
+    rows, columns = (_summing_matrix(starts, ends, size, dtype)
+                     for (starts, ends), size in zip(windows, fnp.shape(x)[-2:]))
+    sums = fnp.matmul(fnp.matmul(rows, x), columns.T)
+    if dtype.kind != "f":  # integers: PyTorch's integer division (toward zero)
+        quotient = np.abs(sums) // divisor
+        return np.where(sums < 0, -quotient, quotient).astype(dtype)
+    return fnp.true_divide(sums, np.asarray(divisor, dtype))
+
+
+def _summing_matrix(starts, ends, size, dtype):
+    """The (windows, size) matrix of 1 where position j is in window i's [start, end)."""
+    positions = np.arange(size)
+    return ((positions >= starts[:, None]) & (positions < ends[:, None])).astype(dtype)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """The mean of each of output_size windows (as even as can be: window i of n along a
+    dimension of length L covers [floor(i * L / n), ceil((i + 1) * L / n))) of input (N,
+    C, H, W) or (C, H, W); None in output_size keeps the input's length."""
+    _check_tensor(input, "input", 1, "adaptive_avg_pool2d")
+    sizes = (output_size,) * 2 if isinstance(output_size, numbers.Integral) or \
+        output_size is None else tuple(output_size)
+    if len(sizes) != 2:
+        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
+    sizes = tuple(input.shape[i - 2] if size is None else size for i, size in enumerate(sizes))
+    if min(sizes) < 0:
+        raise RuntimeError(f"adaptive_avg_pool2d: elements of output_size must be greater "
+                           f"than or equal to 0 but received {{{sizes[0]}, {sizes[1]}}}")
+    if sizes == (1, 1):  # PyTorch's shortcut, a mean
+        return input.mean((-1, -2), keepdim=True)
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
+                           f"{list(input.shape)}")
+    for dim in range(input.dim() - 2, input.dim()):
+        if input.shape[dim] == 0:
+            raise RuntimeError(f"adaptive_avg_pool2d(): Expected input to have non-zero size "
+                               f"for non-batch dimensions, but input has sizes "
+                               f"{list(input.shape)} with dimension {dim} being empty")
+    _check_averaged_dtype(input, "adaptive_avg_pool2d")
+    windows = []
+    for size, count in zip(input.shape[-2:], sizes):
+        i = np.arange(count)
+        windows.append((i * size // count, -(-(i + 1) * size // count)))
+    counts = [ends - starts for starts, ends in windows]
+    out = quiet().run(_window_means, engine(input), windows,
+                      counts[0][:, None] * counts[1][None, :])
+    return wrap(out, "AdaptiveAvgPool2DBackward0", (input,))
