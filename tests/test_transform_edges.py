@@ -381,6 +381,30 @@ def test_negative_static_argnums_count_from_the_end_of_each_call_as_in_jax():
         fg.jit(kinds, static_argnums=-4)
 
 
+def test_negative_donate_argnums_donate_nothing_as_in_jax():
+    def f(x, y):
+        return fnp.sin(x) * 2.0 + y
+
+    x, y = np.linspace(0.0, 1.0, 5000), np.linspace(1.0, 2.0, 5000)
+    for donate in (-1, (-2, -1)):
+        lowered = jax.jit(lambda x, y: jnp.sin(x) * 2.0 + y, donate_argnums=donate).lower(x, y)
+        assert not any(arg.donated for arg in jax.tree_util.tree_leaves(lowered.args_info))
+        with pytest.warns(UserWarning, match="count from the end; as in JAX, such a position "
+                                             "donates nothing"):
+            jitted = fg.jit(f, donate_argnums=donate)
+        assert "out=a" not in jitted.lower(x, y).as_text()
+        assert "out=b" not in jitted.lower(x, y).as_text()
+        given = (x.copy(), y.copy())
+        for _ in range(3):  # the first call traces, the next ones replay
+            assert_same(jitted(*given), f(x, y))
+        assert_same(given, (x, y))  # neither argument written into
+    assert "out=a" in fg.jit(f, donate_argnums=0).lower(x, y).as_text()  # (what donating is)
+    with pytest.raises(ValueError):
+        jax.jit(f, donate_argnums=-3)
+    with pytest.raises(ValueError, match="donate_argnums includes \\[-3\\]"):
+        fg.jit(f, donate_argnums=-3)
+
+
 # ---- argnums -------------------------------------------------------------------------
 
 
