@@ -170,6 +170,37 @@ def test_check_grads_passes_and_fails_where_autograds_does():
             check(wrong_square, modes=["rev"], order=1)(rng.standard_normal(3))
 
 
+X4 = np.random.default_rng(7).standard_normal(4)  # its own generator: rng draws as before
+
+
+@pytest.mark.parametrize("x, y, equivalent", [
+    (X4, X4 + 1e-9, True),                               # within the tolerance
+    ((X4, {"a": 2.5}), (X4 * (1 + 1e-8), {"a": 2.5}), True),
+    (1e7 * X4, 1e7 * X4 + 1e-3, True),                   # relatively close
+    (X4, X4 + 1e-3, False),
+    (X4, X4[::-1], False),
+    (X4, X4[:3], False),                                  # shapes
+    (X4, X4.astype(np.float32), False),                   # dtypes
+    ((X4, X4), [X4, X4], False),                          # structures
+    (X4 + 1j * X4, X4 + 1j * (X4 + 1e-2), False),         # complex
+], ids=["close", "pytree", "relative", "far", "permuted", "shape", "dtype", "structure",
+        "complex"])
+def test_check_equivalent_passes_and_fails_where_autograds_does(x, y, equivalent):
+    for check in (ftest_util.check_equivalent, atest_util.check_equivalent):
+        if equivalent:
+            check(x, y)
+        else:
+            with pytest.raises(AssertionError):
+                check(x, y)
+
+
+def test_check_equivalent_says_what_differs():
+    with pytest.raises(AssertionError, match=r"leaf 1 of the values differs \(by up to 0.5\)"):
+        ftest_util.check_equivalent((X4, 1.0), (X4, 1.5))
+    with pytest.raises(AssertionError, match="different vector spaces"):
+        ftest_util.check_equivalent(X4, X4[:3])
+
+
 @pytest.mark.parametrize("gap", [2e-5, 1e-3])
 def test_check_grads_steps_as_small_as_autograds(gap):
     """Values `gap` apart around a kink (sort's order, min's choice): autograd's steps of

@@ -1,6 +1,8 @@
 """funcgrad.autograd against HIPS autograd 1.9.1: each differential operator, builtins and
 tracer helper gives autograd's values, gradients and error types; the numpy and scipy
 namespaces are funcgrad's own modules."""
+import os
+import subprocess
 import sys
 import warnings
 from collections import OrderedDict
@@ -23,6 +25,7 @@ from funcgrad.autograd import differential_operators, tracer
 from funcgrad.tree_util import tree_flatten
 
 rng = np.random.default_rng(0)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 x3 = rng.standard_normal(3)
 m23 = rng.standard_normal((2, 3))
 
@@ -306,6 +309,34 @@ def test_numpy_and_scipy_are_funcgrads_modules_under_autograds_names():
 def test_a_module_funcgrad_lacks_is_a_clear_import_error():
     with pytest.raises(ModuleNotFoundError, match="funcgrad.scipy.nonexistent"):
         import funcgrad.autograd.scipy.nonexistent  # noqa: F401
+
+
+def test_dirichlet_rvs_is_scipys_sampler_as_in_autograd():
+    import autograd.scipy.stats.dirichlet as adirichlet
+    import funcgrad.autograd.scipy.stats.dirichlet as fdirichlet
+    alpha = np.array([0.5, 2.0, 3.0])
+    for size in (1, (2, 4)):
+        ours = fdirichlet.rvs(alpha, size=size, random_state=np.random.RandomState(3))
+        theirs = adirichlet.rvs(alpha, size=size, random_state=np.random.RandomState(3))
+        np.testing.assert_array_equal(ours, theirs)
+    np.random.seed(5)  # with no random_state, SciPy draws from NumPy's global stream
+    ours = fdirichlet.rvs(alpha, size=2)
+    np.random.seed(5)
+    np.testing.assert_array_equal(ours, adirichlet.rvs(alpha, size=2))
+    # A sample is a constant to the derivatives, drawn for the traced value.
+    sample = lambda a: fdirichlet.rvs(a, random_state=np.random.RandomState(1))[0]  # noqa: E731
+    np.testing.assert_array_equal(fa.grad(lambda a: fnp.sum(sample(a) * a))(alpha),
+                                  sample(alpha))
+
+
+def test_scipy_namespaces_without_scipy_are_a_clear_import_error():
+    hidden = ("import sys; sys.modules['scipy'] = None\n"
+              "import funcgrad.autograd.scipy.stats.dirichlet")
+    result = subprocess.run([sys.executable, "-c", hidden], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": ROOT})
+    assert result.returncode == 1
+    assert ("ImportError: funcgrad.scipy (and funcgrad.autograd.scipy) needs SciPy, an "
+            "optional extra of funcgrad: pip install 'funcgrad[scipy]'") in result.stderr
 
 
 def test_no_warning_from_plain_use():

@@ -158,16 +158,38 @@ def test_fwd_that_does_not_return_a_pair_is_reported():
         fg.grad(f)(1.0)
 
 
-def test_traced_values_in_nondiff_argnums_are_refused():
-    @functools.partial(fg.custom_jvp, nondiff_argnums=(1,))
+def make_scale(np_, custom_jvp):
+    @functools.partial(custom_jvp, nondiff_argnums=(1,))
+    def f(x, n):
+        return np_.sin(x) * n
+
+    f.defjvp(lambda n, p, t: (f(p[0], n), 2.0 * t[0] * n))
+    return f
+
+
+def test_traced_values_in_custom_jvp_nondiff_argnums_are_constants_as_in_jax():
+    ours, theirs = make_scale(fnp, fg.custom_jvp), make_scale(jnp, jax.custom_jvp)
+    assert_close(fg.grad(ours, argnums=(0, 1))(2.0, 3.0),
+                 jax.grad(theirs, argnums=(0, 1))(2.0, 3.0))
+    assert_close(fg.jvp(ours, (2.0, 3.0), (1.0, 1.0)),
+                 jax.jvp(theirs, (2.0, 3.0), (1.0, 1.0)))
+    assert_close(fg.jit(ours)(X, Y), jax.jit(theirs)(X, Y))
+
+
+def test_traced_values_in_custom_vjp_nondiff_argnums_are_refused_as_in_jax():
+    @functools.partial(fg.custom_vjp, nondiff_argnums=(1,))
     def f(x, n):
         return x * n
 
-    f.defjvp(lambda n, p, t: (f(p[0], n), t[0] * n))
+    f.defvjp(lambda x, n: (f(x, n), None), lambda n, res, g: (g * n,))
     assert fg.grad(lambda x: f(x, 3.0))(2.0) == 3.0
     with pytest.raises(TypeError, match="argument 1 of f is in nondiff_argnums but holds a "
                                         "value traced"):
         fg.grad(lambda n: f(2.0, n))(3.0)
+    theirs = functools.partial(jax.custom_vjp, nondiff_argnums=(1,))(lambda x, n: x * n)
+    theirs.defvjp(lambda x, n: (theirs(x, n), None), lambda n, res, g: (g * n,))
+    with pytest.raises(jax.errors.UnexpectedTracerError):
+        jax.grad(lambda n: theirs(2.0, n))(3.0)
 
 
 def test_custom_jvp_without_a_rule_says_so():

@@ -239,6 +239,69 @@ def test_forward_mode_refusal_under_vmap_names_a_partials_custom_vjp():
         fg.jvp(fg.vmap(custom), (X,), (X,))
 
 
+# ---- custom_jvp with a non-differentiated argument that vmap maps ---------------------
+# JAX lets a traced value be a custom_jvp's non-differentiated argument: no derivative flows
+# through it, and a batch maps it, each element's rule receiving its own (a custom_vjp
+# refuses it). K is such an argument, mapped along axis 0 with X's rows.
+
+K = np.array([2.0, -0.5])
+
+
+def nondiff_mapped(ns, in_axes=(0, 0, 0)):
+    """sin(x) * y * k mapped over the batch, k the non-differentiated argument."""
+    return ns.lib.vmap(scaled_sine_jvp(ns, nondiff=True), in_axes=in_axes)
+
+
+def nondiff_mapped_loss(ns, k, x, y):
+    weights = np.cos(np.arange(6.0)).reshape(2, 3)
+    return ns.np.sum(nondiff_mapped(ns)(k, x, y) * weights)
+
+
+NONDIFF_MAPPED_PROGRAMS = {
+    "vmap": lambda ns: nondiff_mapped(ns)(K, X, X[::-1]),
+    "vmap-k-only": lambda ns: nondiff_mapped(ns, (0, None, None))(K, X[0], X[1]),
+    "vmap-k-axis-1": lambda ns: nondiff_mapped(ns, (1, 0, None))(np.stack([K, K, K]), X, 2.0),
+    "jvp-of-vmap": lambda ns: ns.lib.jvp(nondiff_mapped(ns), (K, X, X[::-1]),
+                                         (np.ones(2), np.cos(X), np.sin(X))),
+    "jvp-of-vmap-x-shared": lambda ns: ns.lib.jvp(
+        lambda x: nondiff_mapped(ns, (0, None, None))(K, x, 2.0), (X[0],), (np.cos(X[0]),)),
+    "grad-of-vmap": lambda ns: ns.lib.grad(nondiff_mapped_loss, argnums=(1, 2, 3))(
+        ns, K, X, X[::-1]),
+    "grad-of-vmap-through-k": lambda ns: ns.lib.grad(nondiff_mapped_loss, argnums=1)(
+        ns, K, X, X[::-1]),
+    "jacrev-of-vmap": lambda ns: ns.lib.jacrev(
+        lambda x: nondiff_mapped(ns)(K, x, X[::-1]))(X),
+    "jacfwd-of-vmap": lambda ns: ns.lib.jacfwd(
+        lambda x: nondiff_mapped(ns)(K, x, X[::-1]))(X),
+    "hessian-of-vmap": lambda ns: ns.lib.hessian(
+        lambda x: nondiff_mapped_loss(ns, K, x, x ** 2))(X),
+    "vmap-of-grad": lambda ns: ns.lib.vmap(ns.lib.grad(
+        lambda k, x, y: ns.np.sum(scaled_sine_jvp(ns, nondiff=True)(k, x, y)),
+        argnums=(1, 2)))(K, X, X[::-1]),
+    "jit-of-grad-of-vmap": lambda ns: ns.lib.jit(ns.lib.grad(
+        lambda x, k: nondiff_mapped_loss(ns, k, x, x)))(X, K),
+    "grad-of-nested-vmaps": lambda ns: ns.lib.grad(lambda x: ns.np.sum(ns.lib.vmap(
+        lambda k, x: ns.lib.vmap(lambda x: scaled_sine_jvp(ns, nondiff=True)(k, x, x))(x))(
+            K, x) ** 2))(X),
+}
+
+
+@pytest.mark.parametrize("program", NONDIFF_MAPPED_PROGRAMS.values(),
+                         ids=NONDIFF_MAPPED_PROGRAMS.keys())
+def test_custom_jvp_with_a_mapped_nondiff_argument_matches_jax(program):
+    assert_matches_jax(program)
+
+
+def test_custom_vjp_with_a_mapped_nondiff_argument_is_refused_as_in_jax():
+    def program(ns):
+        return ns.lib.vmap(scaled_sine_vjp(ns, nondiff=True))(K, X, {"s": X})
+    with pytest.raises(jax.errors.UnexpectedTracerError, match="nondiff_argnums"):
+        program(JAX)
+    with pytest.raises(TypeError, match="argument 0 of fun is in nondiff_argnums but holds a "
+                                        "value traced by a transform"):
+        program(OURS)
+
+
 # ---- custom rules of functions without a __name__ ------------------------------------
 
 
@@ -316,6 +379,30 @@ def test_negative_static_argnums_count_from_the_end_of_each_call_as_in_jax():
         fg.jit(kinds, static_argnums=-1)(x=X)
     with pytest.raises(ValueError, match="static_argnums includes \\[-4\\]"):
         fg.jit(kinds, static_argnums=-4)
+
+
+def test_negative_donate_argnums_donate_nothing_as_in_jax():
+    def f(x, y):
+        return fnp.sin(x) * 2.0 + y
+
+    x, y = np.linspace(0.0, 1.0, 5000), np.linspace(1.0, 2.0, 5000)
+    for donate in (-1, (-2, -1)):
+        lowered = jax.jit(lambda x, y: jnp.sin(x) * 2.0 + y, donate_argnums=donate).lower(x, y)
+        assert not any(arg.donated for arg in jax.tree_util.tree_leaves(lowered.args_info))
+        with pytest.warns(UserWarning, match="count from the end; as in JAX, such a position "
+                                             "donates nothing"):
+            jitted = fg.jit(f, donate_argnums=donate)
+        assert "out=a" not in jitted.lower(x, y).as_text()
+        assert "out=b" not in jitted.lower(x, y).as_text()
+        given = (x.copy(), y.copy())
+        for _ in range(3):  # the first call traces, the next ones replay
+            assert_same(jitted(*given), f(x, y))
+        assert_same(given, (x, y))  # neither argument written into
+    assert "out=a" in fg.jit(f, donate_argnums=0).lower(x, y).as_text()  # (what donating is)
+    with pytest.raises(ValueError):
+        jax.jit(f, donate_argnums=-3)
+    with pytest.raises(ValueError, match="donate_argnums includes \\[-3\\]"):
+        fg.jit(f, donate_argnums=-3)
 
 
 # ---- argnums -------------------------------------------------------------------------

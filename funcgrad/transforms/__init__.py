@@ -1,5 +1,5 @@
 """Composable transforms over functions written with funcgrad.numpy."""
-from .checkpoint import checkpoint, remat
+from .checkpoint import checkpoint, checkpoint_name, checkpoint_policies, remat
 from .custom import custom_jvp, custom_vjp
 from .forward import jvp
 from .jacobians import hessian, hvp, jacfwd, jacrev

@@ -1,8 +1,9 @@
 """custom_vjp and custom_jvp: functions whose derivatives the user supplies, JAX-style.
 
 Both take ``nondiff_argnums``: arguments that are not differentiated (functions,
-settings, integers) and are handed to the user's rules first. Keyword arguments are
-bound to their positions by the function's signature.
+settings, integers) and are handed to the user's rules first. As in JAX, custom_jvp's may
+hold traced values (constants to every derivative; a batch maps them), custom_vjp's may not.
+Keyword arguments are bound to their positions by the function's signature.
 
 Under the transform they are not written for, each still works: a custom_jvp function in
 reverse mode is its JVP rule, traced as a linear function of the tangents and pulled
@@ -23,6 +24,7 @@ from ..core import (NO_PARAMS, BatchBox, BatchTrace, Box, JVPBox, JVPTrace, Prim
                     shape_of, tuple_get, zeros_like_value)
 from ..tree_util import tree_flatten, tree_map, tree_unflatten
 from ._checks import check_callable
+from .stop_gradient import stop_gradient
 from .vmap import batched_call, unbatched
 
 
@@ -62,15 +64,8 @@ class _CustomFunction:
                 raise TypeError(f"funcgrad.{self.kind}: nondiff_argnums includes {i}, but "
                                 f"{self.__name__} was called with {len(args)} arguments.")
         nondiff = {i % len(args) for i in self.nondiff_argnums}
-        for i in sorted(nondiff):
-            if any(isinstance(leaf, Box) for leaf in tree_flatten(args[i])[0]):
-                raise TypeError(
-                    f"funcgrad.{self.kind}: argument {i} of {self.__name__} is in "
-                    f"nondiff_argnums but holds a value traced by a transform; pass it as an "
-                    f"ordinary argument instead (and give it a None cotangent or a zero "
-                    f"tangent in the rule).")
         return ([a for i, a in enumerate(args) if i not in nondiff],
-                [a for i, a in enumerate(args) if i in nondiff])
+                [self._nondiff_arg(i, a) for i, a in enumerate(args) if i in nondiff])
 
     def _enter(self, rule, definer, args, kwargs):
         """A call's top trace (None if nothing is traced), its flat differentiated
@@ -80,32 +75,45 @@ class _CustomFunction:
                             f"{self.__name__}.{definer} before using it.")
         diff_args, nondiff_args = self._bind(args, kwargs)
         flat, in_tree = tree_flatten(tuple(diff_args))
-        return find_top_trace(flat), flat, in_tree, nondiff_args
+        # A non-differentiated argument mapped by an inner vmap puts the call under it.
+        top = find_top_trace(flat + tree_flatten(nondiff_args)[0])
+        return top, flat, in_tree, nondiff_args
 
     def _apply_batched(self, trace, flat, in_tree, nondiff_args):
         """A call under vmap (`trace`). If a transform beneath the batch watches the
         arguments too (``grad(vmap(f))``), running the function on the batch would hide its
         rule from that transform: a custom function of the whole batch, whose rules are this
-        one's run on the batch (`_batched`), takes its place, as in JAX. Its outputs are
-        batched along axis 0."""
+        one's run on the batch (`_batched`), takes its place, as in JAX. It takes the
+        non-differentiated arguments' leaves first, as non-differentiated arguments of its
+        own (mapped where this batch maps them), and its outputs are batched along axis 0."""
         values, axes = _opened(flat, trace)
         if find_top_trace(values) is None:
             return self.fun(*self._args_of_leaves(flat, in_tree, nondiff_args))
+        nondiff_flat, nondiff_tree = tree_flatten(nondiff_args)
+        nondiff_values, nondiff_axes = _opened(nondiff_flat, trace)
+        batch = _Batch(trace.size, tuple(axes), in_tree, tuple(nondiff_axes), nondiff_tree)
         out_trees = []  # the output's structure, known once the function or a rule has run
-        batched = self._batched(tuple(axes), trace.size, flat, in_tree, nondiff_args,
-                                out_trees)
-        out_flat = batched(*values)
+        batched = self._batched(batch, flat, out_trees)
+        out_flat = batched(*nondiff_values, *values)
         return tree_unflatten(out_trees[0], [trace.box(out, 0) for out in out_flat])
 
-    def _batched_function(self, axes, size, in_tree, nondiff_args, out_trees):
-        """This function run on the whole batch (its leaves mapped along ``axes``), as a
-        function of the leaves returning its output's leaves, stacked along axis 0."""
+    def _batched_function(self, batch, out_trees):
+        """This function run on the whole batch, as a function of the non-differentiated
+        arguments' leaves, then the others', returning its output's leaves stacked along
+        axis 0."""
         def of_leaves(*leaves):
-            out = self.fun(*self._args_of_leaves(leaves, in_tree, nondiff_args))
+            nondiff_args, diff_leaves = batch.split(leaves)
+            out = self.fun(*self._args_of_leaves(diff_leaves, batch.in_tree, nondiff_args))
             return _flat_output(out, out_trees)
-        run = _stacked(of_leaves, axes, size)
+        run = _stacked(of_leaves, batch.nondiff_axes + batch.axes, batch.size)
         run.__name__ = run.__qualname__ = self.__name__  # the errors name the user's function
         return run
+
+    def _batched_custom(self, batch, out_trees):
+        """An empty custom function of the whole batch (`_batched_function`), of this kind,
+        whose first arguments, the non-differentiated leaves, are not differentiated."""
+        return type(self)(self._batched_function(batch, out_trees),
+                          nondiff_argnums=range(len(batch.nondiff_axes)))
 
     def _args_of_leaves(self, leaves, in_tree, nondiff_args):
         """The positional arguments of a call, from its differentiated arguments' leaves."""
@@ -206,24 +214,41 @@ class custom_vjp(_CustomFunction):
                        tree_unflatten(call.out_tree, g_full))
         return call.checked(cts)
 
-    def _batched(self, axes, size, inputs, in_tree, nondiff_args, out_trees):
-        """This function of a whole batch (`_apply_batched`), its leaves mapped along
-        ``axes``, with fwd and bwd this one's run on the batch. A residual that does not
-        depend on the batch (a shape, a flag) reaches bwd as it is; the cotangent of a leaf
-        the batch shares is summed over it."""
+    def _nondiff_arg(self, i, arg):
+        """As in JAX, a traced value cannot be a non-differentiated argument here: bwd
+        could not give it a cotangent, nor a batch of them."""
+        if any(isinstance(leaf, Box) for leaf in tree_flatten(arg)[0]):
+            raise TypeError(
+                f"funcgrad.custom_vjp: argument {i} of {self.__name__} is in nondiff_argnums "
+                f"but holds a value traced by a transform (as in JAX, only values no "
+                f"transform traces, such as functions or settings, can be); pass it as an "
+                f"ordinary argument instead, and give it a None cotangent in bwd.")
+        return arg
+
+    def _batched(self, batch, inputs, out_trees):
+        """This function of a whole batch (`_apply_batched`) with fwd and bwd this one's
+        run on the batch. A residual that does not depend on the batch (a shape, a flag)
+        reaches bwd as it is; the cotangent of a leaf the batch shares is summed over it.
+        (`_nondiff_arg` keeps the batch out of the non-differentiated arguments.)"""
         def fwd_of_leaves(*leaves):
-            out, residuals = self._fwd_of_leaves(leaves, in_tree, nondiff_args)
+            nondiff_args, diff_leaves = batch.split(leaves)
+            out, residuals = self._fwd_of_leaves(diff_leaves, batch.in_tree, nondiff_args)
             return _flat_output(out, out_trees), residuals
 
         def batched_fwd(*values):
-            (out_flat, residuals), trace = batched_call(fwd_of_leaves, values, axes, size)
-            out = tuple(unbatched(leaf, trace, 0, size, i) for i, leaf in enumerate(out_flat))
+            (out_flat, residuals), trace = batched_call(
+                fwd_of_leaves, values, batch.nondiff_axes + batch.axes, batch.size)
+            out = tuple(unbatched(leaf, trace, 0, batch.size, i)
+                        for i, leaf in enumerate(out_flat))
             residual_leaves, residual_tree = tree_flatten(residuals)
             return out, (residual_tree, *_opened(residual_leaves, trace))
 
-        cotangents = _ArgumentCotangents(self.__name__, inputs, in_tree, nondiff_args)
+        cotangents = _ArgumentCotangents(self.__name__, inputs, batch.in_tree,
+                                         tree_unflatten(batch.nondiff_tree, batch.nondiff_axes))
 
-        def batched_bwd(residuals, g):
+        def batched_bwd(*arguments):
+            *nondiff_leaves, residuals, g = arguments
+            nondiff_args = tree_unflatten(batch.nondiff_tree, nondiff_leaves)
             residual_tree, residual_values, residual_axes = residuals
 
             def bwd_of_leaves(*leaves):  # one element: bwd's answer checked against it
@@ -232,14 +257,13 @@ class custom_vjp(_CustomFunction):
                                tree_unflatten(out_trees[0], leaves[count:]))
                 return cotangents.checked(cts)
 
-            stacked = _stacked(bwd_of_leaves, (*residual_axes, *[0] * len(g)), size)(
+            stacked = _stacked(bwd_of_leaves, (*residual_axes, *[0] * len(g)), batch.size)(
                 *residual_values, *g)
             return tuple(None if ct is None else fnp.sum(ct, axis=0) if axis is None
-                         else fnp.moveaxis(ct, 0, axis) for ct, axis in zip(stacked, axes))
+                         else fnp.moveaxis(ct, 0, axis)
+                         for ct, axis in zip(stacked, batch.axes))
 
-        batched = custom_vjp(self._batched_function(axes, size, in_tree, nondiff_args,
-                                                    out_trees))
-        return batched.defvjp(batched_fwd, batched_bwd)
+        return self._batched_custom(batch, out_trees).defvjp(batched_fwd, batched_bwd)
 
 
 class _ArgumentCotangents:
@@ -305,6 +329,24 @@ class _VJPCall(_ArgumentCotangents):
         self.output_avals = [(shape_of(x), dtype_of(x)) for x in outputs]
 
 
+class _Batch:
+    """How `_apply_batched` maps a call over its batch: the batch ``size``, the axis of each
+    differentiated leaf (``axes``) and of each non-differentiated one (``nondiff_axes``;
+    None: shared by the batch), and the structures that rebuild the arguments."""
+
+    def __init__(self, size, axes, in_tree, nondiff_axes, nondiff_tree):
+        self.size = size
+        self.axes = axes
+        self.in_tree = in_tree
+        self.nondiff_axes = nondiff_axes
+        self.nondiff_tree = nondiff_tree
+
+    def split(self, leaves):
+        """The non-differentiated arguments, rebuilt from the first leaves, and the rest."""
+        count = len(self.nondiff_axes)
+        return tree_unflatten(self.nondiff_tree, leaves[:count]), leaves[count:]
+
+
 def _flat_output(out, out_trees):
     """The leaves of a custom function's output, as a tuple; its structure put in
     ``out_trees`` (the caller's, to rebuild it)."""
@@ -351,9 +393,10 @@ class custom_jvp(_CustomFunction):
 
     or, one rule per argument, ``f.defjvps(lambda dx, ans, x, y: dx * y, lambda dy, ans,
     x, y: x * dy)``. With ``nondiff_argnums``, the rule receives those arguments first
-    (``jvp(*nondiff_args, primals, tangents)``). Reverse mode (grad, vjp, ...) uses the
-    rule too: it is traced as a linear function of the tangents and transposed, so write
-    it with ``funcgrad.numpy``, linear in the tangents.
+    (``jvp(*nondiff_args, primals, tangents)``); as in JAX, they may be traced arrays,
+    which no derivative flows through and which vmap maps. Reverse mode (grad, vjp, ...)
+    uses the rule too: it is traced as a linear function of the tangents and transposed,
+    so write it with ``funcgrad.numpy``, linear in the tangents.
     """
 
     kind = "custom_jvp"
@@ -396,24 +439,31 @@ class custom_jvp(_CustomFunction):
             return self._apply_batched(trace, flat, in_tree, nondiff_args)
         return self.fun(*self._args_of_leaves(flat, in_tree, nondiff_args))
 
-    def _batched(self, axes, size, inputs, in_tree, nondiff_args, out_trees):
-        """This function of a whole batch (`_apply_batched`), its leaves mapped along
-        ``axes``, with this one's rule run on the batch (each tangent batched as its
-        primal)."""
+    def _nondiff_arg(self, i, arg):
+        """As in JAX, a traced value may be a non-differentiated argument: no derivative
+        flows through it (`stop_gradient`), while a batch (vmap) maps it as it maps the
+        others, each element's rule receiving its own."""
+        return stop_gradient(arg)
+
+    def _batched(self, batch, inputs, out_trees):
+        """This function of a whole batch (`_apply_batched`) with this one's rule run on the
+        batch (each tangent batched as its primal)."""
         def rule_of_leaves(*leaves):
-            count = len(axes)
-            out_flat, out_tree, tangent_flat = self._rule(list(leaves[:count]),
-                                                          list(leaves[count:]), in_tree,
-                                                          nondiff_args)
+            nondiff_args, diff_leaves = batch.split(leaves)
+            count = len(batch.axes)
+            out_flat, out_tree, tangent_flat = self._rule(
+                list(diff_leaves[:count]), list(diff_leaves[count:]), batch.in_tree,
+                nondiff_args)
             out_trees[:] = [out_tree]
             return (*out_flat, *tangent_flat)
 
-        def batched_rule(primals, tangents):
-            stacked = _stacked(rule_of_leaves, axes + axes, size)(*primals, *tangents)
+        def batched_rule(*arguments):
+            *nondiff_leaves, primals, tangents = arguments
+            stacked = _stacked(rule_of_leaves, batch.nondiff_axes + batch.axes + batch.axes,
+                               batch.size)(*nondiff_leaves, *primals, *tangents)
             return stacked[:len(stacked) // 2], stacked[len(stacked) // 2:]
 
-        batched = custom_jvp(self._batched_function(axes, size, in_tree, nondiff_args,
-                                                    out_trees))
+        batched = self._batched_custom(batch, out_trees)
         batched.defjvp(batched_rule)
         return batched
 

@@ -216,8 +216,9 @@ class Jitted:
         self.static_argnums, self.static_argnames = _static_arguments(
             fun, static_argnums, static_argnames)
         self._static_from_end = any(i < 0 for i in self.static_argnums)
-        self.donate_argnums = _indices(donate_argnums, "donate_argnums")
+        self.donate_argnums = _indices(donate_argnums, "donate_argnums", from_end=True)
         _check_argument_choices(self, static_argnames)
+        _warn_negative_donations(self)
         self.cache_size = cache_size
         self.trace_count = 0  # how many times the function was traced
         self.compile_count = 0  # how many of its programs were compiled (tiers: see _Staged)
@@ -557,6 +558,18 @@ def _check_argument_choices(jitted, static_argnames):
                          f"only arrays traced by the program can be donated.")
 
 
+def _warn_negative_donations(jitted):
+    """JAX takes a negative donate_argnum (in range) and donates nothing for it: so does
+    funcgrad, which says so, since donating would undo what JAX code can count on (the
+    array still holds its values after the call)."""
+    negative = sorted(i for i in jitted.donate_argnums if i < 0)
+    if negative:
+        warnings.warn(
+            f"funcgrad.jit({_name(jitted)}): donate_argnums {negative} count from the end; as "
+            f"in JAX, such a position donates nothing (the argument keeps its values). Give "
+            f"the argument's position from the start to donate it.", stacklevel=3)
+
+
 def jit(fun=None, static_argnums=(), static_argnames=(), donate_argnums=(), cache_size=8):
     """``jit(fun)``: `fun`, traced once per signature and replayed as compiled Python.
 
@@ -564,7 +577,8 @@ def jit(fun=None, static_argnums=(), static_argnames=(), donate_argnums=(), cach
     `static_argnames` name arguments that are not traced: their values (which must be
     hashable) are part of the signature. `donate_argnums` names arguments whose arrays
     the caller gives up, as in JAX: the program may write its intermediates and results
-    into them (a donated array's contents are undefined after the call). `cache_size` is how many
+    into them (a donated array's contents are undefined after the call); a negative one
+    donates nothing, as in JAX (with a warning). `cache_size` is how many
     programs one signature may trace (guards failing) before the function runs eagerly.
     Usable as a decorator, with or without arguments.
     """

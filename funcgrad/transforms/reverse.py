@@ -32,11 +32,13 @@ def _split_aux(out, transform):
 
 
 class _Linearized:
-    """A traced function: its outputs and the graph that leads back to its inputs."""
+    """A traced function: its outputs and the graph that leads back to its inputs (recorded
+    by a ``trace_type(level, *trace_args)``: a ReverseTrace, or checkpoint's kinds of it)."""
 
     __slots__ = ("inputs", "in_tree", "leaves", "tape", "outputs", "out_tree", "out_nodes", "aux")
 
-    def __init__(self, fun, primals, has_aux, transform, allow_int=False, holomorphic=False):
+    def __init__(self, fun, primals, has_aux, transform, allow_int=False, holomorphic=False,
+                 trace_type=ReverseTrace, trace_args=()):
         check_callable(fun, transform)
         flat, self.in_tree = tree_flatten(primals)
         check_differentiable_inputs(flat, primals, transform, allow_int=allow_int,
@@ -44,7 +46,7 @@ class _Linearized:
         self.inputs = flat
         self.leaves = []
         boxed = []
-        with new_trace(ReverseTrace) as trace, quiet_floating_point():
+        with new_trace(trace_type, *trace_args) as trace, quiet_floating_point():
             for x in flat:
                 # Integer and boolean inputs (allowed by allow_int) are constants: no leaf.
                 leaf = leaf_node() if is_differentiable(x) else None

@@ -1,8 +1,9 @@
 """funcgrad.scipy.stats.dirichlet: the Dirichlet distribution on the probability simplex."""
 import numpy as np
+import scipy.stats
 
 from ... import numpy as fnp
-from ...numpy._batching import plain_value
+from ...numpy._batching import plain_value, read_values
 from .. import special
 from ._args import promote_inexact
 
@@ -45,4 +46,11 @@ def pdf(x, alpha):
     return fnp.exp(logpdf(x, alpha))
 
 
-__all__ = ["logpdf", "pdf"]
+def rvs(alpha, size=1, random_state=None):
+    """Samples of the distribution: SciPy's ``scipy.stats.dirichlet.rvs``, as autograd
+    passes it through. A sample carries no derivative: traced arguments are read for
+    their values, as in ``funcgrad.numpy.random``."""
+    return read_values(scipy.stats.dirichlet.rvs, alpha, size=size, random_state=random_state)
+
+
+__all__ = ["logpdf", "pdf", "rvs"]
