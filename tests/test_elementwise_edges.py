@@ -105,6 +105,31 @@ def test_traced_float_power_gives_the_untraced_bits(dtype):
         assert traced.tobytes() == expected.tobytes()
 
 
+def test_power_by_a_mapped_integer_exponent_has_slope_zero_at_zero_exponent():
+    """d/dx x**0 is 0 even at x = 0 (JAX's convention for integer exponents); an exponent
+    that vmap maps is traced, and took the float path's 0 * 0**-1 = NaN (found by the vmap
+    oracle's exploration, case power_integer_exponent_array)."""
+    import jax
+    import jax.numpy as jnp
+
+    x = np.array([[0.0], [2.0]])
+    n = np.array([[0, 1, 3], [0, 0, 2]])
+
+    def ours(x, n):
+        return fnp.sum(fnp.power(x, n) + x ** fnp.abs(n))
+
+    def theirs(x, n):
+        return jnp.sum(jnp.power(x, n) + x ** jnp.abs(n))
+
+    expected = jax.vmap(jax.grad(theirs), in_axes=(None, 0))(x, n)
+    for transform in (lambda f: f, fg.jit):
+        got = transform(fg.vmap(fg.grad(ours), in_axes=(None, 0)))(x, n)
+        np.testing.assert_allclose(got, expected, rtol=1e-12)
+    tangents = jax.vmap(lambda n: jax.jvp(lambda x: jnp.power(x, n), (x,), (x + 1,))[1])(n)
+    got = fg.vmap(lambda n: fg.jvp(lambda x: fnp.power(x, n), (x,), (x + 1,))[1])(n)
+    np.testing.assert_allclose(got, tangents, rtol=1e-12)
+
+
 def test_sinc_derivatives_at_zero_to_fourth_order():
     f = fnp.sinc
     expected = [1.0, 0.0, -np.pi ** 2 / 3, 0.0, np.pi ** 4 / 5]

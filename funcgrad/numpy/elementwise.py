@@ -471,10 +471,10 @@ def _power_base_save(ans, x, y):
     """What v -> v y x**(y - 1) needs, with its kind first: the common x ** n is
     special-cased at no cost, and an integer exponent of 0 has slope 0 (JAX's
     convention), one of 1 slope 1."""
-    if isinstance(y, Box):
-        return "general", x, y - 1.0, y
     python_number = type(y) in (int, float, bool)  # checked first: np.ndim is slow on them
     integer = isinstance(y, int) if python_number else dtype_of(y).kind in "iub"
+    if isinstance(y, Box):  # traced: a differentiated exponent, or one vmap maps
+        return "general", x, _where(y == 0, 0, y - 1) if integer else y - 1.0, y
     if python_number or np.ndim(y) == 0:
         if y == 2:
             return "square", x
