@@ -206,8 +206,22 @@ def solve(a, b):
 _det = primitive(np.linalg.det, "linalg.det")
 
 
+def _adjugate(a):
+    """adj(A), which is det(A) inv(A) where A is invertible and stays defined where it is
+    not: from A = U diag(s) V^H, adj(A) = det(U) det(V^H) V diag(c) U^H, where c_i is the
+    product of the singular values other than s_i (so adj(A) is 0 at rank n - 2 or less)."""
+    u, s, vh = _svd(a, full_matrices=False, hermitian=False)
+    others = reductions._product_of_others(s, (len(shape_of(s)) - 1,))
+    phase = expand_dims(multiply(_det(u), _det(vh)), (-2, -1))
+    return multiply(phase, _matmul(multiply(_H(vh), expand_dims(others, -2)), _H(u)))
+
+
 def _det_pull(g, ans, a):
-    # d det(A) = det(A) tr(inv(A) dA); singular matrices are not differentiated here.
+    # d det(A) = tr(adj(A) dA). det(A) inv(A) is the cheap adjugate, and accurate near
+    # singular matrices too (the pivot that makes det small is the one inv divides by);
+    # NumPy's inv refuses an exactly singular matrix, where det is 0.
+    if holds_anywhere(ans == 0):
+        return multiply(expand_dims(g, (-2, -1)), _mT(_adjugate(a)))
     scale = expand_dims(multiply(g, ans), (-2, -1))
     return multiply(scale, _mT(_inv(a)))
 
@@ -234,7 +248,17 @@ def _slogdet_pull(cts, sign, a, shape, dtype):
     weight = g_logdet
     if dtype.kind == "c" and g_sign is not None:
         weight = add(weight, multiply(imag(multiply(g_sign, sign)), 1j))
-    return unbroadcast(multiply(expand_dims(weight, (-2, -1)), _mT(_inv(a))), shape, dtype)
+    inverse = _inverse_or_infinite(a, sign)
+    return unbroadcast(multiply(expand_dims(weight, (-2, -1)), _mT(inverse)), shape, dtype)
+
+
+def _inverse_or_infinite(a, sign):
+    """inv(A), or adj(A) / det(A) where A is singular (sign 0): infinite where a cofactor
+    is not 0, NaN where it is, as the derivative of log|det| is there (JAX's too, up to
+    the NaNs its LU factors make of some infinities)."""
+    if holds_anywhere(sign == 0):
+        return true_divide(_adjugate(a), expand_dims(_det(a), (-2, -1)))
+    return _inv(a)
 
 
 defvjp(_slogdet, ArgVJP(lambda ans, a: (ans[0], a, *aval(a)), _slogdet_pull))
