@@ -349,14 +349,25 @@ def eigh(a, UPLO="L"):
     return EighResult(*_eigh(a, UPLO=UPLO))
 
 
+# The values-only decompositions are primitives of their own, so that a traced call (jit)
+# gets NumPy's values bit for bit: LAPACK computes them differently when it also computes
+# vectors. Their derivatives need the vectors, so they decompose again.
+_eigvalsh = primitive(np.linalg.eigvalsh, "linalg.eigvalsh")
+
+
+def _eigvalsh_pull(g, a, UPLO, shape, dtype):
+    return _eigh_pull((g, None), *_eigh(a, UPLO=UPLO), UPLO, shape, dtype)
+
+
+defvjp(_eigvalsh, ArgVJP(lambda ans, a, UPLO: (a, UPLO, *aval(a)), _eigvalsh_pull))
+
+
 def eigvalsh(a, UPLO="L"):
     """``numpy.linalg.eigvalsh``: the ascending eigenvalues of each Hermitian matrix."""
     a = _as_inexact(a)
     _check_matrices(a, "eigvalsh")
     _check_uplo(UPLO, "eigvalsh")
-    if not isinstance(a, Box):
-        return np.linalg.eigvalsh(a, UPLO)
-    return _eigh(a, UPLO=UPLO)[0]
+    return _eigvalsh(a, UPLO=UPLO)
 
 
 # ---- svd -----------------------------------------------------------------------------
@@ -422,6 +433,18 @@ def _add_optional(total, term):
 defvjp(_svd, ArgVJP(lambda ans, a, full_matrices, hermitian: (*ans, full_matrices, hermitian,
                                                              *aval(a)), _svd_pull))
 
+_svdvals = primitive(lambda a, hermitian: np.linalg.svd(a, compute_uv=False,
+                                                        **_hermitian(hermitian)),
+                     "linalg.svdvals")
+
+
+def _svdvals_pull(g, a, hermitian, shape, dtype):
+    u, s, vh = _svd(a, full_matrices=False, hermitian=hermitian)
+    return _svd_pull((None, g, None), u, s, vh, False, hermitian, shape, dtype)
+
+
+defvjp(_svdvals, ArgVJP(lambda ans, a, hermitian: (a, hermitian, *aval(a)), _svdvals_pull))
+
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """``numpy.linalg.svd``: ``(U, S, Vh)`` with ``a = U @ diag(S) @ Vh``, singular values
@@ -430,9 +453,7 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     a = _as_inexact(a)
     _check_matrices(a, "svd", square=False)
     if not compute_uv:
-        if not isinstance(a, Box):
-            return np.linalg.svd(a, compute_uv=False, **_hermitian(hermitian))
-        return _svd(a, full_matrices=False, hermitian=bool(hermitian))[1]
+        return _svdvals(a, hermitian=bool(hermitian))
     return SVDResult(*_svd(a, full_matrices=bool(full_matrices), hermitian=bool(hermitian)))
 
 
@@ -761,13 +782,23 @@ def eig(a):
     return EigResult(*_eig(a))
 
 
+_eigvals = primitive(lambda a: np.linalg.eigvals(a).astype(np.result_type(a.dtype,
+                                                                           np.complex64)),
+                     "linalg.eigvals")
+
+
+def _eigvals_pull(g, a):
+    return _eig_pull((g, None), *_eig_save(_eig(a), a))
+
+
+defvjp(_eigvals, ArgVJP(lambda ans, a: (a,), _eigvals_pull))
+
+
 def eigvals(a):
     """``numpy.linalg.eigvals``: the (always complex) eigenvalues of each matrix."""
     a = _as_inexact(a)
     _check_matrices(a, "eigvals")
-    if not isinstance(a, Box):
-        return np.linalg.eigvals(a).astype(np.result_type(a.dtype, np.complex64))
-    return _eig(a)[0]
+    return _eigvals(a)
 
 
 # ---- norms, condition number, rank ---------------------------------------------------
@@ -995,7 +1026,8 @@ def tensorsolve(a, b, axes=None):
 
 
 # NumPy's linalg maps over leading axes: the batch goes in front.
-for _primitive in (_inv, _solve, _det, _slogdet, _cholesky, _eigh, _svd, _qr, _pinv, _eig):
+for _primitive in (_inv, _solve, _det, _slogdet, _cholesky, _eigh, _eigvalsh, _svd, _svdvals,
+                   _qr, _pinv, _eig, _eigvals):
     defbatch(_primitive, batch_leading)
 
 __all__ = ["LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "eigh", "eigvalsh",
