@@ -19,7 +19,7 @@ from ..core import (Box, constant_like, dtype_of, every_value, shape_of, unbox_a
                     zeros_in_library_of)
 from . import reductions
 from ._axes import normalize_axis
-from ._batching import holds_anywhere, read_values
+from ._batching import holds_anywhere, read_stacked, read_values
 from ._batching import leading as batch_leading
 from ._rules import ArgVJP, aval, defbatch, defvjp, primitive, reject_out
 from ._base import astype, unbroadcast
@@ -933,7 +933,11 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     """``numpy.linalg.matrix_rank``: the number of singular values above a tolerance (an
     integer, so a constant for every transform)."""
     options = {name: value for name, value in (("tol", tol), ("rtol", rtol)) if value is not None}
-    return read_values(np.linalg.matrix_rank, A, **options, **_hermitian(hermitian))
+    # A stack's ranks in one call, unless a tolerance is traced: under vmap, NumPy would
+    # broadcast a batch of them against the batch of matrices.
+    stacked = len(shape_of(A)) >= 2 and not any(isinstance(v, Box) for v in options.values())
+    read = read_stacked if stacked else read_values
+    return read(np.linalg.matrix_rank, A, **options, **_hermitian(hermitian))
 
 
 # ---- NumPy's array-API additions -----------------------------------------------------
