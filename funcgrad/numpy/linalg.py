@@ -433,9 +433,11 @@ def _add_optional(total, term):
 defvjp(_svd, ArgVJP(lambda ans, a, full_matrices, hermitian: (*ans, full_matrices, hermitian,
                                                              *aval(a)), _svd_pull))
 
-_svdvals = primitive(lambda a, hermitian: np.linalg.svd(a, compute_uv=False,
-                                                        **_hermitian(hermitian)),
-                     "linalg.svdvals")
+def _svdvals_impl(a, hermitian):
+    return np.linalg.svd(a, compute_uv=False, **_hermitian(hermitian))
+
+
+_svdvals = primitive(_svdvals_impl, "linalg.svdvals")
 
 
 def _svdvals_pull(g, a, hermitian, shape, dtype):
@@ -782,9 +784,11 @@ def eig(a):
     return EigResult(*_eig(a))
 
 
-_eigvals = primitive(lambda a: np.linalg.eigvals(a).astype(np.result_type(a.dtype,
-                                                                           np.complex64)),
-                     "linalg.eigvals")
+def _eigvals_impl(a):
+    return np.linalg.eigvals(a).astype(np.result_type(a.dtype, np.complex64))
+
+
+_eigvals = primitive(_eigvals_impl, "linalg.eigvals")
 
 
 def _eigvals_pull(g, a):

@@ -1,4 +1,6 @@
 """SciPy's linalg functions on empty stacks of matrices (a vmap over a batch of size 0)."""
+import functools
+
 import numpy as np
 
 
@@ -7,6 +9,7 @@ def answering_empty_stacks(impl, right_hand_sides=()):
     stack answered here: SciPy refuses one ("does not support zero-size batches") or gets
     its shapes wrong (lu's P). The answer is the empty stack of the results for one
     well-posed problem: identity matrices, zeros at the positions ``right_hand_sides``."""
+    @functools.wraps(impl)
     def impl_or_empty(*arrays, **params):
         batch = np.broadcast_shapes(*(a.shape[:-2] for a in arrays))
         if 0 not in batch:
