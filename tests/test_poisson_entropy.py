@@ -3,6 +3,8 @@ agrees to 1e-5 below mu = 10 and has nan derivatives from 100 on; SciPy's sum fa
 mu = 1e4 on (2.77 at mu = 1e6, where the entropy is 7.8)."""
 import functools
 
+import jax
+import jax.scipy.stats as jax_stats
 import mpmath
 import numpy as np
 import pytest
@@ -54,3 +56,14 @@ def test_entropy_under_vmap_dtype_and_loc():
                                [fg.grad(poisson.entropy)(m) for m in mu], rtol=1e-13)
     assert poisson.entropy(np.float32(3.0)).dtype == np.float32
     assert poisson.entropy(np.ones(3), loc=np.zeros((2, 1))).shape == (2, 3)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_entropy_of_no_mu_is_empty_as_in_jax(dtype):
+    mu = np.zeros(0, dtype)
+    for ours, theirs in [(fg.vmap(poisson.entropy), jax.vmap(jax_stats.poisson.entropy)),
+                         (fg.vmap(fg.grad(poisson.entropy)),
+                          jax.vmap(jax.grad(jax_stats.poisson.entropy))),
+                         (poisson.entropy, jax_stats.poisson.entropy)]:
+        result, expected = ours(mu), theirs(mu)
+        assert (result.shape, result.dtype) == (expected.shape, expected.dtype)

@@ -438,15 +438,31 @@ read_values_p = Primitive("read_values", _read_impl, register=False)
 defbatch(read_values_p, _read_per_element)
 
 
-def read_values(function, *args, **kwargs):
-    """``function(*args, **kwargs)`` (NumPy's, with no derivative) on the plain values of
-    its arguments, which may be traced and may hold traced values in lists."""
+# Functions of stacks of matrices that map over their leading axes, as NumPy's linalg:
+# a batch goes in front, in one call (a batch of size 0 included).
+read_stacked_p = Primitive("read_stacked", _read_impl, register=False)
+defbatch(read_stacked_p, leading)
+
+
+def _read(primitive, function, args, kwargs):
     leaves, tree = tree_flatten((args, kwargs))
     leaves = _plain(leaves)
     if not any(isinstance(x, Box) for x in leaves):
         args, kwargs = tree.unflatten(leaves)
         return function(*args, **kwargs)
-    return read_values_p(*leaves, function=function, tree=tree)
+    return primitive(*leaves, function=function, tree=tree)
+
+
+def read_values(function, *args, **kwargs):
+    """``function(*args, **kwargs)`` (NumPy's, with no derivative) on the plain values of
+    its arguments, which may be traced and may hold traced values in lists."""
+    return _read(read_values_p, function, args, kwargs)
+
+
+def read_stacked(function, *args, **kwargs):
+    """`read_values` for a function of stacks of matrices that maps over their leading
+    axes: under vmap, one call for the whole batch."""
+    return _read(read_stacked_p, function, args, kwargs)
 
 
 def _read_along_impl(x, function, axis, keepdims, options):

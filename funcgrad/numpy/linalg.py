@@ -19,7 +19,7 @@ from ..core import (Box, constant_like, dtype_of, every_value, shape_of, unbox_a
                     zeros_in_library_of)
 from . import reductions
 from ._axes import normalize_axis
-from ._batching import holds_anywhere, read_values
+from ._batching import holds_anywhere, read_stacked, read_values
 from ._batching import leading as batch_leading
 from ._rules import ArgVJP, aval, defbatch, defvjp, primitive, reject_out
 from ._base import astype, unbroadcast
@@ -206,8 +206,22 @@ def solve(a, b):
 _det = primitive(np.linalg.det, "linalg.det")
 
 
+def _adjugate(a):
+    """adj(A), which is det(A) inv(A) where A is invertible and stays defined where it is
+    not: from A = U diag(s) V^H, adj(A) = det(U) det(V^H) V diag(c) U^H, where c_i is the
+    product of the singular values other than s_i (so adj(A) is 0 at rank n - 2 or less)."""
+    u, s, vh = _svd(a, full_matrices=False, hermitian=False)
+    others = reductions._product_of_others(s, (len(shape_of(s)) - 1,))
+    phase = expand_dims(multiply(_det(u), _det(vh)), (-2, -1))
+    return multiply(phase, _matmul(multiply(_H(vh), expand_dims(others, -2)), _H(u)))
+
+
 def _det_pull(g, ans, a):
-    # d det(A) = det(A) tr(inv(A) dA); singular matrices are not differentiated here.
+    # d det(A) = tr(adj(A) dA). det(A) inv(A) is the cheap adjugate, and accurate near
+    # singular matrices too (the pivot that makes det small is the one inv divides by);
+    # NumPy's inv refuses an exactly singular matrix, where det is 0.
+    if holds_anywhere(ans == 0):
+        return multiply(expand_dims(g, (-2, -1)), _mT(_adjugate(a)))
     scale = expand_dims(multiply(g, ans), (-2, -1))
     return multiply(scale, _mT(_inv(a)))
 
@@ -234,7 +248,17 @@ def _slogdet_pull(cts, sign, a, shape, dtype):
     weight = g_logdet
     if dtype.kind == "c" and g_sign is not None:
         weight = add(weight, multiply(imag(multiply(g_sign, sign)), 1j))
-    return unbroadcast(multiply(expand_dims(weight, (-2, -1)), _mT(_inv(a))), shape, dtype)
+    inverse = _inverse_or_infinite(a, sign)
+    return unbroadcast(multiply(expand_dims(weight, (-2, -1)), _mT(inverse)), shape, dtype)
+
+
+def _inverse_or_infinite(a, sign):
+    """inv(A), or adj(A) / det(A) where A is singular (sign 0): infinite where a cofactor
+    is not 0, NaN where it is, as the derivative of log|det| is there (JAX's too, up to
+    the NaNs its LU factors make of some infinities)."""
+    if holds_anywhere(sign == 0):
+        return true_divide(_adjugate(a), expand_dims(_det(a), (-2, -1)))
+    return _inv(a)
 
 
 defvjp(_slogdet, ArgVJP(lambda ans, a: (ans[0], a, *aval(a)), _slogdet_pull))
@@ -325,14 +349,25 @@ def eigh(a, UPLO="L"):
     return EighResult(*_eigh(a, UPLO=UPLO))
 
 
+# The values-only decompositions are primitives of their own, so that a traced call (jit)
+# gets NumPy's values bit for bit: LAPACK computes them differently when it also computes
+# vectors. Their derivatives need the vectors, so they decompose again.
+_eigvalsh = primitive(np.linalg.eigvalsh, "linalg.eigvalsh")
+
+
+def _eigvalsh_pull(g, a, UPLO, shape, dtype):
+    return _eigh_pull((g, None), *_eigh(a, UPLO=UPLO), UPLO, shape, dtype)
+
+
+defvjp(_eigvalsh, ArgVJP(lambda ans, a, UPLO: (a, UPLO, *aval(a)), _eigvalsh_pull))
+
+
 def eigvalsh(a, UPLO="L"):
     """``numpy.linalg.eigvalsh``: the ascending eigenvalues of each Hermitian matrix."""
     a = _as_inexact(a)
     _check_matrices(a, "eigvalsh")
     _check_uplo(UPLO, "eigvalsh")
-    if not isinstance(a, Box):
-        return np.linalg.eigvalsh(a, UPLO)
-    return _eigh(a, UPLO=UPLO)[0]
+    return _eigvalsh(a, UPLO=UPLO)
 
 
 # ---- svd -----------------------------------------------------------------------------
@@ -398,6 +433,20 @@ def _add_optional(total, term):
 defvjp(_svd, ArgVJP(lambda ans, a, full_matrices, hermitian: (*ans, full_matrices, hermitian,
                                                              *aval(a)), _svd_pull))
 
+def _svdvals_impl(a, hermitian):
+    return np.linalg.svd(a, compute_uv=False, **_hermitian(hermitian))
+
+
+_svdvals = primitive(_svdvals_impl, "linalg.svdvals")
+
+
+def _svdvals_pull(g, a, hermitian, shape, dtype):
+    u, s, vh = _svd(a, full_matrices=False, hermitian=hermitian)
+    return _svd_pull((None, g, None), u, s, vh, False, hermitian, shape, dtype)
+
+
+defvjp(_svdvals, ArgVJP(lambda ans, a, hermitian: (a, hermitian, *aval(a)), _svdvals_pull))
+
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """``numpy.linalg.svd``: ``(U, S, Vh)`` with ``a = U @ diag(S) @ Vh``, singular values
@@ -406,9 +455,7 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     a = _as_inexact(a)
     _check_matrices(a, "svd", square=False)
     if not compute_uv:
-        if not isinstance(a, Box):
-            return np.linalg.svd(a, compute_uv=False, **_hermitian(hermitian))
-        return _svd(a, full_matrices=False, hermitian=bool(hermitian))[1]
+        return _svdvals(a, hermitian=bool(hermitian))
     return SVDResult(*_svd(a, full_matrices=bool(full_matrices), hermitian=bool(hermitian)))
 
 
@@ -737,13 +784,25 @@ def eig(a):
     return EigResult(*_eig(a))
 
 
+def _eigvals_impl(a):
+    return np.linalg.eigvals(a).astype(np.result_type(a.dtype, np.complex64))
+
+
+_eigvals = primitive(_eigvals_impl, "linalg.eigvals")
+
+
+def _eigvals_pull(g, a):
+    return _eig_pull((g, None), *_eig_save(_eig(a), a))
+
+
+defvjp(_eigvals, ArgVJP(lambda ans, a: (a,), _eigvals_pull))
+
+
 def eigvals(a):
     """``numpy.linalg.eigvals``: the (always complex) eigenvalues of each matrix."""
     a = _as_inexact(a)
     _check_matrices(a, "eigvals")
-    if not isinstance(a, Box):
-        return np.linalg.eigvals(a).astype(np.result_type(a.dtype, np.complex64))
-    return _eig(a)[0]
+    return _eigvals(a)
 
 
 # ---- norms, condition number, rank ---------------------------------------------------
@@ -878,7 +937,11 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     """``numpy.linalg.matrix_rank``: the number of singular values above a tolerance (an
     integer, so a constant for every transform)."""
     options = {name: value for name, value in (("tol", tol), ("rtol", rtol)) if value is not None}
-    return read_values(np.linalg.matrix_rank, A, **options, **_hermitian(hermitian))
+    # A stack's ranks in one call, unless a tolerance is traced: under vmap, NumPy would
+    # broadcast a batch of them against the batch of matrices.
+    stacked = len(shape_of(A)) >= 2 and not any(isinstance(v, Box) for v in options.values())
+    read = read_stacked if stacked else read_values
+    return read(np.linalg.matrix_rank, A, **options, **_hermitian(hermitian))
 
 
 # ---- NumPy's array-API additions -----------------------------------------------------
@@ -971,7 +1034,8 @@ def tensorsolve(a, b, axes=None):
 
 
 # NumPy's linalg maps over leading axes: the batch goes in front.
-for _primitive in (_inv, _solve, _det, _slogdet, _cholesky, _eigh, _svd, _qr, _pinv, _eig):
+for _primitive in (_inv, _solve, _det, _slogdet, _cholesky, _eigh, _eigvalsh, _svd, _svdvals,
+                   _qr, _pinv, _eig, _eigvals):
     defbatch(_primitive, batch_leading)
 
 __all__ = ["LinAlgError", "inv", "solve", "det", "slogdet", "cholesky", "eigh", "eigvalsh",

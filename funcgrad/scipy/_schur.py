@@ -23,6 +23,7 @@ from ..numpy.indexing import getitem
 from ..numpy.products import einsum, matmul
 from ..numpy.shape_ops import reshape, triu
 from ..numpy.linalg import _H, _conj, _mT
+from ._stacks import answering_empty_stacks
 
 _SORTS = (None, "lhp", "rhp", "iuc", "ouc")
 
@@ -37,7 +38,8 @@ def _schur_impl(a, output, sort):
     return t, z
 
 
-schur_p = primitive(_schur_impl, "scipy.linalg.schur", multiple_results=True)
+schur_p = primitive(answering_empty_stacks(_schur_impl), "scipy.linalg.schur",
+                    multiple_results=True)
 
 
 def _lower_indices(n):

@@ -16,7 +16,7 @@ from ..numpy import linalg as _np_linalg
 from ..numpy.linalg import _H, _conj, _mT, _triangle_matrix
 from ..numpy._base import astype, unbroadcast
 from ..numpy._batching import leading as batch_leading
-from ..numpy._batching import read_values
+from ..numpy._batching import read_stacked, read_values
 from ..numpy._rules import ArgVJP, aval, defbatch, defvjp, primitive
 from ..numpy.creation import asarray
 from ..numpy.elementwise import multiply, negative
@@ -25,6 +25,7 @@ from ..numpy.indexing import getitem
 from ..numpy.products import matmul
 from ..numpy.shape_ops import concatenate, expand_dims, pad, reshape, stack, tril, triu
 from . import _schur
+from ._stacks import answering_empty_stacks
 
 # ---- helpers -------------------------------------------------------------------------
 
@@ -65,11 +66,11 @@ def _triangle(x, lower, unit_diagonal=False):
 
 _TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
 
-_solve_triangular = primitive(
+_solve_triangular = primitive(answering_empty_stacks(
     _reporting("solve_triangular", lambda a, b, trans, lower, unit_diagonal:
                scipy.linalg.solve_triangular(a, b, trans=trans, lower=lower,
                                              unit_diagonal=unit_diagonal,
-                                             check_finite=False)),
+                                             check_finite=False)), right_hand_sides=(1,)),
     "scipy.linalg.solve_triangular")
 
 
@@ -180,9 +181,9 @@ def expm_frechet(A, E, method=None, compute_expm=True, check_finite=True):
 
 # ---- solve_sylvester, sqrtm ----------------------------------------------------------
 
-_solve_sylvester = primitive(
+_solve_sylvester = primitive(answering_empty_stacks(
     _reporting("solve_sylvester", lambda a, b, q: scipy.linalg.solve_sylvester(a, b, q)),
-    "scipy.linalg.solve_sylvester")
+    right_hand_sides=(2,)), "scipy.linalg.solve_sylvester")
 
 
 def _sylvester_rule(argnum):
@@ -230,8 +231,8 @@ def sqrtm(A, disp=True, blocksize=64):
 
 # ---- lu, lu_factor, lu_solve ---------------------------------------------------------
 
-_lu = primitive(_reporting("lu", lambda a: tuple(scipy.linalg.lu(a))), "scipy.linalg.lu",
-                multiple_results=True)
+_lu = primitive(answering_empty_stacks(_reporting("lu", lambda a: tuple(scipy.linalg.lu(a)))),
+                "scipy.linalg.lu", multiple_results=True)
 
 
 def _rows(x, start, stop=None):
@@ -328,8 +329,11 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
         return matmul(p, l), u
     if p_indices:
         # Row i of P @ L is row p[i] of L.
-        p = read_values(lambda p: np.argmax(p, axis=-1).astype(np.int32), p)
+        p = read_stacked(lambda p: np.argmax(p, axis=-1).astype(np.int32), p)
     return p, l, u
+
+
+_lu_pivots = answering_empty_stacks(lambda a: scipy.linalg.lu_factor(a, check_finite=False)[1])
 
 
 def lu_factor(a, overwrite_a=False, check_finite=True):
@@ -337,16 +341,23 @@ def lu_factor(a, overwrite_a=False, check_finite=True):
     matrix and LAPACK's pivot indices (a constant); differentiable in ``lu``."""
     a = _inexact(a, "lu_factor", "a")
     _, l, u = _lu(a)
-    piv = read_values(lambda a: scipy.linalg.lu_factor(a, check_finite=False)[1], a)
-    return tril(l, -1) + u, piv
+    return tril(l, -1) + u, read_stacked(_lu_pivots, a)
 
 
 def _row_order(piv):
-    """The rows of ``P^T b`` for LAPACK's pivots: row i was swapped with row piv[i]."""
-    order = np.arange(len(piv))
-    for i, j in enumerate(piv):
-        order[i], order[j] = order[j], order[i]
+    """The rows of ``P^T b`` for LAPACK's pivots (each vector along the last axis of
+    ``piv``): row i was swapped with row piv[i]."""
+    order = np.broadcast_to(np.arange(piv.shape[-1]), piv.shape).copy()
+    for i in range(piv.shape[-1]):
+        j = piv[..., i:i + 1]
+        at_i, at_j = order[..., i:i + 1].copy(), np.take_along_axis(order, j, -1)
+        np.put_along_axis(order, j, at_i, -1)
+        order[..., i:i + 1] = at_j
     return order
+
+
+def _row_order_inverse(piv):
+    return np.argsort(_row_order(piv), axis=-1)
 
 
 def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
@@ -362,14 +373,14 @@ def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
                          f"pivots as lu_factor returns them, got shapes "
                          f"{shape_of(lu_matrix)} and {shape_of(piv)}")
     trans = _TRANS[trans]
-    # The pivots may be traced (lu_factor under vmap): read as values, per element.
+    # The pivots may be traced (lu_factor under vmap): read as values.
     if trans == 0:
-        rows = getitem(asarray(b), read_values(_row_order, piv))
+        rows = getitem(asarray(b), read_stacked(_row_order, piv))
         y = solve_triangular(lu_matrix, rows, lower=True, unit_diagonal=True)
         return solve_triangular(lu_matrix, y, lower=False)
     y = solve_triangular(lu_matrix, b, trans=trans, lower=False)
     z = solve_triangular(lu_matrix, y, trans=trans, lower=True, unit_diagonal=True)
-    return getitem(z, read_values(lambda piv: np.argsort(_row_order(piv)), piv))
+    return getitem(z, read_stacked(_row_order_inverse, piv))
 
 
 # ---- solve_banded -------------------------------------------------------------------

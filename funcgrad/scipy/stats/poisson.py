@@ -61,8 +61,11 @@ def _summed_entropy(mu):
     + k: each part without the cancellation of k log(mu) against lgamma(k + 1)."""
     values = np.asarray(every_value(mu), np.float64)
     spread = 15.0 * np.sqrt(values) + 40.0
-    k = np.arange(max(0.0, math.floor(np.min(values - spread))),
-                  math.ceil(np.max(values + spread)) + 1.0)
+    if values.size:
+        k = np.arange(max(0.0, math.floor(np.min(values - spread))),
+                      math.ceil(np.max(values + spread)) + 1.0)
+    else:  # no mu (an empty array, or a vmap over none): no terms
+        k = np.zeros(0)
     rest = _log_gamma_rest(k).astype(dtype_of(mu))
     k = k.astype(dtype_of(mu))
     mu = fnp.expand_dims(mu, -1)
