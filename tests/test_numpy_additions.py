@@ -307,6 +307,43 @@ def test_einsum_sublist_errors_name_the_bad_label():
         fnp.einsum(m23, 3)
 
 
+# ---- lib.stride_tricks.sliding_window_view ----------------------------------------------------
+# (values and derivatives: tests/oracle_cases/stride_tricks.py)
+
+sliding_window_view = fnp.lib.stride_tricks.sliding_window_view
+
+
+def test_sliding_window_view_of_a_plain_array_is_numpys_view():
+    x = np.arange(6.0)
+    ours = sliding_window_view(x, 3)
+    np.testing.assert_array_equal(ours, np.lib.stride_tricks.sliding_window_view(x, 3))
+    assert np.shares_memory(ours, x) and not ours.flags.writeable
+    sliding_window_view(x, [2], axis=[0], writeable=True)[1, 1] = 10.0  # writes reach x
+    assert x[2] == 10.0
+
+
+@pytest.mark.parametrize("window_shape, axis, error", [
+    (-1, 0, ValueError),            # a negative window
+    ((2,), None, ValueError),       # axis=None needs a size for every axis
+    ((2, 2), 0, ValueError),        # one axis, two sizes
+    (4, 0, ValueError),             # larger than the array
+    ((2, 2), (1, 1), ValueError),   # the same axis twice, together larger than it
+    (2, 2, np.exceptions.AxisError),
+    (2.0, 0, TypeError),            # sizes are integers
+])
+def test_sliding_window_view_refuses_what_numpy_refuses(window_shape, axis, error):
+    x = np.ones((3, 2))
+    with pytest.raises(error):
+        np.lib.stride_tricks.sliding_window_view(x, window_shape, axis)
+    with pytest.raises(error, match="sliding_window_view"):
+        fg.grad(lambda x: fnp.sum(sliding_window_view(x, window_shape, axis)))(x)
+
+
+def test_sliding_window_view_of_a_traced_array_is_read_only():
+    with pytest.raises(ValueError, match="writeable=True.*immutable"):
+        fg.grad(lambda x: fnp.sum(sliding_window_view(x, 2, writeable=True)))(x3)
+
+
 # ---- conversions, settings, printing ----------------------------------------------------------
 
 
