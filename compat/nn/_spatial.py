@@ -362,9 +362,7 @@ def _max_pooled(x, kernel, stride, padding, dilation, output, return_indices):
     choice = _picked(unbox_all(windows), inside.reshape((count,) + output))
     chosen = _window_positions(count) == choice[..., None, :, :]
     dtype = unbox_all(windows).dtype
-    values = fnp.sum(fnp.where(chosen, windows, np.zeros((), dtype)), axis=-3)
-    if fnp.result_type(values) != dtype:  # NumPy's sum widens small integers
-        values = fnp.astype(values, dtype)
+    values = fnp.sum(fnp.where(chosen, windows, np.zeros((), dtype)), axis=-3, dtype=dtype)
     if not return_indices:
         return values, None
     # The flat index in the input's (H, W) plane of each window's choice.
