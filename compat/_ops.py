@@ -1343,7 +1343,8 @@ def softmax_dim(input, dim, name, stacklevel=3):
 
 def _shifted(input, axis, dtype, name):
     """input minus its maximum along `axis`; the maximum is a constant, which changes
-    neither softmax nor its derivative where it is finite."""
+    neither softmax nor its derivative where it is finite. Also the axes to normalize
+    over: `axis`, or none for a 0-d tensor (one element along PyTorch's dim 0 or -1)."""
     if dtype is not None:
         input = input.to(dtype)
     if input.dtype.category != _float:
@@ -1351,34 +1352,35 @@ def _shifted(input, axis, dtype, name):
         raise _dtypes.not_implemented_for(f"{name}_{kernel}", input.dtype)
     value = engine(input)
     raw = input._data
+    axes = (axis,) if raw.ndim else ()
     # As PyTorch's kernel, whatever the maximum: +inf or NaN there make the slice NaN.
-    top = np.max(raw, axis=axis, keepdims=True) if raw.size else raw.dtype.type(0)
-    return input, quiet().run(fnp.subtract, value, top)
+    top = np.max(raw, axis=axes, keepdims=True) if raw.size else raw.dtype.type(0)
+    return input, quiet().run(fnp.subtract, value, top), axes
 
 
 def softmax(input, dim=None, dtype=None):
     """exp(input) normalized to sum to 1 along `dim`."""
     axis = softmax_dim(input, dim, "softmax")
-    input, shifted = _shifted(input, axis, dtype, "softmax")
-    out = quiet().run(_softmax, shifted, axis)
+    input, shifted, axes = _shifted(input, axis, dtype, "softmax")
+    out = quiet().run(_softmax, shifted, axes)
     return wrap(out, "SoftmaxBackward0", (input,), saves_result=True)
 
 
-def _softmax(shifted, axis):
+def _softmax(shifted, axes):
     e = fnp.exp(shifted)
-    return fnp.true_divide(e, fnp.sum(e, axis=axis, keepdims=True))
+    return fnp.true_divide(e, fnp.sum(e, axis=axes, keepdims=True))
 
 
 def log_softmax(input, dim=None, dtype=None):
     """log(softmax(input)), computed without forming softmax."""
     axis = softmax_dim(input, dim, "log_softmax")
-    input, shifted = _shifted(input, axis, dtype, "log_softmax")
-    return wrap(quiet().run(_log_softmax, shifted, axis), "LogSoftmaxBackward0", (input,),
+    input, shifted, axes = _shifted(input, axis, dtype, "log_softmax")
+    return wrap(quiet().run(_log_softmax, shifted, axes), "LogSoftmaxBackward0", (input,),
                 saves_result=True)
 
 
-def _log_softmax(shifted, axis):
-    total = fnp.sum(fnp.exp(shifted), axis=axis, keepdims=True)
+def _log_softmax(shifted, axes):
+    total = fnp.sum(fnp.exp(shifted), axis=axes, keepdims=True)
     return fnp.subtract(shifted, fnp.log(total))
 
 

@@ -585,7 +585,10 @@ def _matrix_power(A, n):
 
 
 def _logsumexp(x, dim, keepdim=False):
-    return _fused.logsumexp_p(x, axes=checked_dims(x, dim), keepdims=keepdim)
+    axes = checked_dims(x, dim)
+    if fnp.ndim(x) == 0:  # PyTorch's 0-d tensor has one element along dim 0 or -1
+        axes = ()
+    return _fused.logsumexp_p(x, axes=axes, keepdims=keepdim)
 
 
 def _lgamma(x):

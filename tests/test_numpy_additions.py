@@ -1,6 +1,6 @@
-"""funcgrad.numpy's r_, c_, row_stack, real_if_close, scalar-type names and einsum's
-interleaved (operand, sublist) form: against JAX where it has them, else NumPy's values
-plus check_grads."""
+"""funcgrad.numpy's r_, c_, row_stack, real_if_close, scalar-type names, einsum's
+interleaved (operand, sublist) form, the dtype= of reductions and sliding_window_view's
+arguments: against JAX where it has them, else NumPy's values plus check_grads."""
 import warnings
 
 import hypothesis.strategies as st
@@ -305,6 +305,90 @@ def test_einsum_sublist_errors_name_the_bad_label():
         fnp.einsum(m23, [0, 1], ["i"])
     with pytest.raises(TypeError, match="sublist of operand 0 must be a list"):
         fnp.einsum(m23, 3)
+
+
+# ---- dtype= of reductions and scans ---------------------------------------------------------
+
+INTEGERS = np.array([[0, 1, 2], [4, 5, 7]], np.int32)
+DTYPE_REDUCTIONS = ["sum", "prod", "cumsum", "cumprod", "nansum", "nanprod", "nancumsum",
+                    "nancumprod", "trace", "mean"]
+
+
+@pytest.mark.parametrize("name", DTYPE_REDUCTIONS + ["nanmean"])
+@pytest.mark.parametrize("dtype", [np.int32, np.int16, np.complex64])
+def test_reductions_compute_in_their_dtype_argument_as_jax(name, dtype):
+    # (int32 and int16 results, which NumPy's reductions would otherwise widen to int64)
+    inputs = [INTEGERS] if name == "nanmean" else [INTEGERS, INTEGERS.astype(np.float32)]
+    for x in inputs:
+        expected = getattr(jnp, name)(x, dtype=dtype)
+        for ours in (getattr(fnp, name)(x, dtype=dtype),
+                     fg.jit(lambda x: getattr(fnp, name)(x, dtype=dtype))(x)):
+            assert ours.dtype == expected.dtype == getattr(np, name)(x, dtype=dtype).dtype
+            np.testing.assert_array_equal(ours, expected)
+
+
+@pytest.mark.parametrize("name", ["var", "std", "nanvar", "nanstd"])
+@pytest.mark.parametrize("dtype", [np.int32, np.int16, np.complex64])
+@pytest.mark.parametrize("axis", [None, 1])
+def test_deviations_in_a_dtype_argument_are_numpys(name, dtype, axis):
+    """An integer dtype= makes NumPy truncate the mean and the result (JAX computes in
+    floats or refuses), a complex one gives a complex result (as JAX's); both as NumPy."""
+    x = INTEGERS
+    try:
+        expected = getattr(np, name)(x, axis=axis, dtype=dtype)
+    except TypeError as error:  # (NumPy's sqrt of int16 variances into themselves)
+        with pytest.raises(type(error)):
+            getattr(fnp, name)(x, axis=axis, dtype=dtype)
+        return
+    ours = getattr(fnp, name)(x, axis=axis, dtype=dtype)
+    assert ours.dtype == expected.dtype
+    np.testing.assert_allclose(ours, expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["nanmean", "nanvar", "nanstd"])
+def test_nan_statistics_of_floats_refuse_an_integer_dtype_as_numpy(name):
+    x = INTEGERS.astype(np.float32)
+    with pytest.raises(TypeError):
+        getattr(np, name)(x, dtype=np.int32)
+    with pytest.raises(TypeError, match=f"{name}: dtype=int32 for an array of float32"):
+        getattr(fnp, name)(x, dtype=np.int32)
+
+
+# ---- lib.stride_tricks.sliding_window_view ----------------------------------------------------
+# (values and derivatives: tests/oracle_cases/stride_tricks.py)
+
+sliding_window_view = fnp.lib.stride_tricks.sliding_window_view
+
+
+def test_sliding_window_view_of_a_plain_array_is_numpys_view():
+    x = np.arange(6.0)
+    ours = sliding_window_view(x, 3)
+    np.testing.assert_array_equal(ours, np.lib.stride_tricks.sliding_window_view(x, 3))
+    assert np.shares_memory(ours, x) and not ours.flags.writeable
+    sliding_window_view(x, [2], axis=[0], writeable=True)[1, 1] = 10.0  # writes reach x
+    assert x[2] == 10.0
+
+
+@pytest.mark.parametrize("window_shape, axis, error", [
+    (-1, 0, ValueError),            # a negative window
+    ((2,), None, ValueError),       # axis=None needs a size for every axis
+    ((2, 2), 0, ValueError),        # one axis, two sizes
+    (4, 0, ValueError),             # larger than the array
+    ((2, 2), (1, 1), ValueError),   # the same axis twice, together larger than it
+    (2, 2, np.exceptions.AxisError),
+    (2.0, 0, TypeError),            # sizes are integers
+])
+def test_sliding_window_view_refuses_what_numpy_refuses(window_shape, axis, error):
+    x = np.ones((3, 2))
+    with pytest.raises(error):
+        np.lib.stride_tricks.sliding_window_view(x, window_shape, axis)
+    with pytest.raises(error, match="sliding_window_view"):
+        fg.grad(lambda x: fnp.sum(sliding_window_view(x, window_shape, axis)))(x)
+
+
+def test_sliding_window_view_of_a_traced_array_is_read_only():
+    with pytest.raises(ValueError, match="writeable=True.*immutable"):
+        fg.grad(lambda x: fnp.sum(sliding_window_view(x, 2, writeable=True)))(x3)
 
 
 # ---- conversions, settings, printing ----------------------------------------------------------

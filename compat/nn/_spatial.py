@@ -4,8 +4,8 @@ F.conv1d, F.conv2d, F.max_pool2d, F.avg_pool2d and F.adaptive_avg_pool2d.
 Each is composed of funcgrad.numpy's differentiable operations on the operands' boxes of
 compat's eager tape, as the rest of nn.functional is (no derivative is written here):
 
-* a convolution gathers its windows (`_windows`: per spatial dimension, one strided
-  slice of the padded input per kernel offset, stacked into a kernel axis), then
+* a convolution gathers its windows (`_windows`: a sliding-window view of the padded
+  input, funcgrad.numpy.lib.stride_tricks', strided and dilated by slicing), then
   multiplies them by the weight in one matrix product per group (im2col);
 * max pooling gathers the windows the same way and keeps, of each, the element PyTorch's
   kernel picks (the first largest; the last NaN), so the gradient goes where PyTorch's
@@ -25,6 +25,7 @@ import numpy as np
 
 import funcgrad.numpy as fnp
 from funcgrad.core import unbox_all
+from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 
 from .. import _dtypes, _ops
 from .._quiet import quiet
@@ -42,16 +43,20 @@ def _check_tensor(value, name, position, function):
 def _windows(x, kernel, stride, dilation, output):
     """The windows of `x` (*lead, *spatial), already padded, along its last len(kernel)
     dimensions: an array (*lead, *kernel, *output) whose element [*l, *k, *o] is
-    x[*l, *(o * stride + k * dilation)]."""
-    lead = fnp.ndim(x) - len(kernel)
-    for i, (size, step, spacing, count) in enumerate(zip(kernel, stride, dilation, output)):
-        axis = lead + 2 * i  # after the kernel and output axes of the dimensions before it
-        head = (slice(None),) * axis
-        offsets = [fnp.getitem(x, head + (slice(k * spacing, k * spacing + step * (count - 1)
-                                                    + 1, step),))
-                   for k in range(size)]
-        x = fnp.stack(offsets, axis=lead + i)
-    return x
+    x[*l, *(o * stride + k * dilation)]. Views of x: its sliding windows of the dilated
+    kernel's extent, every stride-th window and every dilation-th element of each, the
+    kernel axes moved first (the gradient adds back one slice per offset in the extent)."""
+    dims = len(kernel)
+    lead = fnp.ndim(x) - dims
+    extents = tuple(spacing * (size - 1) + 1 for size, spacing in zip(kernel, dilation))
+    x = sliding_window_view(x, extents, axis=tuple(range(lead, lead + dims)))
+    if fnp.shape(x)[lead:] != tuple(output) + tuple(kernel):  # strided or dilated
+        x = fnp.getitem(x, (Ellipsis,)
+                        + tuple(slice(0, step * (count - 1) + 1, step)
+                                for step, count in zip(stride, output))
+                        + tuple(slice(None, None, spacing) for spacing in dilation))
+    outputs = tuple(range(lead, lead + dims))
+    return fnp.transpose(x, tuple(range(lead)) + tuple(o + dims for o in outputs) + outputs)
 
 
 # ---- convolution ---------------------------------------------------------------------------
@@ -357,9 +362,7 @@ def _max_pooled(x, kernel, stride, padding, dilation, output, return_indices):
     choice = _picked(unbox_all(windows), inside.reshape((count,) + output))
     chosen = _window_positions(count) == choice[..., None, :, :]
     dtype = unbox_all(windows).dtype
-    values = fnp.sum(fnp.where(chosen, windows, np.zeros((), dtype)), axis=-3)
-    if fnp.result_type(values) != dtype:  # NumPy's sum widens small integers
-        values = fnp.astype(values, dtype)
+    values = fnp.sum(fnp.where(chosen, windows, np.zeros((), dtype)), axis=-3, dtype=dtype)
     if not return_indices:
         return values, None
     # The flat index in the input's (H, W) plane of each window's choice.

@@ -79,14 +79,16 @@ _elu_ = inplace(lambda input, alpha: _activation(input, "elu_cpu", lambda x: _el
 
 
 def silu(input, inplace=False):
-    """input * sigmoid(input), computed as input / (1 + exp(-input))."""
+    """input * sigmoid(input)."""
     if inplace:
         return _silu_(input)
     return _activation(input, "silu_cpu", _silu, "SiluBackward0")
 
 
 def _silu(x):
-    return fnp.true_divide(x, fnp.add(1.0, fnp.exp(fnp.negative(x))))
+    # Not x / (1 + exp(-x)): where exp(-x) overflows (x below -89 in float32), that
+    # quotient's derivative is x * inf / inf ** 2, NaN; sigmoid's slope s * (1 - s) is 0.
+    return fnp.multiply(x, fsp.expit(x))
 
 
 _silu_ = inplace(lambda input: _activation(input, "silu_cpu", _silu, "SiluBackward0"))

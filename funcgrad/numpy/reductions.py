@@ -16,7 +16,7 @@ import numpy as np
 
 from ..core import Box, as_dtype, dtype_of, full_of_part, shape_of, unbox_all
 from ._axes import kept_shape, normalize_axis
-from ._base import asarray, astype, chunked_like, gather, spread, sum_p, ufunc_reduction
+from ._base import asarray, astype, cast, chunked_like, gather, spread, sum_p, ufunc_reduction
 from ._batching import may_hold, read_along
 from ._batching import reduction as batch_reduction
 from ._batching import scan as batch_scan
@@ -258,6 +258,15 @@ def _prepare(function, a, axis, dtype=None, out=None):
     return a, normalize_axis(axis, len(shape_of(a)), function)
 
 
+def check_nan_dtype(function, a, dtype):
+    """NumPy's refusal of an integer or boolean dtype= for the NaN-ignoring statistics of
+    a float or complex array."""
+    if dtype is not None and _is_inexact(a) and np.dtype(dtype).kind not in "fc":
+        raise TypeError(f"funcgrad.numpy.{function}: dtype={np.dtype(dtype)} for an array of "
+                        f"{dtype_of(a)}: the dtype of a float or complex array's NaN-ignoring "
+                        f"{function} must be float or complex too, as in NumPy")
+
+
 def _one_axis(function, axis, ndim):
     """A single axis (an int, possibly negative) as a non-negative int."""
     if not isinstance(axis, (int, np.integer)):
@@ -303,14 +312,17 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     """``numpy.sum``: the sum over ``axis`` (None, int or tuple), differentiable."""
     a, axes = _prepare("sum", a, axis, dtype, out)
     result = sum_p(_masked("sum", a, where, 0), axes=axes, keepdims=bool(keepdims))
-    return result if initial is None else add(result, initial)
+    # In dtype= (also prod's and the scans'): NumPy's reductions of small integers widen
+    # to int64 unless dtype= says otherwise. Cast back: the values are those NumPy
+    # computes in dtype (integer sums and products wrap modulo the width either way).
+    return cast(result if initial is None else add(result, initial), dtype)
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """``numpy.prod``; derivatives are products of the other elements, exact at zeros."""
     a, axes = _prepare("prod", a, axis, dtype, out)
     result = _prod(_masked("prod", a, where, 1), axes=axes, keepdims=bool(keepdims))
-    return result if initial is None else multiply(result, initial)
+    return cast(result if initial is None else multiply(result, initial), dtype)
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
@@ -418,10 +430,11 @@ def nancumprod(a, axis=None, dtype=None, out=None):
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """``numpy.nanmean``: the mean of the non-NaN elements (NaN for all-NaN slices)."""
+    check_nan_dtype("nanmean", asarray(a), dtype)
     a, axes = _prepare("nanmean", a, axis, dtype, out)
     mask, nans = _mask("nanmean", where, shape_of(a)), _nan_mask(a)
     if nans is None:
-        return mean(a, axes, keepdims=keepdims, where=True if mask is None else mask)
+        return mean(a, axes, dtype, keepdims=keepdims, where=True if mask is None else mask)
     valid = ~nans if mask is None else mask & ~nans
     total = sum_p(_select(valid, a, 0), axes=axes, keepdims=bool(keepdims))
     return _divide_by_count(total, valid, axes, keepdims)
@@ -464,7 +477,8 @@ def _scanner(primitive_, name):
         a, _ = _prepare(name, a, None, dtype, out)
         if axis is None:
             a, axis = reshape(a, (-1,)), 0
-        return primitive_(a, axis=_one_axis(name, axis, len(shape_of(a))), reverse=False)
+        return cast(primitive_(a, axis=_one_axis(name, axis, len(shape_of(a))), reverse=False),
+                    dtype)
     scan.__name__ = name
     return scan
 

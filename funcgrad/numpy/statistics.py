@@ -11,14 +11,14 @@ import numpy as np
 from ..core import Box, as_dtype, dtype_of, shape_of, unbox_all
 from ..debug import user_origin
 from ._axes import kept_shape, normalize_axis
-from ._base import astype
-from ._batching import holds_anywhere, may_hold, plain_value
+from ._base import astype, cast
+from ._batching import holds_anywhere, may_hold, plain_value, read_values
 from .creation import asarray
 from .elementwise import add, conjugate, multiply, real, sqrt, subtract, true_divide
 from .elementwise import where as _select
 from .indexing import getitem
 from .reductions import (_axes_last, _count, _is_inexact, _mask, _nan_mask, _prepare, _reject,
-                         max, mean, min, sum)
+                         check_nan_dtype, max, mean, min, sum)
 from .shape_ops import broadcast_to, reshape, transpose
 
 
@@ -42,19 +42,40 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     a zero derivative).
     ``correction`` is the array-API name of ``ddof``; ``mean`` a precomputed mean
     (with keepdims=True) to use instead."""
+    if _integer(dtype):
+        return _in_integers(np.var, a, axis, dtype, out, ddof, keepdims, where, mean,
+                            correction)
     a, axes = _prepare("var", a, axis, dtype, out)
     if not _is_inexact(a):
         a = _cast(a, np.float64)
     mask = _mask("var", where, shape_of(a))
-    return _variance(a, axes, _ddof("var", ddof, correction), keepdims, mask, mean)
+    # (a complex dtype= gives a complex variance, as NumPy's sum of the squares in it)
+    return cast(_variance(a, axes, _ddof("var", ddof, correction), keepdims, mask, mean),
+                dtype)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
     """``numpy.std``: the square root of `var` (its derivative is NaN where var is 0, as
     in JAX)."""
+    if _integer(dtype):
+        return _in_integers(np.std, a, axis, dtype, out, ddof, keepdims, where, mean,
+                            correction)
     return sqrt(var(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
                     correction=correction))
+
+
+def _integer(dtype):
+    return dtype is not None and np.dtype(dtype).kind not in "fc"
+
+
+def _in_integers(function, a, axis, dtype, out, ddof, keepdims, where, mean, correction):
+    """A variance or standard deviation with an integer dtype=: NumPy's own, on the
+    values (its mean is truncated to the dtype, and so is the result: no derivative)."""
+    _reject(function.__name__, out=out)
+    options = {} if correction is None else {"correction": correction}
+    return read_values(function, a, axis, dtype, ddof=ddof, keepdims=keepdims, where=where,
+                       mean=mean, **options)
 
 
 def _ddof(function, ddof, correction):
@@ -110,6 +131,10 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
            mean=None, correction=None):
     """``numpy.nanvar``: `var` of the non-NaN elements (NaNs get zero derivatives); NaN
     where there are no more than ``ddof`` of them."""
+    check_nan_dtype("nanvar", asarray(a), dtype)
+    if _integer(dtype):  # (of an integer array, which holds no NaN)
+        return _in_integers(np.var, a, axis, dtype, out, ddof, keepdims, where, mean,
+                            correction)
     a, axes = _prepare("nanvar", a, axis, dtype, out)
     if not _is_inexact(a):
         a = _cast(a, np.float64)
@@ -117,13 +142,17 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     if nans is not None:
         mask = ~nans if mask is None else mask & ~nans
         a = _select(nans, 0, a)
-    return _variance(a, axes, _ddof("nanvar", ddof, correction), keepdims, mask, mean,
-                     degenerate=np.nan)
+    return cast(_variance(a, axes, _ddof("nanvar", ddof, correction), keepdims, mask, mean,
+                          degenerate=np.nan), dtype)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=None, correction=None):
     """``numpy.nanstd``: the square root of `nanvar`."""
+    check_nan_dtype("nanstd", asarray(a), dtype)
+    if _integer(dtype):
+        return _in_integers(np.std, a, axis, dtype, out, ddof, keepdims, where, mean,
+                            correction)
     return sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
                        correction=correction))
 

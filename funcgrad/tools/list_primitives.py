@@ -13,6 +13,7 @@ from funcgrad.core import registry
 
 # The namespaces users call, in the order the page lists them.
 NAMESPACES = ("funcgrad", "funcgrad.numpy", "funcgrad.numpy.linalg", "funcgrad.numpy.fft",
+              "funcgrad.numpy.lib.stride_tricks",
               "funcgrad.scipy.special", "funcgrad.scipy.stats", "funcgrad.tree_util",
               "funcgrad.flatten_util", "funcgrad.example_libraries.optimizers")
 

@@ -178,6 +178,31 @@ def test_activations_where_their_pieces_meet(layer, dtype):
     check(case, atol=1e-6)
 
 
+def _extremes(torch, dtype, largest=True):
+    values = [-1000.0, -745.5, -100.0, -89.5, -88.5, -20.0, -1.0, -0.0, 0.0, 1.0, 20.0, 88.5,
+              89.5, 100.0, 745.5, 1000.0, float("nan")]
+    if largest:
+        values += [-torch.finfo(dtype).max, torch.finfo(dtype).max, float("-inf"),
+                   float("inf")]
+    return torch.tensor(values, dtype=dtype, requires_grad=True)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("function", ["silu", "softplus", "mish", "gelu", "elu", "selu",
+                                      "logsigmoid", "sigmoid"])
+def test_activations_at_the_ends_of_their_dtype(function, dtype):
+    # Where exp overflows or underflows (past +-89 in float32, +-745 in float64): silu's
+    # derivative was NaN there. (PyTorch's float32 GELU is NaN at +-inf, see
+    # test_activations, and overflows to inf at the largest float32, computing x * (1 +
+    # erf) first.)
+    def case(torch):
+        x = _extremes(torch, getattr(torch, dtype), largest=function != "gelu")
+        out = getattr(torch.nn.functional, function)(x)
+        out.backward(torch.ones_like(out))
+        return out, x.grad
+    check(case)
+
+
 _IN_PLACE = {"selu": "SELU", "mish": "Mish", "hardswish": "Hardswish",
              "hardsigmoid": "Hardsigmoid", "relu6": "ReLU6", "hardtanh": "Hardtanh"}
 

@@ -304,3 +304,28 @@ def test_float16_linear_algebra_is_refused_as_torch_refuses_it(expression):
     TypeError of its own); the Frobenius, 1- and inf-norms and vector norms compute."""
     check(lambda torch: eval(expression, {"torch": torch, "h": torch.tensor(
         [[2.0, 1.0], [1.0, 3.0]], dtype=torch.float16)}), rtol=1e-3, atol=1e-3, messages=True)
+
+
+@pytest.mark.parametrize("expression", [
+    "torch.softmax(x, 0)", "x.softmax(-1)", "torch.log_softmax(x, -1)", "x.log_softmax(0)",
+    "F.softmax(x, dim=0)", "F.log_softmax(x, -1)", "F.softmin(x, 0)",
+    "torch.nn.Softmax(dim=-1)(x)", "torch.logsumexp(x, 0)", "x.logsumexp(-1)",
+    "torch.logsumexp(x, (0,), keepdim=True)", "torch.special.logsumexp(x, [-1])"])
+@pytest.mark.parametrize("value", [1.5, -INF, INF, NAN])
+def test_normalizing_a_0_d_tensor_along_dim_0_or_minus_1_is_torchs(expression, value):
+    """PyTorch's 0-d tensor has one element along dim 0 or -1 (NumPy's has no axis):
+    softmax gives 1, log_softmax 0 and logsumexp the value itself, NaN for infinities and
+    NaN as a slice of one element gives."""
+    def case(torch):
+        x = torch.tensor(value, requires_grad=True)
+        out = eval(expression, {"torch": torch, "F": torch.nn.functional, "x": x})
+        out.backward()
+        return out, x.grad
+    check(case)
+
+
+@pytest.mark.parametrize("expression", ["torch.softmax(x, 1)", "x.log_softmax(-2)",
+                                        "torch.logsumexp(x, 1)"])
+def test_a_0_d_tensor_has_no_dim_past_0_or_minus_1(expression):
+    check(lambda torch: eval(expression, {"torch": torch, "x": torch.tensor(1.5)}),
+          messages=True)
