@@ -25,8 +25,11 @@ COMPARED_WITH_A_LOOP = VALUE_DEPENDENT | {"scipy_linalg_schur"}
 
 # Cases whose arguments' entries must stay where they are (see oracle._BATCH_ELEMENTS).
 # polydiv: the divisor's leading coefficient is non-zero; solve_banded: the diagonal
-# (dominant) is row u of the band storage.
-KEEP_POSITIONS = {"polynomial_polydiv", "scipy_linalg_solve_banded"}
+# (dominant) is row u of the band storage; lu of a wide matrix: its leading square block
+# is invertible (flipped, [[5, 0, 0, 0], [0, 5, 0, 0]] has a zero first column, where lu
+# has no derivative: funcgrad raises, JAX gives inf and NaN).
+KEEP_POSITIONS = {"polynomial_polydiv", "scipy_linalg_solve_banded",
+                  "scipy_linalg_lu_rectangular"}
 
 # Cases whose per-example gradient differs from JAX's, and why.
 GRADIENT_DIFFERS = {
