@@ -434,7 +434,10 @@ defvjp(_svd, ArgVJP(lambda ans, a, full_matrices, hermitian: (*ans, full_matrice
                                                              *aval(a)), _svd_pull))
 
 def _svdvals_impl(a, hermitian):
-    return np.linalg.svd(a, compute_uv=False, **_hermitian(hermitian))
+    try:
+        return np.linalg.svd(a, compute_uv=False, **_hermitian(hermitian))
+    except TypeError:  # an array library whose svd has no compute_uv (Dask's)
+        return np.linalg.svd(a, **_hermitian(hermitian))[1]
 
 
 _svdvals = primitive(_svdvals_impl, "linalg.svdvals")
