@@ -10,6 +10,7 @@ import contextlib
 import io
 import math
 import re
+import warnings
 
 import numpy as np
 import torch
@@ -40,6 +41,30 @@ def run(case, library):
 
 def run_both(case):
     return run(case, "compat"), run(case, "torch")
+
+
+def seeded(case, seed=0):
+    """`case` run after manual_seed(seed) in its library."""
+    def run(library):
+        library.manual_seed(seed)
+        return case(library)
+    return run
+
+
+def assert_same_error(case):
+    """Both libraries raise the same exception type with the same message (warnings on
+    the way, compared elsewhere, are silenced)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = run_both(case)
+    assert isinstance(theirs, Raised), f"torch did not raise: {theirs!r}"
+    assert isinstance(ours, Raised), f"compat did not raise; torch raised {theirs}"
+    assert (ours.type, ours.message) == (theirs.type, theirs.message)
+
+
+def gradients(module):
+    """A module's parameters' gradients, by name."""
+    return [(name, p.grad) for name, p in module.named_parameters()]
 
 
 def check(case, rtol=1e-5, atol=1e-6, grad_fn_names=True, messages=False):

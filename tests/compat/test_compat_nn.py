@@ -11,35 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compat_harness import (LIBRARIES, Raised, assert_same, check, check_printed, graph,
-                            run_both)
-
-
-def seeded(case, seed=0):
-    """`case` run after manual_seed(seed) in its library."""
-    def run(library):
-        library.manual_seed(seed)
-        return case(library)
-    return run
+from compat_harness import (LIBRARIES, Raised, assert_same, assert_same_error, check,
+                            check_printed, gradients, graph, run_both, seeded)
 
 
 def check_seeded(case, seed=0, **options):
     return check(seeded(case, seed), **options)
-
-
-def assert_same_error(case):
-    """Both libraries raise the same exception type with the same message (warnings on
-    the way, compared elsewhere, are silenced)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ours, theirs = run_both(case)
-    assert isinstance(theirs, Raised), f"torch did not raise: {theirs!r}"
-    assert isinstance(ours, Raised), f"compat did not raise; torch raised {theirs}"
-    assert (ours.type, ours.message) == (theirs.type, theirs.message)
-
-
-def gradients(module):
-    return [(name, p.grad) for name, p in module.named_parameters()]
 
 
 def parameters(module):

@@ -6,31 +6,11 @@ import warnings
 
 import pytest
 
-from compat_harness import Raised, check, check_printed, graph, run_both
+from compat_harness import (assert_same_error, check, check_printed, gradients, graph, run_both,
+                            seeded)
 
 # float32 sums over up to a hundred products differ from PyTorch's in the last bits.
 TOLERANCES = {"float32": {"rtol": 1e-4, "atol": 1e-5}, "float64": {"rtol": 1e-10, "atol": 1e-12}}
-
-
-def seeded(case, seed=0):
-    def run(library):
-        library.manual_seed(seed)
-        return case(library)
-    return run
-
-
-def assert_same_error(case):
-    """Both libraries raise the same exception type with the same message."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ours, theirs = run_both(case)
-    assert isinstance(theirs, Raised), f"torch did not raise: {theirs!r}"
-    assert isinstance(ours, Raised), f"compat did not raise; torch raised {theirs}"
-    assert (ours.type, ours.message) == (theirs.type, theirs.message)
-
-
-def gradients(module):
-    return [(name, p.grad) for name, p in module.named_parameters()]
 
 
 def _backward_through(torch, out, dtype):

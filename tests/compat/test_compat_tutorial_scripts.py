@@ -9,23 +9,7 @@ import warnings
 import pytest
 
 import compat
-from compat_harness import Raised, check, check_printed, run_both
-
-
-def seeded(case, seed=0):
-    """`case` run after manual_seed(seed) in its library."""
-    def run(library):
-        library.manual_seed(seed)
-        return case(library)
-    return run
-
-
-def assert_same_error(case):
-    """Both libraries raise the same exception type with the same message."""
-    ours, theirs = run_both(case)
-    assert isinstance(theirs, Raised), f"torch did not raise: {theirs!r}"
-    assert isinstance(ours, Raised), f"compat did not raise; torch raised {theirs}"
-    assert (ours.type, ours.message) == (theirs.type, theirs.message)
+from compat_harness import assert_same_error, check, check_printed, seeded
 
 
 # ---- models and containers -----------------------------------------------------------------
