@@ -12,6 +12,7 @@ os.environ.setdefault("JAX_DISABLE_MOST_OPTIMIZATIONS", "1")
 
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis.database import DirectoryBasedExampleDatabase  # noqa: E402
 
 # The default run is the same on every machine and every run: derandomized, with no example
 # database, so `python -m pytest` passes or fails for the code alone. Exploration is a separate,
@@ -22,8 +23,14 @@ _quiet_health = [HealthCheck.too_slow, HealthCheck.data_too_large]
 settings.register_profile(
     "default", max_examples=12, deadline=None, derandomize=True, database=None,
     suppress_health_check=_quiet_health)
+# A profile starts from the settings loaded when it is registered ("default" above), so
+# exploration turns derandomizing off and names its database: without both, it replayed
+# the default run's examples and kept no finds.
 settings.register_profile(
-    "explore", max_examples=200, deadline=None, suppress_health_check=_quiet_health)
+    "explore", max_examples=200, deadline=None, derandomize=False,
+    database=DirectoryBasedExampleDatabase(
+        os.path.join(os.path.dirname(os.path.dirname(__file__)), ".hypothesis", "examples")),
+    suppress_health_check=_quiet_health)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 import funcgrad  # noqa: E402
