@@ -45,15 +45,17 @@ def _from_mpmath_of_two(function, orders=(0, 0)):
     """``function(x, y)`` (of mpmath numbers) as a JAX function differentiable in both
     arguments to any order, each partial derivative mpmath's, in extra precision."""
     def evaluate(x, y):
-        x, y = numpy.broadcast_arrays(x, y)
         values = numpy.vectorize(lambda a, b: float(
             mpmath.diff(function, (float(a), float(b)), orders)))(x, y)
-        return numpy.asarray(values, numpy.result_type(x, y))
+        return numpy.asarray(values, numpy.result_type(x.dtype, y.dtype))
 
     @jax.custom_jvp
     def jax_function(x, y):
-        shape = jnp.broadcast_shapes(jnp.shape(x), jnp.shape(y))
-        return jax.pure_callback(evaluate, jax.ShapeDtypeStruct(shape, jnp.result_type(x, y)),
+        # Broadcast here, where the shapes are one element's: under vmap, "broadcast_all"
+        # gives both the batch axis but leaves their ranks apart (a batch of numbers, (B,),
+        # beside a batch of rows, (B, 3), which NumPy cannot broadcast).
+        x, y = jnp.broadcast_arrays(x, y)
+        return jax.pure_callback(evaluate, jax.ShapeDtypeStruct(x.shape, jnp.result_type(x, y)),
                                  x, y, vmap_method="broadcast_all")
 
     @jax_function.defjvp
