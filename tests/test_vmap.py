@@ -475,6 +475,39 @@ def test_value_dependent_derivatives_per_element_match_jax(make, batch):
                       jax.vmap(jax.grad(lambda x: jnp.sum(theirs(x))))(batch))
 
 
+def _tall_batch(rank_deficient):
+    """Three 5 x 3 matrices (the middle one of rank 2 where asked) and right-hand sides."""
+    rng_ = np.random.default_rng(6)
+    a, b = rng_.normal(size=(3, 5, 3)), rng_.normal(size=(3, 5))
+    for i in rank_deficient:
+        a[i, :, 2] = a[i, :, 0] - a[i, :, 1]
+    return a, b
+
+
+@pytest.mark.parametrize("a, b", [
+    _tall_batch(()),  # residuals for every element
+    _tall_batch((0, 1, 2)),  # for none: every one rank deficient
+    (np.random.default_rng(7).normal(size=(3, 2, 4)),  # wide: for none
+     np.random.default_rng(8).normal(size=(3, 2, 2))),
+], ids=["tall, full rank", "tall, rank deficient", "wide"])
+def test_lstsq_under_vmap_gives_what_a_loop_of_numpy_gives(a, b):
+    # Its rank, and so whether it has residuals, is read from the values of each element.
+    batched = fg.vmap(fnp.linalg.lstsq)(a, b)
+    looped = [np.linalg.lstsq(a[i], b[i]) for i in range(len(a))]
+    for ours, theirs in zip(batched, zip(*looped)):
+        np.testing.assert_allclose(ours, np.stack(theirs), rtol=1e-10, atol=1e-12)
+    square = lambda np_: lambda a, b: np_.sum(np_.linalg.lstsq(a, b)[0] ** 2)  # noqa: E731
+    ours, theirs = both(square)
+    if np.linalg.matrix_rank(a).min() == min(a.shape[1:]):  # differentiable at full rank
+        assert_tree_close(fg.vmap(fg.grad(ours, argnums=(0, 1)))(a, b),
+                          jax.vmap(jax.grad(theirs, argnums=(0, 1)))(a, b), rtol=1e-8)
+
+
+def test_lstsq_under_vmap_refuses_a_batch_with_and_without_residuals():
+    with pytest.raises(ValueError, match="vmap: linalg.lstsq's residuals .* no one shape"):
+        fg.vmap(fnp.linalg.lstsq)(*_tall_batch((1,)))
+
+
 # ---- products with a shared matrix: one matrix product for the whole batch ------------------
 
 

@@ -608,9 +608,19 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NOT_GIVEN):
     return _pinv(a, options=tuple(options))
 
 
+def _rank(s, cutoff):
+    """The numerical rank of matrices of singular values `s` (descending, stacked on the
+    last axis): how many exceed `cutoff` times the largest."""
+    return np.count_nonzero(s > cutoff * s[..., :1], axis=-1).astype(np.int32)
+
+
 def lstsq(a, b, rcond=None):
     """``numpy.linalg.lstsq``: ``(x, residuals, rank, s)`` for the least-squares solution of
-    ``a @ x = b``; ``x`` is differentiable where the rank of ``a`` is locally constant."""
+    ``a @ x = b``; ``x`` is differentiable where the rank of ``a`` is locally constant.
+
+    As NumPy's, the residuals are empty unless ``a`` is tall and of full rank. Under vmap
+    that is read per element of the batch: a batch whose elements disagree has no one shape
+    of residuals, and raises."""
     a, b = _as_inexact(a), _as_inexact(b)
     if len(shape_of(a)) != 2 or len(shape_of(b)) not in (1, 2):
         raise LinAlgError(f"funcgrad.numpy.linalg.lstsq: a must be a matrix and b a vector or "
@@ -622,16 +632,21 @@ def lstsq(a, b, rcond=None):
     if rcond is None:
         rcond = np.finfo(_real_dtype(a)).eps * max(m, n)
     s = svd(a, compute_uv=False)
-    s_value = unbox_all(s)
-    rank = int(np.sum(s_value > rcond * s_value[0])) if s_value.size else 0
+    rank = read_stacked(_rank, s, rcond)
     x = matmul(pinv(a, rcond=rcond), b)
-    if rank == n and m > n:
+    full_rank = every_value(rank) == n
+    if m > n and np.all(full_rank):
         residual = subtract(b, matmul(a, x))
         residuals = reductions.sum(real(multiply(residual, _conj(residual))), axis=0)
         residuals = reshape(residuals, (1,)) if len(shape_of(b)) == 1 else residuals
+    elif m > n and np.any(full_rank):
+        raise ValueError(
+            "funcgrad.vmap: linalg.lstsq's residuals are empty where a is rank deficient "
+            "(as NumPy's), and this batch holds matrices of both kinds, so they have no one "
+            "shape. Compute them from the solution instead: sum(abs(b - a @ x)**2, axis=0).")
     else:
         residuals = np.empty((0,), _real_dtype(x))
-    return x, residuals, np.int32(rank), s
+    return x, residuals, rank, s
 
 
 def matrix_power(a, n):
