@@ -84,6 +84,13 @@ def test_sqrtm_of_a_matrix_with_negative_eigenvalues_is_complex_as_scipy():
      "pivots"),
     (lambda: linalg.solve_triangular(np.array([[0.0, 0.0], [1.0, 0.0]]), np.ones(2)),
      np.linalg.LinAlgError, "solve_triangular"),
+    # lu's derivative at a zero pivot, in both modes, square and wide (was solve_triangular's
+    # error: a function the caller never called)
+    (lambda: fg.grad(lambda a: fnp.sum(linalg.lu(a)[2]))(np.array([[0.0, 1.0], [0.0, 5.0]])),
+     np.linalg.LinAlgError, "lu: cannot differentiate where U has a zero on its diagonal"),
+    (lambda: fg.jvp(lambda a: linalg.lu(a)[1], (np.array([[0.0, 1.0, 2.0], [0.0, 5.0, 6.0]]),),
+                    (np.ones((2, 3)),)),
+     np.linalg.LinAlgError, "lu: cannot differentiate where U has a zero on its diagonal"),
 ])
 def test_bad_arguments_are_named(call, error, message):
     with pytest.raises(error, match=message):

@@ -16,14 +16,15 @@ from ..numpy import linalg as _np_linalg
 from ..numpy.linalg import _H, _conj, _mT, _triangle_matrix
 from ..numpy._base import astype, unbroadcast
 from ..numpy._batching import leading as batch_leading
-from ..numpy._batching import read_stacked, read_values
+from ..numpy._batching import holds_anywhere, read_stacked, read_values
 from ..numpy._rules import ArgVJP, aval, defbatch, defvjp, primitive
 from ..numpy.creation import asarray
 from ..numpy.elementwise import multiply, negative
 from ..numpy.reductions import sum as total
 from ..numpy.indexing import getitem
 from ..numpy.products import matmul
-from ..numpy.shape_ops import concatenate, expand_dims, pad, reshape, stack, tril, triu
+from ..numpy.shape_ops import (concatenate, diagonal, expand_dims, pad, reshape, stack,
+                               tril, triu)
 from . import _schur
 from ._stacks import answering_empty_stacks
 
@@ -243,6 +244,16 @@ def _columns(x, start, stop=None):
     return getitem(x, (Ellipsis, slice(None), slice(start, stop)))
 
 
+def _check_differentiable(u1):
+    """lu's derivative solves with U's leading square block: refuse one with a zero on its
+    diagonal clearly (the solve's own error would name solve_triangular)."""
+    if holds_anywhere(diagonal(u1, axis1=-2, axis2=-1) == 0):
+        raise LinAlgError(
+            "funcgrad.scipy.linalg.lu: cannot differentiate where U has a zero on its "
+            "diagonal (the matrix's leading columns are linearly dependent): the "
+            "derivative solves with U there (JAX's gives inf and NaN).")
+
+
 def _lu_square_tangents(l1, u1, t1):
     """The square block: A1 = L1 U1 with F = L1^-1 dA1 U1^-1 gives dL1 = L1 tril(F, -1) and
     dU1 = triu(F) U1."""
@@ -260,6 +271,7 @@ def _lu_jvp(t, ans, a):
     k = min(m, n)
     t = matmul(_mT(p), t)
     l1, u1 = _rows(l, 0, k), _columns(u, 0, k)
+    _check_differentiable(u1)
     d_l1, d_u1 = _lu_square_tangents(l1, u1, _columns(_rows(t, 0, k), 0, k))
     if m > n:
         rest = _rows(t, k) - matmul(_rows(l, k), d_u1)
@@ -291,6 +303,7 @@ def _lu_pull(cts, p, l, u, shape, dtype):
     m, n = shape[-2:]
     k = min(m, n)
     l1, u1 = _rows(l, 0, k), _columns(u, 0, k)
+    _check_differentiable(u1)
     if m > n and g_l is not None:
         # dL2 = (dA2 - L2 dU1) U1^-1: dA2's cotangent gL2 U1^-T, and -L2^T of it to dU1's.
         ct_rest = _solve_triangular(u1, _mT(_rows(g_l, k)), trans=0, lower=False,
