@@ -148,6 +148,20 @@ def test_projections_warn_as_torch():
     check(lambda torch: seeded(case)(torch)[:-1], **TOLERANCES["float32"])
 
 
+@pytest.mark.parametrize("name, dtype", [("LSTM", "float32"), ("GRU", "float64"),
+                                         ("RNN", "float64")])
+def test_second_derivatives(name, dtype):
+    def case(torch):
+        layer = getattr(torch.nn, name)(3, 4, num_layers=2, dtype=getattr(torch, dtype))
+        x = torch.randn(5, 2, 3, dtype=getattr(torch, dtype), requires_grad=True)
+        output, _ = layer(x)
+        (slope,) = torch.autograd.grad(output.pow(2).sum(), x, create_graph=True)
+        slope.sum().backward()
+        return slope, x.grad, gradients(layer)
+    # PyTorch names the nodes of a double backward after its own backward kernels.
+    check(seeded(case), grad_fn_names=False, **TOLERANCES[dtype])
+
+
 def test_no_grad_and_frozen_parameters():
     def case(torch):
         layer = torch.nn.LSTM(3, 4)
@@ -260,6 +274,7 @@ MISUSES = {
                       "torch.zeros(2, 4)))"),
     "wrong cx rank, unbatched": ("torch.nn.LSTM(3, 4)(torch.randn(5, 3), (torch.zeros(1, 4), "
                                  "torch.zeros(1, 1, 4)))"),
+    "LSTM state a tensor": "torch.nn.LSTM(3, 4)(torch.randn(5, 2, 3), torch.zeros(1, 2, 4))",
     "LSTM state not a pair": "torch.nn.LSTM(3, 4)(torch.randn(5, 2, 3), (torch.zeros(1, 2, 4),))",
     "double input": "torch.nn.LSTM(3, 4)(torch.randn(5, 2, 3).double())",
     "integer input": "torch.nn.GRU(3, 4)(torch.ones(5, 2, 3, dtype=torch.long))",
@@ -386,3 +401,145 @@ def _tagger_training(torch):
 
 def test_the_lstm_tutorials_tagger_trains_as_torchs():
     check(_tagger_training, **TOLERANCES["float32"])
+
+
+def _name_classifier(torch):
+    """The character-level RNN of "NLP From Scratch: Classifying Names with a
+    Character-Level RNN": nn.RNN over one-hot letters, Linear and LogSoftmax on the last
+    hidden state, NLLLoss summed over a batch of names, clip_grad_norm_ and SGD."""
+    nn = torch.nn
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    names = [("adam", 0), ("ahmed", 1), ("yusuf", 1), ("eve", 0), ("omar", 1), ("noah", 0)]
+
+    def line_to_tensor(line):
+        tensor = torch.zeros(len(line), 1, len(letters))
+        for index, letter in enumerate(line):
+            tensor[index][0][letters.find(letter)] = 1
+        return tensor
+
+    class CharRNN(nn.Module):
+        def __init__(self, input_size, hidden_size, output_size):
+            super().__init__()
+            self.rnn = nn.RNN(input_size, hidden_size)
+            self.h2o = nn.Linear(hidden_size, output_size)
+            self.softmax = nn.LogSoftmax(dim=1)
+
+        def forward(self, line_tensor):
+            rnn_out, hidden = self.rnn(line_tensor)
+            return self.softmax(self.h2o(hidden[0]))
+
+    torch.manual_seed(2)
+    rnn = CharRNN(len(letters), 16, 2)
+    optimizer = torch.optim.SGD(rnn.parameters(), lr=0.2)
+    criterion = nn.NLLLoss()
+    losses = []
+    for _ in range(4):
+        for batch in (names[:3], names[3:]):
+            batch_loss = 0
+            for name, label in batch:
+                output = rnn(line_to_tensor(name))
+                batch_loss += criterion(output, torch.tensor([label], dtype=torch.long))
+            batch_loss.backward()
+            nn.utils.clip_grad_norm_(rnn.parameters(), 3)
+            optimizer.step()
+            optimizer.zero_grad()
+            losses.append(batch_loss)
+    rnn.eval()
+    with torch.no_grad():
+        guesses = [rnn(line_to_tensor(name)).topk(1)[1] for name, _ in names]
+    return repr(rnn), losses, list(rnn.named_parameters()), guesses
+
+
+def test_the_name_classifier_tutorial_trains_as_torchs():
+    check(_name_classifier, **TOLERANCES["float32"])
+
+
+def _translator(torch):
+    """The encoder and attention decoder of "NLP From Scratch: Translation with a Sequence
+    to Sequence Network and Attention" (GRUs with batch_first, Bahdanau attention, teacher
+    forcing, then greedy decoding), trained for a few steps on random sentences. SGD rather
+    than the tutorial's Adam: the attention's Va.bias has a zero gradient (softmax ignores
+    a shift of all scores), whose rounding noise Adam's normalisation turns into steps of
+    the full learning rate."""
+    nn, F = torch.nn, torch.nn.functional
+    sos, max_length, hidden_size, words_in, words_out = 0, 5, 8, 11, 9
+
+    class EncoderRNN(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embedding = nn.Embedding(words_in, hidden_size)
+            self.gru = nn.GRU(hidden_size, hidden_size, batch_first=True)
+            self.dropout = nn.Dropout(0.1)
+
+        def forward(self, input):
+            return self.gru(self.dropout(self.embedding(input)))
+
+    class BahdanauAttention(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.Wa = nn.Linear(hidden_size, hidden_size)
+            self.Ua = nn.Linear(hidden_size, hidden_size)
+            self.Va = nn.Linear(hidden_size, 1)
+
+        def forward(self, query, keys):
+            scores = self.Va(torch.tanh(self.Wa(query) + self.Ua(keys)))
+            weights = F.softmax(scores.squeeze(2).unsqueeze(1), dim=-1)
+            return torch.bmm(weights, keys), weights
+
+    class AttnDecoderRNN(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embedding = nn.Embedding(words_out, hidden_size)
+            self.attention = BahdanauAttention()
+            self.gru = nn.GRU(2 * hidden_size, hidden_size, batch_first=True)
+            self.out = nn.Linear(hidden_size, words_out)
+            self.dropout = nn.Dropout(0.1)
+
+        def forward(self, encoder_outputs, encoder_hidden, target_tensor=None):
+            decoder_input = torch.empty(encoder_outputs.size(0), 1, dtype=torch.long).fill_(sos)
+            decoder_hidden = encoder_hidden
+            decoder_outputs, attentions = [], []
+            for i in range(max_length):
+                decoder_output, decoder_hidden, attn_weights = self.forward_step(
+                    decoder_input, decoder_hidden, encoder_outputs)
+                decoder_outputs.append(decoder_output)
+                attentions.append(attn_weights)
+                if target_tensor is not None:
+                    decoder_input = target_tensor[:, i].unsqueeze(1)  # teacher forcing
+                else:
+                    _, topi = decoder_output.topk(1)
+                    decoder_input = topi.squeeze(-1).detach()
+            decoder_outputs = F.log_softmax(torch.cat(decoder_outputs, dim=1), dim=-1)
+            return decoder_outputs, decoder_hidden, torch.cat(attentions, dim=1)
+
+        def forward_step(self, input, hidden, encoder_outputs):
+            embedded = self.dropout(self.embedding(input))
+            context, attn_weights = self.attention(hidden.permute(1, 0, 2), encoder_outputs)
+            output, hidden = self.gru(torch.cat((embedded, context), dim=2), hidden)
+            return self.out(output), hidden, attn_weights
+
+    torch.manual_seed(0)
+    encoder, decoder = EncoderRNN(), AttnDecoderRNN()
+    optimizer = torch.optim.SGD([*encoder.parameters(), *decoder.parameters()], lr=0.5)
+    criterion = nn.NLLLoss()
+    inputs = torch.randint(1, words_in, (4, max_length))
+    targets = torch.randint(1, words_out, (4, max_length))
+    losses = []
+    for _ in range(3):
+        optimizer.zero_grad()
+        encoder_outputs, encoder_hidden = encoder(inputs)
+        decoder_outputs, _, _ = decoder(encoder_outputs, encoder_hidden, targets)
+        loss = criterion(decoder_outputs.view(-1, decoder_outputs.size(-1)), targets.view(-1))
+        loss.backward()
+        optimizer.step()
+        losses.append(loss)
+    encoder.eval()
+    decoder.eval()
+    with torch.no_grad():
+        decoder_outputs, decoder_hidden, attentions = decoder(*encoder(inputs[:1]))
+    return (losses, list(encoder.named_parameters()), list(decoder.named_parameters()),
+            decoder_outputs.topk(1)[1], attentions)
+
+
+def test_the_translation_tutorial_trains_and_decodes_as_torchs():
+    check(_translator, **TOLERANCES["float32"])
