@@ -263,12 +263,17 @@ class RNNBase(Module):
         if input.size(0) == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         step = _STEPS[self.mode]
+        one_kernel = self._for_onednn(input)
+        if one_kernel and self.proj_size:  # PyTorch falls back on its composed kernels
+            _warn_of_projections()
+            one_kernel = False
         finals = []
         for layer in range(self.num_layers):
             outputs = []
             for direction in range(self._directions()):
                 state = states[layer * self._directions() + direction]
-                output, final = self._run_layer(step, input, state, layer, direction)
+                output, final = self._run_layer(step, input, state, layer, direction,
+                                                one_kernel)
                 outputs.append(output)
                 finals.append(final)
             input = outputs[0] if len(outputs) == 1 else _ops.cat(outputs, -1)
@@ -276,26 +281,23 @@ class RNNBase(Module):
                 input = F.dropout(input, self.dropout, True)
         return input, finals
 
-    def _run_layer(self, step, input, state, layer, direction):
+    def _run_layer(self, step, input, state, layer, direction, one_kernel):
+        """One layer in one direction: its output and final state, recorded as the node of
+        PyTorch's oneDNN kernel if `one_kernel`."""
         w_ih, w_hh, b_ih, b_hh, w_hr = weights = self._weights(layer, direction)
         input_gates = F.linear(input, w_ih, b_ih).unbind(0)
         output, final = _run_direction(step, input_gates, state,
                                        _step_weights(w_hh, b_hh, w_hr), direction == 1)
-        if self._one_kernel(input):
+        if one_kernel:
             inputs = (input,) + weights[:4] + state
             output = _named_as_torch(output, _ONEDNN_LAYER, inputs)
             final = tuple(_named_as_torch(t, _ONEDNN_LAYER, inputs) for t in final)
         return output, final
 
-    def _one_kernel(self, input):
-        """Whether PyTorch's CPU build runs this layer as one oneDNN kernel (a float32 LSTM
-        without projections), whose node is the output's and the final states'. With
-        projections it falls back on its composed kernels, with a warning (once)."""
-        if self.mode != "LSTM" or input.dtype is not _dtypes.float32 or not input.numel():
-            return False
-        if self.proj_size:
-            _warn_of_projections()
-        return not self.proj_size
+    def _for_onednn(self, input):
+        """Whether PyTorch's CPU build gives this layer to oneDNN, which runs each layer
+        and direction of a float32 LSTM as one kernel (one node)."""
+        return self.mode == "LSTM" and input.dtype is _dtypes.float32 and input.numel() > 0
 
     def _batch_first(self, output):
         """The (L, N, H) output as (N, L, H): PyTorch's LSTM transposes it (a view), its
@@ -332,7 +334,7 @@ def _warn_of_projections():
     if not _warned_of_projections:
         _warned_of_projections = True
         warnings.warn("LSTM with projections is not supported with oneDNN. Using default "
-                      "implementation.", UserWarning, stacklevel=5)
+                      "implementation.", UserWarning, stacklevel=3)
 
 
 def _suffix(layer, direction):
