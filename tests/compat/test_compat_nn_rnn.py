@@ -2,8 +2,9 @@
 the same seed, the same parameters (names, shapes, values bit for bit); on the same inputs,
 the same outputs, final states, gradients (inputs, initial states, every parameter) and
 grad_fn names, over a grid of settings; dropout between layers; printed reprs, state dicts
-and error texts; and a few training steps of the tagger of PyTorch's "Sequence Models and
-Long Short-Term Memory Networks" tutorial."""
+and error texts; and PyTorch's sequence tutorials: the opening and the tagger of "Sequence
+Models and Long Short-Term Memory Networks", the character-level name classifier and the
+attention translator, trained for a few steps."""
 import warnings
 
 import numpy as np
