@@ -13,6 +13,7 @@ from .module import Module
 from .normalization import BatchNorm1d, LayerNorm
 from .parameter import Parameter
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 
 __all__ = [
     "functional", "init", "utils", "Module", "Parameter", "Identity", "Linear", "ReLU",
@@ -20,7 +21,8 @@ __all__ = [
     "LogSoftmax", "LogSigmoid", "Hardtanh", "ReLU6", "PReLU", "Mish", "SELU", "Softmin",
     "Hardswish", "Hardsigmoid", "Tanhshrink", "Softsign", "Flatten", "Dropout", "Embedding",
     "Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "BatchNorm1d",
-    "LayerNorm", "Sequential", "ModuleList", "ModuleDict", "MSELoss", "L1Loss",
+    "LayerNorm", "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell",
+    "GRUCell", "Sequential", "ModuleList", "ModuleDict", "MSELoss", "L1Loss",
     "SmoothL1Loss", "HuberLoss", "NLLLoss", "CrossEntropyLoss", "KLDivLoss", "BCELoss",
     "BCEWithLogitsLoss",
 ]
