@@ -20,6 +20,7 @@ from .._quiet import quiet, quieted
 from .._record import broadcast_error, engine, float_operand, operand, result_type, wrap
 from .._tensor import Tensor, make
 from .._typename import typename
+from ._padding import pad
 from ._spatial import adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, max_pool2d
 
 tanh = _ops.tanh
@@ -888,4 +889,5 @@ __all__ = [
     "one_hot", "batch_norm", "layer_norm", "dropout", "embedding", "mse_loss", "l1_loss",
     "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
     "binary_cross_entropy_with_logits", "kl_div",
+    "pad",
 ]
