@@ -43,6 +43,8 @@ class _ConvNd(Module):
         self.output_padding = (0,) * self.dims
         self.groups = groups
         self.padding_mode = padding_mode
+        self._reversed_padding_repeated_twice = _pad_widths(self.padding, self.kernel_size,
+                                                            self.dilation)
         dtype = _floating(dtype)
         self.weight = Parameter(empty((out_channels, in_channels // groups)
                                       + self.kernel_size, dtype=dtype, device=device))
@@ -61,8 +63,12 @@ class _ConvNd(Module):
                 init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
-        return self.function(input, self.weight, self.bias, self.stride, self.padding,
-                             self.dilation, self.groups)
+        if self.padding_mode == "zeros":
+            return self.function(input, self.weight, self.bias, self.stride, self.padding,
+                                 self.dilation, self.groups)
+        padded = F.pad(input, self._reversed_padding_repeated_twice, self.padding_mode)
+        return self.function(padded, self.weight, self.bias, self.stride, 0, self.dilation,
+                             self.groups)
 
     def extra_repr(self):
         text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
@@ -97,9 +103,20 @@ def _check_settings(in_channels, out_channels, stride, padding, groups, padding_
     if padding_mode not in _PADDING_MODES:
         raise ValueError(f"padding_mode must be one of {set(_PADDING_MODES)}, but got "
                          f"padding_mode='{padding_mode}'")
-    if padding_mode != "zeros":
-        raise NotImplementedError(f"compat: padding_mode={padding_mode!r} is not supported; "
-                                  f"use padding_mode='zeros'")
+
+
+def _pad_widths(padding, kernel_size, dilation):
+    """The widths F.pad takes for a padding_mode other than 'zeros' (from the last dimension
+    forward, each side's): 'same' splits each dilated kernel's extent less one, the odd
+    element on the right."""
+    if padding == "valid":
+        return (0, 0) * len(kernel_size)
+    if padding == "same":
+        totals = [spacing * (size - 1) for spacing, size in zip(dilation, kernel_size)]
+        padding = [(total // 2, total - total // 2) for total in totals]
+    else:
+        padding = [(p, p) for p in padding]
+    return tuple(width for pair in reversed(padding) for width in pair)
 
 
 class Conv1d(_ConvNd):
