@@ -2,7 +2,7 @@
 functional, init, utils), built from compat's differentiable operations."""
 from . import functional, init, utils
 from .containers import ModuleDict, ModuleList, Sequential
-from .conv import Conv1d, Conv2d
+from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from .layers import (ELU, GELU, SELU, Dropout, Embedding, Flatten, Hardsigmoid, Hardswish,
                      Hardtanh, Identity, LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish, PReLU,
                      ReLU, ReLU6, SiLU, Sigmoid, Softmax, Softmin, Softplus, Softsign, Tanh,
@@ -30,4 +30,5 @@ __all__ = [
     "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
     "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
     "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d",
+    "ConvTranspose1d", "ConvTranspose2d",
 ]

@@ -1,5 +1,6 @@
 """Convolution and pooling over the spatial dimensions of (N, C, *spatial) tensors:
-F.conv1d, F.conv2d, F.max_pool2d, F.avg_pool2d and F.adaptive_avg_pool2d.
+F.conv1d, F.conv2d, F.conv_transpose1d, F.conv_transpose2d, F.max_pool2d, F.avg_pool2d and
+F.adaptive_avg_pool2d.
 
 Each is composed of funcgrad.numpy's differentiable operations on the operands' boxes of
 compat's eager tape, as the rest of nn.functional is (no derivative is written here):
@@ -7,6 +8,8 @@ compat's eager tape, as the rest of nn.functional is (no derivative is written h
 * a convolution gathers its windows (`_windows`: a sliding-window view of the padded
   input, funcgrad.numpy.lib.stride_tricks', strided and dilated by slicing), then
   multiplies them by the weight in one matrix product per group (im2col);
+* a transposed convolution is a convolution of its input spread `stride` apart and padded,
+  with the kernel flipped;
 * max pooling gathers the windows the same way and keeps, of each, the element PyTorch's
   kernel picks (the first largest; the last NaN), so the gradient goes where PyTorch's
   goes, ties included;
@@ -163,25 +166,8 @@ def _padded_for_same(input, weight, dilation):
 
 def _check_convolution(input, weight, bias, stride, padding, dilation, groups):
     """PyTorch's checks of a batched convolution's arguments, in its order."""
-    if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
-    if any(p < 0 for p in padding):
-        raise RuntimeError("negative padding is not supported")
-    if any(step <= 0 for step in stride):
-        raise RuntimeError("non-positive stride is not supported")
-    if any(spacing < 0 for spacing in dilation):
-        raise RuntimeError("dilation should be greater than zero")
+    _check_settings_and_weight(input, weight, stride, padding, None, dilation, groups)
     weight_shape = list(weight.shape)
-    if weight.dim() != input.dim():
-        raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
-                           f"dimensional weight {weight_shape}, but got {input.dim()}-"
-                           f"dimensional input of size {list(input.shape)} instead")
-    if weight_shape[0] < groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} "
-                           f"at dimension 0, but got weight of size {weight_shape} instead")
-    if weight_shape[0] % groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
-                           f"at dimension 0, but got weight of size [{weight_shape}] instead")
     channels = weight_shape[1] * groups
     if input.shape[1] != channels:
         raise RuntimeError(f"Given groups={groups}, weight of size {weight_shape}, expected "
@@ -201,6 +187,33 @@ def _check_convolution(input, weight, bias, stride, padding, dilation, groups):
     _check_convolution_dtypes(input, weight, bias)
     if any(spacing == 0 for spacing in dilation):
         raise RuntimeError("non-positive dilation is not supported")
+
+
+def _check_settings_and_weight(input, weight, stride, padding, output_padding, dilation,
+                               groups):
+    """PyTorch's first checks of a convolution, transposed (with an output_padding) or not:
+    the settings' signs, then the weight's shape against the input's and the groups."""
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if output_padding is not None and any(p < 0 for p in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(step <= 0 for step in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(spacing < 0 for spacing in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    weight_shape = list(weight.shape)
+    if weight.dim() != input.dim():
+        raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
+                           f"dimensional weight {weight_shape}, but got {input.dim()}-"
+                           f"dimensional input of size {list(input.shape)} instead")
+    if weight_shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} "
+                           f"at dimension 0, but got weight of size {weight_shape} instead")
+    if weight_shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
+                           f"at dimension 0, but got weight of size [{weight_shape}] instead")
 
 
 def _check_convolution_dtypes(input, weight, bias):
@@ -244,6 +257,160 @@ def _convolved(x, w, b, stride, padding, dilation, groups):
     if b is not None:
         out = fnp.add(out, fnp.reshape(b, (out_channels,) + (1,) * len(kernel)))
     return out
+
+
+# ---- transposed convolution ------------------------------------------------------------------
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The 1-d transposed convolution (the gradient of conv1d with respect to its input) of
+    input (N, C_in, L) or (C_in, L) with weight (C_in, C_out / groups, k), plus bias
+    (C_out)."""
+    return _transposed_convolution(input, weight, bias, stride, padding, output_padding,
+                                   groups, dilation, 1, "conv_transpose1d")
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The 2-d transposed convolution (the gradient of conv2d with respect to its input) of
+    input (N, C_in, H, W) or (C_in, H, W) with weight (C_in, C_out / groups, kH, kW), plus
+    bias (C_out)."""
+    return _transposed_convolution(input, weight, bias, stride, padding, output_padding,
+                                   groups, dilation, 2, "conv_transpose2d")
+
+
+def _transposed_convolution(input, weight, bias, stride, padding, output_padding, groups,
+                            dilation, dims, name):
+    _check_tensor(input, "input", 1, name)
+    _check_tensor(weight, "weight", 2, name)
+    if bias is not None:
+        _check_tensor(bias, "bias", 3, name)
+    if isinstance(padding, str):
+        raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input "
+                           f"to {name}, but got input of size: {list(input.shape)}")
+    if input.dim() == dims + 1:  # unbatched: PyTorch adds the batch and squeezes it away
+        return _ops.squeeze(_transposed_convolution(
+            _ops.unsqueeze(input, 0), weight, bias, stride, padding, output_padding, groups,
+            dilation, dims, name), 0)
+    kernel_dims = weight.dim() - 2
+    stride, padding, output_padding, dilation = (
+        _expanded(_bound(value, dims), argument, kernel_dims)
+        for value, argument in ((stride, "stride"), (padding, "padding"),
+                                (output_padding, "output_padding"), (dilation, "dilation")))
+    _check_transposed_convolution(input, weight, bias, stride, padding, output_padding,
+                                  dilation, groups)
+    if bias is not None and bias.dtype is not input.dtype:
+        bias = bias.to(input.dtype)  # (PyTorch's kernels other than float32's convert it)
+    out = quiet().run(_transposed_convolved, engine(input), engine(weight),
+                      None if bias is None else engine(bias), stride, padding, output_padding,
+                      dilation, groups)
+    return wrap(out, "ConvolutionBackward0", (input, weight, bias))
+
+
+def _check_transposed_convolution(input, weight, bias, stride, padding, output_padding,
+                                  dilation, groups):
+    """PyTorch's checks of a batched transposed convolution's arguments, in the order of
+    its general kernel (float32's oneDNN kernel fails some of them with its own words, and
+    gives an empty result for an output size of 0)."""
+    _check_settings_and_weight(input, weight, stride, padding, output_padding, dilation,
+                               groups)
+    weight_shape, shape = list(weight.shape), list(input.shape)
+    if shape[1] != weight_shape[0]:
+        raise RuntimeError(f"Given transposed=1, weight of size {weight_shape}, expected "
+                           f"input{shape} to have {weight_shape[0]} channels, but got "
+                           f"{shape[1]} channels instead")
+    channels = weight_shape[1] * groups
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != channels):
+        raise RuntimeError(f"Given transposed=1, weight of size {weight_shape}, expected bias "
+                           f"to be 1-dimensional with {channels} elements, but got bias of "
+                           f"size {list(bias.shape)} instead")
+    if not all(shape[2:]):
+        raise RuntimeError(f"Only zero batch or zero channel inputs are supported, but got "
+                           f"input shape: {shape}")
+    # The general kernel names each setting's height and width (a 1-d one is 2-d, of height 1).
+    names = ("height", "width")
+    kernel = weight_shape[2:]
+    if min(kernel) <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got "
+                           f"{_per_dimension('kernel', names, kernel)}")
+    if min(dilation) <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got "
+                           f"{_per_dimension('dilation', names, dilation, ', ')}")
+    if any(extra >= step and extra >= spacing
+           for extra, step, spacing in zip(output_padding, stride, dilation)):
+        raise RuntimeError(f"output padding must be smaller than either stride or dilation, "
+                           f"but got {_per_dimension('output_padding', names, output_padding)}"
+                           f" {_per_dimension('stride', names, stride)} "
+                           f"{_per_dimension('dilation', names, dilation)}")
+    output = tuple((size - 1) * step - 2 * p + spacing * (k - 1) + extra + 1
+                   for size, step, p, spacing, k, extra in zip(shape[2:], stride, padding,
+                                                               dilation, kernel,
+                                                               output_padding))
+    if min(output) < 1:
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, shape[2:]))})"
+                           f". Calculated output size per channel: "
+                           f"({' x '.join(map(str, output))}). Output size is too small")
+    _check_transposed_dtypes(input, weight, bias)
+
+
+def _per_dimension(setting, names, values, separator=" "):
+    """`setting_height: 1 setting_width: 2` (a 1-d setting as PyTorch's 2-d kernel has it,
+    of height 1)."""
+    values = ((1,) + tuple(values))[-2:]
+    return separator.join(f"{setting}_{name}: {value}" for name, value in zip(names, values))
+
+
+def _check_transposed_dtypes(input, weight, bias):
+    if weight.dtype is not input.dtype:
+        if input.dtype is _dtypes.float32:
+            raise RuntimeError(f"Input type ({input.type()}) and weight type "
+                               f"({weight.type()}) should be the same or input should be a "
+                               f"MKLDNN tensor and weight is a dense tensor")
+        raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
+                           f"{weight.dtype.scalar_name}")
+    if bias is not None and bias.dtype is not input.dtype and input.dtype is _dtypes.float32:
+        raise RuntimeError(f"Input type ({input.type()}) and bias type ({bias.type()}) should "
+                           f"be the same or input should be a MKLDNN tensor and bias is a "
+                           f"dense tensor")
+    if input.dtype is _dtypes.bool:
+        raise _dtypes.not_implemented_for("slow_conv_transpose2d_out_cpu", input.dtype)
+
+
+def _transposed_convolved(x, w, b, stride, padding, output_padding, dilation, groups):
+    """The transposed convolution of x (N, C_in, *spatial) with w (C_in, C_out / groups,
+    *kernel), plus b: a convolution, stride 1, of x spread `stride` apart (zeros between)
+    and padded on each side by the dilated kernel's extent less one less `padding`
+    (cropped where that is negative; output_padding more after), with the kernel flipped
+    and each group's input and output channels swapped."""
+    dims = len(stride)
+    for axis, step in enumerate(stride, 2):
+        if step > 1:
+            x = _spread(x, axis, step)
+    kernel = fnp.shape(w)[2:]
+    widths = [(spacing * (k - 1) - p, spacing * (k - 1) - p + extra)
+              for spacing, k, p, extra in zip(dilation, kernel, padding, output_padding)]
+    x = fnp.pad(x, [(0, 0)] * 2 + [(max(before, 0), max(after, 0)) for before, after in widths])
+    x = fnp.getitem(x, (slice(None),) * 2 + tuple(
+        slice(max(-before, 0), size - max(-after, 0))
+        for size, (before, after) in zip(fnp.shape(x)[2:], widths)))
+    in_channels, out_per_group = fnp.shape(w)[:2]
+    w = fnp.reshape(w, (groups, in_channels // groups, out_per_group) + kernel)
+    w = fnp.reshape(fnp.swapaxes(w, 1, 2),
+                    (groups * out_per_group, in_channels // groups) + kernel)
+    w = fnp.flip(w, tuple(range(2, 2 + dims)))
+    return _convolved(x, w, b, (1,) * dims, (0,) * dims, dilation, groups)
+
+
+def _spread(x, axis, step):
+    """x with step - 1 zeros between its elements along `axis`."""
+    shape = fnp.shape(x)
+    x = fnp.pad(fnp.expand_dims(x, axis + 1),
+                [(0, 0)] * (axis + 1) + [(0, step - 1)] + [(0, 0)] * (len(shape) - axis - 1))
+    x = fnp.reshape(x, shape[:axis] + (shape[axis] * step,) + shape[axis + 1:])
+    return fnp.getitem(x, (slice(None),) * axis + (slice(0, (shape[axis] - 1) * step + 1),))
 
 
 # ---- pooling -------------------------------------------------------------------------------

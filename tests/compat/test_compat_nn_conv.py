@@ -162,7 +162,6 @@ CONVOLUTION_MISUSES = [
     "F.conv2d(x, torch.randn(6, 3, 3, 3), padding=(1, 1, 1))",
     "F.conv2d(torch.randn(2, 3, 0, 8), torch.randn(6, 3, 3, 3))",
     "F.conv2d(x > 0, torch.randn(6, 3, 3, 3) > 0)",
-    "torch.nn.Conv2d(3, 6, 3, padding_mode='wrap')",
     "torch.nn.Conv2d(3, 6, 3, padding=8, padding_mode='reflect')(x)",
     "torch.nn.Conv2d(3, 6, 3, padding=9, padding_mode='circular')(x)",
     "torch.nn.Conv1d(3, 6, 3, padding=1, padding_mode='reflect')(x)",

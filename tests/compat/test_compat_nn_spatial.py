@@ -160,3 +160,161 @@ def test_padding_layers_print_as_torchs():
                             nn.ConstantPad1d(2, 3.5), nn.ReplicationPad1d([1, 2]),
                             nn.CircularPad2d(1)))
     check_printed(seeded(case))
+
+
+# ---- transposed convolution --------------------------------------------------------------
+
+# (input shape, out_channels, kernel_size, options)
+TRANSPOSED_2D = [
+    ((2, 3, 5, 5), 4, 3, {}),
+    ((1, 3, 4, 6), 2, (2, 4), {}),
+    ((2, 2, 4, 4), 3, 4, {"stride": 2, "padding": 1}),  # DCGAN's upsampling
+    ((2, 2, 5, 3), 3, (3, 2), {"stride": (3, 1), "output_padding": (2, 0)}),
+    ((1, 3, 4, 4), 2, 3, {"stride": 2, "padding": 1, "output_padding": 1}),
+    ((2, 2, 4, 5), 4, (3, 5), {"padding": (2, 0)}),
+    ((1, 2, 5, 5), 3, 3, {"padding": 3}),  # the padding crops the output to 1 x 1
+    ((1, 2, 4, 4), 3, 3, {"dilation": 2, "output_padding": 1}),
+    ((1, 2, 5, 4), 3, (2, 3), {"dilation": (3, 2), "padding": (1, 2), "stride": (2, 3),
+                               "output_padding": (1, 2)}),
+    ((2, 4, 3, 3), 6, 3, {"groups": 2, "stride": 2}),
+    ((2, 6, 3, 4), 3, 2, {"groups": 3, "stride": 2, "bias": False}),
+    ((3, 4, 4), 2, 3, {"stride": 2, "padding": 1}),  # unbatched
+    ((0, 3, 4, 4), 2, 3, {}),
+]
+
+TRANSPOSED_1D = [
+    ((2, 3, 6), 4, 3, {}),
+    ((1, 2, 5), 3, 4, {"stride": 3, "padding": 2, "output_padding": 1}),
+    ((2, 4, 5), 2, 2, {"dilation": 3, "groups": 2}),
+    ((3, 7), 2, 3, {"stride": 2}),  # unbatched
+]
+
+
+def _transposed_case(dims, shape, out_channels, kernel_size, options, dtype):
+    def case(torch):
+        layer = getattr(torch.nn, f"ConvTranspose{dims}d")(
+            shape[-dims - 1], out_channels, kernel_size, dtype=getattr(torch, dtype), **options)
+        x = torch.randn(shape, dtype=getattr(torch, dtype), requires_grad=True)
+        out = layer(x)
+        _backward_through(torch, out, getattr(torch, dtype))
+        return out, x.grad, [(name, p, p.grad) for name, p in layer.named_parameters()], \
+            repr(layer)
+    return seeded(case)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape, out_channels, kernel_size, options", TRANSPOSED_2D)
+def test_conv_transpose2d(shape, out_channels, kernel_size, options, dtype):
+    check(_transposed_case(2, shape, out_channels, kernel_size, options, dtype),
+          **TOLERANCES[dtype])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape, out_channels, kernel_size, options", TRANSPOSED_1D)
+def test_conv_transpose1d(shape, out_channels, kernel_size, options, dtype):
+    check(_transposed_case(1, shape, out_channels, kernel_size, options, dtype),
+          **TOLERANCES[dtype])
+
+
+@pytest.mark.parametrize("layer", ["ConvTranspose2d(100, 64, 4, 1, 0, bias=False)",
+                                   "ConvTranspose2d(8, 6, (3, 2), groups=2)",
+                                   "ConvTranspose1d(3, 5, 7, dtype=torch.float64)"])
+def test_transposed_convolutions_have_torchs_weights_after_the_same_seed(layer):
+    def case(torch):
+        module = eval(f"torch.nn.{layer}")
+        return list(module.named_parameters()), torch.rand(2)  # the stream goes on alike
+    check(seeded(case, 7), rtol=0, atol=0)
+
+
+def test_functional_transposed_convolutions_of_integers_and_without_grad():
+    def case(torch):
+        F = torch.nn.functional
+        x, w = torch.randn(2, 4, 3, 3), torch.randn(4, 2, 3, 3)
+        integers = torch.randint(-3, 4, (1, 2, 3, 3)), torch.randint(-3, 4, (2, 3, 2, 2))
+        return (F.conv_transpose2d(x, w, torch.randn(4), 2, 1, 1, 2),
+                F.conv_transpose2d(*integers, stride=2),
+                F.conv_transpose1d(x[0], w[:, :, 0], stride=[2], output_padding=(1,)),
+                F.conv_transpose2d(x.double(), w.double(), torch.randn(2)))
+    check(seeded(case), **TOLERANCES["float32"])
+
+
+@pytest.mark.parametrize("output_size", ["(11, 11)", "[12, 11]", "[2, 4, 12, 12]",
+                                         "torch.Size([11, 12])"])
+def test_conv_transpose_forward_with_an_output_size(output_size):
+    def case(torch):
+        layer = torch.nn.ConvTranspose2d(3, 4, 3, stride=2)
+        x = torch.randn(2, 3, 5, 5, requires_grad=True)
+        out = layer(x, output_size=eval(output_size))
+        _backward_through(torch, out, torch.float32)
+        return out, x.grad, layer(x[0], eval(output_size)[-2:]), \
+            torch.nn.ConvTranspose1d(3, 2, 4, stride=3)(x[0, :, 0], [15])
+    check(seeded(case), **TOLERANCES["float32"])
+
+
+TRANSPOSED_MISUSES = [
+    "F.conv_transpose2d(x, w, stride=2, output_padding=2)",
+    "F.conv_transpose2d(x, w, output_padding=1)",
+    "F.conv_transpose2d(x, w, output_padding=(0, 1), dilation=(2, 1))",
+    "F.conv_transpose2d(x, w, output_padding=-1, stride=0)",
+    "F.conv_transpose2d(x, w, stride=(1, 1, 1))",
+    "F.conv_transpose2d(x, w, output_padding=(1, 1, 1), stride=2)",
+    "F.conv_transpose2d(x, w, padding='same')",
+    "F.conv_transpose2d(x, torch.randn(4, 3, 3, 3).double())",
+    "F.conv_transpose2d(x, torch.randn(3, 3, 3).double())",
+    "F.conv_transpose2d(x, w, torch.randn(3).double())",
+    "F.conv_transpose2d(x, w, torch.randn(4, 1).double())",
+    "F.conv_transpose2d(x, w, groups=2)",
+    "F.conv_transpose2d(x, w, groups=0)",
+    "F.conv_transpose2d(x, torch.randn(0, 4, 3, 3).double())",
+    "F.conv_transpose2d(x, w, padding=-1)",
+    "F.conv_transpose2d(x, w, stride=-1)",
+    "F.conv_transpose2d(x, w, dilation=-1)",
+    "F.conv_transpose2d(x, w, dilation=0)",
+    "F.conv_transpose2d(x, w, padding=(3, 4))",
+    "F.conv_transpose2d(x, w, stride=2, padding=6, output_padding=1)",
+    "F.conv_transpose2d(x, torch.randn(3, 4, 0, 3).double())",
+    "F.conv_transpose2d(x[:, :, :0], w)",
+    "F.conv_transpose2d(x[0, 0], w)",
+    "F.conv_transpose1d(x, w[:, :, 0])",
+    "F.conv_transpose2d(1.0, w)",
+    "F.conv_transpose2d(x, w.float())",
+    "F.conv_transpose2d(x.float(), w)",
+    "F.conv_transpose2d(x.float(), w.float(), torch.randn(4).long())",
+    "F.conv_transpose2d(x.long(), w)",
+    "F.conv_transpose2d(x > 0, w > 0)",
+    "torch.nn.ConvTranspose2d(3, 4, 3, padding_mode='reflect')",
+    "torch.nn.ConvTranspose1d(3, 4, 3, padding_mode='circular')",
+    "torch.nn.ConvTranspose2d(3, 4, 3, groups=2)",
+    "torch.nn.ConvTranspose2d(3, 4, 3, stride=2)(x.float(), output_size=(10, 12))",
+    "torch.nn.ConvTranspose2d(3, 4, 3, stride=2)(x.float(), output_size=[4, 11, 12])",
+    "torch.nn.ConvTranspose2d(3, 4, 3, stride=2)(x[0].float(), output_size=[2, 4, 11, 12])",
+    "torch.nn.ConvTranspose1d(3, 4, 3, stride=2)(x[0, :, 0].float(), output_size=[14])",
+]
+
+
+@pytest.mark.parametrize("misuse", TRANSPOSED_MISUSES)
+def test_transposed_convolution_misuse_raises_torchs_error(misuse):
+    # In float64: PyTorch's float32 kernel (oneDNN) words some errors its own way (below).
+    assert_same_error(lambda torch: eval(misuse, {"torch": torch, "F": torch.nn.functional,
+                                                  "x": torch.randn(2, 3, 5, 5).double(),
+                                                  "w": torch.randn(3, 4, 3, 3).double()}))
+
+
+@pytest.mark.parametrize("misuse", ["F.conv_transpose2d(x, w, dilation=0)",
+                                    "F.conv_transpose2d(x, w, padding=4)",
+                                    "F.conv_transpose2d(x, torch.randn(3, 4, 0, 3))"])
+def test_transposed_convolution_misuse_in_float32_raises_as_torch(misuse):
+    check(lambda torch: eval(misuse, {"torch": torch, "F": torch.nn.functional,
+                                      "x": torch.randn(2, 3, 5, 5),
+                                      "w": torch.randn(3, 4, 3, 3)}))
+
+
+def test_transposed_convolution_layers_print_as_torchs():
+    def case(torch):
+        nn = torch.nn
+        print(nn.ConvTranspose2d(3, 4, 3), nn.ConvTranspose1d(2, 4, 5, bias=False))
+        print(nn.ConvTranspose2d(3, 6, (3, 2), stride=2, padding=1, output_padding=1, groups=3,
+                                 bias=False, dilation=2))
+        layer = nn.ConvTranspose2d(100, 64, 4, 1, 0, bias=False)
+        print(layer.transposed, layer.output_padding, layer.weight.shape)
+    check_printed(seeded(case))
