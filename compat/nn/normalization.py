@@ -1,5 +1,6 @@
-"""The normalisation layers of the MLP tutorials: BatchNorm1d (batch statistics while
-training, running statistics in eval mode) and LayerNorm; both compute with `functional`."""
+"""The normalisation layers: BatchNorm1d, BatchNorm2d and BatchNorm3d (batch statistics
+while training, running statistics in eval mode) and LayerNorm; all compute with
+`functional`."""
 import numbers
 
 from .. import _dtypes
@@ -11,9 +12,9 @@ from .module import Module
 from .parameter import Parameter
 
 
-class BatchNorm1d(Module):
-    """Normalises each of num_features channels of a (N, C) or (N, C, L) input; tracks
-    running statistics (buffers running_mean, running_var, num_batches_tracked)."""
+class _BatchNorm(Module):
+    """Normalises each of num_features channels (dimension 1) of its input; tracks running
+    statistics (buffers running_mean, running_var, num_batches_tracked)."""
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
                  track_running_stats=True, device=None, dtype=None, *, bias=True):
@@ -56,8 +57,7 @@ class BatchNorm1d(Module):
                 init.zeros_(self.bias)
 
     def forward(self, input):
-        if input.dim() not in (2, 3):
-            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+        self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             self.num_batches_tracked.add_(1)
@@ -73,6 +73,30 @@ class BatchNorm1d(Module):
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
                 f"affine={self.affine}, bias={self.bias is not None}, "
                 f"track_running_stats={self.track_running_stats}")
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalisation of a (N, C) or (N, C, L) input."""
+
+    def _check_input_dim(self, input):
+        if input.dim() not in (2, 3):
+            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalisation of a (N, C, H, W) input."""
+
+    def _check_input_dim(self, input):
+        if input.dim() != 4:
+            raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalisation of a (N, C, D, H, W) input."""
+
+    def _check_input_dim(self, input):
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")
 
 
 class LayerNorm(Module):

@@ -318,3 +318,58 @@ def test_transposed_convolution_layers_print_as_torchs():
         layer = nn.ConvTranspose2d(100, 64, 4, 1, 0, bias=False)
         print(layer.transposed, layer.output_padding, layer.weight.shape)
     check_printed(seeded(case))
+
+
+# ---- batch normalisation of images -------------------------------------------------------
+
+BATCH_NORM_OPTIONS = ["", "momentum=None", "affine=False", "track_running_stats=False",
+                      "bias=False", "eps=1e-3, momentum=0.5"]
+
+
+@pytest.mark.parametrize("options", BATCH_NORM_OPTIONS)
+@pytest.mark.parametrize("layer, shape", [("BatchNorm2d", (4, 3, 5, 6)),
+                                          ("BatchNorm3d", (2, 3, 2, 3, 4))])
+def test_batch_norm_of_images(layer, shape, options):
+    def case(torch):
+        module = eval(f"torch.nn.{layer}(3, {options})")
+        x = torch.randn(*shape, requires_grad=True)
+        outputs = [module(x * (step + 1) - step) for step in range(3)]
+        _backward_through(torch, outputs[-1] ** 2, torch.float32)
+        gradients = x.grad, [(name, p.grad) for name, p in module.named_parameters()]
+        module.eval()
+        return outputs, gradients, module(x), module.state_dict(), repr(module)
+    check(seeded(case), **TOLERANCES["float32"])
+
+
+def test_batch_norm2d_in_float64_tracks_torchs_running_statistics():
+    def case(torch):
+        module = torch.nn.BatchNorm2d(4, dtype=torch.float64, momentum=None)
+        for step in range(4):
+            module(torch.randn(3, 4, 2, 5, dtype=torch.float64) * step + step)
+        return module.state_dict(), module.num_batches_tracked
+    check(seeded(case), **TOLERANCES["float64"])
+
+
+def test_functional_batch_norm_of_images():
+    def case(torch):
+        F = torch.nn.functional
+        x = torch.randn(2, 3, 4, 5, requires_grad=True)
+        weight, bias = torch.rand(3, requires_grad=True), torch.randn(3, requires_grad=True)
+        mean, var = torch.randn(3), torch.rand(3) + 0.5
+        trained = F.batch_norm(x, mean, var, weight, bias, training=True, momentum=0.3)
+        evaluated = F.batch_norm(x, mean, var, weight, bias)
+        _backward_through(torch, trained + evaluated, torch.float32)
+        return trained, evaluated, mean, var, x.grad, weight.grad, bias.grad
+    check(seeded(case), **TOLERANCES["float32"])
+
+
+@pytest.mark.parametrize("misuse", [
+    "torch.nn.BatchNorm2d(3)(torch.ones(2, 3, 4))",
+    "torch.nn.BatchNorm2d(3)(torch.ones(2, 3, 4, 5, 6))",
+    "torch.nn.BatchNorm3d(3)(torch.ones(2, 3, 4, 5))",
+    "torch.nn.BatchNorm2d(3)(torch.ones(1, 3, 1, 1))",
+    "torch.nn.BatchNorm2d(3)(torch.ones(2, 4, 3, 3))",
+    "torch.nn.BatchNorm2d(3).eval()(torch.ones(2, 4, 3, 3))",
+])
+def test_batch_norm_of_images_misuse_raises_torchs_error(misuse):
+    assert_same_error(lambda torch: eval(misuse, {"torch": torch}))
