@@ -373,3 +373,98 @@ def test_functional_batch_norm_of_images():
 ])
 def test_batch_norm_of_images_misuse_raises_torchs_error(misuse):
     assert_same_error(lambda torch: eval(misuse, {"torch": torch}))
+
+
+# ---- the DCGAN tutorial ------------------------------------------------------------------
+
+
+def _dcgan(torch, nz=8, ngf=4, ndf=4, channels=3):
+    """The generator and discriminator of PyTorch's DCGAN tutorial, for 16 x 16 images,
+    initialised as the tutorial initialises them."""
+    nn = torch.nn
+    generator = nn.Sequential(
+        nn.ConvTranspose2d(nz, ngf * 4, 4, 1, 0, bias=False),
+        nn.BatchNorm2d(ngf * 4),
+        nn.ReLU(True),
+        nn.ConvTranspose2d(ngf * 4, ngf * 2, 4, 2, 1, bias=False),
+        nn.BatchNorm2d(ngf * 2),
+        nn.ReLU(True),
+        nn.ConvTranspose2d(ngf * 2, channels, 4, 2, 1, bias=False),
+        nn.Tanh(),
+    )
+    discriminator = nn.Sequential(
+        nn.Conv2d(channels, ndf, 4, 2, 1, bias=False),
+        nn.LeakyReLU(0.2, inplace=True),
+        nn.Conv2d(ndf, ndf * 2, 4, 2, 1, bias=False),
+        nn.BatchNorm2d(ndf * 2),
+        nn.LeakyReLU(0.2, inplace=True),
+        nn.Conv2d(ndf * 2, 1, 4, 1, 0, bias=False),
+        nn.Sigmoid(),
+    )
+
+    def weights_init(m):
+        classname = m.__class__.__name__
+        if classname.find("Conv") != -1:
+            nn.init.normal_(m.weight.data, 0.0, 0.02)
+        elif classname.find("BatchNorm") != -1:
+            nn.init.normal_(m.weight.data, 1.0, 0.02)
+            nn.init.constant_(m.bias.data, 0)
+    generator.apply(weights_init)
+    discriminator.apply(weights_init)
+    return generator, discriminator
+
+
+def test_the_dcgan_tutorial_trains_as_torchs():
+    def case(torch):
+        netG, netD = _dcgan(torch)
+        print(netG, netD)
+        criterion = torch.nn.BCELoss()
+        optimizerD = torch.optim.Adam(netD.parameters(), lr=0.0002, betas=(0.5, 0.999))
+        optimizerG = torch.optim.Adam(netG.parameters(), lr=0.0002, betas=(0.5, 0.999))
+        fixed_noise = torch.randn(4, 8, 1, 1)
+        for i in range(3):
+            real = torch.rand(6, 3, 16, 16) * 2 - 1
+            netD.zero_grad()
+            label = torch.full((6,), 1.0, dtype=torch.float)
+            output = netD(real).view(-1)
+            errD_real = criterion(output, label)
+            errD_real.backward()
+            D_x = output.mean().item()
+            fake = netG(torch.randn(6, 8, 1, 1))
+            label.fill_(0.0)
+            output = netD(fake.detach()).view(-1)
+            errD_fake = criterion(output, label)
+            errD_fake.backward()
+            D_G_z1 = output.mean().item()
+            errD = errD_real + errD_fake
+            optimizerD.step()
+            netG.zero_grad()
+            label.fill_(1.0)
+            output = netD(fake).view(-1)
+            errG = criterion(output, label)
+            errG.backward()
+            D_G_z2 = output.mean().item()
+            optimizerG.step()
+            print("[%d/3] Loss_D: %.4f\tLoss_G: %.4f\tD(x): %.4f\tD(G(z)): %.4f / %.4f"
+                  % (i, errD.item(), errG.item(), D_x, D_G_z1, D_G_z2))
+        with torch.no_grad():
+            print(netG(fixed_noise).detach().shape)
+    check_printed(seeded(case), rtol=1e-3)
+
+
+def test_the_dcgans_losses_and_parameters_after_adam_steps_are_torchs():
+    def case(torch):
+        netG, netD = _dcgan(torch)
+        optimizer = torch.optim.Adam(list(netG.parameters()) + list(netD.parameters()),
+                                     lr=0.0002, betas=(0.5, 0.999))
+        losses = []
+        for _ in range(3):
+            optimizer.zero_grad()
+            fake = netG(torch.randn(6, 8, 1, 1))
+            loss = torch.nn.BCELoss()(netD(fake).view(-1), torch.ones(6))
+            loss.backward()
+            optimizer.step()
+            losses.append(loss)
+        return losses, list(netG.named_parameters()), list(netD.named_parameters()), \
+            netG.state_dict(), netD.state_dict()
+    check(seeded(case), **TOLERANCES["float32"])
