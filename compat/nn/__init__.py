@@ -16,7 +16,8 @@ from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d
                       ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ZeroPad1d, ZeroPad2d,
                       ZeroPad3d)
 from .parameter import Parameter
-from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
+                      AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
 
 __all__ = [
     "functional", "init", "utils", "Module", "Parameter", "Identity", "Linear", "ReLU",
@@ -30,5 +31,6 @@ __all__ = [
     "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
     "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
     "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d",
-    "ConvTranspose1d", "ConvTranspose2d", "BatchNorm2d", "BatchNorm3d",
+    "ConvTranspose1d", "ConvTranspose2d", "BatchNorm2d", "BatchNorm3d", "MaxPool1d",
+    "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
 ]

@@ -660,3 +660,170 @@ def adaptive_avg_pool2d(input, output_size):
     out = quiet().run(_window_means, engine(input), windows,
                       counts[0][:, None] * counts[1][None, :])
     return wrap(out, "AdaptiveAvgPool2DBackward0", (input,))
+
+
+# ---- adaptive max pooling ------------------------------------------------------------------
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """The largest element of each of output_size windows (PyTorch's adaptive windows, as
+    adaptive_avg_pool2d's) of input (N, C, H, W) or (C, H, W); with return_indices, also
+    each one's flat index in H * W."""
+    _check_tensor(input, "input", 1, "adaptive_max_pool2d")
+    sizes = (output_size,) * 2 if isinstance(output_size, numbers.Integral) or \
+        output_size is None else tuple(output_size)
+    if len(sizes) != 2:
+        raise ValueError("Input dimension should be at least 4")
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
+                           f"{list(input.shape)}")
+    sizes = tuple(input.shape[i - 2] if size is None else size for i, size in enumerate(sizes))
+    for dim in range(input.dim() - 2, input.dim()):
+        if input.shape[dim] == 0:
+            raise RuntimeError(f"adaptive_max_pool2d(): Expected input to have non-zero size "
+                               f"for non-batch dimensions, but input has sizes "
+                               f"{list(input.shape)} with dimension {dim} being empty")
+    if min(sizes) < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(sizes)}: "
+                           f"{list(input.shape[:-2]) + list(sizes)}")
+    if not input.dtype.is_floating_point:
+        raise _dtypes.not_implemented_for("adaptive_max_pool2d", input.dtype)
+    out, indices = quiet().run(_adaptive_maxima, engine(input), sizes)
+    out = wrap(out, "AdaptiveMaxPool2DBackward0", (input,))
+    return (out, make(indices)) if return_indices else out
+
+
+def _adaptive_maxima(x, sizes):
+    """adaptive_max_pool2d's values and indices. A window's maximum is the maximum over
+    its rows of each row's maximum; taking each row's first largest (or last NaN), then the
+    first row holding the largest of those (or the last holding a NaN), picks the element
+    PyTorch's kernel picks, scanning the window row by row."""
+    height, width = fnp.shape(x)[-2:]
+    x, columns = _window_maxima(x, -1, width, sizes[1])  # (..., H, out_w)
+    x, rows = _window_maxima(x, -2, height, sizes[0])  # (..., out_h, out_w)
+    # The column picked in each of the rows picked.
+    picked_columns = np.take_along_axis(columns, rows, axis=-2)
+    return x, (rows * width + picked_columns).astype(np.int64)
+
+
+def _window_maxima(x, axis, size, count):
+    """The maxima of x along `axis` over PyTorch's `count` adaptive windows of its `size`
+    elements, and the position each was taken from."""
+    i = np.arange(count)
+    starts, ends = i * size // count, -(-(i + 1) * size // count)
+    # Each window's positions, the shorter ones repeating their last (which leaves both
+    # the maximum and the element picked as they are).
+    positions = np.minimum(starts[:, None] + np.arange(max(ends - starts, default=0)),
+                           ends[:, None] - 1)
+    # (count, longest) positions in place of `axis`: the window's positions at `axis`.
+    windows = fnp.take(x, positions, axis=axis)
+    choice = _first_largest(unbox_all(windows), axis)
+    maxima = fnp.squeeze(fnp.take_along_axis(windows, np.expand_dims(choice, axis), axis=axis),
+                         axis)
+    window = np.arange(count).reshape([count if d == choice.ndim + axis else 1
+                                       for d in range(choice.ndim)])
+    return maxima, positions[window, choice]
+
+
+def _first_largest(raw, axis):
+    """The position along `axis` of the first largest element, or of the last NaN where
+    there is one (PyTorch's pick)."""
+    choice = np.argmax(raw, axis=axis)
+    if raw.dtype.kind == "f":
+        nan = np.isnan(raw)
+        last_nan = raw.shape[axis] - 1 - np.argmax(np.flip(nan, axis), axis=axis)
+        choice = np.where(nan.any(axis=axis), last_nan, choice)
+    return choice
+
+
+# ---- 1-d pooling: as PyTorch computes it, the 2-d pooling of a height-1 image -------------
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """max_pool2d along the last dimension of input (N, C, L) or (C, L)."""
+    _check_tensor(input, "input", 1, "max_pool1d")
+    if input.dim() not in (2, 3) or not all(input.shape[1:]):
+        raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                           f"dim batch size for input, but got:{list(input.shape)}")
+    kernel = _one_int(kernel_size, "kernel_size", "max_pool1d")
+    stride = kernel if stride is None or stride == () else _one_int(stride, "stride",
+                                                                     "max_pool1d", "None, ")
+    padding = _one_int(padding, "padding", "max_pool1d")
+    dilation = _one_int(dilation, "dilation", "max_pool1d")
+    for name, value in (("kernel_size", kernel), ("stride", stride), ("dilation", dilation)):
+        if value <= 0:
+            raise RuntimeError(f"max_pool1d() {name} must be greater than zero, but got {value}")
+    if padding < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {padding}")
+    if padding > kernel // 2:
+        raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but "
+                           f"got padding={padding} and kernel_size={kernel}")
+    size = _pooled_size(input.shape[-1], kernel, stride, padding, dilation, ceil_mode)
+    if size < 1:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {size}")
+    if input.dtype is _dtypes.bool:
+        raise _dtypes.not_implemented_for("max_pool1d_impl", input.dtype)
+    pooled = max_pool2d(_ops.unsqueeze(input, -2), (1, kernel), (1, stride), (0, padding),
+                        (1, dilation), ceil_mode, return_indices)
+    if return_indices:
+        return tuple(_ops.squeeze(t, -2) for t in pooled)
+    return _ops.squeeze(pooled, -2)
+
+
+def _one_int(value, name, function, alternatives=""):
+    """A 1-d pooling's size argument: an int, or a sequence of one."""
+    values = (value,) if isinstance(value, numbers.Integral) else tuple(value)
+    if len(values) != 1:
+        raise RuntimeError(f"{function}() {name} must be {alternatives or 'an '}"
+                           f"{'an ' if alternatives else ''}int, list of ints"
+                           f"{',' if alternatives else ''} or tuple of ints of size 1 but got "
+                           f"size {len(values)}")
+    return values[0]
+
+
+def _check_1d_input(input, function):
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
+                           f"tensor for argument #1 'self' (while checking arguments for "
+                           f"{function})")
+
+
+def _one_size(value, name, function):
+    values = (value,) if isinstance(value, numbers.Integral) or value is None else tuple(value)
+    if len(values) != 1:
+        raise RuntimeError(f"{function}() argument '{name}' should contain one int (got "
+                           f"{len(values)})")
+    return values[0]
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """avg_pool2d along the last dimension of input (N, C, L) or (C, L)."""
+    _check_tensor(input, "input", 1, "avg_pool1d")
+    _check_1d_input(input, "avg_pool1d")
+    kernel = _one_size(kernel_size, "kernel_size", "avg_pool1d")
+    stride = kernel if stride is None or stride == () else _one_size(stride, "stride",
+                                                                     "avg_pool1d")
+    padding = _one_size(padding, "padding", "avg_pool1d")
+    return _ops.squeeze(avg_pool2d(_ops.unsqueeze(input, -2), (1, kernel), (1, stride),
+                                   (0, padding), ceil_mode, count_include_pad), -2)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    """adaptive_avg_pool2d along the last dimension of input (N, C, L) or (C, L)."""
+    _check_tensor(input, "input", 1, "adaptive_avg_pool1d")
+    size = _one_size(output_size, "output_size", "adaptive_avg_pool1d")
+    _check_1d_input(input, "adaptive_avg_pool1d")
+    return _ops.squeeze(adaptive_avg_pool2d(_ops.unsqueeze(input, -2), (1, size)), -2)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """adaptive_max_pool2d along the last dimension of input (N, C, L) or (C, L)."""
+    _check_tensor(input, "input", 1, "adaptive_max_pool1d")
+    size = _one_size(output_size, "output_size", "adaptive_max_pool1d")
+    _check_1d_input(input, "adaptive_max_pool1d")
+    pooled = adaptive_max_pool2d(_ops.unsqueeze(input, -2), (1, size), return_indices)
+    if return_indices:
+        return tuple(_ops.squeeze(t, -2) for t in pooled)
+    return _ops.squeeze(pooled, -2)

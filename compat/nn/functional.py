@@ -21,8 +21,9 @@ from .._record import broadcast_error, engine, float_operand, operand, result_ty
 from .._tensor import Tensor, make
 from .._typename import typename
 from ._padding import pad
-from ._spatial import (adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, conv_transpose1d,
-                       conv_transpose2d, max_pool2d)
+from ._spatial import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d,
+                       adaptive_max_pool2d, avg_pool1d, avg_pool2d, conv1d, conv2d,
+                       conv_transpose1d, conv_transpose2d, max_pool1d, max_pool2d)
 
 tanh = _ops.tanh
 sigmoid = _ops.sigmoid
@@ -890,5 +891,6 @@ __all__ = [
     "one_hot", "batch_norm", "layer_norm", "dropout", "embedding", "mse_loss", "l1_loss",
     "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
     "binary_cross_entropy_with_logits", "kl_div",
-    "pad", "conv_transpose1d", "conv_transpose2d",
+    "pad", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "avg_pool1d",
+    "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d",
 ]

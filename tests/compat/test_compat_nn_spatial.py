@@ -468,3 +468,94 @@ def test_the_dcgans_losses_and_parameters_after_adam_steps_are_torchs():
         return losses, list(netG.named_parameters()), list(netD.named_parameters()), \
             netG.state_dict(), netD.state_dict()
     check(seeded(case), **TOLERANCES["float32"])
+
+
+# ---- 1-d pooling and adaptive max pooling ------------------------------------------------
+
+POOLS_1D = [
+    "MaxPool1d(2)", "MaxPool1d(3, stride=2, padding=1)", "MaxPool1d((3,), dilation=2)",
+    "MaxPool1d(3, 2, 1, ceil_mode=True)", "AvgPool1d(2)", "AvgPool1d(3, stride=2, padding=1)",
+    "AvgPool1d(3, 2, 1, ceil_mode=True, count_include_pad=False)", "AdaptiveAvgPool1d(1)",
+    "AdaptiveAvgPool1d(3)", "AdaptiveAvgPool1d(4)", "AdaptiveMaxPool1d(1)",
+    "AdaptiveMaxPool1d(3)", "AdaptiveMaxPool1d(5)",
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(2, 3, 9), (3, 8)])
+@pytest.mark.parametrize("layer", POOLS_1D)
+def test_pools_1d(layer, shape, dtype):
+    def case(torch):
+        pool = eval(f"torch.nn.{layer}")
+        x = torch.randn(shape, dtype=getattr(torch, dtype), requires_grad=True)
+        out = pool(x)
+        _backward_through(torch, out, getattr(torch, dtype))
+        return out, x.grad, repr(pool)
+    check(seeded(case), **TOLERANCES[dtype])
+
+
+@pytest.mark.parametrize("output_size", ["1", "(3, 4)", "(4, 3)", "(7, 9)", "(None, 2)"])
+@pytest.mark.parametrize("shape", [(2, 3, 7, 9), (3, 8, 6)])
+def test_adaptive_max_pool2d(output_size, shape):
+    def case(torch):
+        pool = eval(f"torch.nn.AdaptiveMaxPool2d({output_size}, return_indices=True)")
+        x = torch.randn(shape, dtype=torch.float64, requires_grad=True)
+        out, indices = pool(x)
+        _backward_through(torch, out, torch.float64)
+        return out, indices, x.grad, repr(pool)
+    check(seeded(case), **TOLERANCES["float64"])
+
+
+@pytest.mark.parametrize("function, output_size", [("adaptive_max_pool2d", (3, 4)),
+                                                   ("adaptive_max_pool2d", (2, 2)),
+                                                   ("max_pool1d", 3)])
+def test_max_pools_give_ties_and_nan_torchs_gradient(function, output_size):
+    # Small integers tie often: the gradient goes to the element PyTorch's kernel picks (the
+    # first largest of a window, the last NaN).
+    def case(torch):
+        x = torch.randint(0, 3, (2, 3, 7, 9)).double()
+        x[0, 0, :3, :3] = float("nan")
+        x[1, 2, 2, 1:] = float("nan")
+        x = x.view(6, 7, 9)[..., 0] if function == "max_pool1d" else x
+        x.requires_grad_()
+        out, indices = getattr(torch.nn.functional, function)(x, output_size,
+                                                              return_indices=True)
+        _backward_through(torch, out, torch.float64)
+        return out, indices, x.grad
+    check(seeded(case), **TOLERANCES["float64"])
+
+
+POOL_1D_MISUSES = [
+    "F.max_pool1d(x.view(2, 3, 2, 4), 2)",
+    "F.max_pool1d(x[0, 0], 2)",
+    "F.max_pool1d(x[:, :, :0], 2)",
+    "F.max_pool1d(x, 0)",
+    "F.max_pool1d(x, 2, stride=0)",
+    "F.max_pool1d(x, 2, padding=-1)",
+    "F.max_pool1d(x, 2, padding=2)",
+    "F.max_pool1d(x, 2, dilation=0)",
+    "F.max_pool1d(x, 9)",
+    "F.max_pool1d(x, (2, 2))",
+    "F.max_pool1d(x, 2, stride=(1, 1))",
+    "F.max_pool1d(x > 0, 2)",
+    "F.avg_pool1d(x.view(2, 3, 2, 4), 2)",
+    "F.avg_pool1d(x[0, 0], 2)",
+    "F.avg_pool1d(x, (2, 2))",
+    "F.avg_pool1d(x, 2, stride=0)",
+    "F.avg_pool1d(x, 2, padding=2)",
+    "F.adaptive_avg_pool1d(x.view(2, 3, 2, 4), 2)",
+    "F.adaptive_avg_pool1d(x, (2, 2))",
+    "F.adaptive_max_pool1d(x[0, 0], 2)",
+    "F.adaptive_max_pool2d(x, (2, 2, 2))",
+    "F.adaptive_max_pool2d(x[0, 0], 2)",
+    "F.adaptive_max_pool2d(x.view(2, 3, 2, 4)[:, :, :0], 2)",
+    "F.adaptive_max_pool2d(x.view(2, 3, 2, 4), -1)",
+    "F.adaptive_max_pool2d(x.view(2, 3, 2, 4).long(), 2)",
+]
+
+
+@pytest.mark.parametrize("misuse", POOL_1D_MISUSES)
+def test_pool_1d_and_adaptive_max_misuse_raises_torchs_error(misuse):
+    assert_same_error(lambda torch: eval(misuse, {"torch": torch, "F": torch.nn.functional,
+                                                  "x": torch.randn(2, 3, 8,
+                                                                   requires_grad=True)}))
