@@ -3,10 +3,10 @@ functional, init, utils), built from compat's differentiable operations."""
 from . import functional, init, utils
 from .containers import ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
-from .layers import (ELU, GELU, SELU, Dropout, Embedding, Flatten, Hardsigmoid, Hardswish,
-                     Hardtanh, Identity, LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish, PReLU,
-                     ReLU, ReLU6, SiLU, Sigmoid, Softmax, Softmin, Softplus, Softsign, Tanh,
-                     Tanhshrink)
+from .layers import (ELU, GELU, SELU, Dropout, Dropout1d, Dropout2d, Embedding, Flatten,
+                     Hardsigmoid, Hardswish, Hardtanh, Identity, LeakyReLU, Linear, LogSigmoid,
+                     LogSoftmax, Mish, PReLU, ReLU, ReLU6, SiLU, Sigmoid, Softmax, Softmin,
+                     Softplus, Softsign, Tanh, Tanhshrink)
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss,
                    MSELoss, NLLLoss, SmoothL1Loss)
 from .module import Module
@@ -32,5 +32,6 @@ __all__ = [
     "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
     "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d",
     "ConvTranspose1d", "ConvTranspose2d", "BatchNorm2d", "BatchNorm3d", "MaxPool1d",
-    "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+    "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "Dropout1d",
+    "Dropout2d",
 ]

@@ -2,6 +2,8 @@
 PyTorch's image tutorials, against torch 2.13: the same outputs (with PyTorch's grad_fn
 names), gradients, seeded parameters, printed reprs and error texts; and a DCGAN trained a
 few steps."""
+import warnings
+
 import pytest
 
 from compat_harness import assert_same_error, check, check_printed, run_both, seeded
@@ -559,3 +561,38 @@ def test_pool_1d_and_adaptive_max_misuse_raises_torchs_error(misuse):
     assert_same_error(lambda torch: eval(misuse, {"torch": torch, "F": torch.nn.functional,
                                                   "x": torch.randn(2, 3, 8,
                                                                    requires_grad=True)}))
+
+
+# ---- channel dropout ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("layer, shape", [
+    ("Dropout2d()", (4, 6, 3, 5)), ("Dropout2d(0.2)", (4, 6, 7)), ("Dropout2d(0.3)", (3, 4)),
+    ("Dropout1d(0.4)", (4, 6, 5)), ("Dropout1d()", (6, 5)), ("Dropout2d(1.0)", (2, 3, 4, 4)),
+    ("Dropout2d(0.0)", (2, 3, 4, 4)), ("Dropout1d(0.5, inplace=True)", (3, 4, 5)),
+    ("Dropout1d(0.5, inplace=True)", (4, 5)), ("Dropout2d(0.5, True)", (2, 3, 4, 4)),
+])
+def test_channel_dropout_draws_torchs_masks(layer, shape):
+    def case(torch):
+        module = eval(f"torch.nn.{layer}")
+        x = torch.randn(shape, requires_grad=True)
+        y = x * 1  # (an in-place dropout needs a tensor that is not a leaf)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = module(y)
+            _backward_through(torch, out, torch.float32)
+            module.eval()
+            evaluated = module(x.detach())
+        return out, x.grad, evaluated, repr(module), torch.rand(2), \
+            [str(w.message) for w in caught]
+    # An unbatched in-place Dropout1d's node is PyTorch's SqueezeBackward4 (of its squeeze_).
+    check(seeded(case), grad_fn_names=layer != "Dropout1d(0.5, inplace=True)" or len(shape) == 3)
+
+
+@pytest.mark.parametrize("misuse", [
+    "torch.nn.Dropout2d(1.5)", "torch.nn.Dropout1d(-0.1)", "F.dropout2d(x, 2)",
+    "F.dropout1d(x)", "F.dropout1d(x[0, 0, 0])", "F.dropout2d(x[0, 0, 0])",
+])
+def test_channel_dropout_misuse_raises_torchs_error(misuse):
+    assert_same_error(lambda torch: eval(misuse, {"torch": torch, "F": torch.nn.functional,
+                                                  "x": torch.randn(2, 3, 4, 4)}))
