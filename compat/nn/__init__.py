@@ -6,11 +6,11 @@ from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from .layers import (ELU, GELU, SELU, Dropout, Dropout1d, Dropout2d, Embedding, Flatten,
                      Hardsigmoid, Hardswish, Hardtanh, Identity, LeakyReLU, Linear, LogSigmoid,
                      LogSoftmax, Mish, PReLU, ReLU, ReLU6, SiLU, Sigmoid, Softmax, Softmin,
-                     Softplus, Softsign, Tanh, Tanhshrink)
+                     Softplus, Softsign, Tanh, Tanhshrink, Unflatten)
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss,
                    MSELoss, NLLLoss, SmoothL1Loss)
 from .module import Module
-from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
+from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, LayerNorm
 from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d,
                       ConstantPad3d, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
                       ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ZeroPad1d, ZeroPad2d,
@@ -33,5 +33,5 @@ __all__ = [
     "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d",
     "ConvTranspose1d", "ConvTranspose2d", "BatchNorm2d", "BatchNorm3d", "MaxPool1d",
     "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "Dropout1d",
-    "Dropout2d",
+    "Dropout2d", "GroupNorm", "Unflatten",
 ]

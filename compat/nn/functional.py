@@ -462,6 +462,38 @@ def _layer_normalised(x, axes, weight, bias, eps):
     return _normalised_by(x, *_moments(x, axes), weight, bias, eps)
 
 
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Each sample's channels (dimension 1), in num_groups groups, normalised by each
+    group's mean and biased variance; then each channel scaled by weight and shifted by
+    bias."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.dim()}")
+    shape = list(input.shape)
+    if shape[1] % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {shape} and "
+                           f"num_groups={num_groups}")
+    for name, parameter in (("weight", weight), ("bias", bias)):
+        if parameter is not None and (parameter.dim() != 1 or parameter.numel() != shape[1]):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number "
+                               f"of channels in input, but got {name} of shape "
+                               f"{list(parameter.shape)} and input of shape {shape}")
+    channel_shape = (shape[1],) + (1,) * (len(shape) - 2)
+    out = quiet().run(_group_normalised, float_operand(input), num_groups,
+                      *_affine_operands(weight, bias, channel_shape), eps)
+    return wrap(out, "NativeGroupNormBackward0", (input, weight, bias))
+
+
+def _group_normalised(x, groups, weight, bias, eps):
+    shape = fnp.shape(x)
+    grouped = fnp.reshape(x, (shape[0], groups, -1))
+    out = fnp.reshape(_normalised_by(grouped, *_moments(grouped, 2), None, None, eps), shape)
+    if weight is not None:
+        out = fnp.multiply(out, weight)
+    return out if bias is None else fnp.add(out, bias)
+
+
 # ---- dropout and embedding -----------------------------------------------------------------
 
 
@@ -946,5 +978,5 @@ __all__ = [
     "binary_cross_entropy_with_logits", "kl_div",
     "pad", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "avg_pool1d",
     "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d", "dropout1d",
-    "dropout2d",
+    "dropout2d", "group_norm",
 ]

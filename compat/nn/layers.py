@@ -288,6 +288,26 @@ class Flatten(Module):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
 
 
+class Unflatten(Module):
+    def __init__(self, dim, unflattened_size):
+        super().__init__()
+        if not isinstance(unflattened_size, (tuple, list)):
+            raise TypeError(f"unflattened_size must be a tuple of ints, but found type "
+                            f"{type(unflattened_size).__name__}")
+        for position, size in enumerate(unflattened_size):
+            if not isinstance(size, int):
+                raise TypeError(f"unflattened_size must be tuple of ints, but found element "
+                                f"of type {type(size).__name__} at pos {position}")
+        self.dim = dim
+        self.unflattened_size = unflattened_size
+
+    def forward(self, input):
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self):
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
+
+
 class _DropoutNd(Module):
     function = None
 

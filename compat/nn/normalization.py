@@ -1,5 +1,5 @@
 """The normalisation layers: BatchNorm1d, BatchNorm2d and BatchNorm3d (batch statistics
-while training, running statistics in eval mode) and LayerNorm; all compute with
+while training, running statistics in eval mode), LayerNorm and GroupNorm; all compute with
 `functional`."""
 import numbers
 
@@ -136,3 +136,39 @@ class LayerNorm(Module):
     def extra_repr(self):
         return (f"{self.normalized_shape}, eps={self.eps}, "
                 f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}")
+
+
+class GroupNorm(Module):
+    """Normalises each sample's num_channels channels in num_groups groups (see
+    F.group_norm), with a weight and a bias per channel (affine)."""
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None,
+                 dtype=None):
+        super().__init__()
+        if num_channels % num_groups:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups "
+                             f"({num_groups})")
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        dtype = _floating(dtype)
+        if affine:
+            self.weight = Parameter(empty(num_channels, dtype=dtype, device=device))
+            self.bias = Parameter(empty(num_channels, dtype=dtype, device=device))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.affine:
+            init.ones_(self.weight)
+            init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, "
+                f"affine={self.affine}, bias={self.bias is not None}")

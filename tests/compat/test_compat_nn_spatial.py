@@ -596,3 +596,48 @@ def test_channel_dropout_draws_torchs_masks(layer, shape):
 def test_channel_dropout_misuse_raises_torchs_error(misuse):
     assert_same_error(lambda torch: eval(misuse, {"torch": torch, "F": torch.nn.functional,
                                                   "x": torch.randn(2, 3, 4, 4)}))
+
+
+# ---- group normalisation and Unflatten ---------------------------------------------------
+
+
+@pytest.mark.parametrize("layer, shape", [
+    ("GroupNorm(2, 4)", (3, 4, 5)), ("GroupNorm(1, 6)", (2, 6, 3, 4)),
+    ("GroupNorm(6, 6, eps=1e-3)", (2, 6, 3, 2)), ("GroupNorm(2, 4, affine=False)", (3, 4)),
+    ("GroupNorm(3, 6, dtype=torch.float64)", (2, 6, 4)),
+])
+def test_group_norm(layer, shape):
+    def case(torch):
+        module = eval(f"torch.nn.{layer}")
+        dtype = torch.float64 if "float64" in layer else torch.float32
+        x = torch.randn(shape, dtype=dtype, requires_grad=True)
+        if module.affine:  # (other than their initial ones and zeros)
+            with torch.no_grad():
+                module.weight.uniform_(0.5, 1.5)
+                module.bias.normal_()
+        out = module(x * 3 + 1)
+        _backward_through(torch, out, dtype)
+        return out, x.grad, [(name, p.grad) for name, p in module.named_parameters()], \
+            repr(module)
+    check(seeded(case), **TOLERANCES["float32"])
+
+
+def test_unflatten():
+    def case(torch):
+        x = torch.randn(2, 12, requires_grad=True)
+        layers = [torch.nn.Unflatten(1, (3, 4)), torch.nn.Unflatten(-1, [2, -1, 3])]
+        outputs = [layer(x) for layer in layers]
+        sum(out.sum() for out in outputs).backward()
+        return outputs, x.grad, [repr(layer) for layer in layers]
+    check(case)
+
+
+@pytest.mark.parametrize("misuse", [
+    "torch.nn.GroupNorm(3, 4)", "F.group_norm(torch.randn(2, 3, 4), 2)",
+    "F.group_norm(torch.randn(2, 4, 4), 2, torch.ones(3))",
+    "F.group_norm(torch.randn(2, 4, 4), 2, torch.ones(4), torch.ones(3))",
+    "F.group_norm(torch.randn(4), 2)", "torch.nn.Unflatten(1, 3)",
+    "torch.nn.Unflatten(1, (2, 'a'))", "torch.nn.Unflatten(1, (2, 3))(torch.randn(2, 5))",
+])
+def test_group_norm_and_unflatten_misuse_raises_torchs_error(misuse):
+    assert_same_error(lambda torch: eval(misuse, {"torch": torch, "F": torch.nn.functional}))
