@@ -474,11 +474,13 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
                            f"num_groups, but got input of shape {shape} and "
                            f"num_groups={num_groups}")
+    # (PyTorch's message for the bias shows the weight's shape, [0] without one)
+    weight_shape = [0] if weight is None else list(weight.shape)
     for name, parameter in (("weight", weight), ("bias", bias)):
         if parameter is not None and (parameter.dim() != 1 or parameter.numel() != shape[1]):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number "
                                f"of channels in input, but got {name} of shape "
-                               f"{list(parameter.shape)} and input of shape {shape}")
+                               f"{weight_shape} and input of shape {shape}")
     channel_shape = (shape[1],) + (1,) * (len(shape) - 2)
     out = quiet().run(_group_normalised, float_operand(input), num_groups,
                       *_affine_operands(weight, bias, channel_shape), eps)

@@ -636,6 +636,7 @@ def test_unflatten():
     "torch.nn.GroupNorm(3, 4)", "F.group_norm(torch.randn(2, 3, 4), 2)",
     "F.group_norm(torch.randn(2, 4, 4), 2, torch.ones(3))",
     "F.group_norm(torch.randn(2, 4, 4), 2, torch.ones(4), torch.ones(3))",
+    "F.group_norm(torch.randn(2, 4, 4), 2, None, torch.ones(2, 2))",
     "F.group_norm(torch.randn(4), 2)", "torch.nn.Unflatten(1, 3)",
     "torch.nn.Unflatten(1, (2, 'a'))", "torch.nn.Unflatten(1, (2, 3))(torch.randn(2, 5))",
 ])
