@@ -2,17 +2,22 @@
 functional, init, utils), built from compat's differentiable operations."""
 from . import functional, init, utils
 from .containers import ModuleDict, ModuleList, Sequential
-from .conv import Conv1d, Conv2d
-from .layers import (ELU, GELU, SELU, Dropout, Embedding, Flatten, Hardsigmoid, Hardswish,
-                     Hardtanh, Identity, LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish, PReLU,
-                     ReLU, ReLU6, SiLU, Sigmoid, Softmax, Softmin, Softplus, Softsign, Tanh,
-                     Tanhshrink)
+from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from .layers import (ELU, GELU, SELU, Dropout, Dropout1d, Dropout2d, Embedding, Flatten,
+                     Hardsigmoid, Hardswish, Hardtanh, Identity, LeakyReLU, Linear, LogSigmoid,
+                     LogSoftmax, Mish, PReLU, ReLU, ReLU6, SiLU, Sigmoid, Softmax, Softmin,
+                     Softplus, Softsign, Tanh, Tanhshrink, Unflatten)
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss,
                    MSELoss, NLLLoss, SmoothL1Loss)
 from .module import Module
-from .normalization import BatchNorm1d, LayerNorm
+from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, LayerNorm
+from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d,
+                      ConstantPad3d, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
+                      ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ZeroPad1d, ZeroPad2d,
+                      ZeroPad3d)
 from .parameter import Parameter
-from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
+                      AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 
 __all__ = [
@@ -25,4 +30,10 @@ __all__ = [
     "GRUCell", "Sequential", "ModuleList", "ModuleDict", "MSELoss", "L1Loss",
     "SmoothL1Loss", "HuberLoss", "NLLLoss", "CrossEntropyLoss", "KLDivLoss", "BCELoss",
     "BCEWithLogitsLoss",
+    "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
+    "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
+    "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d",
+    "ConvTranspose1d", "ConvTranspose2d", "BatchNorm2d", "BatchNorm3d", "MaxPool1d",
+    "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "Dropout1d",
+    "Dropout2d", "GroupNorm", "Unflatten",
 ]

@@ -1,5 +1,6 @@
 """Convolution and pooling over the spatial dimensions of (N, C, *spatial) tensors:
-F.conv1d, F.conv2d, F.max_pool2d, F.avg_pool2d and F.adaptive_avg_pool2d.
+F.conv1d, F.conv2d, F.conv_transpose1d, F.conv_transpose2d, F.max_pool2d, F.avg_pool2d and
+F.adaptive_avg_pool2d.
 
 Each is composed of funcgrad.numpy's differentiable operations on the operands' boxes of
 compat's eager tape, as the rest of nn.functional is (no derivative is written here):
@@ -7,6 +8,8 @@ compat's eager tape, as the rest of nn.functional is (no derivative is written h
 * a convolution gathers its windows (`_windows`: a sliding-window view of the padded
   input, funcgrad.numpy.lib.stride_tricks', strided and dilated by slicing), then
   multiplies them by the weight in one matrix product per group (im2col);
+* a transposed convolution is a convolution of its input spread `stride` apart and padded,
+  with the kernel flipped;
 * max pooling gathers the windows the same way and keeps, of each, the element PyTorch's
   kernel picks (the first largest; the last NaN), so the gradient goes where PyTorch's
   goes, ties included;
@@ -163,25 +166,8 @@ def _padded_for_same(input, weight, dilation):
 
 def _check_convolution(input, weight, bias, stride, padding, dilation, groups):
     """PyTorch's checks of a batched convolution's arguments, in its order."""
-    if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
-    if any(p < 0 for p in padding):
-        raise RuntimeError("negative padding is not supported")
-    if any(step <= 0 for step in stride):
-        raise RuntimeError("non-positive stride is not supported")
-    if any(spacing < 0 for spacing in dilation):
-        raise RuntimeError("dilation should be greater than zero")
+    _check_settings_and_weight(input, weight, stride, padding, None, dilation, groups)
     weight_shape = list(weight.shape)
-    if weight.dim() != input.dim():
-        raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
-                           f"dimensional weight {weight_shape}, but got {input.dim()}-"
-                           f"dimensional input of size {list(input.shape)} instead")
-    if weight_shape[0] < groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} "
-                           f"at dimension 0, but got weight of size {weight_shape} instead")
-    if weight_shape[0] % groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
-                           f"at dimension 0, but got weight of size [{weight_shape}] instead")
     channels = weight_shape[1] * groups
     if input.shape[1] != channels:
         raise RuntimeError(f"Given groups={groups}, weight of size {weight_shape}, expected "
@@ -201,6 +187,33 @@ def _check_convolution(input, weight, bias, stride, padding, dilation, groups):
     _check_convolution_dtypes(input, weight, bias)
     if any(spacing == 0 for spacing in dilation):
         raise RuntimeError("non-positive dilation is not supported")
+
+
+def _check_settings_and_weight(input, weight, stride, padding, output_padding, dilation,
+                               groups):
+    """PyTorch's first checks of a convolution, transposed (with an output_padding) or not:
+    the settings' signs, then the weight's shape against the input's and the groups."""
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if output_padding is not None and any(p < 0 for p in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(step <= 0 for step in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(spacing < 0 for spacing in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    weight_shape = list(weight.shape)
+    if weight.dim() != input.dim():
+        raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
+                           f"dimensional weight {weight_shape}, but got {input.dim()}-"
+                           f"dimensional input of size {list(input.shape)} instead")
+    if weight_shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} "
+                           f"at dimension 0, but got weight of size {weight_shape} instead")
+    if weight_shape[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
+                           f"at dimension 0, but got weight of size [{weight_shape}] instead")
 
 
 def _check_convolution_dtypes(input, weight, bias):
@@ -244,6 +257,160 @@ def _convolved(x, w, b, stride, padding, dilation, groups):
     if b is not None:
         out = fnp.add(out, fnp.reshape(b, (out_channels,) + (1,) * len(kernel)))
     return out
+
+
+# ---- transposed convolution ------------------------------------------------------------------
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The 1-d transposed convolution (the gradient of conv1d with respect to its input) of
+    input (N, C_in, L) or (C_in, L) with weight (C_in, C_out / groups, k), plus bias
+    (C_out)."""
+    return _transposed_convolution(input, weight, bias, stride, padding, output_padding,
+                                   groups, dilation, 1, "conv_transpose1d")
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The 2-d transposed convolution (the gradient of conv2d with respect to its input) of
+    input (N, C_in, H, W) or (C_in, H, W) with weight (C_in, C_out / groups, kH, kW), plus
+    bias (C_out)."""
+    return _transposed_convolution(input, weight, bias, stride, padding, output_padding,
+                                   groups, dilation, 2, "conv_transpose2d")
+
+
+def _transposed_convolution(input, weight, bias, stride, padding, output_padding, groups,
+                            dilation, dims, name):
+    _check_tensor(input, "input", 1, name)
+    _check_tensor(weight, "weight", 2, name)
+    if bias is not None:
+        _check_tensor(bias, "bias", 3, name)
+    if isinstance(padding, str):
+        raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input "
+                           f"to {name}, but got input of size: {list(input.shape)}")
+    if input.dim() == dims + 1:  # unbatched: PyTorch adds the batch and squeezes it away
+        return _ops.squeeze(_transposed_convolution(
+            _ops.unsqueeze(input, 0), weight, bias, stride, padding, output_padding, groups,
+            dilation, dims, name), 0)
+    kernel_dims = weight.dim() - 2
+    stride, padding, output_padding, dilation = (
+        _expanded(_bound(value, dims), argument, kernel_dims)
+        for value, argument in ((stride, "stride"), (padding, "padding"),
+                                (output_padding, "output_padding"), (dilation, "dilation")))
+    _check_transposed_convolution(input, weight, bias, stride, padding, output_padding,
+                                  dilation, groups)
+    if bias is not None and bias.dtype is not input.dtype:
+        bias = bias.to(input.dtype)  # (PyTorch's kernels other than float32's convert it)
+    out = quiet().run(_transposed_convolved, engine(input), engine(weight),
+                      None if bias is None else engine(bias), stride, padding, output_padding,
+                      dilation, groups)
+    return wrap(out, "ConvolutionBackward0", (input, weight, bias))
+
+
+def _check_transposed_convolution(input, weight, bias, stride, padding, output_padding,
+                                  dilation, groups):
+    """PyTorch's checks of a batched transposed convolution's arguments, in the order of
+    its general kernel (float32's oneDNN kernel fails some of them with its own words, and
+    gives an empty result for an output size of 0)."""
+    _check_settings_and_weight(input, weight, stride, padding, output_padding, dilation,
+                               groups)
+    weight_shape, shape = list(weight.shape), list(input.shape)
+    if shape[1] != weight_shape[0]:
+        raise RuntimeError(f"Given transposed=1, weight of size {weight_shape}, expected "
+                           f"input{shape} to have {weight_shape[0]} channels, but got "
+                           f"{shape[1]} channels instead")
+    channels = weight_shape[1] * groups
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != channels):
+        raise RuntimeError(f"Given transposed=1, weight of size {weight_shape}, expected bias "
+                           f"to be 1-dimensional with {channels} elements, but got bias of "
+                           f"size {list(bias.shape)} instead")
+    if not all(shape[2:]):
+        raise RuntimeError(f"Only zero batch or zero channel inputs are supported, but got "
+                           f"input shape: {shape}")
+    # The general kernel names each setting's height and width (a 1-d one is 2-d, of height 1).
+    names = ("height", "width")
+    kernel = weight_shape[2:]
+    if min(kernel) <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got "
+                           f"{_per_dimension('kernel', names, kernel)}")
+    if min(dilation) <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got "
+                           f"{_per_dimension('dilation', names, dilation, ', ')}")
+    if any(extra >= step and extra >= spacing
+           for extra, step, spacing in zip(output_padding, stride, dilation)):
+        raise RuntimeError(f"output padding must be smaller than either stride or dilation, "
+                           f"but got {_per_dimension('output_padding', names, output_padding)}"
+                           f" {_per_dimension('stride', names, stride)} "
+                           f"{_per_dimension('dilation', names, dilation)}")
+    output = tuple((size - 1) * step - 2 * p + spacing * (k - 1) + extra + 1
+                   for size, step, p, spacing, k, extra in zip(shape[2:], stride, padding,
+                                                               dilation, kernel,
+                                                               output_padding))
+    if min(output) < 1:
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, shape[2:]))})"
+                           f". Calculated output size per channel: "
+                           f"({' x '.join(map(str, output))}). Output size is too small")
+    _check_transposed_dtypes(input, weight, bias)
+
+
+def _per_dimension(setting, names, values, separator=" "):
+    """`setting_height: 1 setting_width: 2` (a 1-d setting as PyTorch's 2-d kernel has it,
+    of height 1)."""
+    values = ((1,) + tuple(values))[-2:]
+    return separator.join(f"{setting}_{name}: {value}" for name, value in zip(names, values))
+
+
+def _check_transposed_dtypes(input, weight, bias):
+    if weight.dtype is not input.dtype:
+        if input.dtype is _dtypes.float32:
+            raise RuntimeError(f"Input type ({input.type()}) and weight type "
+                               f"({weight.type()}) should be the same or input should be a "
+                               f"MKLDNN tensor and weight is a dense tensor")
+        raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
+                           f"{weight.dtype.scalar_name}")
+    if bias is not None and bias.dtype is not input.dtype and input.dtype is _dtypes.float32:
+        raise RuntimeError(f"Input type ({input.type()}) and bias type ({bias.type()}) should "
+                           f"be the same or input should be a MKLDNN tensor and bias is a "
+                           f"dense tensor")
+    if input.dtype is _dtypes.bool:
+        raise _dtypes.not_implemented_for("slow_conv_transpose2d_out_cpu", input.dtype)
+
+
+def _transposed_convolved(x, w, b, stride, padding, output_padding, dilation, groups):
+    """The transposed convolution of x (N, C_in, *spatial) with w (C_in, C_out / groups,
+    *kernel), plus b: a convolution, stride 1, of x spread `stride` apart (zeros between)
+    and padded on each side by the dilated kernel's extent less one less `padding`
+    (cropped where that is negative; output_padding more after), with the kernel flipped
+    and each group's input and output channels swapped."""
+    dims = len(stride)
+    for axis, step in enumerate(stride, 2):
+        if step > 1:
+            x = _spread(x, axis, step)
+    kernel = fnp.shape(w)[2:]
+    widths = [(spacing * (k - 1) - p, spacing * (k - 1) - p + extra)
+              for spacing, k, p, extra in zip(dilation, kernel, padding, output_padding)]
+    x = fnp.pad(x, [(0, 0)] * 2 + [(max(before, 0), max(after, 0)) for before, after in widths])
+    x = fnp.getitem(x, (slice(None),) * 2 + tuple(
+        slice(max(-before, 0), size - max(-after, 0))
+        for size, (before, after) in zip(fnp.shape(x)[2:], widths)))
+    in_channels, out_per_group = fnp.shape(w)[:2]
+    w = fnp.reshape(w, (groups, in_channels // groups, out_per_group) + kernel)
+    w = fnp.reshape(fnp.swapaxes(w, 1, 2),
+                    (groups * out_per_group, in_channels // groups) + kernel)
+    w = fnp.flip(w, tuple(range(2, 2 + dims)))
+    return _convolved(x, w, b, (1,) * dims, (0,) * dims, dilation, groups)
+
+
+def _spread(x, axis, step):
+    """x with step - 1 zeros between its elements along `axis`."""
+    shape = fnp.shape(x)
+    x = fnp.pad(fnp.expand_dims(x, axis + 1),
+                [(0, 0)] * (axis + 1) + [(0, step - 1)] + [(0, 0)] * (len(shape) - axis - 1))
+    x = fnp.reshape(x, shape[:axis] + (shape[axis] * step,) + shape[axis + 1:])
+    return fnp.getitem(x, (slice(None),) * axis + (slice(0, (shape[axis] - 1) * step + 1),))
 
 
 # ---- pooling -------------------------------------------------------------------------------
@@ -493,3 +660,170 @@ def adaptive_avg_pool2d(input, output_size):
     out = quiet().run(_window_means, engine(input), windows,
                       counts[0][:, None] * counts[1][None, :])
     return wrap(out, "AdaptiveAvgPool2DBackward0", (input,))
+
+
+# ---- adaptive max pooling ------------------------------------------------------------------
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """The largest element of each of output_size windows (PyTorch's adaptive windows, as
+    adaptive_avg_pool2d's) of input (N, C, H, W) or (C, H, W); with return_indices, also
+    each one's flat index in H * W."""
+    _check_tensor(input, "input", 1, "adaptive_max_pool2d")
+    sizes = (output_size,) * 2 if isinstance(output_size, numbers.Integral) or \
+        output_size is None else tuple(output_size)
+    if len(sizes) != 2:
+        raise ValueError("Input dimension should be at least 4")
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
+                           f"{list(input.shape)}")
+    sizes = tuple(input.shape[i - 2] if size is None else size for i, size in enumerate(sizes))
+    for dim in range(input.dim() - 2, input.dim()):
+        if input.shape[dim] == 0:
+            raise RuntimeError(f"adaptive_max_pool2d(): Expected input to have non-zero size "
+                               f"for non-batch dimensions, but input has sizes "
+                               f"{list(input.shape)} with dimension {dim} being empty")
+    if min(sizes) < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(sizes)}: "
+                           f"{list(input.shape[:-2]) + list(sizes)}")
+    if not input.dtype.is_floating_point:
+        raise _dtypes.not_implemented_for("adaptive_max_pool2d", input.dtype)
+    out, indices = quiet().run(_adaptive_maxima, engine(input), sizes)
+    out = wrap(out, "AdaptiveMaxPool2DBackward0", (input,))
+    return (out, make(indices)) if return_indices else out
+
+
+def _adaptive_maxima(x, sizes):
+    """adaptive_max_pool2d's values and indices. A window's maximum is the maximum over
+    its rows of each row's maximum; taking each row's first largest (or last NaN), then the
+    first row holding the largest of those (or the last holding a NaN), picks the element
+    PyTorch's kernel picks, scanning the window row by row."""
+    height, width = fnp.shape(x)[-2:]
+    x, columns = _window_maxima(x, -1, width, sizes[1])  # (..., H, out_w)
+    x, rows = _window_maxima(x, -2, height, sizes[0])  # (..., out_h, out_w)
+    # The column picked in each of the rows picked.
+    picked_columns = np.take_along_axis(columns, rows, axis=-2)
+    return x, (rows * width + picked_columns).astype(np.int64)
+
+
+def _window_maxima(x, axis, size, count):
+    """The maxima of x along `axis` over PyTorch's `count` adaptive windows of its `size`
+    elements, and the position each was taken from."""
+    i = np.arange(count)
+    starts, ends = i * size // count, -(-(i + 1) * size // count)
+    # Each window's positions, the shorter ones repeating their last (which leaves both
+    # the maximum and the element picked as they are).
+    positions = np.minimum(starts[:, None] + np.arange(max(ends - starts, default=0)),
+                           ends[:, None] - 1)
+    # (count, longest) positions in place of `axis`: the window's positions at `axis`.
+    windows = fnp.take(x, positions, axis=axis)
+    choice = _first_largest(unbox_all(windows), axis)
+    maxima = fnp.squeeze(fnp.take_along_axis(windows, np.expand_dims(choice, axis), axis=axis),
+                         axis)
+    window = np.arange(count).reshape([count if d == choice.ndim + axis else 1
+                                       for d in range(choice.ndim)])
+    return maxima, positions[window, choice]
+
+
+def _first_largest(raw, axis):
+    """The position along `axis` of the first largest element, or of the last NaN where
+    there is one (PyTorch's pick)."""
+    choice = np.argmax(raw, axis=axis)
+    if raw.dtype.kind == "f":
+        nan = np.isnan(raw)
+        last_nan = raw.shape[axis] - 1 - np.argmax(np.flip(nan, axis), axis=axis)
+        choice = np.where(nan.any(axis=axis), last_nan, choice)
+    return choice
+
+
+# ---- 1-d pooling: as PyTorch computes it, the 2-d pooling of a height-1 image -------------
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """max_pool2d along the last dimension of input (N, C, L) or (C, L)."""
+    _check_tensor(input, "input", 1, "max_pool1d")
+    if input.dim() not in (2, 3) or not all(input.shape[1:]):
+        raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                           f"dim batch size for input, but got:{list(input.shape)}")
+    kernel = _one_int(kernel_size, "kernel_size", "max_pool1d")
+    stride = kernel if stride is None or stride == () else _one_int(stride, "stride",
+                                                                     "max_pool1d", "None, ")
+    padding = _one_int(padding, "padding", "max_pool1d")
+    dilation = _one_int(dilation, "dilation", "max_pool1d")
+    for name, value in (("kernel_size", kernel), ("stride", stride), ("dilation", dilation)):
+        if value <= 0:
+            raise RuntimeError(f"max_pool1d() {name} must be greater than zero, but got {value}")
+    if padding < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {padding}")
+    if padding > kernel // 2:
+        raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but "
+                           f"got padding={padding} and kernel_size={kernel}")
+    size = _pooled_size(input.shape[-1], kernel, stride, padding, dilation, ceil_mode)
+    if size < 1:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {size}")
+    if input.dtype is _dtypes.bool:
+        raise _dtypes.not_implemented_for("max_pool1d_impl", input.dtype)
+    pooled = max_pool2d(_ops.unsqueeze(input, -2), (1, kernel), (1, stride), (0, padding),
+                        (1, dilation), ceil_mode, return_indices)
+    if return_indices:
+        return tuple(_ops.squeeze(t, -2) for t in pooled)
+    return _ops.squeeze(pooled, -2)
+
+
+def _one_int(value, name, function, alternatives=""):
+    """A 1-d pooling's size argument: an int, or a sequence of one."""
+    values = (value,) if isinstance(value, numbers.Integral) else tuple(value)
+    if len(values) != 1:
+        raise RuntimeError(f"{function}() {name} must be {alternatives or 'an '}"
+                           f"{'an ' if alternatives else ''}int, list of ints"
+                           f"{',' if alternatives else ''} or tuple of ints of size 1 but got "
+                           f"size {len(values)}")
+    return values[0]
+
+
+def _check_1d_input(input, function):
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
+                           f"tensor for argument #1 'self' (while checking arguments for "
+                           f"{function})")
+
+
+def _one_size(value, name, function):
+    values = (value,) if isinstance(value, numbers.Integral) or value is None else tuple(value)
+    if len(values) != 1:
+        raise RuntimeError(f"{function}() argument '{name}' should contain one int (got "
+                           f"{len(values)})")
+    return values[0]
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """avg_pool2d along the last dimension of input (N, C, L) or (C, L)."""
+    _check_tensor(input, "input", 1, "avg_pool1d")
+    _check_1d_input(input, "avg_pool1d")
+    kernel = _one_size(kernel_size, "kernel_size", "avg_pool1d")
+    stride = kernel if stride is None or stride == () else _one_size(stride, "stride",
+                                                                     "avg_pool1d")
+    padding = _one_size(padding, "padding", "avg_pool1d")
+    return _ops.squeeze(avg_pool2d(_ops.unsqueeze(input, -2), (1, kernel), (1, stride),
+                                   (0, padding), ceil_mode, count_include_pad), -2)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    """adaptive_avg_pool2d along the last dimension of input (N, C, L) or (C, L)."""
+    _check_tensor(input, "input", 1, "adaptive_avg_pool1d")
+    size = _one_size(output_size, "output_size", "adaptive_avg_pool1d")
+    _check_1d_input(input, "adaptive_avg_pool1d")
+    return _ops.squeeze(adaptive_avg_pool2d(_ops.unsqueeze(input, -2), (1, size)), -2)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """adaptive_max_pool2d along the last dimension of input (N, C, L) or (C, L)."""
+    _check_tensor(input, "input", 1, "adaptive_max_pool1d")
+    size = _one_size(output_size, "output_size", "adaptive_max_pool1d")
+    _check_1d_input(input, "adaptive_max_pool1d")
+    pooled = adaptive_max_pool2d(_ops.unsqueeze(input, -2), (1, size), return_indices)
+    if return_indices:
+        return tuple(_ops.squeeze(t, -2) for t in pooled)
+    return _ops.squeeze(pooled, -2)

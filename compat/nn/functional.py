@@ -14,13 +14,16 @@ import funcgrad.scipy.special as fsp
 from funcgrad.core import unbox_all
 
 from .. import _dtypes, _ops
-from .._factories import empty_like, zeros
+from .._factories import empty, zeros
 from .._inplace import inplace, write
 from .._quiet import quiet, quieted
 from .._record import broadcast_error, engine, float_operand, operand, result_type, wrap
 from .._tensor import Tensor, make
 from .._typename import typename
-from ._spatial import adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, max_pool2d
+from ._padding import pad
+from ._spatial import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d,
+                       adaptive_max_pool2d, avg_pool1d, avg_pool2d, conv1d, conv2d,
+                       conv_transpose1d, conv_transpose2d, max_pool1d, max_pool2d)
 
 tanh = _ops.tanh
 sigmoid = _ops.sigmoid
@@ -459,6 +462,40 @@ def _layer_normalised(x, axes, weight, bias, eps):
     return _normalised_by(x, *_moments(x, axes), weight, bias, eps)
 
 
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Each sample's channels (dimension 1), in num_groups groups, normalised by each
+    group's mean and biased variance; then each channel scaled by weight and shifted by
+    bias."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.dim()}")
+    shape = list(input.shape)
+    if shape[1] % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {shape} and "
+                           f"num_groups={num_groups}")
+    # (PyTorch's message for the bias shows the weight's shape, [0] without one)
+    weight_shape = [0] if weight is None else list(weight.shape)
+    for name, parameter in (("weight", weight), ("bias", bias)):
+        if parameter is not None and (parameter.dim() != 1 or parameter.numel() != shape[1]):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number "
+                               f"of channels in input, but got {name} of shape "
+                               f"{weight_shape} and input of shape {shape}")
+    channel_shape = (shape[1],) + (1,) * (len(shape) - 2)
+    out = quiet().run(_group_normalised, float_operand(input), num_groups,
+                      *_affine_operands(weight, bias, channel_shape), eps)
+    return wrap(out, "NativeGroupNormBackward0", (input, weight, bias))
+
+
+def _group_normalised(x, groups, weight, bias, eps):
+    shape = fnp.shape(x)
+    grouped = fnp.reshape(x, (shape[0], groups, -1))
+    out = fnp.reshape(_normalised_by(grouped, *_moments(grouped, 2), None, None, eps), shape)
+    if weight is not None:
+        out = fnp.multiply(out, weight)
+    return out if bias is None else fnp.add(out, bias)
+
+
 # ---- dropout and embedding -----------------------------------------------------------------
 
 
@@ -476,14 +513,67 @@ def dropout(input, p=0.5, training=True, inplace=False):
     """Zero each element with probability p (drawn from the default generator as PyTorch's
     CPU kernel draws) and scale the rest by 1 / (1 - p); the identity when not training."""
     check_probability(p)
+    return _dropped(input, p, training, inplace, input.shape)
+
+
+def _dropped(input, p, training, inplace, noise_shape):
+    """input times noise of `noise_shape` (broadcast): 0 with probability p, else
+    1 / (1 - p)."""
     if not training or p == 0 or input.numel() == 0:
         return input
     if p == 1:
         noise = zeros((), dtype=input.dtype)
     else:
-        noise = empty_like(input).bernoulli_(1 - p)
+        noise = empty(noise_shape, dtype=input.dtype).bernoulli_(1 - p)
         noise.div_(1 - p)
     return input.mul_(noise) if inplace else _ops.mul(input, noise)
+
+
+def _feature_dropout(input, p, training, inplace):
+    """Zero each channel (dimension 1) of each sample with probability p, and scale the
+    rest by 1 / (1 - p)."""
+    if input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    noise_shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
+    return _dropped(input, p, training, inplace, noise_shape)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Channel dropout of input (N, C, L) or (C, L)."""
+    check_probability(p)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a "
+                           f"{input.dim()}D input. Note that dropout1d exists to provide "
+                           f"channel-wise dropout on inputs with 1 spatial dimension, a channel "
+                           f"dimension, and an optional batch dimension (i.e. 2D or 3D "
+                           f"inputs).")
+    if input.dim() == 3:
+        return _feature_dropout(input, p, training, inplace)
+    if inplace:  # one draw per channel, as for a batch of one (PyTorch's node: a squeeze_)
+        return _dropped(input, p, training, inplace, (input.shape[0], 1))
+    return _feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Channel dropout of input (N, C, H, W); a 3-d input is taken as (N, C, L), with
+    PyTorch's warning."""
+    check_probability(p)
+    if input.dim() not in (3, 4):
+        warnings.warn(f"dropout2d: Received a {input.dim()}-D input to dropout2d, which is "
+                      f"deprecated and will result in an error in a future release. To retain "
+                      f"the behavior and silence this warning, please use dropout instead. "
+                      f"Note that dropout2d exists to provide channel-wise dropout on inputs "
+                      f"with 2 spatial dimensions, a channel dimension, and an optional batch "
+                      f"dimension (i.e. 3D or 4D inputs).", UserWarning, stacklevel=2)
+    if input.dim() == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that "
+                      "channel-wise 1D dropout behavior is desired - input is interpreted as "
+                      "shape (N, C, L), where C is the channel dim. This behavior will change "
+                      "in a future release to interpret the input as one without a batch "
+                      "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise "
+                      "dropout behavior, please switch to using dropout1d instead.",
+                      UserWarning, stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
@@ -888,4 +978,7 @@ __all__ = [
     "one_hot", "batch_norm", "layer_norm", "dropout", "embedding", "mse_loss", "l1_loss",
     "smooth_l1_loss", "huber_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
     "binary_cross_entropy_with_logits", "kl_div",
+    "pad", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "avg_pool1d",
+    "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d", "dropout1d",
+    "dropout2d", "group_norm",
 ]

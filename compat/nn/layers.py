@@ -288,8 +288,28 @@ class Flatten(Module):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
 
 
-class Dropout(Module):
-    """Zeroes elements with probability p while training (see F.dropout)."""
+class Unflatten(Module):
+    def __init__(self, dim, unflattened_size):
+        super().__init__()
+        if not isinstance(unflattened_size, (tuple, list)):
+            raise TypeError(f"unflattened_size must be a tuple of ints, but found type "
+                            f"{type(unflattened_size).__name__}")
+        for position, size in enumerate(unflattened_size):
+            if not isinstance(size, int):
+                raise TypeError(f"unflattened_size must be tuple of ints, but found element "
+                                f"of type {type(size).__name__} at pos {position}")
+        self.dim = dim
+        self.unflattened_size = unflattened_size
+
+    def forward(self, input):
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self):
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
+
+
+class _DropoutNd(Module):
+    function = None
 
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
@@ -298,10 +318,28 @@ class Dropout(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return F.dropout(input, self.p, self.training, self.inplace)
+        return self.function(input, self.p, self.training, self.inplace)
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout(_DropoutNd):
+    """Zeroes elements with probability p while training (see F.dropout)."""
+
+    function = staticmethod(F.dropout)
+
+
+class Dropout1d(_DropoutNd):
+    """Zeroes channels with probability p while training (see F.dropout1d)."""
+
+    function = staticmethod(F.dropout1d)
+
+
+class Dropout2d(_DropoutNd):
+    """Zeroes channels with probability p while training (see F.dropout2d)."""
+
+    function = staticmethod(F.dropout2d)
 
 
 class Embedding(Module):

@@ -1,5 +1,6 @@
-"""The normalisation layers of the MLP tutorials: BatchNorm1d (batch statistics while
-training, running statistics in eval mode) and LayerNorm; both compute with `functional`."""
+"""The normalisation layers: BatchNorm1d, BatchNorm2d and BatchNorm3d (batch statistics
+while training, running statistics in eval mode), LayerNorm and GroupNorm; all compute with
+`functional`."""
 import numbers
 
 from .. import _dtypes
@@ -11,9 +12,9 @@ from .module import Module
 from .parameter import Parameter
 
 
-class BatchNorm1d(Module):
-    """Normalises each of num_features channels of a (N, C) or (N, C, L) input; tracks
-    running statistics (buffers running_mean, running_var, num_batches_tracked)."""
+class _BatchNorm(Module):
+    """Normalises each of num_features channels (dimension 1) of its input; tracks running
+    statistics (buffers running_mean, running_var, num_batches_tracked)."""
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
                  track_running_stats=True, device=None, dtype=None, *, bias=True):
@@ -56,8 +57,7 @@ class BatchNorm1d(Module):
                 init.zeros_(self.bias)
 
     def forward(self, input):
-        if input.dim() not in (2, 3):
-            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+        self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             self.num_batches_tracked.add_(1)
@@ -73,6 +73,30 @@ class BatchNorm1d(Module):
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
                 f"affine={self.affine}, bias={self.bias is not None}, "
                 f"track_running_stats={self.track_running_stats}")
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalisation of a (N, C) or (N, C, L) input."""
+
+    def _check_input_dim(self, input):
+        if input.dim() not in (2, 3):
+            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalisation of a (N, C, H, W) input."""
+
+    def _check_input_dim(self, input):
+        if input.dim() != 4:
+            raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalisation of a (N, C, D, H, W) input."""
+
+    def _check_input_dim(self, input):
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")
 
 
 class LayerNorm(Module):
@@ -112,3 +136,39 @@ class LayerNorm(Module):
     def extra_repr(self):
         return (f"{self.normalized_shape}, eps={self.eps}, "
                 f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}")
+
+
+class GroupNorm(Module):
+    """Normalises each sample's num_channels channels in num_groups groups (see
+    F.group_norm), with a weight and a bias per channel (affine)."""
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None,
+                 dtype=None):
+        super().__init__()
+        if num_channels % num_groups:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups "
+                             f"({num_groups})")
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        dtype = _floating(dtype)
+        if affine:
+            self.weight = Parameter(empty(num_channels, dtype=dtype, device=device))
+            self.bias = Parameter(empty(num_channels, dtype=dtype, device=device))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.affine:
+            init.ones_(self.weight)
+            init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, "
+                f"affine={self.affine}, bias={self.bias is not None}")

@@ -1,10 +1,12 @@
-"""The pooling layers: MaxPool2d, AvgPool2d and AdaptiveAvgPool2d, holding their settings
-and computing with `functional`."""
+"""The pooling layers: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d and
+AdaptiveMaxPool1d/2d, holding their settings and computing with `functional`."""
 from . import functional as F
 from .module import Module
 
 
-class MaxPool2d(Module):
+class _MaxPoolNd(Module):
+    function = None
+
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
                  ceil_mode=False):
         super().__init__()
@@ -16,12 +18,44 @@ class MaxPool2d(Module):
         self.ceil_mode = ceil_mode
 
     def forward(self, input):
-        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+        return self.function(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                             ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
     def extra_repr(self):
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
                 f", dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class MaxPool1d(_MaxPoolNd):
+    function = staticmethod(F.max_pool1d)
+
+
+class MaxPool2d(_MaxPoolNd):
+    function = staticmethod(F.max_pool2d)
+
+
+class AvgPool1d(Module):
+    """Settings held as 1-tuples, as PyTorch holds them."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True):
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def forward(self, input):
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+def _single(value):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
 
 
 class AvgPool2d(Module):
@@ -43,13 +77,46 @@ class AvgPool2d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class AdaptiveAvgPool2d(Module):
+class _AdaptiveAvgPoolNd(Module):
+    function = None
+
     def __init__(self, output_size):
         super().__init__()
         self.output_size = output_size
 
     def forward(self, input):
-        return F.adaptive_avg_pool2d(input, self.output_size)
+        return self.function(input, self.output_size)
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
+    function = staticmethod(F.adaptive_avg_pool1d)
+
+
+class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
+    function = staticmethod(F.adaptive_avg_pool2d)
+
+
+class _AdaptiveMaxPoolNd(Module):
+    function = None
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size = output_size
+        self.return_indices = return_indices
+
+    def forward(self, input):
+        return self.function(input, self.output_size, self.return_indices)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
+    function = staticmethod(F.adaptive_max_pool1d)
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
+    function = staticmethod(F.adaptive_max_pool2d)

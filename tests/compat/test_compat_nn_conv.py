@@ -40,6 +40,13 @@ CONVOLUTIONS_2D = [
     ((2, 3, 5, 5), 2, 1, {}),
     ((2, 3, 4, 4), 2, 4, {"bias": False}),
     ((0, 3, 5, 5), 2, 3, {}),
+    ((2, 3, 6, 5), 4, 3, {"padding": 1, "padding_mode": "reflect"}),
+    ((2, 2, 6, 7), 2, (3, 2), {"padding": (2, 1), "padding_mode": "replicate", "stride": 2}),
+    ((1, 4, 5, 6), 4, 3, {"padding": (1, 3), "padding_mode": "circular", "groups": 2}),
+    ((2, 3, 6, 5), 2, (2, 4), {"padding": "same", "padding_mode": "reflect", "dilation": 1}),
+    ((2, 3, 7, 6), 2, 3, {"padding": "same", "padding_mode": "circular", "dilation": 2}),
+    ((2, 3, 6, 5), 2, 3, {"padding": "valid", "padding_mode": "replicate"}),
+    ((3, 6, 5), 2, 3, {"padding": 2, "padding_mode": "replicate"}),  # unbatched
 ]
 
 CONVOLUTIONS_1D = [
@@ -48,6 +55,9 @@ CONVOLUTIONS_1D = [
     ((2, 4, 9), 2, 2, {"dilation": 3, "groups": 2}),
     ((2, 3, 7), 2, 4, {"padding": "same"}),
     ((3, 10), 2, 3, {"stride": 2}),  # unbatched
+    ((2, 3, 10), 4, 3, {"padding": 2, "padding_mode": "reflect"}),
+    ((2, 3, 10), 4, 4, {"padding": "same", "padding_mode": "replicate", "dilation": 3}),
+    ((3, 10), 2, 3, {"padding": 3, "padding_mode": "circular", "stride": 2}),
 ]
 
 
@@ -152,6 +162,10 @@ CONVOLUTION_MISUSES = [
     "F.conv2d(x, torch.randn(6, 3, 3, 3), padding=(1, 1, 1))",
     "F.conv2d(torch.randn(2, 3, 0, 8), torch.randn(6, 3, 3, 3))",
     "F.conv2d(x > 0, torch.randn(6, 3, 3, 3) > 0)",
+    "torch.nn.Conv2d(3, 6, 3, padding=8, padding_mode='reflect')(x)",
+    "torch.nn.Conv2d(3, 6, 3, padding=9, padding_mode='circular')(x)",
+    "torch.nn.Conv1d(3, 6, 3, padding=1, padding_mode='reflect')(x)",
+    "torch.nn.Conv2d(3, 6, 3, padding=1, padding_mode='replicate')(x > 0)",
 ]
 
 
@@ -168,6 +182,8 @@ def test_convolution_layers_print_as_torchs():
         print(nn.Conv2d(3, 6, (3, 5), stride=2, padding=1, dilation=2, groups=3, bias=False))
         print(nn.Conv2d(3, 6, 3, padding=(0, 0)), nn.Conv2d(3, 6, 3, dilation=(1, 1)))
         print(nn.Conv2d(3, 6, 3, padding=(1, 0)), nn.Conv2d(3, 6, 3, padding="valid"))
+        print(nn.Conv2d(3, 6, 3, padding=1, padding_mode="reflect"),
+              nn.Conv1d(3, 6, 3, padding="same", padding_mode="circular"))
     check_printed(seeded(case))
 
 
