@@ -17,12 +17,12 @@ import numbers
 import numpy as np
 
 import funcgrad.numpy as fnp
-import funcgrad.scipy.special as fsp
 from funcgrad.core import ArgVJP, Box, Primitive, defvjp, dtype_of, shape_of, unbox_all
 from funcgrad.numpy._base import unbroadcast
 
 from . import _dtypes
 from ._fma import fused_multiply_add
+from ._scipy import special as fsp
 from ._tensor import Tensor
 
 _FUSED = (np.dtype(np.float32), np.dtype(np.float64))
@@ -136,7 +136,7 @@ def _arg_rule(argnum, formula, reads):
 
     def pull(g, read, params, shape, dtype):
         return unbroadcast(formula(g, *read, **params), shape, dtype)
-    return ArgVJP(save, pull)
+    return ArgVJP(save, pull, saves=tuple([0 if i == "ans" else i + 1 for i in reads]))
 
 
 def _declare(name, impl, *rules):
@@ -262,6 +262,21 @@ logaddexp2_p = _declare("logaddexp2", np.logaddexp2, (_logaddexp_pull(fnp.exp2),
                         (_logaddexp_pull(fnp.exp2), (1, 0)))
 xlogy_p = _declare("xlogy", lambda x, y: fsp.xlogy(x, y), (_xlogy_self_pull, (0, 1)),
                    (lambda g, x, y: g * x / y, (0, 1)))  # grad * self / other
+
+
+# ---- sigmoid: one primitive, PyTorch's value and derivative ----------------------------------
+
+
+def _sigmoid_value(x):
+    """``1 / (1 + exp(-x))``, as PyTorch's kernel (float16 in float32, rounded once); its
+    callers run it quietly: where exp(-x) overflows, 1 / inf is its 0."""
+    if x.dtype == _HALF:
+        return (1 / (1 + np.exp(-x.astype(np.float32)))).astype(_HALF)
+    return 1 / (1 + np.exp(-x))
+
+
+# SigmoidBackward0: ``grad * (1 - result) * result``, 0 (not NaN) where the result is 0.
+sigmoid_p = _declare("sigmoid", _sigmoid_value, (lambda g, ans: g * (1 - ans) * ans, ("ans",)))
 
 
 # ---- logsumexp: PyTorch's derivative --------------------------------------------------------

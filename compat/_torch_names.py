@@ -17,8 +17,7 @@ import numpy as np
 import funcgrad as fg
 import funcgrad.numpy as fnp
 import funcgrad.numpy.linalg as fla
-import funcgrad.scipy.linalg as fsl
-import funcgrad.scipy.special as fsp
+
 from funcgrad.core import Box, dtype_of, unbox_all
 
 from . import (_dtypes, _fused, _gathering, _layout, _order_statistics, _scaled_products,
@@ -27,6 +26,8 @@ from ._dim_args import checked_dims, dim_as_axis
 from ._ops import refuse_integer_zero_divisor
 from ._record import result_type
 from ._return_types import return_type
+from ._scipy import linalg as fsl
+from ._scipy import special as fsp
 from ._table import DATA, FLOAT, KEEP, PROMOTE, Labels, Row, install
 from ._tensor import Tensor
 

@@ -10,14 +10,14 @@ import warnings
 import numpy as np
 
 import funcgrad.numpy as fnp
-import funcgrad.scipy.special as fsp
 from funcgrad.core import unbox_all
 
-from .. import _dtypes, _ops
+from .. import _dtypes, _fused, _ops
 from .._factories import empty, zeros
 from .._inplace import inplace, write
 from .._quiet import quiet, quieted
 from .._record import broadcast_error, engine, float_operand, operand, result_type, wrap
+from .._scipy import special as fsp
 from .._tensor import Tensor, make
 from .._typename import typename
 from ._padding import pad
@@ -91,7 +91,7 @@ def silu(input, inplace=False):
 def _silu(x):
     # Not x / (1 + exp(-x)): where exp(-x) overflows (x below -89 in float32), that
     # quotient's derivative is x * inf / inf ** 2, NaN; sigmoid's slope s * (1 - s) is 0.
-    return fnp.multiply(x, fsp.expit(x))
+    return fnp.multiply(x, _fused.sigmoid_p(x))
 
 
 _silu_ = inplace(lambda input: _activation(input, "silu_cpu", _silu, "SiluBackward0"))
