@@ -388,13 +388,8 @@ def abs(input):
 
 
 def sigmoid(input):
-    """1 / (1 + exp(-input)), in a form that never overflows (exp of -|input| only)."""
-    value = float_operand(input)
-    small = fnp.exp(fnp.negative(fnp.absolute(value)))
-    one_plus = fnp.add(1.0, small)
-    out = fnp.where(unbox_all(value) >= 0, fnp.true_divide(1.0, one_plus),
-                    fnp.true_divide(small, one_plus))
-    return wrap(out, "SigmoidBackward0", (input,), saves_result=True)
+    """1 / (1 + exp(-input)), one primitive (`_fused.sigmoid_p`)."""
+    return unary(_fused.sigmoid_p, "SigmoidBackward0", input, saves_result=True)
 
 
 def relu(input):
