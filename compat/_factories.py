@@ -10,6 +10,7 @@ import numpy as np
 from . import _device, _dtypes
 from ._fma import fused_multiply_add
 from ._tensor import Size, Tensor, make, make_leaf
+from ._typename import typename
 
 
 def shape_argument(shape, name, argument="size"):
@@ -218,14 +219,35 @@ def _array_of(data, dtype, where):
             array = None
         if array is None or array.dtype.kind in "OUS":
             raise _data_error(data, where)
-        if holds_arrays and array.dtype.kind in "biuf":
+        if holds_arrays and array.dtype.kind in "biufc":
             inferred = _dtypes.from_numpy_dtype(array.dtype, where)
         else:
             kind = array.dtype.kind
             inferred = (_dtypes.bool if kind == "b" else _dtypes.int64 if kind in "iu"
-                        else _dtypes.get_default_dtype())
+                        else _default_complex() if kind == "c" else _dtypes.get_default_dtype())
     d = _dtypes.as_dtype(dtype) if dtype is not None else inferred
-    return array.astype(d.numpy, copy=False)
+    if array.dtype.kind == "c" and not (d.is_complex or d is _dtypes.bool):
+        if not isinstance(data, np.ndarray):
+            _check_complex_to_real(data, d)
+    return array.astype(d.numpy, copy=False)  # (NumPy warns of dropped imaginary parts)
+
+
+def _default_complex():
+    """The dtype of Python complex numbers: the default float's complex type."""
+    return _dtypes.complex128 if _dtypes.get_default_dtype() is _dtypes.float64 else (
+        _dtypes.complex64)
+
+
+def _check_complex_to_real(data, d):
+    """PyTorch's TypeError for a complex number asked for in a real dtype `d`: Python's
+    always, NumPy's for an integer dtype (a float dtype drops their imaginary parts, with
+    a warning)."""
+    for x in _leaves(data):
+        if isinstance(x, (complex, np.complexfloating)):
+            if not d.is_floating_point:
+                raise TypeError(f"'{typename(x)}' object cannot be interpreted as an integer")
+            if type(x) is complex:
+                raise TypeError("must be real number, not complex")
 
 
 def _check_strides(array):

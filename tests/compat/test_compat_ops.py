@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from compat_harness import check, check_printed, grad_fn_name, graph, run_both
+from compat_harness import (assert_same_error, check, check_printed, grad_fn_name,
+                            graph, run_both)
 
 POSITIVE = [[1.0, 2.0], [3.0, 0.5]]
 # Zeros, ties and negatives: where derivatives have kinks and conventions matter.
@@ -111,12 +112,33 @@ FACTORIES = [
     "torch.randint(0, 5, (3,)).dtype", "torch.randperm(4).sort()[0] if False else 0",
     "torch.empty(2, 3).shape", "torch.from_numpy(np.arange(3.0))",
     "torch.as_tensor([1, 2])", "torch.tensor([[1, 2]]).size()", "torch.ones(2, 3).size(1)",
+    # Python complex numbers: the default float's complex dtype (compat dropped their
+    # imaginary parts into the default float)
+    "torch.tensor([1 + 1j, 2])", "torch.tensor(1j)", "torch.tensor([[1, 2j], [3, 4]])",
+    "torch.tensor([1 + 1j, 0], dtype=torch.bool)", "torch.tensor([2j], dtype=torch.complex128)",
 ]
 
 
 @pytest.mark.parametrize("expression", FACTORIES)
 def test_factory_matches_torch(expression):
     check(lambda torch: eval(expression, {"torch": torch, "np": np}))
+
+
+def test_complex_numbers_in_the_default_float64_are_complex128_as_in_torch():
+    def case(torch):
+        torch.set_default_dtype(torch.float64)
+        try:
+            return torch.tensor([1j, 2.0])
+        finally:
+            torch.set_default_dtype(torch.float32)
+    check(case)
+
+
+@pytest.mark.parametrize("expression", [
+    "torch.tensor([1 + 1j], dtype=torch.float32)", "torch.tensor([2, 1j], dtype=torch.int64)",
+    "torch.tensor([np.complex128(1j)], dtype=torch.int32)"])
+def test_complex_numbers_in_a_real_dtype_raise_torchs_error(expression):
+    assert_same_error(lambda torch: eval(expression, {"torch": torch, "np": np}))
 
 
 def test_tensor_conversions_match_torch():
