@@ -4,7 +4,8 @@
 elementwise functions (with broadcasting), reductions, shape operations, matmul, einsum,
 indexing, where, concatenate and stack to its inputs, to constants and to its own earlier
 values (any value may be used many times), plus outer, tensordot, triu, tril, diagonal,
-trace, tile, repeat, sort, norm, and inv, solve and det of well-conditioned matrices.
+trace, tile, repeat, pad (in every mode that copies entries), sort, norm, and inv, solve
+and det of well-conditioned matrices.
 The same text is run with ``np`` bound to funcgrad.numpy and to jax.numpy, so the two
 sides cannot drift apart.
 
@@ -534,6 +535,22 @@ def _repeat(b):
     return b.emit(f"np.repeat({x.name}, {count}, axis={axis})", shape, x.lo, x.hi)
 
 
+def _pad(b):
+    """np.pad in each of its modes that copy entries (and "constant", with zeros): up to
+    two entries a side, within what reflect and symmetric can mirror."""
+    x = b.pick(lambda v: v.ndim > 0)
+    if x is None:
+        return None
+    mode = b.draw(st.sampled_from(["constant", "edge", "reflect", "symmetric", "wrap"]))
+    widths = []
+    for n in x.shape:
+        most = min(2, n - 1) if mode == "reflect" else min(2, n)
+        widths.append((b.draw(st.integers(0, most)), b.draw(st.integers(0, most))))
+    shape = [n + before + after for n, (before, after) in zip(x.shape, widths)]
+    lo, hi = (min(x.lo, 0.0), max(x.hi, 0.0)) if mode == "constant" else (x.lo, x.hi)
+    return b.emit(f"np.pad({x.name}, {widths!r}, mode={mode!r})", shape, lo, hi)
+
+
 def _sort(b):
     x = b.pick(lambda v: v.ndim > 0)
     if x is None:
@@ -569,8 +586,8 @@ def _norm(b):
 
 
 OPERATIONS = (_unary, _binary, _power, _reduction, _cumsum, _reshape, _matmul, _einsum,
-              _index, _where, _join, _outer, _tensordot, _matrix_part, _repeat, _sort,
-              _linalg, _norm)
+              _index, _where, _join, _outer, _tensordot, _matrix_part, _repeat, _pad,
+              _sort, _linalg, _norm)
 
 
 @st.composite
