@@ -217,19 +217,12 @@ def _check_settings_and_weight(input, weight, stride, padding, output_padding, d
 
 
 def _check_convolution_dtypes(input, weight, bias):
-    """PyTorch's errors for operands of different dtypes: the bias's first; then the
-    weight's, whose float32 path names the tensor types, its other kernels the scalar
-    types."""
+    """PyTorch's errors for operands of different dtypes: the bias's first, then the
+    weight's."""
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({input.dtype.cpp_name}) and bias type "
                            f"({bias.dtype.cpp_name}) should be the same")
-    if weight.dtype is not input.dtype:
-        if input.dtype is _dtypes.float32:
-            raise RuntimeError(f"Input type ({input.type()}) and weight type "
-                               f"({weight.type()}) should be the same or input should be a "
-                               f"MKLDNN tensor and weight is a dense tensor")
-        raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
-                           f"{weight.dtype.scalar_name}")
+    _check_weight_dtype(input, weight)
     if input.dtype is _dtypes.bool:  # (integers are convolved, as PyTorch's CPU kernels do)
         raise _dtypes.not_implemented_for("slow_conv2d_cpu", input.dtype)
 
@@ -363,7 +356,9 @@ def _per_dimension(setting, names, values, separator=" "):
     return separator.join(f"{setting}_{name}: {value}" for name, value in zip(names, values))
 
 
-def _check_transposed_dtypes(input, weight, bias):
+def _check_weight_dtype(input, weight):
+    """PyTorch's error for a weight of another dtype: its float32 path names the tensor
+    types, its other kernels the scalar types."""
     if weight.dtype is not input.dtype:
         if input.dtype is _dtypes.float32:
             raise RuntimeError(f"Input type ({input.type()}) and weight type "
@@ -371,6 +366,12 @@ def _check_transposed_dtypes(input, weight, bias):
                                f"MKLDNN tensor and weight is a dense tensor")
         raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
                            f"{weight.dtype.scalar_name}")
+
+
+def _check_transposed_dtypes(input, weight, bias):
+    """PyTorch's errors for a transposed convolution's operands of different dtypes: the
+    weight's first, then (on the float32 path only) the bias's."""
+    _check_weight_dtype(input, weight)
     if bias is not None and bias.dtype is not input.dtype and input.dtype is _dtypes.float32:
         raise RuntimeError(f"Input type ({input.type()}) and bias type ({bias.type()}) should "
                            f"be the same or input should be a MKLDNN tensor and bias is a "
