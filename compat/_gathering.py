@@ -6,7 +6,7 @@ import numbers
 import numpy as np
 
 import funcgrad.numpy as fnp
-from funcgrad.core import unbox_all
+from funcgrad.core import shape_of, unbox_all
 
 from . import _dtypes
 from ._dim_args import checked_dims
@@ -259,11 +259,12 @@ def take_along_dim(x, indices, dim=None):
 
 def narrow(x, dim, start, length):
     dim = checked_dims(x, dim)
-    index = [slice(None)] * fnp.ndim(x)
-    start = int(start) % fnp.shape(x)[dim] if start < 0 else int(start)
-    if start + length > fnp.shape(x)[dim]:
+    shape = shape_of(x)
+    index = [slice(None)] * len(shape)
+    start = int(start) % shape[dim] if start < 0 else int(start)
+    if start + length > shape[dim]:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
-                           f"({fnp.shape(x)[dim]}).")
+                           f"({shape[dim]}).")
     index[dim] = slice(start, start + length)
     return fnp.getitem(x, tuple(index))
 
