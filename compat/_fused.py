@@ -22,7 +22,6 @@ from funcgrad.numpy._base import unbroadcast
 
 from . import _dtypes
 from ._fma import fused_multiply_add
-from ._scipy import special as fsp
 from ._tensor import Tensor
 
 _FUSED = (np.dtype(np.float32), np.dtype(np.float64))
@@ -229,10 +228,15 @@ def _logaddexp_pull(power):
     return pull
 
 
+def _xlogy_value(x, y):
+    """PyTorch's xlogy: ``x * log(y)``, 0 where x == 0 (NaN where y is NaN)."""
+    return np.where((x == 0) & ~np.isnan(y), 0, x * np.log(y))
+
+
 def _xlogy_self_pull(g, x, y):
     """xlogy's ``xlogy(grad, other)``, 0 where self == 0 and other <= 0."""
     undefined = (unbox_all(x) == 0) & (unbox_all(y) <= 0)
-    return fnp.where(undefined, 0, fsp.xlogy(g, y))
+    return fnp.where(undefined, 0, xlogy_p(g, y))
 
 
 def _atan2_pull(sign):
@@ -260,7 +264,7 @@ logaddexp_p = _declare("logaddexp", np.logaddexp, (_logaddexp_pull(fnp.exp), (0,
                        (_logaddexp_pull(fnp.exp), (1, 0)))
 logaddexp2_p = _declare("logaddexp2", np.logaddexp2, (_logaddexp_pull(fnp.exp2), (0, 1)),
                         (_logaddexp_pull(fnp.exp2), (1, 0)))
-xlogy_p = _declare("xlogy", lambda x, y: fsp.xlogy(x, y), (_xlogy_self_pull, (0, 1)),
+xlogy_p = _declare("xlogy", _xlogy_value, (_xlogy_self_pull, (0, 1)),
                    (lambda g, x, y: g * x / y, (0, 1)))  # grad * self / other
 
 
@@ -283,7 +287,12 @@ sigmoid_p = _declare("sigmoid", _sigmoid_value, (lambda g, ans: g * (1 - ans) * 
 
 
 def _logsumexp_value(x, *, axes, keepdims):
-    return fsp.logsumexp(x, axis=axes, keepdims=keepdims)
+    """PyTorch's logsumexp: ``log(sum(exp(x - m))) + m``, m the largest element of each
+    slice, or 0 where that is infinite (an empty slice's is -inf)."""
+    largest = np.amax(x, axis=axes, keepdims=True, initial=-np.inf)
+    shift = np.where(np.isinf(largest), 0, largest)
+    out = np.log(np.sum(np.exp(x - shift), axis=axes, keepdims=True)) + shift
+    return out if keepdims else np.squeeze(out, axis=axes)
 
 
 def _logsumexp_pull(g, x, result, *, axes, keepdims):

@@ -1,4 +1,4 @@
-"""funcgrad.scipy's functions for compat's operations of SciPy's (erf, lgamma, xlogy,
+"""funcgrad.scipy's functions for compat's operations of SciPy's (erf, lgamma, digamma,
 torch.linalg's triangular solves, ...), each imported at its first call: compat itself
 needs NumPy only, and without SciPy those operations raise funcgrad.scipy's ImportError,
 which names the extra to install."""

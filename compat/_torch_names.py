@@ -290,7 +290,7 @@ _XLOGY_LABELS = Labels(lambda input, other: "XlogyBackward1" if not isinstance(i
 
 def _xlogy(x, other):
     """x * log(other), 0 where x == 0; a Python number in the tensor's dtype (PyTorch's
-    wrapped number: SciPy's xlogy computes a float32 array and a float in float64)."""
+    wrapped number)."""
     if isinstance(x, numbers.Number):
         x = np.asarray(x, fnp.result_type(other))
     elif isinstance(other, numbers.Number):

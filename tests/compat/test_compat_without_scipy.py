@@ -6,7 +6,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-# A few SGD steps of a small network with compat.nn's common layers; prints the losses.
+# A few SGD steps of a small network with compat.nn's common layers and losses; prints
+# the losses.
 TRAINING = """
 import compat as torch
 torch.manual_seed(0)
@@ -18,7 +19,11 @@ x, y = torch.randn(16, 4), torch.randn(16, 1)
 for _ in range(3):
     optimizer.zero_grad()
     out, _ = lstm(x.unsqueeze(1))
-    loss = torch.nn.functional.mse_loss(model(x), y) + out.pow(2).mean()
+    loss = (torch.nn.functional.mse_loss(model(x), y) + out.pow(2).mean()
+            + torch.nn.functional.kl_div(x.log_softmax(1), x.softmax(1).detach() * 0.9,
+                                         reduction="batchmean")
+            + torch.nn.functional.cross_entropy(model(x).expand(16, 2), (y > 0).long()[:, 0])
+            + x.logsumexp(1).mean())
     loss.backward()
     optimizer.step()
     print(repr(loss.item()))
