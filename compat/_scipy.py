@@ -18,6 +18,7 @@ class _Deferred:
         def call(*args, **kwargs):
             return getattr(importlib.import_module(module), name)(*args, **kwargs)
         call.__name__ = call.__qualname__ = name
+        setattr(self, name, call)  # (found without __getattr__ from now on)
         return call
 
 
