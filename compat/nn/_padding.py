@@ -58,7 +58,7 @@ def pad(input, pad, mode="constant", value=None):
         label = f"{kernel.capitalize()}Pad{dims}DBackward0"
     positions = [_source_positions(mode, size, before, after)
                  for size, (before, after) in zip(sizes, widths)]
-    return wrap(quiet().run(_taken, engine(input), positions), label, (input,))
+    return wrap(quiet().run(read_at, engine(input), positions), label, (input,))
 
 
 _UNSUPPORTED = ("Padding size {size} is not supported for {ndim}D input tensor.\n"
@@ -169,7 +169,7 @@ def _source_positions(mode, size, before, after):
     return start + (positions + before - max(before, 0)) % max(kept, 1)
 
 
-def _taken(x, positions):
+def read_at(x, positions):
     """x with its last len(positions) dimensions read at `positions`."""
     lead = fnp.ndim(x) - len(positions)
     for axis, chosen in enumerate(positions, lead):

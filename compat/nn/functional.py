@@ -21,6 +21,7 @@ from .._scipy import special as fsp
 from .._tensor import Tensor, make
 from .._typename import typename
 from ._padding import pad
+from ._resize import interpolate
 from ._spatial import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d,
                        adaptive_max_pool2d, avg_pool1d, avg_pool2d, conv1d, conv2d,
                        conv_transpose1d, conv_transpose2d, max_pool1d, max_pool2d)
@@ -980,5 +981,5 @@ __all__ = [
     "binary_cross_entropy_with_logits", "kl_div",
     "pad", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "avg_pool1d",
     "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d", "dropout1d",
-    "dropout2d", "group_norm",
+    "dropout2d", "group_norm", "interpolate",
 ]

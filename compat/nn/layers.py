@@ -308,6 +308,37 @@ class Unflatten(Module):
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
+def _factors(scale_factor):
+    """Upsample's scale factor as PyTorch keeps it: floats (one, or a tuple of them), and
+    None for none (or 0)."""
+    if isinstance(scale_factor, tuple):
+        return tuple(map(float, scale_factor))
+    return None if not scale_factor else float(scale_factor)
+
+
+class Upsample(Module):
+    """Resizes (N, C, d1, ..., dK) inputs to `size` or by `scale_factor` (F.interpolate)."""
+
+    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                 recompute_scale_factor=None):
+        super().__init__()
+        self.name = type(self).__name__
+        self.size = size
+        self.scale_factor = _factors(scale_factor)
+        self.mode = mode
+        self.align_corners = align_corners
+        self.recompute_scale_factor = recompute_scale_factor
+
+    def forward(self, input):
+        return F.interpolate(input, self.size, self.scale_factor, self.mode,
+                             self.align_corners, recompute_scale_factor=self.recompute_scale_factor)
+
+    def extra_repr(self):
+        setting = (f"scale_factor={self.scale_factor!r}" if self.scale_factor is not None
+                   else f"size={self.size!r}")
+        return f"{setting}, mode={self.mode!r}"
+
+
 class _DropoutNd(Module):
     function = None
 

@@ -642,3 +642,76 @@ def test_unflatten():
 ])
 def test_group_norm_and_unflatten_misuse_raises_torchs_error(misuse):
     assert_same_error(lambda torch: eval(misuse, {"torch": torch, "F": torch.nn.functional}))
+
+
+# ---- F.interpolate and Upsample (nearest modes) ------------------------------------------
+
+# (input shape, interpolate's keywords): sizes and factors that scale up and down, by whole
+# and fractional ratios, the doubling that PyTorch's kernel special-cases, and factors whose
+# float32 scale rounds near a position.
+RESIZES = [
+    ((2, 3, 6), {"size": 4}),
+    ((2, 3, 6), {"size": 13}),
+    ((2, 3, 5), {"scale_factor": 2}),
+    ((2, 3, 6), {"scale_factor": 1.5}),
+    ((2, 3, 7), {"scale_factor": 0.6}),
+    ((2, 3, 7), {"scale_factor": 1.7, "recompute_scale_factor": True}),
+    ((1, 2, 3, 4), {"size": (5, 7)}),
+    ((1, 2, 3, 4), {"scale_factor": (1.7, 2.3)}),
+    ((1, 2, 5, 4), {"scale_factor": 0.5}),
+    ((1, 2, 3, 4), {"size": 6}),
+    ((1, 2, 9, 10), {"scale_factor": 1 / 3}),
+    ((1, 1, 2, 3, 4), {"scale_factor": (2, 1.5, 0.75)}),
+    ((1, 1, 2, 3, 4), {"size": (3, 3, 5)}),
+    # i * (26 / 22) floors apart in float32 and float64 (PyTorch's 2-d kernels take
+    # float32's; its 1-d and 3-d ones round otherwise, docs/guide-compat.md)
+    ((1, 2, 1, 26), {"size": (1, 22)}),
+    ((1, 2, 3, 30), {"size": (2, 26)}),
+]
+
+
+@pytest.mark.parametrize("mode", ["nearest", "nearest-exact"])
+@pytest.mark.parametrize("shape, keywords", RESIZES)
+def test_interpolate_reads_torchs_positions(shape, keywords, mode):
+    def case(torch):
+        x = torch.randn(shape, dtype=torch.float64, requires_grad=True)
+        out = torch.nn.functional.interpolate(x, mode=mode, **keywords)
+        _backward_through(torch, out, torch.float64)
+        return out, x.grad
+    # (a position read wrongly is off by the difference of two draws: the gradient's sums
+    # may differ in the order of their terms)
+    check(seeded(case), **TOLERANCES["float64"])
+
+
+def test_upsample_prints_and_resizes_as_torch():
+    def case(torch):
+        layers = [torch.nn.Upsample(scale_factor=2), torch.nn.Upsample(size=(3, 5)),
+                  torch.nn.Upsample(scale_factor=(1.5, 2), mode="nearest-exact")]
+        x = torch.randn(1, 2, 2, 3)
+        return [repr(layer) for layer in layers], [layer(x) for layer in layers]
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("call", [
+    "F.interpolate(x)",
+    "F.interpolate(x, size=2, scale_factor=2)",
+    "F.interpolate(x, size=(2, 2))",
+    "F.interpolate(x, scale_factor=(2, 2))",
+    "F.interpolate(x, size=2, align_corners=True)",
+    "F.interpolate(x, size=2, antialias=True)",
+    "F.interpolate(x, scale_factor=-1.0)",
+    "F.interpolate(x, size=0)",
+    "F.interpolate(x.flatten(), size=2)",
+    "F.interpolate(x[None, None, None], size=2)",
+    "F.interpolate(x, size=2, mode='bogus')",
+])
+def test_interpolate_refuses_as_torch(call):
+    assert_same_error(lambda torch: eval(call, {"F": torch.nn.functional,
+                                                "x": torch.ones(1, 2, 6)}))
+
+
+def test_interpolating_modes_say_they_are_not_implemented():
+    import compat
+    with pytest.raises(NotImplementedError, match="mode 'bilinear' is not implemented"):
+        compat.nn.functional.interpolate(compat.ones(1, 1, 2, 2), scale_factor=2,
+                                         mode="bilinear")

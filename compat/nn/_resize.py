@@ -1,0 +1,114 @@
+"""F.interpolate and nn.Upsample in PyTorch's nearest-neighbour modes.
+
+Each output position along a resized dimension reads one input position, computed as
+PyTorch's 2-d kernels compute it (in float32): ``floor(i * scale)`` for 'nearest' and
+``floor((i + 0.5) * scale)`` for 'nearest-exact', at most the last position, where `scale`
+is ``1 / scale_factor`` when one is given and ``input size / output size`` otherwise.
+(PyTorch's 1-d and 3-d kernels round float64's 'nearest' and both dtypes' 'nearest-exact'
+otherwise: a position within rounding of a boundary may read the other neighbour.) One
+funcgrad.numpy `take` a dimension, whose derivative adds each output's gradient back to
+the position it read: no derivative is written here.
+"""
+import math
+import numbers
+
+import numpy as np
+
+from .._quiet import quiet
+from .._record import engine, wrap
+from ._padding import read_at
+
+_NEAREST = ("nearest", "nearest-exact")
+_INTERPOLATING = ("linear", "bilinear", "bicubic", "trilinear")
+_ALL_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """`input` (N, C, d1, ..., dK; K = 1, 2 or 3) resized to `size` or by `scale_factor`
+    along its spatial dimensions, each output element a copy of its nearest input
+    element ('nearest': the one at or left of its scaled position; 'nearest-exact': the
+    one nearest its scaled centre)."""
+    dims = input.dim() - 2
+    # PyTorch's checks, in its order
+    if align_corners is not None and mode not in _INTERPOLATING:
+        raise ValueError("align_corners option can only be set with the interpolating "
+                         "modes: linear | bilinear | bicubic | trilinear")
+    sizes, scales = _output_sizes(input, dims, size, scale_factor, recompute_scale_factor)
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
+                         "modes and requires a 4-D tensor as input")
+    if mode not in _NEAREST or dims not in (1, 2, 3):
+        if dims in (1, 2, 3) and mode in _INTERPOLATING + ("area", "lanczos"):
+            raise NotImplementedError(
+                f"compat.nn.functional.interpolate: mode {mode!r} is not implemented; "
+                f"compat resizes in the modes 'nearest' and 'nearest-exact'")
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
+                                  f"(got {input.dim()}D) for the modes: {_ALL_MODES} (got "
+                                  f"{mode})")
+    spatial = input.shape[2:]
+    if any(n <= 0 for n in spatial) or any(n <= 0 for n in sizes):
+        names = "WHD"[:dims][::-1]
+        raise RuntimeError(
+            f"Input and output sizes should be greater than 0, but got input "
+            f"({', '.join(f'{a}: {n}' for a, n in zip(names, spatial))}) and output "
+            f"({', '.join(f'{a}: {n}' for a, n in zip(names, sizes))})")
+    exact = mode == "nearest-exact"
+    positions = [_source_positions(n_in, n_out, scale, exact)
+                 for n_in, n_out, scale in zip(spatial, sizes, scales)]
+    label = f"UpsampleNearest{'Exact' if exact else ''}{dims}DBackward0"
+    return wrap(quiet().run(read_at, engine(input), positions), label, (input,))
+
+
+def _output_sizes(input, dims, size, scale_factor, recompute_scale_factor):
+    """The output's spatial sizes, and the scale factor each dimension's kernel is given
+    (None: it computes input size / output size), as torch.nn.functional.interpolate."""
+    spatial = list(input.shape[2:])
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is None and scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if size is not None:
+        if isinstance(size, (list, tuple)):
+            if len(size) != dims:
+                raise ValueError(
+                    f"Input and output must have the same number of spatial dimensions, but "
+                    f"got input with spatial dimensions of {spatial} and output size of "
+                    f"{size}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
+                    f"and output size in (o1, o2, ...,oK) format.")
+            sizes = list(size)
+        else:
+            sizes = [size] * dims
+        if any(not isinstance(n, numbers.Integral) for n in sizes):
+            raise TypeError(f"compat.nn.functional.interpolate: size must be integers, got "
+                            f"{size!r}")
+        return [int(n) for n in sizes], [None] * dims
+    if isinstance(scale_factor, (list, tuple)):
+        if len(scale_factor) != dims:
+            raise ValueError(
+                f"Input and scale_factor must have the same number of spatial dimensions, "
+                f"but got input with spatial dimensions of {spatial} and scale_factor of "
+                f"shape {scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) "
+                f"format and scale_factor in (s1, s2, ...,sK) format.")
+        factors = [float(f) for f in scale_factor]
+    else:
+        factors = [float(scale_factor)] * dims
+    sizes = [math.floor(n * f) for n, f in zip(spatial, factors)]
+    return sizes, [None] * dims if recompute_scale_factor else factors
+
+
+def _source_positions(n_in, n_out, factor, exact):
+    """The input position each of the `n_out` output positions reads, computed as
+    PyTorch's nearest kernels compute it."""
+    out = np.arange(n_out)
+    if not exact and n_out == n_in:
+        return out
+    if not exact and n_out == 2 * n_in:
+        return out >> 1
+    scale = np.float32(1.0 / factor if factor is not None and factor > 0 else
+                       np.float32(n_in) / np.float32(n_out))
+    if exact:  # (i + 0.5) in double, times the float scale, rounded to float
+        scaled = ((out + 0.5) * np.float64(scale)).astype(np.float32)
+    else:
+        scaled = out.astype(np.float32) * scale
+    return np.minimum(np.floor(scaled).astype(np.int64), n_in - 1)
