@@ -1,34 +1,48 @@
-"""F.interpolate and nn.Upsample in PyTorch's nearest-neighbour modes.
+"""F.interpolate and nn.Upsample: nearest-neighbour and (bi/tri)linear resizes.
 
-Each output position along a resized dimension reads one input position, computed as
-PyTorch's 2-d kernels compute it (in float32): ``floor(i * scale)`` for 'nearest' and
-``floor((i + 0.5) * scale)`` for 'nearest-exact', at most the last position, where `scale`
-is ``1 / scale_factor`` when one is given and ``input size / output size`` otherwise.
-(PyTorch's 1-d and 3-d kernels round float64's 'nearest' and both dtypes' 'nearest-exact'
-otherwise: a position within rounding of a boundary may read the other neighbour.) One
-funcgrad.numpy `take` a dimension, whose derivative adds each output's gradient back to
-the position it read: no derivative is written here.
+Nearest: each output position along a resized dimension reads one input position,
+computed as PyTorch's 2-d kernels compute it (in float32): ``floor(i * scale)`` for
+'nearest' and ``floor((i + 0.5) * scale)`` for 'nearest-exact', at most the last
+position, where `scale` is ``1 / scale_factor`` when one is given and ``input size /
+output size`` otherwise. (PyTorch's 1-d and 3-d kernels round float64's 'nearest' and
+both dtypes' 'nearest-exact' otherwise: a position within rounding of a boundary may read
+the other neighbour.)
+
+Linear: each output position mixes the two input positions around its source position
+(``i * (n_in - 1) / (n_out - 1)`` with align_corners, else ``(i + 0.5) * scale - 0.5``,
+at least 0), weighted by their distances, one dimension after another from the last, as
+PyTorch's kernels nest the products.
+
+One funcgrad.numpy `take` a dimension (two for linear), whose derivative adds each
+output's gradient back to the positions it read: no derivative is written here.
 """
 import math
 import numbers
 
 import numpy as np
 
+import funcgrad.numpy as fnp
+
+from .. import _dtypes
 from .._quiet import quiet
 from .._record import engine, wrap
 from ._padding import read_at
+from ._spatial import adaptive_avg_pool1d, adaptive_avg_pool2d
 
 _NEAREST = ("nearest", "nearest-exact")
+_LINEAR = {"linear": 1, "bilinear": 2, "trilinear": 3}  # the number of spatial dimensions
 _INTERPOLATING = ("linear", "bilinear", "bicubic", "trilinear")
+_AREA = {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d}
 _ALL_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
 
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     """`input` (N, C, d1, ..., dK; K = 1, 2 or 3) resized to `size` or by `scale_factor`
-    along its spatial dimensions, each output element a copy of its nearest input
-    element ('nearest': the one at or left of its scaled position; 'nearest-exact': the
-    one nearest its scaled centre)."""
+    along its spatial dimensions: each output element a copy of its nearest input element
+    ('nearest': the one at or left of its scaled position; 'nearest-exact': the one
+    nearest its scaled centre), a mix of the two around it ('linear', 'bilinear',
+    'trilinear' for K = 1, 2, 3), or the mean of its window ('area', K = 1 or 2)."""
     dims = input.dim() - 2
     # PyTorch's checks, in its order
     if align_corners is not None and mode not in _INTERPOLATING:
@@ -38,14 +52,20 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
                          "modes and requires a 4-D tensor as input")
-    if mode not in _NEAREST or dims not in (1, 2, 3):
-        if dims in (1, 2, 3) and mode in _INTERPOLATING + ("area", "lanczos"):
+    if mode in _LINEAR and dims in (1, 2, 3) and dims != _LINEAR[mode]:
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
+                                  f"{_LINEAR[mode] + 2}D input")
+    if dims not in (1, 2, 3) or mode not in _NEAREST + tuple(_LINEAR) + ("area",):
+        if dims == 2 and mode in ("bicubic", "lanczos"):  # (PyTorch's, for 4-d inputs)
             raise NotImplementedError(
                 f"compat.nn.functional.interpolate: mode {mode!r} is not implemented; "
-                f"compat resizes in the modes 'nearest' and 'nearest-exact'")
+                f"compat resizes in the modes 'nearest', 'nearest-exact', 'linear', "
+                f"'bilinear', 'trilinear' and 'area'")
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
                                   f"(got {input.dim()}D) for the modes: {_ALL_MODES} (got "
                                   f"{mode})")
+    if mode == "area":  # PyTorch's: adaptive average pooling
+        return _AREA[dims](input, sizes)
     spatial = input.shape[2:]
     if any(n <= 0 for n in spatial) or any(n <= 0 for n in sizes):
         names = "WHD"[:dims][::-1]
@@ -53,6 +73,12 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             f"Input and output sizes should be greater than 0, but got input "
             f"({', '.join(f'{a}: {n}' for a, n in zip(names, spatial))}) and output "
             f"({', '.join(f'{a}: {n}' for a, n in zip(names, sizes))})")
+    if mode in _LINEAR:
+        compute = np.float64 if input.dtype is _dtypes.float64 else np.float32
+        mixes = [_linear_mix(n_in, n_out, scale, bool(align_corners), compute)
+                 for n_in, n_out, scale in zip(spatial, sizes, scales)]
+        label = f"Upsample{mode.capitalize()}{dims}DBackward0"
+        return wrap(quiet().run(_mixed, engine(input), mixes), label, (input,))
     exact = mode == "nearest-exact"
     positions = [_source_positions(n_in, n_out, scale, exact)
                  for n_in, n_out, scale in zip(spatial, sizes, scales)]
@@ -112,3 +138,35 @@ def _source_positions(n_in, n_out, factor, exact):
     else:
         scaled = out.astype(np.float32) * scale
     return np.minimum(np.floor(scaled).astype(np.int64), n_in - 1)
+
+
+def _linear_mix(n_in, n_out, factor, align_corners, compute):
+    """Each output position's two input positions (the one at or below its source
+    position, and the next, or itself at the end) and their weights, computed in
+    `compute` (PyTorch's float32 for float32 and float16, float64 for float64)."""
+    out = np.arange(n_out, dtype=compute)
+    if align_corners:
+        scale = compute(n_in - 1) / compute(n_out - 1) if n_out > 1 else compute(0)
+        source = out * scale
+    else:
+        scale = (compute(1.0 / factor) if factor is not None and factor > 0
+                 else compute(n_in) / compute(n_out))
+        source = np.maximum(scale * (out + compute(0.5)) - compute(0.5), compute(0))
+    low = np.minimum(np.floor(source).astype(np.int64), n_in - 1)
+    high = low + (low < n_in - 1)
+    weight = np.clip(source - low, 0, 1).astype(compute)
+    return low, high, 1 - weight, weight
+
+
+def _mixed(x, mixes):
+    """x with its last len(mixes) dimensions resized, the last first: each output
+    position the weighted sum of its two input positions."""
+    ndim = fnp.ndim(x)
+    for axis in range(ndim - 1, ndim - 1 - len(mixes), -1):
+        low, high, low_weight, high_weight = mixes[axis - ndim + len(mixes)]
+        along = (-1,) + (1,) * (ndim - 1 - axis)  # the weights, broadcast along `axis`
+        low_weight = low_weight.astype(fnp.result_type(x)).reshape(along)
+        high_weight = high_weight.astype(fnp.result_type(x)).reshape(along)
+        x = (fnp.multiply(low_weight, fnp.take(x, low, axis=axis))
+             + fnp.multiply(high_weight, fnp.take(x, high, axis=axis)))
+    return x

@@ -644,7 +644,7 @@ def test_group_norm_and_unflatten_misuse_raises_torchs_error(misuse):
     assert_same_error(lambda torch: eval(misuse, {"torch": torch, "F": torch.nn.functional}))
 
 
-# ---- F.interpolate and Upsample (nearest modes) ------------------------------------------
+# ---- F.interpolate and Upsample --------------------------------------------------------
 
 # (input shape, interpolate's keywords): sizes and factors that scale up and down, by whole
 # and fractional ratios, the doubling that PyTorch's kernel special-cases, and factors whose
@@ -710,8 +710,46 @@ def test_interpolate_refuses_as_torch(call):
                                                 "x": torch.ones(1, 2, 6)}))
 
 
-def test_interpolating_modes_say_they_are_not_implemented():
+# (input shape, mode, interpolate's keywords)
+LINEAR_RESIZES = [
+    ((2, 3, 6), "linear", {"size": 4}),
+    ((2, 3, 5), "linear", {"scale_factor": 1.7}),
+    ((2, 3, 5), "linear", {"size": 9, "align_corners": True}),
+    ((2, 3, 5), "linear", {"size": 1, "align_corners": True}),
+    ((1, 2, 4, 4), "bilinear", {"size": (3, 5)}),
+    ((1, 2, 4, 5), "bilinear", {"scale_factor": 2, "align_corners": True}),
+    ((1, 2, 5, 5), "bilinear", {"scale_factor": 0.4}),
+    ((1, 2, 3, 4), "bilinear", {"scale_factor": (1.5, 2.5), "recompute_scale_factor": True}),
+    ((1, 1, 2, 3, 4), "trilinear", {"scale_factor": (2, 0.7, 1.5)}),
+    ((1, 1, 2, 3, 4), "trilinear", {"size": (3, 3, 3), "align_corners": True}),
+    ((2, 3, 7), "area", {"size": 3}),
+    ((1, 2, 6, 6), "area", {"scale_factor": 0.5}),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape, mode, keywords", LINEAR_RESIZES)
+def test_interpolating_resizes_match_torch(shape, mode, keywords, dtype):
+    def case(torch):
+        x = torch.randn(shape, dtype=getattr(torch, dtype), requires_grad=True)
+        out = torch.nn.functional.interpolate(x, mode=mode, **keywords)
+        _backward_through(torch, out, getattr(torch, dtype))
+        return out, x.grad
+    check(seeded(case), **TOLERANCES[dtype])
+
+
+@pytest.mark.parametrize("call", [
+    "F.interpolate(torch.ones(1, 1, 4), size=2, mode='bilinear')",
+    "F.interpolate(torch.ones(1, 1, 4, 4), size=2, mode='linear')",
+    "F.interpolate(torch.ones(1, 1, 4, 4), size=2, mode='trilinear')",
+    "F.interpolate(torch.ones(1, 1, 4), size=2, mode='bicubic')",
+])
+def test_interpolating_modes_refuse_other_ranks_as_torch(call):
+    assert_same_error(lambda torch: eval(call, {"F": torch.nn.functional, "torch": torch}))
+
+
+def test_bicubic_says_it_is_not_implemented():
     import compat
-    with pytest.raises(NotImplementedError, match="mode 'bilinear' is not implemented"):
+    with pytest.raises(NotImplementedError, match="mode 'bicubic' is not implemented"):
         compat.nn.functional.interpolate(compat.ones(1, 1, 2, 2), scale_factor=2,
-                                         mode="bilinear")
+                                         mode="bicubic")
