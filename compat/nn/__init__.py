@@ -1,7 +1,7 @@
 """compat.nn: PyTorch's torch.nn (Module, Parameter, the classic layers and losses,
 functional, init, utils), built from compat's differentiable operations."""
 from . import functional, init, utils
-from .containers import ModuleDict, ModuleList, Sequential
+from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from .layers import (ELU, GELU, SELU, Dropout, Dropout1d, Dropout2d, Embedding, Flatten,
                      Hardsigmoid, Hardswish, Hardtanh, Identity, LeakyReLU, Linear, LogSigmoid,
@@ -35,5 +35,5 @@ __all__ = [
     "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d",
     "ConvTranspose1d", "ConvTranspose2d", "BatchNorm2d", "BatchNorm3d", "MaxPool1d",
     "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "Dropout1d",
-    "Dropout2d", "GroupNorm", "Unflatten", "Upsample",
+    "Dropout2d", "GroupNorm", "Unflatten", "Upsample", "ParameterList", "ParameterDict",
 ]

@@ -1,11 +1,15 @@
 """The containers: Sequential, ModuleList and ModuleDict, which register the modules they
 hold (so parameters(), state_dict(), train() and the printed model see them) under
-PyTorch's names: "0", "1", ... in a list, kept contiguous as modules come and go."""
+PyTorch's names: "0", "1", ... in a list, kept contiguous as modules come and go; and
+ParameterList and ParameterDict, which register parameters so (a plain tensor put in one
+becomes a Parameter; other values are kept as they are)."""
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from itertools import chain
 
+from .._tensor import Tensor
 from .module import Module, _indented
+from .parameter import Parameter
 
 
 def _position(container, index):
@@ -221,3 +225,142 @@ def _check_pair(index, pair):
     if len(pair) != 2:
         raise ValueError(f"ModuleDict update sequence element #{index} has length "
                          f"{len(pair)}; 2 is required")
+
+
+# ---- containers of parameters ------------------------------------------------------------
+
+
+def _as_parameter(value):
+    """A plain tensor as the Parameter a parameter container stores; anything else as is."""
+    if isinstance(value, Tensor) and not isinstance(value, Parameter):
+        return Parameter(value)
+    return value
+
+
+def _entry_line(key, value, describe_dtype):
+    """How a parameter container prints one entry (a tensor by its kind, dtype and size)."""
+    if not isinstance(value, Tensor):
+        return f"  ({key}): Object of type: {type(value).__name__}"
+    kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
+    size = "x".join(str(n) for n in value.shape)
+    return f"  ({key}): {kind} containing: [{describe_dtype(value)} of size {size}]"
+
+
+class ParameterList(Module):
+    """A list of parameters, registered under their positions "0", "1", ..."""
+
+    def __init__(self, values=None):
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self.extend(values)
+
+    def __len__(self):
+        return self._size
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return ParameterList([self[i] for i in range(len(self))[index]])
+        return getattr(self, str(_position(self, index)))
+
+    def __setitem__(self, index, value):
+        setattr(self, str(_position(self, index)), _as_parameter(value))
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __iadd__(self, values):
+        return self.extend(values)
+
+    def append(self, value):
+        self._size += 1
+        self[-1] = value
+        return self
+
+    def extend(self, values):
+        if not isinstance(values, Iterable) or isinstance(values, Tensor):
+            raise TypeError(f"ParameterList.extend should be called with an iterable, but "
+                            f"got {type(values).__name__}")
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self):
+        return "\n".join(_entry_line(position, value, lambda t: t.dtype)
+                         for position, value in enumerate(self))
+
+
+class ParameterDict(Module):
+    """A dict of parameters, registered under their keys, in insertion order."""
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        self._keys = {}  # (a dict for its order)
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key):
+        return getattr(self, key)
+
+    def __setitem__(self, key, value):
+        self._keys[key] = None
+        setattr(self, key, _as_parameter(value))
+
+    def __delitem__(self, key):
+        del self._keys[key]
+        delattr(self, key)
+
+    def __len__(self):
+        return len(self._keys)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __contains__(self, key):
+        return key in self._keys
+
+    def keys(self):
+        return self._keys.keys()
+
+    def items(self):
+        return [(key, self[key]) for key in self._keys]
+
+    def values(self):
+        return [self[key] for key in self._keys]
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def pop(self, key):
+        value = self[key]
+        del self[key]
+        return value
+
+    def clear(self):
+        for key in list(self._keys):
+            del self[key]
+
+    def update(self, parameters):
+        """Add (or replace) entries from (key, value) pairs, or from a mapping: in its
+        order if it keeps one on purpose (an OrderedDict, a ParameterDict), else sorted by
+        key (PyTorch's order for a plain dict)."""
+        if not isinstance(parameters, Iterable):
+            raise TypeError(f"ParametersDict.update should be called with an iterable of "
+                            f"key/value pairs, but got {type(parameters).__name__}")
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            pairs = parameters.items()
+        elif isinstance(parameters, Mapping):
+            pairs = sorted(parameters.items())
+        else:
+            pairs = parameters
+        for key, value in pairs:
+            self[key] = value
+
+    def extra_repr(self):
+        return "\n".join(_entry_line(key, value, lambda t: t.type())
+                         for key, value in self.items())

@@ -598,3 +598,58 @@ def test_numpy_inputs_are_refused_clearly():
     layer_errors = run_both(lambda torch: torch.nn.Linear(2, 2)(np.ones((1, 2), np.float32)))
     assert all(isinstance(e, Raised) for e in layer_errors)
     assert_same(*layer_errors)
+
+
+# ---- ParameterList and ParameterDict -----------------------------------------------------
+
+
+def test_parameter_list_registers_prints_and_trains_as_torch():
+    def case(torch):
+        class Model(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.weights = torch.nn.ParameterList(
+                    [torch.nn.Parameter(torch.randn(3, 3)) for _ in range(2)])
+                self.weights.append(torch.randn(3))  # a plain tensor becomes a Parameter
+                self.weights.extend([torch.nn.Parameter(torch.randn(3, dtype=torch.float64))])
+
+            def forward(self, x):
+                for w in self.weights[:2]:
+                    x = torch.tanh(x @ w)
+                return (x * self.weights[2]).sum() + self.weights[-1].sum()
+
+        model = Model()
+        model(torch.randn(4, 3)).backward()
+        other = torch.nn.ParameterList([torch.ones(2), "text", 3])
+        other[0] = torch.zeros(4)
+        return (repr(model), repr(other), repr(torch.nn.ParameterList()),
+                repr(torch.nn.ParameterList([torch.ones(2)])), len(model.weights),
+                [type(w).__name__ for w in model.weights], gradients(model),
+                list(model.state_dict()), other[0], other[-1], repr(model.weights[1:]))
+    check_seeded(case)
+
+
+def test_parameter_dict_registers_and_prints_as_torch():
+    def case(torch):
+        params = torch.nn.ParameterDict({"b": torch.nn.Parameter(torch.randn(2)),
+                                         "a": torch.randn(1, 3)})
+        params.update([("c", torch.nn.Parameter(torch.randn(2, dtype=torch.float64)))])
+        params["d"] = "not a tensor"
+        loss = (params["a"].sum() * params["b"]).sum() + params.get("c").sum()
+        loss.backward()
+        popped = params.pop("d")
+        return (repr(params), list(params), list(params.keys()), "a" in params, len(params),
+                [(name, p.grad) for name, p in params.named_parameters()], popped,
+                params.setdefault("e", torch.ones(1)), repr(params), params.get("zz"))
+    check_seeded(case)
+
+
+@pytest.mark.parametrize("code", [
+    "torch.nn.ParameterList([torch.ones(1)])[3]",
+    "torch.nn.ParameterList().extend(3)",
+    "torch.nn.ParameterList().extend(torch.ones(2))",
+    "torch.nn.ParameterDict()['missing']",
+    "torch.nn.ParameterDict().update(3)",
+])
+def test_parameter_containers_refuse_as_torch(code):
+    assert_same_error(lambda torch: eval(code, {"torch": torch}))
