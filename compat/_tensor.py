@@ -81,6 +81,22 @@ class Size(tuple):
     def __repr__(self):
         return f"torch.Size({list(self)})"
 
+    # A slice, a concatenation (on either side) and a repetition are Sizes, as PyTorch's.
+    def __getitem__(self, index):
+        part = tuple.__getitem__(self, index)
+        return Size(part) if isinstance(index, slice) else part
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, other)) if isinstance(other, tuple) else NotImplemented
+
+    def __radd__(self, other):
+        return Size(other + tuple(self)) if isinstance(other, tuple) else NotImplemented
+
+    def __mul__(self, count):
+        return Size(tuple.__mul__(self, count))
+
+    __rmul__ = __mul__
+
     def numel(self):
         return int(np.prod(self, dtype=np.int64))
 

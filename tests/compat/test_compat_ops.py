@@ -496,3 +496,14 @@ def test_maximum_and_minimum_at_nan_and_ties_match_torch(expression, dtype):
                                     ("value", "x.grad", "y.grad")):
         for a, b in zip(_bits(mine), _bits(torch_s)):
             np.testing.assert_array_equal(a, b, err_msg=f"{expression}: {where}")
+
+
+@pytest.mark.parametrize("expression", [
+    "s[1:]", "s[::-1]", "s[0]", "s + (5,)", "(1,) + s", "s + torch.Size([1])", "s * 2",
+    "2 * s", "s.numel()", "s.count(3)", "s.index(4)", "s == (2, 3, 4)"])
+def test_size_arithmetic_gives_sizes_as_torch(expression):
+    def case(torch):
+        s = torch.ones(2, 3, 4).shape
+        value = eval(expression, {"torch": torch, "s": s})
+        return repr(value), type(value).__name__
+    check(case)
