@@ -120,8 +120,10 @@ def _reduce(b):
     shape = [1 if i == dim % len(x.shape) else n for i, n in enumerate(x.shape)
              if keepdim or i != dim % len(x.shape)]
     if not shape:
-        shape = [1]
-        return b.emit(f"{x.name}.{name}(dim={dim}, keepdim={keepdim}).reshape(1)", shape)
+        # PyTorch's reshape(1) of the 0-d result is a view of it, a storage no value names.
+        result = f"{x.name}.{name}(dim={dim}, keepdim={keepdim})"
+        unnamed = _Value(result, (), storage=f"{result} (line {len(b.lines)})")
+        return b.emit(f"{result}.reshape(1)", [1], view_of=unnamed)
     return b.emit(f"{x.name}.{name}(dim={dim}, keepdim={keepdim})", shape)
 
 
