@@ -137,6 +137,13 @@ JIT_REGRESSIONS = [
         why=f"norm(a, 'nuc'), norm(a, 2) and norm(a, -2), 1 ulp from {_VALUES_ONLY}; "
             f"found at a[1, 0] = 0.12381683 as printed (rounded: it does not reproduce), "
             f"replayed at svdvals' a[1, 0]"),
+    JitRegression(
+        "logspace_of_float32", "polynomial_logspace_geomspace",
+        args=(np.array(1.0, np.float32), np.array(2.0, np.float32), np.array(2.0, np.float32),
+              np.array([1.0, 1.0], np.float32)),
+        why="traced logspace made its base a float64 array (NumPy keeps a number weak), so "
+            "logspace of float32 exponents was float64 under jit and grad (the first "
+            "random exploration, 2026-11-27)"),
 ]
 
 

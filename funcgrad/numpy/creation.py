@@ -188,10 +188,15 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     ``base`` may be traced."""
     if not (is_traced(start) or is_traced(stop) or is_traced(base)):
         return np.logspace(start, stop, num, endpoint, base, dtype, axis)
-    ndmax = len(np.broadcast_shapes(*(np.shape(a) for a in (start, stop, base))))
-    start, stop, base = (array(a, ndmin=ndmax) for a in (start, stop, base))
+    if not isinstance(base, (float, int)) and np.ndim(base):
+        # An array of bases broadcasts with start and stop (it may decide what `axis`
+        # is); a number, or a 0-d base, is used as it is, as NumPy's logspace does (so a
+        # Python float stays weak and float32 exponents give float32).
+        ndmax = len(np.broadcast_shapes(*(np.shape(a) for a in (start, stop, base))))
+        start, stop, base = (array(a, ndmin=ndmax) for a in (start, stop, base))
+        base = expand_dims(base, axis)
     exponents = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
-    return cast(power(expand_dims(base, axis), exponents), dtype)
+    return cast(power(base, exponents), dtype)
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
