@@ -1,6 +1,7 @@
 """The pooling layers: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d and
 AdaptiveMaxPool1d/2d, holding their settings and computing with `functional`."""
 from . import functional as F
+from .conv import _repeated
 from .module import Module
 
 
@@ -40,9 +41,9 @@ class AvgPool1d(Module):
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
                  count_include_pad=True):
         super().__init__()
-        self.kernel_size = _single(kernel_size)
-        self.stride = _single(stride if stride is not None else kernel_size)
-        self.padding = _single(padding)
+        self.kernel_size = _repeated(kernel_size, 1)
+        self.stride = _repeated(stride if stride is not None else kernel_size, 1)
+        self.padding = _repeated(padding, 1)
         self.ceil_mode = ceil_mode
         self.count_include_pad = count_include_pad
 
@@ -52,10 +53,6 @@ class AvgPool1d(Module):
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
-
-
-def _single(value):
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
 
 
 class AvgPool2d(Module):
