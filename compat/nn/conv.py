@@ -3,7 +3,6 @@ settings and parameters (drawn as PyTorch draws them), computed with `functional
 import math
 
 from .._factories import empty
-from .._tensor import Size
 from . import functional as F
 from . import init
 from .layers import _floating
@@ -180,7 +179,7 @@ class _ConvTransposeNd(_ConvNd):
                for size, low, high in zip(output_size, smallest, largest)):
             raise ValueError(f"requested an output size of {output_size}, but valid sizes "
                              f"range from {smallest} to {largest} (for an input of "
-                             f"{Size(input.shape[2:])!r})")
+                             f"{input.shape[2:]!r})")
         return [size - low for size, low in zip(output_size, smallest)]
 
 
