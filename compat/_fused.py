@@ -274,9 +274,8 @@ xlogy_p = _declare("xlogy", _xlogy_value, (_xlogy_self_pull, (0, 1)),
 def _sigmoid_value(x):
     """``1 / (1 + exp(-x))``, as PyTorch's kernel (float16 in float32, rounded once); its
     callers run it quietly: where exp(-x) overflows, 1 / inf is its 0."""
-    if x.dtype == _HALF:
-        return (1 / (1 + np.exp(-x.astype(np.float32)))).astype(_HALF)
-    return 1 / (1 + np.exp(-x))
+    (compute,) = _widened(x.dtype, x)
+    return (1 / (1 + np.exp(-compute))).astype(x.dtype, copy=False)
 
 
 # SigmoidBackward0: ``grad * (1 - result) * result``, 0 (not NaN) where the result is 0.
