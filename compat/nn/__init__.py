@@ -3,12 +3,15 @@ functional, init, utils), built from compat's differentiable operations."""
 from . import functional, init, utils
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
-from .layers import (ELU, GELU, SELU, Dropout, Dropout1d, Dropout2d, Embedding, Flatten,
-                     Hardsigmoid, Hardswish, Hardtanh, Identity, LeakyReLU, Linear, LogSigmoid,
-                     LogSoftmax, Mish, PReLU, ReLU, ReLU6, SiLU, Sigmoid, Softmax, Softmin,
-                     Softplus, Softsign, Tanh, Tanhshrink, Unflatten, Upsample)
-from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss,
-                   MSELoss, NLLLoss, SmoothL1Loss)
+from .layers import (CELU, ELU, GELU, GLU, SELU, CosineSimilarity, Dropout, Dropout1d,
+                     Dropout2d, Embedding, Flatten, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,
+                     Identity, LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish, PairwiseDistance,
+                     PReLU, ReLU, ReLU6, SiLU, Sigmoid, Softmax, Softmax2d, Softmin, Softplus,
+                     Softshrink, Softsign, Tanh, Tanhshrink, Threshold, Unflatten, Upsample)
+from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss,
+                   GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
+                   MarginRankingLoss, MSELoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
+                   NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss, TripletMarginLoss)
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, LayerNorm
 from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d,
@@ -36,4 +39,8 @@ __all__ = [
     "ConvTranspose1d", "ConvTranspose2d", "BatchNorm2d", "BatchNorm3d", "MaxPool1d",
     "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "Dropout1d",
     "Dropout2d", "GroupNorm", "Unflatten", "Upsample", "ParameterList", "ParameterDict",
+    "CELU", "Threshold", "GLU", "Hardshrink", "Softshrink", "Softmax2d", "CosineSimilarity",
+    "PairwiseDistance", "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss",
+    "MultiLabelSoftMarginLoss", "CosineEmbeddingLoss", "TripletMarginLoss", "MultiMarginLoss",
+    "PoissonNLLLoss", "GaussianNLLLoss",
 ]

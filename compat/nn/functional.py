@@ -248,6 +248,105 @@ def softsign(input):
     return input / (input.abs() + 1)
 
 
+def celu(input, alpha=1.0, inplace=False):
+    """input where it is positive, else alpha * (exp(input / alpha) - 1)."""
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    if inplace:
+        return _celu_(input, alpha)
+    return _activation(input, "elu_cpu", lambda x: _celu(x, alpha), "CeluBackward0")
+
+
+def _celu(x, alpha):
+    negative = unbox_all(x) <= 0  # (NaN takes the identity's side, as in elu)
+    scaled = fnp.true_divide(fnp.where(negative, x, 0.0), alpha)
+    return fnp.where(negative, fnp.multiply(alpha, fnp.expm1(scaled)), x)
+
+
+_celu_ = inplace(lambda input, alpha=1.0: _activation(
+    input, "elu_cpu", lambda x: _celu(x, alpha), "CeluBackward1"))
+
+
+def glu(input, dim=-1):
+    """The first half of `input` along `dim` times the sigmoid of the second half."""
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    axis = input._dim(dim)
+    size = input.shape[axis]
+    if size % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {axis} is size "
+                           f"{size}")
+
+    def compute(x):
+        first, second = fnp.split(x, 2, axis=axis)
+        return fnp.multiply(first, _fused.sigmoid_p(second))
+    return _activation(input, "glu_cpu", compute, "GluBackward0")
+
+
+def hardshrink(input, lambd=0.5):
+    """input where |input| > lambd, else 0 (NaN stays NaN, with derivative 0)."""
+    def compute(x):
+        raw = unbox_all(x)
+        kept = (raw < -lambd) | (raw > lambd)
+        return fnp.where(kept, x, np.where(np.isnan(raw), raw, 0).astype(raw.dtype))
+    return _activation(input, "hardshrink_cpu", compute, "HardshrinkBackward0")
+
+
+def softshrink(input, lambd=0.5):
+    """input moved lambd towards 0, and 0 where |input| <= lambd (NaN stays NaN, with
+    derivative 0)."""
+    largest = np.finfo(input.dtype.numpy).max if input.dtype.is_floating_point else np.inf
+    if not 0 <= lambd <= largest:
+        raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype "
+                           f"{input.dtype.scalar_name}, but found {lambd:g}")
+
+    def compute(x):
+        raw = unbox_all(x)
+        # Inside the band PyTorch's kernel gives x * 0: a zero of x's sign, or NaN.
+        inside = (raw * 0).astype(raw.dtype)
+        return fnp.where(raw > lambd, fnp.subtract(x, lambd),
+                         fnp.where(raw < -lambd, fnp.add(x, lambd), inside))
+    return _activation(input, "softshrink_check", compute, "SoftshrinkBackward0")
+
+
+def threshold(input, threshold, value, inplace=False):
+    """input where it is greater than threshold (and at NaN), else value."""
+    if inplace:
+        return threshold_(input, threshold, value)
+    return _threshold(input, threshold, value, "ThresholdBackward0")
+
+
+def _threshold(input, threshold, value, label):
+    def compute(x):
+        raw = unbox_all(x)
+        return fnp.where(raw <= threshold, np.asarray(value).astype(raw.dtype), x)
+    return wrap(quiet().run(compute, engine(input)), label, (input,))
+
+
+threshold_ = inplace(lambda input, threshold, value: _threshold(input, threshold, value,
+                                                                 "ThresholdBackward1"))
+
+
+def relu_(input):
+    return input.relu_()
+
+
+def elu_(input, alpha=1.0):
+    return _elu_(input, alpha)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return _leaky_relu_(input, negative_slope)
+
+
+def selu_(input):
+    return _selu_(input)
+
+
+def celu_(input, alpha=1.0):
+    return _celu_(input, alpha)
+
+
 def prelu(input, weight):
     """input where it is positive, else weight * input: one weight for every channel
     (dimension 1) or one for all."""
@@ -971,6 +1070,14 @@ def _logits_cross_entropy(x, t, weight, pos_weight, reduction):
     return _reduced(losses, reduction)
 
 
+# (imported last: they compose the functions above)
+from ._distances import cosine_similarity, pairwise_distance  # noqa: E402
+from ._likelihood_losses import gaussian_nll_loss, poisson_nll_loss  # noqa: E402
+from ._margin_losses import (cosine_embedding_loss, hinge_embedding_loss,  # noqa: E402
+                             margin_ranking_loss, multi_margin_loss,
+                             multilabel_soft_margin_loss, soft_margin_loss,
+                             triplet_margin_loss)
+
 __all__ = [
     "relu", "leaky_relu", "elu", "silu", "gelu", "softplus", "tanh", "sigmoid", "softmax",
     "log_softmax", "logsigmoid", "hardtanh", "hardtanh_", "relu6", "selu", "mish",
@@ -981,5 +1088,10 @@ __all__ = [
     "binary_cross_entropy_with_logits", "kl_div",
     "pad", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "avg_pool1d",
     "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d", "dropout1d",
-    "dropout2d", "group_norm", "interpolate",
+    "dropout2d", "group_norm", "interpolate", "celu", "celu_", "glu", "hardshrink",
+    "softshrink", "threshold", "threshold_", "relu_", "elu_", "leaky_relu_", "selu_",
+    "cosine_similarity", "pairwise_distance", "poisson_nll_loss", "gaussian_nll_loss",
+    "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss",
+    "multilabel_soft_margin_loss", "cosine_embedding_loss", "triplet_margin_loss",
+    "multi_margin_loss",
 ]
