@@ -94,10 +94,10 @@ def _tensors_in(args, kwargs):
     found = []
     for group in (args, kwargs.values()):
         for arg in group:
-            if type(arg) is Tensor:
+            if isinstance(arg, Tensor):  # (nn.Parameter included)
                 found.append(arg)
             elif isinstance(arg, _SEQUENCES):
-                found.extend([item for item in arg if type(item) is Tensor])
+                found.extend([item for item in arg if isinstance(item, Tensor)])
     return found
 
 
@@ -128,10 +128,10 @@ def _converter(rule, dtype):
 
 
 def _values(arg, convert):
-    if type(arg) is Tensor:
+    if isinstance(arg, Tensor):
         return convert(arg)
-    if isinstance(arg, _SEQUENCES) and any(type(item) is Tensor for item in arg):
-        return [convert(item) if type(item) is Tensor else item for item in arg]
+    if isinstance(arg, _SEQUENCES) and any(isinstance(item, Tensor) for item in arg):
+        return [convert(item) if isinstance(item, Tensor) else item for item in arg]
     return arg
 
 
