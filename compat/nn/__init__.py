@@ -13,7 +13,9 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropy
                    MarginRankingLoss, MSELoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
                    NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss, TripletMarginLoss)
 from .module import Module
-from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, LayerNorm
+from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,
+                            InstanceNorm2d, InstanceNorm3d, LayerNorm, LocalResponseNorm,
+                            RMSNorm)
 from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d,
                       ConstantPad3d, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
                       ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ZeroPad1d, ZeroPad2d,
@@ -42,5 +44,6 @@ __all__ = [
     "CELU", "Threshold", "GLU", "Hardshrink", "Softshrink", "Softmax2d", "CosineSimilarity",
     "PairwiseDistance", "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss",
     "MultiLabelSoftMarginLoss", "CosineEmbeddingLoss", "TripletMarginLoss", "MultiMarginLoss",
-    "PoissonNLLLoss", "GaussianNLLLoss",
+    "PoissonNLLLoss", "GaussianNLLLoss", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+    "RMSNorm", "LocalResponseNorm",
 ]

@@ -1073,6 +1073,7 @@ def _logits_cross_entropy(x, t, weight, pos_weight, reduction):
 # (imported last: they compose the functions above)
 from ._distances import cosine_similarity, pairwise_distance  # noqa: E402
 from ._likelihood_losses import gaussian_nll_loss, poisson_nll_loss  # noqa: E402
+from ._norms import instance_norm, local_response_norm, rms_norm  # noqa: E402
 from ._margin_losses import (cosine_embedding_loss, hinge_embedding_loss,  # noqa: E402
                              margin_ranking_loss, multi_margin_loss,
                              multilabel_soft_margin_loss, soft_margin_loss,
@@ -1093,5 +1094,5 @@ __all__ = [
     "cosine_similarity", "pairwise_distance", "poisson_nll_loss", "gaussian_nll_loss",
     "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss",
     "multilabel_soft_margin_loss", "cosine_embedding_loss", "triplet_margin_loss",
-    "multi_margin_loss",
+    "multi_margin_loss", "rms_norm", "instance_norm", "local_response_norm",
 ]

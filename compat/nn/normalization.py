@@ -1,12 +1,13 @@
 """The normalisation layers: BatchNorm1d, BatchNorm2d and BatchNorm3d (batch statistics
-while training, running statistics in eval mode), LayerNorm and GroupNorm; all compute with
-`functional`."""
+while training, running statistics in eval mode), InstanceNorm1d/2d/3d, LayerNorm, RMSNorm,
+GroupNorm and LocalResponseNorm; all compute with `functional`."""
 import numbers
 
 from .. import _dtypes
 from .._factories import empty, ones, tensor, zeros
 from . import functional as F
 from . import init
+from ._norms import warn_of_unused_features
 from .layers import _floating
 from .module import Module
 from .parameter import Parameter
@@ -99,6 +100,57 @@ class BatchNorm3d(_BatchNorm):
             raise ValueError(f"expected 5D input (got {input.dim()}D input)")
 
 
+class _InstanceNorm(_BatchNorm):
+    """Normalises each channel of each sample by its own statistics; without affine
+    parameters or running statistics unless asked for. An input without its batch
+    dimension (`_unbatched_dims` dimensions) is normalised as a batch of one."""
+
+    _unbatched_dims = None
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False,
+                 track_running_stats=False, device=None, dtype=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device,
+                         dtype)
+
+    def _check_input_dim(self, input):
+        if input.dim() not in (self._unbatched_dims, self._unbatched_dims + 1):
+            raise ValueError(f"expected {self._unbatched_dims}D or {self._unbatched_dims + 1}D "
+                             f"input (got {input.dim()}D input)")
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        feature_dim = input.dim() - self._unbatched_dims
+        if input.size(feature_dim) != self.num_features:
+            if self.affine:
+                raise ValueError(f"expected input's size at dim={feature_dim} to match "
+                                 f"num_features ({self.num_features}), but got: "
+                                 f"{input.size(feature_dim)}.")
+            warn_of_unused_features(feature_dim)
+        if input.dim() == self._unbatched_dims:
+            return self._normalised(input.unsqueeze(0)).squeeze(0)
+        return self._normalised(input)
+
+    def _normalised(self, input):
+        return F.instance_norm(input, self.running_mean, self.running_var, self.weight,
+                               self.bias, self.training or not self.track_running_stats,
+                               0.0 if self.momentum is None else self.momentum, self.eps)
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Instance normalisation of a (N, C, L) or (C, L) input."""
+    _unbatched_dims = 2
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Instance normalisation of a (N, C, H, W) or (C, H, W) input."""
+    _unbatched_dims = 3
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Instance normalisation of a (N, C, D, H, W) or (C, D, H, W) input."""
+    _unbatched_dims = 4
+
+
 class LayerNorm(Module):
     """Normalises over the last dimensions (normalized_shape) of each sample, with a weight
     and a bias of that shape (elementwise_affine)."""
@@ -172,3 +224,49 @@ class GroupNorm(Module):
     def extra_repr(self):
         return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, "
                 f"affine={self.affine}, bias={self.bias is not None}")
+
+
+class RMSNorm(Module):
+    """Divides by the root mean square over the last dimensions (normalized_shape) of each
+    sample, times a weight of that shape (elementwise_affine)."""
+
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None,
+                 dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(empty(self.normalized_shape, dtype=_floating(dtype),
+                                          device=device))
+        else:
+            self.register_parameter("weight", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+
+    def forward(self, x):
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.normalized_shape}, eps={self.eps}, "
+                f"elementwise_affine={self.elementwise_affine}")
+
+
+class LocalResponseNorm(Module):
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input):
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
