@@ -144,6 +144,13 @@ JIT_REGRESSIONS = [
         why="traced logspace made its base a float64 array (NumPy keeps a number weak), so "
             "logspace of float32 exponents was float64 under jit and grad (the first "
             "random exploration, 2026-11-27)"),
+    JitRegression(
+        "dot_above_two_dimensions", "array_methods",
+        args=(np.array([[[2.0, -1.3812797174167781, 0.0], [0.0, 0.0, 0.0]],
+                        [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]]),),
+        why="x.dot(v) of a 3-d x, 1 ulp from NumPy's: funcgrad's dot of more than two "
+            "dimensions was np.tensordot's one matrix product, where np.dot sums each "
+            "product alone (random exploration, 2026-11-27)"),
 ]
 
 

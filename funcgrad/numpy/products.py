@@ -218,7 +218,34 @@ def dot(a, b, out=None):
         return multiply(a, b)
     if b_ndim <= 2 and a_ndim <= 2:
         return matmul(a, b)
-    return tensordot(a, b, axes=((a_ndim - 1,), (max(b_ndim - 2, 0),)))
+    _tensordot_axes(_dot_axes(a_ndim, b_ndim), np.shape(a), np.shape(b))  # (shapes checked)
+    return _dot(a, b)
+
+
+# Above two dimensions numpy.dot sums each product alone (np.tensordot's one matrix
+# product rounds otherwise), so dot is a primitive of its own, computed by np.dot, with
+# tensordot's rules along the axes dot contracts.
+_dot = primitive(np.dot, "dot")
+
+
+def _dot_axes(a_ndim, b_ndim):
+    return (a_ndim - 1,), (max(b_ndim - 2, 0),)
+
+
+def _dot_vjp(argnum):
+    rule = _tensordot_vjp(argnum)
+
+    def save(ans, a, b):
+        return rule.save(ans, a, b, _dot_axes(np.ndim(a), np.ndim(b)))
+    return ArgVJP(save, rule.pull)
+
+
+def _dot_batch(primitive, size, values, axes, params):
+    (a, b), (ab, bb) = values, axes
+    a_ndim = _batching.ndim_of(a) - (ab is not None)
+    b_ndim = _batching.ndim_of(b) - (bb is not None)
+    return _tensordot_batch(primitive, size, values, axes,
+                            {"axes": _dot_axes(a_ndim, b_ndim)})
 
 
 def vdot(a, b, /):
@@ -422,6 +449,9 @@ def _tensordot_batch(primitive, size, values, axes, params):
 defbatch(_matmul, _batching.matmul)
 defbatch(_einsum, _batching.einsum)
 defbatch(_tensordot, _tensordot_batch)
+defvjp(_dot, _dot_vjp(0), _dot_vjp(1))
+defjvp(_dot, lambda t, ans, a, b: _dot(t, b), lambda t, ans, a, b: _dot(a, t))
+defbatch(_dot, _dot_batch)
 
 
 def einsum(subscripts, *operands, optimize=None, **unsupported):
