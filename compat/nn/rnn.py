@@ -250,12 +250,22 @@ class RNNBase(Module):
             self._check_input(data, dims=2)
             self._check_hidden(hx[0], self.hidden_size, batch,
                                "Expected hidden size {}, got {}")
-        output, finals = self._run_layers(data, _per_layer(hx), batch_sizes.tolist())
+        output, finals = self._run_packed_layers(data, _per_layer(hx), batch_sizes.tolist())
         hidden = _stacked(finals)
         if unsorted_indices is not None:
             hidden = _permuted(hidden, unsorted_indices)
         output = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
         return output, (hidden if self.mode == "LSTM" else hidden[0])
+
+    def _run_packed_layers(self, data, states, batch_sizes):
+        """The layers over packed data. Sequences all of one length PyTorch's float32 LSTM
+        (without projections) runs as a padded batch in oneDNN: so does compat, for its
+        nodes' names."""
+        if len(set(batch_sizes)) > 1 or self.proj_size or not self._for_onednn(data):
+            return self._run_layers(data, states, batch_sizes)
+        padded = data.view(len(batch_sizes), batch_sizes[0], data.size(-1))
+        output, finals = self._run_layers(padded, states)
+        return output.view(-1, output.size(-1)), finals
 
     def _rank_error(self, dims):
         if self.mode in ("LSTM", "GRU"):

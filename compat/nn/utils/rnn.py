@@ -126,7 +126,7 @@ def _packed(input, lengths, batch_first):
         raise RuntimeError(f"'lengths' argument should be a 1D CPU int64 tensor, but got "
                            f"{lengths.dim()}D cpu Long tensor")
     time_major = input.transpose(0, 1) if batch_first else input
-    steps, batch = time_major.shape[:2]
+    steps, batch = time_major.size(0), time_major.size(1)
     lengths = lengths.tolist()
     if len(lengths) != batch:
         raise RuntimeError(f"Expected `len(lengths)` to be equal to batch_size, but got "
@@ -183,6 +183,8 @@ def _padded(data, batch_sizes, batch_first, padding_value, length):
     # Each padded position reads its packed row, or the padding row appended to the data.
     source = np.full(running.shape, data.size(0))
     source[running] = np.arange(data.size(0))
+    if isinstance(padding_value, Tensor):
+        padding_value = padding_value.item()
     filler = data.new_full((1,) + tuple(data.shape[1:]), padding_value)
     padded = _ops.cat([data, filler]).index_select(0, tensor(source.ravel()))
     padded = padded.reshape(running.shape + tuple(data.shape[1:]))
