@@ -258,9 +258,9 @@ class RNNBase(Module):
         return output, (hidden if self.mode == "LSTM" else hidden[0])
 
     def _run_packed_layers(self, data, states, batch_sizes):
-        """The layers over packed data. Sequences all of one length PyTorch's float32 LSTM
-        (without projections) runs as a padded batch in oneDNN: so does compat, for its
-        nodes' names."""
+        """The layers over packed data. PyTorch's float32 LSTM without projections runs
+        sequences all of one length as a padded batch (in oneDNN); so does compat, whose
+        nodes then carry that kernel's names."""
         if len(set(batch_sizes)) > 1 or self.proj_size or not self._for_onednn(data):
             return self._run_layers(data, states, batch_sizes)
         padded = data.view(len(batch_sizes), batch_sizes[0], data.size(-1))
@@ -307,9 +307,11 @@ class RNNBase(Module):
 
     def _zero_state(self, batch, dtype):
         """The initial state where none is given: (h,), or (h, c) for LSTM."""
-        sizes = [self.proj_size or self.hidden_size, self.hidden_size]
-        return tuple(zeros((self._directions() * self.num_layers, batch, size), dtype=dtype)
-                     for size in sizes[:2 if self.mode == "LSTM" else 1])
+        layers = self._directions() * self.num_layers
+        h = zeros((layers, batch, self.proj_size or self.hidden_size), dtype=dtype)
+        if self.mode != "LSTM":
+            return (h,)
+        return h, zeros((layers, batch, self.hidden_size), dtype=dtype)
 
     def _directions(self):
         return 2 if self.bidirectional else 1

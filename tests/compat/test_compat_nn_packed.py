@@ -206,8 +206,8 @@ def _packed_layer_case(name, options, with_state, lengths, enforce_sorted, dtype
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("lengths, enforce_sorted", [([4, 2, 1], True), ([2, 4, 1, 4], False),
-                                                     ([3, 3, 3], True), ([1, 3, 1], False),
-                                                     ([1], True)])
+                                                     ([3, 3, 3], True), ([2, 2], False),
+                                                     ([1, 3, 1], False), ([1], True)])
 @pytest.mark.parametrize("name, options, with_state", LAYERS)
 def test_layers_over_packed_sequences_compute_what_torch_computes(
         name, options, with_state, lengths, enforce_sorted, dtype):
@@ -247,6 +247,22 @@ def test_dropout_between_layers_over_packed_sequences_draws_torchs_masks(name):
         evaluated, _ = layer(packed)
         return trained, x.grad, gradients(layer), evaluated, torch.rand(2)
     check(seeded(case), **TOLERANCES["float32"])
+
+
+@pytest.mark.parametrize("name", ["LSTM", "GRU"])
+def test_second_derivatives_through_packing(name):
+    def case(torch):
+        rnn_utils = torch.nn.utils.rnn
+        layer = getattr(torch.nn, name)(3, 4, num_layers=2, dtype=torch.float64)
+        x = _padded_batch(torch, [2, 4, 3], (3,), True, torch.float64)
+        packed = rnn_utils.pack_padded_sequence(x, [2, 4, 3], batch_first=True,
+                                                enforce_sorted=False)
+        padded, _ = rnn_utils.pad_packed_sequence(layer(packed)[0], batch_first=True)
+        (slope,) = torch.autograd.grad(padded.pow(2).sum(), x, create_graph=True)
+        slope.sum().backward()
+        return slope, x.grad, gradients(layer)
+    # PyTorch names the nodes of a double backward after its own backward kernels.
+    check(seeded(case), grad_fn_names=False, **TOLERANCES["float64"])
 
 
 def test_packed_lstm_with_projections_gives_no_warning():
@@ -360,6 +376,22 @@ def test_misuse_raises_torchs_error(misuse):
                  for name in torch.nn.utils.rnn.__all__}
         return eval(MISUSES[misuse], {"torch": torch, "np": np, **names})
     assert_same_error(case)
+
+
+def test_what_torch_reads_past_or_crashes_on_is_refused():
+    """PyTorch packs a length past the padded input's end (reading memory beyond it), and
+    its packed LSTM computes with a longer c_0's first layers (and crashes on a shorter
+    one): compat refuses both."""
+    import compat
+    rnn_utils = compat.nn.utils.rnn
+    with pytest.raises(RuntimeError, match=r"^compat: a sequence's length \(5\) exceeds the "
+                                           r"padded length of the input \(4\)$"):
+        rnn_utils.pack_padded_sequence(compat.randn(4, 3, 2), [5, 2, 1])
+    packed = rnn_utils.pack_padded_sequence(compat.randn(4, 3, 2), [4, 2, 1])
+    for layers in (2, 0):
+        with pytest.raises(RuntimeError, match=rf"^Expected hidden\[1\] size \(1, 3, 4\), "
+                                               rf"got \[{layers}, 3, 4\]$"):
+            compat.nn.LSTM(2, 4)(packed, (compat.zeros(1, 3, 4), compat.zeros(layers, 3, 4)))
 
 
 # ---- a classifier of variable-length sequences ------------------------------------------------
