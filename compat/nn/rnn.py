@@ -7,6 +7,10 @@ written here. As PyTorch's CPU kernels do, a layer multiplies the inputs of all 
 by its input-to-hidden weights in one product before the loop; each step then adds the
 hidden-to-hidden product and applies the gates. A cell's state is a tuple: (h,) for RNN and
 GRU, (h, c) for LSTM.
+
+A layer given a PackedSequence runs each time step on the sequences that have reached it
+(the packed batch shrinks as sequences end), and keeps each sequence's state from its own
+last step, as PyTorch's packed kernels do.
 """
 import math
 import numbers
@@ -15,12 +19,12 @@ import warnings
 from .. import _dtypes, _ops
 from .._factories import empty, zeros
 from .._record import engine, wrap
-from .._tensor import Tensor
 from . import functional as F
 from . import init
 from .layers import _floating
 from .module import Module
 from .parameter import Parameter
+from .utils.rnn import PackedSequence
 
 # ---- one time step ---------------------------------------------------------------------------
 
@@ -107,6 +111,42 @@ def _run_direction(step, input_gates, state, weights, reverse):
     return _ops.stack(outputs), state
 
 
+def _run_packed(step, input_gates, state, weights):
+    """`step` over packed sequences, first time step to last: `input_gates` holds each
+    step's gates of the sequences still running (the longest first), so a sequence that
+    ends leaves its final state behind. The packed outputs and the final states (in the
+    packed order)."""
+    outputs, finals = [], []
+    running = input_gates[0].size(0)
+    for gates in input_gates:
+        if gates.size(0) < running:  # the last sequences ended at the previous step
+            finals.append(tuple(s[gates.size(0):running] for s in state))
+            state = tuple(s[:gates.size(0)] for s in state)
+        running = gates.size(0)
+        state = step(gates, state, weights)
+        outputs.append(state[0])
+    finals.append(state)
+    finals.reverse()
+    return _ops.cat(outputs), tuple(_ops.cat(parts) for parts in zip(*finals))
+
+
+def _run_packed_reversed(step, input_gates, initial, weights):
+    """`step` over packed sequences, last time step to first: each sequence joins at its
+    last element, from its initial state."""
+    outputs = []
+    running = input_gates[-1].size(0)
+    state = tuple(s[:running] for s in initial)
+    for gates in reversed(input_gates):
+        if gates.size(0) > running:
+            state = tuple(_ops.cat([s, start[running:gates.size(0)]])
+                          for s, start in zip(state, initial))
+        running = gates.size(0)
+        state = step(gates, state, weights)
+        outputs.append(state[0])
+    outputs.reverse()
+    return _ops.cat(outputs), state
+
+
 class RNNBase(Module):
     """The stack of `num_layers` recurrent layers (each in one or two directions) that RNN,
     LSTM and GRU share; `mode` names the step: RNN_TANH, RNN_RELU, LSTM or GRU."""
@@ -173,7 +213,8 @@ class RNNBase(Module):
     # ---- forward ---------------------------------------------------------------------------
 
     def forward(self, input, hx=None):
-        _check_is_tensor(input)
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         if input.dim() not in (2, 3):
             raise ValueError(self._rank_error(input.dim()))
         batched = input.dim() == 3
@@ -186,12 +227,45 @@ class RNNBase(Module):
         output, finals = self._run_layers(input, states)
         if self.batch_first:
             output = self._batch_first(output)
-        hidden = tuple(_ops.stack([state[k] for state in finals])
-                       for k in range(len(finals[0])))
+        hidden = _stacked(finals)
         if not batched:
             output = output.squeeze(batch_dim)
             hidden = tuple(h.squeeze(1) for h in hidden)
         return output, (hidden if self.mode == "LSTM" else hidden[0])
+
+    def _forward_packed(self, input, hx):
+        """The layers over packed sequences: the packed output, and the final state of
+        each sequence (from its own last step) in the sequences' original order."""
+        data, batch_sizes, sorted_indices, unsorted_indices = input
+        batch = int(batch_sizes[0])
+        if hx is None:
+            hx = self._zero_state(batch, data.dtype)
+        else:
+            hx = tuple(hx) if self.mode == "LSTM" else (hx,)
+            if sorted_indices is not None:  # given in the original order
+                hx = _permuted(hx, sorted_indices)
+        if self.mode == "LSTM":  # PyTorch leaves a packed LSTM's checks to its kernel
+            self._check_packed_lstm_state(hx)
+        else:
+            self._check_input(data, dims=2)
+            self._check_hidden(hx[0], self.hidden_size, batch,
+                               "Expected hidden size {}, got {}")
+        output, finals = self._run_packed_layers(data, _per_layer(hx), batch_sizes.tolist())
+        hidden = _stacked(finals)
+        if unsorted_indices is not None:
+            hidden = _permuted(hidden, unsorted_indices)
+        output = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
+        return output, (hidden if self.mode == "LSTM" else hidden[0])
+
+    def _run_packed_layers(self, data, states, batch_sizes):
+        """The layers over packed data. PyTorch's float32 LSTM without projections runs
+        sequences all of one length as a padded batch (in oneDNN); so does compat, whose
+        nodes then carry that kernel's names."""
+        if len(set(batch_sizes)) > 1 or self.proj_size or not self._for_onednn(data):
+            return self._run_layers(data, states, batch_sizes)
+        padded = data.view(len(batch_sizes), batch_sizes[0], data.size(-1))
+        output, finals = self._run_layers(padded, states)
+        return output.view(-1, output.size(-1)), finals
 
     def _rank_error(self, dims):
         if self.mode in ("LSTM", "GRU"):
@@ -201,22 +275,22 @@ class RNNBase(Module):
     def _initial_states(self, input, hx, batched):
         """The initial state of each layer and direction (zeros where hx is None), after
         PyTorch's checks of input and hx."""
-        if hx is not None:
-            hx = self._batched_hx(hx, batched)
-        elif self.mode == "LSTM":
-            hx = (self._zeros(input, self.proj_size or self.hidden_size),
-                  self._zeros(input, self.hidden_size))
+        batch = self._batch_size(input)
+        if hx is None:
+            hx = self._zero_state(batch, input.dtype)
         else:
-            hx = self._zeros(input, self.hidden_size)
-        self._check_input(input)
+            hx = self._batched_hx(hx, batched)
+            hx = hx if self.mode == "LSTM" else (hx,)
+        self._check_input(input, dims=3)
         if self.mode == "LSTM":
-            self._check_hidden(hx[0], self.proj_size or self.hidden_size, input,
+            self._check_hidden(hx[0], self.proj_size or self.hidden_size, batch,
                                "Expected hidden[0] size {}, got {}")
-            self._check_hidden(hx[1], self.hidden_size, input,
+            self._check_hidden(hx[1], self.hidden_size, batch,
                                "Expected hidden[1] size {}, got {}")
-            return list(zip(hx[0].unbind(0), hx[1].unbind(0)))
-        self._check_hidden(hx, self.hidden_size, input, "Expected hidden size {}, got {}")
-        return [(h,) for h in hx.unbind(0)]
+        else:
+            self._check_hidden(hx[0], self.hidden_size, batch,
+                               "Expected hidden size {}, got {}")
+        return _per_layer(hx)
 
     def _batched_hx(self, hx, batched):
         dims = 3 if batched else 2
@@ -231,9 +305,13 @@ class RNNBase(Module):
                                f"{hx.dim()}-D tensor")
         return hx if batched else hx.unsqueeze(1)
 
-    def _zeros(self, input, size):
-        return zeros((self._directions() * self.num_layers, self._batch_size(input), size),
-                     dtype=input.dtype)
+    def _zero_state(self, batch, dtype):
+        """The initial state where none is given: (h,), or (h, c) for LSTM."""
+        layers = self._directions() * self.num_layers
+        h = zeros((layers, batch, self.proj_size or self.hidden_size), dtype=dtype)
+        if self.mode != "LSTM":
+            return (h,)
+        return h, zeros((layers, batch, self.hidden_size), dtype=dtype)
 
     def _directions(self):
         return 2 if self.bidirectional else 1
@@ -241,29 +319,51 @@ class RNNBase(Module):
     def _batch_size(self, input):
         return input.size(0) if self.batch_first else input.size(1)
 
-    def _check_input(self, input):
+    def _check_input(self, input, dims):
+        """PyTorch's checks of the input (`dims`: 3 for a batch, 2 for packed data)."""
         weight_dtype = self.weight_ih_l0.dtype
         if input.dtype is not weight_dtype:
             raise ValueError(f"RNN input dtype ({input.dtype}) does not match weight dtype "
                              f"({weight_dtype}). Convert input: input.to({weight_dtype}), or "
                              f"convert model: model.to({input.dtype})")
+        if input.dim() != dims:
+            raise RuntimeError(f"input must have {dims} dimensions, got {input.dim()}")
         if self.input_size != input.size(-1):
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
                                f"{self.input_size}, got {input.size(-1)}")
 
-    def _check_hidden(self, hx, size, input, message):
-        expected = (self._directions() * self.num_layers, self._batch_size(input), size)
+    def _check_hidden(self, hx, size, batch, message):
+        expected = (self._directions() * self.num_layers, batch, size)
         if tuple(hx.size()) != expected:
             raise RuntimeError(message.format(expected, list(hx.size())))
 
-    def _run_layers(self, input, states):
-        """The layers over a (L, N, H_in) input: the last layer's output (L, N, D * H_out)
-        and the final state of each layer and direction. Between layers, while training,
-        dropout (drawn from the default generator as PyTorch draws it)."""
+    def _check_packed_lstm_state(self, hx):
+        """The errors of PyTorch's packed LSTM kernel for an initial state it cannot use
+        (the sizes it does not check fail in the steps, as in PyTorch). Like PyTorch, it
+        takes h and c of different sizes to mean that the layer has projections."""
+        if len(hx) != 2:
+            raise RuntimeError("lstm expects two hidden states")
+        h, c = hx
+        if (h.size(2) != c.size(2)) != bool(self.proj_size):
+            raise RuntimeError("got an incorrect number of RNN parameters")
+        count = self._directions() * self.num_layers
+        if self.bidirectional and h.size(0) % 2:
+            raise RuntimeError("Odd number of params or hiddens given to a bidirectional RNN")
+        if h.size(0) != count:
+            raise RuntimeError("Expected more hidden states in stacked_rnn")
+        if c.size(0) != count:  # (which PyTorch does not check)
+            raise RuntimeError(f"Expected hidden[1] size {(count,) + tuple(c.shape[1:])}, "
+                               f"got {list(c.size())}")
+
+    def _run_layers(self, input, states, batch_sizes=None):
+        """The layers over a (L, N, H_in) input, or packed data (with its `batch_sizes`):
+        the last layer's output (L, N, D * H_out) or packed data, and the final state of
+        each layer and direction. Between layers, while training, dropout (drawn from the
+        default generator as PyTorch draws it)."""
         if input.size(0) == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         step = _STEPS[self.mode]
-        one_kernel = self._for_onednn(input)
+        one_kernel = batch_sizes is None and self._for_onednn(input)
         if one_kernel and self.proj_size:  # PyTorch falls back on its composed kernels
             _warn_of_projections()
             one_kernel = False
@@ -273,7 +373,7 @@ class RNNBase(Module):
             for direction in range(self._directions()):
                 state = states[layer * self._directions() + direction]
                 output, final = self._run_layer(step, input, state, layer, direction,
-                                                one_kernel)
+                                                one_kernel, batch_sizes)
                 outputs.append(output)
                 finals.append(final)
             input = outputs[0] if len(outputs) == 1 else _ops.cat(outputs, -1)
@@ -281,13 +381,18 @@ class RNNBase(Module):
                 input = F.dropout(input, self.dropout, True)
         return input, finals
 
-    def _run_layer(self, step, input, state, layer, direction, one_kernel):
+    def _run_layer(self, step, input, state, layer, direction, one_kernel, batch_sizes):
         """One layer in one direction: its output and final state, recorded as the node of
         PyTorch's oneDNN kernel if `one_kernel`."""
         w_ih, w_hh, b_ih, b_hh, w_hr = weights = self._weights(layer, direction)
-        input_gates = F.linear(input, w_ih, b_ih).unbind(0)
-        output, final = _run_direction(step, input_gates, state,
-                                       _step_weights(w_hh, b_hh, w_hr), direction == 1)
+        input_gates = F.linear(input, w_ih, b_ih)
+        step_weights = _step_weights(w_hh, b_hh, w_hr)
+        if batch_sizes is None:
+            output, final = _run_direction(step, input_gates.unbind(0), state, step_weights,
+                                           direction == 1)
+        else:
+            run = _run_packed_reversed if direction else _run_packed
+            output, final = run(step, input_gates.split(batch_sizes), state, step_weights)
         if one_kernel:
             inputs = (input,) + weights[:4] + state
             output = _named_as_torch(output, _ONEDNN_LAYER, inputs)
@@ -337,6 +442,22 @@ def _warn_of_projections():
                       "implementation.", UserWarning, stacklevel=3)
 
 
+def _per_layer(hx):
+    """The initial state (h,) or (h, c) of each layer and direction, from the stacked
+    states."""
+    return list(zip(*(h.unbind(0) for h in hx)))
+
+
+def _stacked(finals):
+    """The final states of the layers and directions stacked: (h,) or (h, c)."""
+    return tuple(_ops.stack(parts) for parts in zip(*finals))
+
+
+def _permuted(hx, permutation):
+    """Each state's batch in the order of `permutation`."""
+    return tuple(h.index_select(1, permutation) for h in hx)
+
+
 def _suffix(layer, direction):
     """What ends the names of a layer's and direction's parameters (weight_ih_l1_reverse)."""
     return f"_l{layer}" + ("_reverse" if direction else "")
@@ -372,13 +493,6 @@ def _check_settings(input_size, hidden_size, num_layers, bias, batch_first, drop
                          "projections")
     if proj_size >= hidden_size:
         raise ValueError("proj_size has to be smaller than hidden_size")
-
-
-def _check_is_tensor(input):
-    if not isinstance(input, Tensor):
-        raise TypeError(f"compat: a recurrent layer's input must be a Tensor, got "
-                        f"{type(input).__name__} (PackedSequence is not supported: pad the "
-                        f"sequences to one length)")
 
 
 class RNN(RNNBase):
