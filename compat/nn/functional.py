@@ -20,7 +20,7 @@ from .._record import broadcast_error, engine, float_operand, operand, result_ty
 from .._scipy import special as fsp
 from .._tensor import Tensor, make
 from .._typename import typename
-from ._attention import scaled_dot_product_attention
+from ._attention import multi_head_attention_forward, scaled_dot_product_attention
 from ._padding import pad
 from ._resize import interpolate
 from ._spatial import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d,
@@ -983,4 +983,5 @@ __all__ = [
     "pad", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "avg_pool1d",
     "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d", "dropout1d",
     "dropout2d", "group_norm", "interpolate", "scaled_dot_product_attention",
+    "multi_head_attention_forward",
 ]
