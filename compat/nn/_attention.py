@@ -360,9 +360,9 @@ def _attended_with_weights(q, k, v, attn_mask, dropout_p):
 def _attended(q, k, v, attn_mask, dropout_p, is_causal, heads):
     """The heads' outputs joined as (L, N, E), from scaled_dot_product_attention."""
     batch, num_heads, target_length, source_length = heads
-    if attn_mask is not None:
-        attn_mask = attn_mask.view(-1, 1 if attn_mask.size(0) == 1 else num_heads,
-                                   target_length, source_length)
+    if attn_mask is not None:  # (1, L, S) for all the heads, or (N * heads, L or 1, S)
+        attn_mask = (attn_mask.unsqueeze(0) if attn_mask.size(0) == 1 else
+                     attn_mask.view(batch, num_heads, -1, source_length))
     q, k, v = (t.view(batch, num_heads, t.size(1), t.size(2)) for t in (q, k, v))
     out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
     return out.permute(2, 0, 1, 3)
