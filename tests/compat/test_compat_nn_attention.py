@@ -144,6 +144,17 @@ def test_sdpa_misuse_raises_torchs_error(misuse):
     assert_same_error(case)
 
 
+def test_dropout_of_a_transposed_input_draws_torchs_mask():
+    """PyTorch draws dropout's noise in the input's memory order (the outputs of a
+    batch_first MultiheadAttention are transposed)."""
+    def case(torch):
+        x = torch.randn(3, 4, 5)
+        return [torch.nn.functional.dropout(t, 0.5) for t in
+                (x.transpose(0, 1), x.permute(2, 0, 1), x[:, ::2], x[:, :1].transpose(1, 2),
+                 torch.randn(()))]
+    check(seeded(case))
+
+
 # ---- MultiheadAttention -------------------------------------------------------------------
 
 L, S, N, E = 4, 5, 2, 8
@@ -169,6 +180,8 @@ ATTENTIONS = [
     ({"add_bias_kv": True, "add_zero_attn": True}, {"attn_mask": "float, per head"}, BATCHED),
     ({}, {"attn_mask": "float, per head", "need_weights": False}, BATCHED),
     ({}, {"key_padding_mask": "float"}, BATCHED),
+    ({"batch_first": True}, {"key_padding_mask": "bool", "need_weights": False},
+     ((N, L, E), (N, S, E), (N, S, E))),
     ({}, {"key_padding_mask": "bool"}, ((L, E), (S, E), (S, E))),
     ({}, {"attn_mask": "causal", "is_causal": True}, "self"),
     ({}, {"attn_mask": "causal", "is_causal": True, "need_weights": False}, "self"),
