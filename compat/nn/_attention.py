@@ -136,7 +136,7 @@ def canonical_mask(mask, mask_name, other_mask, other_name, dtype):
         raise AssertionError(f"only bool and floating types of {mask_name} are supported")
     if other_mask is not None and mask.dtype is not other_mask.dtype:
         warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use "
-                      f"same type for both instead.", UserWarning, stacklevel=3)
+                      f"same type for both instead.", UserWarning, stacklevel=2)
     if mask.dtype is _dtypes.bool:
         return zeros(mask.shape, dtype=dtype).masked_fill_(mask, float("-inf"))
     return mask

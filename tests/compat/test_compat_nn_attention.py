@@ -12,7 +12,12 @@ import warnings
 
 import pytest
 
-from compat_harness import assert_same_error, check, gradients, seeded
+from compat_harness import assert_same_error, check, check_printed, gradients, seeded
+
+# Warnings both libraries give, compared where they are the subject.
+pytestmark = [pytest.mark.filterwarnings("ignore:Support for mismatched"),
+              pytest.mark.filterwarnings("ignore:enable_nested_tensor is True"),
+              pytest.mark.filterwarnings("ignore:The PyTorch API of nested tensors")]
 
 # float32 sums (PyTorch's fused attention kernel sums in blocks) differ in the last bits.
 TOLERANCES = {"float32": {"rtol": 1e-4, "atol": 1e-5}, "float64": {"rtol": 1e-10, "atol": 1e-12}}
@@ -336,3 +341,334 @@ def test_attention_misuse_raises_torchs_error(misuse):
                  "mha": torch.nn.MultiheadAttention(E, 2), "x": torch.randn(L, N, E)}
         return eval(ATTENTION_MISUSES[misuse], names)
     assert_same_error(case)
+
+
+# ---- the Transformer layers -----------------------------------------------------------------
+
+D_MODEL, HEADS, FEEDFORWARD = 8, 2, 16
+
+
+def _padding(torch, length):
+    """A key padding mask for a batch of 2: the first sequence's last two positions."""
+    return torch.arange(length) >= torch.tensor([[length - 2], [length]])
+
+
+def _sequence(torch, length, batch_first, dtype):
+    shape = (2, length, D_MODEL) if batch_first else (length, 2, D_MODEL)
+    return torch.randn(shape, dtype=dtype, requires_grad=True)
+
+
+# (layer options, forward options): masks named in the forward options are drawn.
+ENCODERS = [
+    ({}, {}),
+    ({"norm_first": True}, {"mask": "causal"}),
+    ({"activation": "gelu"}, {"mask": "causal", "is_causal": True}),
+    ({"batch_first": True}, {"src_key_padding_mask": "padding"}),
+    ({"batch_first": True, "norm_first": True, "dropout": 0.0},
+     {"mask": "causal", "src_key_padding_mask": "padding"}),
+    ({"bias": False, "layer_norm_eps": 1e-3}, {"mask": "float"}),
+    ({"activation": "callable"}, {"src_key_padding_mask": "float padding"}),
+    ({"activation": "module", "batch_first": True}, {}),
+]
+
+ACTIVATIONS = {"callable": lambda torch: (lambda x: x.tanh()),
+               "module": lambda torch: torch.nn.GELU(approximate="tanh")}
+
+
+def _layer_options(torch, options, dtype):
+    options = dict(options, dim_feedforward=FEEDFORWARD, dtype=dtype)
+    if options.get("activation") in ACTIVATIONS:
+        options["activation"] = ACTIVATIONS[options["activation"]](torch)
+    return options
+
+
+def _drawn_masks(torch, options, length, dtype):
+    masks = {"causal": lambda: torch.nn.Transformer.generate_square_subsequent_mask(
+        length, dtype=dtype),
+             "float": lambda: torch.randn(length, length, dtype=dtype),
+             "padding": lambda: _padding(torch, length),
+             "float padding": lambda: _padding(torch, length).to(dtype) * -1e9}
+    return {name: masks[value]() if isinstance(value, str) else value
+            for name, value in options.items()}
+
+
+def _encoder_case(options, forward_options, dtype):
+    def case(torch):
+        dtype_ = getattr(torch, dtype)
+        with warnings.catch_warnings():  # (tested in test_the_nested_tensor_warning)
+            warnings.simplefilter("ignore")
+            layer = torch.nn.TransformerEncoderLayer(D_MODEL, HEADS,
+                                                     **_layer_options(torch, options, dtype_))
+            encoder = torch.nn.TransformerEncoder(layer, 2, torch.nn.LayerNorm(
+                D_MODEL, dtype=dtype_))
+        x = _sequence(torch, 5, options.get("batch_first", False), dtype_)
+        out = encoder(x, **_drawn_masks(torch, forward_options, 5, dtype_))
+        one_layer = layer(x, **{("src_" + name if name == "mask" else name): mask for name, mask
+                                in _drawn_masks(torch, forward_options, 5, dtype_).items()})
+        _weighted_backward(torch, [out, one_layer])
+        return out, one_layer, x.grad, gradients(encoder), gradients(layer)
+    return seeded(case)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("options, forward_options", ENCODERS, ids=str)
+def test_transformer_encoder_computes_what_torch_computes(options, forward_options, dtype):
+    check(_encoder_case(options, forward_options, dtype), **TOLERANCES[dtype])
+
+
+DECODERS = [
+    ({}, {}),
+    ({"norm_first": True}, {"tgt_mask": "causal", "memory_key_padding_mask": "padding"}),
+    ({"batch_first": True, "activation": "gelu"},
+     {"tgt_mask": "causal", "tgt_is_causal": True, "tgt_key_padding_mask": "padding"}),
+    ({"bias": False, "dropout": 0.0}, {"memory_mask": "float"}),
+]
+
+
+def _decoder_case(options, forward_options, dtype):
+    def case(torch):
+        dtype_ = getattr(torch, dtype)
+        layer = torch.nn.TransformerDecoderLayer(D_MODEL, HEADS,
+                                                 **_layer_options(torch, options, dtype_))
+        decoder = torch.nn.TransformerDecoder(layer, 2)
+        batch_first = options.get("batch_first", False)
+        tgt, memory = (_sequence(torch, 5, batch_first, dtype_) for _ in range(2))
+        masks = _drawn_masks(torch, forward_options, 5, dtype_)
+        out = decoder(tgt, memory, **masks)
+        one_layer = layer(tgt, memory, **masks)
+        _weighted_backward(torch, [out, one_layer])
+        return out, one_layer, tgt.grad, memory.grad, gradients(decoder), gradients(layer)
+    return seeded(case)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("options, forward_options", DECODERS, ids=str)
+def test_transformer_decoder_computes_what_torch_computes(options, forward_options, dtype):
+    check(_decoder_case(options, forward_options, dtype), **TOLERANCES[dtype])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("options", [{}, {"batch_first": True, "norm_first": True},
+                                     {"activation": "gelu", "dropout": 0.2}], ids=str)
+def test_transformer_computes_what_torch_computes(options, dtype):
+    def case(torch):
+        dtype_ = getattr(torch, dtype)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = torch.nn.Transformer(D_MODEL, HEADS, 2, 2, FEEDFORWARD, dtype=dtype_,
+                                         **options)
+        batch_first = options.get("batch_first", False)
+        src, tgt = _sequence(torch, 5, batch_first, dtype_), _sequence(torch, 4, batch_first,
+                                                                         dtype_)
+        out = model(src, tgt, tgt_mask=model.generate_square_subsequent_mask(4, dtype=dtype_),
+                    src_key_padding_mask=_padding(torch, 5),
+                    memory_key_padding_mask=_padding(torch, 5))
+        _weighted_backward(torch, [out])
+        return out, src.grad, tgt.grad, gradients(model)
+    check(seeded(case), **TOLERANCES[dtype])
+
+
+def test_unbatched_transformer():
+    def case(torch):
+        model = torch.nn.Transformer(D_MODEL, HEADS, 1, 1, FEEDFORWARD, dropout=0.0)
+        src, tgt = torch.randn(5, D_MODEL, requires_grad=True), torch.randn(3, D_MODEL)
+        out = model(src, tgt, tgt_is_causal=True,
+                    tgt_mask=model.generate_square_subsequent_mask(3))
+        _weighted_backward(torch, [out])
+        return out, src.grad, gradients(model)
+    check(seeded(case), **TOLERANCES["float32"])
+
+
+TRANSFORMER_CONSTRUCTIONS = [
+    "TransformerEncoderLayer(8, 2, dim_feedforward=16)",
+    "TransformerEncoderLayer(8, 2, 16, 0.2, 'gelu', 1e-6, True, True, False)",
+    "TransformerEncoderLayer(8, 2, 16, activation=torch.nn.GELU())",
+    "TransformerDecoderLayer(8, 4, 16, batch_first=True, norm_first=True)",
+    "TransformerEncoder(torch.nn.TransformerEncoderLayer(8, 2, 16), 2, torch.nn.LayerNorm(8))",
+    "TransformerDecoder(torch.nn.TransformerDecoderLayer(8, 2, 16, dtype=torch.float64), 3)",
+    "Transformer(8, 2, 2, 1, 16)",
+    "Transformer(8, 2, 1, 2, 16, batch_first=True, bias=False)",
+]
+
+
+@pytest.mark.parametrize("construction", TRANSFORMER_CONSTRUCTIONS)
+def test_transformer_parameters_are_torchs_after_the_same_seed(construction):
+    def case(torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            layer = eval(f"torch.nn.{construction}")
+        return (list(layer.named_parameters()), list(layer.state_dict()), repr(layer),
+                torch.rand(2))
+    check(seeded(case, 11), rtol=0, atol=0)
+
+
+def test_transformer_settings_and_masks():
+    def case(torch):
+        layer = torch.nn.TransformerEncoderLayer(8, 2, 16, activation="gelu", batch_first=True)
+        encoder = torch.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+        decoder_layer = torch.nn.TransformerDecoderLayer(8, 2, 16)
+        model = torch.nn.Transformer(8, 2, 1, 1, 16)
+        return (layer.activation_relu_or_gelu, layer.norm_first, encoder.num_layers,
+                encoder.use_nested_tensor, encoder.enable_nested_tensor, encoder.mask_check,
+                decoder_layer.norm_first, model.d_model, model.nhead, model.batch_first,
+                torch.nn.Transformer.generate_square_subsequent_mask(4),
+                torch.nn.Transformer.generate_square_subsequent_mask(3, dtype=torch.float64))
+    check(seeded(case))
+
+
+def test_transformer_reprs_print_as_torchs():
+    def case(torch):
+        print(torch.nn.MultiheadAttention(8, 2, kdim=4, vdim=4))
+        print(torch.nn.TransformerEncoderLayer(8, 2, 16, activation=torch.nn.ReLU()))
+        print(torch.nn.Transformer(8, 2, 1, 1, 16))
+    check_printed(case)
+
+
+@pytest.mark.parametrize("construction", [
+    "TransformerEncoderLayer(8, 2, 16)", "TransformerEncoderLayer(8, 2, 16, norm_first=True)",
+    "TransformerEncoderLayer(8, 3, 15, batch_first=True)",
+    "TransformerEncoderLayer(8, 2, 16, activation=lambda x: x, batch_first=True)",
+    "TransformerEncoderLayer(8, 2, 16, bias=False, batch_first=True)",
+    "TransformerEncoderLayer(8, 2, 16, batch_first=True)",
+    "TransformerDecoderLayer(8, 2, 16)"])
+def test_the_nested_tensor_warning(construction):
+    """The warning PyTorch's encoder gives when its eval fast path cannot use nested
+    tensors (the tutorials show it)."""
+    def case(torch):
+        layer = eval(f"torch.nn.{construction}")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            encoder = torch.nn.TransformerEncoder(layer, 1)
+        return encoder.use_nested_tensor, [str(w.message) for w in caught]
+    check(seeded(case))
+
+
+TRANSFORMER_MISUSES = {
+    "unknown activation": "torch.nn.TransformerEncoderLayer(8, 2, activation='tanh')",
+    "heads do not divide d_model": "torch.nn.TransformerDecoderLayer(8, 3)",
+    "batch sizes differ": "model(torch.randn(5, 2, 8), torch.randn(4, 3, 8))",
+    "batch sizes differ, batch_first": ("torch.nn.Transformer(8, 2, 1, 1, 16, batch_first=True)("
+                                        "torch.randn(2, 5, 8), torch.randn(3, 4, 8))"),
+    "wrong feature number": "model(torch.randn(5, 2, 6), torch.randn(4, 2, 8))",
+    "wrong tgt_mask shape": "model(torch.randn(5, 2, 8), torch.randn(4, 2, 8), "
+                            "tgt_mask=torch.zeros(5, 5))",
+    "integer padding mask": ("model.encoder(torch.randn(5, 2, 8), src_key_padding_mask="
+                             "torch.zeros(2, 5, dtype=torch.long))"),
+}
+
+
+@pytest.mark.parametrize("misuse", list(TRANSFORMER_MISUSES))
+def test_transformer_misuse_raises_torchs_error(misuse):
+    def case(torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = torch.nn.Transformer(8, 2, 1, 1, 16)
+        return eval(TRANSFORMER_MISUSES[misuse], {"torch": torch, "model": model})
+    assert_same_error(case)
+
+
+# ---- PyTorch's eval fast path -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("with_padding", [False, True])
+def test_eval_without_grad_gives_the_fast_paths_results(with_padding):
+    """In eval mode without gradients PyTorch runs its native kernels: the same values up
+    to float rounding, and with a key padding mask that ends the sequences, zeros at the
+    padded positions before the final norm (its nested tensors), which compat gives too."""
+    def case(torch):
+        layer = torch.nn.TransformerEncoderLayer(D_MODEL, HEADS, FEEDFORWARD, batch_first=True)
+        encoder = torch.nn.TransformerEncoder(layer, 2).eval()
+        with_norm = torch.nn.TransformerEncoder(layer, 2, torch.nn.LayerNorm(D_MODEL)).eval()
+        attention = torch.nn.MultiheadAttention(D_MODEL, HEADS, batch_first=True).eval()
+        x = torch.randn(2, 5, D_MODEL)
+        padding = _padding(torch, 5) if with_padding else None
+        with torch.no_grad():
+            return (encoder(x, src_key_padding_mask=padding),
+                    with_norm(x, src_key_padding_mask=padding),
+                    layer.eval()(x, src_key_padding_mask=padding),
+                    attention(x, x, x, key_padding_mask=padding))
+    check(seeded(case), **TOLERANCES["float32"])
+
+
+def test_padding_that_does_not_end_the_sequences_is_not_zeroed():
+    def case(torch):
+        layer = torch.nn.TransformerEncoderLayer(D_MODEL, HEADS, FEEDFORWARD, batch_first=True)
+        encoder = torch.nn.TransformerEncoder(layer, 1).eval()
+        padding = torch.tensor([[True, False, False, False], [False] * 4])
+        with torch.no_grad():
+            return encoder(torch.randn(2, 4, D_MODEL), src_key_padding_mask=padding)
+    check(seeded(case), **TOLERANCES["float32"])
+
+
+# ---- a language model ------------------------------------------------------------------------
+
+
+def _language_model(torch):
+    """The model of "Language Modeling with nn.Transformer and torchtext" (an Embedding
+    scaled by sqrt(d_model), sinusoidal positions, a TransformerEncoder with the causal
+    mask, a Linear decoder), on random tokens, trained with Adam for a few steps."""
+    import math
+    nn = torch.nn
+    tokens, d_model, length, batch = 20, 8, 6, 3
+
+    class PositionalEncoding(nn.Module):
+        def __init__(self, d_model, dropout=0.1, max_len=50):
+            super().__init__()
+            self.dropout = nn.Dropout(p=dropout)
+            position = torch.arange(max_len).unsqueeze(1)
+            div_term = torch.exp(torch.arange(0, d_model, 2) * (-math.log(10000.0) / d_model))
+            pe = torch.zeros(max_len, 1, d_model)
+            pe[:, 0, 0::2] = torch.sin(position * div_term)
+            pe[:, 0, 1::2] = torch.cos(position * div_term)
+            self.register_buffer("pe", pe)
+
+        def forward(self, x):
+            return self.dropout(x + self.pe[:x.size(0)])
+
+    class TransformerModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.pos_encoder = PositionalEncoding(d_model, 0.1)
+            layers = nn.TransformerEncoderLayer(d_model, 2, 16, 0.1)
+            self.transformer_encoder = nn.TransformerEncoder(layers, 2)
+            self.embedding = nn.Embedding(tokens, d_model)
+            self.linear = nn.Linear(d_model, tokens)
+            self.embedding.weight.data.uniform_(-0.1, 0.1)
+            self.linear.bias.data.zero_()
+            self.linear.weight.data.uniform_(-0.1, 0.1)
+
+        def forward(self, src, src_mask):
+            src = self.pos_encoder(self.embedding(src) * math.sqrt(d_model))
+            return self.linear(self.transformer_encoder(src, src_mask))
+
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = TransformerModel()
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+    criterion = nn.CrossEntropyLoss()
+    data = torch.randint(0, tokens, (length + 1, batch))
+    mask = nn.Transformer.generate_square_subsequent_mask(length)
+    losses = []
+    for _ in range(4):
+        output = model(data[:-1], mask)
+        loss = criterion(output.view(-1, tokens), data[1:].reshape(-1))
+        optimizer.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+        optimizer.step()
+        losses.append(loss)
+    model.eval()
+    with torch.no_grad():
+        evaluated = model(data[:-1], mask)
+    # The key part of in_proj_bias shifts all of a query's scores alike, which softmax
+    # ignores: its gradient is zero but for rounding noise, which Adam's normalisation
+    # turns into steps of the full learning rate (in both libraries, differently).
+    parameters = [(name, torch.cat([p[:d_model], p[2 * d_model:]])
+                   if name.endswith("in_proj_bias") else p)
+                  for name, p in model.named_parameters()]
+    return losses, parameters, evaluated
+
+
+def test_the_language_model_tutorial_trains_as_torchs():
+    check(_language_model, rtol=1e-4, atol=1e-5)
