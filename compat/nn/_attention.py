@@ -38,7 +38,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     target, source = query.size(-2), key.size(-2)
     bias = _attention_bias(attn_mask, query.dtype)
     if is_causal:  # (PyTorch's fused kernel applies a given mask too)
-        causal = _causal_bias(target, source, query.dtype)
+        causal = causal_bias(target, source, query.dtype)
         bias = causal if bias is None else bias + causal
     if enable_gqa:
         key, value = (_repeated_heads(t, query.size(-3)) for t in (key, value))
@@ -97,13 +97,18 @@ def _attention_bias(attn_mask, dtype):
     as it is."""
     if attn_mask is None or attn_mask.dtype is not _dtypes.bool:
         return attn_mask
-    return zeros(attn_mask.shape, dtype=dtype).masked_fill_(attn_mask.logical_not(),
-                                                            float("-inf"))
+    return _blocking(attn_mask.logical_not(), dtype)
 
 
-def _causal_bias(target, source, dtype):
-    """-inf above the diagonal of a (target, source) grid, aligned at the top left."""
-    return full((target, source), float("-inf"), dtype=dtype).triu(1)
+def _blocking(blocked, dtype):
+    """A bias of -inf where the boolean `blocked` is True, 0 elsewhere."""
+    return zeros(blocked.shape, dtype=dtype).masked_fill_(blocked, float("-inf"))
+
+
+def causal_bias(target, source, dtype, device=None):
+    """-inf above the diagonal of a (target, source) grid, aligned at the top left: what
+    keeps each position from attending to those after it."""
+    return full((target, source), float("-inf"), dtype=dtype, device=device).triu(1)
 
 
 def _repeated_heads(t, heads):
@@ -137,9 +142,7 @@ def canonical_mask(mask, mask_name, other_mask, other_name, dtype):
     if other_mask is not None and mask.dtype is not other_mask.dtype:
         warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use "
                       f"same type for both instead.", UserWarning, stacklevel=2)
-    if mask.dtype is _dtypes.bool:
-        return zeros(mask.shape, dtype=dtype).masked_fill_(mask, float("-inf"))
-    return mask
+    return _blocking(mask, dtype) if mask.dtype is _dtypes.bool else mask
 
 
 def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads,

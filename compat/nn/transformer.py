@@ -10,11 +10,11 @@ TransformerEncoder for what it changes that compat models.
 import copy
 import warnings
 
-from .._factories import empty, full
+from .._factories import empty
 from .._grad_mode import is_grad_enabled
 from . import functional as F
 from . import init
-from ._attention import canonical_mask
+from ._attention import canonical_mask, causal_bias
 from .containers import ModuleList
 from .layers import GELU, Dropout, Linear, ReLU, _floating
 from .module import Module
@@ -117,9 +117,8 @@ class MultiheadAttention(Module):
 
 
 def _square_subsequent_mask(size, device=None, dtype=None):
-    """The causal mask of `size` positions: -inf above the diagonal (a position attends to
-    itself and those before it), 0 elsewhere."""
-    return full((size, size), float("-inf"), dtype=dtype, device=device).triu(1)
+    """The causal mask of `size` positions (a float one: -inf above the diagonal)."""
+    return causal_bias(size, size, dtype, device)
 
 
 def _activation_function(activation):
