@@ -24,6 +24,8 @@ from .parameter import Parameter
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
                       AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
+from .transformer import (MultiheadAttention, Transformer, TransformerDecoder,
+                          TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer)
 
 __all__ = [
     "functional", "init", "utils", "Module", "Parameter", "Identity", "Linear", "ReLU",
@@ -46,4 +48,6 @@ __all__ = [
     "MultiLabelSoftMarginLoss", "CosineEmbeddingLoss", "TripletMarginLoss", "MultiMarginLoss",
     "PoissonNLLLoss", "GaussianNLLLoss", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
     "RMSNorm", "LocalResponseNorm",
+    "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
+    "TransformerDecoderLayer", "TransformerDecoder", "Transformer",
 ]

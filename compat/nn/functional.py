@@ -20,6 +20,7 @@ from .._record import broadcast_error, engine, float_operand, operand, result_ty
 from .._scipy import special as fsp
 from .._tensor import Tensor, make
 from .._typename import typename
+from ._attention import multi_head_attention_forward, scaled_dot_product_attention
 from ._padding import pad
 from ._resize import interpolate
 from ._spatial import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d,
@@ -623,10 +624,27 @@ def _dropped(input, p, training, inplace, noise_shape):
         return input
     if p == 1:
         noise = zeros((), dtype=input.dtype)
+    elif tuple(noise_shape) == tuple(input.shape):
+        noise = _drawn_in_memory_order(input, 1 - p)
+        noise.div_(1 - p)
     else:
         noise = empty(noise_shape, dtype=input.dtype).bernoulli_(1 - p)
         noise.div_(1 - p)
     return input.mul_(noise) if inplace else _ops.mul(input, noise)
+
+
+def _drawn_in_memory_order(input, probability):
+    """Bernoulli draws shaped like `input`, made in the order of its elements in memory:
+    PyTorch's noise (empty_like) takes the strides of a dense input, and bernoulli_ fills
+    memory in order, so a transposed input gets transposed draws."""
+    order = sorted(range(input.dim()), key=lambda dim: -input.stride(dim))
+    shape = [input.size(dim) for dim in order]
+    dense_strides = np.cumprod([1] + shape[:0:-1])[::-1]
+    if any(input.stride(dim) != stride for dim, stride in zip(order, dense_strides)
+           if input.size(dim) != 1):
+        order, shape = list(range(input.dim())), list(input.shape)  # PyTorch's: contiguous
+    noise = empty(shape, dtype=input.dtype).bernoulli_(probability)
+    return noise.permute(*np.argsort(order)) if input.dim() else noise
 
 
 def _feature_dropout(input, p, training, inplace):
@@ -1095,4 +1113,5 @@ __all__ = [
     "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss",
     "multilabel_soft_margin_loss", "cosine_embedding_loss", "triplet_margin_loss",
     "multi_margin_loss", "rms_norm", "instance_norm", "local_response_norm",
+    "scaled_dot_product_attention", "multi_head_attention_forward",
 ]
