@@ -271,10 +271,8 @@ def _projected(query, key, value, in_proj_weight, in_proj_bias):
 
 
 def _thirds(packed):
-    """The query's, key's and value's parts of a packed weight or bias. (Sliced, not
-    chunked: compat's table operations do not yet take a Parameter.)"""
-    size = packed.size(0) // 3
-    return tuple(packed[start:start + size] for start in range(0, 3 * size, size))
+    """The query's, key's and value's parts of a packed weight or bias."""
+    return packed.chunk(3)
 
 
 def _projected_separately(query, key, value, weights, in_proj_bias):
