@@ -3,11 +3,12 @@ functional, init, utils), built from compat's differentiable operations."""
 from . import functional, init, utils
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
-from .layers import (CELU, ELU, GELU, GLU, SELU, CosineSimilarity, Dropout, Dropout1d,
-                     Dropout2d, Embedding, Flatten, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,
-                     Identity, LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish, PairwiseDistance,
-                     PReLU, ReLU, ReLU6, SiLU, Sigmoid, Softmax, Softmax2d, Softmin, Softplus,
-                     Softshrink, Softsign, Tanh, Tanhshrink, Threshold, Unflatten, Upsample)
+from .layers import (CELU, ELU, GELU, GLU, SELU, Bilinear, CosineSimilarity, Dropout, Dropout1d,
+                     Dropout2d, Embedding, Flatten, Fold, Hardshrink, Hardsigmoid, Hardswish,
+                     Hardtanh, Identity, LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish,
+                     PairwiseDistance, PixelShuffle, PixelUnshuffle, PReLU, ReLU, ReLU6, SiLU,
+                     Sigmoid, Softmax, Softmax2d, Softmin, Softplus, Softshrink, Softsign, Tanh,
+                     Tanhshrink, Threshold, Unflatten, Unfold, Upsample)
 from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss,
                    GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
                    MarginRankingLoss, MSELoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
@@ -47,7 +48,8 @@ __all__ = [
     "PairwiseDistance", "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss",
     "MultiLabelSoftMarginLoss", "CosineEmbeddingLoss", "TripletMarginLoss", "MultiMarginLoss",
     "PoissonNLLLoss", "GaussianNLLLoss", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
-    "RMSNorm", "LocalResponseNorm",
+    "RMSNorm", "LocalResponseNorm", "Bilinear", "PixelShuffle", "PixelUnshuffle", "Unfold",
+    "Fold",
     "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
     "TransformerDecoderLayer", "TransformerDecoder", "Transformer",
 ]

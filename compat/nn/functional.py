@@ -424,6 +424,35 @@ def linear(input, weight, bias=None):
     return wrap(out, label, edges)
 
 
+def bilinear(input1, input2, weight, bias=None):
+    """input1 @ weight[o] @ input2 for each output feature o, over the last dimension of
+    both inputs (their other dimensions match), plus bias."""
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and "
+                           f"{input2.dim()}")
+    for i in range(input1.dim() - 1):
+        if input1.size(i) != input2.size(i):
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: "
+                               f"got {input1.size(i)} and {input2.size(i)}")
+    for name, input, dim in (("input1", input1, 1), ("input2", input2, 2)):
+        if input.size(-1) != weight.size(dim):
+            raise RuntimeError(f"bilinear(): {name} size does not match weight size: got "
+                               f"{input.size(-1)} but expected {weight.size(dim)}")
+    if bias is not None and bias.size(0) != weight.size(0):
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
+                           f"{bias.size(0)} but expected {weight.size(0)}")
+    operands = {"input1": input1, "input2": input2, "weight": weight, "bias": bias}
+    dtypes = {name: t.dtype for name, t in operands.items() if t is not None}
+    if len(set(dtypes.values())) > 1:
+        listed = ", ".join(f"{name}: {dtype.cpp_name}"
+                           for name, dtype in dtypes.items())
+        raise RuntimeError(f"All tensors must have the same dtype, got {listed}")
+    out = quiet().run(fnp.einsum, "...i,oij,...j->...o", engine(input1), engine(weight),
+                      engine(input2))
+    out = wrap(out, "ViewBackward0", (input1, weight, input2))
+    return out if bias is None else out + bias
+
+
 # ---- vectors and classes -------------------------------------------------------------------
 
 
@@ -1091,6 +1120,7 @@ def _logits_cross_entropy(x, t, weight, pos_weight, reduction):
 # (imported last: they compose the functions above)
 from ._distances import cosine_similarity, pairwise_distance  # noqa: E402
 from ._likelihood_losses import gaussian_nll_loss, poisson_nll_loss  # noqa: E402
+from ._blocks import fold, pixel_shuffle, pixel_unshuffle, unfold  # noqa: E402
 from ._norms import instance_norm, local_response_norm, rms_norm  # noqa: E402
 from ._margin_losses import (cosine_embedding_loss, hinge_embedding_loss,  # noqa: E402
                              margin_ranking_loss, multi_margin_loss,
@@ -1113,5 +1143,6 @@ __all__ = [
     "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss",
     "multilabel_soft_margin_loss", "cosine_embedding_loss", "triplet_margin_loss",
     "multi_margin_loss", "rms_norm", "instance_norm", "local_response_norm",
-    "scaled_dot_product_attention", "multi_head_attention_forward",
+    "scaled_dot_product_attention", "multi_head_attention_forward", "bilinear",
+    "pixel_shuffle", "pixel_unshuffle", "unfold", "fold",
 ]

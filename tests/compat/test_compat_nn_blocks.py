@@ -1,0 +1,142 @@
+"""compat.nn's PixelShuffle, PixelUnshuffle, Unfold, Fold and Bilinear (and their
+functions) against torch.nn 2.13: values (with PyTorch's grad_fn names), gradients, seeded
+parameters, reprs and error texts."""
+import pytest
+
+from compat_harness import assert_same_error, check, check_printed, gradients, seeded
+
+
+def _applied(function, shape, *arguments, **options):
+    """function(x, ...) on a fresh input of `shape`, and the input's gradient for a
+    cotangent that weighs every output element differently."""
+    def case(torch):
+        x = torch.randn(*shape, requires_grad=True)
+        out = getattr(torch.nn.functional, function)(x, *arguments, **options)
+        out.backward(torch.arange(out.numel(), dtype=out.dtype).reshape(out.shape))
+        return out, x.grad
+    return seeded(case)
+
+
+@pytest.mark.parametrize("shape, factor", [((1, 4, 2, 3), 2), ((2, 18, 2, 2), 3),
+                                           ((8, 2, 3), 2), ((2, 3, 4, 2, 1), 1)])
+def test_pixel_shuffle(shape, factor):
+    check(_applied("pixel_shuffle", shape, factor))
+
+
+@pytest.mark.parametrize("shape, factor", [((1, 1, 4, 6), 2), ((2, 2, 6, 3), 3),
+                                           ((3, 4, 4), 2), ((2, 3, 2, 2, 2), 1)])
+def test_pixel_unshuffle(shape, factor):
+    check(_applied("pixel_unshuffle", shape, factor))
+
+
+def test_pixel_shuffle_modules_undo_each_other_as_torchs():
+    def case(torch):
+        x = torch.randn(2, 8, 3, 4)
+        shuffle, unshuffle = torch.nn.PixelShuffle(2), torch.nn.PixelUnshuffle(2)
+        return repr(shuffle), repr(unshuffle), shuffle(x), unshuffle(shuffle(x))
+    check(seeded(case))
+
+
+def test_pixel_shuffle_keeps_integers():
+    check(lambda torch: torch.nn.functional.pixel_shuffle(
+        torch.arange(16).reshape(1, 4, 2, 2), 2))
+
+
+BLOCKS = [
+    ((1, 2, 4, 4), {"kernel_size": 2}),
+    ((2, 3, 5, 6), {"kernel_size": (2, 3), "stride": 2}),
+    ((1, 2, 5, 5), {"kernel_size": 2, "dilation": 2, "padding": 1}),
+    ((1, 3, 4, 5), {"kernel_size": (2, 3), "dilation": (1, 2), "padding": (1, 0),
+                    "stride": (2, 1)}),
+    ((3, 4, 5), {"kernel_size": 3, "padding": 1}),
+]
+
+
+@pytest.mark.parametrize("shape, options", BLOCKS)
+def test_unfold(shape, options):
+    check(_applied("unfold", shape, **options))
+
+
+@pytest.mark.parametrize("shape, options", BLOCKS)
+def test_fold_adds_overlapping_blocks_back(shape, options):
+    """fold of the columns unfold makes of an image of `shape` (overlaps summed)."""
+    def case(torch):
+        image = torch.randn(*shape)
+        columns = torch.nn.functional.unfold(image, **options).detach().requires_grad_()
+        out = torch.nn.functional.fold(columns, shape[-2:], **options)
+        out.backward(torch.arange(out.numel(), dtype=out.dtype).reshape(out.shape))
+        return out, columns.grad
+    check(seeded(case))
+
+
+def test_fold_and_unfold_modules():
+    def case(torch):
+        unfold = torch.nn.Unfold((2, 3), padding=1)
+        fold = torch.nn.Fold((4, 5), (2, 3), padding=1)
+        x = torch.randn(2, 3, 4, 5, requires_grad=True)
+        out = fold(unfold(x))
+        out.sum().backward()
+        return repr(unfold), repr(fold), out, x.grad
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("shapes", [[(4, 3), (4, 2)], [(2, 4, 3), (2, 4, 2)], [(3,), (2,)]])
+@pytest.mark.parametrize("bias", [True, False])
+def test_bilinear(shapes, bias):
+    def case(torch):
+        layer = torch.nn.Bilinear(3, 2, 5, bias=bias)
+        x1, x2 = (torch.randn(*shape, requires_grad=True) for shape in shapes)
+        out = layer(x1, x2)
+        out.backward(torch.randn(out.shape))
+        return out, x1.grad, x2.grad, gradients(layer)
+    check(seeded(case))
+
+
+def test_bilinear_in_float64_and_its_repr():
+    def case(torch):
+        layer = torch.nn.Bilinear(2, 3, 4, dtype=torch.float64)
+        print(layer, torch.nn.Bilinear(1, 1, 1, bias=False))
+        print(layer.weight, layer.bias)
+    check_printed(case)
+
+
+MISUSES = {
+    "shuffle rank": lambda t: t.nn.functional.pixel_shuffle(t.randn(4, 2), 2),
+    "shuffle channels": lambda t: t.nn.functional.pixel_shuffle(t.randn(1, 5, 2, 2), 2),
+    "shuffle factor": lambda t: t.nn.functional.pixel_shuffle(t.randn(1, 4, 2, 2), 0),
+    "unshuffle height": lambda t: t.nn.functional.pixel_unshuffle(t.randn(1, 1, 5, 4), 2),
+    "unshuffle width": lambda t: t.nn.functional.pixel_unshuffle(t.randn(1, 1, 4, 5), 2),
+    "unshuffle rank": lambda t: t.nn.functional.pixel_unshuffle(t.randn(4, 4), 2),
+    "unshuffle factor": lambda t: t.nn.functional.pixel_unshuffle(t.randn(1, 1, 4, 4), -1),
+    "unfold rank": lambda t: t.nn.functional.unfold(t.randn(1, 3, 4, 5, 2), 2),
+    "unfold kernel": lambda t: t.nn.functional.unfold(t.randn(1, 3, 4, 5), 0),
+    "unfold too large": lambda t: t.nn.functional.unfold(t.randn(1, 3, 4, 5), 6),
+    "unfold stride": lambda t: t.nn.functional.unfold(t.randn(1, 3, 4, 5), 2, stride=0),
+    "unfold dilation": lambda t: t.nn.functional.unfold(t.randn(1, 3, 4, 5), 2, dilation=0),
+    "unfold padding": lambda t: t.nn.functional.unfold(t.randn(1, 3, 4, 5), 2, padding=-1),
+    "unfold integers": lambda t: t.nn.functional.unfold(t.tensor([[[[1, 2], [3, 4]]]]), 1),
+    "fold blocks": lambda t: t.nn.functional.fold(t.randn(1, 12, 7), (3, 4), 2),
+    "fold channels": lambda t: t.nn.functional.fold(t.randn(1, 13, 6), (3, 4), 2),
+    "fold rank": lambda t: t.nn.functional.fold(t.randn(1, 12, 6, 1), (3, 4), 2),
+    "fold padding": lambda t: t.nn.functional.fold(t.randn(1, 12, 6), (3, 4), 2, padding=-1),
+    "bilinear ranks": lambda t: t.nn.functional.bilinear(t.randn(2, 4, 3), t.randn(4, 2),
+                                                         t.randn(5, 3, 2)),
+    "bilinear batches": lambda t: t.nn.functional.bilinear(t.randn(4, 3), t.randn(3, 2),
+                                                           t.randn(5, 3, 2)),
+    "bilinear input1": lambda t: t.nn.functional.bilinear(t.randn(4, 4), t.randn(4, 2),
+                                                          t.randn(5, 3, 2)),
+    "bilinear input2": lambda t: t.nn.functional.bilinear(t.randn(4, 3), t.randn(4, 2),
+                                                          t.randn(5, 3, 3)),
+    "bilinear bias": lambda t: t.nn.functional.bilinear(t.randn(4, 3), t.randn(4, 2),
+                                                        t.randn(5, 3, 2), t.randn(4)),
+    "bilinear dtypes": lambda t: t.nn.functional.bilinear(t.randn(4, 3).double(),
+                                                          t.randn(4, 2), t.randn(5, 3, 2)),
+    "bilinear bias dtype": lambda t: t.nn.functional.bilinear(
+        t.randn(4, 3), t.randn(4, 2), t.randn(5, 3, 2), t.randn(5).double()),
+    "bilinear no features": lambda t: t.nn.Bilinear(0, 2, 3),
+}
+
+
+@pytest.mark.parametrize("misuse", list(MISUSES))
+def test_misuse_raises_torchs_error(misuse):
+    assert_same_error(MISUSES[misuse])
