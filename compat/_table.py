@@ -26,6 +26,7 @@ No derivative is written here: every one comes from the funcgrad primitives `com
 import numpy as np
 
 import funcgrad.numpy as fnp
+from funcgrad.core import Box
 
 from . import _dtypes
 from ._dtypes import DEFAULTS
@@ -194,14 +195,34 @@ def _result(row, label, value, tensors, computing):
         dtype = fnp.result_type(value)
         if dtype.kind == "f" and dtype.itemsize > computing.itemsize:
             value = fnp.astype(value, computing)
-    for x in tensors:
-        if value is x._box or value is x._data:  # funcgrad returned an input as it was:
-            if row.passes_input:  # so does PyTorch (broadcast_tensors)
+    if row.passes_input:  # PyTorch returns an input as it was (broadcast_tensors)
+        for x in tensors:
+            if value is x._box or value is x._data:
                 return x
-            value = fnp.positive(value)  # else a new tensor, with a node of its own
-            break
-    view_of = tensors[0] if row.view and tensors else None
+    if not row.view and _shares_memory(value, tensors):
+        # An input as it was, or a NumPy view of one (flip's, rot90's), where PyTorch's
+        # result is a new tensor: a copy, recorded with a node of its own.
+        value = fnp.positive(value) if isinstance(value, Box) else np.array(value, copy=True)
+    view_of = _viewed(value, tensors) if row.view else None
     return wrap(value, label, tensors, view_of=view_of)
+
+
+def _shares_memory(value, tensors):
+    raw = value.value if isinstance(value, Box) else value
+    if not isinstance(raw, np.ndarray):
+        return False
+    if raw.base is None:  # memory of its own, unless it is an input's array itself
+        return any(raw is x._data for x in tensors)
+    return any(np.may_share_memory(raw, x._data) for x in tensors)
+
+
+def _viewed(value, tensors):
+    """The input a view row's result views (the first input for one of one input; the
+    one whose memory it shares for several, as each of meshgrid's results views one)."""
+    if len(tensors) < 2:
+        return tensors[0] if tensors else None
+    raw = value.value if isinstance(value, Box) else value
+    return next((x for x in tensors if np.may_share_memory(raw, x._data)), None)
 
 
 def install(rows):

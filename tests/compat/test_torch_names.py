@@ -485,6 +485,35 @@ def test_torch_name_takes_parameters_as_torch(name, expression):
           grad_fn_names=name not in COMPOSED)
 
 
+def _memory_shared(expression):
+    """Which of the expression's tensor results share memory with which input: a view in
+    one library must be a view in the other, a copy a copy."""
+    def case(torch):
+        env = _inputs(torch)
+        result = eval(expression, env)
+        inputs = {name: t for name, t in env.items() if isinstance(t, torch.Tensor)}
+        return sorted((i, name) for i, out in enumerate(_tensors(result, torch))
+                      for name, t in inputs.items() if _overlap(out, t, torch))
+    return case
+
+
+def _overlap(a, b, torch):
+    if torch.__name__ == "torch":
+        return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+    return np.may_share_memory(a._data, b._data)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning",
+                            "ignore:divide by zero encountered:RuntimeWarning",
+                            "ignore:torch.chain_matmul is deprecated:UserWarning",
+                            "ignore:stft with return_complex=False is deprecated:UserWarning",
+                            "ignore:A window was not provided:UserWarning",
+                            "ignore:The length of signal is shorter:UserWarning")
+@pytest.mark.parametrize("name, expression", EXPRESSIONS, ids=[e for _, e in EXPRESSIONS])
+def test_torch_name_shares_memory_as_torch(name, expression):
+    check(_memory_shared(expression))
+
+
 # The in-place form of every row that has one, on each case written as a method call
 # `x.f(...)`: `x.clone().f_(...)` (PyTorch refuses a result its dtype cannot hold). PyTorch
 # has no derivative for some in-place forms; those are compared on detached tensors.
