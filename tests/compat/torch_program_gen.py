@@ -1,5 +1,5 @@
-"""Random PyTorch programs for compat: tensor methods, in-place operations on tensors and
-their views, detach and clone, no_grad blocks, hooks, retain_grad and backward passes
+"""Random PyTorch programs for compat: tensor methods (on tensors and nn.Parameters),
+in-place operations on tensors and their views, detach and clone, no_grad blocks, hooks, retain_grad and backward passes
 (once, or twice with retain_graph), as the text of ``def program(torch)``.
 
 The text is run with ``torch`` bound to compat and to PyTorch (tests/compat/
@@ -67,8 +67,10 @@ class _Builder:
         entries = self.draw(hnp.arrays(np.float64, shape, elements=floats(-1.5, 1.5)))
         name = f"x{len(self.leaves)}"
         value = _Value(name, shape, leaf=True, storage=name)
-        self.lines.append(f"{value.name} = torch.tensor({entries.tolist()!r}, "
-                          f"dtype=torch.float64, requires_grad=True)")
+        data = f"torch.tensor({entries.tolist()!r}, dtype=torch.float64"
+        # A leaf is a tensor that requires grad, or an nn.Parameter (a Tensor subclass).
+        self.lines.append(f"{value.name} = torch.nn.Parameter({data}))" if self.draw(
+            st.booleans()) else f"{value.name} = {data}, requires_grad=True)")
         self.leaves.append(value)
         self.values.append(value)
         return value
@@ -104,6 +106,17 @@ def _unary(b):
     name = b.draw(st.sampled_from(UNARY))
     spelling = b.draw(st.sampled_from([f"{x.name}.{name}()", f"torch.{name}({x.name})"]))
     return b.emit(spelling, x.shape)
+
+
+def _reordering(b):
+    """An operation that moves or accumulates entries, keeping the shape."""
+    x = b.pick()
+    dim = b.draw(st.integers(-len(x.shape), len(x.shape) - 1))
+    expression = b.draw(st.sampled_from([
+        f"torch.flip({x.name}, [{dim}])", f"{x.name}.roll(1, {dim})",
+        f"{x.name}.cumsum({dim})", f"torch.cummax({x.name}, {dim}).values",
+        f"{x.name}.tril()" if len(x.shape) == 2 else f"{x.name}.flip({dim})"]))
+    return b.emit(expression, x.shape)
 
 
 def _binary(b):
@@ -192,8 +205,8 @@ def _hook(b):
         b.lines.append(f"{b.pick().name}.retain_grad()")
 
 
-OPERATIONS = (_unary, _unary, _binary, _binary, _reduce, _view, _in_place, _in_place,
-              _detach, _no_grad, _hook)
+OPERATIONS = (_unary, _unary, _binary, _binary, _reduce, _reordering, _view, _in_place,
+              _in_place, _detach, _no_grad, _hook)
 
 
 @st.composite
