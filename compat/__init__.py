@@ -42,8 +42,8 @@ from ._random import (Generator, bernoulli, default_generator, get_rng_state, in
                       randn, randn_like, randperm, seed, set_rng_state)
 from ._record import result_type
 from ._runtime import (are_deterministic_algorithms_enabled, get_num_threads,
-                       is_deterministic_algorithms_warn_only_enabled, set_num_threads,
-                       use_deterministic_algorithms)
+                       is_deterministic_algorithms_warn_only_enabled, is_warn_always_enabled,
+                       set_num_threads, set_warn_always, use_deterministic_algorithms)
 from ._serialization import load, save
 from ._tensor import Size, Tensor
 from ._torch_names import namespace as _namespace

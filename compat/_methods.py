@@ -8,6 +8,7 @@ from . import _random
 from ._factories import empty, full, ones, tensor, zeros
 from ._printing import format_tensor
 from ._record import with_number
+from ._runtime import warn_once
 from ._tensor import Tensor
 
 # Methods that are the operation of the same name.
@@ -105,7 +106,14 @@ def _install():
     Tensor.__repr__ = Tensor.__str__ = _repr
     Tensor.__getitem__ = _indexing.getitem
     Tensor.__setitem__ = _indexing.setitem
-    Tensor.T = property(lambda self: _ops.permute(self, *reversed(range(self.dim()))))
+    Tensor.T = property(_reversed_dims)
+    Tensor.mT = property(_matrix_transpose)
+    Tensor.mH = property(_adjoint)
+    Tensor.adjoint = _adjoint
+    Tensor.H = property(_conjugate_transpose)
+    # compat conjugates and negates eagerly: there is no lazy bit to resolve.
+    Tensor.resolve_conj = Tensor.resolve_neg = lambda self: self
+    Tensor.where = lambda self, condition, other: _ops.where(condition, self, other)
     Tensor.to = _to
     Tensor.type = _type
     Tensor.type_as = lambda self, other: _ops.to_dtype(self, other.dtype)
@@ -120,6 +128,51 @@ def _install():
     Tensor.new_full = _new_full
     Tensor.new_tensor = _new_tensor
     _random.install_tensor_methods()
+
+
+def _reversed_dims(self):
+    if self.dim() not in (0, 2):
+        warn_once("The use of `x.T` on tensors of dimension other than 2 to reverse their "
+                  "shape is deprecated and it will throw an error in a future release. "
+                  "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
+                  "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
+                  stacklevel=2)
+    return _ops.permute(self, *reversed(range(self.dim())))
+
+
+def _matrix_transpose(self):
+    if not self.dim():
+        return _deprecated_on_scalars(self, "mT", "This function is the identity in these "
+                                                  "cases.")
+    if self.dim() < 2:
+        raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. "
+                           f"Got {self.dim()}-D tensor.")
+    return _ops.transpose(self, -2, -1)
+
+
+def _adjoint(self):
+    if not self.dim():
+        return _deprecated_on_scalars(self, "mH", "Consider using x.conj().")
+    if self.dim() < 2:
+        raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. "
+                           f"Got {self.dim()}-D tensor.")
+    return _ops.conj(_ops.transpose(self, -2, -1))
+
+
+def _conjugate_transpose(self):
+    if not self.dim():
+        return _deprecated_on_scalars(self, "H", "Consider using x.conj().")
+    if self.dim() != 2:
+        advice = (" For batches of matrices, consider using tensor.mH" if self.dim() > 2
+                  else "")
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
+                           f"{self.dim()}-D tensor.{advice}")
+    return _adjoint(self)
+
+
+def _deprecated_on_scalars(self, name, advice):
+    warn_once(f"Tensor.{name} is deprecated on 0-D tensors. {advice}", stacklevel=3)
+    return _ops.conj(self)
 
 
 def _repr(self):

@@ -19,6 +19,7 @@ import funcgrad.numpy as fnp
 import funcgrad.numpy.linalg as fla
 
 from funcgrad.core import Box, dtype_of, unbox_all
+from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 
 from . import (_dtypes, _fused, _gathering, _layout, _order_statistics, _scaled_products,
                _scans, _windowed)
@@ -191,6 +192,36 @@ def _roll(x, shifts, dims=None):
     if dims is None:
         return fnp.reshape(fnp.roll(fnp.reshape(x, (-1,)), shifts), fnp.shape(x))
     return fnp.roll(x, shifts, axis=dims)
+
+
+def _windows_along(x, dimension, size, step):
+    """Tensor.unfold: the windows of `size` elements along `dimension`, `step` apart, as a
+    new last dimension (a view, as PyTorch's)."""
+    shape = fnp.shape(x)
+    axis = checked_dims(x, dimension) if shape else 0
+    length = shape[axis] if shape else 1
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {axis} is {length} but size "
+                           f"is {size}")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    if not shape:
+        return fnp.reshape(x, (1,))
+    windows = sliding_window_view(x, size, axis=axis)
+    index = [slice(None)] * len(shape)
+    index[axis] = slice(None, None, step)
+    return fnp.getitem(windows, tuple(index))
+
+
+def _narrow_copy(x, dim, start, length):
+    return _gathering.narrow(x, dim, start, length)  # the table copies a view
+
+
+def _real(x):
+    """The real part, a view; a real tensor itself (as PyTorch returns it)."""
+    return fnp.real(x) if dtype_of(x).kind == "c" else x
 
 
 def _diagonal(x, offset=0, dim1=0, dim2=1):
@@ -954,6 +985,8 @@ INDEXING = [
     Row("index_add", _gathering.index_add, KEEP, inplace=True),
     Row("index_fill", _gathering.index_fill, KEEP, "IndexFillBackward0", inplace=True),
     Row("narrow", _gathering.narrow, KEEP, "SliceBackward0", view=True),
+    Row("narrow_copy", _narrow_copy, KEEP, "NarrowCopyBackward0"),
+    Row("unfold", _windows_along, KEEP, "UnfoldBackward0", function=False, view=True),
     Row("select", _gathering.select, KEEP, "SelectBackward0", view=True),
 ]
 
@@ -1122,7 +1155,7 @@ LINALG = [
 ]
 
 COMPLEX = [
-    Row("real", fnp.real, KEEP, method=False, view=True),
+    Row("real", _real, KEEP, method=False, view=True, passes_input=True),
     Row("imag", fnp.imag, KEEP, method=False, view=True),
     Row("angle", _angle, FLOAT),
     Row("view_as_real", lambda x: fnp.stack([fnp.real(x), fnp.imag(x)], axis=-1), KEEP,

@@ -1,11 +1,14 @@
 """Strides and contiguity against PyTorch: stride(), is_contiguous(), contiguous(), clone(),
 view (PyTorch's rule for which non-contiguous tensors can take a shape, and its error),
 reshape, and the views t, transpose, permute, expand, unsqueeze sharing storage."""
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import compat
 from compat_harness import check, graph
 
 
@@ -197,3 +200,55 @@ def test_diagonal_updates_and_torchs_version_check():
 def test_diagonal_errors_like_torch(expression):
     check(lambda torch: eval(expression, {"torch": torch, "x": torch.zeros(3, 4)}),
           messages=True)
+
+
+@pytest.mark.parametrize("expression", [
+    "x.mT", "b.mT", "x.mH", "b.mH", "x.H", "x.adjoint()", "x.where(x > 0, -x)",
+    "x.where(x > 0, 2.0)"])
+def test_matrix_transposes_and_where_as_methods(expression):
+    def case(torch):
+        x = torch.tensor([[0.5, -1.2, 2.0], [1.5, 0.3, -0.7]], requires_grad=True)
+        b = torch.arange(24.0).reshape(2, 3, 4).requires_grad_()
+        out = eval(expression)
+        (out * torch.arange(float(out.numel())).reshape(out.shape)).sum().backward()
+        return out, graph(out), out.is_contiguous(), out.stride(), x.grad, b.grad
+    check(case)
+
+
+def test_complex_adjoints_conjugate():
+    def case(torch):
+        z = torch.tensor([[1 + 2j, 3 - 1j], [0.5j, 2.0]])
+        return z.mH, z.H, z.adjoint(), torch.ones(2, 3, 2, dtype=torch.complex64).mH
+    check(case)
+
+
+@pytest.mark.parametrize("expression", ["v.mT", "v.mH", "v.H", "b.H", "s.H", "s.mT", "s.mH",
+                                        "v.T", "b.T"])
+def test_matrix_transposes_refuse_and_warn_as_torch(expression):
+    # PyTorch gives these deprecations once per process: every time while warn_always.
+    def case(torch):
+        names = {"v": torch.ones(3), "b": torch.ones(2, 3, 4), "s": torch.tensor(1.0)}
+        torch.set_warn_always(True)
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                out = eval(expression, names)
+        finally:
+            torch.set_warn_always(False)
+        return out, [str(w.message).split(" (Triggered internally")[0] for w in caught]
+    check(case, messages=True)
+
+
+def test_a_deprecation_is_given_once_per_process():
+    compat.ones(3).T  # (warns unless an earlier test's call did)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert compat.ones(3).T.shape == (3,)
+    assert not caught
+
+
+def test_identities_return_the_tensor_itself():
+    def case(torch):
+        x = torch.tensor([[0.5, -1.2]], requires_grad=True)
+        return [y is x for y in (x.resolve_conj(), x.resolve_neg(), x.real, torch.real(x))]
+    check(case)

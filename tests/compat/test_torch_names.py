@@ -206,6 +206,8 @@ CASES = {
     "index_fill": ["a.index_fill(1, torch.tensor([0, 2]), -1.0)",
                    "a.clone().index_fill_(0, torch.tensor([1]), 2.0)"],
     "narrow": ["a.narrow(1, 1, 2)", "torch.narrow(a, 0, -1, 1)"],
+    "narrow_copy": ["torch.narrow_copy(a, 1, 0, 2)", "a.narrow_copy(0, 1, 1)"],
+    "unfold": ["a.unfold(1, 2, 1)", "b.unfold(2, 2, 2)", "v.unfold(0, 3, 1)", "v.unfold(-1, 1, 3)"],
     "select": ["a.select(1, 2)", "torch.select(a, 0, -1)"],
     # shapes
     "chunk": ["a.chunk(2, 1)", "torch.chunk(v, 3)"],
@@ -318,7 +320,7 @@ CASES = {
     "linalg.matmul": ["torch.linalg.matmul(a, m)"],
     "linalg.diagonal": ["torch.linalg.diagonal(b)"],
     # complex numbers (from torch.fft)
-    "real": ["torch.real(torch.fft.fft(v))", "torch.fft.rfft(a).real"],
+    "real": ["torch.real(torch.fft.fft(v))", "torch.fft.rfft(a).real", "torch.real(a)", "a.real"],
     "imag": ["torch.imag(torch.fft.fft(v))"],
     "angle": ["torch.fft.fft(v).angle()", "a.angle()"],
     "view_as_real": ["torch.view_as_real(torch.fft.rfft(v))"],
@@ -365,6 +367,7 @@ CASES = {
 
 # What PyTorch refuses: the error types must match.
 ERRORS = [
+    "a.unfold(1, 4, 1)", "a.unfold(1, 2, 0)", "a.unfold(1, -1, 1)", "a.unfold(2, 1, 1)",
     "a.gather(2, i)", "a.gather(1, i.float())", "a.chunk(0)", "torch.split(v, [1, 2])",
     "a.topk(4)", "a.repeat(2)", "torch.diag(b)", "a.trace() if False else b.trace()",
     "torch.cdist(a, v)", "torch.addmm(a, a, a)", "a.index_select(1, i)", "a.logsumexp(2)",
