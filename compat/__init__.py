@@ -88,6 +88,31 @@ def is_floating_point(input):
     return input.dtype.is_floating_point
 
 
+def is_complex(input):
+    return input.dtype.is_complex
+
+
+def is_nonzero(input):
+    return input.is_nonzero()
+
+
+def is_conj(input):
+    return input.is_conj()
+
+
+def is_neg(input):
+    return input.is_neg()
+
+
+def is_same_size(input, other):
+    return input.is_same_size(other)
+
+
+def is_storage(obj):
+    """False: compat has no storage objects (a tensor's memory is its NumPy array)."""
+    return False
+
+
 def numel(input):
     return input.numel()
 

@@ -155,6 +155,39 @@ class Tensor:
     def is_floating_point(self):
         return self.dtype.is_floating_point
 
+    def is_complex(self):
+        return self.dtype.is_complex
+
+    def is_signed(self):
+        return self.dtype.is_signed
+
+    # compat conjugates and negates eagerly (no lazy bits), keeps tensors on the CPU and in
+    # unshared, unpinned memory, and has no sparse, quantized, meta, mkldnn or nested
+    # layouts: these are all false.
+    def is_conj(self):
+        return False
+
+    is_neg = is_shared = is_pinned = is_conj
+    is_sparse = is_quantized = is_meta = is_mkldnn = is_nested = property(is_conj)
+
+    def is_nonzero(self):
+        """Whether the one element is not 0 (NaN counts as nonzero)."""
+        if self._data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with "
+                               + ("no values" if not self._data.size else "more than one value")
+                               + " is ambiguous")
+        return bool(self._data.reshape(()) != 0)
+
+    def is_same_size(self, other):
+        return self._data.shape == other._data.shape
+
+    def is_set_to(self, tensor):
+        """Whether both view the same elements: storage, offset, sizes and strides."""
+        a, b = self._data, tensor._data
+        return (a.shape == b.shape and a.strides == b.strides
+                and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+                and np.may_share_memory(a, b))
+
     def is_contiguous(self, memory_format=None):
         """Whether the elements lie in memory in row-major order without gaps (dimensions of
         length 1 and empty tensors do not count, as in PyTorch)."""

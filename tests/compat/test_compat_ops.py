@@ -507,3 +507,22 @@ def test_size_arithmetic_gives_sizes_as_torch(expression):
         value = eval(expression, {"torch": torch, "s": s})
         return repr(value), type(value).__name__
     check(case)
+
+
+@pytest.mark.parametrize("expression", [
+    "x.is_complex()", "z.is_complex()", "torch.is_complex(z)", "x.is_signed()",
+    "u.is_signed()", "b.is_signed()", "x.is_conj()", "torch.is_conj(z)", "x.is_neg()",
+    "torch.is_neg(x)", "x.is_shared()", "x.is_pinned()", "x.is_sparse", "x.is_quantized",
+    "x.is_meta", "x.is_mkldnn", "x.is_nested", "one.is_nonzero()", "zero.is_nonzero()",
+    "nan.is_nonzero()", "torch.is_nonzero(one)", "x.is_nonzero()", "empty.is_nonzero()",
+    "x.is_same_size(x.view(2, 1))", "x.is_same_size(x + 1)", "torch.is_same_size(x, one)",
+    "x.is_set_to(x.view(2))", "x.is_set_to(x.clone())", "x.is_set_to(x[:1])",
+    "torch.is_storage(x)"])
+def test_predicates_answer_as_torch(expression):
+    def case(torch):
+        names = {"torch": torch, "x": torch.ones(2), "z": torch.ones(2, dtype=torch.complex64),
+                 "u": torch.ones(2, dtype=torch.uint8), "b": torch.ones(2, dtype=torch.bool),
+                 "one": torch.ones(1), "zero": torch.zeros(()), "nan": torch.tensor(float("nan")),
+                 "empty": torch.ones(0)}
+        return eval(expression, names)
+    check(case, messages=True)
