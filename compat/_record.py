@@ -170,17 +170,21 @@ def _note_saved(new_nodes, inputs, out, saves_result, saves_inputs):
     if captured:
         for x in inputs:
             if isinstance(x, Tensor):
-                data = x._data
-                held = saves_inputs
-                for value in captured:  # by identity (`in` would compare arrays)
-                    if value is data:
-                        held = True
-                        break
-                entries += _saved_entry(x, not held)
+                entries += _saved_entry(x, not (saves_inputs or _holds(captured, x._data)))
     if saves_result:
         entries += _saved_entry(out, False, output=True)
     if entries:
         new_nodes[0].saved = entries
+
+
+def _holds(captured, data):
+    """Whether a captured value is `data`, or a view of its memory (a composite's
+    primitives hold the reshapes and slices of an input that they computed with)."""
+    for value in captured:  # by identity first (`in` would compare arrays)
+        if value is data:
+            return True
+    return any(type(value) is np.ndarray and value.base is not None
+               and np.may_share_memory(value, data) for value in captured)
 
 
 def _saved_entry(x, replay_only, output=False):
