@@ -561,3 +561,23 @@ def test_a_small_3d_cnn_trains_as_torchs():
             net(torch.randn(2, 1, 8, 8, 8))
     check(seeded(case), **TOLERANCES["float32"])
     check_printed(seeded(lambda torch: print(_volume_net(torch))))
+
+
+def _history(t):
+    """The grad_fn names from t back to a leaf, following each node's last input."""
+    names, fn = [], t.grad_fn
+    while fn is not None:
+        names.append(type(fn).__name__)
+        fn = next((f for f, _ in reversed(fn.next_functions) if f is not None), None)
+    return names
+
+
+@pytest.mark.parametrize("shape", [(2, 6, 3, 4, 5), (2, 5, 4, 3), (3, 7, 4)])
+def test_local_response_norm_follows_torchs_composition(shape):
+    # (a 3-d input's channels pooled in a 2-d image, any other's in a volume)
+    def case(torch):
+        x = torch.randn(shape, requires_grad=True)
+        out = torch.nn.functional.local_response_norm(x * 1, 4, alpha=0.1, k=2.0)
+        _backward_through(torch, out, torch.float32)
+        return out, x.grad, _history(out)
+    check(seeded(case), **TOLERANCES["float32"])
