@@ -2,10 +2,11 @@
 functional, init, utils), built from compat's differentiable operations."""
 from . import functional, init, utils
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from .conv import (Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d,
+                   ConvTranspose3d)
 from .layers import (CELU, ELU, GELU, GLU, SELU, Bilinear, CosineSimilarity, Dropout, Dropout1d,
-                     Dropout2d, Embedding, Flatten, Fold, Hardshrink, Hardsigmoid, Hardswish,
-                     Hardtanh, Identity, LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish,
+                     Dropout2d, Dropout3d, Embedding, Flatten, Fold, Hardshrink, Hardsigmoid,
+                     Hardswish, Hardtanh, Identity, LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish,
                      PairwiseDistance, PixelShuffle, PixelUnshuffle, PReLU, ReLU, ReLU6, SiLU,
                      Sigmoid, Softmax, Softmax2d, Softmin, Softplus, Softshrink, Softsign, Tanh,
                      Tanhshrink, Threshold, Unflatten, Unfold, Upsample)
@@ -22,8 +23,9 @@ from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d
                       ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ZeroPad1d, ZeroPad2d,
                       ZeroPad3d)
 from .parameter import Parameter
-from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
-                      AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
+from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d,
+                      AdaptiveMaxPool2d, AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d,
+                      MaxPool1d, MaxPool2d, MaxPool3d)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .transformer import (MultiheadAttention, Transformer, TransformerDecoder,
                           TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer)
@@ -52,4 +54,6 @@ __all__ = [
     "Fold",
     "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
     "TransformerDecoderLayer", "TransformerDecoder", "Transformer",
+    "Conv3d", "ConvTranspose3d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d",
+    "AdaptiveMaxPool3d", "Dropout3d",
 ]

@@ -9,7 +9,7 @@ import numpy as np
 from .. import _dtypes
 from .._grad_mode import no_grad
 from ._padding import pad
-from ._spatial import avg_pool2d
+from ._spatial import avg_pool2d, avg_pool3d
 from .functional import batch_norm
 
 
@@ -71,12 +71,17 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
                          f"input (got {dim} dimensions)")
     if input.numel() == 0:
         return input
-    # The channels as the height of a one-channel image whose width holds every position
-    # (PyTorch pools a 3-d view with a (size, 1, 1) window, which averages alike).
-    squares = input.mul(input).reshape(input.shape[0], 1, input.shape[1], -1)
-    squares = pad(squares, (0, 0, size // 2, (size - 1) // 2))
-    averages = avg_pool2d(squares, (size, 1), stride=1).squeeze(1)
-    return input / averages.view(input.shape).mul(alpha).add(k).pow(beta)
+    # The channels as the first spatial dimension of a one-channel image (a volume, whose
+    # last dimension holds the positions after the first), averaged `size` at a time.
+    squares = input.mul(input)
+    if dim == 3:
+        squares = pad(squares.unsqueeze(1), (0, 0, size // 2, (size - 1) // 2))
+        averages = avg_pool2d(squares, (size, 1), stride=1).squeeze(1)
+    else:
+        squares = squares.view(input.shape[0], 1, input.shape[1], input.shape[2], -1)
+        squares = pad(squares, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        averages = avg_pool3d(squares, (size, 1, 1), stride=1).squeeze(1).view(input.shape)
+    return input / averages.mul(alpha).add(k).pow(beta)
 
 
 def warn_of_unused_features(feature_dim):

@@ -1,6 +1,6 @@
-"""Convolution and pooling over the spatial dimensions of (N, C, *spatial) tensors:
-F.conv1d, F.conv2d, F.conv_transpose1d, F.conv_transpose2d, F.max_pool2d, F.avg_pool2d and
-F.adaptive_avg_pool2d.
+"""Convolution and pooling over the 1, 2 or 3 spatial dimensions of (N, C, *spatial)
+tensors: F.conv1d/2d/3d, F.conv_transpose1d/2d/3d, F.max_pool1d/2d/3d, F.avg_pool1d/2d/3d,
+F.adaptive_avg_pool1d/2d/3d and F.adaptive_max_pool1d/2d/3d.
 
 Each is composed of funcgrad.numpy's differentiable operations on the operands' boxes of
 compat's eager tape, as the rest of nn.functional is (no derivative is written here):
@@ -13,13 +13,14 @@ compat's eager tape, as the rest of nn.functional is (no derivative is written h
 * max pooling gathers the windows the same way and keeps, of each, the element PyTorch's
   kernel picks (the first largest; the last NaN), so the gradient goes where PyTorch's
   goes, ties included;
-* average pooling sums the windows with two matrix products by 0/1 matrices (one per
-  spatial dimension: a window's extent along one dimension does not depend on the other)
-  and divides by PyTorch's divisor; adaptive average pooling likewise, with PyTorch's
+* average pooling sums the windows with matrix products by 0/1 matrices (one per spatial
+  dimension: a window's extent along one dimension does not depend on the others) and
+  divides by PyTorch's divisor; adaptive average pooling likewise, with PyTorch's
   windows for each output size.
 
 Argument checks raise PyTorch's errors, in the order PyTorch makes them.
 """
+import functools
 import math
 import numbers
 import warnings
@@ -75,6 +76,12 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """The 2-d cross-correlation of input (N, C_in, H, W) or (C_in, H, W) with weight
     (C_out, C_in / groups, kH, kW), plus bias (C_out)."""
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """The 3-d cross-correlation of input (N, C_in, D, H, W) or (C_in, D, H, W) with weight
+    (C_out, C_in / groups, kD, kH, kW), plus bias (C_out)."""
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
 
 
 def _convolution(input, weight, bias, stride, padding, dilation, groups, dims, name):
@@ -186,7 +193,12 @@ def _check_convolution(input, weight, bias, stride, padding, dilation, groups):
                            f"than actual input size")
     _check_convolution_dtypes(input, weight, bias)
     if any(spacing == 0 for spacing in dilation):
-        raise RuntimeError("non-positive dilation is not supported")
+        # (float32's oneDNN kernel words it its own way)
+        raise RuntimeError("non-positive dilation is not supported"
+                           if input.dtype is _dtypes.float32
+                           else f"dilation should be greater than zero, but got {list(dilation)}")
+    if input.dtype is _dtypes.bool:  # (integers are convolved, as PyTorch's CPU kernels do)
+        raise _dtypes.not_implemented_for(_slow_kernel(input.dim() - 2, dilation), input.dtype)
 
 
 def _check_settings_and_weight(input, weight, stride, padding, output_padding, dilation,
@@ -223,8 +235,14 @@ def _check_convolution_dtypes(input, weight, bias):
         raise RuntimeError(f"Input type ({input.dtype.cpp_name}) and bias type "
                            f"({bias.dtype.cpp_name}) should be the same")
     _check_weight_dtype(input, weight)
-    if input.dtype is _dtypes.bool:  # (integers are convolved, as PyTorch's CPU kernels do)
-        raise _dtypes.not_implemented_for("slow_conv2d_cpu", input.dtype)
+
+
+def _slow_kernel(dims, dilation):
+    """The name of PyTorch's CPU kernel for a convolution that oneDNN does not compute (a
+    1-d convolution is a 2-d one of height 1)."""
+    if any(spacing > 1 for spacing in dilation):
+        return "slow_conv_dilated<>"
+    return "compute_columns3d" if dims == 3 else "slow_conv2d_cpu"
 
 
 def _output_sizes(sizes, kernel, stride, padding, dilation):
@@ -273,6 +291,15 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
                                    groups, dilation, 2, "conv_transpose2d")
 
 
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The 3-d transposed convolution (the gradient of conv3d with respect to its input) of
+    input (N, C_in, D, H, W) or (C_in, D, H, W) with weight (C_in, C_out / groups, kD, kH,
+    kW), plus bias (C_out)."""
+    return _transposed_convolution(input, weight, bias, stride, padding, output_padding,
+                                   groups, dilation, 3, "conv_transpose3d")
+
+
 def _transposed_convolution(input, weight, bias, stride, padding, output_padding, groups,
                             dilation, dims, name):
     _check_tensor(input, "input", 1, name)
@@ -296,7 +323,7 @@ def _transposed_convolution(input, weight, bias, stride, padding, output_padding
     _check_transposed_convolution(input, weight, bias, stride, padding, output_padding,
                                   dilation, groups)
     if bias is not None and bias.dtype is not input.dtype:
-        bias = bias.to(input.dtype)  # (PyTorch's kernels other than float32's convert it)
+        bias = bias.to(input.dtype)  # (as PyTorch's 2-d kernel converts it)
     out = quiet().run(_transposed_convolved, engine(input), engine(weight),
                       None if bias is None else engine(bias), stride, padding, output_padding,
                       dilation, groups)
@@ -323,21 +350,25 @@ def _check_transposed_convolution(input, weight, bias, stride, padding, output_p
     if not all(shape[2:]):
         raise RuntimeError(f"Only zero batch or zero channel inputs are supported, but got "
                            f"input shape: {shape}")
-    # The general kernel names each setting's height and width (a 1-d one is 2-d, of height 1).
-    names = ("height", "width")
     kernel = weight_shape[2:]
-    if min(kernel) <= 0:
+    # PyTorch's 3-d kernel checks the weight's emptiness where its 2-d kernel checks the
+    # kernel's sizes (after the settings).
+    if len(kernel) < 3 and min(kernel) <= 0:
         raise RuntimeError(f"kernel size should be greater than zero, but got "
-                           f"{_per_dimension('kernel', names, kernel)}")
+                           f"{_per_dimension('kernel', kernel)}")
     if min(dilation) <= 0:
         raise RuntimeError(f"dilation should be greater than zero, but got "
-                           f"{_per_dimension('dilation', names, dilation, ', ')}")
+                           f"{_per_dimension('dilation', dilation, ', ')}")
     if any(extra >= step and extra >= spacing
            for extra, step, spacing in zip(output_padding, stride, dilation)):
         raise RuntimeError(f"output padding must be smaller than either stride or dilation, "
-                           f"but got {_per_dimension('output_padding', names, output_padding)}"
-                           f" {_per_dimension('stride', names, stride)} "
-                           f"{_per_dimension('dilation', names, dilation)}")
+                           f"but got {_per_dimension('output_padding', output_padding)} "
+                           f"{_per_dimension('stride', stride)} "
+                           f"{_per_dimension('dilation', dilation)}")
+    if len(kernel) == 3 and not all(weight_shape):
+        raise RuntimeError(f"non-empty 5D (n_output_plane x n_input_plane x kernel_depth x "
+                           f"kernel_height x kernel_width) tensor expected for weight, but got: "
+                           f"{weight_shape}")
     output = tuple((size - 1) * step - 2 * p + spacing * (k - 1) + extra + 1
                    for size, step, p, spacing, k, extra in zip(shape[2:], stride, padding,
                                                                dilation, kernel,
@@ -349,10 +380,12 @@ def _check_transposed_convolution(input, weight, bias, stride, padding, output_p
     _check_transposed_dtypes(input, weight, bias)
 
 
-def _per_dimension(setting, names, values, separator=" "):
-    """`setting_height: 1 setting_width: 2` (a 1-d setting as PyTorch's 2-d kernel has it,
-    of height 1)."""
-    values = ((1,) + tuple(values))[-2:]
+def _per_dimension(setting, values, separator=" "):
+    """`setting_height: 1 setting_width: 2`, as PyTorch's general kernels name a setting's
+    values (a 1-d setting as the 2-d kernel has it, of height 1; a 3-d one's first is its
+    depth)."""
+    values = ((1,) + tuple(values))[-max(len(values), 2):]
+    names = ("depth", "height", "width")[-len(values):]
     return separator.join(f"{setting}_{name}: {value}" for name, value in zip(names, values))
 
 
@@ -370,14 +403,20 @@ def _check_weight_dtype(input, weight):
 
 def _check_transposed_dtypes(input, weight, bias):
     """PyTorch's errors for a transposed convolution's operands of different dtypes: the
-    weight's first, then (on the float32 path only) the bias's."""
+    weight's first, then the bias's on the float32 path and by the 3-d kernel (the 2-d
+    kernel converts it)."""
     _check_weight_dtype(input, weight)
-    if bias is not None and bias.dtype is not input.dtype and input.dtype is _dtypes.float32:
+    other_bias = bias is not None and bias.dtype is not input.dtype
+    if other_bias and input.dtype is _dtypes.float32:
         raise RuntimeError(f"Input type ({input.type()}) and bias type ({bias.type()}) should "
                            f"be the same or input should be a MKLDNN tensor and bias is a "
                            f"dense tensor")
+    dims = max(input.dim() - 2, 2)  # (a 1-d one runs the 2-d kernel)
     if input.dtype is _dtypes.bool:
-        raise _dtypes.not_implemented_for("slow_conv_transpose2d_out_cpu", input.dtype)
+        raise _dtypes.not_implemented_for(f"slow_conv_transpose{dims}d_out_cpu", input.dtype)
+    if other_bias and dims == 3:
+        raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
+                           f"{bias.dtype.scalar_name}")
 
 
 def _transposed_convolved(x, w, b, stride, padding, output_padding, dilation, groups):
@@ -416,27 +455,31 @@ def _spread(x, axis, step):
 
 # ---- pooling -------------------------------------------------------------------------------
 
+_COUNTS = {2: "two", 3: "three"}
 
-def _pool_pair(value, name, function, verb="must either be"):
-    """A pooling size argument as two ints (one int, or a sequence of one, is repeated),
+
+def _pool_sizes(value, name, function, dims, verb="must either be"):
+    """A pooling size argument as `dims` ints (one int, or a sequence of one, is repeated),
     or PyTorch's error."""
     values = (value,) if isinstance(value, numbers.Integral) else tuple(value)
     if len(values) == 1:
-        return values * 2
-    if len(values) != 2:
-        raise RuntimeError(f"{function}: {name} {verb} a single int, or a tuple of two ints")
+        return values * dims
+    if len(values) != dims:
+        raise RuntimeError(f"{function}: {name} {verb} a single int, or a tuple of "
+                           f"{_COUNTS[dims]} ints")
     return values
 
 
-def _pool_stride(stride, kernel, function):
+def _pool_stride(stride, kernel, function, verb="must either be"):
     """The stride (the kernel's size when omitted)."""
     if stride is None or (not isinstance(stride, numbers.Integral) and len(stride) == 0):
         return kernel
+    dims = len(kernel)
     values = (stride,) if isinstance(stride, numbers.Integral) else tuple(stride)
-    if len(values) not in (1, 2):
-        raise RuntimeError(f"{function}: stride must either be omitted, a single int, or a "
-                           f"tuple of two ints")
-    return values * 2 if len(values) == 1 else values
+    if len(values) not in (1, dims):
+        raise RuntimeError(f"{function}: stride {verb} omitted, a single int, or a tuple of "
+                           f"{_COUNTS[dims]} ints")
+    return values * dims if len(values) == 1 else values
 
 
 def _truncated_half(n):
@@ -460,10 +503,24 @@ def _pooled_size(size, kernel, stride, padding, dilation, ceil_mode):
     return out
 
 
-def _pooled_sizes(input, kernel, stride, padding, dilation, ceil_mode):
-    """The output sizes of a 2-d pooling of `input`, after PyTorch's checks."""
+def _pooled_sizes(input, kernel, stride, padding, dilation, ceil_mode, function=None,
+                  whole_kernel=False):
+    """The output sizes of a 2-d or 3-d pooling of `input`, after PyTorch's checks (a 3-d
+    one's name PyTorch's checks by `function`; `whole_kernel`: the input must hold a whole
+    kernel, as a 3-d average pooling's must)."""
+    dims = len(kernel)
     output = tuple(_pooled_size(*arguments, ceil_mode)
-                   for arguments in zip(input.shape[-2:], kernel, stride, padding, dilation))
+                   for arguments in zip(input.shape[-dims:], kernel, stride, padding, dilation))
+    if dims == 2:
+        _check_pooled_plane(input, kernel, stride, padding, dilation, output)
+    else:
+        _check_pooled_volume(input, kernel, stride, padding, dilation, output, function,
+                             whole_kernel)
+    return output
+
+
+def _check_pooled_plane(input, kernel, stride, padding, dilation, output):
+    """PyTorch's checks of a 2-d pooling, in its order."""
     (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
     if kh <= 0 or kw <= 0:
         raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kh} kW: {kw}")
@@ -484,7 +541,39 @@ def _pooled_sizes(input, kernel, stride, padding, dilation, ceil_mode):
         raise RuntimeError(f"Given input size: ({channels}x{height}x{width}). Calculated "
                            f"output size: ({channels}x{output[0]}x{output[1]}). Output size "
                            f"is too small")
-    return output
+
+
+def _check_pooled_volume(input, kernel, stride, padding, dilation, output, function,
+                         whole_kernel):
+    """PyTorch's checks of a 3-d pooling, in its order."""
+    (kt, kh, kw), (st, sh, sw), (pt, ph, pw), (dt, dh, dw) = kernel, stride, padding, dilation
+    if min(kernel) <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kT: {kt} kH: "
+                           f"{kh} kW: {kw}")
+    if min(stride) <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dT: {st} dH: {sh} "
+                           f"dW: {sw}")
+    if min(dilation) <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got dilationT: {dt} "
+                           f"dilationH: {dh} dilationW: {dw}")
+    shape = list(input.shape)
+    for size in shape[input.dim() - 4:]:  # (a batch may be empty)
+        if size == 0:
+            raise RuntimeError(f"{function}(): Expected input's non-batch dimensions to have "
+                               f"positive length, but input has a shape of {shape} and "
+                               f"non-batch dimension {size} has length zero!")
+    volume = shape[-3:]
+    if whole_kernel and any(size < k for size, k in zip(volume, kernel)):
+        raise RuntimeError(f"input image (T: {volume[0]} H: {volume[1]} W: {volume[2]}) "
+                           f"smaller than kernel size (kT: {kt} kH: {kh} kW: {kw})")
+    if kt // 2 < pt or kw // 2 < pw or kh // 2 < ph:
+        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but "
+                           f"got kT: {kt} kW: {kw} kH: {kh} padT: {pt} padW: {pw} padH: {ph}")
+    if min(output) < 1:
+        sizes, outputs = ([shape[-4]] + list(sizes) for sizes in (volume, output))
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, sizes))}). Calculated "
+                           f"output size: ({'x'.join(map(str, outputs))}). Output size is "
+                           f"too small")
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
@@ -492,51 +581,70 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     """The largest element of each kernel_size window of input (N, C, H, W) or (C, H, W),
     windows `stride` apart, with elements `dilation` apart, over the input padded by
     `padding` (never picked); with return_indices, also each one's flat index in H * W."""
-    _check_tensor(input, "input", 1, "max_pool2d")
-    kernel = _pool_pair(kernel_size, "kernel_size", "max_pool2d")
-    stride = _pool_stride(stride, kernel, "max_pool2d")
-    padding = _pool_pair(padding, "padding", "max_pool2d")
-    dilation = _pool_pair(dilation, "dilation", "max_pool2d", "must be either")
-    if input.dim() not in (3, 4):
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
+                     2)
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """max_pool2d's windows over the last three dimensions of input (N, C, D, H, W) or (C, D,
+    H, W); the indices are flat in D * H * W."""
+    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
+                     3)
+
+
+def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, dims):
+    name = f"max_pool{dims}d"
+    _check_tensor(input, "input", 1, name)
+    kernel = _pool_sizes(kernel_size, "kernel_size", name, dims)
+    stride = _pool_stride(stride, kernel, name)
+    padding = _pool_sizes(padding, "padding", name, dims)
+    dilation = _pool_sizes(dilation, "dilation", name, dims, "must be either")
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"non-empty {dims + 1}D or {dims + 2}D (batch mode) tensor expected "
+                           f"for input")
+    output = _pooled_sizes(input, kernel, stride, padding, dilation, ceil_mode,
+                           "max_pool3d_with_indices_out_cpu_template")  # (3-d checks' name)
     if input.dtype is _dtypes.bool:
-        raise _dtypes.not_implemented_for("max_pool2d", input.dtype)
-    output = _pooled_sizes(input, kernel, stride, padding, dilation, ceil_mode)
+        raise _dtypes.not_implemented_for(name, input.dtype)
     out, indices = quiet().run(_max_pooled, engine(input), kernel, stride, padding, dilation,
                                output, return_indices)
-    out = wrap(out, "MaxPool2DWithIndicesBackward0", (input,))
+    out = wrap(out, f"MaxPool{dims}DWithIndicesBackward0", (input,))
     return (out, make(indices)) if return_indices else out
 
 
 def _max_pooled(x, kernel, stride, padding, dilation, output, return_indices):
-    """max_pool2d's values (and indices, if asked): of each window, the element PyTorch's
-    kernel picks (the first largest, or the last NaN), chosen on the values and then
-    selected from the windows (so that its derivative goes to that element alone)."""
-    sizes = fnp.shape(x)[-2:]
+    """max_pool2d's or max_pool3d's values (and indices, if asked): of each window, the
+    element PyTorch's kernel picks (the first largest, or the last NaN), chosen on the
+    values and then selected from the windows (so that its derivative goes to that element
+    alone)."""
+    dims = len(kernel)
+    sizes = fnp.shape(x)[-dims:]
     # Padding on the right also covers the windows that ceil_mode adds past the input.
     widths = [(p, max((count - 1) * step + (k - 1) * spacing + 1 - size - p, 0))
               for size, k, step, p, spacing, count in zip(sizes, kernel, stride, padding,
                                                           dilation, output)]
-    lead = fnp.shape(x)[:-2]
-    count = math.prod(kernel)
+    lead = fnp.shape(x)[:-dims]
     if any(map(any, widths)):
         x = fnp.pad(x, [(0, 0)] * len(lead) + widths)
     windows = fnp.reshape(_windows(x, kernel, stride, dilation, output),
-                          lead + (count,) + output)
-    rows, columns = (_input_positions(*arguments)
-                     for arguments in zip(kernel, stride, padding, dilation, output))
-    inside = (((rows >= 0) & (rows < sizes[0]))[:, None, :, None]
-              & ((columns >= 0) & (columns < sizes[1]))[None, :, None, :])
-    choice = _picked(unbox_all(windows), inside.reshape((count,) + output))
-    chosen = _window_positions(count) == choice[..., None, :, :]
+                          lead + (math.prod(kernel),) + output)
+    positions = [_input_positions(*arguments)
+                 for arguments in zip(kernel, stride, padding, dilation, output)]
+    choice = _picked(unbox_all(windows), _inside(positions, sizes, output))
+    chosen = _window_positions(math.prod(kernel), dims) == np.expand_dims(choice, -dims - 1)
     dtype = unbox_all(windows).dtype
-    values = fnp.sum(fnp.where(chosen, windows, np.zeros((), dtype)), axis=-3, dtype=dtype)
+    values = fnp.sum(fnp.where(chosen, windows, np.zeros((), dtype)), axis=-dims - 1,
+                     dtype=dtype)
     if not return_indices:
         return values, None
-    # The flat index in the input's (H, W) plane of each window's choice.
-    row = rows[choice // kernel[1], np.arange(output[0])[:, None]]
-    column = columns[choice % kernel[1], np.arange(output[1])]
-    return values, (row * sizes[1] + column).astype(np.int64)
+    # The flat index in the input's spatial dimensions of each window's choice.
+    index = 0
+    for axis, (places, offset, size) in enumerate(zip(positions, np.unravel_index(choice, kernel),
+                                                      sizes)):
+        window = np.arange(output[axis]).reshape([-1 if d == axis else 1 for d in range(dims)])
+        index = index * size + places[offset, window]
+    return values, index.astype(np.int64)
 
 
 def _input_positions(kernel, stride, padding, dilation, count):
@@ -544,30 +652,44 @@ def _input_positions(kernel, stride, padding, dilation, count):
     return np.arange(kernel)[:, None] * dilation + np.arange(count) * stride - padding
 
 
-def _window_positions(count):
-    return np.arange(count).reshape((count, 1, 1))  # (along axis -3)
+def _inside(positions, sizes, output):
+    """Whether each window position (the kernel's offsets flat) of each window, (offsets,
+    *output), is inside the input rather than in its padding."""
+    dims = len(sizes)
+    inside = np.ones((1,) * 2 * dims, bool)
+    for axis, (places, size) in enumerate(zip(positions, sizes)):
+        # (offset, window) along this dimension at axes (axis, dims + axis)
+        shape = [1] * 2 * dims
+        shape[axis], shape[dims + axis] = places.shape
+        inside = inside & ((places >= 0) & (places < size)).reshape(shape)
+    return inside.reshape((-1,) + tuple(output))
+
+
+def _window_positions(count, dims):
+    return np.arange(count).reshape((count,) + (1,) * dims)  # (along axis -dims - 1)
 
 
 def _picked(raw, inside):
-    """The window position (along axis -3 of `raw`) PyTorch's max-pooling kernel picks
-    among the positions `inside` the input: the last NaN if there is one, else the first
-    largest element (the first position when all are -inf). (Minima and maxima of
+    """The window position (along axis -inside.ndim of `raw`) PyTorch's max-pooling kernel
+    picks among the positions `inside` the input: the last NaN if there is one, else the
+    first largest element (the first position when all are -inf). (Minima and maxima of
     positions: NumPy's argmax along an inner axis is ten times slower.)"""
-    count = raw.shape[-3]
-    positions = _window_positions(count)
+    axis = -inside.ndim
+    count = raw.shape[axis]
+    positions = _window_positions(count, inside.ndim - 1)
     padded = not inside.all()
     if padded:  # positions in the padding are never picked
         lowest = -np.inf if raw.dtype.kind == "f" else np.iinfo(raw.dtype).min
-        best = np.where(inside, raw, lowest).max(axis=-3, keepdims=True)
+        best = np.where(inside, raw, lowest).max(axis=axis, keepdims=True)
     else:
-        best = raw.max(axis=-3, keepdims=True)
+        best = raw.max(axis=axis, keepdims=True)
     hits = (raw == best) | (raw != raw)  # (raw != raw: NaN)
     if padded:
         hits &= inside
-    choice = np.where(hits, positions, count).min(axis=-3)
-    nan = best[..., 0, :, :] != best[..., 0, :, :]
+    choice = np.where(hits, positions, count).min(axis=axis)
+    nan = np.squeeze(best != best, axis)
     if nan.any():
-        choice = np.where(nan, np.where(hits, positions, -1).max(axis=-3), choice)
+        choice = np.where(nan, np.where(hits, positions, -1).max(axis=axis), choice)
     return choice
 
 
@@ -577,28 +699,44 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     `stride` apart, over the input padded by `padding` zeros; the divisor counts the
     padding (count_include_pad) or not, or is `divisor_override`."""
     _check_tensor(input, "input", 1, "avg_pool2d")
-    kernel = _pool_pair(kernel_size, "kernel_size", "avg_pool2d")
+    kernel = _pool_sizes(kernel_size, "kernel_size", "avg_pool2d", 2)
     stride = _pool_stride(stride, kernel, "avg_pool2d")
-    padding = _pool_pair(padding, "padding", "avg_pool2d")
-    if divisor_override is not None and divisor_override == 0:
-        raise RuntimeError("divisor must be not zero")
+    padding = _pool_sizes(padding, "padding", "avg_pool2d", 2)
+    _check_divisor(divisor_override)
     if input.dim() < 3:  # PyTorch reads the channels as input.size(-3)
         top = max(input.dim(), 1)
         raise IndexError(f"Dimension out of range (expected to be in range of [{-top}, "
                          f"{top - 1}], but got -3)")
     _check_averaged_dtype(input, "avg_pool2d", _dtypes.int64)
     output = _pooled_sizes(input, kernel, stride, padding, (1, 1), ceil_mode)
-    sums, counts = [], []
-    for size, k, step, p, count in zip(input.shape[-2:], kernel, stride, padding, output):
-        starts = np.arange(count) * step - p
-        ends = np.minimum(starts + k, size + p)  # the padded extent, which the divisor counts
-        sums.append((starts, ends))
-        counts.append(ends - starts if count_include_pad
-                      else np.minimum(ends, size) - np.maximum(starts, 0))
-    divisor = (divisor_override if divisor_override is not None
-               else counts[0][:, None] * counts[1][None, :])
-    out = quiet().run(_window_means, engine(input), sums, divisor)
-    return wrap(out, "AvgPool2DBackward0", (input,))
+    return _average_pooled(input, kernel, stride, padding, output, count_include_pad,
+                           divisor_override)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """avg_pool2d's windows over the last three dimensions of input (N, C, D, H, W) or (C,
+    D, H, W)."""
+    _check_tensor(input, "input", 1, "avg_pool3d")
+    # (PyTorch's 3-d messages say "must be" where its 2-d ones say "must either be")
+    kernel = _pool_sizes(kernel_size, "kernel_size", "avg_pool3d", 3, "must be")
+    stride = _pool_stride(stride, kernel, "avg_pool3d", "must be")
+    padding = _pool_sizes(padding, "padding", "avg_pool3d", 3, "must be")
+    if input.dim() not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    _check_divisor(divisor_override)
+    output = _pooled_sizes(input, kernel, stride, padding, (1, 1, 1), ceil_mode, "avg_pool3d",
+                           whole_kernel=True)
+    # (PyTorch's 3-d kernel takes neither half precisions nor integers other than int64)
+    if input.dtype not in (_dtypes.float32, _dtypes.float64, _dtypes.int64):
+        raise _dtypes.not_implemented_for("avg_pool3d_out_frame", input.dtype)
+    return _average_pooled(input, kernel, stride, padding, output, count_include_pad,
+                           divisor_override)
+
+
+def _check_divisor(divisor_override):
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
 
 
 def _check_averaged_dtype(input, kernel, *integers):
@@ -609,18 +747,53 @@ def _check_averaged_dtype(input, kernel, *integers):
         raise _dtypes.not_implemented_for(kernel, dtype)
 
 
+def _average_pooled(input, kernel, stride, padding, output, count_include_pad,
+                    divisor_override):
+    """The average pooling of `input` (checked) into `output` sizes."""
+    windows, counts = [], []
+    dims = len(kernel)
+    for size, k, step, p, count in zip(input.shape[-dims:], kernel, stride, padding, output):
+        starts = np.arange(count) * step - p
+        ends = np.minimum(starts + k, size + p)  # the padded extent, which the divisor counts
+        windows.append((starts, ends))
+        counts.append(ends - starts if count_include_pad
+                      else np.minimum(ends, size) - np.maximum(starts, 0))
+    divisor = divisor_override if divisor_override is not None else _outer_product(counts)
+    out = quiet().run(_window_means, engine(input), windows, divisor)
+    return wrap(out, f"AvgPool{dims}DBackward0", (input,))
+
+
+def _outer_product(counts):
+    """The product of each combination of one count per dimension: (*sizes)."""
+    return functools.reduce(np.multiply.outer, counts)
+
+
 def _window_means(x, windows, divisor):
-    """The sums of x over the windows along its last two dimensions, [start, end) of each
-    (clipped to the input: outside it is padding, zeros), divided by `divisor`: two
-    products by 0/1 matrices, one summing each dimension's windows."""
+    """The sums of x over the windows along its last len(windows) dimensions, [start, end)
+    of each (clipped to the input: outside it is padding, zeros), divided by `divisor`:
+    one product by a 0/1 matrix summing each dimension's windows."""
     dtype = unbox_all(x).dtype
-    rows, columns = (_summing_matrix(starts, ends, size, dtype)
-                     for (starts, ends), size in zip(windows, fnp.shape(x)[-2:]))
-    sums = fnp.matmul(fnp.matmul(rows, x), columns.T)
+    dims = len(windows)
+    for axis, ((starts, ends), size) in enumerate(zip(windows, fnp.shape(x)[-dims:]), -dims):
+        if not np.array_equal(starts, np.arange(size)) or not np.array_equal(ends, starts + 1):
+            x = _summed_along(x, axis, _summing_matrix(starts, ends, size, dtype))
+        # (else each window is one element, its own: there is nothing to sum)
     if dtype.kind != "f":  # integers: PyTorch's integer division (toward zero)
-        quotient = np.abs(sums) // divisor
-        return np.where(sums < 0, -quotient, quotient).astype(dtype)
-    return fnp.true_divide(sums, np.asarray(divisor, dtype))
+        quotient = np.abs(x) // divisor
+        return np.where(x < 0, -quotient, quotient).astype(dtype)
+    return fnp.true_divide(x, np.asarray(divisor, dtype))
+
+
+def _summed_along(x, axis, matrix):
+    """x with its `axis` (negative) replaced by the products of its elements there by each
+    row of `matrix` (windows, size)."""
+    if axis == -1:
+        return fnp.matmul(x, matrix.T)
+    shape = fnp.shape(x)
+    # The axis's elements as the rows of a matrix, whose columns run over the later axes.
+    rows = fnp.reshape(x, shape[:axis] + (shape[axis], math.prod(shape[axis + 1:])))
+    return fnp.reshape(fnp.matmul(matrix, rows),
+                       shape[:axis] + (len(matrix),) + shape[axis + 1:])
 
 
 def _summing_matrix(starts, ends, size, dtype):
@@ -629,38 +802,71 @@ def _summing_matrix(starts, ends, size, dtype):
     return ((positions >= starts[:, None]) & (positions < ends[:, None])).astype(dtype)
 
 
-def adaptive_avg_pool2d(input, output_size):
-    """The mean of each of output_size windows (as even as can be: window i of n along a
-    dimension of length L covers [floor(i * L / n), ceil((i + 1) * L / n))) of input (N,
-    C, H, W) or (C, H, W); None in output_size keeps the input's length."""
-    _check_tensor(input, "input", 1, "adaptive_avg_pool2d")
-    sizes = (output_size,) * 2 if isinstance(output_size, numbers.Integral) or \
-        output_size is None else tuple(output_size)
-    if len(sizes) != 2:
-        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
-    sizes = tuple(input.shape[i - 2] if size is None else size for i, size in enumerate(sizes))
-    if min(sizes) < 0:
-        raise RuntimeError(f"adaptive_avg_pool2d: elements of output_size must be greater "
-                           f"than or equal to 0 but received {{{sizes[0]}, {sizes[1]}}}")
-    if sizes == (1, 1):  # PyTorch's shortcut, a mean
-        return input.mean((-1, -2), keepdim=True)
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
-                           f"{list(input.shape)}")
-    for dim in range(input.dim() - 2, input.dim()):
+def _adaptive_windows(size, count):
+    """PyTorch's `count` adaptive windows of `size` elements (as even as can be: window i
+    covers [floor(i * size / count), ceil((i + 1) * size / count))): starts and ends."""
+    i = np.arange(count)
+    return i * size // count, -(-(i + 1) * size // count)
+
+
+def _adaptive_output_size(input, output_size, dims):
+    """output_size as PyTorch's Python layer passes it on: an int as `dims` of it; a
+    sequence with each None replaced by the input's size there (after its check that the
+    input has more dimensions than the sequence has sizes)."""
+    if isinstance(output_size, numbers.Integral):
+        return (int(output_size),) * dims
+    sizes = tuple(output_size)
+    if input.dim() <= len(sizes):
+        raise ValueError(f"Input dimension should be at least {len(sizes) + 1}")
+    return tuple(input.shape[i - len(sizes)] if size is None else size
+                 for i, size in enumerate(sizes))
+
+
+def _check_adaptive_input(input, dims, function, first_checked, separator=""):
+    """PyTorch's checks of an adaptive pooling's input: (N, C, *spatial) or (C, *spatial),
+    nothing empty from dimension `first_checked` on."""
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"{function}(): Expected {dims + 1}D or {dims + 2}D tensor, but "
+                           f"got{separator} {list(input.shape)}")
+    for dim in range(first_checked, input.dim()):
         if input.shape[dim] == 0:
-            raise RuntimeError(f"adaptive_avg_pool2d(): Expected input to have non-zero size "
-                               f"for non-batch dimensions, but input has sizes "
+            raise RuntimeError(f"{function}(): Expected input to have non-zero size for "
+                               f"non-batch dimensions, but input has sizes "
                                f"{list(input.shape)} with dimension {dim} being empty")
-    _check_averaged_dtype(input, "adaptive_avg_pool2d")
-    windows = []
-    for size, count in zip(input.shape[-2:], sizes):
-        i = np.arange(count)
-        windows.append((i * size // count, -(-(i + 1) * size // count)))
-    counts = [ends - starts for starts, ends in windows]
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """The mean of each of output_size windows (PyTorch's adaptive windows, see
+    _adaptive_windows) of input (N, C, H, W) or (C, H, W); None in output_size keeps the
+    input's length."""
+    return _adaptive_avg_pool(input, output_size, 2)
+
+
+def adaptive_avg_pool3d(input, output_size):
+    """adaptive_avg_pool2d's windows over the last three dimensions of input (N, C, D, H, W)
+    or (C, D, H, W)."""
+    return _adaptive_avg_pool(input, output_size, 3)
+
+
+def _adaptive_avg_pool(input, output_size, dims):
+    name = f"adaptive_avg_pool{dims}d"
+    _check_tensor(input, "input", 1, name)
+    sizes = _adaptive_output_size(input, output_size, dims)
+    if len(sizes) != dims:
+        raise RuntimeError(f"{name}: output_size must be {dims}")
+    if min(sizes) < 0:  # (PyTorch's 3-d message runs its last two sizes together)
+        raise RuntimeError(f"{name}: elements of output_size must be greater than or equal to "
+                           f"0 but received {{{sizes[0]}, {','.join(map(str, sizes[1:]))}}}")
+    if all(size == 1 for size in sizes):  # PyTorch's shortcut, a mean
+        return input.mean(tuple(range(-1, -dims - 1, -1)), keepdim=True)
+    # (Its 2-d kernel takes an empty channel dimension.)
+    _check_adaptive_input(input, dims, name, input.dim() - 2 if dims == 2 else 1)
+    _check_averaged_dtype(input, name if dims == 2 else "adaptive_avg_pool3d_cpu")
+    windows = [_adaptive_windows(size, count)
+               for size, count in zip(input.shape[-dims:], sizes)]
     out = quiet().run(_window_means, engine(input), windows,
-                      counts[0][:, None] * counts[1][None, :])
-    return wrap(out, "AdaptiveAvgPool2DBackward0", (input,))
+                      _outer_product([ends - starts for starts, ends in windows]))
+    return wrap(out, f"AdaptiveAvgPool{dims}DBackward0", (input,))
 
 
 # ---- adaptive max pooling ------------------------------------------------------------------
@@ -670,51 +876,58 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     """The largest element of each of output_size windows (PyTorch's adaptive windows, as
     adaptive_avg_pool2d's) of input (N, C, H, W) or (C, H, W); with return_indices, also
     each one's flat index in H * W."""
-    _check_tensor(input, "input", 1, "adaptive_max_pool2d")
-    sizes = (output_size,) * 2 if isinstance(output_size, numbers.Integral) or \
-        output_size is None else tuple(output_size)
-    if len(sizes) != 2:
-        raise ValueError("Input dimension should be at least 4")
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
-                           f"{list(input.shape)}")
-    sizes = tuple(input.shape[i - 2] if size is None else size for i, size in enumerate(sizes))
-    for dim in range(input.dim() - 2, input.dim()):
-        if input.shape[dim] == 0:
-            raise RuntimeError(f"adaptive_max_pool2d(): Expected input to have non-zero size "
-                               f"for non-batch dimensions, but input has sizes "
-                               f"{list(input.shape)} with dimension {dim} being empty")
+    return _adaptive_max_pool(input, output_size, return_indices, 2)
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    """adaptive_max_pool2d's windows over the last three dimensions of input (N, C, D, H, W)
+    or (C, D, H, W); the indices are flat in D * H * W."""
+    return _adaptive_max_pool(input, output_size, return_indices, 3)
+
+
+def _adaptive_max_pool(input, output_size, return_indices, dims):
+    name = f"adaptive_max_pool{dims}d"
+    _check_tensor(input, "input", 1, name)
+    sizes = _adaptive_output_size(input, output_size, dims)
+    if len(sizes) != dims:
+        raise RuntimeError(f"{name}(): internal error: output_size.size() must be {dims}")
+    _check_adaptive_input(input, dims, name, 1, ":")
     if min(sizes) < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(sizes)}: "
-                           f"{list(input.shape[:-2]) + list(sizes)}")
+                           f"{list(input.shape[:-dims]) + list(sizes)}")
     if not input.dtype.is_floating_point:
-        raise _dtypes.not_implemented_for("adaptive_max_pool2d", input.dtype)
+        raise _dtypes.not_implemented_for(name if dims == 2 else "adaptive_max_pool3d_cpu",
+                                          input.dtype)
     out, indices = quiet().run(_adaptive_maxima, engine(input), sizes)
-    out = wrap(out, "AdaptiveMaxPool2DBackward0", (input,))
+    out = wrap(out, f"AdaptiveMaxPool{dims}DBackward0", (input,))
     return (out, make(indices)) if return_indices else out
 
 
 def _adaptive_maxima(x, sizes):
-    """adaptive_max_pool2d's values and indices. A window's maximum is the maximum over
-    its rows of each row's maximum; taking each row's first largest (or last NaN), then the
-    first row holding the largest of those (or the last holding a NaN), picks the element
-    PyTorch's kernel picks, scanning the window row by row."""
-    height, width = fnp.shape(x)[-2:]
-    x, columns = _window_maxima(x, -1, width, sizes[1])  # (..., H, out_w)
-    x, rows = _window_maxima(x, -2, height, sizes[0])  # (..., out_h, out_w)
-    # The column picked in each of the rows picked.
-    picked_columns = np.take_along_axis(columns, rows, axis=-2)
-    return x, (rows * width + picked_columns).astype(np.int64)
+    """adaptive_max_pool2d's or adaptive_max_pool3d's values and indices. A window's maximum
+    is the maximum over its rows of each row's maximum (over its planes of each plane's);
+    taking each row's first largest (or last NaN), then the first row holding the largest
+    of those (or the last holding a NaN), and so on, picks the element PyTorch's kernel
+    picks, scanning the window in order."""
+    shape = fnp.shape(x)[-len(sizes):]
+    x, index = _window_maxima(x, -1, shape[-1], sizes[-1])
+    span = shape[-1]
+    for axis in range(-2, -len(sizes) - 1, -1):
+        x, picks = _window_maxima(x, axis, shape[axis], sizes[axis])
+        # The flat index, within the later dimensions, of the element picked in each of
+        # the rows (planes) picked.
+        index = picks * span + np.take_along_axis(index, picks, axis=axis)
+        span *= shape[axis]
+    return x, index.astype(np.int64)
 
 
 def _window_maxima(x, axis, size, count):
     """The maxima of x along `axis` over PyTorch's `count` adaptive windows of its `size`
     elements, and the position each was taken from."""
-    i = np.arange(count)
-    starts, ends = i * size // count, -(-(i + 1) * size // count)
+    starts, ends = _adaptive_windows(size, count)
     # Each window's positions, the shorter ones repeating their last (which leaves both
-    # the maximum and the element picked as they are).
-    positions = np.minimum(starts[:, None] + np.arange(max(ends - starts, default=0)),
+    # the maximum and the element picked as they are; no windows have one position each).
+    positions = np.minimum(starts[:, None] + np.arange(max(ends - starts, default=1)),
                            ends[:, None] - 1)
     # (count, longest) positions in place of `axis`: the window's positions at `axis`.
     windows = fnp.take(x, positions, axis=axis)

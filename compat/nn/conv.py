@@ -1,5 +1,5 @@
-"""The convolution layers, Conv1d, Conv2d, ConvTranspose1d and ConvTranspose2d: their
-settings and parameters (drawn as PyTorch draws them), computed with `functional`."""
+"""The convolution layers, Conv1d/2d/3d and ConvTranspose1d/2d/3d: their settings and
+parameters (drawn as PyTorch draws them), computed with `functional`."""
 import math
 
 from .._factories import empty
@@ -141,6 +141,11 @@ class Conv2d(_Convolution):
     function = staticmethod(F.conv2d)
 
 
+class Conv3d(_Convolution):
+    dims = 3
+    function = staticmethod(F.conv3d)
+
+
 class _ConvTransposeNd(_ConvNd):
     """A transposed convolution (the gradient of a convolution with respect to its input),
     whose output sizes `output_padding` or forward's `output_size` settle where stride
@@ -191,3 +196,8 @@ class ConvTranspose1d(_ConvTransposeNd):
 class ConvTranspose2d(_ConvTransposeNd):
     dims = 2
     function = staticmethod(F.conv_transpose2d)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    dims = 3
+    function = staticmethod(F.conv_transpose3d)

@@ -23,9 +23,11 @@ from .._typename import typename
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention
 from ._padding import pad
 from ._resize import interpolate
-from ._spatial import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d,
-                       adaptive_max_pool2d, avg_pool1d, avg_pool2d, conv1d, conv2d,
-                       conv_transpose1d, conv_transpose2d, max_pool1d, max_pool2d)
+from ._spatial import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d,
+                       adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d,
+                       avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv2d, conv3d,
+                       conv_transpose1d, conv_transpose2d, conv_transpose3d, max_pool1d,
+                       max_pool2d, max_pool3d)
 
 tanh = _ops.tanh
 sigmoid = _ops.sigmoid
@@ -723,6 +725,24 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input, p, training, inplace)
 
 
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    """Channel dropout of input (N, C, D, H, W) or (C, D, H, W); an input of another rank
+    is taken as unbatched, with PyTorch's warning."""
+    check_probability(p)
+    if input.dim() not in (4, 5):
+        warnings.warn(f"dropout3d: Received a {input.dim()}-D input to dropout3d, which is "
+                      f"deprecated and will result in an error in a future release. To retain "
+                      f"the behavior and silence this warning, please use dropout instead. "
+                      f"Note that dropout3d exists to provide channel-wise dropout on inputs "
+                      f"with 3 spatial dimensions, a channel dimension, and an optional batch "
+                      f"dimension (i.e. 4D or 5D inputs).", UserWarning, stacklevel=2)
+    if input.dim() == 5:
+        return _feature_dropout(input, p, training, inplace)
+    if inplace and input.dim():  # one draw per channel, as for a batch of one
+        return _dropped(input, p, training, inplace, input.shape[:1] + (1,) * (input.dim() - 1))
+    return _feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
+
+
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     """The rows of `weight` at the integer indices `input`; the row at `padding_idx`
@@ -1145,4 +1165,6 @@ __all__ = [
     "multi_margin_loss", "rms_norm", "instance_norm", "local_response_norm",
     "scaled_dot_product_attention", "multi_head_attention_forward", "bilinear",
     "pixel_shuffle", "pixel_unshuffle", "unfold", "fold",
+    "conv3d", "conv_transpose3d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d",
+    "adaptive_max_pool3d", "dropout3d",
 ]

@@ -550,6 +550,12 @@ class Dropout2d(_DropoutNd):
     function = staticmethod(F.dropout2d)
 
 
+class Dropout3d(_DropoutNd):
+    """Zeroes channels with probability p while training (see F.dropout3d)."""
+
+    function = staticmethod(F.dropout3d)
+
+
 class Embedding(Module):
     """A table of num_embeddings vectors of size embedding_dim, drawn from N(0, 1), looked
     up by integer indices; the row at padding_idx is zero and gets no gradient."""

@@ -1,5 +1,5 @@
-"""The pooling layers: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d and
-AdaptiveMaxPool1d/2d, holding their settings and computing with `functional`."""
+"""The pooling layers: MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d and
+AdaptiveMaxPool1d/2d/3d, holding their settings and computing with `functional`."""
 from . import functional as F
 from .conv import _repeated
 from .module import Module
@@ -35,6 +35,10 @@ class MaxPool2d(_MaxPoolNd):
     function = staticmethod(F.max_pool2d)
 
 
+class MaxPool3d(_MaxPoolNd):
+    function = staticmethod(F.max_pool3d)
+
+
 class AvgPool1d(Module):
     """Settings held as 1-tuples, as PyTorch holds them."""
 
@@ -55,7 +59,9 @@ class AvgPool1d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class AvgPool2d(Module):
+class _AvgPoolNd(Module):
+    function = None
+
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
                  count_include_pad=True, divisor_override=None):
         super().__init__()
@@ -67,11 +73,19 @@ class AvgPool2d(Module):
         self.divisor_override = divisor_override
 
     def forward(self, input):
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+        return self.function(input, self.kernel_size, self.stride, self.padding,
+                             self.ceil_mode, self.count_include_pad, self.divisor_override)
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool2d(_AvgPoolNd):
+    function = staticmethod(F.avg_pool2d)
+
+
+class AvgPool3d(_AvgPoolNd):
+    function = staticmethod(F.avg_pool3d)
 
 
 class _AdaptiveAvgPoolNd(Module):
@@ -96,6 +110,10 @@ class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     function = staticmethod(F.adaptive_avg_pool2d)
 
 
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
+    function = staticmethod(F.adaptive_avg_pool3d)
+
+
 class _AdaptiveMaxPoolNd(Module):
     function = None
 
@@ -117,3 +135,7 @@ class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
 
 class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
     function = staticmethod(F.adaptive_max_pool2d)
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    function = staticmethod(F.adaptive_max_pool3d)
