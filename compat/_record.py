@@ -167,7 +167,7 @@ def _note_saved(new_nodes, inputs, out, saves_result, saves_inputs):
     else:
         captured = [value for n in new_nodes for value in n.held]
     entries = ()
-    if captured:
+    if captured or saves_inputs:
         for x in inputs:
             if isinstance(x, Tensor):
                 entries += _saved_entry(x, not (saves_inputs or _holds(captured, x._data)))
@@ -252,7 +252,7 @@ def wrap(out, label, edges, others=(), saves_result=False, saves_inputs=False, v
         # kept instead of two), and no search for the nodes it recorded.
         node.edges = parents
         recorded = (node,)
-        if node.held or saves_result:  # else nothing saved to check
+        if node.held or saves_result or saves_inputs:  # else nothing saved to check
             _note_saved(recorded, inputs, t, saves_result, saves_inputs)
     else:
         node.edges = edge_nodes

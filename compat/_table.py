@@ -45,10 +45,11 @@ class Row:
     computed, and which forms exist (``torch.f``, ``Tensor.f``, ``Tensor.f_``)."""
 
     __slots__ = ("name", "compute", "dtypes", "label", "function", "method", "inplace",
-                 "view", "returns", "passes_input", "check")
+                 "view", "returns", "passes_input", "saves_inputs", "check")
 
     def __init__(self, name, compute, dtypes=KEEP, label=None, *, function=True, method=None,
-                 inplace=False, view=False, returns=None, passes_input=False, check=None):
+                 inplace=False, view=False, returns=None, passes_input=False,
+                 saves_inputs=False, check=None):
         self.name = name
         self.compute = compute
         self.dtypes = dtypes
@@ -59,6 +60,9 @@ class Row:
         self.view = view
         self.returns = returns
         self.passes_input = passes_input
+        # PyTorch's backward reads the inputs (an in-place update of one before backward is
+        # an error), where funcgrad's rule may keep only what it needs (indices, masks).
+        self.saves_inputs = saves_inputs
         self.check = check  # called with torch's arguments before any cast: PyTorch's errors
 
     @property
@@ -204,7 +208,7 @@ def _result(row, label, value, tensors, computing):
         # result is a new tensor: a copy, recorded with a node of its own.
         value = fnp.positive(value) if isinstance(value, Box) else np.array(value, copy=True)
     view_of = _viewed(value, tensors) if row.view else None
-    return wrap(value, label, tensors, view_of=view_of)
+    return wrap(value, label, tensors, view_of=view_of, saves_inputs=row.saves_inputs)
 
 
 def _shares_memory(value, tensors):

@@ -814,7 +814,8 @@ ELEMENTWISE = [
            check=_no_kernel("logaddexp2_cpu")),
     _float("erf", fsp.erf), _float("erfc", fsp.erfc), _float("erfinv", fsp.erfinv),
     _float("lgamma", _lgamma), _float("digamma", fsp.digamma), _float("i0", fsp.i0),
-    _float("sinc", _sinc), _float("logit", _logit), _float("xlogy", _xlogy, _XLOGY_LABELS),
+    _float("sinc", _sinc), _float("logit", _logit, saves_inputs=True),
+    _float("xlogy", _xlogy, _XLOGY_LABELS),
     _float("deg2rad", fnp.deg2rad, "Deg2RadBackward0"),
     _float("rad2deg", fnp.rad2deg, "Rad2DegBackward0"),
     _float("copysign", _fused.copysign_p, Labels(
@@ -824,13 +825,14 @@ ELEMENTWISE = [
     Row("float_power", _float_power, KEEP, Labels(
         lambda x, exponent: "PowBackward1" if isinstance(exponent, Tensor) else "PowBackward0",
         "PowBackward0", "PowBackward1")),
-    _same("sign", _sign), _same("sgn", _sign), _same("floor", fnp.floor),
+    _same("sign", _sign), _same("sgn", _sign, saves_inputs=True), _same("floor", fnp.floor),
     _same("ceil", fnp.ceil), _same("round", _round, _ROUND_LABELS), _same("trunc", fnp.trunc),
     _same("fix", fnp.trunc, "TruncBackward0"), _same("frac", _frac, check=_no_kernel("frac_cpu")),
-    _same("fmod", _fmod), _same("fmax", _nan_ignoring(np.greater_equal), inplace=False),
-    _same("fmin", _nan_ignoring(np.less_equal), inplace=False),
+    _same("fmod", _fmod),
+    _same("fmax", _nan_ignoring(np.greater_equal), inplace=False, saves_inputs=True),
+    _same("fmin", _nan_ignoring(np.less_equal), inplace=False, saves_inputs=True),
     _same("nan_to_num", lambda x, nan=0.0, posinf=None, neginf=None:
-          fnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)),
+          fnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf), saves_inputs=True),
     Row("heaviside", _heaviside, DATA),  # no derivative in PyTorch either
     Row("gcd", np.gcd, DATA, inplace=True), Row("lcm", np.lcm, DATA, inplace=True),
     _float("ldexp", lambda x, other: x * fnp.power(2.0, other)),
@@ -851,10 +853,10 @@ ELEMENTWISE = [
     Row("special.gammaln", _lgamma, FLOAT, "LgammaBackward0"),
     Row("special.digamma", fsp.digamma, FLOAT, "DigammaBackward0"),
     Row("special.psi", fsp.digamma, FLOAT, "DigammaBackward0"),
-    Row("special.multigammaln", _multigammaln, FLOAT, "MvlgammaBackward0"),
+    Row("special.multigammaln", _multigammaln, FLOAT, "MvlgammaBackward0", saves_inputs=True),
     Row("special.zeta", lambda x, q: fsp.zeta(x, q), FLOAT),
     Row("special.bessel_j0", _bessel_j0, DATA),  # no derivative in PyTorch either
-    Row("mvlgamma", _multigammaln, FLOAT, inplace=True),
+    Row("mvlgamma", _multigammaln, FLOAT, inplace=True, saves_inputs=True),
     Row("special.polygamma", lambda n, x: fsp.polygamma(n, x), FLOAT, "PolygammaBackward0"),
     Row("polygamma", lambda n, x: fsp.polygamma(n, x), FLOAT, method=False),
     Row("special.i0", fsp.i0, FLOAT, "I0Backward0"),
@@ -914,7 +916,7 @@ def _unique(x, return_inverse, return_counts):
 REDUCTIONS = [
     Row("logsumexp", _logsumexp, FLOAT),
     Row("nansum", lambda x, dim=None, keepdim=False, *, dtype=None:
-        fnp.nansum(x, axis=dim_as_axis(dim), keepdims=keepdim), KEEP),
+        fnp.nansum(x, axis=dim_as_axis(dim), keepdims=keepdim), KEEP, saves_inputs=True),
     Row("nanmean", lambda x, dim=None, keepdim=False, *, dtype=None:  # PyTorch: sum / count
         fnp.nanmean(x, axis=dim_as_axis(dim), keepdims=keepdim), KEEP, "DivBackward0"),
     Row("median", _order_statistics.median, KEEP, _by_dim("MedianBackward"),
@@ -924,24 +926,24 @@ REDUCTIONS = [
     Row("mode", _order_statistics.mode, KEEP, returns=_named("mode")),
     Row("cumprod", lambda x, dim, *, dtype=None:
         _scans.scanned(fnp.cumprod, x, checked_dims(x, dim), dtype), KEEP,
-        inplace=True),
+        inplace=True, saves_inputs=True),
     Row("logcumsumexp", _logcumsumexp, FLOAT, check=_no_kernel("logcumsumexp_out_cpu")),
-    Row("cummax", _order_statistics.cummax, KEEP, returns=_named("cummax")),
-    Row("cummin", _order_statistics.cummin, KEEP, returns=_named("cummin")),
+    Row("cummax", _order_statistics.cummax, KEEP, returns=_named("cummax"), saves_inputs=True),
+    Row("cummin", _order_statistics.cummin, KEEP, returns=_named("cummin"), saves_inputs=True),
     Row("sort", lambda x, dim=-1, descending=False, stable=False:
         _order_statistics.sort(x, dim, descending), KEEP, "SortBackward0", returns=_named("sort")),
     Row("msort", lambda x: _order_statistics.sort(x, 0)[0], KEEP, "SortBackward0"),
     Row("topk", _order_statistics.topk, KEEP, returns=_named("topk")),
     Row("kthvalue", _order_statistics.kthvalue, KEEP, returns=_named("kthvalue")),
-    Row("aminmax", _aminmax, KEEP, returns=_named("aminmax", ("min", "max"))),
+    Row("aminmax", _aminmax, KEEP, returns=_named("aminmax", ("min", "max")), saves_inputs=True),
     Row("std_mean", lambda x, dim=None, *, correction=1, keepdim=False:
         _var_mean(x, dim, correction=correction, keepdim=keepdim, which=fnp.std), KEEP,
         "StdMeanBackward0", method=False, check=_floats_only(lambda dtype: RuntimeError(
-            "std_mean only support floating point and complex dtypes"))),
+            "std_mean only support floating point and complex dtypes")), saves_inputs=True),
     Row("var_mean", lambda x, dim=None, *, correction=1, keepdim=False:
         _var_mean(x, dim, correction=correction, keepdim=keepdim), KEEP,
         "VarMeanBackward0", method=False, check=_floats_only(lambda dtype: RuntimeError(
-            "var_mean only support floating point and complex dtypes"))),
+            "var_mean only support floating point and complex dtypes")), saves_inputs=True),
     Row("quantile", _quantile, KEEP, "SqueezeBackward4", check=_quantile_floats),
     Row("nanquantile", lambda x, q, dim=None, keepdim=False, *, interpolation="linear":
         _quantile(x, q, dim, keepdim, interpolation=interpolation, which=fnp.nanquantile), KEEP,
@@ -957,7 +959,7 @@ REDUCTIONS = [
         _spacing_labels("CumsumBackward0"), method=False),
     Row("dist", _dist, PROMOTE, check=_floats_only(lambda dtype: RuntimeError(
         f"norm(): input dtype should be either floating point or complex. Got "
-        f"{dtype.scalar_name} instead."))),
+        f"{dtype.scalar_name} instead.")), saves_inputs=True),
     Row("cov", _cov, FLOAT, "SqueezeBackward0"),
     Row("corrcoef", lambda x: fnp.clip(_in_dtype_of(x, fnp.corrcoef(x)), -1, 1), FLOAT,
         "ClampBackward1"),
@@ -968,13 +970,15 @@ REDUCTIONS = [
 ]
 
 INDEXING = [
-    Row("gather", _gathering.gather, KEEP),
-    Row("take_along_dim", _gathering.take_along_dim, KEEP, "GatherBackward0"),
-    Row("take", lambda x, index: fnp.take(fnp.reshape(x, (-1,)), np.asarray(index)), KEEP),
+    Row("gather", _gathering.gather, KEEP, saves_inputs=True),
+    Row("take_along_dim", _gathering.take_along_dim, KEEP, "GatherBackward0", saves_inputs=True),
+    Row("take", lambda x, index: fnp.take(fnp.reshape(x, (-1,)), np.asarray(index)), KEEP,
+        saves_inputs=True),
     Row("index_select", _gathering.index_select, KEEP),
     Row("masked_select", lambda x, mask: fnp.getitem(
         fnp.broadcast_to(x, np.broadcast_shapes(fnp.shape(x), np.shape(mask))),
-        np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), np.shape(mask)))), KEEP),
+        np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), np.shape(mask)))), KEEP,
+        saves_inputs=True),
     Row("scatter_add", _gathering.scatter_add, KEEP, inplace=True),
     Row("scatter", _gathering.scatter, KEEP, Labels(
         lambda x, dim, index, src=None, *, value=None, reduce=None:
@@ -1036,7 +1040,7 @@ SHAPES = [
     Row("meshgrid", _meshgrid, KEEP, "ExpandBackward0", method=False, view=True),
     Row("cartesian_prod", _cartesian_prod, KEEP, "StackBackward0", method=False,
         passes_input=True),
-    Row("combinations", _combinations, KEEP, "StackBackward0", method=False),
+    Row("combinations", _combinations, KEEP, "StackBackward0", method=False, saves_inputs=True),
     Row("atleast_1d", fnp.atleast_1d, KEEP, "ViewBackward0", method=False, view=True),
     Row("atleast_2d", fnp.atleast_2d, KEEP, "UnsqueezeBackward0", method=False, view=True),
     Row("atleast_3d", fnp.atleast_3d, KEEP, "UnsqueezeBackward0", method=False, view=True),
@@ -1081,7 +1085,8 @@ PRODUCTS = [
     Row("addr", _scaled_products.addr, PROMOTE, inplace=True),
     Row("baddbmm", _scaled_products.baddbmm, PROMOTE, inplace=True, check=_baddbmm_dtypes),
     Row("addbmm", _scaled_products.addbmm, PROMOTE, inplace=True, check=_product_dtypes),
-    Row("cdist", _cdist, PROMOTE, "CdistBackward0", method=False, check=_cdist_floats),
+    Row("cdist", _cdist, PROMOTE, "CdistBackward0", method=False, check=_cdist_floats,
+        saves_inputs=True),
     Row("chain_matmul", lambda *matrices: fla.multi_dot(list(matrices)), PROMOTE,
         "MmBackward0", method=False),
     Row("matrix_power", _matrix_power, KEEP, "LinalgMatrixPowerBackward0"),
@@ -1157,7 +1162,7 @@ LINALG = [
 COMPLEX = [
     Row("real", _real, KEEP, method=False, view=True, passes_input=True),
     Row("imag", fnp.imag, KEEP, method=False, view=True),
-    Row("angle", _angle, FLOAT),
+    Row("angle", _angle, FLOAT, saves_inputs=True),
     Row("view_as_real", lambda x: fnp.stack([fnp.real(x), fnp.imag(x)], axis=-1), KEEP,
         "ViewAsRealBackward0", method=False),
 ]

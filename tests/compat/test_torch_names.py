@@ -560,6 +560,34 @@ def test_an_input_updated_before_backward_raises_or_does_not_matter(expression, 
             np.testing.assert_allclose(a.numpy(), b.numpy(), equal_nan=True)
 
 
+def _refuses_update(expression, leaf, torch):
+    try:
+        _gradients_after_update(expression, leaf, True, torch=torch)
+    except RuntimeError as error:
+        return "modified by an inplace operation" in str(error)
+    return False
+
+
+_SAVING = {row.name for row in _torch_names.ROWS if row.saves_inputs}
+# Refused in PyTorch by an operation before the saving one (PyTorch's fft saves its input
+# unless n or s pads it first; compat's fft keeps none), or by a node compat does not make
+# (a combination of no elements).
+_REFUSED_ELSEWHERE = {("torch.fft.fft(v).angle()", "v"), ("torch.combinations(v[:0])", "v")}
+_SAVING_UPDATES = [(expression, leaf) for name, expression in EXPRESSIONS if name in _SAVING
+                   for leaf in "apmvtbcqs" if re.search(rf"\b{leaf}\b", expression)
+                   and (expression, leaf) not in _REFUSED_ELSEWHERE]
+
+
+# Rows whose PyTorch backward reads their inputs (where funcgrad's rule keeps only indices
+# or masks) refuse an update of an input before backward exactly when PyTorch does.
+@pytest.mark.filterwarnings("ignore::UserWarning", "ignore::RuntimeWarning")
+@pytest.mark.parametrize("expression, leaf", _SAVING_UPDATES,
+                         ids=[f"{e} ({x})" for e, x in _SAVING_UPDATES])
+def test_rows_saving_inputs_refuse_updates_as_torch(expression, leaf):
+    assert _refuses_update(expression, leaf, compat) == _refuses_update(expression, leaf,
+                                                                        real_torch)
+
+
 # The in-place form of every row that has one, on each case written as a method call
 # `x.f(...)`: `x.clone().f_(...)` (PyTorch refuses a result its dtype cannot hold). PyTorch
 # has no derivative for some in-place forms; those are compared on detached tensors.
