@@ -1,5 +1,5 @@
-"""Random PyTorch programs for compat: tensor methods (on tensors and nn.Parameters),
-in-place operations on tensors and their views, detach and clone, no_grad blocks, hooks, retain_grad and backward passes
+"""Random PyTorch programs for compat: tensor methods and functions of one or two values
+(on tensors and nn.Parameters), in-place operations on tensors and their views, detach and clone, no_grad blocks, hooks, retain_grad and backward passes
 (once, or twice with retain_graph), as the text of ``def program(torch)``.
 
 The text is run with ``torch`` bound to compat and to PyTorch (tests/compat/
@@ -119,6 +119,25 @@ def _reordering(b):
     return b.emit(expression, x.shape)
 
 
+def _combining(b):
+    """An operation of two values: a concatenation, a stack, a matrix product, a choice."""
+    x = b.pick()
+    y = b.pick(lambda v: v.shape == x.shape)  # (x itself, at least)
+    kind = b.draw(st.sampled_from(["cat", "stack", "where", "matmul", "softmax", "gather"]))
+    if kind == "cat":
+        return b.emit(f"torch.cat([{x.name}, {y.name}])", (2 * x.shape[0],) + x.shape[1:])
+    if kind == "stack":
+        return b.emit(f"torch.stack([{x.name}, {y.name}], dim=-1)", x.shape + (2,))
+    if kind == "where":
+        return b.emit(f"torch.where({x.name} > {y.name}, {x.name}, {y.name})", x.shape)
+    if kind == "matmul" and len(x.shape) == 2:
+        return b.emit(f"{x.name} @ {y.name}.t()", (x.shape[0], x.shape[0]))
+    if kind == "gather":  # every entry from row 0
+        index = np.zeros(x.shape, dtype=int).tolist()
+        return b.emit(f"{x.name}.gather(0, torch.tensor({index!r}))", x.shape)
+    return b.emit(f"torch.softmax({x.name}, dim=-1)", x.shape)
+
+
 def _binary(b):
     x = b.pick()
     operator = b.draw(st.sampled_from(["+", "-", "*"]))
@@ -205,8 +224,8 @@ def _hook(b):
         b.lines.append(f"{b.pick().name}.retain_grad()")
 
 
-OPERATIONS = (_unary, _unary, _binary, _binary, _reduce, _reordering, _view, _in_place,
-              _in_place, _detach, _no_grad, _hook)
+OPERATIONS = (_unary, _unary, _binary, _binary, _reduce, _reordering, _combining, _view,
+              _in_place, _in_place, _detach, _no_grad, _hook)
 
 
 @st.composite
