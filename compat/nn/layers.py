@@ -269,17 +269,9 @@ class Hardsigmoid(_InplaceActivation):
         return ""
 
 
-class CELU(Module):
-    def __init__(self, alpha=1.0, inplace=False):
-        super().__init__()
-        self.alpha = alpha
-        self.inplace = inplace
-
+class CELU(ELU):
     def forward(self, input):
         return F.celu(input, self.alpha, self.inplace)
-
-    def extra_repr(self):
-        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
 
 
 class Threshold(Module):

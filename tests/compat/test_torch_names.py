@@ -465,12 +465,16 @@ EXPRESSIONS = [(name, e) for name, expressions in CASES.items() for e in express
 # chain_matmul and stft(return_complex=False) are deprecated in PyTorch, which also warns
 # of stft's and istft's default rectangular window; istft warns (both libraries) when
 # `length` asks for more samples than the frames hold.
-@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning",
-                            "ignore:divide by zero encountered:RuntimeWarning",
-                            "ignore:torch.chain_matmul is deprecated:UserWarning",
-                            "ignore:stft with return_complex=False is deprecated:UserWarning",
-                            "ignore:A window was not provided:UserWarning",
-                            "ignore:The length of signal is shorter:UserWarning")
+_EXPECTED_WARNINGS = pytest.mark.filterwarnings(
+    "ignore:invalid value encountered:RuntimeWarning",
+    "ignore:divide by zero encountered:RuntimeWarning",
+    "ignore:torch.chain_matmul is deprecated:UserWarning",
+    "ignore:stft with return_complex=False is deprecated:UserWarning",
+    "ignore:A window was not provided:UserWarning",
+    "ignore:The length of signal is shorter:UserWarning")
+
+
+@_EXPECTED_WARNINGS
 @pytest.mark.parametrize("name, expression", EXPRESSIONS, ids=[e for _, e in EXPRESSIONS])
 def test_torch_name_matches_torch(name, expression):
     check(_case(expression), rtol=1e-4, atol=1e-5, grad_fn_names=name not in COMPOSED)
@@ -478,12 +482,7 @@ def test_torch_name_matches_torch(name, expression):
 
 # The same on nn.Parameter leaves: a subclass of Tensor, which each operation must take as
 # a tensor (the table's operations once took only exact Tensors and failed on these).
-@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning",
-                            "ignore:divide by zero encountered:RuntimeWarning",
-                            "ignore:torch.chain_matmul is deprecated:UserWarning",
-                            "ignore:stft with return_complex=False is deprecated:UserWarning",
-                            "ignore:A window was not provided:UserWarning",
-                            "ignore:The length of signal is shorter:UserWarning")
+@_EXPECTED_WARNINGS
 @pytest.mark.parametrize("name, expression", EXPRESSIONS, ids=[e for _, e in EXPRESSIONS])
 def test_torch_name_takes_parameters_as_torch(name, expression):
     check(_case(expression, parameters=True), rtol=1e-4, atol=1e-5,
@@ -508,12 +507,7 @@ def _overlap(a, b, torch):
     return np.may_share_memory(a._data, b._data)
 
 
-@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning",
-                            "ignore:divide by zero encountered:RuntimeWarning",
-                            "ignore:torch.chain_matmul is deprecated:UserWarning",
-                            "ignore:stft with return_complex=False is deprecated:UserWarning",
-                            "ignore:A window was not provided:UserWarning",
-                            "ignore:The length of signal is shorter:UserWarning")
+@_EXPECTED_WARNINGS
 @pytest.mark.parametrize("name, expression", EXPRESSIONS, ids=[e for _, e in EXPRESSIONS])
 def test_torch_name_shares_memory_as_torch(name, expression):
     check(_memory_shared(expression))
