@@ -73,18 +73,6 @@ def test_conv3d(shape, out_channels, kernel_size, options, dtype):
         check(seeded(case), **TOLERANCES[dtype])
 
 
-@pytest.mark.parametrize("layer", ["Conv3d(3, 6, 3)", "Conv3d(4, 8, (3, 2, 1), groups=2)",
-                                   "Conv3d(2, 5, 2, bias=False, dtype=torch.float64)",
-                                   "ConvTranspose3d(4, 6, 3)",
-                                   "ConvTranspose3d(6, 4, (2, 3, 2), groups=2, bias=False)",
-                                   "ConvTranspose3d(3, 2, 4, dtype=torch.float64)"])
-def test_3d_convolutions_have_torchs_weights_after_the_same_seed(layer):
-    def case(torch):
-        module = eval(f"torch.nn.{layer}")
-        return list(module.named_parameters()), torch.rand(2)  # the stream goes on alike
-    check(seeded(case, 7), rtol=0, atol=0)
-
-
 def test_functional_3d_convolutions_of_integers_and_without_grad():
     def case(torch):
         F = torch.nn.functional
@@ -495,31 +483,6 @@ def test_3d_pooling_layers_print_as_torchs():
 
 
 # ---- channel dropout ---------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("layer, shape", [
-    ("Dropout3d()", (4, 6, 3, 2, 3)), ("Dropout3d(0.2)", (6, 3, 4, 2)),
-    ("Dropout3d(0.3)", (4, 5, 3)), ("Dropout3d(0.4)", (3, 4)), ("Dropout3d(0.5)", (7,)),
-    ("Dropout3d(0.6)", (2, 3, 2, 2, 2, 2)), ("Dropout3d(1.0)", (2, 3, 2, 2, 2)),
-    ("Dropout3d(0.0)", (2, 3, 2, 2, 2)), ("Dropout3d(0.5, inplace=True)", (3, 4, 2, 2, 2)),
-    ("Dropout3d(0.5, True)", (5, 2, 3, 2)), ("Dropout3d(0.5, True)", (5, 2)),
-])
-def test_dropout3d_draws_torchs_masks(layer, shape):
-    def case(torch):
-        module = eval(f"torch.nn.{layer}")
-        x = torch.randn(shape, requires_grad=True)
-        y = x * 1  # (an in-place dropout needs a tensor that is not a leaf)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            out = module(y)
-            _backward_through(torch, out, torch.float32)
-            module.eval()
-            evaluated = module(x.detach())
-        return out, x.grad, evaluated, repr(module), torch.rand(2), \
-            [str(w.message) for w in caught]
-    # An unbatched in-place Dropout3d's node is PyTorch's SqueezeBackward4 (of its squeeze_).
-    check(seeded(case), grad_fn_names="inplace" not in layer and "True" not in layer
-          or len(shape) == 5)
 
 
 @pytest.mark.parametrize("misuse", ["torch.nn.Dropout3d(1.5)", "torch.nn.Dropout3d(-0.1)",

@@ -92,7 +92,12 @@ def test_conv1d(shape, out_channels, kernel_size, options, dtype):
 
 @pytest.mark.parametrize("layer", ["Conv2d(3, 6, 5)", "Conv2d(4, 8, (3, 2), groups=2)",
                                    "Conv1d(2, 5, 7, bias=False)",
-                                   "Conv2d(6, 16, 5, dtype=torch.float64)"])
+                                   "Conv2d(6, 16, 5, dtype=torch.float64)", "Conv3d(3, 6, 3)",
+                                   "Conv3d(4, 8, (3, 2, 1), groups=2)",
+                                   "Conv3d(2, 5, 2, bias=False, dtype=torch.float64)",
+                                   "ConvTranspose3d(4, 6, 3)",
+                                   "ConvTranspose3d(6, 4, (2, 3, 2), groups=2, bias=False)",
+                                   "ConvTranspose3d(3, 2, 4, dtype=torch.float64)"])
 def test_conv_layers_have_torchs_weights_after_the_same_seed(layer):
     def case(torch):
         module = eval(f"torch.nn.{layer}")

@@ -575,6 +575,11 @@ def test_pool_1d_and_adaptive_max_misuse_raises_torchs_error(misuse):
     ("Dropout1d(0.4)", (4, 6, 5)), ("Dropout1d()", (6, 5)), ("Dropout2d(1.0)", (2, 3, 4, 4)),
     ("Dropout2d(0.0)", (2, 3, 4, 4)), ("Dropout1d(0.5, inplace=True)", (3, 4, 5)),
     ("Dropout1d(0.5, inplace=True)", (4, 5)), ("Dropout2d(0.5, True)", (2, 3, 4, 4)),
+    ("Dropout3d()", (4, 6, 3, 2, 3)), ("Dropout3d(0.2)", (6, 3, 4, 2)),
+    ("Dropout3d(0.3)", (4, 5, 3)), ("Dropout3d(0.4)", (3, 4)), ("Dropout3d(0.5)", (7,)),
+    ("Dropout3d(0.6)", (2, 3, 2, 2, 2, 2)), ("Dropout3d(1.0)", (2, 3, 2, 2, 2)),
+    ("Dropout3d(0.0)", (2, 3, 2, 2, 2)), ("Dropout3d(0.5, inplace=True)", (3, 4, 2, 2, 2)),
+    ("Dropout3d(0.5, True)", (5, 2, 3, 2)), ("Dropout3d(0.5, True)", (5, 2)),
 ])
 def test_channel_dropout_draws_torchs_masks(layer, shape):
     def case(torch):
@@ -589,8 +594,11 @@ def test_channel_dropout_draws_torchs_masks(layer, shape):
             evaluated = module(x.detach())
         return out, x.grad, evaluated, repr(module), torch.rand(2), \
             [str(w.message) for w in caught]
-    # An unbatched in-place Dropout1d's node is PyTorch's SqueezeBackward4 (of its squeeze_).
-    check(seeded(case), grad_fn_names=layer != "Dropout1d(0.5, inplace=True)" or len(shape) == 3)
+    # An unbatched in-place Dropout1d's or Dropout3d's node is PyTorch's SqueezeBackward4
+    # (of its squeeze_).
+    in_place = "inplace=True" in layer or "True)" in layer
+    batched = len(shape) == int(layer[len("Dropout")]) + 2
+    check(seeded(case), grad_fn_names=not in_place or batched)
 
 
 @pytest.mark.parametrize("misuse", [
