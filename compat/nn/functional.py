@@ -703,17 +703,25 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
     return _feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
 
 
+def _warn_unless_image_rank(input, spatial):
+    """PyTorch's deprecation of dropout{spatial}d on an input of another rank than an image
+    of `spatial` dimensions with channels, with or without a batch."""
+    if input.dim() not in (spatial + 1, spatial + 2):
+        name = f"dropout{spatial}d"
+        warnings.warn(f"{name}: Received a {input.dim()}-D input to {name}, which is "
+                      f"deprecated and will result in an error in a future release. To retain "
+                      f"the behavior and silence this warning, please use dropout instead. "
+                      f"Note that {name} exists to provide channel-wise dropout on inputs "
+                      f"with {spatial} spatial dimensions, a channel dimension, and an optional "
+                      f"batch dimension (i.e. {spatial + 1}D or {spatial + 2}D inputs).",
+                      UserWarning, stacklevel=3)
+
+
 def dropout2d(input, p=0.5, training=True, inplace=False):
     """Channel dropout of input (N, C, H, W); a 3-d input is taken as (N, C, L), with
     PyTorch's warning."""
     check_probability(p)
-    if input.dim() not in (3, 4):
-        warnings.warn(f"dropout2d: Received a {input.dim()}-D input to dropout2d, which is "
-                      f"deprecated and will result in an error in a future release. To retain "
-                      f"the behavior and silence this warning, please use dropout instead. "
-                      f"Note that dropout2d exists to provide channel-wise dropout on inputs "
-                      f"with 2 spatial dimensions, a channel dimension, and an optional batch "
-                      f"dimension (i.e. 3D or 4D inputs).", UserWarning, stacklevel=2)
+    _warn_unless_image_rank(input, 2)
     if input.dim() == 3:
         warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that "
                       "channel-wise 1D dropout behavior is desired - input is interpreted as "
@@ -729,13 +737,7 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     """Channel dropout of input (N, C, D, H, W) or (C, D, H, W); an input of another rank
     is taken as unbatched, with PyTorch's warning."""
     check_probability(p)
-    if input.dim() not in (4, 5):
-        warnings.warn(f"dropout3d: Received a {input.dim()}-D input to dropout3d, which is "
-                      f"deprecated and will result in an error in a future release. To retain "
-                      f"the behavior and silence this warning, please use dropout instead. "
-                      f"Note that dropout3d exists to provide channel-wise dropout on inputs "
-                      f"with 3 spatial dimensions, a channel dimension, and an optional batch "
-                      f"dimension (i.e. 4D or 5D inputs).", UserWarning, stacklevel=2)
+    _warn_unless_image_rank(input, 3)
     if input.dim() == 5:
         return _feature_dropout(input, p, training, inplace)
     if inplace and input.dim():  # one draw per channel, as for a batch of one
