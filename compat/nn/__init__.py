@@ -4,16 +4,18 @@ from . import functional, init, utils
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import (Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d,
                    ConvTranspose3d)
-from .layers import (CELU, ELU, GELU, GLU, SELU, Bilinear, CosineSimilarity, Dropout, Dropout1d,
-                     Dropout2d, Dropout3d, Embedding, Flatten, Fold, Hardshrink, Hardsigmoid,
-                     Hardswish, Hardtanh, Identity, LeakyReLU, Linear, LogSigmoid, LogSoftmax, Mish,
-                     PairwiseDistance, PixelShuffle, PixelUnshuffle, PReLU, ReLU, ReLU6, SiLU,
-                     Sigmoid, Softmax, Softmax2d, Softmin, Softplus, Softshrink, Softsign, Tanh,
-                     Tanhshrink, Threshold, Unflatten, Unfold, Upsample)
+from .layers import (CELU, ELU, GELU, GLU, SELU, Bilinear, ChannelShuffle, CosineSimilarity,
+                     Dropout, Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, Fold,
+                     Hardshrink, Hardsigmoid, Hardswish, Hardtanh, Identity, LeakyReLU, Linear,
+                     LogSigmoid, LogSoftmax, Mish, PairwiseDistance, PixelShuffle,
+                     PixelUnshuffle, PReLU, ReLU, ReLU6, SiLU, Sigmoid, Softmax, Softmax2d,
+                     Softmin, Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold,
+                     Unflatten, Unfold, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d)
 from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss,
                    GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
                    MarginRankingLoss, MSELoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
-                   NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss, TripletMarginLoss)
+                   NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss, TripletMarginLoss,
+                   TripletMarginWithDistanceLoss)
 from .module import Module
 from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,
                             InstanceNorm2d, InstanceNorm3d, LayerNorm, LocalResponseNorm,
@@ -25,7 +27,7 @@ from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d
 from .parameter import Parameter
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d,
                       AdaptiveMaxPool2d, AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d,
-                      MaxPool1d, MaxPool2d, MaxPool3d)
+                      LPPool1d, LPPool2d, LPPool3d, MaxPool1d, MaxPool2d, MaxPool3d)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .transformer import (MultiheadAttention, Transformer, TransformerDecoder,
                           TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer)
@@ -56,4 +58,7 @@ __all__ = [
     "TransformerDecoderLayer", "TransformerDecoder", "Transformer",
     "Conv3d", "ConvTranspose3d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d",
     "AdaptiveMaxPool3d", "Dropout3d",
+    "LPPool1d", "LPPool2d", "LPPool3d", "ChannelShuffle", "UpsamplingNearest2d",
+    "UpsamplingBilinear2d",
+    "TripletMarginWithDistanceLoss",
 ]

@@ -108,6 +108,20 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     """max(0, margin + d(anchor, positive) - d(anchor, negative)), d the p-norm distance;
     with swap, d(positive, negative) replaces the second distance where it is smaller."""
     reduction = reduction_of(size_average, reduce, reduction)
+    return _triplet_loss(anchor, positive, negative, lambda x, y: pairwise_distance(x, y, p, eps),
+                         margin, swap, reduction)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
+                                      margin=1.0, swap=False, reduction="mean"):
+    """triplet_margin_loss with any distance (pairwise_distance if None)."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return _triplet_loss(anchor, positive, negative, distance_function or pairwise_distance,
+                         margin, swap, reduction)
+
+
+def _triplet_loss(anchor, positive, negative, distance, margin, swap, reduction):
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
     dims = anchor.dim(), positive.dim(), negative.dim()
@@ -115,10 +129,10 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
         raise RuntimeError("The anchor, positive, and negative tensors are expected to have "
                            "the same number of dimensions, but got: anchor {}D, positive {}D, "
                            "and negative {}D inputs".format(*dims))
-    to_positive = pairwise_distance(anchor, positive, p, eps)
-    to_negative = pairwise_distance(anchor, negative, p, eps)
+    to_positive = distance(anchor, positive)
+    to_negative = distance(anchor, negative)
     if swap:
-        to_negative = _ops.minimum(to_negative, pairwise_distance(positive, negative, p, eps))
+        to_negative = _ops.minimum(to_negative, distance(positive, negative))
     return _reduce((margin + to_positive - to_negative).clamp_min(0), reduction)
 
 

@@ -1139,15 +1139,53 @@ def _logits_cross_entropy(x, t, weight, pos_weight, reduction):
     return _reduced(losses, reduction)
 
 
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """interpolate, under its deprecated name."""
+    _warn_of_upsample("upsample")
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    _warn_of_upsample("upsample_nearest")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    _warn_of_upsample("upsample_bilinear")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def _with_indices(pool):
+    """`pool` with return_indices=True: PyTorch's F.<pool>_with_indices."""
+    def pooled(*args, **kwargs):
+        return pool(*args, **kwargs, return_indices=True)
+    pooled.__name__ = pooled.__qualname__ = f"{pool.__name__}_with_indices"
+    return pooled
+
+
+max_pool1d_with_indices = _with_indices(max_pool1d)
+max_pool2d_with_indices = _with_indices(max_pool2d)
+max_pool3d_with_indices = _with_indices(max_pool3d)
+adaptive_max_pool1d_with_indices = _with_indices(adaptive_max_pool1d)
+adaptive_max_pool2d_with_indices = _with_indices(adaptive_max_pool2d)
+adaptive_max_pool3d_with_indices = _with_indices(adaptive_max_pool3d)
+
+
+def _warn_of_upsample(name):
+    warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
+                  f"instead.", UserWarning, stacklevel=3)
+
+
 # (imported last: they compose the functions above)
 from ._distances import cosine_similarity, pairwise_distance  # noqa: E402
 from ._likelihood_losses import gaussian_nll_loss, poisson_nll_loss  # noqa: E402
 from ._blocks import fold, pixel_shuffle, pixel_unshuffle, unfold  # noqa: E402
 from ._norms import instance_norm, local_response_norm, rms_norm  # noqa: E402
+from ._pool_variants import channel_shuffle, lp_pool1d, lp_pool2d, lp_pool3d  # noqa: E402
 from ._margin_losses import (cosine_embedding_loss, hinge_embedding_loss,  # noqa: E402
                              margin_ranking_loss, multi_margin_loss,
                              multilabel_soft_margin_loss, soft_margin_loss,
-                             triplet_margin_loss)
+                             triplet_margin_loss, triplet_margin_with_distance_loss)
 
 __all__ = [
     "relu", "leaky_relu", "elu", "silu", "gelu", "softplus", "tanh", "sigmoid", "softmax",
@@ -1168,5 +1206,9 @@ __all__ = [
     "scaled_dot_product_attention", "multi_head_attention_forward", "bilinear",
     "pixel_shuffle", "pixel_unshuffle", "unfold", "fold",
     "conv3d", "conv_transpose3d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d",
-    "adaptive_max_pool3d", "dropout3d",
+    "adaptive_max_pool3d", "dropout3d", "lp_pool1d", "lp_pool2d", "lp_pool3d",
+    "channel_shuffle", "upsample", "upsample_nearest", "upsample_bilinear",
+    "triplet_margin_with_distance_loss", "max_pool1d_with_indices", "max_pool2d_with_indices",
+    "max_pool3d_with_indices", "adaptive_max_pool1d_with_indices",
+    "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices",
 ]

@@ -282,9 +282,44 @@ MISUSES = {
                                                             t.ones(3, 4), reduction="bad"),
     "cosine similarity of integers": lambda t: _f(t).cosine_similarity(t.tensor([1, 2]),
                                                                        t.tensor([1, 2])),
+    "distance triplet reduction": lambda t: _f(t).triplet_margin_with_distance_loss(
+        t.randn(3, 4), t.randn(3, 4), t.randn(3, 4), reduction="bad"),
+    "distance triplet margin": lambda t: t.nn.TripletMarginWithDistanceLoss(margin=0.0),
+    "distance triplet dimensions": lambda t: _f(t).triplet_margin_with_distance_loss(
+        t.randn(3, 4), t.randn(3, 4), t.randn(4)),
 }
 
 
 @pytest.mark.parametrize("misuse", list(MISUSES))
 def test_misuse_raises_torchs_error(misuse):
     assert_same_error(MISUSES[misuse])
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("distance", [None, "cosine", "module"])
+@pytest.mark.parametrize("swap", [False, True])
+def test_triplet_margin_with_distance_loss(distance, swap, reduction):
+    def case(torch):
+        function = {None: None, "module": torch.nn.PairwiseDistance(p=1.0),
+                    "cosine": lambda x, y: 1.0 - torch.nn.functional.cosine_similarity(x, y)
+                    }[distance]
+        anchor, positive, negative = (_randn(torch, 5, 3) for _ in range(3))
+        loss = torch.nn.TripletMarginWithDistanceLoss(distance_function=function, margin=0.5,
+                                                      swap=swap, reduction=reduction)
+        out = loss(anchor, positive, negative)
+        out.backward(torch.ones_like(out))
+        return repr(loss), out, anchor.grad, positive.grad, negative.grad
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("call", [
+    "max_pool1d_with_indices(x[0], 2)", "max_pool2d_with_indices(x, 2, 1)",
+    "max_pool3d_with_indices(x[None], 2)", "adaptive_max_pool1d_with_indices(x[0], 2)",
+    "adaptive_max_pool2d_with_indices(x, (2, 3))", "adaptive_max_pool3d_with_indices(x[None], 2)"])
+def test_pools_with_indices(call):
+    def case(torch):
+        x = torch.randn(2, 4, 4, 4, requires_grad=True)
+        out, indices = eval(f"torch.nn.functional.{call}", {"torch": torch, "x": x})
+        out.backward(torch.randn(out.shape))
+        return out, indices, x.grad
+    check(seeded(case))

@@ -1,6 +1,8 @@
 """compat.nn's PixelShuffle, PixelUnshuffle, Unfold, Fold and Bilinear (and their
 functions) against torch.nn 2.13: values (with PyTorch's grad_fn names), gradients, seeded
 parameters, reprs and error texts."""
+import warnings
+
 import pytest
 
 from compat_harness import assert_same_error, check, check_printed, gradients, seeded
@@ -134,9 +136,78 @@ MISUSES = {
     "bilinear bias dtype": lambda t: t.nn.functional.bilinear(
         t.randn(4, 3), t.randn(4, 2), t.randn(5, 3, 2), t.randn(5).double()),
     "bilinear no features": lambda t: t.nn.Bilinear(0, 2, 3),
+    "shuffle groups": lambda t: t.nn.functional.channel_shuffle(t.randn(1, 2, 4, 4), 3),
+    "shuffle no groups": lambda t: t.nn.functional.channel_shuffle(t.randn(1, 2, 4, 4), 0),
+    "channel shuffle rank": lambda t: t.nn.functional.channel_shuffle(t.randn(4, 2), 1),
 }
 
 
 @pytest.mark.parametrize("misuse", list(MISUSES))
 def test_misuse_raises_torchs_error(misuse):
     assert_same_error(MISUSES[misuse])
+
+
+# ---- power-average pools, the channel shuffle, the upsampling layers --------------------------
+
+
+@pytest.mark.parametrize("function, shape, arguments, options", [
+    ("lp_pool1d", (2, 3, 7), (2, 3), {}), ("lp_pool1d", (3, 8), (1.5, 2, 2), {}),
+    ("lp_pool2d", (1, 2, 6, 6), (2, 2), {}), ("lp_pool2d", (1, 2, 7, 5), (3, (2, 3)),
+                                             {"ceil_mode": True}),
+    ("lp_pool2d", (2, 6, 6), (float("inf"), 2), {}),
+    ("lp_pool2d", (1, 2, 6, 6), (-float("inf"), 3, 2), {}),
+    ("lp_pool3d", (1, 2, 4, 4, 4), (2, 2), {}), ("lp_pool3d", (2, 4, 5, 4), (1, (2, 3, 2)),
+                                                 {"stride": 1}),
+])
+def test_lp_pools(function, shape, arguments, options):
+    def case(torch):
+        x = (torch.rand(*shape) + 0.1).requires_grad_()  # (positive: p-th powers of any p)
+        out = getattr(torch.nn.functional, function)(x, *arguments, **options)
+        out.backward(torch.arange(out.numel(), dtype=out.dtype).reshape(out.shape))
+        return out, x.grad
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("shape, groups", [((2, 6, 3), 2), ((1, 6, 2, 2), 3), ((3, 4, 2, 1, 2), 4),
+                                           ((2, 5, 3), 1)])
+def test_channel_shuffle(shape, groups):
+    check(_applied("channel_shuffle", shape, groups))
+
+
+def test_pool_and_shuffle_modules():
+    def case(torch):
+        nn = torch.nn
+        x = torch.rand(2, 4, 6, 6, requires_grad=True)
+        layers = [nn.LPPool2d(2, 3), nn.LPPool1d(1.5, 2, stride=1), nn.LPPool3d(2, 2),
+                  nn.ChannelShuffle(2)]
+        outs = [layers[0](x), layers[1](x[0]), layers[2](x[None]), layers[3](x)]
+        sum(out.sum() for out in outs).backward()
+        return [repr(layer) for layer in layers], outs, x.grad
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("layer", ["UpsamplingNearest2d(scale_factor=2)",
+                                   "UpsamplingNearest2d(size=(5, 3))",
+                                   "UpsamplingBilinear2d(scale_factor=1.5)",
+                                   "UpsamplingBilinear2d(size=4)"])
+def test_upsampling_layers(layer):
+    def case(torch):
+        module = eval(f"torch.nn.{layer}")
+        x = torch.randn(1, 2, 3, 4, requires_grad=True)
+        out = module(x)
+        out.backward(torch.randn(out.shape))
+        return repr(module), out, x.grad
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("call", ["upsample(x, scale_factor=2, mode='bilinear')",
+                                  "upsample_nearest(x, size=5)",
+                                  "upsample_bilinear(x, scale_factor=2)"])
+def test_deprecated_upsampling_functions_warn_and_interpolate(call):
+    def case(torch):
+        names = {"torch": torch, "x": torch.randn(1, 2, 3, 4)}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = eval(f"torch.nn.functional.{call}", names)
+        return out, [str(w.message) for w in caught]
+    check(seeded(case))
