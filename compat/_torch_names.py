@@ -937,22 +937,26 @@ REDUCTIONS = [
 ]
 
 INDEXING = [
-    Row("gather", _gathering.gather, KEEP),
-    Row("take_along_dim", _gathering.take_along_dim, KEEP, "GatherBackward0"),
-    Row("take", lambda x, index: fnp.take(fnp.reshape(x, (-1,)), np.asarray(index)), KEEP),
-    Row("index_select", _gathering.index_select, KEEP),
+    Row("gather", _gathering.gather, KEEP, indices=("index",)),
+    Row("take_along_dim", _gathering.take_along_dim, KEEP, "GatherBackward0",
+        indices=("indices",)),
+    Row("take", lambda x, index: fnp.take(fnp.reshape(x, (-1,)), np.asarray(index)), KEEP,
+        indices=("index",)),
+    Row("index_select", _gathering.index_select, KEEP, indices=("index",)),
     Row("masked_select", lambda x, mask: fnp.getitem(
         fnp.broadcast_to(x, np.broadcast_shapes(fnp.shape(x), np.shape(mask))),
-        np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), np.shape(mask)))), KEEP),
-    Row("scatter_add", _gathering.scatter_add, KEEP, inplace=True),
+        np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), np.shape(mask)))), KEEP,
+        indices=("mask",)),
+    Row("scatter_add", _gathering.scatter_add, KEEP, inplace=True, indices=("index",)),
     Row("scatter", _gathering.scatter, KEEP, Labels(
         lambda x, dim, index, src=None, *, value=None, reduce=None:
         "ScatterBackward0" if isinstance(src, Tensor) else "ScatterBackward1",
-        "ScatterBackward0", "ScatterBackward1"), inplace=True),
-    Row("scatter_reduce", _gathering.scatter_reduce, KEEP, inplace=True),
-    Row("masked_scatter", _gathering.masked_scatter, KEEP, inplace=True),
-    Row("index_add", _gathering.index_add, KEEP, inplace=True),
-    Row("index_fill", _gathering.index_fill, KEEP, "IndexFillBackward0", inplace=True),
+        "ScatterBackward0", "ScatterBackward1"), inplace=True, indices=("index",)),
+    Row("scatter_reduce", _gathering.scatter_reduce, KEEP, inplace=True, indices=("index",)),
+    Row("masked_scatter", _gathering.masked_scatter, KEEP, inplace=True, indices=("mask",)),
+    Row("index_add", _gathering.index_add, KEEP, inplace=True, indices=("index",)),
+    Row("index_fill", _gathering.index_fill, KEEP, "IndexFillBackward0", inplace=True,
+        indices=("index",)),
     Row("narrow", _gathering.narrow, KEEP, "SliceBackward0", view=True),
     Row("select", _gathering.select, KEEP, "SelectBackward0", view=True),
 ]
@@ -987,7 +991,7 @@ SHAPES = [
     Row("repeat_interleave", _repeat_interleave, KEEP, Labels(
         lambda x, repeats, dim=None, *, output_size=None: "ViewBackward0"
         if isinstance(repeats, int) else "IndexSelectBackward0",
-        "ViewBackward0", "IndexSelectBackward0")),
+        "ViewBackward0", "IndexSelectBackward0"), indices=("repeats",)),
     Row("movedim", _movedim, KEEP, "PermuteBackward0", view=True),
     Row("moveaxis", _movedim, KEEP, "PermuteBackward0", view=True),
     Row("swapaxes", lambda x, axis0, axis1: fnp.swapaxes(x, axis0, axis1), KEEP,

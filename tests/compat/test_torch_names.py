@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from compat import _torch_names
-from compat_harness import check
+from compat_harness import check, graph
 
 # name -> expressions in the inputs of `_inputs`; each is run under compat and torch.
 CASES = {
@@ -226,7 +226,8 @@ CASES = {
     "trace": ["m.trace()", "torch.trace(a)"],
     "repeat": ["a.repeat(2, 1)", "v.repeat(2, 2)"],
     "tile": ["a.tile((2,))", "torch.tile(v, (2, 1))"],
-    "repeat_interleave": ["a.repeat_interleave(2)", "torch.repeat_interleave(a, 2, dim=0)"],
+    "repeat_interleave": ["a.repeat_interleave(2)", "torch.repeat_interleave(a, 2, dim=0)",
+                          "a.repeat_interleave(torch.tensor([1, 2]), dim=0)"],
     "movedim": ["b.movedim(0, 2)", "torch.movedim(b, (0, 1), (1, 2))"],
     "moveaxis": ["torch.moveaxis(b, 2, 0)"],
     "swapaxes": ["a.swapaxes(0, 1)"],
@@ -502,6 +503,25 @@ INPLACE = [(name, _METHOD_CALL.sub(
 @pytest.mark.parametrize("name, expression", INPLACE, ids=[e for _, e in INPLACE])
 def test_inplace_form_matches_torch(name, expression):
     check(_case(expression), rtol=1e-4, atol=1e-5, grad_fn_names=name not in COMPOSED)
+
+
+# The rows that take index tensors or masks, whose nodes PyTorch gives only the
+# differentiable inputs as next_functions (compat once listed the index too, as None).
+INDEXED = [(name, expression) for name, expression in EXPRESSIONS + INPLACE
+           if name in {"gather", "take_along_dim", "take", "index_select", "masked_select",
+                       "scatter_add", "scatter", "scatter_reduce", "masked_scatter",
+                       "index_add", "index_fill", "repeat_interleave"}]
+
+
+@pytest.mark.parametrize("name, expression", INDEXED, ids=[e for _, e in INDEXED])
+def test_index_tensors_are_no_inputs_of_the_node_as_in_torch(name, expression):
+    def case(torch):
+        tensors = _tensors(eval(expression, _inputs(torch)), torch)
+        if name in ("take_along_dim", "repeat_interleave"):  # PyTorch's node takes an
+            # expand, view or clone of the input (decomposition of its own): edges counted
+            return [len(t.grad_fn.next_functions) for t in tensors]
+        return [graph(t) for t in tensors]
+    check(case)
 
 
 def test_istft_warns_when_length_exceeds_the_frames():
