@@ -1321,8 +1321,9 @@ def masked_fill(input, mask, value):
                            f"tensor with {value.dim()} dimension(s).")
     dtype = input.dtype
     out = fnp.where(mask._data, operand(value, dtype), engine(input))
-    edges = (input, value) if isinstance(value, Tensor) else (input,)
-    return wrap(out, "MaskedFillBackward0", edges, others=(mask,))
+    if isinstance(value, Tensor):  # PyTorch's overload for a tensor value
+        return wrap(out, "MaskedFillBackward1", (input, value), others=(mask,))
+    return wrap(out, "MaskedFillBackward0", (input,), others=(mask,))
 
 
 def softmax_dim(input, dim, name, stacklevel=3):

@@ -955,7 +955,9 @@ INDEXING = [
     Row("scatter_reduce", _gathering.scatter_reduce, KEEP, inplace=True, indices=("index",)),
     Row("masked_scatter", _gathering.masked_scatter, KEEP, inplace=True, indices=("mask",)),
     Row("index_add", _gathering.index_add, KEEP, inplace=True, indices=("index",)),
-    Row("index_fill", _gathering.index_fill, KEEP, "IndexFillBackward0", inplace=True,
+    Row("index_fill", _gathering.index_fill, KEEP, Labels(
+        lambda x, dim, index, value: "IndexFillBackward1" if isinstance(value, Tensor)
+        else "IndexFillBackward0", "IndexFillBackward0", "IndexFillBackward1"), inplace=True,
         indices=("index",)),
     Row("narrow", _gathering.narrow, KEEP, "SliceBackward0", view=True),
     Row("select", _gathering.select, KEEP, "SelectBackward0", view=True),

@@ -204,7 +204,8 @@ CASES = {
     "index_add": ["a.index_add(1, torch.tensor([0, 0]), p[:, :2])",
                   "a.clone().index_add_(0, torch.tensor([1]), p[:1], alpha=2)"],
     "index_fill": ["a.index_fill(1, torch.tensor([0, 2]), -1.0)",
-                   "a.clone().index_fill_(0, torch.tensor([1]), 2.0)"],
+                   "a.clone().index_fill_(0, torch.tensor([1]), 2.0)",
+                   "a.index_fill(0, torch.tensor([1]), v[2])"],
     "narrow": ["a.narrow(1, 1, 2)", "torch.narrow(a, 0, -1, 1)"],
     "select": ["a.select(1, 2)", "torch.select(a, 0, -1)"],
     # shapes
