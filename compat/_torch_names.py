@@ -940,8 +940,7 @@ INDEXING = [
     Row("gather", _gathering.gather, KEEP, indices=("index",)),
     Row("take_along_dim", _gathering.take_along_dim, KEEP, "GatherBackward0",
         indices=("indices",)),
-    Row("take", lambda x, index: fnp.take(fnp.reshape(x, (-1,)), np.asarray(index)), KEEP,
-        indices=("index",)),
+    Row("take", _gathering.take, KEEP, indices=("index",)),
     Row("index_select", _gathering.index_select, KEEP, indices=("index",)),
     Row("masked_select", lambda x, mask: fnp.getitem(
         fnp.broadcast_to(x, np.broadcast_shapes(fnp.shape(x), np.shape(mask))),

@@ -143,6 +143,35 @@ OPS = {
     "scatter out of range": "torch.zeros(3).scatter_(0, torch.tensor([5]), 1.)",
     "scatter_add out of range": "torch.zeros(3).scatter_add_(0, torch.tensor([5]), torch.ones(1))",
     "index_select dim out of range": "torch.ones(2, 3).index_select(2, torch.tensor([0]))",
+    # PyTorch's index_select kernels word their bound checks apart: along dim 1, of an
+    # empty tensor, of a scalar and the others
+    "index_select out of range along 1": "torch.ones(2, 3).index_select(1, torch.tensor([3]))",
+    "index_select negative along -1": "torch.ones(2, 3).index_select(-1, torch.tensor([0, -1]))",
+    "index_select out of range along 1 of 3 dims": (
+        "torch.ones(2, 3, 4).index_select(1, torch.tensor(3, dtype=torch.int32))"),
+    "index_select out of range along 2": "torch.ones(2, 3, 4).index_select(2, torch.tensor([4]))",
+    "index_select of an empty tensor out of range": (
+        "torch.ones(2, 0).index_select(0, torch.tensor([5]))"),
+    "index_select along an empty dim": "torch.ones(0, 3).index_select(0, torch.tensor([0]))",
+    "index_select of a scalar out of range": "torch.tensor(1.).index_select(0, torch.tensor(-1))",
+    "index_select of a scalar by two": "torch.tensor(1.).index_select(0, torch.tensor([0, 0]))",
+    "index_select of a scalar dim out of range": (
+        "torch.tensor(1.).index_select(1, torch.tensor([0]))"),
+    "take out of range": "torch.ones(2, 3).take(torch.tensor([1, 9, -9]))",
+    "take negative out of range": "torch.ones(2, 3).take(torch.tensor(-7))",
+    "take from an empty tensor": "torch.ones(0, 2).take(torch.tensor([0]))",
+    "take of int32": "torch.ones(2, 3).take(torch.tensor([1], dtype=torch.int32))",
+    "take_along_dim flat out of range": "torch.ones(2, 3).take_along_dim(torch.tensor([[-1]]))",
+    "take_along_dim flat of floats": "torch.ones(2, 3).take_along_dim(torch.tensor([[1.]]))",
+    "take_along_dim of int32": ("torch.ones(2, 3).take_along_dim("
+                                "torch.tensor([[1]], dtype=torch.int32), 1)"),
+    "take_along_dim dimensions": "torch.ones(2, 3).take_along_dim(torch.tensor([1]), 5)",
+    "take_along_dim dimensions of int32": ("torch.ones(3).take_along_dim("
+                                           "torch.tensor(0, dtype=torch.int32), 0)"),
+    "take_along_dim shapes": ("torch.ones(2, 3, 4).take_along_dim("
+                              "torch.ones(2, 2, 5, dtype=torch.long), -1)"),
+    "take_along_dim along an empty dim": ("torch.ones(2, 0).take_along_dim("
+                                          "torch.tensor([[1]]), 1)"),
     # dims
     "sum dim out of range": "torch.ones(2, 3).sum(2)",
     "mean negative dim out of range": "torch.ones(2, 3).mean(-3)",
@@ -750,6 +779,24 @@ def test_gathers_of_random_shapes_like_torch(name, shape, index, src, dim, int32
         if name == "scatter_reduce":
             return x.scatter_reduce(dim, where, torch.ones(src), reduce, include_self=include)
         return getattr(x, name)(dim, where, torch.ones(src))
+    _same_outcome(case)
+
+
+@given(name=st.sampled_from(["index_select", "take", "take_along_dim"]), shape=_shapes(1, 3),
+       index=_shapes(0, 3), dim=st.one_of(st.none(), st.integers(-4, 3)), int32=st.booleans(),
+       data=st.data())
+def test_selections_of_random_shapes_like_torch(name, shape, index, dim, int32, data):
+    """index_select, take and take_along_dim (dim None: of the flattened tensor) with index
+    tensors of random shapes and values (in range or not), PyTorch's kernels' checks."""
+    values = data.draw(st.lists(st.integers(-5, 5), min_size=int(np.prod(index)),
+                                max_size=int(np.prod(index))))
+
+    def case(torch):
+        x = torch.arange(float(np.prod(shape))).reshape(shape)
+        where = torch.tensor(values, dtype=torch.int32 if int32 else torch.int64).reshape(index)
+        if name == "index_select":
+            return x.index_select(dim or 0, where)
+        return x.take(where) if name == "take" else x.take_along_dim(where, dim)
     _same_outcome(case)
 
 

@@ -171,9 +171,11 @@ CASES = {
     "dist": ["torch.dist(a, p)", "a.dist(p, 1)"],
     # indexing
     "gather": ["a.gather(1, i)", "torch.gather(a, 0, i[:, :1])"],
-    "take_along_dim": ["torch.take_along_dim(a, i, 1)", "a.take_along_dim(i)"],
-    "take": ["a.take(i)"],
-    "index_select": ["a.index_select(1, torch.tensor([2, 0, 2]))"],
+    "take_along_dim": ["torch.take_along_dim(a, i, 1)", "a.take_along_dim(i)",
+                       "a.take_along_dim(torch.tensor([[-4, 5]]), 1)"],  # modulo the size
+    "take": ["a.take(i)", "a.take(-i)"],
+    "index_select": ["a.index_select(1, torch.tensor([2, 0, 2]))",
+                     "a.index_select(1, torch.tensor(1))"],
     "masked_select": ["a.masked_select(a > 0)", "torch.masked_select(a, n > 0)"],
     "scatter_add": ["a.scatter_add(1, i, p[:, :2])",
                     "torch.scatter_add(a, 0, i[:, 1:] // 2, p[:, :1])",
