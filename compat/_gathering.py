@@ -9,7 +9,7 @@ import funcgrad.numpy as fnp
 from funcgrad.core import shape_of, unbox_all
 
 from . import _dtypes
-from ._dim_args import checked_dims
+from ._dim_args import checked_dims, existing_dims
 from ._record import broadcast_error
 
 
@@ -302,7 +302,7 @@ def take_along_dim(x, indices, dim=None):
     if indices.dtype != np.int64:
         raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
                            f"{_scalar_type(indices)}")
-    axis = checked_dims(x, dim)
+    axis = existing_dims(x, checked_dims(x, dim))  # (a 0-d tensor's dim 0 or -1: dim 0)
     shape = list(fnp.shape(x))
     clash = broadcast_error(shape[:axis] + [1] + shape[axis + 1:],
                             indices.shape[:axis] + (1,) + indices.shape[axis + 1:])

@@ -22,7 +22,7 @@ from funcgrad.core import Box, dtype_of, unbox_all
 
 from . import (_dtypes, _fused, _gathering, _layout, _order_statistics, _scaled_products,
                _scans, _windowed)
-from ._dim_args import checked_dims, dim_as_axis
+from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._ops import refuse_integer_zero_divisor
 from ._record import result_type
 from ._return_types import return_type
@@ -190,7 +190,7 @@ def _unflatten(x, dim, sizes):
 def _roll(x, shifts, dims=None):
     if dims is None:
         return fnp.reshape(fnp.roll(fnp.reshape(x, (-1,)), shifts), fnp.shape(x))
-    return fnp.roll(x, shifts, axis=dims)
+    return fnp.roll(x, shifts, axis=existing_dims(x, dims))
 
 
 def _diagonal(x, offset=0, dim1=0, dim2=1):
@@ -315,7 +315,7 @@ def _tensordot(a, b, dims=2):
 def _cross(input, other, dim=None):
     if dim is None:  # the first dimension of length 3, as torch.cross without dim
         dim = next(i for i, n in enumerate(fnp.shape(input)) if n == 3)
-    return fnp.cross(input, other, axis=dim)
+    return fnp.cross(input, other, axis=existing_dims(input, dim))
 
 
 def _meshgrid(*tensors, indexing="ij"):
@@ -512,7 +512,7 @@ def _logdet(A):
 
 def _fft(which, default_norm=None):
     def compute(input, n=None, dim=-1, norm=None):
-        return which(input, n=n, axis=dim, norm=norm or default_norm)
+        return which(input, n=n, axis=existing_dims(input, dim), norm=norm or default_norm)
     return compute
 
 
@@ -524,7 +524,7 @@ def _fftn(which):
 
 def _fft2(which):
     def compute(input, s=None, dim=(-2, -1), norm=None):
-        return which(input, s=s, axes=tuple(dim), norm=norm)
+        return which(input, s=s, axes=existing_dims(input, tuple(dim)), norm=norm)
     return compute
 
 
@@ -917,10 +917,10 @@ REDUCTIONS = [
         "SqueezeBackward4", check=_quantile_floats),
     Row("diff", _diff, KEEP, "SubBackward0"),
     Row("trapezoid", lambda y, x=None, *, dx=None, dim=-1:
-        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), FLOAT,
+        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=existing_dims(y, dim)), FLOAT,
         _spacing_labels("MulBackward1"), method=False),
     Row("trapz", lambda y, x=None, *, dx=None, dim=-1:
-        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), FLOAT,
+        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=existing_dims(y, dim)), FLOAT,
         _spacing_labels("MulBackward1"), method=False),
     Row("cumulative_trapezoid", _cumulative_trapezoid, FLOAT,
         _spacing_labels("CumsumBackward0"), method=False),
@@ -969,7 +969,8 @@ SHAPES = [
         if isinstance(split_size_or_sections, int) else "SplitWithSizesBackward0",
         "SplitBackward0", "SplitWithSizesBackward0"), view=True),
     Row("tensor_split", _tensor_split, KEEP, "SliceBackward0", view=True),
-    Row("unbind", lambda x, dim=0: tuple(fnp.unstack(x, axis=dim)), KEEP, "UnbindBackward0",
+    Row("unbind", lambda x, dim=0: tuple(fnp.unstack(x, axis=existing_dims(
+        x, checked_dims(x, dim)))), KEEP, "UnbindBackward0",  # (-1 of a 0-d tensor named 0)
         view=True),
     Row("flip", _flip, KEEP),
     Row("fliplr", fnp.fliplr, KEEP, "FlipBackward0"),
@@ -1118,7 +1119,8 @@ LINALG = [
         check=_linalg_input("linalg.svd", _missing_kernel("linalg_svd_cpu"))),
     Row("linalg.multi_dot", lambda tensors: fla.multi_dot(list(tensors)), PROMOTE,
         "MmBackward0"),
-    Row("linalg.cross", lambda x, other, *, dim=-1: fnp.cross(x, other, axis=dim), PROMOTE),
+    Row("linalg.cross", lambda x, other, *, dim=-1:
+        fnp.cross(x, other, axis=existing_dims(x, dim)), PROMOTE),
     Row("linalg.vecdot", lambda x, y, *, dim=-1: fnp.sum(x * y, axis=dim), PROMOTE,
         "SumBackward1", check=_expects_floats("linalg.vecdot")),
     Row("linalg.matmul", fnp.matmul, PROMOTE, "MmBackward0"),

@@ -189,6 +189,18 @@ OPS = {
     "select out of range": "torch.ones(2, 3).select(1, 3)",
     "select negative out of range": "torch.ones(2, 3).select(0, -3)",
     "select of a scalar": "torch.tensor(1.).select(0, 0)",
+    # a dimension of a 0-d tensor, where the operation needs it to exist
+    "size of a scalar": "torch.tensor(1.).size(1)",
+    "size of a scalar along 0": "torch.tensor(1.).size(dim=0)",
+    "stride of a scalar": "torch.tensor(1.).stride(-1)",
+    "roll of a scalar": "torch.tensor(1.).roll((1, 1), (2, 0))",
+    "unbind of a scalar": "torch.tensor(1.).unbind(-1)",
+    "unbind of a scalar out of range": "torch.tensor(1.).unbind(1)",
+    "take_along_dim of a scalar": "torch.tensor(1.).take_along_dim(torch.tensor(0), -1)",
+    "trapezoid of a scalar": "torch.trapezoid(torch.tensor(1.), dx=2.)",
+    "fft of a scalar": "torch.fft.rfft(torch.tensor(1.), dim=0)",
+    "fft2 of a scalar": "torch.fft.fft2(torch.tensor(1.))",
+    "cross of scalars": "torch.linalg.cross(torch.tensor(1.), torch.tensor(1.))",
     "narrow out of range": "torch.ones(2, 3).narrow(0, 1, 5)",
     "chunk of 0": "torch.ones(2, 3).chunk(0)",
     "split of 0": "torch.ones(2, 3).split(0)",
@@ -782,7 +794,7 @@ def test_gathers_of_random_shapes_like_torch(name, shape, index, src, dim, int32
     _same_outcome(case)
 
 
-@given(name=st.sampled_from(["index_select", "take", "take_along_dim"]), shape=_shapes(1, 3),
+@given(name=st.sampled_from(["index_select", "take", "take_along_dim"]), shape=_shapes(0, 3),
        index=_shapes(0, 3), dim=st.one_of(st.none(), st.integers(-4, 3)), int32=st.booleans(),
        data=st.data())
 def test_selections_of_random_shapes_like_torch(name, shape, index, dim, int32, data):
