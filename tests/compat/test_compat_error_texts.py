@@ -186,6 +186,31 @@ OPS = {
     "reshape with -1 of a wrong size": "torch.ones(2, 3).reshape(-1, 4)",
     "view of no elements with -1": "torch.ones(0, 3).view(-1, 0)",
     "expand to another length": "torch.ones(2, 3).expand(3, 3)",
+    "expand to other lengths, the last named": "torch.ones(2, 3).expand(3, 2)",
+    "expand with a leading -1 and another length": "torch.ones(2, 3).expand(-1, 3, 2)",
+    # products with an input, which PyTorch expands to the product's shape
+    "addmm of an input that does not expand": ("torch.addmm(torch.ones(2, 3), "
+                                               "torch.ones(2, 3), torch.ones(3, 2))"),
+    "addmm of a longer input": ("torch.ones(2, 2, 2).addmm(torch.ones(2, 3), "
+                                "torch.ones(3, 2), beta=0)"),
+    "addmm of matrices that do not multiply": ("torch.addmm(torch.ones(3, 3), "
+                                               "torch.ones(2, 3), torch.ones(4, 2))"),
+    "addmv of an input that does not expand": ("torch.addmv(torch.ones(3), "
+                                               "torch.ones(2, 3), torch.ones(3))"),
+    "addmv of a vector that does not multiply": ("torch.addmv(torch.ones(2), "
+                                                 "torch.ones(2, 3), torch.ones(4))"),
+    "addmv_ of an input that does not expand": ("torch.ones(3).addmv_(torch.ones(2, 3), "
+                                                "torch.ones(3))"),
+    "addr of an input that does not expand": ("torch.addr(torch.ones(4), torch.ones(2), "
+                                              "torch.ones(3))"),
+    "baddbmm of an input that does not expand": (
+        "torch.baddbmm(torch.ones(4, 3, 2), torch.ones(2, 3, 4), torch.ones(2, 4, 2))"),
+    "baddbmm_ of an input that does not expand": (
+        "torch.ones(3, 3).baddbmm_(torch.ones(2, 3, 4), torch.ones(2, 4, 2))"),
+    "addbmm of an input that does not expand": (
+        "torch.addbmm(torch.ones(2, 3), torch.ones(2, 3, 4), torch.ones(2, 5, 2))"),
+    "addbmm_ of no matrices into an input that does not expand": (
+        "torch.ones(2, 3).addbmm_(torch.ones(0, 3, 4), torch.ones(0, 4, 2))"),
     "select out of range": "torch.ones(2, 3).select(1, 3)",
     "select negative out of range": "torch.ones(2, 3).select(0, -3)",
     "select of a scalar": "torch.tensor(1.).select(0, 0)",
