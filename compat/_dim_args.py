@@ -19,6 +19,20 @@ def checked_dims(x, dim):
     return dim % ndim if isinstance(dim, int) else tuple(d % ndim for d in dim)
 
 
+def no_dimensions(dim):
+    """PyTorch's error for dimension `dim` of a 0-d tensor, where an operation needs that
+    dimension to exist (a size, a roll, an FFT along it)."""
+    return IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+
+
+def existing_dims(x, dim):
+    """`checked_dims(x, dim)` where the dims must exist: any of a 0-d tensor is PyTorch's
+    `no_dimensions` error (for a sequence, its first)."""
+    if fnp.ndim(x) == 0:
+        raise no_dimensions(dim if isinstance(dim, int) else dim[0])
+    return checked_dims(x, dim)
+
+
 def keep_dim(out, x, dim, keepdim):
     """A reduction's result over `dim` of `x` with that dim kept (PyTorch's keepdim for
     functions funcgrad computes without it)."""

@@ -185,12 +185,12 @@ def full_like(input, fill_value, *, dtype=None, requires_grad=False, device=None
 
 
 def _leaves(data):
-    """Yield the leaves of nested lists/tuples (iteratively)."""
+    """Yield the leaves of nested lists/tuples, in order (iteratively)."""
     stack = [data]
     while stack:
         item = stack.pop()
         if isinstance(item, (list, tuple)):
-            stack.extend(item)
+            stack.extend(reversed(item))
         else:
             yield item
 
@@ -218,7 +218,7 @@ def _array_of(data, dtype, where):
         except ValueError:  # ragged
             array = None
         if array is None or array.dtype.kind in "OUS":
-            raise _data_error(data, where)
+            raise _data_error(data, where, dtype)
         if holds_arrays and array.dtype.kind in "biufc":
             inferred = _dtypes.from_numpy_dtype(array.dtype, where)
         else:
@@ -238,16 +238,32 @@ def _default_complex():
         _dtypes.complex64)
 
 
+_ELEMENTS = (numbers.Number, np.generic, np.ndarray, Tensor)  # what PyTorch takes as elements
+
+
 def _check_complex_to_real(data, d):
     """PyTorch's TypeError for a complex number asked for in a real dtype `d`: Python's
     always, NumPy's for an integer dtype (a float dtype drops their imaginary parts, with
     a warning)."""
     for x in _leaves(data):
-        if isinstance(x, (complex, np.complexfloating)):
-            if not d.is_floating_point:
-                raise TypeError(f"'{typename(x)}' object cannot be interpreted as an integer")
-            if type(x) is complex:
-                raise TypeError("must be real number, not complex")
+        error = _conversion_error(x, d)
+        if error:
+            raise error
+
+
+def _conversion_error(x, d):
+    """PyTorch's TypeError for element `x` that it cannot convert to dtype `d`, or None: a
+    non-number, or a complex number in a real dtype other than bool (Python's always,
+    NumPy's to an integer dtype: a float dtype drops their imaginary parts, with a
+    warning)."""
+    if isinstance(x, (complex, np.complexfloating)):
+        if d.is_complex or d is _dtypes.bool or (d.is_floating_point and type(x) is not complex):
+            return None
+    elif isinstance(x, _ELEMENTS):
+        return None
+    if d.is_floating_point or d.is_complex:
+        return TypeError(f"must be real number, not {typename(x)}")
+    return TypeError(f"'{typename(x)}' object cannot be interpreted as an integer")
 
 
 def _check_strides(array):
@@ -259,32 +275,36 @@ def _check_strides(array):
             "this by making a copy of your array  with array.copy().) ")
 
 
-def _data_error(data, where):
+def _data_error(data, where, dtype):
     """PyTorch's error for nested data that holds something other than numbers, or that is
-    ragged (lengths compared with the first element's at each depth)."""
+    ragged (lengths compared with the first element's at each depth). Without a `dtype`,
+    PyTorch infers one from every element first; with one, it converts them in order."""
     for leaf in _leaves(data):
         if isinstance(leaf, str):
             return TypeError(f"new(): invalid data type '{type(leaf).__name__}'")
-        if not isinstance(leaf, (numbers.Number, np.generic, np.ndarray, Tensor)):
-            return RuntimeError(f"Could not infer dtype of {type(leaf).__name__}")
+        if not isinstance(leaf, _ELEMENTS):
+            if dtype is None:
+                return RuntimeError(f"Could not infer dtype of {type(leaf).__name__}")
+            break  # converted in order below, with the shape checked on the way
     shape, first = [], data
     while isinstance(first, (list, tuple)) and first:
         shape.append(len(first))
         first = first[0]
-    return _ragged_error(data, shape, 0) or ValueError(
+    d = None if dtype is None else _dtypes.as_dtype(dtype)
+    return _ragged_error(data, shape, 0, d) or ValueError(
         f"{where}: could not convert {type(data).__name__} to a tensor (ragged data)")
 
 
-def _ragged_error(item, shape, dim):
-    if dim == len(shape):
-        return None
+def _ragged_error(item, shape, dim, d):
+    if dim == len(shape):  # an element, converted to dtype `d` (None: any number is)
+        return None if d is None else _conversion_error(item, d)
     if not isinstance(item, (list, tuple)):
         return TypeError("not a sequence")
     if len(item) != shape[dim]:
         return ValueError(f"expected sequence of length {shape[dim]} at dim {dim} "
                           f"(got {len(item)})")
     for part in item:
-        error = _ragged_error(part, shape, dim + 1)
+        error = _ragged_error(part, shape, dim + 1, d)
         if error:
             return error
     return None

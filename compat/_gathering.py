@@ -9,7 +9,8 @@ import funcgrad.numpy as fnp
 from funcgrad.core import shape_of, unbox_all
 
 from . import _dtypes
-from ._dim_args import checked_dims
+from ._dim_args import checked_dims, existing_dims
+from ._record import broadcast_error
 
 
 def _along(index, dim, ndim):
@@ -195,17 +196,38 @@ def masked_scatter(x, mask, source):
 
 
 def index_select(x, dim, index):
+    axis = checked_dims(x, dim)
     index = np.asarray(index)
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     if index.dtype not in (np.int32, np.int64):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    size = fnp.shape(x)[checked_dims(x, dim)] if fnp.ndim(x) else 1
-    if ((index < 0) | (index >= size)).any():  # PyTorch counts no index from the end here
-        raise IndexError("index out of range in self")
     if fnp.ndim(x) == 0:  # PyTorch's 0-d tensor has one element along dimension 0
+        if index.size != 1:
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                               f"{index.size} value(s)")
+        _check_selected(index, (1,), 0)
         return x
-    return fnp.take(x, index, axis=dim)
+    _check_selected(index, fnp.shape(x), axis)
+    return fnp.take(x, np.reshape(index, (-1,)), axis=axis)  # a 0-d index as a vector
+
+
+def _check_selected(index, shape, axis):
+    """PyTorch's error for an index_select `index` out of [0, size) along `axis` of a tensor
+    of `shape` (it counts no index from the end here), which depends on the kernel it
+    picks: the one for dimension 1 and the one for an empty tensor of two or more
+    dimensions say which index, the others do not."""
+    size = shape[axis]
+    empty = len(shape) > 1 and 0 in shape
+    if empty and not size and index.size:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    bad = index[(index < 0) | (index >= size)]
+    if not bad.size:
+        return
+    if axis == 1 or empty:
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad.flat[0]} "
+                           f"axis_dim={size}")
+    raise IndexError("index out of range in self")
 
 
 def index_add(x, dim, index, source, *, alpha=1):
@@ -251,10 +273,47 @@ def _check_in_range(index, size, dim, error, negatives):
         raise error(f"index {bad.flat[0]} is out of bounds for dimension {dim} with size {size}")
 
 
+def take(x, index):
+    """x's elements, counted in row-major order (from the end for a negative index)."""
+    index = np.asarray(index)
+    if index.dtype != np.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got "
+                           f"{_scalar_type(index)}")
+    size = fnp.size(x)
+    if index.size and not size:
+        raise IndexError("take(): tried to take from an empty tensor")
+    bad = index[(index < -size) | (index >= size)]
+    if bad.size:
+        raise IndexError(f"out of range: tried to access index {bad.flat[0]} on a tensor of "
+                         f"{size} elements.")
+    return fnp.take(fnp.reshape(x, (-1,)), index)
+
+
 def take_along_dim(x, indices, dim=None):
+    """PyTorch's gather of the flattened tensor (dim None), else along `dim` of x and
+    indices broadcast to each other but along it, indices counted modulo dim's size."""
+    indices = np.asarray(indices)
     if dim is None:
-        return fnp.take(fnp.reshape(x, (-1,)), np.asarray(indices).reshape(-1))
-    return fnp.take_along_axis(x, np.asarray(indices), axis=dim)
+        return gather(fnp.reshape(x, (-1,)), 0, indices.reshape(-1))
+    if fnp.ndim(x) != indices.ndim:
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
+                           f"number of dimensions, but got {fnp.ndim(x)} dimensions for input, "
+                           f"and {indices.ndim} dimensions for indices")
+    if indices.dtype != np.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{_scalar_type(indices)}")
+    axis = existing_dims(x, checked_dims(x, dim))  # (a 0-d tensor's dim 0 or -1: dim 0)
+    shape = list(fnp.shape(x))
+    clash = broadcast_error(shape[:axis] + [1] + shape[axis + 1:],
+                            indices.shape[:axis] + (1,) + indices.shape[axis + 1:])
+    if clash:
+        raise RuntimeError(clash)
+    shape[axis] = indices.shape[axis]
+    indices = np.broadcast_to(indices, np.broadcast_shapes(tuple(shape), indices.shape))
+    size = fnp.shape(x)[axis]
+    if indices.size and not size:
+        raise RuntimeError("ZeroDivisionError")  # (PyTorch's text for indices modulo 0)
+    return fnp.take_along_axis(x, indices % max(size, 1), axis=axis)
 
 
 def narrow(x, dim, start, length):

@@ -1166,28 +1166,41 @@ def permute(input, *dims):
     return _permuted(input, axes, "PermuteBackward0")
 
 
+def expanded_shape(shape, sizes, dtype):
+    """The shape a tensor of `shape` and NumPy `dtype` expands to with `sizes` (-1 keeps a
+    dimension), with PyTorch's errors for sizes it cannot expand to (checked, as PyTorch
+    does, from the last dimension)."""
+    lead = len(sizes) - len(shape)
+    if lead < 0:
+        name = f"torch.{_dtypes.from_numpy_dtype(dtype).legacy_name}"
+        raise RuntimeError(f"expand({name}{{{list(shape)}}}, size={list(sizes)}): the "
+                           f"number of sizes provided ({len(sizes)}) must be greater or equal "
+                           f"to the number of dimensions in the tensor ({len(shape)})")
+    target = list(sizes)
+    for i in reversed(range(len(sizes))):
+        size = sizes[i]
+        if i < lead:
+            if size < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({size}) isn't allowed in "
+                                   f"a leading, non-existing dimension {i}")
+        elif size == -1:
+            target[i] = shape[i - lead]
+        elif shape[i - lead] not in (1, size):
+            raise RuntimeError(
+                f"The expanded size of the tensor ({size}) must match the existing size "
+                f"({shape[i - lead]}) at non-singleton dimension {i}.  Target sizes: "
+                f"{list(sizes)}.  Tensor sizes: {list(shape)}")
+    return tuple(target)
+
+
 def expand(input, *sizes):
     """A broadcast view with `sizes` (-1 keeps a dimension)."""
     sizes = _shape_args(sizes, "expand")
     shape = input._data.shape
-    lead = len(sizes) - len(shape)
-    if lead < 0:
-        raise RuntimeError(f"expand({input.type()}{{{list(shape)}}}, size={list(sizes)}): the "
-                           f"number of sizes provided ({len(sizes)}) must be greater or equal "
-                           f"to the number of dimensions in the tensor ({len(shape)})")
-    for i, size in enumerate(sizes[:lead]):
-        if size < 0:
-            raise RuntimeError(f"The expanded size of the tensor ({size}) isn't allowed in a "
-                               f"leading, non-existing dimension {i}")
-    target = tuple(shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(sizes))
+    target = expanded_shape(shape, sizes, input._data.dtype)
     if target == shape:  # broadcast_to would return its input itself, unrecorded
         return _as_view(input, shape, input._data.strides, "ExpandBackward0")
-    for i, size in enumerate(shape):
-        if size != 1 and size != target[lead + i]:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({target[lead + i]}) must match the existing "
-                f"size ({size}) at non-singleton dimension {lead + i}.  Target sizes: "
-                f"{list(sizes)}.  Tensor sizes: {list(shape)}")
+    lead = len(target) - len(shape)
     # PyTorch's strides: 0 along new and stretched dimensions, the input's elsewhere.
     strides = (0,) * lead + tuple(0 if size != target[lead + i] else step
                                   for i, (size, step) in enumerate(zip(shape, input._data.strides)))
@@ -1321,8 +1334,9 @@ def masked_fill(input, mask, value):
                            f"tensor with {value.dim()} dimension(s).")
     dtype = input.dtype
     out = fnp.where(mask._data, operand(value, dtype), engine(input))
-    edges = (input, value) if isinstance(value, Tensor) else (input,)
-    return wrap(out, "MaskedFillBackward0", edges, others=(mask,))
+    if isinstance(value, Tensor):  # PyTorch's overload for a tensor value
+        return wrap(out, "MaskedFillBackward1", (input, value), others=(mask,))
+    return wrap(out, "MaskedFillBackward0", (input,), others=(mask,))
 
 
 def softmax_dim(input, dim, name, stacklevel=3):

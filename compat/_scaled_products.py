@@ -11,6 +11,12 @@ import funcgrad.numpy as fnp
 from funcgrad.core import dtype_of
 
 from . import _fused
+from ._ops import expanded_shape
+
+
+def _check_input(input, shape):
+    """PyTorch's errors for an `input` that does not expand to the product's `shape`."""
+    expanded_shape(fnp.shape(input), shape, dtype_of(input))
 
 
 def _plus_scaled_input(input, product, beta):
@@ -34,14 +40,24 @@ def _gemm(mat1, mat2, alpha):
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     if fnp.ndim(mat1) != 2 or fnp.ndim(mat2) != 2:
         raise RuntimeError("addmm: both matrices must be 2-D")
+    (rows, contraction), (length, columns) = fnp.shape(mat1), fnp.shape(mat2)
+    if contraction != length:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{contraction} "
+                           f"and {length}x{columns})")
+    _check_input(input, (rows, columns))
     return _plus_scaled_input(input, _gemm(mat1, mat2, alpha), beta)
 
 
 def addmv(input, mat, vec, *, beta=1, alpha=1):
+    (rows, columns), length = fnp.shape(mat), fnp.shape(vec)[0]
+    if fnp.ndim(input) == 1 and (columns != length or fnp.shape(input)[0] not in (1, rows)):
+        raise RuntimeError(f"size mismatch, got input ({fnp.shape(input)[0]}), mat "
+                           f"({rows}x{columns}), vec ({length})")
     return _plus_scaled_input(input, fnp.matmul(mat, _scaled(vec, alpha)), beta)
 
 
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
+    _check_input(input, (fnp.size(vec1), fnp.size(vec2)))
     column, row = fnp.expand_dims(vec1, 1), fnp.expand_dims(vec2, 0)
     if beta == 0:
         return _plus_scaled_input(input, _scaled(column, alpha) * row, beta)
@@ -53,7 +69,8 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     if fnp.ndim(batch1) != 3 or fnp.ndim(batch2) != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
-    _, rows, contraction = fnp.shape(batch1)
+    (batch, rows, contraction), columns = fnp.shape(batch1), fnp.shape(batch2)[2]
+    _check_input(input, (batch, rows, columns))
     if contraction * rows * fnp.shape(batch2)[2] < 400:  # PyTorch's own loop
         return _plus_scaled_input(input, _scaled(fnp.matmul(batch1, batch2), alpha), beta)
     return _plus_scaled_input(input, _gemm(batch1, batch2, alpha), beta)
@@ -61,6 +78,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """addmm of each pair of matrices in turn, into beta * input (PyTorch's loop)."""
+    _check_input(input, (fnp.shape(batch1)[1], fnp.shape(batch2)[2]))
     if fnp.shape(batch1)[0] == 0:
         return _plus_scaled_input(input, fnp.zeros(np.broadcast_shapes(
             fnp.shape(input), (fnp.shape(batch1)[1], fnp.shape(batch2)[2])),

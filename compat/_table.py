@@ -14,7 +14,8 @@ receives tensors, and everything else as given; it renames arguments (``dim`` ->
   are, so index tensors stay integers; `DATA`: their arrays, nothing recorded, for
   results without a derivative such as comparisons);
 * wraps each result as a tensor whose grad_fn carries PyTorch's name (`label`, or a
-  `Labels` where PyTorch's name depends on the overload a call takes), a view of
+  `Labels` where PyTorch's name depends on the overload a call takes) and, as
+  next_functions, the tensors among its arguments but its `indices`, a view of
   the input where PyTorch's result is one (`view`), and gathers several results in
   PyTorch's named tuple (`returns`); an input funcgrad returns unchanged becomes a new
   tensor, or stays the input tensor itself where PyTorch returns it (`passes_input`);
@@ -23,6 +24,8 @@ receives tensors, and everything else as given; it renames arguments (``dim`` ->
 
 No derivative is written here: every one comes from the funcgrad primitives `compute` calls.
 """
+import inspect
+
 import numpy as np
 
 import funcgrad.numpy as fnp
@@ -45,11 +48,11 @@ class Row:
     computed, and which forms exist (``torch.f``, ``Tensor.f``, ``Tensor.f_``)."""
 
     __slots__ = ("name", "compute", "dtypes", "label", "function", "method", "inplace",
-                 "view", "returns", "passes_input", "saves_inputs", "check")
+                 "view", "returns", "passes_input", "saves_inputs", "check", "indices")
 
     def __init__(self, name, compute, dtypes=KEEP, label=None, *, function=True, method=None,
                  inplace=False, view=False, returns=None, passes_input=False,
-                 saves_inputs=False, check=None):
+                 saves_inputs=False, check=None, indices=()):
         self.name = name
         self.compute = compute
         self.dtypes = dtypes
@@ -64,6 +67,9 @@ class Row:
         # an error), where funcgrad's rule may keep only what it needs (indices, masks).
         self.saves_inputs = saves_inputs
         self.check = check  # called with torch's arguments before any cast: PyTorch's errors
+        # The names of compute's arguments that are index tensors or masks, which PyTorch
+        # does not differentiate and lists in no next_functions.
+        self.indices = indices
 
     @property
     def namespace(self):
@@ -159,9 +165,33 @@ class _LinAlgError(RuntimeError):
     PyTorch's torch.linalg.LinAlgError, a RuntimeError (named as PyTorch's class is)."""
 
 
+def _index_places(row):
+    """Where the row's index arguments are: (position in compute's signature, name)."""
+    if not row.indices:  # (NumPy's ufuncs, some rows' compute, have no signature to read)
+        return ()
+    parameters = list(inspect.signature(row.compute).parameters)
+    return tuple((parameters.index(name), name) for name in row.indices)
+
+
+def _split_indices(tensors, places, args, kwargs):
+    """The tensors among the arguments as (the node's inputs, the index tensors): those at
+    `places` (which `_index_places` found) are index tensors."""
+    if not places:
+        return tuple(tensors), ()
+    indices = []
+    for position, name in places:
+        arg = args[position] if position < len(args) else kwargs.get(name)
+        if isinstance(arg, Tensor):
+            indices.append(arg)
+    # (An index tensor is an integer or bool tensor: never one that requires grad too.)
+    inputs = [x for x in tensors if all(x is not index for index in indices)]
+    return tuple(inputs), tuple(indices)
+
+
 def operation(row):
     """The torch function of `row`."""
     rule, name = row.dtypes, row.name
+    index_places = _index_places(row)
 
     def op(*args, **kwargs):
         if row.check is not None:
@@ -174,41 +204,44 @@ def operation(row):
         label = row.label if type(row.label) is str else row.label.choose(*args, **kwargs)
         computing = dtype.numpy if dtype is not None and dtype.category == _FLOAT_CATEGORY \
             else None
-        return _results(row, label, out, tuple(tensors), computing)
+        edges, indices = _split_indices(tensors, index_places, args, kwargs)
+        return _results(row, label, out, edges, indices, computing)
     op.__name__ = row.short_name
     op.__qualname__ = row.short_name
     op.__doc__ = f"torch.{name}, computed with funcgrad.numpy (see compat._torch_names)."
     return op
 
 
-def _results(row, label, out, tensors, computing):
+def _results(row, label, out, edges, indices, computing):
     if isinstance(out, tuple):
-        items = [_result(row, label, item, tensors, computing) for item in out]
+        items = [_result(row, label, item, edges, indices, computing) for item in out]
         return row.returns(*items) if row.returns is not None else tuple(items)
     if isinstance(out, list):
-        return [_result(row, label, item, tensors, computing) for item in out]
-    return _result(row, label, out, tensors, computing)
+        return [_result(row, label, item, edges, indices, computing) for item in out]
+    return _result(row, label, out, edges, indices, computing)
 
 
-def _result(row, label, value, tensors, computing):
-    """`value` as the row's tensor. `computing` is the float dtype the tensors were cast to
-    (None if not a float): PyTorch's result has it, where funcgrad's special functions (as
-    SciPy's) may return a wider one (float32 for float16, float64 for a float32 and a
-    Python float)."""
+def _result(row, label, value, edges, indices, computing):
+    """`value` as the row's tensor, with the tensors `edges` as its node's inputs and the
+    index tensors `indices` as tensors it read. `computing` is the float dtype the tensors
+    were cast to (None if not a float): PyTorch's result has it, where funcgrad's special
+    functions (as SciPy's) may return a wider one (float32 for float16, float64 for a
+    float32 and a Python float)."""
     if computing is not None:
         dtype = fnp.result_type(value)
         if dtype.kind == "f" and dtype.itemsize > computing.itemsize:
             value = fnp.astype(value, computing)
     if row.passes_input:  # PyTorch returns an input as it was (broadcast_tensors)
-        for x in tensors:
+        for x in edges:
             if value is x._box or value is x._data:
                 return x
-    if not row.view and _shares_memory(value, tensors):
+    if not row.view and _shares_memory(value, edges):
         # An input as it was, or a NumPy view of one (flip's, rot90's), where PyTorch's
         # result is a new tensor: a copy, recorded with a node of its own.
         value = fnp.positive(value) if isinstance(value, Box) else np.array(value, copy=True)
-    view_of = _viewed(value, tensors) if row.view else None
-    return wrap(value, label, tensors, view_of=view_of, saves_inputs=row.saves_inputs)
+    view_of = _viewed(value, edges) if row.view else None
+    return wrap(value, label, edges, others=indices, view_of=view_of,
+                saves_inputs=row.saves_inputs)
 
 
 def _shares_memory(value, tensors):

@@ -23,6 +23,7 @@ import weakref
 import numpy as np
 
 from . import _device, _dtypes
+from ._dim_args import no_dimensions
 from ._tape import TAPE, VERSION, leaf_node
 
 _new = object.__new__
@@ -133,7 +134,7 @@ class Tensor:
         """The shape (a Size), or the length of dimension `dim`."""
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[self._dim(dim)]
+        return self._data.shape[self._existing_dim(dim)]
 
     def dim(self):
         return self._data.ndim
@@ -198,7 +199,7 @@ class Tensor:
         itemsize = self._data.itemsize
         if dim is None:
             return tuple([step // itemsize for step in self._data.strides])
-        return self._data.strides[self._dim(dim)] // itemsize
+        return self._data.strides[self._existing_dim(dim)] // itemsize
 
     @property
     def device(self):
@@ -235,6 +236,12 @@ class Tensor:
             raise IndexError(f"Dimension out of range (expected to be in range of "
                              f"[{-ndim}, {ndim - 1}], but got {dim})")
         return int(dim) % ndim
+
+    def _existing_dim(self, dim):
+        """`_dim(dim)`, which must exist: PyTorch's error for any dim of a 0-d tensor."""
+        if not self._data.ndim and isinstance(dim, numbers.Integral):
+            raise no_dimensions(dim)
+        return self._dim(dim)
 
     # ---- autograd state ----------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 
 from . import (_dtypes, _fused, _gathering, _layout, _order_statistics, _scaled_products,
                _scans, _windowed)
-from ._dim_args import checked_dims, dim_as_axis
+from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._ops import refuse_integer_zero_divisor
 from ._record import result_type
 from ._return_types import return_type
@@ -191,7 +191,7 @@ def _unflatten(x, dim, sizes):
 def _roll(x, shifts, dims=None):
     if dims is None:
         return fnp.reshape(fnp.roll(fnp.reshape(x, (-1,)), shifts), fnp.shape(x))
-    return fnp.roll(x, shifts, axis=dims)
+    return fnp.roll(x, shifts, axis=existing_dims(x, dims))
 
 
 def _windows_along(x, dimension, size, step):
@@ -346,7 +346,7 @@ def _tensordot(a, b, dims=2):
 def _cross(input, other, dim=None):
     if dim is None:  # the first dimension of length 3, as torch.cross without dim
         dim = next(i for i, n in enumerate(fnp.shape(input)) if n == 3)
-    return fnp.cross(input, other, axis=dim)
+    return fnp.cross(input, other, axis=existing_dims(input, dim))
 
 
 def _meshgrid(*tensors, indexing="ij"):
@@ -543,7 +543,7 @@ def _logdet(A):
 
 def _fft(which, default_norm=None):
     def compute(input, n=None, dim=-1, norm=None):
-        return which(input, n=n, axis=dim, norm=norm or default_norm)
+        return which(input, n=n, axis=existing_dims(input, dim), norm=norm or default_norm)
     return compute
 
 
@@ -555,7 +555,7 @@ def _fftn(which):
 
 def _fft2(which):
     def compute(input, s=None, dim=(-2, -1), norm=None):
-        return which(input, s=s, axes=tuple(dim), norm=norm)
+        return which(input, s=s, axes=existing_dims(input, tuple(dim)), norm=norm)
     return compute
 
 
@@ -950,10 +950,10 @@ REDUCTIONS = [
         "SqueezeBackward4", check=_quantile_floats),
     Row("diff", _diff, KEEP, "SubBackward0"),
     Row("trapezoid", lambda y, x=None, *, dx=None, dim=-1:
-        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), FLOAT,
+        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=existing_dims(y, dim)), FLOAT,
         _spacing_labels("MulBackward1"), method=False),
     Row("trapz", lambda y, x=None, *, dx=None, dim=-1:
-        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=dim), FLOAT,
+        fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=existing_dims(y, dim)), FLOAT,
         _spacing_labels("MulBackward1"), method=False),
     Row("cumulative_trapezoid", _cumulative_trapezoid, FLOAT,
         _spacing_labels("CumsumBackward0"), method=False),
@@ -970,24 +970,27 @@ REDUCTIONS = [
 ]
 
 INDEXING = [
-    Row("gather", _gathering.gather, KEEP, saves_inputs=True),
-    Row("take_along_dim", _gathering.take_along_dim, KEEP, "GatherBackward0", saves_inputs=True),
-    Row("take", lambda x, index: fnp.take(fnp.reshape(x, (-1,)), np.asarray(index)), KEEP,
-        saves_inputs=True),
-    Row("index_select", _gathering.index_select, KEEP),
+    Row("gather", _gathering.gather, KEEP, indices=("index",), saves_inputs=True),
+    Row("take_along_dim", _gathering.take_along_dim, KEEP, "GatherBackward0",
+        indices=("indices",), saves_inputs=True),
+    Row("take", _gathering.take, KEEP, indices=("index",), saves_inputs=True),
+    Row("index_select", _gathering.index_select, KEEP, indices=("index",)),
     Row("masked_select", lambda x, mask: fnp.getitem(
         fnp.broadcast_to(x, np.broadcast_shapes(fnp.shape(x), np.shape(mask))),
         np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), np.shape(mask)))), KEEP,
-        saves_inputs=True),
-    Row("scatter_add", _gathering.scatter_add, KEEP, inplace=True),
+        indices=("mask",), saves_inputs=True),
+    Row("scatter_add", _gathering.scatter_add, KEEP, inplace=True, indices=("index",)),
     Row("scatter", _gathering.scatter, KEEP, Labels(
         lambda x, dim, index, src=None, *, value=None, reduce=None:
         "ScatterBackward0" if isinstance(src, Tensor) else "ScatterBackward1",
-        "ScatterBackward0", "ScatterBackward1"), inplace=True),
-    Row("scatter_reduce", _gathering.scatter_reduce, KEEP, inplace=True),
-    Row("masked_scatter", _gathering.masked_scatter, KEEP, inplace=True),
-    Row("index_add", _gathering.index_add, KEEP, inplace=True),
-    Row("index_fill", _gathering.index_fill, KEEP, "IndexFillBackward0", inplace=True),
+        "ScatterBackward0", "ScatterBackward1"), inplace=True, indices=("index",)),
+    Row("scatter_reduce", _gathering.scatter_reduce, KEEP, inplace=True, indices=("index",)),
+    Row("masked_scatter", _gathering.masked_scatter, KEEP, inplace=True, indices=("mask",)),
+    Row("index_add", _gathering.index_add, KEEP, inplace=True, indices=("index",)),
+    Row("index_fill", _gathering.index_fill, KEEP, Labels(
+        lambda x, dim, index, value: "IndexFillBackward1" if isinstance(value, Tensor)
+        else "IndexFillBackward0", "IndexFillBackward0", "IndexFillBackward1"), inplace=True,
+        indices=("index",)),
     Row("narrow", _gathering.narrow, KEEP, "SliceBackward0", view=True),
     Row("narrow_copy", _narrow_copy, KEEP, "NarrowCopyBackward0"),
     Row("unfold", _windows_along, KEEP, "UnfoldBackward0", function=False, view=True),
@@ -1001,7 +1004,8 @@ SHAPES = [
         if isinstance(split_size_or_sections, int) else "SplitWithSizesBackward0",
         "SplitBackward0", "SplitWithSizesBackward0"), view=True),
     Row("tensor_split", _tensor_split, KEEP, "SliceBackward0", view=True),
-    Row("unbind", lambda x, dim=0: tuple(fnp.unstack(x, axis=dim)), KEEP, "UnbindBackward0",
+    Row("unbind", lambda x, dim=0: tuple(fnp.unstack(x, axis=existing_dims(
+        x, checked_dims(x, dim)))), KEEP, "UnbindBackward0",  # (-1 of a 0-d tensor named 0)
         view=True),
     Row("flip", _flip, KEEP),
     Row("fliplr", fnp.fliplr, KEEP, "FlipBackward0"),
@@ -1024,7 +1028,7 @@ SHAPES = [
     Row("repeat_interleave", _repeat_interleave, KEEP, Labels(
         lambda x, repeats, dim=None, *, output_size=None: "ViewBackward0"
         if isinstance(repeats, int) else "IndexSelectBackward0",
-        "ViewBackward0", "IndexSelectBackward0")),
+        "ViewBackward0", "IndexSelectBackward0"), indices=("repeats",)),
     Row("movedim", _movedim, KEEP, "PermuteBackward0", view=True),
     Row("moveaxis", _movedim, KEEP, "PermuteBackward0", view=True),
     Row("swapaxes", lambda x, axis0, axis1: fnp.swapaxes(x, axis0, axis1), KEEP,
@@ -1151,7 +1155,8 @@ LINALG = [
         check=_linalg_input("linalg.svd", _missing_kernel("linalg_svd_cpu"))),
     Row("linalg.multi_dot", lambda tensors: fla.multi_dot(list(tensors)), PROMOTE,
         "MmBackward0"),
-    Row("linalg.cross", lambda x, other, *, dim=-1: fnp.cross(x, other, axis=dim), PROMOTE),
+    Row("linalg.cross", lambda x, other, *, dim=-1:
+        fnp.cross(x, other, axis=existing_dims(x, dim)), PROMOTE),
     Row("linalg.vecdot", lambda x, y, *, dim=-1: fnp.sum(x * y, axis=dim), PROMOTE,
         "SumBackward1", check=_expects_floats("linalg.vecdot")),
     Row("linalg.matmul", fnp.matmul, PROMOTE, "MmBackward0"),

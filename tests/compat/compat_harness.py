@@ -165,12 +165,12 @@ def _assert_same_tensor(ours, theirs, rtol, atol, where, names):
 
 def graph_names(t):
     """grad_fn name of t and the names of its next_functions, without their output indices
-    (where compat names one node after a PyTorch kernel with several outputs) or the
-    edges PyTorch leaves out (compat's index_select lists its index, as None)."""
+    (where compat names one node after a PyTorch kernel with several outputs)."""
     fn = t.grad_fn
     if fn is None:
         return None
-    return type(fn).__name__, [type(f).__name__ for f, _ in fn.next_functions if f is not None]
+    return type(fn).__name__, [None if f is None else type(f).__name__
+                               for f, _ in fn.next_functions]
 
 
 def graph(t):

@@ -305,6 +305,9 @@ def test_version_counter_checks_like_torch(statements):
     # a Parameter (a Tensor subclass) saved by a product, either operand
     "p = torch.nn.Parameter(torch.ones(3, 2)); b = a.mm(p); with_no_grad(lambda: p.add_(1))",
     "p = torch.nn.Parameter(torch.ones(2, 1)); b = p.mm(a); with_no_grad(lambda: p.add_(1))",
+    # an index or mask, saved though it is no input of the node
+    "i = torch.tensor([[2, 0]]); b = a.gather(1, i); i.zero_()",
+    "i = torch.tensor([1]); b = a.index_add(1, i, a[:, :1]); i.zero_()",
 ])
 def test_inplace_error_names_the_saved_tensor_as_torch(statements):
     """PyTorch's error names a saved input by its creator after the in-place operations

@@ -143,6 +143,35 @@ OPS = {
     "scatter out of range": "torch.zeros(3).scatter_(0, torch.tensor([5]), 1.)",
     "scatter_add out of range": "torch.zeros(3).scatter_add_(0, torch.tensor([5]), torch.ones(1))",
     "index_select dim out of range": "torch.ones(2, 3).index_select(2, torch.tensor([0]))",
+    # PyTorch's index_select kernels word their bound checks apart: along dim 1, of an
+    # empty tensor, of a scalar and the others
+    "index_select out of range along 1": "torch.ones(2, 3).index_select(1, torch.tensor([3]))",
+    "index_select negative along -1": "torch.ones(2, 3).index_select(-1, torch.tensor([0, -1]))",
+    "index_select out of range along 1 of 3 dims": (
+        "torch.ones(2, 3, 4).index_select(1, torch.tensor(3, dtype=torch.int32))"),
+    "index_select out of range along 2": "torch.ones(2, 3, 4).index_select(2, torch.tensor([4]))",
+    "index_select of an empty tensor out of range": (
+        "torch.ones(2, 0).index_select(0, torch.tensor([5]))"),
+    "index_select along an empty dim": "torch.ones(0, 3).index_select(0, torch.tensor([0]))",
+    "index_select of a scalar out of range": "torch.tensor(1.).index_select(0, torch.tensor(-1))",
+    "index_select of a scalar by two": "torch.tensor(1.).index_select(0, torch.tensor([0, 0]))",
+    "index_select of a scalar dim out of range": (
+        "torch.tensor(1.).index_select(1, torch.tensor([0]))"),
+    "take out of range": "torch.ones(2, 3).take(torch.tensor([1, 9, -9]))",
+    "take negative out of range": "torch.ones(2, 3).take(torch.tensor(-7))",
+    "take from an empty tensor": "torch.ones(0, 2).take(torch.tensor([0]))",
+    "take of int32": "torch.ones(2, 3).take(torch.tensor([1], dtype=torch.int32))",
+    "take_along_dim flat out of range": "torch.ones(2, 3).take_along_dim(torch.tensor([[-1]]))",
+    "take_along_dim flat of floats": "torch.ones(2, 3).take_along_dim(torch.tensor([[1.]]))",
+    "take_along_dim of int32": ("torch.ones(2, 3).take_along_dim("
+                                "torch.tensor([[1]], dtype=torch.int32), 1)"),
+    "take_along_dim dimensions": "torch.ones(2, 3).take_along_dim(torch.tensor([1]), 5)",
+    "take_along_dim dimensions of int32": ("torch.ones(3).take_along_dim("
+                                           "torch.tensor(0, dtype=torch.int32), 0)"),
+    "take_along_dim shapes": ("torch.ones(2, 3, 4).take_along_dim("
+                              "torch.ones(2, 2, 5, dtype=torch.long), -1)"),
+    "take_along_dim along an empty dim": ("torch.ones(2, 0).take_along_dim("
+                                          "torch.tensor([[1]]), 1)"),
     # dims
     "sum dim out of range": "torch.ones(2, 3).sum(2)",
     "mean negative dim out of range": "torch.ones(2, 3).mean(-3)",
@@ -157,9 +186,46 @@ OPS = {
     "reshape with -1 of a wrong size": "torch.ones(2, 3).reshape(-1, 4)",
     "view of no elements with -1": "torch.ones(0, 3).view(-1, 0)",
     "expand to another length": "torch.ones(2, 3).expand(3, 3)",
+    "expand to other lengths, the last named": "torch.ones(2, 3).expand(3, 2)",
+    "expand with a leading -1 and another length": "torch.ones(2, 3).expand(-1, 3, 2)",
+    # products with an input, which PyTorch expands to the product's shape
+    "addmm of an input that does not expand": ("torch.addmm(torch.ones(2, 3), "
+                                               "torch.ones(2, 3), torch.ones(3, 2))"),
+    "addmm of a longer input": ("torch.ones(2, 2, 2).addmm(torch.ones(2, 3), "
+                                "torch.ones(3, 2), beta=0)"),
+    "addmm of matrices that do not multiply": ("torch.addmm(torch.ones(3, 3), "
+                                               "torch.ones(2, 3), torch.ones(4, 2))"),
+    "addmv of an input that does not expand": ("torch.addmv(torch.ones(3), "
+                                               "torch.ones(2, 3), torch.ones(3))"),
+    "addmv of a vector that does not multiply": ("torch.addmv(torch.ones(2), "
+                                                 "torch.ones(2, 3), torch.ones(4))"),
+    "addmv_ of an input that does not expand": ("torch.ones(3).addmv_(torch.ones(2, 3), "
+                                                "torch.ones(3))"),
+    "addr of an input that does not expand": ("torch.addr(torch.ones(4), torch.ones(2), "
+                                              "torch.ones(3))"),
+    "baddbmm of an input that does not expand": (
+        "torch.baddbmm(torch.ones(4, 3, 2), torch.ones(2, 3, 4), torch.ones(2, 4, 2))"),
+    "baddbmm_ of an input that does not expand": (
+        "torch.ones(3, 3).baddbmm_(torch.ones(2, 3, 4), torch.ones(2, 4, 2))"),
+    "addbmm of an input that does not expand": (
+        "torch.addbmm(torch.ones(2, 3), torch.ones(2, 3, 4), torch.ones(2, 5, 2))"),
+    "addbmm_ of no matrices into an input that does not expand": (
+        "torch.ones(2, 3).addbmm_(torch.ones(0, 3, 4), torch.ones(0, 4, 2))"),
     "select out of range": "torch.ones(2, 3).select(1, 3)",
     "select negative out of range": "torch.ones(2, 3).select(0, -3)",
     "select of a scalar": "torch.tensor(1.).select(0, 0)",
+    # a dimension of a 0-d tensor, where the operation needs it to exist
+    "size of a scalar": "torch.tensor(1.).size(1)",
+    "size of a scalar along 0": "torch.tensor(1.).size(dim=0)",
+    "stride of a scalar": "torch.tensor(1.).stride(-1)",
+    "roll of a scalar": "torch.tensor(1.).roll((1, 1), (2, 0))",
+    "unbind of a scalar": "torch.tensor(1.).unbind(-1)",
+    "unbind of a scalar out of range": "torch.tensor(1.).unbind(1)",
+    "take_along_dim of a scalar": "torch.tensor(1.).take_along_dim(torch.tensor(0), -1)",
+    "trapezoid of a scalar": "torch.trapezoid(torch.tensor(1.), dx=2.)",
+    "fft of a scalar": "torch.fft.rfft(torch.tensor(1.), dim=0)",
+    "fft2 of a scalar": "torch.fft.fft2(torch.tensor(1.))",
+    "cross of scalars": "torch.linalg.cross(torch.tensor(1.), torch.tensor(1.))",
     "narrow out of range": "torch.ones(2, 3).narrow(0, 1, 5)",
     "chunk of 0": "torch.ones(2, 3).chunk(0)",
     "split of 0": "torch.ones(2, 3).split(0)",
@@ -330,6 +396,15 @@ FACTORIES = {
     "tensor of an object": "torch.tensor(object())",
     "tensor of None": "torch.tensor(None)",
     "tensor with None": "torch.tensor([1, None])",
+    "tensor with None and an object": "torch.tensor([[1, None], [object(), 2]])",
+    # with a dtype, PyTorch converts the elements in order, by the dtype's kind
+    "as_tensor of None as int64": "torch.as_tensor(None, dtype=torch.int64)",
+    "as_tensor of None as bool": "torch.as_tensor([True, None], dtype=torch.bool)",
+    "as_tensor of None as a float": "torch.as_tensor([[1.5], [None]], dtype=torch.float64)",
+    "tensor of None as complex": "torch.tensor([None, 1], dtype=torch.complex64)",
+    "tensor of a list in place of a number": "torch.tensor([1, [None]], dtype=torch.float32)",
+    "tensor of None after a complex": "torch.tensor([1j, None], dtype=torch.int32)",
+    "tensor with None, ragged": "torch.tensor([[1, 2], [None]], dtype=torch.int64)",
     "from_numpy of a list": "torch.from_numpy([1, 2])",
     "FloatTensor of sizes and data": "torch.FloatTensor(2, [1])",
     "FloatTensor of a float": "torch.FloatTensor(2.5)",
@@ -750,6 +825,24 @@ def test_gathers_of_random_shapes_like_torch(name, shape, index, src, dim, int32
         if name == "scatter_reduce":
             return x.scatter_reduce(dim, where, torch.ones(src), reduce, include_self=include)
         return getattr(x, name)(dim, where, torch.ones(src))
+    _same_outcome(case)
+
+
+@given(name=st.sampled_from(["index_select", "take", "take_along_dim"]), shape=_shapes(0, 3),
+       index=_shapes(0, 3), dim=st.one_of(st.none(), st.integers(-4, 3)), int32=st.booleans(),
+       data=st.data())
+def test_selections_of_random_shapes_like_torch(name, shape, index, dim, int32, data):
+    """index_select, take and take_along_dim (dim None: of the flattened tensor) with index
+    tensors of random shapes and values (in range or not), PyTorch's kernels' checks."""
+    values = data.draw(st.lists(st.integers(-5, 5), min_size=int(np.prod(index)),
+                                max_size=int(np.prod(index))))
+
+    def case(torch):
+        x = torch.arange(float(np.prod(shape))).reshape(shape)
+        where = torch.tensor(values, dtype=torch.int32 if int32 else torch.int64).reshape(index)
+        if name == "index_select":
+            return x.index_select(dim or 0, where)
+        return x.take(where) if name == "take" else x.take_along_dim(where, dim)
     _same_outcome(case)
 
 

@@ -36,7 +36,7 @@ KINKED = [
     "torch.clamp(x, min=0)", "x.clamp_min(0)", "x.clamp_max(0)", "x.max()", "x.min()",
     "x.max(0)[0]", "x.min(1)[0]", "x.max(0, keepdim=True)[0]", "torch.maximum(x, x.t())",
     "torch.minimum(x, x.t())", "torch.where(x > 0, x, x * 2)", "torch.where(x > 0, x, 0.)",
-    "x.masked_fill(x > 0, 0.)", "x[x > 0]", "x.norm()",
+    "x.masked_fill(x > 0, 0.)", "x.masked_fill(x > 0, x[0, 0])", "x[x > 0]", "x.norm()",
 ]
 
 

@@ -11,7 +11,7 @@ import pytest
 import compat
 import torch as real_torch
 from compat import _torch_names
-from compat_harness import check
+from compat_harness import check, graph
 
 # name -> expressions in the inputs of `_inputs`; each is run under compat and torch.
 CASES = {
@@ -173,9 +173,11 @@ CASES = {
     "dist": ["torch.dist(a, p)", "a.dist(p, 1)"],
     # indexing
     "gather": ["a.gather(1, i)", "torch.gather(a, 0, i[:, :1])"],
-    "take_along_dim": ["torch.take_along_dim(a, i, 1)", "a.take_along_dim(i)"],
-    "take": ["a.take(i)"],
-    "index_select": ["a.index_select(1, torch.tensor([2, 0, 2]))"],
+    "take_along_dim": ["torch.take_along_dim(a, i, 1)", "a.take_along_dim(i)",
+                       "a.take_along_dim(torch.tensor([[-4, 5]]), 1)"],  # modulo the size
+    "take": ["a.take(i)", "a.take(-i)"],
+    "index_select": ["a.index_select(1, torch.tensor([2, 0, 2]))",
+                     "a.index_select(1, torch.tensor(1))"],
     "masked_select": ["a.masked_select(a > 0)", "torch.masked_select(a, n > 0)"],
     "scatter_add": ["a.scatter_add(1, i, p[:, :2])",
                     "torch.scatter_add(a, 0, i[:, 1:] // 2, p[:, :1])",
@@ -206,7 +208,8 @@ CASES = {
     "index_add": ["a.index_add(1, torch.tensor([0, 0]), p[:, :2])",
                   "a.clone().index_add_(0, torch.tensor([1]), p[:1], alpha=2)"],
     "index_fill": ["a.index_fill(1, torch.tensor([0, 2]), -1.0)",
-                   "a.clone().index_fill_(0, torch.tensor([1]), 2.0)"],
+                   "a.clone().index_fill_(0, torch.tensor([1]), 2.0)",
+                   "a.index_fill(0, torch.tensor([1]), v[2])"],
     "narrow": ["a.narrow(1, 1, 2)", "torch.narrow(a, 0, -1, 1)"],
     "narrow_copy": ["torch.narrow_copy(a, 1, 0, 2)", "a.narrow_copy(0, 1, 1)"],
     "unfold": ["a.unfold(1, 2, 1)", "b.unfold(2, 2, 2)", "v.unfold(0, 3, 1)", "v.unfold(-1, 1, 3)"],
@@ -230,7 +233,8 @@ CASES = {
     "trace": ["m.trace()", "torch.trace(a)"],
     "repeat": ["a.repeat(2, 1)", "v.repeat(2, 2)"],
     "tile": ["a.tile((2,))", "torch.tile(v, (2, 1))"],
-    "repeat_interleave": ["a.repeat_interleave(2)", "torch.repeat_interleave(a, 2, dim=0)"],
+    "repeat_interleave": ["a.repeat_interleave(2)", "torch.repeat_interleave(a, 2, dim=0)",
+                          "a.repeat_interleave(torch.tensor([1, 2]), dim=0)"],
     "movedim": ["b.movedim(0, 2)", "torch.movedim(b, (0, 1), (1, 2))"],
     "moveaxis": ["torch.moveaxis(b, 2, 0)"],
     "swapaxes": ["a.swapaxes(0, 1)"],
@@ -599,6 +603,25 @@ INPLACE = [(name, _METHOD_CALL.sub(
 @pytest.mark.parametrize("name, expression", INPLACE, ids=[e for _, e in INPLACE])
 def test_inplace_form_matches_torch(name, expression):
     check(_case(expression), rtol=1e-4, atol=1e-5, grad_fn_names=name not in COMPOSED)
+
+
+# The rows that take index tensors or masks, whose nodes PyTorch gives only the
+# differentiable inputs as next_functions (compat once listed the index too, as None).
+INDEXED = [(name, expression) for name, expression in EXPRESSIONS + INPLACE
+           if name in {"gather", "take_along_dim", "take", "index_select", "masked_select",
+                       "scatter_add", "scatter", "scatter_reduce", "masked_scatter",
+                       "index_add", "index_fill", "repeat_interleave"}]
+
+
+@pytest.mark.parametrize("name, expression", INDEXED, ids=[e for _, e in INDEXED])
+def test_index_tensors_are_no_inputs_of_the_node_as_in_torch(name, expression):
+    def case(torch):
+        tensors = _tensors(eval(expression, _inputs(torch)), torch)
+        if name in ("take_along_dim", "repeat_interleave"):  # PyTorch's node takes an
+            # expand, view or clone of the input (decomposition of its own): edges counted
+            return [len(t.grad_fn.next_functions) for t in tensors]
+        return [graph(t) for t in tensors]
+    check(case)
 
 
 def test_istft_warns_when_length_exceeds_the_frames():
