@@ -596,7 +596,8 @@ INPLACE = [(name, _METHOD_CALL.sub(
     r"\1.clone().\2_(\3)", expression))
            for name, expression in EXPRESSIONS
            if any(row.name == name and row.inplace for row in _torch_names.ROWS)
-           and _METHOD_CALL.match(expression)]
+           and _METHOD_CALL.match(expression)
+           and _METHOD_CALL.match(expression).group(2) == name]  # (not a.clone().f_(...))
 
 
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
