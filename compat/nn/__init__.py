@@ -27,7 +27,8 @@ from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d
 from .parameter import Parameter
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d,
                       AdaptiveMaxPool2d, AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d,
-                      LPPool1d, LPPool2d, LPPool3d, MaxPool1d, MaxPool2d, MaxPool3d)
+                      LPPool1d, LPPool2d, LPPool3d, MaxPool1d, MaxPool2d, MaxPool3d,
+                      MaxUnpool1d, MaxUnpool2d, MaxUnpool3d)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .transformer import (MultiheadAttention, Transformer, TransformerDecoder,
                           TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer)
@@ -61,4 +62,5 @@ __all__ = [
     "LPPool1d", "LPPool2d", "LPPool3d", "ChannelShuffle", "UpsamplingNearest2d",
     "UpsamplingBilinear2d",
     "TripletMarginWithDistanceLoss",
+    "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
 ]

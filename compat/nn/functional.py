@@ -1181,7 +1181,8 @@ from ._distances import cosine_similarity, pairwise_distance  # noqa: E402
 from ._likelihood_losses import gaussian_nll_loss, poisson_nll_loss  # noqa: E402
 from ._blocks import fold, pixel_shuffle, pixel_unshuffle, unfold  # noqa: E402
 from ._norms import instance_norm, local_response_norm, rms_norm  # noqa: E402
-from ._pool_variants import channel_shuffle, lp_pool1d, lp_pool2d, lp_pool3d  # noqa: E402
+from ._pool_variants import (channel_shuffle, lp_pool1d, lp_pool2d, lp_pool3d,  # noqa: E402
+                             max_unpool1d, max_unpool2d, max_unpool3d)
 from ._margin_losses import (cosine_embedding_loss, hinge_embedding_loss,  # noqa: E402
                              margin_ranking_loss, multi_margin_loss,
                              multilabel_soft_margin_loss, soft_margin_loss,
@@ -1210,5 +1211,6 @@ __all__ = [
     "channel_shuffle", "upsample", "upsample_nearest", "upsample_bilinear",
     "triplet_margin_with_distance_loss", "max_pool1d_with_indices", "max_pool2d_with_indices",
     "max_pool3d_with_indices", "adaptive_max_pool1d_with_indices",
-    "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices",
+    "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "max_unpool1d",
+    "max_unpool2d", "max_unpool3d",
 ]

@@ -170,3 +170,36 @@ class LPPool2d(_LPPoolNd):
 
 class LPPool3d(_LPPoolNd):
     function = staticmethod(F.lp_pool3d)
+
+
+class _MaxUnpoolNd(Module):
+    function = None
+    dims = None
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = _repeated(kernel_size, self.dims)
+        self.stride = _repeated(stride if stride is not None else kernel_size, self.dims)
+        self.padding = _repeated(padding, self.dims)
+
+    def forward(self, input, indices, output_size=None):
+        return self.function(input, indices, self.kernel_size, self.stride, self.padding,
+                             output_size)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    function = staticmethod(F.max_unpool1d)
+    dims = 1
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    function = staticmethod(F.max_unpool2d)
+    dims = 2
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    function = staticmethod(F.max_unpool3d)
+    dims = 3

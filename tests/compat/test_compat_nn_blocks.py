@@ -211,3 +211,55 @@ def test_deprecated_upsampling_functions_warn_and_interpolate(call):
             out = eval(f"torch.nn.functional.{call}", names)
         return out, [str(w.message) for w in caught]
     check(seeded(case))
+
+
+# ---- max unpooling -------------------------------------------------------------------------
+
+
+# Windows that do not overlap: where they do, an index can repeat, and PyTorch's backward
+# gives each repeat the gradient where compat gives it to the value written last.
+@pytest.mark.parametrize("dims, shape, pool, unpool", [
+    (1, (2, 3, 8), {"kernel_size": 2}, {}), (1, (3, 7), {"kernel_size": 3, "stride": 3}, {}),
+    (2, (1, 2, 6, 6), {"kernel_size": 2}, {}),
+    (2, (2, 5, 7), {"kernel_size": 3, "stride": 3, "padding": 1}, {}),
+    (2, (1, 2, 7, 7), {"kernel_size": 2}, {"output_size": (7, 7)}),
+    (2, (1, 2, 7, 7), {"kernel_size": 2}, {"output_size": (1, 2, 7, 8)}),
+    (3, (1, 2, 4, 4, 4), {"kernel_size": 2}, {}),
+    (3, (2, 4, 6, 4), {"kernel_size": (2, 3, 2), "stride": 2}, {}),
+])
+def test_max_unpool_puts_the_pooled_values_back(dims, shape, pool, unpool):
+    def case(torch):
+        F = torch.nn.functional
+        x = torch.randn(*shape)
+        pooled, indices = getattr(F, f"max_pool{dims}d")(x, return_indices=True, **pool)
+        pooled.requires_grad_()
+        settings = {key: value for key, value in pool.items() if key != "dilation"}
+        out = getattr(F, f"max_unpool{dims}d")(pooled, indices, **settings, **unpool)
+        out.backward(torch.arange(out.numel(), dtype=out.dtype).reshape(out.shape))
+        module = getattr(torch.nn, f"MaxUnpool{dims}d")(**settings)
+        return out, pooled.grad, repr(module), module(pooled, indices, **unpool)
+    check(seeded(case))
+
+
+# (One index out of range: where there are several, PyTorch's threads race to name one.)
+UNPOOL_MISUSES = {
+    "index dtype": "F.max_unpool2d(o, i.float(), 2)",
+    "index shape": "F.max_unpool2d(o, i[..., :1], 2)",
+    "index range": "F.max_unpool2d(o, i.index_fill(3, torch.tensor([1]), 99), 2)",
+    "negative index": "F.max_unpool2d(o, i.index_fill(3, torch.tensor([1]), -1), 2)",
+    "output size range": "F.max_unpool2d(o, i, 2, output_size=(9, 9))",
+    "output size length": "F.max_unpool2d(o, i, 2, output_size=(5,))",
+    "rank": "F.max_unpool2d(o[0, 0], i[0, 0], 2)",
+    "3-d rank": "F.max_unpool3d(o[0], i[0], 2)",
+    "1-d index range": "F.max_unpool1d(o[0, 0], torch.tensor([[0, 1], [2, 9]]), 2)",
+    "integers": "F.max_unpool2d(o.long(), i, 2)",
+}
+
+
+@pytest.mark.parametrize("misuse", list(UNPOOL_MISUSES))
+def test_max_unpool_misuse_raises_torchs_error(misuse):
+    def case(torch):
+        o, i = torch.nn.functional.max_pool2d(torch.randn(1, 2, 4, 4), 2, return_indices=True)
+        return eval(UNPOOL_MISUSES[misuse], {"F": torch.nn.functional, "torch": torch, "o": o,
+                                             "i": i})
+    assert_same_error(seeded(case))
