@@ -5,7 +5,8 @@ from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Se
 from .conv import (Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d,
                    ConvTranspose3d)
 from .layers import (CELU, ELU, GELU, GLU, SELU, Bilinear, ChannelShuffle, CosineSimilarity,
-                     Dropout, Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, Fold,
+                     Dropout, Dropout1d, Dropout2d, Dropout3d, Embedding, EmbeddingBag,
+                     Flatten, Fold,
                      Hardshrink, Hardsigmoid, Hardswish, Hardtanh, Identity, LeakyReLU, Linear,
                      LogSigmoid, LogSoftmax, Mish, PairwiseDistance, PixelShuffle,
                      PixelUnshuffle, PReLU, ReLU, ReLU6, SiLU, Sigmoid, Softmax, Softmax2d,
@@ -63,4 +64,5 @@ __all__ = [
     "UpsamplingBilinear2d",
     "TripletMarginWithDistanceLoss",
     "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
+    "EmbeddingBag",
 ]

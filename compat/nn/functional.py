@@ -1180,6 +1180,7 @@ def _warn_of_upsample(name):
 from ._distances import cosine_similarity, pairwise_distance  # noqa: E402
 from ._likelihood_losses import gaussian_nll_loss, poisson_nll_loss  # noqa: E402
 from ._blocks import fold, pixel_shuffle, pixel_unshuffle, unfold  # noqa: E402
+from ._embedding_bag import embedding_bag  # noqa: E402
 from ._norms import instance_norm, local_response_norm, rms_norm  # noqa: E402
 from ._pool_variants import (channel_shuffle, lp_pool1d, lp_pool2d, lp_pool3d,  # noqa: E402
                              max_unpool1d, max_unpool2d, max_unpool3d)
@@ -1212,5 +1213,5 @@ __all__ = [
     "triplet_margin_with_distance_loss", "max_pool1d_with_indices", "max_pool2d_with_indices",
     "max_pool3d_with_indices", "adaptive_max_pool1d_with_indices",
     "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "max_unpool1d",
-    "max_unpool2d", "max_unpool3d",
+    "max_unpool2d", "max_unpool3d", "embedding_bag",
 ]
