@@ -60,6 +60,10 @@ class _Builder:
         # Views of a storage updated in place after they were taken: PyTorch 2.13 crashes
         # (segmentation fault) registering a hook on one, so none is registered.
         self.hookless = set()
+        # Storages with a hooked view: an update under no_grad makes PyTorch rebuild the
+        # view's grad_fn, dropping the hook, where compat keeps it (docs/guide-compat.md),
+        # so none is updated under no_grad.
+        self.hooked = set()
         self.names = (f"v{i}" for i in itertools.count())
 
     def leaf(self):
@@ -209,7 +213,7 @@ def _no_grad(b):
         name = next(b.names)
         b.lines += ["with torch.no_grad():", f"    {name} = {x.name} * 2.0"]
         b.values.append(_Value(name, x.shape, storage=name))
-    else:
+    elif x.storage not in b.hooked:
         # An update under no_grad (leaves too): bumps the version, records nothing.
         b.updated(x)
         b.lines += ["with torch.no_grad():", f"    {x.name}.mul_(0.5)"]
@@ -220,6 +224,8 @@ def _hook(b):
         x = b.pick(lambda v: v.name not in b.hookless)
         if x is not None:
             b.lines.append(f"{x.name}.register_hook(lambda g: g * 2.0)")
+            if x.name != x.storage:
+                b.hooked.add(x.storage)
     else:
         b.lines.append(f"{b.pick().name}.retain_grad()")
 
