@@ -14,9 +14,9 @@ from .layers import (CELU, ELU, GELU, GLU, SELU, Bilinear, ChannelShuffle, Cosin
                      Unflatten, Unfold, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d)
 from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss,
                    GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
-                   MarginRankingLoss, MSELoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
-                   NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss, TripletMarginLoss,
-                   TripletMarginWithDistanceLoss)
+                   MarginRankingLoss, MSELoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss,
+                   MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss,
+                   TripletMarginLoss, TripletMarginWithDistanceLoss)
 from .module import Module
 from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,
                             InstanceNorm2d, InstanceNorm3d, LayerNorm, LocalResponseNorm,
@@ -65,4 +65,5 @@ __all__ = [
     "TripletMarginWithDistanceLoss",
     "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
     "EmbeddingBag",
+    "MultiLabelMarginLoss",
 ]

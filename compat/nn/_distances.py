@@ -1,8 +1,10 @@
-"""Distances and similarities of nn.functional between corresponding rows of two tensors,
-composed as PyTorch composes them (so their grad_fn names follow)."""
+"""Distances and similarities of nn.functional: between corresponding rows of two tensors,
+composed as PyTorch composes them (so their grad_fn names follow), and between every pair
+of rows of one (pdist)."""
 import numpy as np
 
 import funcgrad.numpy as fnp
+from funcgrad.core import unbox_all
 
 from .._grad_mode import no_grad
 from .._quiet import quiet
@@ -32,3 +34,28 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     out = quiet().run(lambda d: fnp.linalg.vector_norm(d, ord=p, axis=axis, keepdims=keepdim),
                       engine(difference))
     return wrap(out, "NormBackward1", (difference,))
+
+
+def pdist(input, p=2):
+    """The p-norm distances between the rows of `input` (N, M), each pair i < j once, in
+    row-major order: N * (N - 1) / 2 of them."""
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    first, second = np.triu_indices(input.shape[0], k=1)
+
+    def compute(x):
+        differences = fnp.subtract(fnp.take(x, first, axis=0), fnp.take(x, second, axis=0))
+        # Equal rows are at distance 0 with gradient 0, as in PyTorch (a norm's derivative
+        # at 0 is undefined): their differences are replaced before the norm, their
+        # distances after it.
+        equal = ~np.any(unbox_all(differences) != 0, axis=1)
+        safe = fnp.where(equal[:, None], 1.0, differences)
+        if p == 0:  # the count of differing coordinates: gradient 0, but recorded
+            counts = np.count_nonzero(unbox_all(differences), axis=1).astype(safe.dtype)
+            return fnp.where(True, counts, fnp.sum(safe, axis=1))
+        return fnp.where(equal, 0.0, fnp.linalg.vector_norm(safe, ord=p, axis=1))
+    return wrap(quiet().run(compute, engine(input)), "PdistBackward0", (input,))

@@ -190,3 +190,41 @@ def _check_multi_margin_shapes(input, target, weight):
     if labels.size and (labels.min() < 0 or labels.max() >= classes):
         raise RuntimeError("target out of range")
     return rows, classes
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """For each sample, the sum over its target classes j (target's entries up to the
+    first -1) and the other classes i of max(0, 1 - (x[j] - x[i])), over the classes."""
+    reduction = reduction_of(size_average, reduce, reduction)
+    if not (input.dim() <= 2 and input.numel() > 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch "
+                           f"size, but got: {list(input.shape)}")
+    if target.shape != input.shape:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
+                           f"{list(input.shape)}")
+    if target.dtype is not _dtypes.int64:
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype.scalar_name}")
+    classes = input.shape[-1] if input.dim() else 1
+    labels = target._data.reshape(-1, classes)
+    if labels.size and (labels.min() < -1 or labels.max() >= classes):
+        raise RuntimeError("argument #2 'target' is out of range")
+    # A row's targets are its entries before the first -1.
+    listed = np.cumprod(labels != -1, axis=1).astype(bool)  # (N, J)
+    chosen = np.where(listed, labels, 0)
+    is_target = np.zeros(labels.shape, bool)
+    rows, places = np.nonzero(listed)
+    is_target[rows, labels[rows, places]] = True
+    pairs = listed[:, :, None] & ~is_target[:, None, :]  # (N, J, I): target j, other class i
+
+    def compute(x):
+        scores = fnp.reshape(x, labels.shape)
+        targets = fnp.take_along_axis(scores, chosen, axis=1)  # (N, J)
+        hinges = fnp.maximum(fnp.add(fnp.subtract(scores[:, None, :], targets[:, :, None]),
+                                     1.0), 0.0)
+        losses = fnp.true_divide(fnp.sum(fnp.where(pairs, hinges, 0.0), axis=(1, 2)), classes)
+        return _reduced(fnp.reshape(losses, target.shape[:-1]), reduction)
+    if not input.dtype.is_floating_point:
+        raise _dtypes.not_implemented_for("multilabel_margin_loss_forward_out_frame",
+                                          input.dtype)
+    out = quiet().run(compute, engine(input))
+    return wrap(out, "MultilabelMarginLossBackward0", (input,), others=(target,))

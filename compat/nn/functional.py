@@ -13,7 +13,7 @@ import funcgrad.numpy as fnp
 from funcgrad.core import unbox_all
 
 from .. import _dtypes, _fused, _ops
-from .._factories import empty, zeros
+from .._factories import empty, empty_like, zeros, zeros_like
 from .._inplace import inplace, write
 from .._quiet import quiet, quieted
 from .._record import broadcast_error, engine, float_operand, operand, result_type, wrap
@@ -385,6 +385,22 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     return _ops.softmax(input, _ops.softmax_dim(input, dim, "softmax", _stacklevel), dtype)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """softmax((logits + Gumbel noise) / tau) along `dim`, the noise drawn as PyTorch draws
+    it (-log of exponential draws); with `hard`, the one-hot of its largest entry, with the
+    soft sample's gradient (straight through)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", UserWarning,
+                      stacklevel=2)
+    gumbels = -empty_like(logits).exponential_().log()
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
@@ -1177,7 +1193,7 @@ def _warn_of_upsample(name):
 
 
 # (imported last: they compose the functions above)
-from ._distances import cosine_similarity, pairwise_distance  # noqa: E402
+from ._distances import cosine_similarity, pairwise_distance, pdist  # noqa: E402
 from ._likelihood_losses import gaussian_nll_loss, poisson_nll_loss  # noqa: E402
 from ._blocks import fold, pixel_shuffle, pixel_unshuffle, unfold  # noqa: E402
 from ._embedding_bag import embedding_bag  # noqa: E402
@@ -1186,8 +1202,9 @@ from ._pool_variants import (channel_shuffle, lp_pool1d, lp_pool2d, lp_pool3d,  
                              max_unpool1d, max_unpool2d, max_unpool3d)
 from ._margin_losses import (cosine_embedding_loss, hinge_embedding_loss,  # noqa: E402
                              margin_ranking_loss, multi_margin_loss,
-                             multilabel_soft_margin_loss, soft_margin_loss,
-                             triplet_margin_loss, triplet_margin_with_distance_loss)
+                             multilabel_margin_loss, multilabel_soft_margin_loss,
+                             soft_margin_loss, triplet_margin_loss,
+                             triplet_margin_with_distance_loss)
 
 __all__ = [
     "relu", "leaky_relu", "elu", "silu", "gelu", "softplus", "tanh", "sigmoid", "softmax",
@@ -1213,5 +1230,6 @@ __all__ = [
     "triplet_margin_with_distance_loss", "max_pool1d_with_indices", "max_pool2d_with_indices",
     "max_pool3d_with_indices", "adaptive_max_pool1d_with_indices",
     "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "max_unpool1d",
-    "max_unpool2d", "max_unpool3d", "embedding_bag",
+    "max_unpool2d", "max_unpool3d", "embedding_bag", "pdist", "multilabel_margin_loss",
+    "gumbel_softmax",
 ]

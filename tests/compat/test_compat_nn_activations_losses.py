@@ -287,6 +287,17 @@ MISUSES = {
     "distance triplet margin": lambda t: t.nn.TripletMarginWithDistanceLoss(margin=0.0),
     "distance triplet dimensions": lambda t: _f(t).triplet_margin_with_distance_loss(
         t.randn(3, 4), t.randn(3, 4), t.randn(4)),
+    "pdist rank": lambda t: _f(t).pdist(t.randn(3)),
+    "pdist negative p": lambda t: _f(t).pdist(t.randn(3, 2), -1),
+    "pdist integers": lambda t: _f(t).pdist(t.ones(3, 2, dtype=t.long)),
+    "multilabel target size": lambda t: _f(t).multilabel_margin_loss(
+        t.randn(3, 4), t.zeros(2, 4, dtype=t.long)),
+    "multilabel target range": lambda t: _f(t).multilabel_margin_loss(
+        t.randn(3, 4), t.full((3, 4), 4)),
+    "multilabel float target": lambda t: _f(t).multilabel_margin_loss(t.randn(3, 4),
+                                                                      t.zeros(3, 4)),
+    "multilabel rank": lambda t: _f(t).multilabel_margin_loss(
+        t.randn(3, 2, 2), t.zeros(3, 2, 2, dtype=t.long)),
 }
 
 
@@ -322,4 +333,41 @@ def test_pools_with_indices(call):
         out, indices = eval(f"torch.nn.functional.{call}", {"torch": torch, "x": x})
         out.backward(torch.randn(out.shape))
         return out, indices, x.grad
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("p", [2, 1, 0, 0.5, 3, float("inf")])
+def test_pdist_with_equal_rows(p):
+    def case(torch):
+        x = torch.randn(5, 3)
+        x[3] = x[1]  # a distance of 0: its gradient is 0 in PyTorch
+        x.requires_grad_()
+        out = torch.nn.functional.pdist(x, p)
+        out.backward(torch.arange(out.numel(), dtype=out.dtype))
+        return out, x.grad
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_multilabel_margin_loss(reduction):
+    def case(torch):
+        x = torch.randn(4, 5, requires_grad=True)
+        target = torch.tensor([[3, 0, -1, 1, 2], [0, 1, 2, 3, 4], [-1, 0, 0, 0, 0],
+                               [2, 2, -1, 0, 0]])  # (all, none, a repeat)
+        loss = torch.nn.MultiLabelMarginLoss(reduction=reduction)
+        out = loss(x, target)
+        out.backward(torch.ones_like(out))
+        one = torch.nn.functional.multilabel_margin_loss(x[0], target[0])
+        return repr(loss), out, x.grad, one
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("hard", [False, True])
+@pytest.mark.parametrize("dim", [-1, 0])
+def test_gumbel_softmax_draws_torchs_noise(hard, dim):
+    def case(torch):
+        x = torch.randn(3, 4, requires_grad=True)
+        out = torch.nn.functional.gumbel_softmax(x, tau=0.5, hard=hard, dim=dim)
+        (out * torch.arange(12.0).reshape(3, 4)).sum().backward()
+        return out, x.grad, torch.rand(2)  # (the stream goes on alike)
     check(seeded(case))
