@@ -4,14 +4,14 @@ from . import functional, init, utils
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import (Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d,
                    ConvTranspose3d)
-from .layers import (CELU, ELU, GELU, GLU, SELU, Bilinear, ChannelShuffle, CosineSimilarity,
-                     Dropout, Dropout1d, Dropout2d, Dropout3d, Embedding, EmbeddingBag,
-                     Flatten, Fold,
-                     Hardshrink, Hardsigmoid, Hardswish, Hardtanh, Identity, LeakyReLU, Linear,
-                     LogSigmoid, LogSoftmax, Mish, PairwiseDistance, PixelShuffle,
-                     PixelUnshuffle, PReLU, ReLU, ReLU6, SiLU, Sigmoid, Softmax, Softmax2d,
-                     Softmin, Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold,
-                     Unflatten, Unfold, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d)
+from .layers import (CELU, ELU, GELU, GLU, SELU, AlphaDropout, Bilinear, ChannelShuffle,
+                     CosineSimilarity, Dropout, Dropout1d, Dropout2d, Dropout3d, Embedding,
+                     EmbeddingBag, FeatureAlphaDropout, Flatten, Fold, Hardshrink, Hardsigmoid,
+                     Hardswish, Hardtanh, Identity, LeakyReLU, Linear, LogSigmoid, LogSoftmax,
+                     Mish, PairwiseDistance, PixelShuffle, PixelUnshuffle, PReLU, ReLU, ReLU6,
+                     SiLU, Sigmoid, Softmax, Softmax2d, Softmin, Softplus, Softshrink, Softsign,
+                     Tanh, Tanhshrink, Threshold, Unflatten, Unfold, Upsample,
+                     UpsamplingBilinear2d, UpsamplingNearest2d)
 from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss,
                    GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
                    MarginRankingLoss, MSELoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss,
@@ -66,4 +66,5 @@ __all__ = [
     "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
     "EmbeddingBag",
     "MultiLabelMarginLoss",
+    "AlphaDropout", "FeatureAlphaDropout",
 ]

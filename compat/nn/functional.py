@@ -5,6 +5,7 @@ Each is composed of funcgrad.numpy primitives on the operands' boxes of compat's
 the name PyTorch gives its fused kernel (``AddmmBackward0``, ``NllLossBackward0``), so
 printed losses read as in PyTorch.
 """
+import math
 import warnings
 
 import numpy as np
@@ -664,20 +665,44 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return _dropped(input, p, training, inplace, input.shape)
 
 
-def _dropped(input, p, training, inplace, noise_shape):
+def _dropped(input, p, training, inplace, noise_shape, alpha=False):
     """input times noise of `noise_shape` (broadcast): 0 with probability p, else
-    1 / (1 - p)."""
+    1 / (1 - p); with `alpha`, SELU's alpha dropout: each dropped element (or channel) set
+    to SELU's negative saturation, and all scaled and shifted to keep the mean and
+    variance."""
     if not training or p == 0 or input.numel() == 0:
         return input
     if p == 1:
         noise = zeros((), dtype=input.dtype)
-    elif tuple(noise_shape) == tuple(input.shape):
+        return input.mul_(noise) if inplace else _ops.mul(input, noise)
+    if tuple(noise_shape) == tuple(input.shape):
         noise = _drawn_in_memory_order(input, 1 - p)
-        noise.div_(1 - p)
     else:
         noise = empty(noise_shape, dtype=input.dtype).bernoulli_(1 - p)
+    if not alpha:
         noise.div_(1 - p)
-    return input.mul_(noise) if inplace else _ops.mul(input, noise)
+        return input.mul_(noise) if inplace else _ops.mul(input, noise)
+    scale = 1.0 / math.sqrt((_ALPHA_DROPOUT ** 2 * p + 1) * (1 - p))
+    shift = noise.add(-1).mul_(_ALPHA_DROPOUT * scale).add_(_ALPHA_DROPOUT * scale * p)
+    noise.mul_(scale)
+    return (input.mul_(noise) if inplace else _ops.mul(input, noise)).add_(shift)
+
+
+# SELU's negative saturation, -scale * alpha: where alpha dropout sets dropped elements.
+_ALPHA_DROPOUT = 1.7580993408473766
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    check_probability(p)
+    return _dropped(input, p, training, inplace, input.shape, alpha=True)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    check_probability(p)
+    if input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    noise_shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
+    return _dropped(input, p, training, inplace, noise_shape, alpha=True)
 
 
 def _drawn_in_memory_order(input, probability):
@@ -1231,5 +1256,5 @@ __all__ = [
     "max_pool3d_with_indices", "adaptive_max_pool1d_with_indices",
     "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "max_unpool1d",
     "max_unpool2d", "max_unpool3d", "embedding_bag", "pdist", "multilabel_margin_loss",
-    "gumbel_softmax",
+    "gumbel_softmax", "alpha_dropout", "feature_alpha_dropout",
 ]

@@ -570,6 +570,16 @@ class Dropout3d(_DropoutNd):
     function = staticmethod(F.dropout3d)
 
 
+class AlphaDropout(_DropoutNd):
+    def forward(self, input):  # (PyTorch's ignores inplace)
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    def forward(self, input):
+        return F.feature_alpha_dropout(input, self.p, self.training)
+
+
 class Embedding(Module):
     """A table of num_embeddings vectors of size embedding_dim, drawn from N(0, 1), looked
     up by integer indices; the row at padding_idx is zero and gets no gradient."""

@@ -154,6 +154,31 @@ def test_dropout_in_place_and_functional_training_flag():
     check_seeded(case)
 
 
+@pytest.mark.parametrize("layer, shape", [
+    ("AlphaDropout(0.3)", (5, 7)), ("AlphaDropout(1.0)", (3, 2)), ("AlphaDropout(0.0)", (3,)),
+    ("FeatureAlphaDropout(0.5)", (4, 3, 2)), ("FeatureAlphaDropout(0.2, True)", (3, 5)),
+])
+def test_alpha_dropout_draws_torchs_masks(layer, shape):
+    def case(torch):
+        x = torch.randn(*shape, requires_grad=True)
+        dropout = eval(f"torch.nn.{layer}")
+        out = dropout(x * 1)
+        (out * torch.arange(out.numel(), dtype=out.dtype).reshape(out.shape)).sum().backward()
+        dropout.eval()
+        return repr(dropout), out, x.grad, dropout(x) is x, torch.rand(1)
+    check_seeded(case)
+
+
+def test_alpha_dropout_functions():
+    def case(torch):
+        F = torch.nn.functional
+        x = torch.randn(3, 4)
+        return (F.alpha_dropout(x, 0.5) is x, F.alpha_dropout(x, 0.4, True),
+                F.feature_alpha_dropout(x[None], 0.4, True), F.alpha_dropout(x, 0.4, True, True),
+                x)
+    check_seeded(case)
+
+
 def test_flatten_dims():
     def case(torch):
         x = torch.randn(2, 3, 4, 5)
@@ -362,6 +387,10 @@ MISUSES = {
                                                  torch.zeros(2)),
     "unknown attribute": lambda torch: torch.nn.Linear(3, 4).foo,
     "dropout probability": lambda torch: torch.nn.Dropout(1.5),
+    "alpha dropout probability": lambda torch: torch.nn.functional.alpha_dropout(
+        torch.ones(2), -0.5),
+    "feature alpha dropout rank": lambda torch: torch.nn.functional.feature_alpha_dropout(
+        torch.ones(2), 0.5, True),
     "integer parameter": lambda torch: torch.nn.Parameter(torch.tensor([1, 2])),
     "missing key": lambda torch: torch.nn.Linear(3, 4).load_state_dict(
         {"weight": torch.zeros(4, 3)}),
