@@ -48,11 +48,12 @@ class Row:
     computed, and which forms exist (``torch.f``, ``Tensor.f``, ``Tensor.f_``)."""
 
     __slots__ = ("name", "compute", "dtypes", "label", "function", "method", "inplace",
-                 "view", "returns", "passes_input", "saves_inputs", "check", "indices")
+                 "view", "returns", "passes_input", "saves_inputs", "contiguous", "check",
+                 "indices")
 
     def __init__(self, name, compute, dtypes=KEEP, label=None, *, function=True, method=None,
                  inplace=False, view=False, returns=None, passes_input=False,
-                 saves_inputs=False, check=None, indices=()):
+                 saves_inputs=False, contiguous=False, check=None, indices=()):
         self.name = name
         self.compute = compute
         self.dtypes = dtypes
@@ -66,6 +67,9 @@ class Row:
         # PyTorch's backward reads the inputs (an in-place update of one before backward is
         # an error), where funcgrad's rule may keep only what it needs (indices, masks).
         self.saves_inputs = saves_inputs
+        # PyTorch's result is contiguous, where NumPy's is a view or of another layout
+        # (roll's, index_select's along dimension 1, topk's values).
+        self.contiguous = contiguous
         self.check = check  # called with torch's arguments before any cast: PyTorch's errors
         # The names of compute's arguments that are index tensors or masks, which PyTorch
         # does not differentiate and lists in no next_functions.
@@ -239,9 +243,23 @@ def _result(row, label, value, edges, indices, computing):
         # An input as it was, or a NumPy view of one (flip's, rot90's), where PyTorch's
         # result is a new tensor: a copy, recorded with a node of its own.
         value = fnp.positive(value) if isinstance(value, Box) else np.array(value, copy=True)
+    if row.contiguous:
+        value = _contiguous(value)
     view_of = _viewed(value, edges) if row.view else None
     return wrap(value, label, edges, others=indices, view_of=view_of,
                 saves_inputs=row.saves_inputs)
+
+
+def _contiguous(value):
+    """`value` with its elements in row-major order (in the box, in place: the box is the
+    operation's result, not yet anyone's)."""
+    raw = value.value if isinstance(value, Box) else value
+    if type(raw) is not np.ndarray or raw.flags.c_contiguous:
+        return value
+    if isinstance(value, Box):
+        value.value = np.ascontiguousarray(raw)
+        return value
+    return np.ascontiguousarray(raw)
 
 
 def _shares_memory(value, tensors):

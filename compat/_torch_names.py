@@ -920,7 +920,7 @@ REDUCTIONS = [
     Row("nanmean", lambda x, dim=None, keepdim=False, *, dtype=None:  # PyTorch: sum / count
         fnp.nanmean(x, axis=dim_as_axis(dim), keepdims=keepdim), KEEP, "DivBackward0"),
     Row("median", _order_statistics.median, KEEP, _by_dim("MedianBackward"),
-        returns=_named("median")),
+        returns=_named("median"), contiguous=True),
     Row("nanmedian", _order_statistics.nanmedian, KEEP, _by_dim("NanmedianBackward"),
         returns=_named("nanmedian")),
     Row("mode", _order_statistics.mode, KEEP, returns=_named("mode")),
@@ -933,8 +933,9 @@ REDUCTIONS = [
     Row("sort", lambda x, dim=-1, descending=False, stable=False:
         _order_statistics.sort(x, dim, descending), KEEP, "SortBackward0", returns=_named("sort")),
     Row("msort", lambda x: _order_statistics.sort(x, 0)[0], KEEP, "SortBackward0"),
-    Row("topk", _order_statistics.topk, KEEP, returns=_named("topk")),
-    Row("kthvalue", _order_statistics.kthvalue, KEEP, returns=_named("kthvalue")),
+    Row("topk", _order_statistics.topk, KEEP, returns=_named("topk"), contiguous=True),
+    Row("kthvalue", _order_statistics.kthvalue, KEEP, returns=_named("kthvalue"),
+        contiguous=True),
     Row("aminmax", _aminmax, KEEP, returns=_named("aminmax", ("min", "max")), saves_inputs=True),
     Row("std_mean", lambda x, dim=None, *, correction=1, keepdim=False:
         _var_mean(x, dim, correction=correction, keepdim=keepdim, which=fnp.std), KEEP,
@@ -956,7 +957,7 @@ REDUCTIONS = [
         fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=existing_dims(y, dim)), FLOAT,
         _spacing_labels("MulBackward1"), method=False),
     Row("cumulative_trapezoid", _cumulative_trapezoid, FLOAT,
-        _spacing_labels("CumsumBackward0"), method=False),
+        _spacing_labels("CumsumBackward0"), method=False, contiguous=True),
     Row("dist", _dist, PROMOTE, check=_floats_only(lambda dtype: RuntimeError(
         f"norm(): input dtype should be either floating point or complex. Got "
         f"{dtype.scalar_name} instead.")), saves_inputs=True),
@@ -974,7 +975,7 @@ INDEXING = [
     Row("take_along_dim", _gathering.take_along_dim, KEEP, "GatherBackward0",
         indices=("indices",), saves_inputs=True),
     Row("take", _gathering.take, KEEP, indices=("index",), saves_inputs=True),
-    Row("index_select", _gathering.index_select, KEEP, indices=("index",)),
+    Row("index_select", _gathering.index_select, KEEP, indices=("index",), contiguous=True),
     Row("masked_select", lambda x, mask: fnp.getitem(
         fnp.broadcast_to(x, np.broadcast_shapes(fnp.shape(x), np.shape(mask))),
         np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), np.shape(mask)))), KEEP,
@@ -1010,7 +1011,7 @@ SHAPES = [
     Row("flip", _flip, KEEP),
     Row("fliplr", fnp.fliplr, KEEP, "FlipBackward0"),
     Row("flipud", fnp.flipud, KEEP, "FlipBackward0"),
-    Row("roll", _roll, KEEP),
+    Row("roll", _roll, KEEP, contiguous=True),
     Row("rot90", _rot90, KEEP),
     Row("tril", lambda x, diagonal=0: fnp.tril(_matrices(x, "tril"), diagonal), KEEP,
         inplace=True),

@@ -586,6 +586,22 @@ def test_rows_saving_inputs_refuse_updates_as_torch(expression, leaf):
                                                                         real_torch)
 
 
+_CONTIGUOUS = {row.name for row in _torch_names.ROWS if row.contiguous}
+_CONTIGUOUS_CASES = [e for name, e in EXPRESSIONS if name in _CONTIGUOUS]
+
+
+# Rows whose NumPy result has another layout than PyTorch's contiguous one (roll's, topk's)
+# have PyTorch's strides, so that view() works where PyTorch's does.
+@_EXPECTED_WARNINGS
+@pytest.mark.parametrize("expression", _CONTIGUOUS_CASES)
+def test_contiguous_rows_have_torchs_strides(expression):
+    def case(torch):  # (a dimension of one element may have any stride)
+        result = eval(expression, _inputs(torch))
+        return [(t.is_contiguous(), [step for step, size in zip(t.stride(), t.shape) if size > 1])
+                for t in _tensors(result, torch)]
+    check(case)
+
+
 # The in-place form of every row that has one, on each case written as a method call
 # `x.f(...)`: `x.clone().f_(...)` (PyTorch refuses a result its dtype cannot hold). PyTorch
 # has no derivative for some in-place forms; those are compared on detached tensors.
