@@ -16,7 +16,9 @@ from .. import _dtypes, _ops
 from .._factories import full, zeros
 from .._record import engine, wrap
 from .._tensor import make
-from . import functional as F  # (which imports this module: its names are used at calls)
+from ._dropout import dropout
+from ._linear import linear
+from ._padding import pad
 
 _FUSED_CPU_KERNEL = "ScaledDotProductFlashAttentionForCpuBackward0"
 
@@ -49,7 +51,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         scores = scores + bias
     weights = _safe_softmax(scores)
     if dropout_p > 0:
-        weights = F.dropout(weights, dropout_p)
+        weights = dropout(weights, dropout_p)
     out = weights.matmul(value)
     return wrap(engine(out), _FUSED_CPU_KERNEL, (query, key, value)) if fused else out
 
@@ -208,7 +210,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
             weights = weights.mean(dim=1)
     else:
         out, weights = _attended(q, k, v, attn_mask, dropout_p, is_causal, heads), None
-    out = F.linear(out.reshape(target_length * batch, embed_dim), out_proj_weight,
+    out = linear(out.reshape(target_length * batch, embed_dim), out_proj_weight,
                    out_proj_bias).view(target_length, batch, -1)
     if not batched:
         out = out.squeeze(1)
@@ -266,7 +268,7 @@ def _projected(query, key, value, in_proj_weight, in_proj_bias):
     if in_proj_weight is None:
         raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
     biases = (None,) * 3 if in_proj_bias is None else _thirds(in_proj_bias)
-    return tuple(F.linear(t, w, b) for t, w, b in zip((query, key, value),
+    return tuple(linear(t, w, b) for t, w, b in zip((query, key, value),
                                                       _thirds(in_proj_weight), biases))
 
 
@@ -291,7 +293,7 @@ def _projected_separately(query, key, value, weights, in_proj_bias):
         if bias is not None and bias.shape != (embed_dim,):
             raise AssertionError(f"expecting {name} bias shape of {(embed_dim,)}, but got "
                                  f"{bias.shape}")
-    return tuple(F.linear(t, w, b) for t, w, b in zip((query, key, value), weights, biases))
+    return tuple(linear(t, w, b) for t, w, b in zip((query, key, value), weights, biases))
 
 
 def _batched_attn_mask(attn_mask, heads, target_length, source_length):
@@ -334,7 +336,7 @@ def _static(projected, static, name, heads, head_dim):
 
 def _one_more_key(attn_mask, key_padding_mask):
     """The masks with a column of zeros for a key appended (bias_k or add_zero_attn's)."""
-    return tuple(None if mask is None else F.pad(mask, (0, 1))
+    return tuple(None if mask is None else pad(mask, (0, 1))
                  for mask in (attn_mask, key_padding_mask))
 
 
@@ -354,7 +356,7 @@ def _attended_with_weights(q, k, v, attn_mask, dropout_p):
     scores = q.bmm(keys) if attn_mask is None else attn_mask.baddbmm(q, keys)
     weights = _ops.softmax(scores, -1)
     if dropout_p > 0:
-        weights = F.dropout(weights, dropout_p)
+        weights = dropout(weights, dropout_p)
     return weights.bmm(v).transpose(0, 1), weights
 
 

@@ -5,7 +5,7 @@ import math
 from .. import _ops
 from .._factories import ones_like
 from .._grad_mode import no_grad
-from .functional import reduction_of
+from ._reduction import reduction_of
 
 
 def _reduce(losses, reduction):

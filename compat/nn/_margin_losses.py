@@ -17,7 +17,8 @@ from .._quiet import quiet
 from .._record import engine, operand, result_type, wrap
 from .._tensor import Tensor
 from ._distances import pairwise_distance
-from .functional import _check_broadcast, _log_sigmoid, _reduced, logsigmoid, reduction_of
+from ._activation import log_sigmoid_values, logsigmoid
+from ._reduction import check_broadcast, reduced, reduction_of
 
 
 def _reduce(losses, reduction):
@@ -56,11 +57,11 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """log(1 + exp(-target * input)), the logistic loss of labels -1 and 1."""
     reduction = reduction_of(size_average, reduce, reduction)
-    _check_broadcast(input, target)
+    check_broadcast(input, target)
     dtype = result_type(input, target)
 
     def compute(x, t):
-        return _reduced(fnp.negative(_log_sigmoid(fnp.multiply(t, x))), reduction)
+        return reduced(fnp.negative(log_sigmoid_values(fnp.multiply(t, x))), reduction)
     out = quiet().run(compute, operand(input, dtype), operand(target, dtype))
     return wrap(out, "SoftMarginLossBackward0", (input, target))
 
@@ -160,7 +161,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
             hinge = fnp.multiply(hinge, fnp.take(w, labels)[:, None])
         others = np.arange(classes) != labels[:, None]  # the true class adds nothing
         losses = fnp.true_divide(fnp.sum(fnp.where(others, hinge, 0.0), axis=1), classes)
-        return _reduced(fnp.reshape(losses, target.shape), reduction)
+        return reduced(fnp.reshape(losses, target.shape), reduction)
     if weight is not None and weight.requires_grad and STATE.enabled:
         raise RuntimeError("The function 'multi_margin_loss' is not differentiable with "
                            "respect to argument 'weight'. This input cannot have "
@@ -222,7 +223,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
         hinges = fnp.maximum(fnp.add(fnp.subtract(scores[:, None, :], targets[:, :, None]),
                                      1.0), 0.0)
         losses = fnp.true_divide(fnp.sum(fnp.where(pairs, hinges, 0.0), axis=(1, 2)), classes)
-        return _reduced(fnp.reshape(losses, target.shape[:-1]), reduction)
+        return reduced(fnp.reshape(losses, target.shape[:-1]), reduction)
     if not input.dtype.is_floating_point:
         raise _dtypes.not_implemented_for("multilabel_margin_loss_forward_out_frame",
                                           input.dtype)

@@ -1,16 +1,165 @@
-"""The normalisations PyTorch composes from other operations: rms_norm (tensor
-arithmetic), instance_norm (batch_norm of every sample's channels as channels of one
-sample) and local_response_norm (an average pool across channels), composed the same way
-here, so their values, gradients and grad_fn names follow."""
+"""The normalisations of nn.functional: batch_norm, layer_norm and group_norm, computed with
+funcgrad and recorded under the names of PyTorch's kernels; and those PyTorch composes
+from other operations: rms_norm (tensor arithmetic), instance_norm (batch_norm of every
+sample's channels as channels of one sample) and local_response_norm (an average pool
+across channels), composed the same way here, so their values, gradients and grad_fn names
+follow."""
 import warnings
 
 import numpy as np
 
+import funcgrad.numpy as fnp
+from funcgrad.core import unbox_all
+
 from .. import _dtypes
 from .._grad_mode import no_grad
+from .._inplace import write
+from .._quiet import quiet
+from .._record import float_operand, wrap
 from ._padding import pad
 from ._spatial import avg_pool2d, avg_pool3d
-from .functional import batch_norm
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-5):
+    """Each channel (dimension 1) normalised by the batch's mean and (biased) variance when
+    training, which also updates the running statistics in place (the variance unbiased),
+    or by the running statistics otherwise; then scaled by weight and shifted by bias."""
+    if training:
+        _verify_batch_size(input.shape)
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    channels = input.shape[1] if input.dim() > 1 else 1
+    for name, statistic in (("running_mean", running_mean), ("running_var", running_var)):
+        if statistic is None and not training:
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+        if statistic is not None and statistic.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not "
+                               f"{statistic.numel()}")
+    axes = (0,) + tuple(range(2, input.dim()))
+    shape = (1, channels) + (1,) * (input.dim() - 2)  # a channel's values, broadcast
+    edges = tuple(t for t in (input, weight, bias) if t is not None)
+    if not training:
+        statistics = (running_mean._data.reshape(shape), running_var._data.reshape(shape))
+        out = quiet().run(_normalised_by, float_operand(input), *statistics,
+                          *_affine_operands(weight, bias, shape), eps)
+        return wrap(out, "NativeBatchNormBackward0", edges)
+    out, mean, variance = quiet().run(_batch_normalised, float_operand(input), axes,
+                                      *_affine_operands(weight, bias, shape), eps)
+    if running_mean is not None:
+        _update_running_statistics(running_mean, running_var, mean, variance,
+                                   input.numel() // channels, momentum)
+    return wrap(out, "NativeBatchNormBackward0", edges)
+
+
+def _verify_batch_size(size):
+    values_per_channel = size[0]
+    for extent in size[2:]:
+        values_per_channel *= extent
+    if values_per_channel == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input "
+                         f"size {size}")
+
+
+def _affine_operands(weight, bias, shape):
+    return tuple(None if t is None else fnp.reshape(float_operand(t), shape)
+                 for t in (weight, bias))
+
+
+def _moments(x, axes):
+    """The mean and the biased variance of x over `axes` (kept as dimensions of 1)."""
+    mean = fnp.mean(x, axes, keepdims=True)
+    return mean, fnp.mean(fnp.square(fnp.subtract(x, mean)), axes, keepdims=True)
+
+
+def _normalised_by(x, mean, variance, weight, bias, eps):
+    """(x - mean) / sqrt(variance + eps), times weight, plus bias (either may be None), as
+    PyTorch's CPU kernels compute it: x * scale + shift, with scale = weight / sqrt(variance
+    + eps) and shift = bias - mean * scale."""
+    scale = fnp.true_divide(1.0, fnp.sqrt(fnp.add(variance, eps)))
+    if weight is not None:
+        scale = fnp.multiply(scale, weight)
+    shift = fnp.negative(fnp.multiply(mean, scale))
+    if bias is not None:
+        shift = fnp.add(bias, shift)
+    return fnp.add(fnp.multiply(x, scale), shift)
+
+
+def _batch_normalised(x, axes, weight, bias, eps):
+    mean, variance = _moments(x, axes)
+    return (_normalised_by(x, mean, variance, weight, bias, eps), unbox_all(mean),
+            unbox_all(variance))
+
+
+def _update_running_statistics(running_mean, running_var, mean, variance, count, momentum):
+    """running = momentum * batch + (1 - momentum) * running, in float64 as PyTorch's CPU
+    kernel accumulates, with the batch's unbiased variance."""
+    unbiased = variance.astype(np.float64) * count / (count - 1)
+    for running, batch in ((running_mean, mean.astype(np.float64)), (running_var, unbiased)):
+        updated = momentum * batch.reshape(-1) + (1 - momentum) * running._data
+        write(running, updated.reshape(running.shape))
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """input normalised over its last dimensions (normalized_shape) by their mean and
+    biased variance, times weight, plus bias (both of normalized_shape)."""
+    normalized_shape = tuple(normalized_shape)
+    size = len(normalized_shape)
+    if input.shape[input.dim() - size:] != normalized_shape or size > input.dim():
+        expected = ", ".join(str(extent) for extent in normalized_shape)
+        raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
+                           f"with shape [*, {expected}], but got input of size"
+                           f"{list(input.shape)}")
+    for name, parameter in (("weight", weight), ("bias", bias)):
+        if parameter is not None and tuple(parameter.shape) != normalized_shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(parameter.shape)} and "
+                               f"normalized_shape = {list(normalized_shape)}")
+    axes = tuple(range(input.dim() - size, input.dim()))
+    out = quiet().run(_layer_normalised, float_operand(input), axes,
+                      *_affine_operands(weight, bias, normalized_shape), eps)
+    return wrap(out, "NativeLayerNormBackward0",
+                tuple(t for t in (input, weight, bias) if t is not None))
+
+
+def _layer_normalised(x, axes, weight, bias, eps):
+    return _normalised_by(x, *_moments(x, axes), weight, bias, eps)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Each sample's channels (dimension 1), in num_groups groups, normalised by each
+    group's mean and biased variance; then each channel scaled by weight and shifted by
+    bias."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.dim()}")
+    shape = list(input.shape)
+    if shape[1] % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {shape} and "
+                           f"num_groups={num_groups}")
+    # (PyTorch's message for the bias shows the weight's shape, [0] without one)
+    weight_shape = [0] if weight is None else list(weight.shape)
+    for name, parameter in (("weight", weight), ("bias", bias)):
+        if parameter is not None and (parameter.dim() != 1 or parameter.numel() != shape[1]):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number "
+                               f"of channels in input, but got {name} of shape "
+                               f"{weight_shape} and input of shape {shape}")
+    channel_shape = (shape[1],) + (1,) * (len(shape) - 2)
+    out = quiet().run(_group_normalised, float_operand(input), num_groups,
+                      *_affine_operands(weight, bias, channel_shape), eps)
+    return wrap(out, "NativeGroupNormBackward0", (input, weight, bias))
+
+
+def _group_normalised(x, groups, weight, bias, eps):
+    shape = fnp.shape(x)
+    grouped = fnp.reshape(x, (shape[0], groups, -1))
+    out = fnp.reshape(_normalised_by(grouped, *_moments(grouped, 2), None, None, eps), shape)
+    if weight is not None:
+        out = fnp.multiply(out, weight)
+    return out if bias is None else fnp.add(out, bias)
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):

@@ -11,8 +11,8 @@ from funcgrad.core import unbox_all
 from .. import _dtypes
 from .._quiet import quiet
 from .._record import engine, wrap
-from ._spatial import avg_pool1d, avg_pool2d, avg_pool3d, max_pool1d, max_pool2d, max_pool3d
-from .conv import _repeated
+from ._spatial import (_bound, avg_pool1d, avg_pool2d, avg_pool3d, max_pool1d, max_pool2d,
+                       max_pool3d)
 
 _POOLS = {1: (avg_pool1d, max_pool1d), 2: (avg_pool2d, max_pool2d),
           3: (avg_pool3d, max_pool3d)}
@@ -30,7 +30,7 @@ def _lp_pool(dims, input, norm_type, kernel_size, stride, ceil_mode):
         means = average(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
     else:
         means = average(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
-    kernel = _repeated(kernel_size, dims)
+    kernel = _bound(kernel_size, dims)
     # The mean times the window's size: the sum, made non-negative as PyTorch makes it.
     sums = (means.sign() * means.abs().relu()).mul(math.prod(kernel))
     return sums.pow(1.0 / norm_type)
@@ -93,9 +93,9 @@ def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_siz
 def _unpool_output_size(input, indices, dims, kernel_size, stride, padding, output_size):
     """The output's spatial size: output_size (checked against the default), or the size of
     the max pool's input that the windows imply."""
-    kernel = _repeated(kernel_size, dims)
-    stride = kernel if stride is None else _repeated(stride, dims)
-    padding = _repeated(padding, dims)
+    kernel = _bound(kernel_size, dims)
+    stride = kernel if stride is None else _bound(stride, dims)
+    padding = _bound(padding, dims)
     default = [(input.size(d - dims) - 1) * step + k - 2 * pad
                for d, (k, step, pad) in enumerate(zip(kernel, stride, padding))]
     if output_size is None:

@@ -5,7 +5,6 @@ Each is composed of funcgrad.numpy primitives on the operands' boxes of compat's
 the name PyTorch gives its fused kernel (``AddmmBackward0``, ``NllLossBackward0``), so
 printed losses read as in PyTorch.
 """
-import math
 import warnings
 
 import numpy as np
@@ -14,15 +13,31 @@ import funcgrad.numpy as fnp
 from funcgrad.core import unbox_all
 
 from .. import _dtypes, _fused, _ops
-from .._factories import empty, empty_like, zeros, zeros_like
-from .._inplace import inplace, write
+from .._factories import empty_like, zeros_like
+from .._inplace import inplace
 from .._quiet import quiet, quieted
-from .._record import broadcast_error, engine, float_operand, operand, result_type, wrap
+from .._record import engine, float_operand, operand, result_type, wrap
 from .._scipy import special as fsp
 from .._tensor import Tensor, make
-from .._typename import typename
+from ._activation import activation, log_sigmoid_values, logsigmoid
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention
+from ._blocks import fold, pixel_shuffle, pixel_unshuffle, unfold
+from ._distances import cosine_similarity, pairwise_distance, pdist
+from ._dropout import (alpha_dropout, dropout, dropout1d, dropout2d, dropout3d,
+                       feature_alpha_dropout)
+from ._embedding_bag import embedding_bag
+from ._likelihood_losses import gaussian_nll_loss, poisson_nll_loss
+from ._linear import linear
+from ._margin_losses import (cosine_embedding_loss, hinge_embedding_loss, margin_ranking_loss,
+                             multi_margin_loss, multilabel_margin_loss,
+                             multilabel_soft_margin_loss, soft_margin_loss, triplet_margin_loss,
+                             triplet_margin_with_distance_loss)
+from ._norms import (batch_norm, group_norm, instance_norm, layer_norm, local_response_norm,
+                     rms_norm)
 from ._padding import pad
+from ._pool_variants import (channel_shuffle, lp_pool1d, lp_pool2d, lp_pool3d, max_unpool1d,
+                             max_unpool2d, max_unpool3d)
+from ._reduction import check_broadcast, reduced, reduction_of, warn_of_broadcasting
 from ._resize import interpolate
 from ._spatial import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d,
                        adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d,
@@ -54,26 +69,18 @@ def _leaky_relu(input, negative_slope, label):
         # The comparison is made on the plain values: the slope's side gets negative_slope
         # as its derivative at 0 and at NaN, as PyTorch's kernel gives.
         return fnp.where(unbox_all(x) > 0, x, fnp.multiply(x, slope))
-    return _activation(input, "leaky_relu_cpu", compute, label)
+    return activation(input, "leaky_relu_cpu", compute, label)
 
 
 _leaky_relu_ = inplace(lambda input, negative_slope: _leaky_relu(input, negative_slope,
                                                                  "LeakyReluBackward1"))
 
 
-def _activation(input, kernel, compute, label):
-    """`compute`(input's value) recorded as PyTorch's node `label`; integer inputs are
-    refused as PyTorch's CPU `kernel` refuses them."""
-    if not input.dtype.is_floating_point:
-        raise _dtypes.not_implemented_for(kernel, input.dtype)
-    return wrap(quiet().run(compute, engine(input)), label, (input,))
-
-
 def elu(input, alpha=1.0, inplace=False):
     """input where it is positive, else alpha * (exp(input) - 1)."""
     if inplace:
         return _elu_(input, alpha)
-    return _activation(input, "elu_cpu", lambda x: _elu(x, alpha), "EluBackward0")
+    return activation(input, "elu_cpu", lambda x: _elu(x, alpha), "EluBackward0")
 
 
 def _elu(x, alpha):
@@ -82,7 +89,7 @@ def _elu(x, alpha):
     return fnp.where(negative, fnp.multiply(alpha, fnp.expm1(fnp.where(negative, x, 0.0))), x)
 
 
-_elu_ = inplace(lambda input, alpha: _activation(input, "elu_cpu", lambda x: _elu(x, alpha),
+_elu_ = inplace(lambda input, alpha: activation(input, "elu_cpu", lambda x: _elu(x, alpha),
                                                  "EluBackward1"))
 
 
@@ -90,7 +97,7 @@ def silu(input, inplace=False):
     """input * sigmoid(input)."""
     if inplace:
         return _silu_(input)
-    return _activation(input, "silu_cpu", _silu, "SiluBackward0")
+    return activation(input, "silu_cpu", _silu, "SiluBackward0")
 
 
 def _silu(x):
@@ -99,7 +106,7 @@ def _silu(x):
     return fnp.multiply(x, _fused.sigmoid_p(x))
 
 
-_silu_ = inplace(lambda input: _activation(input, "silu_cpu", _silu, "SiluBackward0"))
+_silu_ = inplace(lambda input: activation(input, "silu_cpu", _silu, "SiluBackward0"))
 
 
 def gelu(input, approximate="none"):
@@ -108,7 +115,7 @@ def gelu(input, approximate="none"):
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     compute = _gelu_tanh if approximate == "tanh" else _gelu
-    return _activation(input, "GeluKernelImpl", compute, "GeluBackward0")
+    return activation(input, "GeluKernelImpl", compute, "GeluBackward0")
 
 
 def _gelu(x):
@@ -125,7 +132,7 @@ def _gelu_tanh(x):
 def softplus(input, beta=1.0, threshold=20.0):
     """log(1 + exp(beta * input)) / beta, and input itself where beta * input exceeds
     threshold."""
-    return _activation(input, "softplus_cpu", lambda x: _softplus(x, beta, threshold),
+    return activation(input, "softplus_cpu", lambda x: _softplus(x, beta, threshold),
                        "SoftplusBackward0")
 
 
@@ -134,11 +141,6 @@ def _softplus(x, beta, threshold):
     linear = unbox_all(scaled) > threshold
     smooth = fnp.true_divide(fnp.log1p(fnp.exp(fnp.where(linear, 0.0, scaled))), beta)
     return fnp.where(linear, x, smooth)
-
-
-def logsigmoid(input):
-    """log(sigmoid(input)), computed without overflow."""
-    return _activation(input, "log_sigmoid_cpu", _log_sigmoid, "LogSigmoidBackward0")
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
@@ -177,35 +179,35 @@ def selu(input, inplace=False):
     """scale * elu(input, alpha), with the constants that make it self-normalising."""
     if inplace:
         return _selu_(input)
-    return _activation(input, "elu_cpu", _selu, "EluBackward0")
+    return activation(input, "elu_cpu", _selu, "EluBackward0")
 
 
 def _selu(x):
     return fnp.multiply(_elu(x, _SELU_ALPHA), _SELU_SCALE)
 
 
-_selu_ = inplace(lambda input: _activation(input, "elu_cpu", _selu, "EluBackward1"))
+_selu_ = inplace(lambda input: activation(input, "elu_cpu", _selu, "EluBackward1"))
 
 
 def mish(input, inplace=False):
     """input * tanh(softplus(input))."""
     if inplace:
         return _mish_(input)
-    return _activation(input, "mish_cpu", _mish, "MishBackward0")
+    return activation(input, "mish_cpu", _mish, "MishBackward0")
 
 
 def _mish(x):
     return fnp.multiply(x, fnp.tanh(_softplus(x, 1.0, 20.0)))
 
 
-_mish_ = inplace(lambda input: _activation(input, "mish_cpu", _mish, "MishBackward0"))
+_mish_ = inplace(lambda input: activation(input, "mish_cpu", _mish, "MishBackward0"))
 
 
 def hardswish(input, inplace=False):
     """input * relu6(input + 3) / 6."""
     if inplace:
         return _hardswish_(input)
-    return _activation(input, "hardswish_cpu", _hardswish, "HardswishBackward0")
+    return activation(input, "hardswish_cpu", _hardswish, "HardswishBackward0")
 
 
 def _hardswish(x):
@@ -219,7 +221,7 @@ def _hardswish(x):
     return fnp.where(raw <= -3, fnp.multiply(x, 0.0), fnp.where(middle, curve, x))
 
 
-_hardswish_ = inplace(lambda input: _activation(input, "hardswish_cpu", _hardswish,
+_hardswish_ = inplace(lambda input: activation(input, "hardswish_cpu", _hardswish,
                                                 "HardswishBackward0"))
 
 
@@ -227,7 +229,7 @@ def hardsigmoid(input, inplace=False):
     """relu6(input + 3) / 6."""
     if inplace:
         return _hardsigmoid_(input)
-    return _activation(input, "hardsigmoid_cpu", _hardsigmoid, "HardsigmoidBackward0")
+    return activation(input, "hardsigmoid_cpu", _hardsigmoid, "HardsigmoidBackward0")
 
 
 def _hardsigmoid(x):
@@ -238,7 +240,7 @@ def _hardsigmoid(x):
     return fnp.where(between, fnp.true_divide(fnp.add(x, 3.0), 6.0), outside)
 
 
-_hardsigmoid_ = inplace(lambda input: _activation(input, "hardsigmoid_cpu", _hardsigmoid,
+_hardsigmoid_ = inplace(lambda input: activation(input, "hardsigmoid_cpu", _hardsigmoid,
                                                   "HardsigmoidBackward0"))
 
 
@@ -258,7 +260,7 @@ def celu(input, alpha=1.0, inplace=False):
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     if inplace:
         return _celu_(input, alpha)
-    return _activation(input, "elu_cpu", lambda x: _celu(x, alpha), "CeluBackward0")
+    return activation(input, "elu_cpu", lambda x: _celu(x, alpha), "CeluBackward0")
 
 
 def _celu(x, alpha):
@@ -267,7 +269,7 @@ def _celu(x, alpha):
     return fnp.where(negative, fnp.multiply(alpha, fnp.expm1(scaled)), x)
 
 
-_celu_ = inplace(lambda input, alpha=1.0: _activation(
+_celu_ = inplace(lambda input, alpha=1.0: activation(
     input, "elu_cpu", lambda x: _celu(x, alpha), "CeluBackward1"))
 
 
@@ -284,7 +286,7 @@ def glu(input, dim=-1):
     def compute(x):
         first, second = fnp.split(x, 2, axis=axis)
         return fnp.multiply(first, _fused.sigmoid_p(second))
-    return _activation(input, "glu_cpu", compute, "GluBackward0")
+    return activation(input, "glu_cpu", compute, "GluBackward0")
 
 
 def hardshrink(input, lambd=0.5):
@@ -293,7 +295,7 @@ def hardshrink(input, lambd=0.5):
         raw = unbox_all(x)
         kept = (raw < -lambd) | (raw > lambd)
         return fnp.where(kept, x, np.where(np.isnan(raw), raw, 0).astype(raw.dtype))
-    return _activation(input, "hardshrink_cpu", compute, "HardshrinkBackward0")
+    return activation(input, "hardshrink_cpu", compute, "HardshrinkBackward0")
 
 
 def softshrink(input, lambd=0.5):
@@ -310,7 +312,7 @@ def softshrink(input, lambd=0.5):
         inside = (raw * 0).astype(raw.dtype)
         return fnp.where(raw > lambd, fnp.subtract(x, lambd),
                          fnp.where(raw < -lambd, fnp.add(x, lambd), inside))
-    return _activation(input, "softshrink_check", compute, "SoftshrinkBackward0")
+    return activation(input, "softshrink_check", compute, "SoftshrinkBackward0")
 
 
 def threshold(input, threshold, value, inplace=False):
@@ -412,37 +414,6 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 # ---- linear ------------------------------------------------------------------------------
 
 
-def linear(input, weight, bias=None):
-    """input @ weight.T + bias, over the last dimension of `input`."""
-    for position, (name, value) in enumerate((("input", input), ("weight", weight)), 1):
-        if not isinstance(value, Tensor):
-            raise TypeError(f"linear(): argument '{name}' (position {position}) must be "
-                            f"Tensor, not {typename(value)}")
-    if not input.dim() or not weight.dim():
-        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
-                           f"{input.dim()}D and {weight.dim()}D")
-    if input.dtype is not weight.dtype:
-        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
-                           f"{input.dtype.scalar_name} and {weight.dtype.scalar_name}")
-    shape = input._data.shape
-    rows = int(np.prod(shape[:-1], dtype=np.int64)) if shape else 1
-    out_features, in_features = weight._data.shape
-    if not shape or shape[-1] != in_features:
-        columns = shape[-1] if shape else 1
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{columns} and "
-                           f"{in_features}x{out_features})")
-    edges = (input, weight) if bias is None else (bias, input, weight)
-    out = quiet().run(_affine, float_operand(input), float_operand(weight),
-                      None if bias is None else float_operand(bias))
-    if len(shape) == 2:
-        label = "MmBackward0" if bias is None else "AddmmBackward0"
-    elif len(shape) == 1 and bias is None:
-        label = "SqueezeBackward4"
-    else:
-        label = "UnsafeViewBackward0" if bias is None else "ViewBackward0"
-    return wrap(out, label, edges)
-
-
 def bilinear(input1, input2, weight, bias=None):
     """input1 @ weight[o] @ input2 for each output feature o, over the last dimension of
     both inputs (their other dimensions match), plus bias."""
@@ -503,287 +474,7 @@ def one_hot(tensor, num_classes=-1):
 # ---- normalisation -------------------------------------------------------------------------
 
 
-def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
-               momentum=0.1, eps=1e-5):
-    """Each channel (dimension 1) normalised by the batch's mean and (biased) variance when
-    training, which also updates the running statistics in place (the variance unbiased),
-    or by the running statistics otherwise; then scaled by weight and shifted by bias."""
-    if training:
-        _verify_batch_size(input.shape)
-    if training and eps <= 0.0:
-        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
-    if eps < 0.0:
-        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
-    channels = input.shape[1] if input.dim() > 1 else 1
-    for name, statistic in (("running_mean", running_mean), ("running_var", running_var)):
-        if statistic is None and not training:
-            raise RuntimeError(f"{name} must be defined in evaluation mode")
-        if statistic is not None and statistic.numel() != channels:
-            raise RuntimeError(f"{name} should contain {channels} elements not "
-                               f"{statistic.numel()}")
-    axes = (0,) + tuple(range(2, input.dim()))
-    shape = (1, channels) + (1,) * (input.dim() - 2)  # a channel's values, broadcast
-    edges = tuple(t for t in (input, weight, bias) if t is not None)
-    if not training:
-        statistics = (running_mean._data.reshape(shape), running_var._data.reshape(shape))
-        out = quiet().run(_normalised_by, float_operand(input), *statistics,
-                          *_affine_operands(weight, bias, shape), eps)
-        return wrap(out, "NativeBatchNormBackward0", edges)
-    out, mean, variance = quiet().run(_batch_normalised, float_operand(input), axes,
-                                      *_affine_operands(weight, bias, shape), eps)
-    if running_mean is not None:
-        _update_running_statistics(running_mean, running_var, mean, variance,
-                                   input.numel() // channels, momentum)
-    return wrap(out, "NativeBatchNormBackward0", edges)
-
-
-def _verify_batch_size(size):
-    values_per_channel = size[0]
-    for extent in size[2:]:
-        values_per_channel *= extent
-    if values_per_channel == 1:
-        raise ValueError(f"Expected more than 1 value per channel when training, got input "
-                         f"size {size}")
-
-
-def _affine_operands(weight, bias, shape):
-    return tuple(None if t is None else fnp.reshape(float_operand(t), shape)
-                 for t in (weight, bias))
-
-
-def _moments(x, axes):
-    """The mean and the biased variance of x over `axes` (kept as dimensions of 1)."""
-    mean = fnp.mean(x, axes, keepdims=True)
-    return mean, fnp.mean(fnp.square(fnp.subtract(x, mean)), axes, keepdims=True)
-
-
-def _normalised_by(x, mean, variance, weight, bias, eps):
-    """(x - mean) / sqrt(variance + eps), times weight, plus bias (either may be None), as
-    PyTorch's CPU kernels compute it: x * scale + shift, with scale = weight / sqrt(variance
-    + eps) and shift = bias - mean * scale."""
-    scale = fnp.true_divide(1.0, fnp.sqrt(fnp.add(variance, eps)))
-    if weight is not None:
-        scale = fnp.multiply(scale, weight)
-    shift = fnp.negative(fnp.multiply(mean, scale))
-    if bias is not None:
-        shift = fnp.add(bias, shift)
-    return fnp.add(fnp.multiply(x, scale), shift)
-
-
-def _batch_normalised(x, axes, weight, bias, eps):
-    mean, variance = _moments(x, axes)
-    return (_normalised_by(x, mean, variance, weight, bias, eps), unbox_all(mean),
-            unbox_all(variance))
-
-
-def _update_running_statistics(running_mean, running_var, mean, variance, count, momentum):
-    """running = momentum * batch + (1 - momentum) * running, in float64 as PyTorch's CPU
-    kernel accumulates, with the batch's unbiased variance."""
-    unbiased = variance.astype(np.float64) * count / (count - 1)
-    for running, batch in ((running_mean, mean.astype(np.float64)), (running_var, unbiased)):
-        updated = momentum * batch.reshape(-1) + (1 - momentum) * running._data
-        write(running, updated.reshape(running.shape))
-
-
-def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    """input normalised over its last dimensions (normalized_shape) by their mean and
-    biased variance, times weight, plus bias (both of normalized_shape)."""
-    normalized_shape = tuple(normalized_shape)
-    size = len(normalized_shape)
-    if input.shape[input.dim() - size:] != normalized_shape or size > input.dim():
-        expected = ", ".join(str(extent) for extent in normalized_shape)
-        raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
-                           f"with shape [*, {expected}], but got input of size"
-                           f"{list(input.shape)}")
-    for name, parameter in (("weight", weight), ("bias", bias)):
-        if parameter is not None and tuple(parameter.shape) != normalized_shape:
-            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
-                               f"got {name} of shape {list(parameter.shape)} and "
-                               f"normalized_shape = {list(normalized_shape)}")
-    axes = tuple(range(input.dim() - size, input.dim()))
-    out = quiet().run(_layer_normalised, float_operand(input), axes,
-                      *_affine_operands(weight, bias, normalized_shape), eps)
-    return wrap(out, "NativeLayerNormBackward0",
-                tuple(t for t in (input, weight, bias) if t is not None))
-
-
-def _layer_normalised(x, axes, weight, bias, eps):
-    return _normalised_by(x, *_moments(x, axes), weight, bias, eps)
-
-
-def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
-    """Each sample's channels (dimension 1), in num_groups groups, normalised by each
-    group's mean and biased variance; then each channel scaled by weight and shifted by
-    bias."""
-    if input.dim() < 2:
-        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
-                           f"{input.dim()}")
-    shape = list(input.shape)
-    if shape[1] % num_groups:
-        raise RuntimeError(f"Expected number of channels in input to be divisible by "
-                           f"num_groups, but got input of shape {shape} and "
-                           f"num_groups={num_groups}")
-    # (PyTorch's message for the bias shows the weight's shape, [0] without one)
-    weight_shape = [0] if weight is None else list(weight.shape)
-    for name, parameter in (("weight", weight), ("bias", bias)):
-        if parameter is not None and (parameter.dim() != 1 or parameter.numel() != shape[1]):
-            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number "
-                               f"of channels in input, but got {name} of shape "
-                               f"{weight_shape} and input of shape {shape}")
-    channel_shape = (shape[1],) + (1,) * (len(shape) - 2)
-    out = quiet().run(_group_normalised, float_operand(input), num_groups,
-                      *_affine_operands(weight, bias, channel_shape), eps)
-    return wrap(out, "NativeGroupNormBackward0", (input, weight, bias))
-
-
-def _group_normalised(x, groups, weight, bias, eps):
-    shape = fnp.shape(x)
-    grouped = fnp.reshape(x, (shape[0], groups, -1))
-    out = fnp.reshape(_normalised_by(grouped, *_moments(grouped, 2), None, None, eps), shape)
-    if weight is not None:
-        out = fnp.multiply(out, weight)
-    return out if bias is None else fnp.add(out, bias)
-
-
 # ---- dropout and embedding -----------------------------------------------------------------
-
-
-def _affine(x, w, b):
-    out = fnp.matmul(x, fnp.transpose(w))
-    return out if b is None else fnp.add(out, b)
-
-
-def check_probability(p):
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-
-
-def dropout(input, p=0.5, training=True, inplace=False):
-    """Zero each element with probability p (drawn from the default generator as PyTorch's
-    CPU kernel draws) and scale the rest by 1 / (1 - p); the identity when not training."""
-    check_probability(p)
-    return _dropped(input, p, training, inplace, input.shape)
-
-
-def _dropped(input, p, training, inplace, noise_shape, alpha=False):
-    """input times noise of `noise_shape` (broadcast): 0 with probability p, else
-    1 / (1 - p); with `alpha`, SELU's alpha dropout: each dropped element (or channel) set
-    to SELU's negative saturation, and all scaled and shifted to keep the mean and
-    variance."""
-    if not training or p == 0 or input.numel() == 0:
-        return input
-    if p == 1:
-        noise = zeros((), dtype=input.dtype)
-        return input.mul_(noise) if inplace else _ops.mul(input, noise)
-    if tuple(noise_shape) == tuple(input.shape):
-        noise = _drawn_in_memory_order(input, 1 - p)
-    else:
-        noise = empty(noise_shape, dtype=input.dtype).bernoulli_(1 - p)
-    if not alpha:
-        noise.div_(1 - p)
-        return input.mul_(noise) if inplace else _ops.mul(input, noise)
-    scale = 1.0 / math.sqrt((_ALPHA_DROPOUT ** 2 * p + 1) * (1 - p))
-    shift = noise.add(-1).mul_(_ALPHA_DROPOUT * scale).add_(_ALPHA_DROPOUT * scale * p)
-    noise.mul_(scale)
-    return (input.mul_(noise) if inplace else _ops.mul(input, noise)).add_(shift)
-
-
-# SELU's negative saturation, -scale * alpha: where alpha dropout sets dropped elements.
-_ALPHA_DROPOUT = 1.7580993408473766
-
-
-def alpha_dropout(input, p=0.5, training=False, inplace=False):
-    check_probability(p)
-    return _dropped(input, p, training, inplace, input.shape, alpha=True)
-
-
-def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
-    check_probability(p)
-    if input.dim() < 2:
-        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    noise_shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
-    return _dropped(input, p, training, inplace, noise_shape, alpha=True)
-
-
-def _drawn_in_memory_order(input, probability):
-    """Bernoulli draws shaped like `input`, made in the order of its elements in memory:
-    PyTorch's noise (empty_like) takes the strides of a dense input, and bernoulli_ fills
-    memory in order, so a transposed input gets transposed draws."""
-    order = sorted(range(input.dim()), key=lambda dim: -input.stride(dim))
-    shape = [input.size(dim) for dim in order]
-    dense_strides = np.cumprod([1] + shape[:0:-1])[::-1]
-    if any(input.stride(dim) != stride for dim, stride in zip(order, dense_strides)
-           if input.size(dim) != 1):
-        order, shape = list(range(input.dim())), list(input.shape)  # PyTorch's: contiguous
-    noise = empty(shape, dtype=input.dtype).bernoulli_(probability)
-    return noise.permute(*np.argsort(order)) if input.dim() else noise
-
-
-def _feature_dropout(input, p, training, inplace):
-    """Zero each channel (dimension 1) of each sample with probability p, and scale the
-    rest by 1 / (1 - p)."""
-    if input.dim() < 2:
-        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    noise_shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
-    return _dropped(input, p, training, inplace, noise_shape)
-
-
-def dropout1d(input, p=0.5, training=True, inplace=False):
-    """Channel dropout of input (N, C, L) or (C, L)."""
-    check_probability(p)
-    if input.dim() not in (2, 3):
-        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a "
-                           f"{input.dim()}D input. Note that dropout1d exists to provide "
-                           f"channel-wise dropout on inputs with 1 spatial dimension, a channel "
-                           f"dimension, and an optional batch dimension (i.e. 2D or 3D "
-                           f"inputs).")
-    if input.dim() == 3:
-        return _feature_dropout(input, p, training, inplace)
-    if inplace:  # one draw per channel, as for a batch of one (PyTorch's node: a squeeze_)
-        return _dropped(input, p, training, inplace, (input.shape[0], 1))
-    return _feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
-
-
-def _warn_unless_image_rank(input, spatial):
-    """PyTorch's deprecation of dropout{spatial}d on an input of another rank than an image
-    of `spatial` dimensions with channels, with or without a batch."""
-    if input.dim() not in (spatial + 1, spatial + 2):
-        name = f"dropout{spatial}d"
-        warnings.warn(f"{name}: Received a {input.dim()}-D input to {name}, which is "
-                      f"deprecated and will result in an error in a future release. To retain "
-                      f"the behavior and silence this warning, please use dropout instead. "
-                      f"Note that {name} exists to provide channel-wise dropout on inputs "
-                      f"with {spatial} spatial dimensions, a channel dimension, and an optional "
-                      f"batch dimension (i.e. {spatial + 1}D or {spatial + 2}D inputs).",
-                      UserWarning, stacklevel=3)
-
-
-def dropout2d(input, p=0.5, training=True, inplace=False):
-    """Channel dropout of input (N, C, H, W); a 3-d input is taken as (N, C, L), with
-    PyTorch's warning."""
-    check_probability(p)
-    _warn_unless_image_rank(input, 2)
-    if input.dim() == 3:
-        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that "
-                      "channel-wise 1D dropout behavior is desired - input is interpreted as "
-                      "shape (N, C, L), where C is the channel dim. This behavior will change "
-                      "in a future release to interpret the input as one without a batch "
-                      "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise "
-                      "dropout behavior, please switch to using dropout1d instead.",
-                      UserWarning, stacklevel=2)
-    return _feature_dropout(input, p, training, inplace)
-
-
-def dropout3d(input, p=0.5, training=True, inplace=False):
-    """Channel dropout of input (N, C, D, H, W) or (C, D, H, W); an input of another rank
-    is taken as unbatched, with PyTorch's warning."""
-    check_probability(p)
-    _warn_unless_image_rank(input, 3)
-    if input.dim() == 5:
-        return _feature_dropout(input, p, training, inplace)
-    if inplace and input.dim():  # one draw per channel, as for a batch of one
-        return _dropped(input, p, training, inplace, input.shape[:1] + (1,) * (input.dim() - 1))
-    return _feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
@@ -813,49 +504,11 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
 # ---- losses --------------------------------------------------------------------------------
 
 
-def reduction_of(size_average, reduce, reduction):
-    """The reduction, from the legacy size_average/reduce flags if either is given."""
-    if size_average is None and reduce is None:
-        if reduction not in ("none", "mean", "sum"):
-            raise ValueError(f"{reduction} is not a valid value for reduction")
-        return reduction
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    reduction = "none" if not reduce else "mean" if size_average else "sum"
-    warnings.warn(f"size_average and reduce args will be deprecated, please use "
-                  f"reduction='{reduction}' instead.", UserWarning, stacklevel=3)
-    return reduction
-
-
-def _reduced(losses, reduction):
-    if reduction == "mean":
-        return fnp.mean(losses)
-    if reduction == "sum":
-        return fnp.sum(losses)
-    return losses
-
-
-def _check_broadcast(input, target):
-    clash = broadcast_error(input._data.shape, target._data.shape)
-    if clash:
-        raise RuntimeError(clash)
-
-
-def _warn_of_broadcasting(input, target):
-    """The warning of the regression losses (at their caller) for a target of another
-    shape."""
-    if target.shape != input.shape:
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
-                      f"size ({input.shape}). This will likely lead to incorrect results due "
-                      f"to broadcasting. Please ensure they have the same size.", UserWarning,
-                      stacklevel=3)
-
-
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """The (mean, summed or elementwise) squared difference of input and target."""
-    _warn_of_broadcasting(input, target)
+    warn_of_broadcasting(input, target)
     reduction = reduction_of(size_average, reduce, reduction)
-    _check_broadcast(input, target)
+    check_broadcast(input, target)
     dtype = result_type(input, target)
     out = quiet().run(_squared_errors, operand(input, dtype), operand(target, dtype),
                       None if weight is None else operand(weight, dtype), reduction)
@@ -866,13 +519,13 @@ def _squared_errors(x, y, weight, reduction):
     losses = fnp.square(fnp.subtract(x, y))
     if weight is not None:
         losses = fnp.multiply(losses, weight)
-    return _reduced(losses, reduction)
+    return reduced(losses, reduction)
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """The (mean, summed or elementwise) absolute difference of input and target, as
     PyTorch composes it (AbsBackward0, then MeanBackward0 or SumBackward0)."""
-    _warn_of_broadcasting(input, target)
+    warn_of_broadcasting(input, target)
     reduction = reduction_of(size_average, reduce, reduction)
     errors = _ops.abs(input - target)
     if weight is None:
@@ -889,7 +542,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
                    beta=1.0):
     """0.5 * d**2 / beta where the absolute difference d is below beta, else d - 0.5 *
     beta; l1_loss when beta is 0."""
-    _warn_of_broadcasting(input, target)
+    warn_of_broadcasting(input, target)
     reduction = reduction_of(size_average, reduce, reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
@@ -903,7 +556,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """0.5 * d**2 where the absolute difference d is below delta, else delta * (d - 0.5 *
     delta)."""
-    _warn_of_broadcasting(input, target)
+    warn_of_broadcasting(input, target)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     if weight is not None and weight.shape != input.shape:
@@ -921,13 +574,13 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
 def _piecewise_loss(input, target, reduction, label, inner, outer, threshold):
     """`inner`(d) where the absolute difference d of input and target is below
     `threshold`, else `outer`(d); reduced."""
-    _check_broadcast(input, target)
+    check_broadcast(input, target)
     dtype = result_type(input, target)
 
     def losses(x, y):
         difference = fnp.absolute(fnp.subtract(x, y))
         below = unbox_all(difference) < threshold
-        return _reduced(fnp.where(below, inner(difference), outer(difference)), reduction)
+        return reduced(fnp.where(below, inner(difference), outer(difference)), reduction)
     out = quiet().run(losses, operand(input, dtype), operand(target, dtype))
     return wrap(out, label, (input, target))
 
@@ -1026,7 +679,7 @@ def _picked_losses(log_probabilities, chosen, weights, ignored, reduction):
     losses = fnp.where(ignored, np.zeros((), weights.dtype), losses)
     if reduction == "mean":
         return fnp.true_divide(fnp.sum(losses), weights.sum())
-    return _reduced(losses, reduction)
+    return reduced(losses, reduction)
 
 
 def _nll_label(ndim, reduction):
@@ -1110,17 +763,6 @@ def _check_same_size(input, target, message):
         raise ValueError(message.format(target=target.shape, input=input.shape))
 
 
-def _log_sigmoid(x):
-    """log(sigmoid(x)), finite everywhere: each branch sees only the inputs it is used for,
-    so neither overflows (nor sends a NaN into the other's derivative)."""
-    positive = unbox_all(x) >= 0
-    zero = np.zeros((), np.result_type(unbox_all(x)))
-    above = fnp.where(positive, x, zero)
-    below = fnp.where(positive, zero, x)
-    return fnp.where(positive, fnp.negative(fnp.log1p(fnp.exp(fnp.negative(above)))),
-                     fnp.subtract(below, fnp.log1p(fnp.exp(below))))
-
-
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     """-(target * log(input) + (1 - target) * log(1 - input)), each log clamped at -100 as
@@ -1148,7 +790,7 @@ def _binary_cross_entropy(x, t, weight, reduction):
                           fnp.multiply(t, log_x))
     if weight is not None:
         losses = fnp.multiply(losses, weight)
-    return _reduced(losses, reduction)
+    return reduced(losses, reduction)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
@@ -1170,14 +812,14 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 
 def _logits_cross_entropy(x, t, weight, pos_weight, reduction):
-    log_sigmoid = _log_sigmoid(x)
+    log_sigmoid = log_sigmoid_values(x)
     if pos_weight is not None:
         scale = fnp.add(fnp.multiply(fnp.subtract(pos_weight, 1.0), t), 1.0)
         log_sigmoid = fnp.multiply(log_sigmoid, scale)
     losses = fnp.subtract(fnp.multiply(fnp.subtract(1.0, t), x), log_sigmoid)
     if weight is not None:
         losses = fnp.multiply(losses, weight)
-    return _reduced(losses, reduction)
+    return reduced(losses, reduction)
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
@@ -1216,20 +858,6 @@ def _warn_of_upsample(name):
     warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
                   f"instead.", UserWarning, stacklevel=3)
 
-
-# (imported last: they compose the functions above)
-from ._distances import cosine_similarity, pairwise_distance, pdist  # noqa: E402
-from ._likelihood_losses import gaussian_nll_loss, poisson_nll_loss  # noqa: E402
-from ._blocks import fold, pixel_shuffle, pixel_unshuffle, unfold  # noqa: E402
-from ._embedding_bag import embedding_bag  # noqa: E402
-from ._norms import instance_norm, local_response_norm, rms_norm  # noqa: E402
-from ._pool_variants import (channel_shuffle, lp_pool1d, lp_pool2d, lp_pool3d,  # noqa: E402
-                             max_unpool1d, max_unpool2d, max_unpool3d)
-from ._margin_losses import (cosine_embedding_loss, hinge_embedding_loss,  # noqa: E402
-                             margin_ranking_loss, multi_margin_loss,
-                             multilabel_margin_loss, multilabel_soft_margin_loss,
-                             soft_margin_loss, triplet_margin_loss,
-                             triplet_margin_with_distance_loss)
 
 __all__ = [
     "relu", "leaky_relu", "elu", "silu", "gelu", "softplus", "tanh", "sigmoid", "softmax",

@@ -7,6 +7,7 @@ from .._factories import empty
 from .._grad_mode import no_grad
 from . import functional as F
 from . import init
+from ._dropout import check_probability
 from .module import Module
 from .parameter import Parameter
 
@@ -535,7 +536,7 @@ class _DropoutNd(Module):
 
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
-        F.check_probability(p)
+        check_probability(p)
         self.p = p
         self.inplace = inplace
 

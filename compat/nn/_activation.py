@@ -1,0 +1,34 @@
+"""The activations' common recording (one node under PyTorch's name, PyTorch's refusal of
+integer inputs) and log-sigmoid, which the activations and the logistic losses share."""
+import numpy as np
+
+import funcgrad.numpy as fnp
+from funcgrad.core import unbox_all
+
+from .. import _dtypes
+from .._quiet import quiet
+from .._record import engine, wrap
+
+
+def activation(input, kernel, compute, label):
+    """`compute`(input's value) recorded as PyTorch's node `label`; integer inputs are
+    refused as PyTorch's CPU `kernel` refuses them."""
+    if not input.dtype.is_floating_point:
+        raise _dtypes.not_implemented_for(kernel, input.dtype)
+    return wrap(quiet().run(compute, engine(input)), label, (input,))
+
+
+def logsigmoid(input):
+    """log(sigmoid(input)), computed without overflow."""
+    return activation(input, "log_sigmoid_cpu", log_sigmoid_values, "LogSigmoidBackward0")
+
+
+def log_sigmoid_values(x):
+    """log(sigmoid(x)), finite everywhere: each branch sees only the inputs it is used for,
+    so neither overflows (nor sends a NaN into the other's derivative)."""
+    positive = unbox_all(x) >= 0
+    zero = np.zeros((), np.result_type(unbox_all(x)))
+    above = fnp.where(positive, x, zero)
+    below = fnp.where(positive, zero, x)
+    return fnp.where(positive, fnp.negative(fnp.log1p(fnp.exp(fnp.negative(above)))),
+                     fnp.subtract(below, fnp.log1p(fnp.exp(below))))
