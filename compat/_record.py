@@ -441,8 +441,8 @@ def pieces(primitive, label, input, params):
 
     Recorded as `Primitive.__call__` records them through the tape, one node for the
     primitive (named `label`) and a `tuple_get` node a piece, but straight from the input's
-    array: the boxes of the pieces and the dispatch of each `tuple_get` cost most of a
-    chunk(4) (a quarter of an LSTM step's recording)."""
+    array: the dispatch of each `tuple_get` and the wrapping of each piece were most of a
+    chunk(4) (397k instructions, 124k so)."""
     data = input._data
     values = primitive.impl(data, **params)
     box = input._box
