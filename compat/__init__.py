@@ -36,6 +36,7 @@ from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bmm
                    norm, positive, permute, pow, prod, reciprocal, relu, remainder, reshape, rsub,
                    sigmoid, sin, softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh,
                    transpose, unsqueeze, var, where)
+from ._pieces import chunk, split, tensor_split, unbind
 from ._printing import get_printoptions, set_printoptions
 from ._random import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
                       manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,

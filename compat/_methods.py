@@ -3,7 +3,7 @@ import numbers
 
 import numpy as np
 
-from . import _device, _dtypes, _indexing, _inplace, _ops
+from . import _device, _dtypes, _indexing, _inplace, _ops, _pieces
 from . import _random
 from ._factories import empty, full, ones, tensor, zeros
 from ._printing import format_tensor
@@ -67,6 +67,8 @@ def _install():
         target = _ALIASES.get(name, name)
         module = _inplace if target.endswith("_") else _ops
         setattr(Tensor, name, getattr(module, target))
+    for name in _pieces.__all__:
+        setattr(Tensor, name, getattr(_pieces, name))
     binary = {
         "pow": _ops.pow, "matmul": _ops.matmul, "mod": _ops.remainder,
         "and": _ops.bitwise_and, "or": _ops.bitwise_or, "xor": _ops.bitwise_xor,

@@ -9,14 +9,15 @@ in-place checks of the backward pass.
 Elementwise primitives whose rules declare what they save skip the boxes when applied to
 one float tensor (`unary`), a float tensor and a Python number (`with_number`) or two
 tensors of one float dtype (`binary`): the node and the result tensor are built in one
-step from the tensors' arrays (`_recorded`).
+step from the tensors' arrays (`_recorded`). So do the views that are pieces of one tensor
+(`pieces`: chunk's, split's, unbind's; `recorded_view`: tensor_split's slices).
 """
 import numbers
 
 import numpy as np
 
 import funcgrad.numpy as fnp
-from funcgrad.core import NO_PARAMS, Box, Primitive, ReverseBox, instruments
+from funcgrad.core import NO_PARAMS, Box, Primitive, ReverseBox, instruments, tuple_get
 
 from . import _dtypes
 from ._dtypes import DEFAULTS
@@ -436,6 +437,58 @@ def _recorded(primitive, label, edges, values, parents, saves, frees=None,
 
 
 _INPUT = (1,)  # the rule saves the first tensor's array (sin's)
+
+
+def pieces(primitive, label, input, params):
+    """The results of `primitive` (split's or unstack's: one node for all the pieces, whose
+    rule keeps only their shapes) on tensor `input` with `params`, as views of it.
+
+    Recorded as `Primitive.__call__` records them through the tape, one node for the
+    primitive (named `label`) and a `tuple_get` node a piece, but straight from the input's
+    array: the dispatch of each `tuple_get` and the wrapping of each piece were most of a
+    chunk(4) (397k instructions, 124k so)."""
+    data = input._data
+    values = primitive.impl(data, **params)
+    box = input._box
+    if box is None or not STATE.enabled:
+        return tuple([_view(input, value) for value in values])
+    whole = _node(primitive, label, values, data, box.node, params)
+    if instruments.on_result is not None:  # debugging (as Primitive.__call__ calls it)
+        instruments.on_result(TAPE, primitive, ReverseBox(values, TAPE, whole))
+    return tuple([_view(input, value, _node(tuple_get, label, value, values, whole,
+                                             {"index": index}))
+                  for index, value in enumerate(values)])
+
+
+def recorded_view(primitive, label, input, params):
+    """`primitive` (a view of one array whose rule keeps no array: getitem's slice) of
+    tensor `input` with `params`, as a view of it, recorded straight from its array."""
+    data = input._data
+    value = primitive.impl(data, **params)
+    box = input._box
+    if box is None or not STATE.enabled:
+        return _view(input, value)
+    return _view(input, value, _node(primitive, label, value, data, box.node, params))
+
+
+def _node(primitive, label, ans, value, parent, params):
+    """The tape's node, named `label`, of `primitive` applied to `value`, whose node is
+    `parent`, giving `ans`."""
+    parents = (parent,)
+    return TapeNode(primitive, params, parents,
+                    primitive.vjp.save(ans, (value,), params, parents), label=label)
+
+
+def _view(input, value, node=None):
+    """A tensor over `value`, a view of tensor `input`'s storage (its version counter and
+    base), whose history is `node` (None: it does not require grad)."""
+    box = None
+    if node is not None:
+        box = ReverseBox(value, TAPE, node)
+        if instruments.on_result is not None:
+            instruments.on_result(TAPE, node.primitive, box)
+    base = input._base
+    return make(value, box, input._version, input if base is None else base)
 
 
 def check_tensor(x, name):

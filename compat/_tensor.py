@@ -230,7 +230,8 @@ class Tensor:
     def _dim(self, dim, extra=0):
         """`dim` as a non-negative axis of this tensor (plus `extra` new axes)."""
         ndim = max(self._data.ndim + extra, 1)
-        if not isinstance(dim, numbers.Integral) or isinstance(dim, bool):
+        if type(dim) is not int and (not isinstance(dim, numbers.Integral)
+                                     or isinstance(dim, bool)):  # (int first: ~0.3 us)
             raise TypeError(f"compat: dim must be an int, got {type(dim).__name__}")
         if not -ndim <= dim < ndim:
             raise IndexError(f"Dimension out of range (expected to be in range of "

@@ -35,45 +35,6 @@ from ._tensor import Tensor
 # ---- helpers for conventions funcgrad's functions do not share with PyTorch -------------
 
 
-def _chunk(x, chunks, dim=0):
-    """PyTorch's chunks: pieces of ceil(n / chunks) elements (fewer pieces if that covers n)."""
-    if chunks <= 0:
-        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    n = fnp.shape(x)[checked_dims(x, dim)]
-    size = max(math.ceil(n / chunks), 1)
-    return _split(x, size, dim)
-
-
-def _split(x, split_size_or_sections, dim=0):
-    """Pieces of `split_size` elements along `dim` (the last may be shorter), or of the
-    listed sizes, which must add up to the length."""
-    n = fnp.shape(x)[checked_dims(x, dim)]
-    if isinstance(split_size_or_sections, int):
-        size = split_size_or_sections
-        if size < 0:
-            raise RuntimeError(f"split expects split_size be non-negative, but got "
-                               f"split_size={size}")
-        if size == 0 and n:
-            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
-                               f"dimension size of {n}")
-        bounds = list(range(size, n, size)) if size > 0 else []
-    else:
-        sizes = list(split_size_or_sections)
-        if sum(sizes) != n:
-            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
-                               f"(input tensor's size at dimension {dim}), but got "
-                               f"split_sizes={sizes}")
-        bounds = list(np.cumsum(sizes)[:-1])
-    return tuple(fnp.split(x, bounds, axis=dim))
-
-
-def _tensor_split(x, indices_or_sections, dim=0):
-    sections = indices_or_sections
-    if not isinstance(sections, int):
-        sections = [int(i) for i in sections]
-    return tuple(fnp.array_split(x, sections, axis=dim))
-
-
 def _vectors(tensors):
     """PyTorch's checks of cartesian_prod's and combinations' inputs: vectors of one dtype."""
     for t in tensors:
@@ -999,15 +960,6 @@ INDEXING = [
 ]
 
 SHAPES = [
-    Row("chunk", _chunk, KEEP, "SplitBackward0", view=True),
-    Row("split", _split, KEEP, Labels(
-        lambda x, split_size_or_sections, dim=0: "SplitBackward0"
-        if isinstance(split_size_or_sections, int) else "SplitWithSizesBackward0",
-        "SplitBackward0", "SplitWithSizesBackward0"), view=True),
-    Row("tensor_split", _tensor_split, KEEP, "SliceBackward0", view=True),
-    Row("unbind", lambda x, dim=0: tuple(fnp.unstack(x, axis=existing_dims(
-        x, checked_dims(x, dim)))), KEEP, "UnbindBackward0",  # (-1 of a 0-d tensor named 0)
-        view=True),
     Row("flip", _flip, KEEP),
     Row("fliplr", fnp.fliplr, KEEP, "FlipBackward0"),
     Row("flipud", fnp.flipud, KEEP, "FlipBackward0"),

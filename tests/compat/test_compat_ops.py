@@ -266,6 +266,91 @@ def test_values_and_indices_match_torch(expression):
     check(case)
 
 
+# chunk, split, unbind and tensor_split, on a non-leaf `a` (2x3), vectors `v` (4) and `u`
+# (1) and `e`, a 0x3 tensor: pieces (some empty), sizes as lists, tuples and tensors,
+# indices out of order and past the end.
+PIECES = [
+    "a.chunk(2, 1)", "torch.chunk(v, 3)", "v.chunk(10)", "a.chunk(3, -1)", "e.chunk(3)",
+    "a.split(2, 1)", "torch.split(v, [1, 3])", "v.split(3)", "a.split([0, 3], 1)",
+    "a.split((1, 1), 0)", "v.split(torch.tensor(3))", "e.split(0)", "e.split([0, 0])",
+    "torch.split(e, [])", "a.unbind()", "torch.unbind(a, 1)", "a.unbind(-1)", "v.unbind()",
+    "u.unbind(0)", "torch.tensor_split(v, 3)", "a.tensor_split([1, 2], dim=1)",
+    "v.tensor_split([3, 1])", "v.tensor_split((-2, 7))", "v.tensor_split(torch.tensor([1, 3]))",
+    "v.tensor_split(torch.tensor(3))", "v.tensor_split([])", "e.tensor_split(2)",
+]
+
+
+def _pieces_of(expression, torch):
+    """The pieces `expression` makes of the inputs named in it, those inputs by name, and
+    the leaves they are computed from."""
+    leaves = [torch.tensor([[0.5, -1.2, 2.0], [1.5, 0.3, -0.7]], requires_grad=True),
+              torch.tensor([3.0, 1.0, 2.0, 5.0], requires_grad=True),
+              torch.tensor([2.0], requires_grad=True), torch.ones(0, 3, requires_grad=True)]
+    inputs = {name: leaf * 1 for name, leaf in zip("avue", leaves)}
+    return eval(expression, {"torch": torch, **inputs}), inputs, leaves
+
+
+def _base_name(piece, inputs):
+    return next((name for name, t in inputs.items() if piece._base is t), None)
+
+
+@pytest.mark.parametrize("expression", PIECES)
+def test_pieces_match_torch(expression):
+    """Values, gradients and grad_fn names; each piece a view of its input, one node for
+    all the pieces but tensor_split's (which are separate slices), and the output of
+    that node each piece is (the index in next_functions of what uses it)."""
+    def case(torch):
+        pieces, inputs, leaves = _pieces_of(expression, torch)
+        loss = 0
+        for piece in pieces:  # a weight per element, so that every gradient entry counts
+            weights = torch.linspace(0.5, 1.5, piece.numel()).reshape(piece.shape)
+            loss = loss + (piece * weights).sum()
+        if pieces:
+            loss.backward()
+        return (pieces, [leaf.grad for leaf in leaves], [graph(p) for p in pieces],
+                [graph(p * 1) for p in pieces], [_base_name(p, inputs) for p in pieces],
+                [p.grad_fn is pieces[0].grad_fn for p in pieces])
+    check(case)
+
+
+@pytest.mark.parametrize("expression", ["a.chunk(2, 1)", "a.split([1, 2], 1)", "v.unbind()",
+                                        "a.tensor_split(2, 1)"])
+def test_pieces_share_their_inputs_version_like_torch(expression):
+    """Modifying a piece in place modifies its input: a node that saved the input (exp's
+    result, here) then refuses to backward, as PyTorch's does."""
+    def case(torch):
+        pieces, inputs, _ = _pieces_of(expression, torch)
+        saved = inputs[expression[0]].exp()
+        with torch.no_grad():
+            pieces[-1].mul_(2)
+        saved.sum().backward()
+    check(case)
+
+
+@pytest.mark.parametrize("expression", ["y.chunk(2, 1)", "y.split([1, 3], 1)", "y.unbind(1)",
+                                        "y.tensor_split([1, 3], 1)"])
+def test_double_backward_through_pieces_matches_torch(expression):
+    def case(torch):
+        x = torch.tensor([[0.5, -1.2, 2.0, 0.1], [1.5, 0.3, -0.7, 0.2]], requires_grad=True)
+        pieces = eval(expression, {"y": x * x})
+        total = sum((piece ** 3).sum() * (i + 1) for i, piece in enumerate(pieces))
+        (g,) = torch.autograd.grad(total, x, create_graph=True)
+        (g * g).sum().backward()
+        return g, x.grad
+    check(case)
+
+
+@pytest.mark.parametrize("expression", ["x.chunk(2, 1)", "x.split([3, 1], 1)", "x.unbind(1)",
+                                        "x.tensor_split([1, 2], 1)", "x[0].unbind()"])
+def test_pieces_of_a_tensor_without_grad_are_views_like_torch(expression):
+    def case(torch):
+        x = torch.zeros(2, 4)
+        pieces = eval(expression, {"x": x})
+        pieces[-1].add_(1)
+        return x, [p._base is x for p in pieces], [p.requires_grad for p in pieces]
+    check(case)
+
+
 ERRORS = [
     "torch.ones(2, 3).mm(torch.ones(2, 3))", "torch.ones(2, 3).t().view(-1)",
     "torch.ones(2).mm(torch.ones(2, 2))", "torch.ones(3) + torch.ones(2)",
