@@ -60,10 +60,12 @@ class _Builder:
         # Views of a storage updated in place after they were taken: PyTorch 2.13 crashes
         # (segmentation fault) registering a hook on one, so none is registered.
         self.hookless = set()
-        # Storages with a hooked view: an update under no_grad makes PyTorch rebuild the
-        # view's grad_fn, dropping the hook, where compat keeps it (docs/guide-compat.md),
-        # so none is updated under no_grad.
+        # An update under no_grad makes PyTorch rebuild the grad_fn of the storage's views,
+        # where compat keeps their history (docs/guide-compat.md): a storage with a hooked
+        # view is not updated under no_grad, and a view of one updated so is neither hooked
+        # nor retains its gradient.
         self.hooked = set()
+        self.quietly_updated = set()
         self.names = (f"v{i}" for i in itertools.count())
 
     def leaf(self):
@@ -216,18 +218,21 @@ def _no_grad(b):
     elif x.storage not in b.hooked:
         # An update under no_grad (leaves too): bumps the version, records nothing.
         b.updated(x)
+        b.quietly_updated.add(x.storage)
         b.lines += ["with torch.no_grad():", f"    {x.name}.mul_(0.5)"]
 
 
 def _hook(b):
+    x = b.pick(lambda v: v.name not in b.hookless
+               and (v.name == v.storage or v.storage not in b.quietly_updated))
+    if x is None:
+        return
     if b.draw(st.booleans()):
-        x = b.pick(lambda v: v.name not in b.hookless)
-        if x is not None:
-            b.lines.append(f"{x.name}.register_hook(lambda g: g * 2.0)")
-            if x.name != x.storage:
-                b.hooked.add(x.storage)
+        b.lines.append(f"{x.name}.register_hook(lambda g: g * 2.0)")
+        if x.name != x.storage:
+            b.hooked.add(x.storage)
     else:
-        b.lines.append(f"{b.pick().name}.retain_grad()")
+        b.lines.append(f"{x.name}.retain_grad()")
 
 
 OPERATIONS = (_unary, _unary, _binary, _binary, _reduce, _reordering, _combining, _view,
