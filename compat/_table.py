@@ -29,7 +29,7 @@ import inspect
 import numpy as np
 
 import funcgrad.numpy as fnp
-from funcgrad.core import Box
+from funcgrad.core import Box, unbox_all
 
 from . import _dtypes
 from ._dtypes import DEFAULTS
@@ -253,7 +253,7 @@ def _result(row, label, value, edges, indices, computing):
 def _contiguous(value):
     """`value` with its elements in row-major order (in the box, in place: the box is the
     operation's result, not yet anyone's)."""
-    raw = value.value if isinstance(value, Box) else value
+    raw = unbox_all(value)
     if type(raw) is not np.ndarray or raw.flags.c_contiguous:
         return value
     if isinstance(value, Box):
@@ -263,7 +263,7 @@ def _contiguous(value):
 
 
 def _shares_memory(value, tensors):
-    raw = value.value if isinstance(value, Box) else value
+    raw = unbox_all(value)
     if not isinstance(raw, np.ndarray):
         return False
     if raw.base is None:  # memory of its own, unless it is an input's array itself
@@ -276,7 +276,7 @@ def _viewed(value, tensors):
     one whose memory it shares for several, as each of meshgrid's results views one)."""
     if len(tensors) < 2:
         return tensors[0] if tensors else None
-    raw = value.value if isinstance(value, Box) else value
+    raw = unbox_all(value)
     return next((x for x in tensors if np.may_share_memory(raw, x._data)), None)
 
 

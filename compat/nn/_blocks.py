@@ -4,14 +4,13 @@ image as a column, im2col) and fold (columns summed back into an image, col2im).
 
 Each is one recorded operation named as PyTorch's kernel, composed of funcgrad.numpy's
 reshapes, transposes, windows and indexed additions (no derivative written here)."""
-import numpy as np
 
 import funcgrad.numpy as fnp
 
 from .. import _dtypes
 from .._quiet import quiet
 from .._record import engine, wrap
-from ._spatial import _windows
+from ._spatial import _bound, _windows
 
 
 # ---- pixel shuffles ---------------------------------------------------------------------------
@@ -69,7 +68,7 @@ def _check_factor(input, factor, name, argument):
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """(N, C, H, W) to (N, C * kH * kW, L): every kernel_size block of the (zero-padded)
     image as a column, the blocks in row-major order (L of them)."""
-    kernel, dilation, padding, stride = (_pair(v) for v in (kernel_size, dilation, padding,
+    kernel, dilation, padding, stride = (_bound(v, 2) for v in (kernel_size, dilation, padding,
                                                             stride))
     if input.dim() not in (3, 4) or 0 in input.shape[1:]:
         raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with possibly 0 batch size "
@@ -97,7 +96,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """The adjoint of unfold: (N, C * kH * kW, L) to (N, C, *output_size), each column
     added into its block's positions (overlapping blocks sum)."""
-    size, kernel, dilation, padding, stride = (_pair(v) for v in (
+    size, kernel, dilation, padding, stride = (_bound(v, 2) for v in (
         output_size, kernel_size, dilation, padding, stride))
     if input.dim() not in (2, 3) or 0 in input.shape[1:]:
         raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
@@ -132,10 +131,6 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                 padded = fnp.at(padded)[positions].add(columns[..., i, j, :, :])
         return padded[..., padding[0]:padding[0] + size[0], padding[1]:padding[1] + size[1]]
     return wrap(quiet().run(compute, engine(input)), "Col2ImBackward0", (input,))
-
-
-def _pair(value):
-    return (value, value) if isinstance(value, (int, np.integer)) else tuple(value)
 
 
 def _spaced(start, step, count):

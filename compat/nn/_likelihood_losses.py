@@ -5,11 +5,7 @@ import math
 from .. import _ops
 from .._factories import ones_like
 from .._grad_mode import no_grad
-from ._reduction import reduction_of
-
-
-def _reduce(losses, reduction):
-    return losses if reduction == "none" else getattr(losses, reduction)()
+from ._reduction import reduced_tensor, reduction_of
 
 
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
@@ -29,7 +25,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
         stirling = (target * _ops.log(target) - target
                     + 0.5 * _ops.log(2 * math.pi * target))
         losses += stirling.masked_fill(target <= 1, 0)
-    return _reduce(losses, reduction)
+    return reduced_tensor(losses, reduction)
 
 
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
@@ -56,4 +52,4 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     losses = 0.5 * (_ops.log(var) + (input - target) ** 2 / var)
     if full:
         losses += 0.5 * math.log(2 * math.pi)
-    return _reduce(losses, reduction)
+    return reduced_tensor(losses, reduction)

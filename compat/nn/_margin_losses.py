@@ -18,11 +18,7 @@ from .._record import engine, operand, result_type, wrap
 from .._tensor import Tensor
 from ._distances import pairwise_distance
 from ._activation import log_sigmoid_values, logsigmoid
-from ._reduction import check_broadcast, reduced, reduction_of
-
-
-def _reduce(losses, reduction):
-    return losses if reduction == "none" else getattr(losses, reduction)()
+from ._reduction import check_broadcast, reduced, reduced_tensor, reduction_of
 
 
 def _number_minus(number, t):
@@ -40,7 +36,7 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
                            f"dimension but got sizes: input1: {input1.size()}, input2: "
                            f"{input2.size()}, target: {target.size()} ")
     losses = ((-target) * (input1 - input2) + margin).clamp_min(0)
-    return _reduce(losses, reduction)
+    return reduced_tensor(losses, reduction)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
@@ -51,7 +47,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     below_margin = _number_minus(margin, input).clamp_min(0)
     losses = (_ops.where(target != 1, below_margin, zeros)
               + _ops.where(target != -1, input, zeros))
-    return _reduce(losses, reduction)
+    return reduced_tensor(losses, reduction)
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
@@ -78,7 +74,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     losses = losses.sum(dim=class_dim) / input.size(class_dim)
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not valid")
-    return _reduce(losses, reduction)
+    return reduced_tensor(losses, reduction)
 
 
 _EPSILON = 1e-12  # keeps the cosine of a zero vector finite
@@ -101,7 +97,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     zeros = zeros_like(cosine)
     similar = _ops.where(target == 1, _number_minus(1, cosine), zeros)
     dissimilar = _ops.where(target == -1, (cosine - margin).clamp_min_(0), zeros)
-    return _reduce(similar + dissimilar, reduction)
+    return reduced_tensor(similar + dissimilar, reduction)
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
@@ -134,7 +130,7 @@ def _triplet_loss(anchor, positive, negative, distance, margin, swap, reduction)
     to_negative = distance(anchor, negative)
     if swap:
         to_negative = _ops.minimum(to_negative, distance(positive, negative))
-    return _reduce((margin + to_positive - to_negative).clamp_min(0), reduction)
+    return reduced_tensor((margin + to_positive - to_negative).clamp_min(0), reduction)
 
 
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,

@@ -29,6 +29,12 @@ def reduced(losses, reduction):
     return losses
 
 
+def reduced_tensor(losses, reduction):
+    """A tensor of losses reduced as `reduction` says, with the tensor's own mean or sum
+    (MeanBackward0, SumBackward0), as PyTorch's composed losses reduce."""
+    return losses if reduction == "none" else getattr(losses, reduction)()
+
+
 def check_broadcast(input, target):
     clash = broadcast_error(input._data.shape, target._data.shape)
     if clash:

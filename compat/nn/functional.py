@@ -37,7 +37,8 @@ from ._norms import (batch_norm, group_norm, instance_norm, layer_norm, local_re
 from ._padding import pad
 from ._pool_variants import (channel_shuffle, lp_pool1d, lp_pool2d, lp_pool3d, max_unpool1d,
                              max_unpool2d, max_unpool3d)
-from ._reduction import check_broadcast, reduced, reduction_of, warn_of_broadcasting
+from ._reduction import (check_broadcast, reduced, reduced_tensor, reduction_of,
+                         warn_of_broadcasting)
 from ._resize import interpolate
 from ._spatial import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d,
                        adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d,
@@ -529,7 +530,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     reduction = reduction_of(size_average, reduce, reduction)
     errors = _ops.abs(input - target)
     if weight is None:
-        return errors if reduction == "none" else getattr(errors, reduction)()
+        return reduced_tensor(errors, reduction)
     if weight.shape != input.shape:
         raise ValueError("Weights and input must have the same size.")
     errors = errors * weight
@@ -568,7 +569,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if weight is None:
         return losses
     losses = losses * weight
-    return losses if reduction == "none" else getattr(losses, reduction)()
+    return reduced_tensor(losses, reduction)
 
 
 def _piecewise_loss(input, target, reduction, label, inner, outer, threshold):
@@ -605,7 +606,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
         losses = target.xlogy(target) - target * input
     if reduction == "batchmean":
         return losses.sum() / input.shape[0] if input.dim() else losses.sum()
-    return losses if reduction == "none" else getattr(losses, reduction)()
+    return reduced_tensor(losses, reduction)
 
 
 _KL_MEAN = ("reduction: 'mean' divides the total loss by both the batch size and the support "
