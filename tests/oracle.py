@@ -373,6 +373,7 @@ def check_case(case, data):
     assert_close(case, grads, expected_cts, "value_and_grad", precision)
 
     _check_jvp(case, partial, diff_args, tangents, expected_tangents, precision)
+    _check_mixed_precision(case, data, args, static, diff)
 
     if second is not None:
         second_args, directions = second
@@ -399,6 +400,73 @@ def _check_jvp(case, partial, diff_args, tangents, expected, precision):
             f"{np.result_type(primal)}")
         assert_close(case, ours, theirs, "jvp", precision)
 
+
+
+def _check_mixed_precision(case, data, args, static, diff):
+    """Derivatives of mixed single- and double-precision arguments at the result's
+    precision. With one float argument cast to float32 and the others to float64, NumPy
+    computes a double-precision output exactly as it does for the float32 argument's
+    values given in float64 (the cast is exact), and so must every derivative rule: each
+    float64 cotangent and tangent must equal that of the all-float64 arguments to double
+    precision, where comparing with JAX at single-precision tolerance would let a rule
+    that computes log(x) of the float32 x pass. Outputs that are not the same both ways
+    (a function of the float32 argument alone stays single precision) get no cotangent."""
+    floats = [i for i in diff if np.result_type(args[i]) in (np.float32, np.float64)]
+    if len(floats) < 2:
+        return
+    single = data.draw(st.sampled_from(floats), label="the float32 argument")
+    mixed = [np.asarray(a, np.float32 if i == single else np.float64) if i in floats else a
+             for i, a in enumerate(args)]
+    wide = [np.asarray(a, np.float64) if i in floats else a for i, a in enumerate(mixed)]
+    fun = case.funcgrad_fun()
+    mixed_out = tree_flatten(fun(*mixed, **static))[0]
+    wide_value = fun(*wide, **static)
+    wide_out, out_tree = tree_flatten(wide_value)
+    same = [np.result_type(m) == np.result_type(w)
+            and np.array_equal(np.asarray(m), np.asarray(w), equal_nan=True)
+            for m, w in zip(mixed_out, wide_out)]
+    if not any(same):
+        return
+    drawn = tree_flatten(_draw_cotangent(data, wide_value), is_leaf=lambda x: x is None)[0]
+
+    def cotangent(outputs):
+        return tree_unflatten(out_tree, [c if keep and c is not None
+                                         else np.zeros(np.shape(o), np.result_type(o))
+                                         for c, o, keep in zip(drawn, outputs, same)])
+    tangents = [_draw_cotangent(data, mixed[i]) for i in diff]
+    results = {}
+    for name, values, outputs in (("mixed", mixed, mixed_out), ("float64", wide, wide_out)):
+        partial = bind(fun, values, static, diff)
+        diff_values = tuple(values[i] for i in diff)
+        _, pullback = fg.vjp(partial, *diff_values)
+        _, tangent_out = fg.jvp(partial, diff_values, tuple(
+            np.asarray(t, np.result_type(v)) for t, v in zip(tangents, diff_values)))
+        results[name] = pullback(cotangent(outputs)), tree_flatten(tangent_out)[0]
+    (mixed_cts, mixed_tangents), (wide_cts, wide_tangents) = results["mixed"], results["float64"]
+    for position, ours, exact in zip(diff, mixed_cts, wide_cts):
+        _assert_like_primal(case, ours, mixed[position], position)
+        _assert_same_in_precision_of(case, ours, exact, f"cotangent of argument {position}")
+    for index, (ours, exact, keep) in enumerate(zip(mixed_tangents, wide_tangents, same)):
+        if keep:
+            _assert_same_in_precision_of(case, ours, exact, f"tangent of output {index}")
+
+
+def _assert_same_in_precision_of(case, ours, exact, what):
+    """`ours` (from mixed-precision arguments) against `exact` (from the same arguments in
+    float64): to double precision for a double-precision result; within the oracle's
+    single-precision tolerance otherwise, since float32 cotangents add each operation's
+    contribution in float32 (as JAX's do)."""
+    ours, exact = np.asarray(ours), np.asarray(exact)
+    if ours.dtype not in (np.float64, np.complex128):
+        rtol, atol = _tolerance(case, np.float32)
+    else:
+        rtol = 1e-12
+        atol = rtol * float(np.max(np.abs(exact[np.isfinite(exact)]), initial=0.0))
+    np.testing.assert_allclose(
+        ours, exact.astype(ours.dtype), rtol=rtol, atol=atol, equal_nan=True,
+        err_msg=f"{case.name}: {what} with one argument in float32 and the others in float64 "
+                f"differs from the same arguments all in float64 (a rule computing at the "
+                f"float32 argument's precision instead of the result's?)")
 
 # ---- vmap ------------------------------------------------------------------------------
 

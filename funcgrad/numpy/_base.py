@@ -54,6 +54,37 @@ def unbroadcast(g, shape, dtype):
     return g
 
 
+
+# The floating and complex dtypes by kind and precision (1: half, 2: single, 3: double).
+_PRECISION = {np.dtype(t): (np.dtype(t).kind, p) for p, kinds in enumerate(
+    ((np.float16,), (np.float32, np.complex64), (np.float64, np.complex128)), 1) for t in kinds}
+_OF_KIND_AND_PRECISION = {kind_and_precision: dtype
+                          for dtype, kind_and_precision in _PRECISION.items()}
+
+
+def at_result_precision(ans, args):
+    """`args` with each floating or complex argument of lower precision than the result
+    `ans` cast up to it, keeping its kind: NumPy computed the result at that precision, so
+    a derivative rule must too (log of a float32 base beside a float64 exponent would
+    otherwise round to single precision in a double-precision gradient). The cast is a
+    primitive, so derivatives of the rule still reach the argument; the cotangent is cast
+    back to the argument's dtype by `unbroadcast`."""
+    target = dtype_of(ans)
+    for arg in args:  # the common case, every dtype the result's, decided by identity
+        if getattr(arg, "dtype", target) is not target:
+            break
+    else:
+        return args
+    target = _PRECISION.get(target)
+    if target is None:
+        return args
+    promoted = list(args)
+    for i, arg in enumerate(args):
+        own = _PRECISION.get(getattr(arg, "dtype", None))  # (Python numbers are double)
+        if own is not None and own[1] < target[1]:
+            promoted[i] = astype(arg, _OF_KIND_AND_PRECISION[own[0], target[1]])
+    return tuple(promoted)
+
 # A cast's cotangent is cast back (integer targets are constants and never get here).
 defvjp(astype, ArgVJP(lambda ans, x, dtype: aval(x), unbroadcast))
 # A complex x gets g + 0j.

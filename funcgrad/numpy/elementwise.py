@@ -18,7 +18,7 @@ import numpy as np
 
 from ..core import (NO_PARAMS, ArgVJP, Box, Primitive, as_dtype, errors, strip_derivatives,
                    unbox_all)
-from ._base import astype, broadcast_to_p, chunked_like, real, unbroadcast
+from ._base import astype, at_result_precision, broadcast_to_p, chunked_like, real, unbroadcast
 from ._batching import elementwise as batch_elementwise
 from ._batching import may_hold
 from ._rules import aval, defbatch, defjvp, defvjp, dtype_of, primitive, reject_out, shape_of
@@ -219,20 +219,22 @@ class ElementwiseVJP:
 
     def save(self, ans, args, params, wanted):
         rules = self.rules
+        promoted = at_result_precision(ans, args)
         # two arguments, the common case, without a loop (~0.3 us less a product by a number)
         if len(wanted) == 2 == len(rules):
-            return (self._residual(rules[0], 0, ans, args, wanted[0])
-                    + self._residual(rules[1], 1, ans, args, wanted[1]))
+            return (self._residual(rules[0], 0, ans, args, promoted, wanted[0])
+                    + self._residual(rules[1], 1, ans, args, promoted, wanted[1]))
         residuals = ()
         for argnum, (slope, want) in enumerate(zip(rules, wanted)):
             # (an argument not wanted, most of where's, without a call: ~0.15 us each)
             residuals += (_NOTHING if want is None
-                          else self._residual(slope, argnum, ans, args, want))
+                          else self._residual(slope, argnum, ans, args, promoted, want))
         return residuals
 
-    def _residual(self, slope, argnum, ans, args, want):
-        """What argument `argnum`'s cotangent needs: its slope's residuals, shape and dtype
-        (Nones for an argument not wanted or of zero slope)."""
+    def _residual(self, slope, argnum, ans, args, promoted, want):
+        """What argument `argnum`'s cotangent needs: its slope's residuals, computed from
+        the arguments `promoted` to the result's precision, and the argument's own shape
+        and dtype (Nones for an argument not wanted or of zero slope)."""
         if want is None or slope is ZERO_SLOPE:
             return _NOTHING
         if slope is None:
@@ -242,7 +244,7 @@ class ElementwiseVJP:
             shape, dtype = arg.shape, arg.dtype
         except AttributeError:
             shape, dtype = aval(arg)
-        return (slope.save(ans, *args), shape, dtype)
+        return (slope.save(ans, *promoted), shape, dtype)
 
     def saved_positions(self, wanted):
         """The positions in ``(ans, *args)`` of the values that the residuals for `wanted`
@@ -285,7 +287,7 @@ def _cotangent(slope, saved, shape, dtype, g):
 
 def _elementwise_jvp(slope):
     def rule(t, ans, *args):
-        v = slope.apply(t, *slope.save(ans, *args))
+        v = slope.apply(t, *slope.save(ans, *at_result_precision(ans, args)))
         return None if v is None else _fit(v, ans)
     return rule
 
@@ -516,20 +518,16 @@ define_rules(float_power_p, Slope(_power_base_save, _power_base_apply),
              Slope(_power_exponent_save, _power_exponent_apply))
 
 
-def _arctan2_denominator(ans, x, y):
-    """x**2 + y**2 at the output's precision: a float32 x squared alone underflows where
-    the float64 sum does not (1e-38 ** 2), which would turn the slope 0/0 into a NaN."""
-    dtype = dtype_of(ans)
-    if dtype_of(x) != dtype:
-        x = astype(x, dtype)
-    if dtype_of(y) != dtype:
-        y = astype(y, dtype)
+def _arctan2_denominator(x, y):
+    """x**2 + y**2, computed at the output's precision (the rules' arguments are promoted
+    to it): a float32 x squared alone underflows where the float64 sum does not (1e-38 **
+    2), which would turn the slope 0/0 into a NaN."""
     return add(square(x), square(y))
 
 
 define_rules(arctan2,
-             lambda v, ans, x, y: v * true_divide(y, _arctan2_denominator(ans, x, y)),
-             lambda v, ans, x, y: v * true_divide(negative(x), _arctan2_denominator(ans, x, y)))
+             lambda v, x, y: v * true_divide(y, _arctan2_denominator(x, y)),
+             lambda v, x, y: v * true_divide(negative(x), _arctan2_denominator(x, y)))
 
 
 def _hypot_slope(argnum):

@@ -7,7 +7,7 @@ import scipy.special as _scipy
 
 from ... import numpy as fnp
 from ._core import betaln, digamma, gammaln, xlog1py, xlogy
-from ._rules import at_precision_of, elementwise, in_precision_of, no_derivative
+from ._rules import elementwise, in_precision_of, no_derivative
 
 _EPS = np.finfo(np.float64).eps
 _MAX_TERMS = 100_000  # the series needs about 8 sqrt(a) terms; the fraction fewer
@@ -85,9 +85,8 @@ def _gammainc_da_impl(a, x):
     return out
 
 
-def _gamma_density(ans, a, x):
-    """dP/dx: the gamma density with shape a at x (at the precision of P's value `ans`)."""
-    a, x = at_precision_of(ans, a, x)
+def _gamma_density(a, x):
+    """dP/dx: the gamma density with shape a at x."""
     return fnp.exp(xlogy(a - 1.0, x) - x - gammaln(a))
 
 
@@ -95,20 +94,20 @@ gammainc_da = elementwise(
     in_precision_of(_gammainc_da_impl, 0, 1), "gammainc_da",
     no_derivative("gammainc", "a twice",
                   "the second derivative in the shape parameter has no implementation"),
-    lambda ans, a, x: _gamma_density(ans, a, x) * (fnp.log(x) - digamma(a)))
+    lambda ans, a, x: _gamma_density(a, x) * (fnp.log(x) - digamma(a)))
 gammainc = elementwise(in_precision_of(_scipy.gammainc, 0, 1), "gammainc",
                        lambda ans, a, x: gammainc_da(a, x),
-                       lambda ans, a, x: _gamma_density(ans, a, x))
+                       lambda ans, a, x: _gamma_density(a, x))
 gammaincc = elementwise(in_precision_of(_scipy.gammaincc, 0, 1), "gammaincc",
                         lambda ans, a, x: -gammainc_da(a, x),
-                        lambda ans, a, x: -_gamma_density(ans, a, x))
+                        lambda ans, a, x: -_gamma_density(a, x))
 
 _NO_BETAINC_PARAMETERS = "as in JAX, only the derivative in x is implemented"
 betainc = elementwise(
     in_precision_of(_scipy.betainc, 0, 1, 2), "betainc",
     no_derivative("betainc", "a", _NO_BETAINC_PARAMETERS),
     no_derivative("betainc", "b", _NO_BETAINC_PARAMETERS),
-    lambda ans, a, b, x: _beta_density(*at_precision_of(ans, a, b, x)))
+    lambda ans, a, b, x: _beta_density(a, b, x))
 
 
 def _beta_density(a, b, x):

@@ -4,7 +4,7 @@ import numpy as np
 
 from ... import numpy as fnp
 from ...core import Box, as_dtype, dtype_of
-from ...numpy._base import unbroadcast
+from ...numpy._base import at_result_precision, unbroadcast
 from ...numpy._batching import elementwise as batch_elementwise
 from ...numpy._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive
 
@@ -14,14 +14,15 @@ def _vjp_from(partial, argnum):
         return (ans, args, *aval(args[argnum]))
 
     def pull(g, ans, args, shape, dtype):
-        return unbroadcast(fnp.multiply(g, partial(ans, *args)), shape, dtype)
+        return unbroadcast(fnp.multiply(g, partial(ans, *at_result_precision(ans, args))),
+                           shape, dtype)
     return ArgVJP(save, pull)
 
 
 def _jvp_from(partial):
     def rule(t, ans, *args):
         shape, dtype = aval(ans)
-        tangent = fnp.multiply(t, partial(ans, *args))
+        tangent = fnp.multiply(t, partial(ans, *at_result_precision(ans, args)))
         if aval(tangent)[1] != dtype:
             tangent = fnp.astype(tangent, dtype)
         return fnp.broadcast_to(tangent, shape)
@@ -65,15 +66,6 @@ def in_precision_of(impl, *positions):
         return as_dtype(impl(*args), dtype)
     cast.__name__ = cast.__qualname__ = getattr(impl, "__name__", "impl")
     return cast
-
-
-def at_precision_of(ans, *args):
-    """`args` cast to the dtype of `ans`, the function's result: a partial derivative
-    computed from single-precision parameters beside a double-precision argument would
-    otherwise round in single precision (betaln of float32 a and b) where the result, and
-    SciPy's computation of it, are double."""
-    dtype = dtype_of(ans)
-    return tuple(a if dtype_of(a) == dtype else fnp.astype(a, dtype) for a in args)
 
 
 def check_broadcastable(function, **arrays):
