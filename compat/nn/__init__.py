@@ -12,7 +12,7 @@ from .layers import (CELU, ELU, GELU, GLU, SELU, AlphaDropout, Bilinear, Channel
                      SiLU, Sigmoid, Softmax, Softmax2d, Softmin, Softplus, Softshrink, Softsign,
                      Tanh, Tanhshrink, Threshold, Unflatten, Unfold, Upsample,
                      UpsamplingBilinear2d, UpsamplingNearest2d)
-from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss,
+from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, CTCLoss,
                    GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
                    MarginRankingLoss, MSELoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss,
                    MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss,
@@ -67,4 +67,5 @@ __all__ = [
     "EmbeddingBag",
     "MultiLabelMarginLoss",
     "AlphaDropout", "FeatureAlphaDropout",
+    "CTCLoss",
 ]

@@ -22,6 +22,7 @@ from .._tensor import Tensor, make
 from ._activation import activation, log_sigmoid_values, logsigmoid
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention
 from ._blocks import fold, pixel_shuffle, pixel_unshuffle, unfold
+from ._ctc import ctc_loss
 from ._distances import cosine_similarity, pairwise_distance, pdist
 from ._dropout import (alpha_dropout, dropout, dropout1d, dropout2d, dropout3d,
                        feature_alpha_dropout)
@@ -885,5 +886,5 @@ __all__ = [
     "max_pool3d_with_indices", "adaptive_max_pool1d_with_indices",
     "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "max_unpool1d",
     "max_unpool2d", "max_unpool3d", "embedding_bag", "pdist", "multilabel_margin_loss",
-    "gumbel_softmax", "alpha_dropout", "feature_alpha_dropout",
+    "gumbel_softmax", "alpha_dropout", "feature_alpha_dropout", "ctc_loss",
 ]
