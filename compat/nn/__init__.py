@@ -8,7 +8,7 @@ from .layers import (CELU, ELU, GELU, GLU, SELU, AlphaDropout, Bilinear, Channel
                      CosineSimilarity, Dropout, Dropout1d, Dropout2d, Dropout3d, Embedding,
                      EmbeddingBag, FeatureAlphaDropout, Flatten, Fold, Hardshrink, Hardsigmoid,
                      Hardswish, Hardtanh, Identity, LeakyReLU, Linear, LogSigmoid, LogSoftmax,
-                     Mish, PairwiseDistance, PixelShuffle, PixelUnshuffle, PReLU, ReLU, ReLU6,
+                     Mish, PairwiseDistance, PixelShuffle, PixelUnshuffle, PReLU, ReLU, ReLU6, RReLU,
                      SiLU, Sigmoid, Softmax, Softmax2d, Softmin, Softplus, Softshrink, Softsign,
                      Tanh, Tanhshrink, Threshold, Unflatten, Unfold, Upsample,
                      UpsamplingBilinear2d, UpsamplingNearest2d)
@@ -67,5 +67,5 @@ __all__ = [
     "EmbeddingBag",
     "MultiLabelMarginLoss",
     "AlphaDropout", "FeatureAlphaDropout",
-    "CTCLoss",
+    "CTCLoss", "RReLU",
 ]

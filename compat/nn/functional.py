@@ -19,7 +19,7 @@ from .._quiet import quiet, quieted
 from .._record import engine, float_operand, operand, result_type, wrap
 from .._scipy import special as fsp
 from .._tensor import Tensor, make
-from ._activation import activation, log_sigmoid_values, logsigmoid
+from ._activation import activation, leaky_relu_values, log_sigmoid_values, logsigmoid
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention
 from ._blocks import fold, pixel_shuffle, pixel_unshuffle, unfold
 from ._ctc import ctc_loss
@@ -42,6 +42,7 @@ from ._pool_variants import (channel_shuffle, lp_pool1d, lp_pool2d, lp_pool3d, m
 from ._reduction import (check_broadcast, reduced, reduced_tensor, reduction_of,
                          warn_of_broadcasting)
 from ._resize import interpolate
+from ._rrelu import rrelu, rrelu_
 from ._spatial import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d,
                        adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d,
                        avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv2d, conv3d,
@@ -67,12 +68,8 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 def _leaky_relu(input, negative_slope, label):
-    def compute(x):
-        slope = np.asarray(negative_slope, unbox_all(x).dtype)
-        # The comparison is made on the plain values: the slope's side gets negative_slope
-        # as its derivative at 0 and at NaN, as PyTorch's kernel gives.
-        return fnp.where(unbox_all(x) > 0, x, fnp.multiply(x, slope))
-    return activation(input, "leaky_relu_cpu", compute, label)
+    return activation(input, "leaky_relu_cpu",
+                      lambda x: leaky_relu_values(x, negative_slope), label)
 
 
 _leaky_relu_ = inplace(lambda input, negative_slope: _leaky_relu(input, negative_slope,
@@ -888,5 +885,5 @@ __all__ = [
     "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "max_unpool1d",
     "max_unpool2d", "max_unpool3d", "embedding_bag", "pdist", "multilabel_margin_loss",
     "gumbel_softmax", "alpha_dropout", "feature_alpha_dropout", "ctc_loss",
-    "affine_grid", "grid_sample",
+    "affine_grid", "grid_sample", "rrelu", "rrelu_",
 ]
