@@ -1,6 +1,7 @@
 """compat.nn: PyTorch's torch.nn (Module, Parameter, the classic layers and losses,
 functional, init, utils), built from compat's differentiable operations."""
 from . import functional, init, utils
+from .adaptive import AdaptiveLogSoftmaxWithLoss
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import (Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d,
                    ConvTranspose3d)
@@ -67,5 +68,5 @@ __all__ = [
     "EmbeddingBag",
     "MultiLabelMarginLoss",
     "AlphaDropout", "FeatureAlphaDropout",
-    "CTCLoss", "RReLU",
+    "CTCLoss", "RReLU", "AdaptiveLogSoftmaxWithLoss",
 ]
