@@ -29,6 +29,7 @@ from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d
 from .parameter import Parameter
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d,
                       AdaptiveMaxPool2d, AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d,
+                      FractionalMaxPool2d, FractionalMaxPool3d,
                       LPPool1d, LPPool2d, LPPool3d, MaxPool1d, MaxPool2d, MaxPool3d,
                       MaxUnpool1d, MaxUnpool2d, MaxUnpool3d)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
@@ -69,4 +70,5 @@ __all__ = [
     "MultiLabelMarginLoss",
     "AlphaDropout", "FeatureAlphaDropout",
     "CTCLoss", "RReLU", "AdaptiveLogSoftmaxWithLoss",
+    "FractionalMaxPool2d", "FractionalMaxPool3d",
 ]

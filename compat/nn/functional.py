@@ -27,6 +27,8 @@ from ._distances import cosine_similarity, pairwise_distance, pdist
 from ._dropout import (alpha_dropout, dropout, dropout1d, dropout2d, dropout3d,
                        feature_alpha_dropout)
 from ._embedding_bag import embedding_bag
+from ._fractional import (fractional_max_pool2d, fractional_max_pool2d_with_indices,
+                          fractional_max_pool3d, fractional_max_pool3d_with_indices)
 from ._grid import affine_grid, grid_sample
 from ._likelihood_losses import gaussian_nll_loss, poisson_nll_loss
 from ._linear import linear
@@ -886,4 +888,6 @@ __all__ = [
     "max_unpool2d", "max_unpool3d", "embedding_bag", "pdist", "multilabel_margin_loss",
     "gumbel_softmax", "alpha_dropout", "feature_alpha_dropout", "ctc_loss",
     "affine_grid", "grid_sample", "rrelu", "rrelu_",
+    "fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d_with_indices",
 ]
