@@ -9,9 +9,9 @@ from .layers import (CELU, ELU, GELU, GLU, SELU, AlphaDropout, Bilinear, Channel
                      CosineSimilarity, Dropout, Dropout1d, Dropout2d, Dropout3d, Embedding,
                      EmbeddingBag, FeatureAlphaDropout, Flatten, Fold, Hardshrink, Hardsigmoid,
                      Hardswish, Hardtanh, Identity, LeakyReLU, Linear, LogSigmoid, LogSoftmax,
-                     Mish, PairwiseDistance, PixelShuffle, PixelUnshuffle, PReLU, ReLU, ReLU6, RReLU,
-                     SiLU, Sigmoid, Softmax, Softmax2d, Softmin, Softplus, Softshrink, Softsign,
-                     Tanh, Tanhshrink, Threshold, Unflatten, Unfold, Upsample,
+                     Mish, PairwiseDistance, PixelShuffle, PixelUnshuffle, PReLU, ReLU, ReLU6,
+                     RReLU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin, Softplus, Softshrink,
+                     Softsign, Tanh, Tanhshrink, Threshold, Unflatten, Unfold, Upsample,
                      UpsamplingBilinear2d, UpsamplingNearest2d)
 from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, CTCLoss,
                    GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
@@ -19,9 +19,9 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropy
                    MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss,
                    TripletMarginLoss, TripletMarginWithDistanceLoss)
 from .module import Module
-from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,
-                            InstanceNorm2d, InstanceNorm3d, LayerNorm, LocalResponseNorm,
-                            RMSNorm)
+from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, CrossMapLRN2d, GroupNorm,
+                            InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LayerNorm,
+                            LocalResponseNorm, RMSNorm)
 from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d,
                       ConstantPad3d, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
                       ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ZeroPad1d, ZeroPad2d,
@@ -70,5 +70,5 @@ __all__ = [
     "MultiLabelMarginLoss",
     "AlphaDropout", "FeatureAlphaDropout",
     "CTCLoss", "RReLU", "AdaptiveLogSoftmaxWithLoss",
-    "FractionalMaxPool2d", "FractionalMaxPool3d",
+    "FractionalMaxPool2d", "FractionalMaxPool3d", "CrossMapLRN2d",
 ]
