@@ -187,7 +187,8 @@ def _log_beta(log_probs, problem):
     beta = np.full(emitted.shape, -np.inf, log_probs.dtype)
     lengths, last = problem.input_lengths, 2 * problem.target_lengths
     ends = (np.arange(beta.shape[2]) >= last[:, None] - 1) & valid
-    ahead_skips = _shifted(problem.skips, -2) > 0  # may step from s to s + 2
+    ahead_skips = np.zeros_like(problem.skips)  # may step from s to s + 2
+    ahead_skips[:, :-2] = problem.skips[:, 2:]
     for t in reversed(range(len(beta))):
         if t + 1 < len(beta):
             following = beta[t + 1]

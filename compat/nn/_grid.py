@@ -119,7 +119,7 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
             coordinates = [_padded(c, size, padding_mode, align_corners)
                            for c, size in zip(coordinates, sizes)]
             sample = _nearest if mode == "nearest" else _linear
-            out = sample(x, coordinates, sizes, padding_mode)
+            out = sample(x, coordinates, sizes)
         return fnp.astype(out, dtype)
     out = quiet().run(compute, engine(input), engine(grid))
     return wrap(out, f"GridSampler{dims}DBackward0", (input, grid))
@@ -217,7 +217,7 @@ def _taps(x, indices, sizes, bounded):
     return fnp.where(inside[:, None], values, np.zeros((), unbox_all(values).dtype))
 
 
-def _nearest(x, coordinates, sizes, padding_mode):
+def _nearest(x, coordinates, sizes):
     """The pixel nearest each position (halves rounded to even)."""
     indices = [np.rint(unbox_all(c)).astype(np.int64) for c in coordinates]
     values = _taps(x, indices, sizes, False)
@@ -227,7 +227,7 @@ def _nearest(x, coordinates, sizes, padding_mode):
     return fnp.where(np.ones((), bool), values, unused)
 
 
-def _linear(x, coordinates, sizes, padding_mode):
+def _linear(x, coordinates, sizes):
     """Bi- or trilinear interpolation of the 2 ** dims pixels around each position."""
     lows = [np.floor(unbox_all(c)) for c in coordinates]
     # Each axis's weights of its lower and upper pixel.
