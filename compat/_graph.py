@@ -119,8 +119,8 @@ def _target(node):
         if node.meta is None:
             node.meta = AccumulateGrad(node)
         return node.meta, 0
-    if node.primitive is tuple_get:
-        return grad_fn_of(node.parents[0]), node.params["index"]
+    if node.primitive is tuple_get:  # (named as grad_fn_of names it from this output)
+        return grad_fn_of(node), node.params["index"]
     return grad_fn_of(node), 0
 
 

@@ -1,6 +1,7 @@
 """compat.nn: PyTorch's torch.nn (Module, Parameter, the classic layers and losses,
 functional, init, utils), built from compat's differentiable operations."""
 from . import functional, init, utils
+from .adaptive import AdaptiveLogSoftmaxWithLoss
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import (Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d,
                    ConvTranspose3d)
@@ -9,18 +10,18 @@ from .layers import (CELU, ELU, GELU, GLU, SELU, AlphaDropout, Bilinear, Channel
                      EmbeddingBag, FeatureAlphaDropout, Flatten, Fold, Hardshrink, Hardsigmoid,
                      Hardswish, Hardtanh, Identity, LeakyReLU, Linear, LogSigmoid, LogSoftmax,
                      Mish, PairwiseDistance, PixelShuffle, PixelUnshuffle, PReLU, ReLU, ReLU6,
-                     SiLU, Sigmoid, Softmax, Softmax2d, Softmin, Softplus, Softshrink, Softsign,
-                     Tanh, Tanhshrink, Threshold, Unflatten, Unfold, Upsample,
+                     RReLU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin, Softplus, Softshrink,
+                     Softsign, Tanh, Tanhshrink, Threshold, Unflatten, Unfold, Upsample,
                      UpsamplingBilinear2d, UpsamplingNearest2d)
-from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss,
+from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, CTCLoss,
                    GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
                    MarginRankingLoss, MSELoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss,
                    MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss,
                    TripletMarginLoss, TripletMarginWithDistanceLoss)
 from .module import Module
-from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d,
-                            InstanceNorm2d, InstanceNorm3d, LayerNorm, LocalResponseNorm,
-                            RMSNorm)
+from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, CrossMapLRN2d, GroupNorm,
+                            InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LayerNorm,
+                            LocalResponseNorm, RMSNorm)
 from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d,
                       ConstantPad3d, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
                       ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ZeroPad1d, ZeroPad2d,
@@ -28,6 +29,7 @@ from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d
 from .parameter import Parameter
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d,
                       AdaptiveMaxPool2d, AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d,
+                      FractionalMaxPool2d, FractionalMaxPool3d,
                       LPPool1d, LPPool2d, LPPool3d, MaxPool1d, MaxPool2d, MaxPool3d,
                       MaxUnpool1d, MaxUnpool2d, MaxUnpool3d)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
@@ -67,4 +69,6 @@ __all__ = [
     "EmbeddingBag",
     "MultiLabelMarginLoss",
     "AlphaDropout", "FeatureAlphaDropout",
+    "CTCLoss", "RReLU", "AdaptiveLogSoftmaxWithLoss",
+    "FractionalMaxPool2d", "FractionalMaxPool3d", "CrossMapLRN2d",
 ]

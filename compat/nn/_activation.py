@@ -1,5 +1,6 @@
 """The activations' common recording (one node under PyTorch's name, PyTorch's refusal of
-integer inputs) and log-sigmoid, which the activations and the logistic losses share."""
+integer inputs), leaky ReLU's values (shared with RReLU's mean slope) and log-sigmoid,
+which the activations and the logistic losses share."""
 import numpy as np
 
 import funcgrad.numpy as fnp
@@ -16,6 +17,14 @@ def activation(input, kernel, compute, label):
     if not input.dtype.is_floating_point:
         raise _dtypes.not_implemented_for(kernel, input.dtype)
     return wrap(quiet().run(compute, engine(input)), label, (input,))
+
+
+def leaky_relu_values(x, negative_slope):
+    """x where it is positive, else negative_slope * x."""
+    slope = np.asarray(negative_slope, unbox_all(x).dtype)
+    # The comparison is made on the plain values: the slope's side gets negative_slope as
+    # its derivative at 0 and at NaN, as PyTorch's kernel gives.
+    return fnp.where(unbox_all(x) > 0, x, fnp.multiply(x, slope))
 
 
 def logsigmoid(input):

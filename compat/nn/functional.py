@@ -19,13 +19,17 @@ from .._quiet import quiet, quieted
 from .._record import engine, float_operand, operand, result_type, wrap
 from .._scipy import special as fsp
 from .._tensor import Tensor, make
-from ._activation import activation, log_sigmoid_values, logsigmoid
+from ._activation import activation, leaky_relu_values, log_sigmoid_values, logsigmoid
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention
 from ._blocks import fold, pixel_shuffle, pixel_unshuffle, unfold
+from ._ctc import ctc_loss
 from ._distances import cosine_similarity, pairwise_distance, pdist
 from ._dropout import (alpha_dropout, dropout, dropout1d, dropout2d, dropout3d,
                        feature_alpha_dropout)
 from ._embedding_bag import embedding_bag
+from ._fractional import (fractional_max_pool2d, fractional_max_pool2d_with_indices,
+                          fractional_max_pool3d, fractional_max_pool3d_with_indices)
+from ._grid import affine_grid, grid_sample
 from ._likelihood_losses import gaussian_nll_loss, poisson_nll_loss
 from ._linear import linear
 from ._margin_losses import (cosine_embedding_loss, hinge_embedding_loss, margin_ranking_loss,
@@ -40,6 +44,7 @@ from ._pool_variants import (channel_shuffle, lp_pool1d, lp_pool2d, lp_pool3d, m
 from ._reduction import (check_broadcast, reduced, reduced_tensor, reduction_of,
                          warn_of_broadcasting)
 from ._resize import interpolate
+from ._rrelu import rrelu, rrelu_
 from ._spatial import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d,
                        adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d,
                        avg_pool1d, avg_pool2d, avg_pool3d, conv1d, conv2d, conv3d,
@@ -65,12 +70,8 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 def _leaky_relu(input, negative_slope, label):
-    def compute(x):
-        slope = np.asarray(negative_slope, unbox_all(x).dtype)
-        # The comparison is made on the plain values: the slope's side gets negative_slope
-        # as its derivative at 0 and at NaN, as PyTorch's kernel gives.
-        return fnp.where(unbox_all(x) > 0, x, fnp.multiply(x, slope))
-    return activation(input, "leaky_relu_cpu", compute, label)
+    return activation(input, "leaky_relu_cpu",
+                      lambda x: leaky_relu_values(x, negative_slope), label)
 
 
 _leaky_relu_ = inplace(lambda input, negative_slope: _leaky_relu(input, negative_slope,
@@ -885,5 +886,8 @@ __all__ = [
     "max_pool3d_with_indices", "adaptive_max_pool1d_with_indices",
     "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "max_unpool1d",
     "max_unpool2d", "max_unpool3d", "embedding_bag", "pdist", "multilabel_margin_loss",
-    "gumbel_softmax", "alpha_dropout", "feature_alpha_dropout",
+    "gumbel_softmax", "alpha_dropout", "feature_alpha_dropout", "ctc_loss",
+    "affine_grid", "grid_sample", "rrelu", "rrelu_",
+    "fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d_with_indices",
 ]

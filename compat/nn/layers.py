@@ -126,6 +126,21 @@ class LeakyReLU(Module):
                                                           else "")
 
 
+class RReLU(Module):
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        return f"lower={self.lower}, upper={self.upper}" + (", inplace=True" if self.inplace
+                                                            else "")
+
+
 class ELU(Module):
     def __init__(self, alpha=1.0, inplace=False):
         super().__init__()

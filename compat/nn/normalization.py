@@ -1,12 +1,13 @@
 """The normalisation layers: BatchNorm1d, BatchNorm2d and BatchNorm3d (batch statistics
 while training, running statistics in eval mode), InstanceNorm1d/2d/3d, LayerNorm, RMSNorm,
-GroupNorm and LocalResponseNorm; all compute with `functional`."""
+GroupNorm, LocalResponseNorm and CrossMapLRN2d; all but the last compute with
+`functional`."""
 import numbers
 
 from .. import _dtypes
 from .._factories import empty, ones, tensor, zeros
+from . import _cross_map, init
 from . import functional as F
-from . import init
 from ._norms import warn_of_unused_features
 from .layers import _floating
 from .module import Module
@@ -270,3 +271,14 @@ class LocalResponseNorm(Module):
 
     def extra_repr(self):
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+class CrossMapLRN2d(LocalResponseNorm):
+    """LocalResponseNorm of 4-d inputs as PyTorch's legacy CrossMapLRN2d computes it (see
+    _cross_map)."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
+        super().__init__(size, alpha, beta, k)
+
+    def forward(self, input):
+        return _cross_map.CrossMapLRN2d.apply(input, self.size, self.alpha, self.beta, self.k)

@@ -1,5 +1,6 @@
-"""The pooling layers: MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d and
-AdaptiveMaxPool1d/2d/3d, holding their settings and computing with `functional`."""
+"""The pooling layers: MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d,
+AdaptiveMaxPool1d/2d/3d, LPPool, MaxUnpool and FractionalMaxPool2d/3d, holding their
+settings and computing with `functional`."""
 from . import functional as F
 from .conv import _repeated
 from .module import Module
@@ -203,3 +204,37 @@ class MaxUnpool2d(_MaxUnpoolNd):
 class MaxUnpool3d(_MaxUnpoolNd):
     function = staticmethod(F.max_unpool3d)
     dims = 3
+
+
+class _FractionalMaxPoolNd(Module):
+    dims = function = None
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                 _random_samples=None):
+        super().__init__()
+        self.kernel_size = _repeated(kernel_size, self.dims)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = None if output_size is None else _repeated(output_size, self.dims)
+        self.output_ratio = None if output_ratio is None else _repeated(output_ratio,
+                                                                         self.dims)
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{type(self).__name__} requires specifying either an output "
+                             f"size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < ratio < 1
+                                                     for ratio in self.output_ratio[:self.dims]):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):
+        return self.function(input, self.kernel_size, self.output_size, self.output_ratio,
+                             self.return_indices, _random_samples=self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    dims, function = 2, staticmethod(F.fractional_max_pool2d)
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    dims, function = 3, staticmethod(F.fractional_max_pool3d)
