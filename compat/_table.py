@@ -187,6 +187,8 @@ def _split_indices(tensors, places, args, kwargs):
         arg = args[position] if position < len(args) else kwargs.get(name)
         if isinstance(arg, Tensor):
             indices.append(arg)
+        elif isinstance(arg, _SEQUENCES):  # index_put's tuple of index tensors
+            indices.extend(item for item in arg if isinstance(item, Tensor))
     # (An index tensor is an integer or bool tensor: never one that requires grad too.)
     inputs = [x for x in tensors if all(x is not index for index in indices)]
     return tuple(inputs), tuple(indices)

@@ -21,8 +21,8 @@ import funcgrad.numpy.linalg as fla
 from funcgrad.core import Box, dtype_of, unbox_all
 from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 
-from . import (_dtypes, _fused, _gathering, _layout, _order_statistics, _scaled_products,
-               _scans, _windowed)
+from . import (_dtypes, _fused, _gathering, _indexing, _layout, _order_statistics,
+               _scaled_products, _scans, _windowed)
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._ops import refuse_integer_zero_divisor
 from ._record import result_type
@@ -255,6 +255,52 @@ def _cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 def _dist(x, other, p=2):
     return _pnorm(fnp.reshape(x - other, (-1,)), p, 0)
+
+
+def _renorm(x, p, dim, maxnorm):
+    """x with each slice along `dim` whose p-norm exceeds maxnorm scaled to
+    maxnorm / (norm + 1e-7) of itself (PyTorch's margin), the scale differentiated too."""
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
+    if fnp.ndim(x) < 2:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {fnp.ndim(x)} "
+                           f"dimensions")
+    axis = checked_dims(x, dim)
+    if unbox_all(x).dtype.kind not in "fc":
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
+                           f"as input. Got {_dtypes.of_array(unbox_all(x)).scalar_name}")
+    if maxnorm == math.inf:  # no slice exceeds it (and the scale's derivative is NaN)
+        return x
+    others = tuple(d for d in range(fnp.ndim(x)) if d != axis)
+    norms = _fused.vector_norm(x, p, others, True)
+    return x * fnp.where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0)
+
+
+def _tensor_arguments(name, **positions):
+    """A row's check: PyTorch's TypeError where an argument it takes as a tensor (by name,
+    at its position in the method's signature) is a number or a list; the arguments are
+    read as the method receives them, self first."""
+    def check(self, *args, **kwargs):
+        for argument, position in positions.items():
+            value = args[position - 1] if position <= len(args) else kwargs.get(argument)
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"{name}(): argument '{argument}' (position {position}) must "
+                                f"be Tensor, not {type(value).__name__}")
+    return check
+
+
+def _index_put_arguments(self, indices, values, accumulate=False):
+    """PyTorch's TypeErrors for index_put's indices (a tuple or list of tensors) and values
+    (a tensor)."""
+    if not isinstance(indices, (tuple, list)) or not all(isinstance(part, Tensor)
+                                                         for part in indices):
+        raise TypeError(f"index_put(): argument 'indices' (position 1) must be tuple of "
+                        f"Tensors, not {type(indices).__name__}")
+    if not isinstance(values, Tensor):
+        raise TypeError(f"index_put(): argument 'values' (position 2) must be Tensor, not "
+                        f"{type(values).__name__}")
 
 
 _LERP_LABELS = Labels(lambda input, end, weight: "LerpBackward1" if isinstance(weight, Tensor)
@@ -856,6 +902,8 @@ COMPARISONS = [
               np.int32 if out_int32 else np.int64), method=False),
     _test("unique", lambda x, sorted=True, return_inverse=False, return_counts=False, dim=None:
           _unique(x, return_inverse, return_counts)),
+    _test("unique_consecutive", lambda x, return_inverse=False, return_counts=False, dim=None:
+          _unique_consecutive(x, return_inverse, return_counts, dim)),
     _test("bincount", lambda x, weights=None, minlength=0:
           np.bincount(x, weights, minlength)),
     _test("histc", lambda x, bins=100, min=0, max=0: np.histogram(
@@ -872,6 +920,32 @@ def _unique(x, return_inverse, return_counts):
         return tuple(part if i == 0 else part.astype(np.int64).reshape(
             np.shape(x) if i == 1 and return_inverse else -1) for i, part in enumerate(found))
     return found
+
+
+def _unique_consecutive(x, return_inverse, return_counts, dim):
+    """The first of each run of equal elements (of equal slices along `dim`), each NaN a run
+    of its own; with the run each element belongs to, and the runs' lengths."""
+    if dim is None:
+        runs_of = np.reshape(x, (-1, 1))
+    elif np.ndim(x) == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    else:
+        axis = checked_dims(x, dim)
+        shape = np.shape(x)
+        runs_of = np.moveaxis(x, axis, 0).reshape(shape[axis], math.prod(
+            shape[:axis] + shape[axis + 1:]))
+    starts = np.ones(len(runs_of), np.bool_)
+    starts[1:] = np.any(runs_of[1:] != runs_of[:-1], axis=1)
+    values = runs_of[starts, 0] if dim is None else np.compress(starts, x, axis=axis)
+    if not (return_inverse or return_counts):
+        return values
+    found = [values]
+    if return_inverse:
+        inverse = np.cumsum(starts, dtype=np.int64) - 1
+        found.append(inverse.reshape(np.shape(x)) if dim is None else inverse)
+    if return_counts:
+        found.append(np.diff(np.append(np.flatnonzero(starts), len(runs_of))).astype(np.int64))
+    return tuple(found)
 
 
 REDUCTIONS = [
@@ -910,6 +984,7 @@ REDUCTIONS = [
     Row("nanquantile", lambda x, q, dim=None, keepdim=False, *, interpolation="linear":
         _quantile(x, q, dim, keepdim, interpolation=interpolation, which=fnp.nanquantile), KEEP,
         "SqueezeBackward4", check=_quantile_floats),
+    Row("renorm", _renorm, KEEP, inplace=True, saves_inputs=True),
     Row("diff", _diff, KEEP, "SubBackward0"),
     Row("trapezoid", lambda y, x=None, *, dx=None, dim=-1:
         fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=existing_dims(y, dim)), FLOAT,
@@ -949,6 +1024,14 @@ INDEXING = [
     Row("scatter_reduce", _gathering.scatter_reduce, KEEP, inplace=True, indices=("index",)),
     Row("masked_scatter", _gathering.masked_scatter, KEEP, inplace=True, indices=("mask",)),
     Row("index_add", _gathering.index_add, KEEP, inplace=True, indices=("index",)),
+    Row("index_copy", _gathering.index_copy, KEEP, inplace=True, indices=("index",),
+        check=_tensor_arguments("index_copy", index=2, source=3)),
+    Row("index_reduce", _gathering.index_reduce, KEEP, inplace=True, indices=("index",),
+        saves_inputs=True, check=_tensor_arguments("index_reduce", index=2, source=3)),
+    Row("index_put", _indexing.index_put, KEEP, inplace=True, indices=("indices",),
+        check=_index_put_arguments),
+    Row("put", _gathering.put, KEEP, inplace=True, indices=("index",),
+        check=_tensor_arguments("put", index=1, source=2)),
     Row("index_fill", _gathering.index_fill, KEEP, Labels(
         lambda x, dim, index, value: "IndexFillBackward1" if isinstance(value, Tensor)
         else "IndexFillBackward0", "IndexFillBackward0", "IndexFillBackward1"), inplace=True,
@@ -1159,7 +1242,6 @@ def namespace(prefix):
 
 # torch names funcgrad.numpy could express that compat leaves out, and names it cannot.
 NOT_PROVIDED = {
-    "index_put": "use indexing assignment, x[index] = values",
     "linalg.matrix_exp": "funcgrad.numpy has no matrix exponential",
     "linalg.lu": "funcgrad.numpy has no LU factorisation",
     "linalg.lu_factor": "funcgrad.numpy has no LU factorisation",
