@@ -892,7 +892,7 @@ COMPARISONS = [
           np.isin(elements, test_elements, invert=invert), method=False),
     _test("count_nonzero", _count_nonzero),
     _test("nonzero", _nonzero), _test("argwhere", lambda x: np.argwhere(x).astype(np.int64)),
-    _test("argsort", _order_statistics.argsort),
+    _test("argsort", _order_statistics.argsort, keeps_layout=True),
     _test("searchsorted", lambda sorted_sequence, values, *, out_int32=False, right=False,
           side=None, sorter=None: np.searchsorted(
               sorted_sequence, values, side=side or ("right" if right else "left")).astype(
@@ -961,13 +961,16 @@ REDUCTIONS = [
     Row("mode", _order_statistics.mode, KEEP, returns=_named("mode")),
     Row("cumprod", lambda x, dim, *, dtype=None:
         _scans.scanned(fnp.cumprod, x, checked_dims(x, dim), dtype), KEEP,
-        inplace=True, saves_inputs=True),
-    Row("logcumsumexp", _logcumsumexp, FLOAT, check=_no_kernel("logcumsumexp_out_cpu")),
+        inplace=True, saves_inputs=True, contiguous=True),
+    Row("logcumsumexp", _logcumsumexp, FLOAT, check=_no_kernel("logcumsumexp_out_cpu"),
+        contiguous=True),
     Row("cummax", _order_statistics.cummax, KEEP, returns=_named("cummax"), saves_inputs=True),
     Row("cummin", _order_statistics.cummin, KEEP, returns=_named("cummin"), saves_inputs=True),
     Row("sort", lambda x, dim=-1, descending=False, stable=False:
-        _order_statistics.sort(x, dim, descending), KEEP, "SortBackward0", returns=_named("sort")),
-    Row("msort", lambda x: _order_statistics.sort(x, 0)[0], KEEP, "SortBackward0"),
+        _order_statistics.sort(x, dim, descending), KEEP, "SortBackward0", returns=_named("sort"),
+        keeps_layout=True),
+    Row("msort", lambda x: _order_statistics.sort(x, 0)[0], KEEP, "SortBackward0",
+        keeps_layout=True),
     Row("topk", _order_statistics.topk, KEEP, returns=_named("topk"), contiguous=True),
     Row("kthvalue", _order_statistics.kthvalue, KEEP, returns=_named("kthvalue"),
         contiguous=True),
