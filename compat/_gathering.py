@@ -11,7 +11,6 @@ from funcgrad.core import shape_of, unbox_all
 from . import _dtypes
 from ._dim_args import checked_dims, existing_dims
 from ._record import broadcast_error
-from ._runtime import warn_once
 
 
 def _along(index, dim, ndim):
@@ -307,7 +306,6 @@ def index_reduce(x, dim, index, source, reduce, *, include_self=True):
     size = (fnp.shape(x) or (1,))[dim]
     if np.any((index < 0) | (index >= size)):
         raise IndexError("index out of range in self")
-    warn_once("index_reduce() is in beta and the API may change at any time.", stacklevel=5)
     shape = fnp.shape(source)
     if not shape:
         return scatter_reduce(x, 0, index.reshape(()), source, reduce,

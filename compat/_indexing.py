@@ -27,6 +27,8 @@ def _index_parts(index):
     converted = []
     for part in parts:
         if isinstance(part, Tensor):
+            if part._data.dtype == np.uint8:
+                warn_of_byte_index(stacklevel=3)
             data = _index_array(part._data)
             part = int(data) if data.ndim == 0 and data.dtype.kind in "iu" else data
         elif isinstance(part, bool):
@@ -44,14 +46,17 @@ def _index_parts(index):
 
 def _index_array(data):
     """An index tensor's array, checked as PyTorch does: integers or a mask (a uint8 tensor
-    is a mask, as PyTorch still reads it, with its deprecation warning)."""
+    is a mask, as PyTorch still reads it: see `warn_of_byte_index`)."""
     if data.dtype.kind not in "biu":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    if data.dtype == np.uint8:
-        warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
-                      "torch.bool instead.", UserWarning, stacklevel=4)
-        return data.astype(np.bool_)
-    return data
+    return data.astype(np.bool_) if data.dtype == np.uint8 else data
+
+
+def warn_of_byte_index(stacklevel):
+    """PyTorch's deprecation warning for a uint8 index tensor, given at the caller
+    `stacklevel` frames up from the one calling this."""
+    warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                  "torch.bool instead.", UserWarning, stacklevel=stacklevel + 1)
 
 
 def _is_basic(parts):
@@ -394,4 +399,4 @@ def _without_leading_ones(value, target):
     return shape[max(len(shape) - len(target), 0):]
 
 
-__all__ = ["getitem", "setitem", "index_put"]
+__all__ = ["getitem", "setitem", "index_put", "warn_of_byte_index"]

@@ -27,6 +27,7 @@ from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._ops import refuse_integer_zero_divisor
 from ._record import result_type
 from ._return_types import return_type
+from ._runtime import warn_once
 from ._scipy import linalg as fsl
 from ._scipy import special as fsp
 from ._table import DATA, FLOAT, KEEP, PROMOTE, Labels, Row, install
@@ -301,6 +302,15 @@ def _index_put_arguments(self, indices, values, accumulate=False):
     if not isinstance(values, Tensor):
         raise TypeError(f"index_put(): argument 'values' (position 2) must be Tensor, not "
                         f"{type(values).__name__}")
+    if any(part.dtype is _dtypes.uint8 for part in indices):
+        _indexing.warn_of_byte_index(stacklevel=3)
+
+
+def _index_reduce_arguments(*args, **kwargs):
+    """index_reduce's TypeErrors, and PyTorch's warning (once a process) that it is in
+    beta, given at the caller's line."""
+    _tensor_arguments("index_reduce", index=2, source=3)(*args, **kwargs)
+    warn_once("index_reduce() is in beta and the API may change at any time.", stacklevel=3)
 
 
 _LERP_LABELS = Labels(lambda input, end, weight: "LerpBackward1" if isinstance(weight, Tensor)
@@ -1030,7 +1040,7 @@ INDEXING = [
     Row("index_copy", _gathering.index_copy, KEEP, inplace=True, indices=("index",),
         check=_tensor_arguments("index_copy", index=2, source=3)),
     Row("index_reduce", _gathering.index_reduce, KEEP, inplace=True, indices=("index",),
-        saves_inputs=True, check=_tensor_arguments("index_reduce", index=2, source=3)),
+        saves_inputs=True, check=_index_reduce_arguments),
     Row("index_put", _indexing.index_put, KEEP, inplace=True, indices=("indices",),
         check=_index_put_arguments),
     Row("put", _gathering.put, KEEP, inplace=True, indices=("index",),

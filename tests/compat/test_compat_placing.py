@@ -164,12 +164,28 @@ def test_inplace_forms_update_views_and_refuse_leaves_as_torch(update):
     assert_same_error(on_a_leaf)
 
 
-def test_a_uint8_index_is_a_mask_as_in_torch():
+@pytest.mark.parametrize("expression", [
+    "a[torch.tensor([1, 0], dtype=torch.uint8)]",
+    "a.index_put((torch.tensor([1, 0], dtype=torch.uint8),), a[1])",
+])
+def test_a_uint8_index_is_a_mask_as_in_torch(expression):
     def case(torch):
         a = torch.tensor([[0.5, -1.2, 2.0], [1.5, 0.3, -0.7]])
         with pytest.warns(UserWarning, match="indexing with dtype torch.uint8 is now deprecated"):
-            return a[torch.tensor([1, 0], dtype=torch.uint8)]
+            return eval(expression, {"torch": torch, "a": a})
     check(case)
+
+
+def test_index_reduce_warns_that_it_is_in_beta_as_torch():
+    def case(torch):
+        torch.set_warn_always(True)  # (PyTorch warns once a process)
+        try:
+            with pytest.warns(UserWarning, match=r"index_reduce\(\) is in beta") as caught:
+                torch.zeros(3).index_reduce(0, torch.tensor([1]), torch.ones(1), "amax")
+        finally:
+            torch.set_warn_always(False)
+        return caught[0].filename
+    assert check(case) == __file__
 
 
 def test_a_put_without_accumulate_writes_the_last_repeated_index_as_torch():
