@@ -257,22 +257,26 @@ def _check_index_along(name, x, dim, index, source):
     if index.dtype not in (np.int64, np.int32):
         raise RuntimeError(f"{name}_(): Expected dtype int32/int64 for index but got: "
                            f"{_scalar_type(index)}")
-    source_shape = fnp.shape(source) or (1,)
-    if dim >= len(source_shape):
+    shape, source_shape = fnp.shape(x), fnp.shape(source)
+    sizes = source_shape or (1,)  # (a 0-d source is read as one slice)
+    if dim >= len(sizes):
         raise RuntimeError(f"{name}_(): Indexing dim {dim} is out of bounds of the source "
-                           f"tensor with dim {fnp.ndim(source)}")
+                           f"tensor with dim {len(source_shape)}")
     _check_same_dtype(x, source, f"{name}_(): self ({_scalar_type(x)}) and source "
                       f"({_scalar_type(source)}) must have the same scalar type")
-    if index.size != source_shape[dim]:
+    if index.size != sizes[dim]:
         raise RuntimeError(f"{name}_(): Number of indices ({index.size}) should be equal to "
-                           f"source.size(dim): ({source_shape[dim]}), for dim: {dim}")
-    x_shape, source_shape = fnp.shape(x), fnp.shape(source)
-    if len(x_shape) != len(source_shape) or (
-            x_shape[:dim] + x_shape[dim + 1:] != source_shape[:dim] + source_shape[dim + 1:]):
+                           f"source.size(dim): ({sizes[dim]}), for dim: {dim}")
+    if len(shape) != len(source_shape) or _without(shape, dim) != _without(source_shape, dim):
         raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
-                           f"specified dimension. Got self.shape = {list(fnp.shape(x))} "
-                           f"source.shape = {list(fnp.shape(source))}")
+                           f"specified dimension. Got self.shape = {list(shape)} "
+                           f"source.shape = {list(source_shape)}")
     return dim
+
+
+def _without(shape, dim):
+    """`shape` without its dimension `dim` (a slice's shape)."""
+    return shape[:dim] + shape[dim + 1:]
 
 
 def _slices_at(dim, index, ndim):
@@ -334,8 +338,7 @@ def index_copy(x, dim, index, source):
         raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
                          f"dimensionality must match. Source dimensionality "
                          f"({len(source_shape)}), destination dimensionality ({len(shape)})")
-    x_slice, source_slice = shape[:dim] + shape[dim + 1:], source_shape[:dim] + source_shape[
-        dim + 1:]
+    x_slice, source_slice = _without(shape, dim), _without(source_shape, dim)
     if x_slice != source_slice:
         raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
                            f"shapes. Destination slice shape: {' '.join(map(str, x_slice))} at "

@@ -365,6 +365,8 @@ def index_put(x, indices, values, accumulate=False):
     tensors `indices` pick together, as ``x[indices] = values`` (``+=``) would; values
     broadcast to the selection as they are, leading dimensions of length 1 included."""
     shape = tuple(fnp.shape(x))
+    if not indices:  # (PyTorch's kernel fails an internal assertion)
+        raise RuntimeError("index_put(): expected at least one index tensor")
     covered = sum(max(np.ndim(part), 1) if np.asarray(part).dtype in _MASK_DTYPES else 1
                   for part in indices)
     if covered > len(shape):
