@@ -1,4 +1,4 @@
-"""PyTorch's gather, scatter and index_* functions, narrow and select, on funcgrad's
+"""PyTorch's gather, scatter, index_*, take and put functions, narrow and select, on funcgrad's
 indexing and `.at[]` updates, with PyTorch's addressing (an index picks along one `dim`) and
 PyTorch's checks of the index, in its order and with its messages."""
 import numbers
@@ -173,9 +173,23 @@ def scatter_reduce(x, dim, index, src, reduce, *, include_self=True):
         if np.issubdtype(dtype, np.inexact):
             return total / counts
         return fnp.floor_divide(total, counts)  # PyTorch's integer mean rounds down
+    update = _SCATTER_UPDATES[reduce]
     start = x if include_self else fnp.where(hits > 0, _scatter_identity(reduce, dtype), x)
-    out = getattr(fnp.at(_as_vector(start))[where], _SCATTER_UPDATES[reduce])(part)
+    if not include_self and reduce in ("amax", "amin"):
+        start = _ties_counting_self(x, start, hits, where, part, update)
+    out = getattr(fnp.at(_as_vector(start))[where], update)(part)
     return _shaped_like(out, x)
+
+
+def _ties_counting_self(x, start, hits, where, part, update):
+    """The start of an amax/amin that leaves x out: where x's own value equals the result,
+    x's value as a constant instead of the identity (the same result), so that x counts
+    among the ties sharing the derivative, as PyTorch's backward counts it, while getting
+    no derivative itself."""
+    result = _shaped_like(getattr(fnp.at(_as_vector(unbox_all(start)))[where], update)(
+        unbox_all(part)), x)
+    constant = unbox_all(x)
+    return fnp.where((hits > 0) & (constant == result), constant, start)
 
 
 def masked_scatter(x, mask, source):
@@ -230,27 +244,141 @@ def _check_selected(index, shape, axis):
     raise IndexError("index out of range in self")
 
 
-def index_add(x, dim, index, source, *, alpha=1):
+def _check_index_along(name, x, dim, index, source):
+    """PyTorch's checks of index_add's and index_reduce's arguments, in its order: `index`
+    a vector of int32 or int64, `dim` a dimension of source too, source of x's dtype, one
+    index per slice of source along dim, source shaped as x but along dim. Returns dim,
+    counted from 0 (range of the indices is each function's own check)."""
     index, dim = np.asarray(index), checked_dims(x, dim)
-    if index.dtype not in (np.int64, np.int32):
-        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
-                           f"{_scalar_type(index)}")
     if index.ndim > 1:
-        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+        raise IndexError(f"{name}_(): Index is supposed to be a vector, but got dim: "
                          f"{index.ndim} with type: {_scalar_type(index)} and size: "
                          f"{list(index.shape)}")
-    shape, source_shape = fnp.shape(x) or (1,), fnp.shape(source) or (1,)
-    if index.size != source_shape[dim]:
-        raise RuntimeError(f"index_add_(): Number of indices ({index.size}) should be equal to "
-                           f"source.size(dim): ({source_shape[dim]}), for dim: {dim}")
-    if shape[:dim] + shape[dim + 1:] != source_shape[:dim] + source_shape[dim + 1:]:
+    if index.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"{name}_(): Expected dtype int32/int64 for index but got: "
+                           f"{_scalar_type(index)}")
+    shape, source_shape = fnp.shape(x), fnp.shape(source)
+    sizes = source_shape or (1,)  # (a 0-d source is read as one slice)
+    if dim >= len(sizes):
+        raise RuntimeError(f"{name}_(): Indexing dim {dim} is out of bounds of the source "
+                           f"tensor with dim {len(source_shape)}")
+    _check_same_dtype(x, source, f"{name}_(): self ({_scalar_type(x)}) and source "
+                      f"({_scalar_type(source)}) must have the same scalar type")
+    if index.size != sizes[dim]:
+        raise RuntimeError(f"{name}_(): Number of indices ({index.size}) should be equal to "
+                           f"source.size(dim): ({sizes[dim]}), for dim: {dim}")
+    if len(shape) != len(source_shape) or _without(shape, dim) != _without(source_shape, dim):
         raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
-                           f"specified dimension. Got self.shape = {list(fnp.shape(x))} "
-                           f"source.shape = {list(fnp.shape(source))}")
-    _check_in_range(index, shape[dim], dim, RuntimeError, negatives=False)
-    grid = [slice(None)] * max(fnp.ndim(x), 1)
-    grid[dim] = index
-    return fnp.at(x)[tuple(grid)].add(source if alpha == 1 else source * alpha)
+                           f"specified dimension. Got self.shape = {list(shape)} "
+                           f"source.shape = {list(source_shape)}")
+    return dim
+
+
+def _without(shape, dim):
+    """`shape` without its dimension `dim` (a slice's shape)."""
+    return shape[:dim] + shape[dim + 1:]
+
+
+def _slices_at(dim, index, ndim):
+    """The index of a tensor of `ndim` dimensions (a 0-d one read as a vector) that picks
+    the slices at `index` (a vector, or one position) along `dim`."""
+    grid = [slice(None)] * max(ndim, 1)
+    grid[dim] = np.reshape(index, (-1,))
+    return tuple(grid)
+
+
+def index_add(x, dim, index, source, *, alpha=1):
+    dim = _check_index_along("index_add", x, dim, index, source)
+    index = np.asarray(index)
+    _check_in_range(index, (fnp.shape(x) or (1,))[dim], dim, RuntimeError, negatives=False)
+    out = fnp.at(_as_vector(x))[_slices_at(dim, index, fnp.ndim(x))].add(
+        _as_vector(source) if alpha == 1 else _as_vector(source) * alpha)
+    return _shaped_like(out, x)
+
+
+_INDEX_REDUCTIONS = ("prod", "mean", "amax", "amin")
+
+
+def index_reduce(x, dim, index, source, reduce, *, include_self=True):
+    """source's slices along `dim` reduced into x's slices at `index`: scatter_reduce with
+    the index spread over each slice (whose derivatives PyTorch's index_reduce shares)."""
+    if reduce not in _INDEX_REDUCTIONS:
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
+    dim = _check_index_along("index_reduce", x, dim, index, source)
+    index = np.reshape(index, (-1,))
+    size = (fnp.shape(x) or (1,))[dim]
+    if np.any((index < 0) | (index >= size)):
+        raise IndexError("index out of range in self")
+    shape = fnp.shape(source)
+    if not shape:
+        return scatter_reduce(x, 0, index.reshape(()), source, reduce,
+                              include_self=include_self)
+    along = index.reshape([-1 if d == dim else 1 for d in range(len(shape))])
+    return scatter_reduce(x, dim, np.broadcast_to(along, shape), source, reduce,
+                          include_self=include_self)
+
+
+def index_copy(x, dim, index, source):
+    """x with its slices at `index` along `dim` replaced by source's, in order."""
+    index, dim = np.asarray(index), checked_dims(x, dim)
+    if index.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
+    if index.dtype != np.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
+                           f"{_scalar_type(index)}")
+    _check_same_dtype(x, source, f"index_copy_(): self and source expected to have the same "
+                      f"dtype, but got (self) {_scalar_type(x)} and (source) "
+                      f"{_scalar_type(source)}")
+    shape, source_shape = fnp.shape(x), fnp.shape(source)
+    if not source_shape and index.size != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element "
+                         f"(got {index.size})")
+    if source_shape and shape and len(source_shape) != len(shape):
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality "
+                         f"({len(source_shape)}), destination dimensionality ({len(shape)})")
+    x_slice, source_slice = _without(shape, dim), _without(source_shape, dim)
+    if x_slice != source_slice:
+        raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
+                           f"shapes. Destination slice shape: {' '.join(map(str, x_slice))} at "
+                           f"dimension {dim} and source slice shape: "
+                           f"{' '.join(map(str, source_slice))} at dimension 0.")
+    if source_shape and index.size != source_shape[dim]:
+        raise IndexError(f"index_copy_(): Number of indices ({index.size}) should be equal to "
+                         f"source.size(dim) ({source_shape[dim]})")
+    size = (shape or (1,))[dim]
+    bad = index[(index < 0) | (index >= size)]
+    if bad.size:
+        raise IndexError(f"index_copy_(): index {bad.flat[0]} is out of bounds for dimension "
+                         f"{dim} with size {size}")
+    out = fnp.at(_as_vector(x))[_slices_at(dim, index, len(shape))].set(
+        source if not source_shape else _as_vector(source))
+    return _shaped_like(out, x)
+
+
+def put(x, index, source, accumulate=False):
+    """x with source's elements written (or added) at `index`, counted in x's row-major
+    order (from the end for a negative index)."""
+    index = np.asarray(index)
+    if index.dtype != np.int64:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
+                           f"{_scalar_type(index)}")
+    _check_same_dtype(x, source, f"put_(): self and source expected to have the same dtype, "
+                      f"but got self.dtype = {_scalar_type(x)} and source.dtype = "
+                      f"{_scalar_type(source)}")
+    if fnp.size(source) != index.size:
+        raise IndexError(f"put_(): Expected source and index to have the same number of "
+                         f"elements, but got source.numel() = {fnp.size(source)}, "
+                         f"index.numel() = {index.size}")
+    size = fnp.size(x)
+    if index.size and not size:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
+    _check_flat_range(index, size)
+    where = fnp.at(fnp.reshape(x, (-1,)))[index.reshape(-1)]
+    values = fnp.reshape(source, (-1,))
+    out = where.add(values) if accumulate else where.set(values)
+    return fnp.reshape(out, fnp.shape(x))
 
 
 def index_fill(x, dim, index, value):
@@ -282,11 +410,16 @@ def take(x, index):
     size = fnp.size(x)
     if index.size and not size:
         raise IndexError("take(): tried to take from an empty tensor")
+    _check_flat_range(index, size)
+    return fnp.take(fnp.reshape(x, (-1,)), index)
+
+
+def _check_flat_range(index, size):
+    """PyTorch's error for a take or put index out of [-size, size)."""
     bad = index[(index < -size) | (index >= size)]
     if bad.size:
         raise IndexError(f"out of range: tried to access index {bad.flat[0]} on a tensor of "
                          f"{size} elements.")
-    return fnp.take(fnp.reshape(x, (-1,)), index)
 
 
 def take_along_dim(x, indices, dim=None):

@@ -7,7 +7,9 @@ import warnings
 import numpy as np
 
 import funcgrad.numpy as fnp
+from funcgrad.core import unbox_all
 
+from . import _dtypes
 from ._grad_mode import STATE
 from ._inplace import (alias_of, assign, base_positions, check_inplace, copy_all_,
                        fill_with_wrapped_number_, placed_at, write, write_through_base)
@@ -16,6 +18,7 @@ from ._tensor import Tensor
 
 _BASIC = (numbers.Integral, slice, type(None), type(Ellipsis))
 _BASIC_TYPES = (int, slice, type(None), type(Ellipsis))
+_MASK_DTYPES = (np.bool_, np.uint8)
 
 
 def _index_parts(index):
@@ -24,10 +27,9 @@ def _index_parts(index):
     converted = []
     for part in parts:
         if isinstance(part, Tensor):
-            data = part._data
-            if data.dtype.kind not in "biu":
-                raise IndexError("tensors used as indices must be long, int, byte or bool "
-                                 "tensors")
+            if part._data.dtype == np.uint8:
+                warn_of_byte_index(stacklevel=3)
+            data = _index_array(part._data)
             part = int(data) if data.ndim == 0 and data.dtype.kind in "iu" else data
         elif isinstance(part, bool):
             part = np.asarray(part)
@@ -40,6 +42,21 @@ def _index_parts(index):
                              f"byte Variables are valid indices (got {type(part).__name__})")
         converted.append(part)
     return tuple(converted)
+
+
+def _index_array(data):
+    """An index tensor's array, checked as PyTorch does: integers or a mask (a uint8 tensor
+    is a mask, as PyTorch still reads it: see `warn_of_byte_index`)."""
+    if data.dtype.kind not in "biu":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return data.astype(np.bool_) if data.dtype == np.uint8 else data
+
+
+def warn_of_byte_index(stacklevel):
+    """PyTorch's deprecation warning for a uint8 index tensor, given at the caller
+    `stacklevel` frames up from the one calling this."""
+    warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                  "torch.bool instead.", UserWarning, stacklevel=stacklevel + 1)
 
 
 def _is_basic(parts):
@@ -163,19 +180,25 @@ def _check_arrays(view, arrays):
                                f"with size {size}"
     if len(arrays) < 2 and out_of_range is None:
         return False
-    shapes = [array.shape if array.dtype != np.bool_ else (int(array.sum()),)
-              for array, _ in arrays]
-    try:
-        selected = math.prod(np.broadcast_shapes(*shapes))
-    except ValueError:
-        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together "
-                         f"with shapes {', '.join(str(list(s)) for s in shapes)}") from None
+    selected = math.prod(_selection_shape([array for array, _ in arrays]))
     if out_of_range is None:
         return False
     covered = {start + i for array, start in arrays for i in range(_width(array))}
     if selected and math.prod(n for d, n in enumerate(view) if d not in covered):
         raise IndexError(out_of_range)
     return True
+
+
+def _selection_shape(arrays):
+    """The shape the index arrays select together (a mask counts as the vector of its True
+    positions), or PyTorch's error where they do not broadcast."""
+    shapes = [array.shape if array.dtype != np.bool_ else (int(array.sum()),)
+              for array in arrays]
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together "
+                         f"with shapes {', '.join(str(list(s)) for s in shapes)}") from None
 
 
 def _check_int(index, size, position):
@@ -314,9 +337,7 @@ def _check_fits(value, target, basic):
         shape = shape[1:]
     lead = len(target) - len(shape)
     if not basic:
-        if lead < 0 or any(n != 1 and n != m for n, m in zip(shape, target[lead:])):
-            raise RuntimeError(f"shape mismatch: value tensor of shape {list(shape)} cannot "
-                               f"be broadcast to indexing result of shape {list(target)}")
+        _check_value_shape(shape, target)
         return
     if lead < 0:
         raise RuntimeError(f"expand({value.type()}{{{list(shape)}}}, size={list(target)}): the "
@@ -328,6 +349,42 @@ def _check_fits(value, target, basic):
                                f"match the existing size ({shape[i]}) at non-singleton "
                                f"dimension {lead + i}.  Target sizes: {list(target)}.  Tensor "
                                f"sizes: {list(shape)}")
+
+
+def _check_value_shape(shape, target):
+    """PyTorch's error for values of `shape` that do not broadcast to the `target` shape
+    that index arrays select."""
+    lead = len(target) - len(shape)
+    if lead < 0 or any(n != 1 and n != m for n, m in zip(shape, target[lead:])):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(shape)} cannot be "
+                           f"broadcast to indexing result of shape {list(target)}")
+
+
+def index_put(x, indices, values, accumulate=False):
+    """x with `values` written (or added, if `accumulate`) at the positions the index
+    tensors `indices` pick together, as ``x[indices] = values`` (``+=``) would; values
+    broadcast to the selection as they are, leading dimensions of length 1 included."""
+    shape = tuple(fnp.shape(x))
+    if not indices:  # (PyTorch's kernel fails an internal assertion)
+        raise RuntimeError("index_put(): expected at least one index tensor")
+    covered = sum(max(np.ndim(part), 1) if np.asarray(part).dtype in _MASK_DTYPES else 1
+                  for part in indices)
+    if covered > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)} (got "
+                         f"{covered})")
+    parts = tuple(_index_array(np.asarray(part)) for part in indices)
+    view, arrays = _check_index(shape, parts)
+    target = _selection_shape(parts) + shape[covered:]
+    _check_value_shape(fnp.shape(values), target)
+    if unbox_all(values).dtype != unbox_all(x).dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{_dtypes.of_array(unbox_all(x)).scalar_name} for the destination "
+                           f"and {_dtypes.of_array(unbox_all(values)).scalar_name} for the "
+                           f"source.")
+    if _check_arrays(view, arrays):  # an empty selection: nothing is written
+        return x
+    where = fnp.at(x)[parts]
+    return where.add(values) if accumulate else where.set(values)
 
 
 def _placed(value, parts, shape):
@@ -344,4 +401,4 @@ def _without_leading_ones(value, target):
     return shape[max(len(shape) - len(target), 0):]
 
 
-__all__ = ["getitem", "setitem"]
+__all__ = ["getitem", "setitem", "index_put", "warn_of_byte_index"]

@@ -5,6 +5,8 @@ Strides here are NumPy's, in bytes; `Tensor.stride()` divides them by the item s
 """
 import numpy as np
 
+from funcgrad.core import Box, unbox_all
+
 
 def dense(array):
     """Whether `array`'s elements fill its memory without gaps or overlaps, in some order of
@@ -55,6 +57,85 @@ def copy_with_layout(value, like):
     out = np.empty_like(like, order=preserved_order(like))
     out[...] = value
     return out
+
+
+def channels_last(array):
+    """Whether a 4-d `array`'s strides are those of PyTorch's channels_last format (channels
+    innermost, then width, height, batch), which PyTorch's cat keeps where every input has
+    it. Ambiguous strides (a dimension of length 1 or 0) count as row-major, as in PyTorch."""
+    if array.ndim != 4 or array.strides[1] == 0:
+        return False
+    least = 0
+    for d in (1, 3, 2, 0):
+        if array.shape[d] == 0 or array.strides[d] < least:
+            return False
+        if d == 0 and least == array.strides[1]:
+            return False
+        least = array.strides[d] * (array.shape[d] if array.shape[d] > 1 else 1)
+    return True
+
+
+def joined_order(arrays):
+    """The NumPy `order` of PyTorch's cat of `arrays`: channels_last where every input is,
+    otherwise row-major (a transposed input's layout is not kept)."""
+    return "K" if all(channels_last(a) for a in arrays) else "C"
+
+
+def order_of_dimensions(array):
+    """`array`'s dimensions from the outermost to the innermost in memory, as PyTorch's
+    TensorIterator orders them: a larger stride outside; where either of two dimensions
+    has stride 0 (expanded) their order is ambiguous and stays as in the shape."""
+    shape, strides = array.shape, array.strides
+    inner_first = list(range(array.ndim - 1, -1, -1))
+
+    def outside(a, b):  # 1: `a` (now inner of `b`) belongs outside it; -1: inside; 0: either
+        if strides[a] == 0 or strides[b] == 0:
+            return 0
+        if strides[a] != strides[b]:
+            return 1 if strides[a] > strides[b] else -1
+        return 1 if shape[a] > shape[b] else 0
+
+    for i in range(1, array.ndim):  # insertion sort, stable for ambiguous pairs
+        moving = i
+        for j in range(i - 1, -1, -1):
+            verdict = outside(inner_first[j], inner_first[moving])
+            if verdict > 0:
+                inner_first[j], inner_first[moving] = inner_first[moving], inner_first[j]
+                moving = j
+            elif verdict < 0:
+                break
+    return inner_first[::-1]
+
+
+def laid_out(array, order):
+    """`array`, or a new array holding its values, with dense strides in the `order` of
+    dimensions (outermost first) that `order_of_dimensions` gives."""
+    out = np.empty([array.shape[d] for d in order], array.dtype).transpose(np.argsort(order))
+    if all(a == b for a, b, n in zip(out.strides, array.strides, array.shape) if n > 1):
+        return array
+    out[...] = array
+    return out
+
+
+def row_major(array):
+    """`array`, or a row-major copy of it (NumPy's ascontiguousarray would make a 0-d
+    array 1-d)."""
+    return array if array.flags.c_contiguous else np.ascontiguousarray(array)
+
+
+def relaid(value, layout):
+    """`value` (an operation's fresh result: a box, whose array is replaced in place, or
+    an array) with its array laid out by `layout` (array -> array)."""
+    raw = unbox_all(value)
+    if type(raw) is not np.ndarray:
+        return value
+    new = layout(raw)
+    if new is raw:
+        return value
+    if isinstance(value, Box):
+        value.value = new
+        return value
+    return new
 
 
 def infer_shape(shape, numel):

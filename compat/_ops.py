@@ -832,6 +832,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 def cumsum(input, dim, *, dtype=None):
     """Running sums along `dim`, as PyTorch's kernel sums (see `_scans`)."""
     value = quiet().run(_scans.scanned, fnp.cumsum, engine(input), input._dim(dim), dtype)
+    value = _layout.relaid(value, _layout.row_major)  # PyTorch's, of any input
     return wrap(value, "CumsumBackward0", (input,), frees=False)
 
 
@@ -1268,7 +1269,17 @@ def cat(tensors, dim=0):
     axis = joined[0]._dim(dim)
     _check_cat_shapes(tensors, joined[0]._data.shape, axis)
     values = [operand(x, dtype) for x in joined]
-    return wrap(fnp.concatenate(values, axis=axis), "CatBackward0", tuple(joined))
+    out = _joined_layout(fnp.concatenate(values, axis=axis), joined)
+    return wrap(out, "CatBackward0", tuple(joined))
+
+
+def _joined_layout(value, tensors):
+    """cat's or stack's result `value` laid out as PyTorch's: row-major, or channels_last
+    where every input is (NumPy's keeps the inputs' order of dimensions)."""
+    if _layout.joined_order([x._data for x in tensors]) == "C":
+        return _layout.relaid(value, _layout.row_major)
+    order = _layout.order_of_dimensions(tensors[0]._data)
+    return _layout.relaid(value, lambda raw: _layout.laid_out(raw, order))
 
 
 def _check_cat_shapes(tensors, reference, axis):
@@ -1299,7 +1310,8 @@ def stack(tensors, dim=0):
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "
                                f"{list(first)} at entry 0 and {list(x._data.shape)} at entry {i}")
     values = [operand(x, dtype) for x in tensors]
-    return wrap(fnp.stack(values, axis=axis), "StackBackward0", tuple(tensors))
+    out = _layout.relaid(fnp.stack(values, axis=axis), _layout.row_major)
+    return wrap(out, "StackBackward0", tuple(tensors))
 
 
 def where(condition, input=None, other=None):

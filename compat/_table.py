@@ -19,6 +19,7 @@ receives tensors, and everything else as given; it renames arguments (``dim`` ->
   the input where PyTorch's result is one (`view`), and gathers several results in
   PyTorch's named tuple (`returns`); an input funcgrad returns unchanged becomes a new
   tensor, or stays the input tensor itself where PyTorch returns it (`passes_input`);
+  lays it out as PyTorch does where NumPy's layout differs (`contiguous`, `keeps_layout`);
 * raises NumPy's complaints as PyTorch's error types (an axis out of range is
   PyTorch's IndexError, other bad arguments its RuntimeError).
 
@@ -31,7 +32,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 from funcgrad.core import Box, unbox_all
 
-from . import _dtypes
+from . import _dtypes, _layout
 from ._dtypes import DEFAULTS
 from ._inplace import inplace
 from ._quiet import quiet
@@ -48,12 +49,13 @@ class Row:
     computed, and which forms exist (``torch.f``, ``Tensor.f``, ``Tensor.f_``)."""
 
     __slots__ = ("name", "compute", "dtypes", "label", "function", "method", "inplace",
-                 "view", "returns", "passes_input", "saves_inputs", "contiguous", "check",
-                 "indices")
+                 "view", "returns", "passes_input", "saves_inputs", "contiguous",
+                 "keeps_layout", "check", "indices")
 
     def __init__(self, name, compute, dtypes=KEEP, label=None, *, function=True, method=None,
                  inplace=False, view=False, returns=None, passes_input=False,
-                 saves_inputs=False, contiguous=False, check=None, indices=()):
+                 saves_inputs=False, contiguous=False, keeps_layout=False, check=None,
+                 indices=()):
         self.name = name
         self.compute = compute
         self.dtypes = dtypes
@@ -70,6 +72,9 @@ class Row:
         # PyTorch's result is contiguous, where NumPy's is a view or of another layout
         # (roll's, index_select's along dimension 1, topk's values).
         self.contiguous = contiguous
+        # PyTorch's result has the first input's order of dimensions in memory (sort's
+        # values and indices of a transposed input), where NumPy's is row-major.
+        self.keeps_layout = keeps_layout
         self.check = check  # called with torch's arguments before any cast: PyTorch's errors
         # The names of compute's arguments that are index tensors or masks, which PyTorch
         # does not differentiate and lists in no next_functions.
@@ -187,6 +192,8 @@ def _split_indices(tensors, places, args, kwargs):
         arg = args[position] if position < len(args) else kwargs.get(name)
         if isinstance(arg, Tensor):
             indices.append(arg)
+        elif isinstance(arg, _SEQUENCES):  # index_put's tuple of index tensors
+            indices.extend(item for item in arg if isinstance(item, Tensor))
     # (An index tensor is an integer or bool tensor: never one that requires grad too.)
     inputs = [x for x in tensors if all(x is not index for index in indices)]
     return tuple(inputs), tuple(indices)
@@ -244,22 +251,13 @@ def _result(row, label, value, edges, indices, computing):
         # result is a new tensor: a copy, recorded with a node of its own.
         value = fnp.positive(value) if isinstance(value, Box) else np.array(value, copy=True)
     if row.contiguous:
-        value = _contiguous(value)
+        value = _layout.relaid(value, _layout.row_major)
+    elif row.keeps_layout and edges:
+        order = _layout.order_of_dimensions(edges[0]._data)
+        value = _layout.relaid(value, lambda raw: _layout.laid_out(raw, order))
     view_of = _viewed(value, edges) if row.view else None
     return wrap(value, label, edges, others=indices, view_of=view_of,
                 saves_inputs=row.saves_inputs)
-
-
-def _contiguous(value):
-    """`value` with its elements in row-major order (in the box, in place: the box is the
-    operation's result, not yet anyone's)."""
-    raw = unbox_all(value)
-    if type(raw) is not np.ndarray or raw.flags.c_contiguous:
-        return value
-    if isinstance(value, Box):
-        value.value = np.ascontiguousarray(raw)
-        return value
-    return np.ascontiguousarray(raw)
 
 
 def _shares_memory(value, tensors):

@@ -21,12 +21,13 @@ import funcgrad.numpy.linalg as fla
 from funcgrad.core import Box, dtype_of, unbox_all
 from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 
-from . import (_dtypes, _fused, _gathering, _layout, _order_statistics, _scaled_products,
-               _scans, _windowed)
+from . import (_dtypes, _fused, _gathering, _indexing, _layout, _order_statistics,
+               _scaled_products, _scans, _windowed)
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._ops import refuse_integer_zero_divisor
 from ._record import result_type
 from ._return_types import return_type
+from ._runtime import warn_once
 from ._scipy import linalg as fsl
 from ._scipy import special as fsp
 from ._table import DATA, FLOAT, KEEP, PROMOTE, Labels, Row, install
@@ -255,6 +256,61 @@ def _cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 def _dist(x, other, p=2):
     return _pnorm(fnp.reshape(x - other, (-1,)), p, 0)
+
+
+def _renorm(x, p, dim, maxnorm):
+    """x with each slice along `dim` whose p-norm exceeds maxnorm scaled to
+    maxnorm / (norm + 1e-7) of itself (PyTorch's margin), the scale differentiated too."""
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
+    if fnp.ndim(x) < 2:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {fnp.ndim(x)} "
+                           f"dimensions")
+    axis = checked_dims(x, dim)
+    if unbox_all(x).dtype.kind not in "fc":
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
+                           f"as input. Got {_dtypes.of_array(unbox_all(x)).scalar_name}")
+    if maxnorm == math.inf:  # no slice exceeds it (and the scale's derivative is NaN)
+        return x
+    others = tuple(d for d in range(fnp.ndim(x)) if d != axis)
+    norms = _fused.vector_norm(x, p, others, True)
+    return x * fnp.where(norms > maxnorm, maxnorm / (norms + 1e-7), 1.0)
+
+
+def _tensor_arguments(name, **positions):
+    """A row's check: PyTorch's TypeError where an argument it takes as a tensor (by name,
+    at its position in the method's signature) is a number or a list; the arguments are
+    read as the method receives them, self first."""
+    def check(self, *args, **kwargs):
+        for argument, position in positions.items():
+            value = args[position - 1] if position <= len(args) else kwargs.get(argument)
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"{name}(): argument '{argument}' (position {position}) must "
+                                f"be Tensor, not {type(value).__name__}")
+    return check
+
+
+def _index_put_arguments(self, indices, values, accumulate=False):
+    """PyTorch's TypeErrors for index_put's indices (a tuple or list of tensors) and values
+    (a tensor)."""
+    if not isinstance(indices, (tuple, list)) or not all(isinstance(part, Tensor)
+                                                         for part in indices):
+        raise TypeError(f"index_put(): argument 'indices' (position 1) must be tuple of "
+                        f"Tensors, not {type(indices).__name__}")
+    if not isinstance(values, Tensor):
+        raise TypeError(f"index_put(): argument 'values' (position 2) must be Tensor, not "
+                        f"{type(values).__name__}")
+    if any(part.dtype is _dtypes.uint8 for part in indices):
+        _indexing.warn_of_byte_index(stacklevel=3)
+
+
+def _index_reduce_arguments(*args, **kwargs):
+    """index_reduce's TypeErrors, and PyTorch's warning (once a process) that it is in
+    beta, given at the caller's line."""
+    _tensor_arguments("index_reduce", index=2, source=3)(*args, **kwargs)
+    warn_once("index_reduce() is in beta and the API may change at any time.", stacklevel=3)
 
 
 _LERP_LABELS = Labels(lambda input, end, weight: "LerpBackward1" if isinstance(weight, Tensor)
@@ -846,7 +902,7 @@ COMPARISONS = [
           np.isin(elements, test_elements, invert=invert), method=False),
     _test("count_nonzero", _count_nonzero),
     _test("nonzero", _nonzero), _test("argwhere", lambda x: np.argwhere(x).astype(np.int64)),
-    _test("argsort", _order_statistics.argsort),
+    _test("argsort", _order_statistics.argsort, keeps_layout=True),
     _test("searchsorted", lambda sorted_sequence, values, *, out_int32=False, right=False,
           side=None, sorter=None: np.searchsorted(
               sorted_sequence, values, side=side or ("right" if right else "left")).astype(
@@ -856,6 +912,8 @@ COMPARISONS = [
               np.int32 if out_int32 else np.int64), method=False),
     _test("unique", lambda x, sorted=True, return_inverse=False, return_counts=False, dim=None:
           _unique(x, return_inverse, return_counts)),
+    _test("unique_consecutive", lambda x, return_inverse=False, return_counts=False, dim=None:
+          _unique_consecutive(x, return_inverse, return_counts, dim)),
     _test("bincount", lambda x, weights=None, minlength=0:
           np.bincount(x, weights, minlength)),
     _test("histc", lambda x, bins=100, min=0, max=0: np.histogram(
@@ -874,6 +932,32 @@ def _unique(x, return_inverse, return_counts):
     return found
 
 
+def _unique_consecutive(x, return_inverse, return_counts, dim):
+    """The first of each run of equal elements (of equal slices along `dim`), each NaN a run
+    of its own; with the run each element belongs to, and the runs' lengths."""
+    if dim is None:
+        runs_of = np.reshape(x, (-1, 1))
+    elif np.ndim(x) == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    else:
+        axis = checked_dims(x, dim)
+        shape = np.shape(x)
+        runs_of = np.moveaxis(x, axis, 0).reshape(shape[axis], math.prod(
+            shape[:axis] + shape[axis + 1:]))
+    starts = np.ones(len(runs_of), np.bool_)
+    starts[1:] = np.any(runs_of[1:] != runs_of[:-1], axis=1)
+    values = runs_of[starts, 0] if dim is None else np.compress(starts, x, axis=axis)
+    if not (return_inverse or return_counts):
+        return values
+    found = [values]
+    if return_inverse:
+        inverse = np.cumsum(starts, dtype=np.int64) - 1
+        found.append(inverse.reshape(np.shape(x)) if dim is None else inverse)
+    if return_counts:
+        found.append(np.diff(np.append(np.flatnonzero(starts), len(runs_of))).astype(np.int64))
+    return tuple(found)
+
+
 REDUCTIONS = [
     Row("logsumexp", _logsumexp, FLOAT),
     Row("nansum", lambda x, dim=None, keepdim=False, *, dtype=None:
@@ -887,13 +971,16 @@ REDUCTIONS = [
     Row("mode", _order_statistics.mode, KEEP, returns=_named("mode")),
     Row("cumprod", lambda x, dim, *, dtype=None:
         _scans.scanned(fnp.cumprod, x, checked_dims(x, dim), dtype), KEEP,
-        inplace=True, saves_inputs=True),
-    Row("logcumsumexp", _logcumsumexp, FLOAT, check=_no_kernel("logcumsumexp_out_cpu")),
+        inplace=True, saves_inputs=True, contiguous=True),
+    Row("logcumsumexp", _logcumsumexp, FLOAT, check=_no_kernel("logcumsumexp_out_cpu"),
+        contiguous=True),
     Row("cummax", _order_statistics.cummax, KEEP, returns=_named("cummax"), saves_inputs=True),
     Row("cummin", _order_statistics.cummin, KEEP, returns=_named("cummin"), saves_inputs=True),
     Row("sort", lambda x, dim=-1, descending=False, stable=False:
-        _order_statistics.sort(x, dim, descending), KEEP, "SortBackward0", returns=_named("sort")),
-    Row("msort", lambda x: _order_statistics.sort(x, 0)[0], KEEP, "SortBackward0"),
+        _order_statistics.sort(x, dim, descending), KEEP, "SortBackward0", returns=_named("sort"),
+        keeps_layout=True),
+    Row("msort", lambda x: _order_statistics.sort(x, 0)[0], KEEP, "SortBackward0",
+        keeps_layout=True),
     Row("topk", _order_statistics.topk, KEEP, returns=_named("topk"), contiguous=True),
     Row("kthvalue", _order_statistics.kthvalue, KEEP, returns=_named("kthvalue"),
         contiguous=True),
@@ -910,6 +997,7 @@ REDUCTIONS = [
     Row("nanquantile", lambda x, q, dim=None, keepdim=False, *, interpolation="linear":
         _quantile(x, q, dim, keepdim, interpolation=interpolation, which=fnp.nanquantile), KEEP,
         "SqueezeBackward4", check=_quantile_floats),
+    Row("renorm", _renorm, KEEP, inplace=True, saves_inputs=True),
     Row("diff", _diff, KEEP, "SubBackward0"),
     Row("trapezoid", lambda y, x=None, *, dx=None, dim=-1:
         fnp.trapezoid(y, x, dx=1.0 if dx is None else dx, axis=existing_dims(y, dim)), FLOAT,
@@ -949,6 +1037,14 @@ INDEXING = [
     Row("scatter_reduce", _gathering.scatter_reduce, KEEP, inplace=True, indices=("index",)),
     Row("masked_scatter", _gathering.masked_scatter, KEEP, inplace=True, indices=("mask",)),
     Row("index_add", _gathering.index_add, KEEP, inplace=True, indices=("index",)),
+    Row("index_copy", _gathering.index_copy, KEEP, inplace=True, indices=("index",),
+        check=_tensor_arguments("index_copy", index=2, source=3)),
+    Row("index_reduce", _gathering.index_reduce, KEEP, inplace=True, indices=("index",),
+        saves_inputs=True, check=_index_reduce_arguments),
+    Row("index_put", _indexing.index_put, KEEP, inplace=True, indices=("indices",),
+        check=_index_put_arguments),
+    Row("put", _gathering.put, KEEP, inplace=True, indices=("index",),
+        check=_tensor_arguments("put", index=1, source=2)),
     Row("index_fill", _gathering.index_fill, KEEP, Labels(
         lambda x, dim, index, value: "IndexFillBackward1" if isinstance(value, Tensor)
         else "IndexFillBackward0", "IndexFillBackward0", "IndexFillBackward1"), inplace=True,
@@ -1159,7 +1255,6 @@ def namespace(prefix):
 
 # torch names funcgrad.numpy could express that compat leaves out, and names it cannot.
 NOT_PROVIDED = {
-    "index_put": "use indexing assignment, x[index] = values",
     "linalg.matrix_exp": "funcgrad.numpy has no matrix exponential",
     "linalg.lu": "funcgrad.numpy has no LU factorisation",
     "linalg.lu_factor": "funcgrad.numpy has no LU factorisation",

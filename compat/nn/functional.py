@@ -26,6 +26,7 @@ from ._ctc import ctc_loss
 from ._distances import cosine_similarity, pairwise_distance, pdist
 from ._dropout import (alpha_dropout, dropout, dropout1d, dropout2d, dropout3d,
                        feature_alpha_dropout)
+from ._embedding import embedding
 from ._embedding_bag import embedding_bag
 from ._fractional import (fractional_max_pool2d, fractional_max_pool2d_with_indices,
                           fractional_max_pool3d, fractional_max_pool3d_with_indices)
@@ -474,33 +475,6 @@ def one_hot(tensor, num_classes=-1):
 
 
 # ---- normalisation -------------------------------------------------------------------------
-
-
-# ---- dropout and embedding -----------------------------------------------------------------
-
-
-def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
-              scale_grad_by_freq=False, sparse=False):
-    """The rows of `weight` at the integer indices `input`; the row at `padding_idx`
-    gets no gradient."""
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError("compat: embedding's max_norm, scale_grad_by_freq and "
-                                  "sparse are not supported")
-    if not isinstance(input, Tensor) or input.dtype not in (_dtypes.int64, _dtypes.int32):
-        what = input.type() if isinstance(input, Tensor) else type(input).__name__
-        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the "
-                           f"following scalar types: Long, Int; but got {what} instead (while "
-                           f"checking arguments for embedding)")
-    indices = input._data
-    rows = weight._data.shape[0]
-    if indices.size and (indices.min() < 0 or indices.max() >= rows):
-        raise IndexError("index out of range in self")
-    table = float_operand(weight)
-    if padding_idx is not None:
-        keep = np.arange(rows) != padding_idx % rows
-        table = fnp.where(keep[:, None], table, unbox_all(table))
-    return wrap(fnp.getitem(table, indices), "EmbeddingBackward0", (weight,),
-                others=(input,))
 
 
 # ---- losses --------------------------------------------------------------------------------

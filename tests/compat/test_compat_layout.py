@@ -252,3 +252,40 @@ def test_identities_return_the_tensor_itself():
         x = torch.tensor([[0.5, -1.2]], requires_grad=True)
         return [y is x for y in (x.resolve_conj(), x.resolve_neg(), x.real, torch.real(x))]
     check(case)
+
+
+@given(layout=layouts(), data=st.data())
+def test_sorts_scans_and_joins_lay_out_results_like_torch(layout, data):
+    """sort's values and indices (and msort's, argsort's) keep the input's order of
+    dimensions in memory, gaps closed (an expanded dimension where the shape puts it);
+    cumsum, cumprod and logcumsumexp are row-major for any input; cat and stack are
+    row-major unless every input is channels_last. Gradients flow through all of them."""
+    ndim = len(layout[0])
+    dim = data.draw(st.integers(-max(ndim, 1), max(ndim, 1) - 1))
+    expand = data.draw(st.booleans())
+
+    def case(torch):
+        x = _tensor(torch, layout, requires_grad=True)
+        y = x.expand(2, *x.shape) if expand else x
+        results = [*y.sort(dim), y.argsort(dim), y.cumsum(dim), y.cumprod(dim),
+                   y.logcumsumexp(dim)]
+        if ndim:
+            results += [y.msort(), torch.cat([y, y], dim), torch.stack([y, y], dim)]
+        results = [_described(r, length_one_strides=False) for r in results]
+        total = sum(r[0].sum() for r in results if r[0].dtype.is_floating_point)
+        total.backward()
+        results.append(x.grad)
+        return results
+    check(case)
+
+
+@pytest.mark.parametrize("expression", [
+    "torch.cat([cl, cl])", "torch.cat([cl, cl], 1)", "torch.cat([cl, cl.contiguous()])",
+    "torch.cat([cl.contiguous(), cl], 3)", "torch.cat([cl.permute(0, 1, 3, 2), cl])",
+    "torch.cat([cl[:, :1], cl[:, 1:]], 1)",
+])
+def test_cat_keeps_channels_last_where_every_input_has_it(expression):
+    def case(torch):
+        cl = torch.arange(48.).reshape(2, 3, 4, 2).permute(0, 3, 1, 2)
+        return _described(eval(expression, {"torch": torch, "cl": cl}))
+    check(case)

@@ -128,6 +128,12 @@ CASES = {
     "bucketize": ["torch.bucketize(a, torch.tensor([0., 1.]))"],
     "unique": ["torch.unique(torch.tensor([3, 1, 3, 2]))",
                "torch.tensor([3, 1, 3]).unique(return_inverse=True, return_counts=True)"],
+    "unique_consecutive": ["torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 3, 1]))",
+                           "(n > 0).unique_consecutive(return_inverse=True, return_counts=True)",
+                           "torch.unique_consecutive(torch.tensor([[1, 1], [1, 1], [2, 3]]), "
+                           "return_inverse=True, return_counts=True, dim=0)",
+                           "torch.unique_consecutive(torch.tensor([[1, 1], [1, 1], [2, 3]]), "
+                           "return_inverse=True)"],
     "bincount": ["torch.bincount(torch.tensor([0, 2, 2, 5]))"],
     "histc": ["torch.histc(a, bins=4, min=-2, max=2)"],
     # reductions
@@ -207,6 +213,33 @@ CASES = {
                        "v[:3].masked_scatter(a > 0, m)"],
     "index_add": ["a.index_add(1, torch.tensor([0, 0]), p[:, :2])",
                   "a.clone().index_add_(0, torch.tensor([1]), p[:1], alpha=2)"],
+    "index_copy": ["a.index_copy(1, torch.tensor([2, 0]), p[:, :2])",
+                   "torch.index_copy(a, 0, torch.tensor([1]), p[:1])",
+                   "a.clone().index_copy_(0, torch.tensor([1, 0]), p)",
+                   "v.index_copy(0, torch.tensor(3), a[0, 1])"],
+    "index_put": ["a.index_put((torch.tensor([0, 1]), torch.tensor([2, 2])), p[0, :2])",
+                  "a.index_put((a > 0,), v[1], accumulate=True)",
+                  "torch.index_put(a, (torch.tensor([1, 1]),), p[0], accumulate=True)",
+                  "a.index_put([torch.tensor([[0], [1]]), torch.tensor([0, 2])], p[:, 1:])",
+                  "b.index_put((torch.tensor([1, 0]),), c[:, :, 0], accumulate=True)",
+                  "a.clone().index_put_((torch.tensor([True, False]),), p[1])"],
+    "put": ["a.put(torch.tensor([0, 5, -2]), p[0])",
+            "torch.put(a, torch.tensor([[1, 1]]), p[:1, :2], accumulate=True)",
+            "a.clone().put_(torch.tensor([4]), v[:1])", "v.put(torch.tensor(2), a[1, 1])"],
+    "index_reduce": ["a.index_reduce(1, torch.tensor([0, 0]), p[:, :2], 'prod')",
+                     "q.index_reduce(0, torch.tensor([2, 2, 0]), m, 'prod', include_self=False)",
+                     "q.index_reduce(1, torch.tensor([0, 1, 1]), q, 'prod')",
+                     "a.index_reduce(1, torch.tensor([2, 0]), p[:, 1:], 'mean')",
+                     "torch.index_reduce(a, 0, torch.tensor([1, 1]), p, 'mean', "
+                     "include_self=False)",
+                     "t.index_reduce(1, torch.tensor([1, 2, 2]), t, 'amax')",
+                     "t.index_reduce(1, torch.tensor([1, 2, 2]), t * 1, 'amin', "
+                     "include_self=False)",
+                     "n.index_reduce(0, torch.tensor([0, 0]), -n, 'mean')",
+                     "a.clone().index_reduce_(1, torch.tensor([2, 2]), p[:, :2], 'amin')"],
+    "renorm": ["a.renorm(2, 0, 1.0)", "torch.renorm(b, 1, 1, 2.0)",
+               "a.renorm(float('inf'), 1, 1.0)", "a.renorm(2, 1, float('inf'))",
+               "a.clone().renorm_(2, 1, 1.5)"],
     "index_fill": ["a.index_fill(1, torch.tensor([0, 2]), -1.0)",
                    "a.clone().index_fill_(0, torch.tensor([1]), 2.0)",
                    "a.index_fill(0, torch.tensor([1]), v[2])"],
@@ -393,6 +426,13 @@ ERRORS = [
     "torch.istft(torch.stft(s, 8, return_complex=True), 6)",
     "torch.istft(torch.stft(s, 8, 2, center=False, window=w, "
     "return_complex=True), 8, 2, window=w, center=False)",
+    "a.index_copy(1, torch.tensor([2, 3]), p[:, :2])", "a.index_copy(1, torch.tensor([0]), 1.0)",
+    "a.index_put((torch.tensor([0, 2]),), p[0])", "a.index_put((i,), p)",
+    "a.index_put(torch.tensor([0, 1]), p)", "a.index_put((), p)",
+    "a.put(torch.tensor([0, 6]), p[0, :2])",
+    "a.put([0, 1], p[0, :2])", "a.index_reduce(1, torch.tensor([0, 3]), p[:, :2], 'amax')",
+    "a.index_reduce(1, torch.tensor([0, 1]), p[:, :2], 'sum')", "a.renorm(0, 1, 1.0)",
+    "v.renorm(2, 0, 1.0)", "torch.unique_consecutive(a, dim=2)",
 ]
 
 
@@ -471,7 +511,8 @@ _EXPECTED_WARNINGS = pytest.mark.filterwarnings(
     "ignore:torch.chain_matmul is deprecated:UserWarning",
     "ignore:stft with return_complex=False is deprecated:UserWarning",
     "ignore:A window was not provided:UserWarning",
-    "ignore:The length of signal is shorter:UserWarning")
+    "ignore:The length of signal is shorter:UserWarning",
+    "ignore:index_reduce\\(\\) is in beta:UserWarning")
 
 
 @_EXPECTED_WARNINGS
@@ -612,7 +653,7 @@ INPLACE = [(name, _METHOD_CALL.sub(
            and _METHOD_CALL.match(expression).group(2) == name]  # (not a.clone().f_(...))
 
 
-@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+@_EXPECTED_WARNINGS
 @pytest.mark.parametrize("name, expression", INPLACE, ids=[e for _, e in INPLACE])
 def test_inplace_form_matches_torch(name, expression):
     check(_case(expression), rtol=1e-4, atol=1e-5, grad_fn_names=name not in COMPOSED)
@@ -623,9 +664,11 @@ def test_inplace_form_matches_torch(name, expression):
 INDEXED = [(name, expression) for name, expression in EXPRESSIONS + INPLACE
            if name in {"gather", "take_along_dim", "take", "index_select", "masked_select",
                        "scatter_add", "scatter", "scatter_reduce", "masked_scatter",
-                       "index_add", "index_fill", "repeat_interleave"}]
+                       "index_add", "index_fill", "repeat_interleave", "index_copy",
+                       "index_put", "put", "index_reduce"}]
 
 
+@_EXPECTED_WARNINGS
 @pytest.mark.parametrize("name, expression", INDEXED, ids=[e for _, e in INDEXED])
 def test_index_tensors_are_no_inputs_of_the_node_as_in_torch(name, expression):
     def case(torch):
@@ -653,7 +696,7 @@ def test_every_inplace_row_has_an_inplace_case():
 
 # PyTorch warns of stft's and istft's default rectangular window once a process: here, where
 # a test worker meets it first.
-@pytest.mark.filterwarnings("ignore:A window was not provided:UserWarning")
+@_EXPECTED_WARNINGS
 @pytest.mark.parametrize("expression", ERRORS)
 def test_torch_name_refuses_what_torch_refuses(expression):
     check(lambda torch: eval(expression, _inputs(torch)))
