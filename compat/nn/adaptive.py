@@ -82,7 +82,7 @@ class AdaptiveLogSoftmaxWithLoss(Module):
             head_columns[rows] = self.shortlist_size + cluster - 1
             scores = self.tail[cluster - 1](input.index_select(0, rows))
             members = (target[inside] - start).unsqueeze(1)
-            output[rows] = F.log_softmax(scores, dim=1).gather(1, members).squeeze(1)
+            output.index_copy_(0, rows, F.log_softmax(scores, dim=1).gather(1, members).squeeze(1))
         if found != target.size(0):
             raise RuntimeError(f"Target values should be in [0, {self.n_classes - 1}], but "
                                f"values in range [{target.min().item()}, "

@@ -22,9 +22,8 @@ def test_forward_and_gradients(options):
         target = torch.tensor([0, 5, 12, 19, 3, 4, 10, 16, 9])
         output, loss = model(x, target)
         loss.backward()
-        # (PyTorch's output adds to an index_copy_, compat's to an index_put_.)
         return (repr(model), list(model.state_dict().items()), output, loss, x.grad,
-                [p.grad for p in model.parameters()])
+                [p.grad for p in model.parameters()], graph(output))
     check(seeded(case))
 
 
