@@ -634,8 +634,14 @@ def interp(x, xp, fp, left=None, right=None, period=None):
                          f"{xp.shape[0]} and {np.shape(fp)[0]}")
     if xp.shape[0] == 0:
         raise ValueError("funcgrad.numpy.interp: the sample points xp are empty")
+    # NumPy interpolates in double precision whatever the precision of x and fp: so must
+    # the values and their derivatives (a float32 fp's rises would round in single).
     result_dtype = np.complex128 if dtype_of(fp).kind == "c" else np.float64
+    if dtype_of(fp) != result_dtype:
+        fp = astype(fp, result_dtype)
     x = asarray(x)
+    if dtype_of(x) != np.float64:
+        x = astype(x, np.float64)
     if period is not None:
         x, xp, fp = _periodic(x, xp, fp, period)
         left = right = None
@@ -709,7 +715,10 @@ def _observation_weights(fweights, aweights, count):
                                f"observation ({count}), got {np.shape(value)[0]}")
         if holds_anywhere(value < 0):
             raise ValueError(f"funcgrad.numpy.cov: {name} cannot be negative")
-        w = astype(w, np.float64) if dtype_of(w).kind not in "fc" else w
+        # NumPy takes weights in double precision (a float32 weight too: its sums would
+        # round in single precision)
+        if dtype_of(w).kind != "c" and dtype_of(w) != np.float64:
+            w = astype(w, np.float64)
         weights = w if weights is None else multiply(weights, w)
     return weights
 
