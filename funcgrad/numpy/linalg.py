@@ -622,6 +622,10 @@ def lstsq(a, b, rcond=None):
     that is read per element of the batch: a batch whose elements disagree has no one shape
     of residuals, and raises."""
     a, b = _as_inexact(a), _as_inexact(b)
+    # NumPy solves in the common type (double for a float32 a beside a float64 b), its
+    # default rcond that type's epsilon times the size
+    common = np.result_type(dtype_of(a), dtype_of(b))
+    a, b = [v if dtype_of(v) == common else astype(v, common) for v in (a, b)]
     if len(shape_of(a)) != 2 or len(shape_of(b)) not in (1, 2):
         raise LinAlgError(f"funcgrad.numpy.linalg.lstsq: a must be a matrix and b a vector or "
                           f"matrix, got shapes {shape_of(a)} and {shape_of(b)}")
