@@ -453,7 +453,7 @@ def _check_mixed_precision(case, data, args, static, diff):
         _assert_like_primal(case, ours, mixed[position], position)
         _assert_same_in_precision_of(case, ours, exact, f"cotangent of argument {position}")
     for index, (ours, exact, keep) in enumerate(zip(mixed_tangents, wide_tangents, same)):
-        if keep:
+        if keep and np.result_type(ours).kind in "fc":  # (not an integer output's float0)
             _assert_same_in_precision_of(case, ours, exact, f"tangent of output {index}")
 
 

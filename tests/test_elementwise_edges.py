@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
+from funcgrad.numpy.elementwise import Ufunc
 
 PREDICATES = [fnp.isfinite, fnp.isinf, fnp.isnan, fnp.isneginf, fnp.isposinf, fnp.signbit,
               fnp.isreal, fnp.iscomplex, fnp.logical_not]
@@ -308,3 +309,40 @@ def test_where_selecting_by_bits_gives_np_where_bits(dtype, size, operands, seed
     expected = np.where(condition, x, y)
     assert got.dtype == expected.dtype
     np.testing.assert_array_equal(got.view(bits), expected.view(bits))
+
+
+
+_BINARY_UFUNCS = sorted(
+    {f for f in vars(fnp).values()
+     if isinstance(f, Ufunc) and f.nin == 2}, key=lambda f: f.name)
+
+
+def _outcome(fun, x):
+    """fun's gradient and tangent at x, or the type of what it raised."""
+    try:
+        return fg.grad(fun)(x), fg.jvp(fun, (x,), (np.ones_like(x),))[1]
+    except Exception as error:
+        return type(error)
+
+
+@pytest.mark.parametrize("ufunc", _BINARY_UFUNCS, ids=lambda f: f.name)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("sequence", [list, tuple])
+@pytest.mark.parametrize("first", [True, False], ids=["x_first", "x_second"])
+def test_binary_ufuncs_differentiate_sequences_as_the_arrays_numpy_makes_of_them(
+        ufunc, dtype, sequence, first):
+    """NumPy takes lists and tuples for arrays; power's and arctan2's rules read a list's
+    dtype with np.result_type, which took it for a structured dtype's fields."""
+    x = np.array([0.75, 1.5], dtype)
+
+    def applied(other):
+        return lambda x: fnp.sum(ufunc(x, other) if first else ufunc(other, x))
+
+    ours = _outcome(applied(sequence([0.5, 2.0])), x)
+    expected = _outcome(applied(np.array([0.5, 2.0])), x)
+    if isinstance(expected, type):
+        assert ours is expected
+    else:
+        for a, b in zip(ours, expected):
+            np.testing.assert_array_equal(a, b)
+            assert np.result_type(a) == np.result_type(b)

@@ -55,6 +55,7 @@ def unbroadcast(g, shape, dtype):
 
 
 
+_PYTHON_NUMBERS = frozenset([float, int, bool, complex])
 # The floating and complex dtypes by kind and precision (1: half, 2: single, 3: double).
 _PRECISION = {np.dtype(t): (np.dtype(t).kind, p) for p, kinds in enumerate(
     ((np.float16,), (np.float32, np.complex64), (np.float64, np.complex128)), 1) for t in kinds}
@@ -62,28 +63,28 @@ _OF_KIND_AND_PRECISION = {kind_and_precision: dtype
                           for dtype, kind_and_precision in _PRECISION.items()}
 
 
-def at_result_precision(ans, args):
-    """`args` with each floating or complex argument of lower precision than the result
-    `ans` cast up to it, keeping its kind: NumPy computed the result at that precision, so
-    a derivative rule must too (log of a float32 base beside a float64 exponent would
-    otherwise round to single precision in a double-precision gradient). The cast is a
-    primitive, so derivatives of the rule still reach the argument; the cotangent is cast
-    back to the argument's dtype by `unbroadcast`."""
+def as_computed(ans, args):
+    """`args` as NumPy computed with them: a list or tuple as an array, and each floating
+    or complex argument of lower precision than the result `ans` cast up to it, keeping
+    its kind. A derivative rule must see them so: log of a float32 base beside a float64
+    exponent would otherwise round to single precision in a double-precision gradient.
+    The cast is a primitive, so derivatives of the rule still reach the argument; the
+    cotangent is cast back to the argument's dtype by `unbroadcast`."""
     target = dtype_of(ans)
     for arg in args:  # the common case, every dtype the result's, decided by identity
-        if getattr(arg, "dtype", target) is not target:
+        if type(arg) not in _PYTHON_NUMBERS and getattr(arg, "dtype", None) is not target:
             break
     else:
-        return args
+        return args  # (Python numbers are double precision: never below the result's)
     target = _PRECISION.get(target)
-    if target is None:
-        return args
-    promoted = list(args)
+    computed = list(args)
     for i, arg in enumerate(args):
-        own = _PRECISION.get(getattr(arg, "dtype", None))  # (Python numbers are double)
-        if own is not None and own[1] < target[1]:
-            promoted[i] = astype(arg, _OF_KIND_AND_PRECISION[own[0], target[1]])
-    return tuple(promoted)
+        if type(arg) in (list, tuple):
+            computed[i] = arg = np.asarray(arg)
+        own = _PRECISION.get(getattr(arg, "dtype", None))
+        if target is not None and own is not None and own[1] < target[1]:
+            computed[i] = astype(arg, _OF_KIND_AND_PRECISION[own[0], target[1]])
+    return tuple(computed)
 
 # A cast's cotangent is cast back (integer targets are constants and never get here).
 defvjp(astype, ArgVJP(lambda ans, x, dtype: aval(x), unbroadcast))

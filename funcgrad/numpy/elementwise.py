@@ -18,7 +18,7 @@ import numpy as np
 
 from ..core import (NO_PARAMS, ArgVJP, Box, Primitive, as_dtype, errors, strip_derivatives,
                    unbox_all)
-from ._base import astype, at_result_precision, broadcast_to_p, chunked_like, real, unbroadcast
+from ._base import astype, as_computed, broadcast_to_p, chunked_like, real, unbroadcast
 from ._batching import elementwise as batch_elementwise
 from ._batching import may_hold
 from ._rules import aval, defbatch, defjvp, defvjp, dtype_of, primitive, reject_out, shape_of
@@ -219,22 +219,22 @@ class ElementwiseVJP:
 
     def save(self, ans, args, params, wanted):
         rules = self.rules
-        promoted = at_result_precision(ans, args)
+        computed = as_computed(ans, args)
         # two arguments, the common case, without a loop (~0.3 us less a product by a number)
         if len(wanted) == 2 == len(rules):
-            return (self._residual(rules[0], 0, ans, args, promoted, wanted[0])
-                    + self._residual(rules[1], 1, ans, args, promoted, wanted[1]))
+            return (self._residual(rules[0], 0, ans, args, computed, wanted[0])
+                    + self._residual(rules[1], 1, ans, args, computed, wanted[1]))
         residuals = ()
         for argnum, (slope, want) in enumerate(zip(rules, wanted)):
             # (an argument not wanted, most of where's, without a call: ~0.15 us each)
             residuals += (_NOTHING if want is None
-                          else self._residual(slope, argnum, ans, args, promoted, want))
+                          else self._residual(slope, argnum, ans, args, computed, want))
         return residuals
 
-    def _residual(self, slope, argnum, ans, args, promoted, want):
-        """What argument `argnum`'s cotangent needs: its slope's residuals, computed from
-        the arguments `promoted` to the result's precision, and the argument's own shape
-        and dtype (Nones for an argument not wanted or of zero slope)."""
+    def _residual(self, slope, argnum, ans, args, computed, want):
+        """What argument `argnum`'s cotangent needs: its slope's residuals, from the
+        arguments as NumPy `computed` with them (`as_computed`), and the argument's own
+        shape and dtype (Nones for an argument not wanted or of zero slope)."""
         if want is None or slope is ZERO_SLOPE:
             return _NOTHING
         if slope is None:
@@ -244,7 +244,7 @@ class ElementwiseVJP:
             shape, dtype = arg.shape, arg.dtype
         except AttributeError:
             shape, dtype = aval(arg)
-        return (slope.save(ans, *promoted), shape, dtype)
+        return (slope.save(ans, *computed), shape, dtype)
 
     def saved_positions(self, wanted):
         """The positions in ``(ans, *args)`` of the values that the residuals for `wanted`
@@ -287,7 +287,7 @@ def _cotangent(slope, saved, shape, dtype, g):
 
 def _elementwise_jvp(slope):
     def rule(t, ans, *args):
-        v = slope.apply(t, *slope.save(ans, *at_result_precision(ans, args)))
+        v = slope.apply(t, *slope.save(ans, *as_computed(ans, args)))
         return None if v is None else _fit(v, ans)
     return rule
 

@@ -4,7 +4,7 @@ import numpy as np
 
 from ... import numpy as fnp
 from ...core import Box, as_dtype, dtype_of
-from ...numpy._base import at_result_precision, unbroadcast
+from ...numpy._base import as_computed, unbroadcast
 from ...numpy._batching import elementwise as batch_elementwise
 from ...numpy._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive
 
@@ -14,7 +14,7 @@ def _vjp_from(partial, argnum):
         return (ans, args, *aval(args[argnum]))
 
     def pull(g, ans, args, shape, dtype):
-        return unbroadcast(fnp.multiply(g, partial(ans, *at_result_precision(ans, args))),
+        return unbroadcast(fnp.multiply(g, partial(ans, *as_computed(ans, args))),
                            shape, dtype)
     return ArgVJP(save, pull)
 
@@ -22,7 +22,7 @@ def _vjp_from(partial, argnum):
 def _jvp_from(partial):
     def rule(t, ans, *args):
         shape, dtype = aval(ans)
-        tangent = fnp.multiply(t, partial(ans, *at_result_precision(ans, args)))
+        tangent = fnp.multiply(t, partial(ans, *as_computed(ans, args)))
         if aval(tangent)[1] != dtype:
             tangent = fnp.astype(tangent, dtype)
         return fnp.broadcast_to(tangent, shape)
