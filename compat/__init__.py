@@ -29,14 +29,17 @@ from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled,
                          is_inference_mode_enabled, no_grad, set_grad_enabled)
 from ._info import finfo, iinfo
 from .autograd.anomaly import is_anomaly_enabled
-from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bmm, cat, clamp,
+from ._inplace import fill, fill_, zero_
+from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bitwise_and,
+                   bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift,
+                   bitwise_xor, bmm, broadcast_shapes, cat, clamp,
                    clamp_max, clamp_min, clone, concat, conj, cos, cumsum, div, dot, eq, equal,
                    exp, flatten, floor_divide, ge, gt, isnan, le, log, log_softmax, logical_not,
                    lt, masked_fill, matmul, max, maximum, mean, min, minimum, mm, mul, mv, ne, neg,
                    norm, positive, permute, pow, prod, reciprocal, relu, remainder, reshape, rsub,
                    sigmoid, sin, softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh,
                    transpose, unsqueeze, var, where)
-from ._pieces import chunk, split, tensor_split, unbind
+from ._pieces import chunk, dsplit, hsplit, split, split_with_sizes, tensor_split, unbind, vsplit
 from ._printing import get_printoptions, set_printoptions
 from ._random import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
                       manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,
@@ -47,9 +50,11 @@ from ._runtime import (are_deterministic_algorithms_enabled, get_num_threads,
                        set_num_threads, set_warn_always, use_deterministic_algorithms)
 from ._serialization import load, save
 from ._tensor import Size, Tensor
+from . import _functional_names
 from ._torch_names import namespace as _namespace
 
 globals().update(_namespace(""))  # the table's torch functions: einsum, gather, topk, ...
+globals().update(_functional_names.functions())  # torch.conv2d, torch.dropout, torch.sin_, ...
 
 float = float32  # noqa: A001 -- torch's aliases
 double = float64
@@ -67,6 +72,7 @@ true_divide = div
 subtract = sub
 negative = neg
 absolute = abs
+concatenate = cat
 
 
 def get_default_device():
@@ -107,6 +113,10 @@ def is_neg(input):
 
 def is_same_size(input, other):
     return input.is_same_size(other)
+
+
+def detach(input):
+    return input.detach()
 
 
 def is_storage(obj):

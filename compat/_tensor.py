@@ -153,6 +153,15 @@ class Tensor:
     def element_size(self):
         return self._data.itemsize
 
+    @property
+    def itemsize(self):
+        return self._data.itemsize
+
+    @property
+    def nbytes(self):
+        """The bytes of the tensor's elements (not of the storage a view shares)."""
+        return self._data.size * self._data.itemsize
+
     def is_floating_point(self):
         return self.dtype.is_floating_point
 
@@ -226,6 +235,11 @@ class Tensor:
 
     def data_ptr(self):
         return self._data.__array_interface__["data"][0]
+
+    def storage_offset(self):
+        """The element of its storage (the tensor it views, or its own) where it starts."""
+        base = self if self._base is None else self._base
+        return (self.data_ptr() - base.data_ptr()) // self._data.itemsize
 
     def _dim(self, dim, extra=0):
         """`dim` as a non-negative axis of this tensor (plus `extra` new axes)."""
