@@ -52,6 +52,9 @@ from ._serialization import load, save
 from ._tensor import Size, Tensor
 from . import _functional_names
 from ._torch_names import namespace as _namespace
+from ._windows import (bartlett_window, blackman_window, hamming_window, hann_window,
+                       kaiser_window, logspace)
+from ._windows import range  # noqa: A004 -- torch.range
 
 globals().update(_namespace(""))  # the table's torch functions: einsum, gather, topk, ...
 globals().update(_functional_names.functions())  # torch.conv2d, torch.dropout, torch.sin_, ...

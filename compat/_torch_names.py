@@ -825,6 +825,59 @@ def _test(name, compute, **options):
     return Row(name, compute, DATA, **options)
 
 
+def _histogram(x, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
+    if np.ndim(bins) == 0 and bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
+                           f"dimension 0")
+    hist, edges = np.histogram(x, bins, range, weights=weight, density=density)
+    return hist.astype(x.dtype), np.asarray(edges).astype(x.dtype)
+
+
+def _vander(x, N=None, increasing=False):
+    """The columns x ** (N - 1), ..., x, 1 (or from 1 up), in x's dtype for floats and
+    complex numbers, int64 for integers."""
+    if fnp.ndim(x) != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    if N is not None and N < 0:
+        raise RuntimeError("N must be non-negative.")
+    dtype = fnp.result_type(x)
+    return fnp.astype(fnp.vander(x, N, increasing), dtype if dtype.kind in "fc" else np.int64)
+
+
+def _unravel_index(indices, shape):
+    """The coordinates in `shape` of each flat index (taken modulo the length of the first
+    dimension, as PyTorch takes them)."""
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    steps = np.cumprod((1,) + shape[:0:-1])[::-1]
+    return tuple((np.floor_divide(indices, step) % length).astype(np.int64)
+                 for step, length in zip(steps, shape))
+
+
+def _integer_indices(indices, shape):
+    if isinstance(indices, Tensor) and indices.dtype.category >= _dtypes.FLOAT:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+
+
+def _gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """Central differences along each of `dims` (all by default) at `spacing` (one number,
+    or one for each dimension), one-sided ones of `edge_order` at the edges."""
+    dims = tuple(range(fnp.ndim(input))) if dim is None else (
+        (dim,) if isinstance(dim, int) else tuple(dim))
+    steps = list(spacing) if isinstance(spacing, (list, tuple)) else [spacing]
+    if len(steps) not in (1, len(dims)):
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or "
+                           f"it's spacing and dim arguments to have the same length, but got a "
+                           f"spacing argument of length {len(steps)} and a dim argument of "
+                           f"length {len(dims)}.")
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    if any(fnp.shape(input)[d] < edge_order + 1 for d in dims):
+        raise RuntimeError("torch.gradient expected each dimension size to be at least "
+                           "edge_order+1")
+    out = fnp.gradient(input, *steps, axis=dims, edge_order=edge_order)
+    return out if isinstance(out, tuple) else (out,)
+
+
 ELEMENTWISE = [
     _float("tan", fnp.tan), _float("asin", fnp.arcsin), _float("acos", fnp.arccos),
     _float("atan", fnp.arctan), _float("sinh", fnp.sinh), _float("cosh", fnp.cosh),
@@ -935,6 +988,8 @@ COMPARISONS = [
           _unique_consecutive(x, return_inverse, return_counts, dim)),
     _test("bincount", lambda x, weights=None, minlength=0:
           np.bincount(x, weights, minlength)),
+    _test("histogram", _histogram, returns=_named("histogram", ("hist", "bin_edges")),
+          check=_no_kernel("histogramdd")),
     _test("histc", lambda x, bins=100, min=0, max=0: np.histogram(
         x, bins, None if min == max == 0 else (min, max))[0].astype(x.dtype),
         check=_no_kernel("histogram_cpu")),
@@ -1124,6 +1179,11 @@ SHAPES = [
         method=False),
     Row("block_diag", lambda *tensors: _block_diag(tensors), PROMOTE, "BlockDiagBackward0",
         method=False),
+    Row("vander", _vander, KEEP, Labels(
+        lambda x, N=None, increasing=False: "CopySlices" if increasing else "FlipBackward0",
+        "FlipBackward0", "CopySlices"), method=False),
+    Row("unravel_index", _unravel_index, DATA, method=False, check=_integer_indices),
+    Row("gradient", _gradient, FLOAT, "CatBackward0", method=False),
     Row("tril_indices", lambda row, col, offset=0, *, dtype=None:
         np.stack(np.tril_indices(row, offset, col)).astype(np.int64), DATA, method=False),
     Row("triu_indices", lambda row, col, offset=0, *, dtype=None:

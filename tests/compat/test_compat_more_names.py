@@ -160,9 +160,29 @@ FUNCTIONAL = [
     "torch.index_put_(x.clone(), (torch.tensor([1]),), x[0] * 0)", "torch.sin_(x)",
 ]
 
-EXPRESSIONS = SHAPES + INPLACE_VIEWS + BITWISE + COMPARISONS_IN_PLACE
+WINDOWS = [
+    "torch.hann_window(5)", "torch.hann_window(6, False, dtype=torch.float64)",
+    "torch.hann_window(0)", "torch.hann_window(1)", "torch.hann_window(4, requires_grad=True)",
+    "torch.hann_window(5, dtype=torch.int64)", "torch.hann_window(-1)",
+    "torch.hamming_window(7)", "torch.hamming_window(5, True, 0.5, 0.4)",
+    "torch.hamming_window(4, False, dtype=torch.float64)", "torch.blackman_window(6)",
+    "torch.blackman_window(5, False)", "torch.bartlett_window(5)",
+    "torch.bartlett_window(2, False)", "torch.bartlett_window(6, dtype=torch.float64)",
+    "torch.kaiser_window(6)", "torch.kaiser_window(6, False, 5.0)", "torch.kaiser_window(1)",
+    "torch.kaiser_window(7, True, 2.5, dtype=torch.float64, requires_grad=True)",
+    "torch.range(1, 4)", "torch.range(0, 1, 0.1)", "torch.range(0, 1, 0.25, dtype=torch.float64)",
+    "torch.range(1, 4, dtype=torch.int64)", "torch.range(5, 1, -2)", "torch.range(4, 1)",
+    "torch.range(1, 4, 0)", "torch.range(1, float('inf'))",
+    "torch.logspace(0, 2, 3)", "torch.logspace(0, 2, 4, dtype=torch.float64)",
+    "torch.logspace(0, 2, 3, base=2)", "torch.logspace(0, 2, 3, dtype=torch.int64)",
+    "torch.logspace(-1.0, 1.0, 5, 3.0, requires_grad=True)", "torch.logspace(0, 1, 1)",
+    "torch.logspace(0, 1, 0)", "torch.logspace(0, 1, -1)",
+]
+
+EXPRESSIONS = SHAPES + INPLACE_VIEWS + BITWISE + COMPARISONS_IN_PLACE + WINDOWS
 
 
+@pytest.mark.filterwarnings("ignore:torch.range is deprecated:UserWarning")
 @pytest.mark.parametrize("expression", EXPRESSIONS)
 def test_name_matches_torch(expression):
     check(_case(expression), rtol=1e-5, atol=1e-6, messages=True)
@@ -235,3 +255,13 @@ def test_comparison_in_place_gives_both_inputs_zero_gradients():
 
 def test_the_result_of_a_comparison_must_fit_the_tensor():
     check(lambda torch: torch.zeros(3).lt_(torch.zeros(2, 3)), messages=True)
+
+
+def test_range_warns_that_it_is_deprecated_as_torch():
+    import torch
+
+    import compat
+    for library in (compat, torch):
+        with pytest.warns(UserWarning, match="torch.range is deprecated") as caught:
+            library.range(0, 3)
+        assert caught[0].filename == __file__

@@ -139,6 +139,10 @@ CASES = {
                            "return_inverse=True)"],
     "bincount": ["torch.bincount(torch.tensor([0, 2, 2, 5]))"],
     "histc": ["torch.histc(a, bins=4, min=-2, max=2)"],
+    "histogram": ["torch.histogram(a.detach(), 3)",
+                  "v.detach().histogram(torch.tensor([0., 2.5, 6.]))",
+                  "torch.histogram(a.detach(), 2, range=(0.0, 4.0), density=True)",
+                  "torch.histogram(p.detach(), 4, weight=p.detach() * 2)"],
     # reductions
     "logsumexp": ["a.logsumexp(1)", "torch.logsumexp(a, (0, 1), keepdim=True)"],
     "nansum": ["(a.log()).nansum()", "a.nansum(0)"],
@@ -292,6 +296,17 @@ CASES = {
     "dstack": ["torch.dstack([a, p])"],
     "column_stack": ["torch.column_stack([v, v * 2])"],
     "block_diag": ["torch.block_diag(a, m, v)"],
+    # (PyTorch's vander fails its own backward pass, its saved values updated in place:
+    # compared without one)
+    "vander": ["torch.vander(v.detach())", "torch.vander(v[:3].detach(), 4, True)",
+               "torch.vander(n[0])", "torch.vander(v, 0)", "torch.vander(v).grad_fn.name()",
+               "torch.vander(v, 3, True).grad_fn.name()"],
+    "unravel_index": ["torch.unravel_index(torch.tensor([4, 5, 6, -1]), (2, 3))",
+                      "torch.unravel_index(torch.tensor(7), [2, 3, 2])",
+                      "torch.unravel_index(n.abs(), 3)"],
+    "gradient": ["torch.gradient(v)", "torch.gradient(a, spacing=2.0)",
+                 "torch.gradient(b, spacing=[1.0, 0.5], dim=(0, 2))",
+                 "torch.gradient(c, dim=1, edge_order=2)", "torch.gradient(n)"],
     "tril_indices": ["torch.tril_indices(3, 3)", "torch.tril_indices(3, 4, 1)"],
     "triu_indices": ["torch.triu_indices(4, 3, -1)"],
     # products
@@ -438,7 +453,10 @@ ERRORS = [
     "a.index_reduce(1, torch.tensor([0, 1]), p[:, :2], 'sum')", "a.renorm(0, 1, 1.0)",
     "v.renorm(2, 0, 1.0)", "torch.unique_consecutive(a, dim=2)", "torch.frexp(n)",
     "torch.nextafter(n, n)",
-    "a.clone().float_power_(2)",
+    "a.clone().float_power_(2)", "torch.vander(a)", "torch.vander(v, -1)",
+    "torch.unravel_index(torch.tensor([1.0]), (2, 3))", "torch.histogram(n, 2)",
+    "torch.histogram(a.detach(), -1)", "torch.gradient(v, edge_order=3)",
+    "torch.gradient(v[:2], edge_order=2)", "torch.gradient(a, spacing=[1.0, 2.0], dim=1)",
 ]
 
 
