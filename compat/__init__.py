@@ -23,9 +23,9 @@ from ._dtypes import (bfloat16, bool, complex64, complex128, dtype, float16, flo
                       set_default_dtype, uint8)
 from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
                          HalfTensor, IntTensor, LongTensor, ShortTensor, arange, as_tensor,
-                         empty, empty_like, eye, from_numpy, full, full_like, linspace, ones,
-                         ones_like, tensor, zeros, zeros_like)
-from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled,
+                         asarray, empty, empty_like, eye, from_numpy, full, full_like, linspace,
+                         ones, ones_like, scalar_tensor, tensor, zeros, zeros_like)
+from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference,
                          is_inference_mode_enabled, no_grad, set_grad_enabled)
 from ._info import finfo, iinfo
 from .autograd.anomaly import is_anomaly_enabled
@@ -45,11 +45,15 @@ from ._random import (Generator, bernoulli, default_generator, get_rng_state, in
                       manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,
                       randn, randn_like, randperm, seed, set_rng_state)
 from ._record import result_type
-from ._runtime import (are_deterministic_algorithms_enabled, get_num_threads,
+from ._runtime import (are_deterministic_algorithms_enabled, get_float32_matmul_precision,
+                       get_num_interop_threads, get_num_threads,
                        is_deterministic_algorithms_warn_only_enabled, is_warn_always_enabled,
-                       set_num_threads, set_warn_always, use_deterministic_algorithms)
+                       set_float32_matmul_precision, set_flush_denormal,
+                       set_num_interop_threads, set_num_threads, set_warn_always,
+                       use_deterministic_algorithms)
 from ._serialization import load, save
 from ._tensor import Size, Tensor
+from ._typename import typename
 from . import _functional_names
 from ._torch_names import namespace as _namespace
 from ._windows import (bartlett_window, blackman_window, hamming_window, hann_window,

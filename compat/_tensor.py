@@ -24,6 +24,7 @@ import numpy as np
 
 from . import _device, _dtypes
 from ._dim_args import no_dimensions
+from ._grad_mode import OPEN_INFERENCE_BLOCKS, is_inference, note_if_inference
 from ._tape import TAPE, VERSION, leaf_node
 
 _new = object.__new__
@@ -42,6 +43,8 @@ def make(data, box=None, version=None, base=None):
     t._retains_grad = False
     if base is not None:
         _note_view(base, t)
+    if OPEN_INFERENCE_BLOCKS[0]:  # (one check outside inference_mode)
+        note_if_inference(t)
     return t
 
 
@@ -235,6 +238,8 @@ class Tensor:
 
     def data_ptr(self):
         return self._data.__array_interface__["data"][0]
+
+    is_inference = is_inference
 
     def storage_offset(self):
         """The element of its storage (the tensor it views, or its own) where it starts."""

@@ -1368,4 +1368,7 @@ NOT_PROVIDED = {
     "linalg.lu_factor": "funcgrad.numpy has no LU factorisation",
     "linalg.householder_product": "funcgrad.numpy has no Householder products",
     "linalg.ldl_factor": "funcgrad.numpy has no LDL factorisation",
+    "as_strided": "compat's views are NumPy views of their base's memory, whose updates are "
+                  "written back through element positions; views of arbitrary strides and "
+                  "offsets into a storage (and as_strided_) are not expressed",
 }

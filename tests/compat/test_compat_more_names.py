@@ -265,3 +265,131 @@ def test_range_warns_that_it_is_deprecated_as_torch():
         with pytest.warns(UserWarning, match="torch.range is deprecated") as caught:
             library.range(0, 3)
         assert caught[0].filename == __file__
+
+
+MISC = [
+    "torch.scalar_tensor(3)", "torch.scalar_tensor(3, dtype=torch.int64)",
+    "torch.scalar_tensor(True)", "torch.scalar_tensor(2.5, requires_grad=True)",
+    "torch.scalar_tensor(torch.tensor(2.0), dtype=torch.float64)",
+    "torch.typename(a)", "torch.typename(n.double())", "torch.typename(3)",
+    "torch.typename(np.float64(1))", "torch.typename(torch.nn.Parameter(torch.ones(1)))",
+    "torch.is_inference(a)", "a.is_inference()", "torch.get_float32_matmul_precision()",
+    "torch.set_flush_denormal(1)", "torch.set_num_interop_threads(0)",
+    "torch.set_num_interop_threads(2.0)", "torch.set_num_interop_threads(True)",
+    "torch.asarray(a) is a", "torch.asarray(n, copy=False) is n", "torch.asarray(a, copy=True)",
+    "torch.asarray(a, dtype=torch.float64)", "torch.asarray(n, dtype=torch.float64, copy=False)",
+    "torch.asarray(a * 2, requires_grad=True)", "torch.asarray(a, requires_grad=False)",
+    "torch.asarray(a, dtype=torch.float64, requires_grad=False)",
+    "torch.asarray(n.detach(), requires_grad=True)", "torch.asarray([1, 2])",
+    "torch.asarray([1.0, 2.0], dtype=torch.float64)", "torch.asarray(3)",
+    "torch.asarray([[1, 2], [3, 4]], copy=False)", "torch.asarray([1, 2], requires_grad=True)",
+    "torch.asarray(np.ones(2), requires_grad=True)",
+    "torch.asarray(np.arange(3), dtype=torch.float32, copy=False)",
+    "torch.asarray(np.arange(3), dtype=torch.float32)",
+]
+
+
+@pytest.mark.filterwarnings("ignore:torch.asarray. unspecified requires_grad:UserWarning")
+@pytest.mark.parametrize("expression", MISC)
+def test_misc_name_matches_torch(expression):
+    check(_case(expression), messages=True)
+
+
+def test_asarray_shares_memory_as_torch():
+    def case(torch):
+        array = np.arange(4.0)
+        t = torch.tensor([1.0, 2.0])
+        shared = torch.asarray(array)
+        array[0] = 7.0
+        copied = torch.asarray(array, copy=True)
+        array[1] = 8.0
+        return shared, copied, torch.asarray(t[1:])._base is t, torch.asarray(t) is t
+    check(case)
+
+
+def test_asarray_warns_when_it_returns_a_tensor_that_requires_grad():
+    import torch
+
+    import compat
+    for library in (compat, torch):  # (once a process: every time while warn_always is set)
+        x = library.ones(2, requires_grad=True)
+        library.set_warn_always(True)
+        try:
+            with pytest.warns(UserWarning, match="unspecified requires_grad now defaults"):
+                library.asarray(x)
+        finally:
+            library.set_warn_always(False)
+
+
+def test_tensors_made_in_inference_mode_are_inference_tensors():
+    def case(torch):
+        before = torch.ones(2)
+        with torch.inference_mode():
+            inside = torch.ones(2) * 3
+            with torch.inference_mode(False):
+                normal = torch.ones(1)
+        return (inside.is_inference(), torch.is_inference(inside), before.is_inference(),
+                normal.is_inference(), (before * 2).is_inference())
+    check(case)
+
+
+def test_settings_are_kept_and_reported():
+    def case(torch):
+        torch.set_float32_matmul_precision("high")
+        high = torch.get_float32_matmul_precision()
+        torch.set_float32_matmul_precision("highest")
+        return high, torch.get_float32_matmul_precision()
+    check(case)
+
+
+def test_an_unknown_matmul_precision_warns_and_changes_nothing():
+    import torch
+
+    import compat
+    for library in (compat, torch):
+        with pytest.warns(UserWarning, match="foo is not one of 'highest', 'high', or "
+                                             "'medium'; the currentsetFloat32MatmulPrecision"):
+            library.set_float32_matmul_precision("foo")
+        assert library.get_float32_matmul_precision() == "highest"
+
+
+def test_post_accumulate_grad_hook_runs_after_grad_is_accumulated():
+    def case(torch):
+        seen = []
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        handle = x.register_post_accumulate_grad_hook(
+            lambda t: seen.append((t is x, t.grad.clone())))
+        (x * 2).sum().backward()
+        (x * 3).sum().backward()
+        handle.remove()
+        (x * 5).sum().backward()
+        torch.autograd.grad((x * 2).sum(), x)  # no accumulation: no hook
+        return seen, x.grad
+    check(case)
+
+
+def test_post_accumulate_grad_hook_steps_an_optimizer_in_backward():
+    """The 'optimizer step in backward' recipe: each parameter steps as soon as its
+    gradient is ready, and drops it."""
+    def case(torch):
+        torch.manual_seed(0)
+        model = torch.nn.Linear(3, 2)
+        optimizers = {p: torch.optim.SGD([p], lr=0.1) for p in model.parameters()}
+
+        def step(p):
+            optimizers[p].step()
+            optimizers[p].zero_grad()
+        for p in model.parameters():
+            p.register_post_accumulate_grad_hook(step)
+        for _ in range(2):
+            model(torch.ones(4, 3)).pow(2).sum().backward()
+        return [p.detach().clone() for p in model.parameters()], [p.grad for p in
+                                                                 model.parameters()]
+    check(case)
+
+
+@pytest.mark.parametrize("expression", [
+    "(a * 2).register_post_accumulate_grad_hook(print)",
+    "n.register_post_accumulate_grad_hook(print)"])
+def test_post_accumulate_grad_hook_only_on_leaves_that_require_grad(expression):
+    check(lambda torch: eval(expression, _inputs(torch)), messages=True)
