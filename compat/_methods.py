@@ -103,7 +103,10 @@ def _install():
     for name, op in reflected.items():
         setattr(Tensor, f"__{name}__", _operator(op))
     inplace = {"iadd": _inplace.add_, "isub": _inplace.sub_, "imul": _inplace.mul_,
-               "itruediv": _inplace.div_, "ipow": _inplace.pow_}
+               "itruediv": _inplace.div_, "ipow": _inplace.pow_, "iand": _inplace.bitwise_and_,
+               "ior": _inplace.bitwise_or_, "ixor": _inplace.bitwise_xor_,
+               "ilshift": _inplace.bitwise_left_shift_,
+               "irshift": _inplace.bitwise_right_shift_}
     for name, op in inplace.items():
         setattr(Tensor, f"__{name}__", _operator(op))
     Tensor.__floordiv__ = _operator(_ops.floor_divide)
@@ -240,7 +243,8 @@ def _new_empty_strided(self, size, stride, *, dtype=None, requires_grad=False, d
     """An uninitialized tensor of `size` whose steps between elements are `stride`."""
     size, stride = tuple(size), tuple(stride)
     if len(size) != len(stride):
-        raise RuntimeError(f"mismatch in length of strides and shape")
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality "
+                           f"of strides ({len(stride)})")
     d = dtype or self.dtype
     span = 1 + sum((n - 1) * step for n, step in zip(size, stride)) if all(size) else 0
     memory = empty(span, dtype=d, device=device)._data

@@ -66,6 +66,7 @@ SHAPES = [
     "a[1].storage_offset()", "u[1, :, 2:].storage_offset()",
     "(a.new_empty_strided((2, 3), (1, 2)).stride(), a.new_empty_strided((2, 3), (1, 2)).dtype)",
     "a.new_empty_strided((2, 2), (2, 1), dtype=torch.float64).shape",
+    "a.new_empty_strided((2, 3), (1,))",
 ]
 
 INPLACE_VIEWS = [
@@ -115,15 +116,15 @@ FUNCTIONAL = [
     "torch.feature_alpha_dropout_(x.clone(), 0.3, True)", "torch.feature_dropout(x, 0.5, True)",
     "torch.feature_dropout_(x.clone(), 0.5, True)", "torch.dropout(x, 1.5, True)",
     "torch.alpha_dropout(x, -0.5, False)",
-    "torch.layer_norm(x, [4]) ** 2", "torch.layer_norm(x, (3, 4), w.reshape(-1)[:12].reshape(3, 4), "
-    "None, 1e-3, False)", "torch.group_norm(x, 3, w[:, 0, 0], w[:, 1, 1]) ** 2",
+    "torch.layer_norm(x, [4]) ** 2",
+    "torch.layer_norm(x, (3, 4), w.reshape(-1)[:12].reshape(3, 4), None, 1e-3, False)", "torch.group_norm(x, 3, w[:, 0, 0], w[:, 1, 1]) ** 2",
     "torch.batch_norm(x, w[:, 0, 0], None, None, None, True, 0.1, 1e-5, False)",
     "torch.batch_norm(x, None, None, torch.zeros(3), torch.ones(3), False, 0.1, 1e-5, True)",
     "torch.instance_norm(x, None, None, None, None, True, 0.1, 1e-5, False)",
     "torch.embedding(x[0], torch.tensor([0, 2, 1]))",
     "torch.embedding(x[0], torch.tensor([[0, 2], [1, 1]]), 1, True)",
-    "torch.bilinear(x[0], x[1], w.reshape(2, 3, 3)[:, :, :3].expand(2, 4, 3)[:, :, :]"
-    ".reshape(2, 4, 3)[:, :4, :3].repeat(1, 1, 2)[:, :, :4].contiguous()[:, :4, :4], None)",
+    "torch.bilinear(x[0], x[1], w.reshape(-1)[:16].reshape(1, 4, 4), None)",
+    "torch.bilinear(x[0], x[1], w.reshape(-1)[:16].reshape(1, 4, 4), w[0, 0, :1])",
     "torch.pdist(x[0])", "torch.pdist(x[0], 1)", "torch.pairwise_distance(x[0], x[1], 3)",
     "torch.pixel_shuffle(x.reshape(1, 4, 2, 3), 2)",
     "torch.pixel_unshuffle(x.reshape(1, 1, 4, 6), 2)", "torch.channel_shuffle(x, 3)",
@@ -221,6 +222,19 @@ def _version(t):
 @pytest.mark.parametrize("expression", INPLACE_VIEWS[:10] + ["a.clone().t_().t_()"])
 def test_inplace_views_take_torchs_strides_and_count_a_version(expression):
     check(_layout(expression))
+
+
+def test_bitwise_operators_in_place_update_the_tensor_itself():
+    def case(torch):
+        n = torch.tensor([[1, -2, 3], [0, 5, -6]])
+        alias = n
+        n &= 6
+        n |= torch.tensor([1, 0, 8])
+        n ^= 3
+        n <<= 2
+        n >>= torch.tensor([1, 2, 3])
+        return n is alias, n
+    check(case)
 
 
 def test_inplace_view_changes_the_tensor_itself_and_its_views_see_its_memory():
