@@ -31,14 +31,14 @@ from ._info import finfo, iinfo
 from .autograd.anomaly import is_anomaly_enabled
 from ._inplace import fill, fill_, zero_
 from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bitwise_and,
-                   bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift,
-                   bitwise_xor, bmm, broadcast_shapes, cat, clamp,
-                   clamp_max, clamp_min, clone, concat, conj, cos, cumsum, div, dot, eq, equal,
-                   exp, flatten, floor_divide, ge, gt, isnan, le, log, log_softmax, logical_not,
-                   lt, masked_fill, matmul, max, maximum, mean, min, minimum, mm, mul, mv, ne, neg,
-                   norm, positive, permute, pow, prod, reciprocal, relu, remainder, reshape, rsub,
-                   sigmoid, sin, softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh,
-                   transpose, unsqueeze, var, where)
+                   bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
+                   bmm, broadcast_shapes, cat, clamp, clamp_max, clamp_min, clone, concat,
+                   concatenate, conj, cos, cumsum, div, dot, eq, equal, exp, flatten, floor_divide,
+                   ge, gt, isnan, le, log, log_softmax, logical_not, lt, masked_fill, matmul, max,
+                   maximum, mean, min, minimum, mm, mul, mv, ne, neg, norm, positive, permute, pow,
+                   prod, reciprocal, relu, remainder, reshape, rsub, sigmoid, sin, softmax, sqrt,
+                   square, squeeze, stack, std, sub, sum, t, tanh, transpose, unsqueeze, var,
+                   where)
 from ._pieces import chunk, dsplit, hsplit, split, split_with_sizes, tensor_split, unbind, vsplit
 from ._printing import get_printoptions, set_printoptions
 from ._random import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
@@ -79,7 +79,6 @@ true_divide = div
 subtract = sub
 negative = neg
 absolute = abs
-concatenate = cat
 
 
 def get_default_device():

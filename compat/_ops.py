@@ -1330,6 +1330,11 @@ def cat(tensors, dim=0):
     return wrap(out, "CatBackward0", tuple(joined))
 
 
+def concatenate(tensors, dim=0, *, axis=None):
+    """cat, also taking NumPy's name `axis` for `dim` (as PyTorch's arguments do)."""
+    return cat(tensors, dim if axis is None else axis)
+
+
 def _joined_layout(value, tensors):
     """cat's or stack's result `value` laid out as PyTorch's: row-major, or channels_last
     where every input is (NumPy's keeps the inputs' order of dimensions)."""
@@ -1511,7 +1516,7 @@ __all__ = [
     "logical_not", "isnan", "equal", "allclose", "argmax", "argmin", "any", "all", "sum", "mean",
     "prod", "max", "min", "amax", "amin", "var", "std", "norm", "cumsum", "mm", "mv", "dot",
     "bmm", "matmul", "view", "reshape", "flatten", "t", "transpose", "permute", "expand",
-    "unsqueeze", "squeeze", "cat", "concat", "stack", "where", "masked_fill", "softmax",
+    "unsqueeze", "squeeze", "cat", "concat", "concatenate", "stack", "where", "masked_fill", "softmax",
     "log_softmax", "clone", "contiguous", "bitwise_and", "bitwise_or", "bitwise_xor",
     "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "broadcast_shapes",
 ]

@@ -53,6 +53,7 @@ def _case(expression):
 
 SHAPES = [
     "torch.concatenate([a, p], 1)", "torch.concatenate((a, p))",
+    "torch.concatenate([a, p], axis=1)", "torch.fill(a, torch.ones(2))",
     "torch.broadcast_shapes((2, 1), (3,))", "torch.broadcast_shapes(2, (3, 1), ())",
     "torch.broadcast_shapes()",
     "torch.split_with_sizes(a, [1, 2], 1)", "a.split_with_sizes([2, 0])",
