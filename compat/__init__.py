@@ -23,33 +23,45 @@ from ._dtypes import (bfloat16, bool, complex64, complex128, dtype, float16, flo
                       set_default_dtype, uint8)
 from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
                          HalfTensor, IntTensor, LongTensor, ShortTensor, arange, as_tensor,
-                         empty, empty_like, eye, from_numpy, full, full_like, linspace, ones,
-                         ones_like, tensor, zeros, zeros_like)
-from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled,
+                         asarray, empty, empty_like, eye, from_numpy, full, full_like, linspace,
+                         ones, ones_like, scalar_tensor, tensor, zeros, zeros_like)
+from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference,
                          is_inference_mode_enabled, no_grad, set_grad_enabled)
 from ._info import finfo, iinfo
 from .autograd.anomaly import is_anomaly_enabled
-from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bmm, cat, clamp,
-                   clamp_max, clamp_min, clone, concat, conj, cos, cumsum, div, dot, eq, equal,
-                   exp, flatten, floor_divide, ge, gt, isnan, le, log, log_softmax, logical_not,
-                   lt, masked_fill, matmul, max, maximum, mean, min, minimum, mm, mul, mv, ne, neg,
-                   norm, positive, permute, pow, prod, reciprocal, relu, remainder, reshape, rsub,
-                   sigmoid, sin, softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh,
-                   transpose, unsqueeze, var, where)
-from ._pieces import chunk, split, tensor_split, unbind
+from ._inplace import fill, fill_, zero_
+from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bitwise_and,
+                   bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
+                   bmm, broadcast_shapes, cat, clamp, clamp_max, clamp_min, clone, concat,
+                   concatenate, conj, cos, cumsum, div, dot, eq, equal, exp, flatten, floor_divide,
+                   ge, gt, isnan, le, log, log_softmax, logical_not, lt, masked_fill, matmul, max,
+                   maximum, mean, min, minimum, mm, mul, mv, ne, neg, norm, positive, permute, pow,
+                   prod, reciprocal, relu, remainder, reshape, rsub, sigmoid, sin, softmax, sqrt,
+                   square, squeeze, stack, std, sub, sum, t, tanh, transpose, unsqueeze, var,
+                   where)
+from ._pieces import chunk, dsplit, hsplit, split, split_with_sizes, tensor_split, unbind, vsplit
 from ._printing import get_printoptions, set_printoptions
 from ._random import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
                       manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,
                       randn, randn_like, randperm, seed, set_rng_state)
 from ._record import result_type
-from ._runtime import (are_deterministic_algorithms_enabled, get_num_threads,
+from ._runtime import (are_deterministic_algorithms_enabled, get_float32_matmul_precision,
+                       get_num_interop_threads, get_num_threads,
                        is_deterministic_algorithms_warn_only_enabled, is_warn_always_enabled,
-                       set_num_threads, set_warn_always, use_deterministic_algorithms)
+                       set_float32_matmul_precision, set_flush_denormal,
+                       set_num_interop_threads, set_num_threads, set_warn_always,
+                       use_deterministic_algorithms)
 from ._serialization import load, save
 from ._tensor import Size, Tensor
+from ._typename import typename
+from . import _functional_names
 from ._torch_names import namespace as _namespace
+from ._windows import (bartlett_window, blackman_window, hamming_window, hann_window,
+                       kaiser_window, logspace)
+from ._windows import range  # noqa: A004 -- torch.range
 
 globals().update(_namespace(""))  # the table's torch functions: einsum, gather, topk, ...
+globals().update(_functional_names.functions())  # torch.conv2d, torch.dropout, torch.sin_, ...
 
 float = float32  # noqa: A001 -- torch's aliases
 double = float64
@@ -107,6 +119,10 @@ def is_neg(input):
 
 def is_same_size(input, other):
     return input.is_same_size(other)
+
+
+def detach(input):
+    return input.detach()
 
 
 def is_storage(obj):

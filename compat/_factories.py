@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _device, _dtypes
 from ._fma import fused_multiply_add
+from ._runtime import warn_once
 from ._tensor import Size, Tensor, make, make_leaf
 from ._typename import typename
 
@@ -332,6 +333,58 @@ def as_tensor(data, dtype=None, device=None):
     return tensor(data, dtype=dtype, device=device)
 
 
+def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=False,
+                  requires_grad=False):
+    """A 0-d tensor holding the number `s`, in the default float dtype unless `dtype`."""
+    _device.check(device)
+    value = s.item() if isinstance(s, Tensor) else s
+    return _finish(np.asarray(value, _dtype(dtype).numpy), requires_grad)
+
+
+_UNSPECIFIED = object()
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=_UNSPECIFIED):
+    """`obj` as a tensor: a tensor itself (its history kept), or one sharing the memory of
+    an ndarray, where `dtype` allows and unless `copy`; else a copy (``copy=False`` refuses
+    to copy). A given `requires_grad` is set on the result, a leaf then."""
+    _device.check(device)
+    d = None if dtype is None else _dtypes.as_dtype(dtype)
+    if isinstance(obj, Tensor):
+        result = _tensor_as_array(obj, d, copy)
+    elif isinstance(obj, np.ndarray):
+        if copy is False and d is not None and d.numpy != obj.dtype:
+            raise ValueError(f"can't alias tensor with dtype "
+                             f"'{_dtypes.from_numpy_dtype(obj.dtype).scalar_name}' into dtype "
+                             f"'{d.scalar_name}'.")
+        result = as_tensor(obj.copy() if copy else obj, d)
+    elif copy is False:
+        raise ValueError("can't alias arbitrary sequence into a tensor.")
+    else:
+        result = make(_array_of(obj, d, "compat.asarray"))
+    if requires_grad is _UNSPECIFIED:
+        if result is obj and obj.requires_grad:
+            warn_once("torch.asarray: unspecified requires_grad now defaults to "
+                      "obj.requires_grad instead of False. Pass requires_grad=False "
+                      "explicitly to get the old behavior and silence this warning.",
+                      stacklevel=2)
+        return result
+    if not (requires_grad or result.is_leaf):
+        result = result.detach()
+    return result._require_grad(requires_grad, "Only Tensors of floating point and complex "
+                                               "dtype can require gradients")
+
+
+def _tensor_as_array(t, d, copy):
+    """A tensor as asarray gives it: itself, or converted (recorded) to `d`, or copied."""
+    if d is not None and d is not t.dtype:
+        if copy is False:
+            raise ValueError(f"can't alias tensor with dtype '{t.dtype.scalar_name}' into "
+                             f"dtype '{d.scalar_name}'.")
+        return t.to(d)
+    return t.clone() if copy else t
+
+
 _FROM_NUMPY = {d.numpy for d in _dtypes.ALL}
 # Their names in the order PyTorch's error lists them (then "and bool").
 _FROM_NUMPY_NAMES = ["float64", "float32", "float16", "complex64", "complex128", "int64",
@@ -407,7 +460,7 @@ BoolTensor = _tensor_type(_dtypes.bool)
 
 __all__ = [
     "ones", "zeros", "empty", "full", "eye", "arange", "linspace", "ones_like", "zeros_like",
-    "empty_like", "full_like", "tensor", "as_tensor", "from_numpy",
+    "empty_like", "full_like", "tensor", "as_tensor", "from_numpy", "scalar_tensor", "asarray",
     "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor", "ShortTensor",
     "CharTensor", "ByteTensor", "BoolTensor",
 ]

@@ -7,6 +7,7 @@ and, like PyTorch's, also undecorated (``@no_grad``).
 """
 import functools
 import threading
+import weakref
 
 
 class _State(threading.local):
@@ -17,6 +18,28 @@ class _State(threading.local):
 
 
 STATE = _State()
+
+# The tensors made inside inference_mode (PyTorch's inference tensors): id -> a weak
+# reference, the entry dropped with the tensor (a WeakSet would compare tensors, which
+# compare elementwise); and the inference_mode blocks open in any thread, so that making a
+# tensor outside them costs one check.
+_inference_tensors = {}
+OPEN_INFERENCE_BLOCKS = [0]
+
+
+def note_if_inference(t):
+    """Record `t`, a new tensor, as an inference tensor if it is made in inference mode."""
+    if STATE.inference:
+        key = id(t)
+        _inference_tensors[key] = weakref.ref(
+            t, lambda _, entries=_inference_tensors: entries.pop(key, None))
+
+
+def is_inference(input):
+    """Whether `input` was made inside inference_mode (not views or copies of it made
+    outside)."""
+    ref = _inference_tensors.get(id(input))
+    return ref is not None and ref() is input
 
 
 def is_grad_enabled():
@@ -90,9 +113,11 @@ class inference_mode(_GradMode):
         self._saved.append((STATE.enabled, STATE.inference))
         STATE.enabled = not self._mode
         STATE.inference = self._mode
+        OPEN_INFERENCE_BLOCKS[0] += 1
 
     def __exit__(self, *exc_info):
         STATE.enabled, STATE.inference = self._saved.pop()
+        OPEN_INFERENCE_BLOCKS[0] -= 1
 
 
 class set_grad_enabled:
@@ -122,4 +147,4 @@ class set_grad_enabled:
 
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
-           "is_inference_mode_enabled"]
+           "is_inference_mode_enabled", "is_inference"]

@@ -8,6 +8,7 @@ created on first access and cached on the node.
 import itertools
 import sys
 import warnings
+import weakref
 
 import numpy as np
 
@@ -316,6 +317,7 @@ def run_backward(outputs, gradients, retain_graph, create_graph, inputs=None):
                 alone = object()
                 unshared = sys.getrefcount(ct) == sys.getrefcount(alone)
                 quiet().run(_accumulate, t, ct, unshared)
+                _after_accumulating(t)
 
 
 def _grad_fn(self):
@@ -332,6 +334,39 @@ def _register_hook(self, hook):
         raise RuntimeError("cannot register a hook on a tensor that doesn't require "
                            "gradient")
     return register_tensor_hook(self._box.node, hook)
+
+
+# id(leaf) -> (a weak reference to the leaf, its post-accumulate-grad hooks by handle id);
+# an entry leaves with its leaf.
+_post_accumulate_hooks = {}
+
+
+def _register_post_accumulate_grad_hook(self, hook):
+    """Call ``hook(self)`` each time backward() has accumulated a gradient into this leaf's
+    .grad (where an optimizer step may follow at once). Returns a handle whose remove()
+    unregisters it."""
+    if self._box is None:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require "
+                           "gradient")
+    if self._box.node.parents:
+        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                           "tensors")
+    key = id(self)
+    if key not in _post_accumulate_hooks:
+        _post_accumulate_hooks[key] = (
+            weakref.ref(self, lambda _, entries=_post_accumulate_hooks: entries.pop(key, None)),
+            {})
+    hooks = _post_accumulate_hooks[key][1]
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    return handle
+
+
+def _after_accumulating(t):
+    entry = _post_accumulate_hooks.get(id(t))
+    if entry is not None and entry[0]() is t:
+        for hook in tuple(entry[1].values()):
+            as_user(hook, t)
 
 
 def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None,
@@ -352,6 +387,7 @@ def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs
 
 Tensor.grad_fn = property(_grad_fn)
 Tensor.register_hook = _register_hook
+Tensor.register_post_accumulate_grad_hook = _register_post_accumulate_grad_hook
 Tensor.backward = _backward
 
 

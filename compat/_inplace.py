@@ -13,11 +13,13 @@ import numpy as np
 
 import funcgrad.numpy as fnp
 
-from . import _dtypes
+from . import _dtypes, _record
 from ._grad_mode import STATE
-from ._ops import (abs, add, clamp, clamp_max, clamp_min, cos, div, exp, floor_divide, log,
-                   masked_fill, mul, neg, pow, reciprocal, relu, remainder, sigmoid, sin, sqrt,
-                   square, sub, tanh, to_dtype)
+from ._ops import (abs, add, bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or,
+                   bitwise_right_shift, bitwise_xor, clamp, clamp_max, clamp_min, cos, cumsum,
+                   div, eq, exp, floor_divide, ge, gt, le, log, logical_not, lt, masked_fill,
+                   mul, ne, neg, pow, reciprocal, relu, remainder, sigmoid, sin, sqrt, square,
+                   squeeze, sub, t, tanh, to_dtype, transpose, unsqueeze)
 from ._quiet import quiet
 from ._record import broadcast_error, edge, engine, new_nodes, operand, wrap
 from ._tape import TAPE, VERSION, privatize, retie_saved
@@ -418,6 +420,100 @@ floor_divide_ = inplace(floor_divide)
 
 
 zero_ = inplace(_zero_op, fill=lambda t: 0, overlap=False)
+
+
+def fill(input, value):
+    """torch.fill: a new tensor of input's shape and dtype holding `value` (a number or a
+    0-d tensor), of zero gradient to input."""
+    if isinstance(value, Tensor):
+        return _filled(input, _fill_value(value), "FillBackward1", (input, value))
+    return _filled(input, value, "FillBackward0", (input,))
+
+
+def reshaped(op, label):
+    """The in-place form ``t.op_(...)`` of the view operation `op` (t_, unsqueeze_, ...):
+    t itself takes the view's shape and strides, and its history the view's node, named
+    `label` (or ``label(*args)``), as PyTorch's in-place views (TBackward1, ...)."""
+    def update(t, *args, **kwargs):
+        recording = STATE.enabled and t._box is not None
+        check_inplace(t, recording)
+        result = op(alias_of(t) if recording else t, *args, **kwargs)
+        t._data = result._data
+        if recording:
+            result._box.node.label = label if type(label) is str else label(*args, **kwargs)
+            set_history(t, result._box.node)
+        t._version[VERSION] += 1
+        return t
+    update.__name__ = op.__name__ + "_"
+    return update
+
+
+def compared(op, stem):
+    """The in-place form ``t.op_(other)`` of a comparison: t holds the results in its own
+    dtype. Where t or a tensor `other` requires grad, PyTorch records the comparison's node
+    (`stem` + ``Backward0`` for a number, ``Backward1`` for a tensor) of zero gradient to
+    both."""
+    def update(t, other):
+        tensor = isinstance(other, Tensor)
+        recording = STATE.enabled and (t._box is not None or tensor and other._box is not None)
+        check_inplace(t, recording)
+        refuse_overlap(t, [other._data] if tensor else [])
+        values = op(t, other)
+        if values._data.shape != t._data.shape:
+            check_written_shape(t._data.shape, values._data.shape)
+        if not recording:
+            write(t, values._data)
+            return t
+        current = alias_of(t)
+        old = engine(current)
+        if tensor and other._box is not None:  # a zero gradient to other too
+            old = old + 0 * engine(other)
+        result = wrap(fnp.where(np.ones(t._data.shape, np.bool_), operand(values, t.dtype), old),
+                      f"{stem}Backward{int(tensor)}", (current, other) if tensor else (current,))
+        return assign(t, result, (current, other))
+    update.__name__ = op.__name__ + "_"
+    return update
+
+
+logical_not_ = inplace(logical_not)
+cumsum_ = inplace(cumsum)
+
+
+def _diagonal_filled(t, fill_value, wrap=False):
+    """t with its main diagonal set to `fill_value` (PyTorch's CopySlices, of zero gradient
+    there): the elements whose indices are all equal; of a tall matrix, with `wrap`, the
+    diagonal starts again every ncols + 1 rows."""
+    shape = t._data.shape
+    if len(shape) < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if len(shape) > 2 and len(set(shape)) > 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    mask = np.zeros(shape, np.bool_)
+    np.fill_diagonal(mask, True, wrap=wrap)
+    value = _fill_value(fill_value) if isinstance(fill_value, Tensor) else fill_value
+    return _record.wrap(fnp.where(mask, operand(value, t.dtype), engine(t)), "CopySlices", (t,))
+
+
+_fill_diagonal_ = inplace(_diagonal_filled, overlap=False)
+
+
+def fill_diagonal_(t, fill_value, wrap=False):
+    # PyTorch fills a view of t: a leaf that requires grad is refused as a view's base.
+    check_inplace(t, STATE.enabled and t._box is not None, view_message=True)
+    return _fill_diagonal_(t, fill_value, wrap)
+bitwise_and_ = inplace(bitwise_and)
+bitwise_or_ = inplace(bitwise_or)
+bitwise_xor_ = inplace(bitwise_xor)
+bitwise_not_ = inplace(bitwise_not)
+bitwise_left_shift_ = inplace(bitwise_left_shift)
+bitwise_right_shift_ = inplace(bitwise_right_shift)
+eq_, ne_, lt_ = compared(eq, "Eq"), compared(ne, "Ne"), compared(lt, "Lt")
+le_, gt_, ge_ = compared(le, "Le"), compared(gt, "Gt"), compared(ge, "Ge")
+t_ = reshaped(t, "TBackward1")
+transpose_ = swapaxes_ = swapdims_ = reshaped(transpose, "TransposeBackward1")
+unsqueeze_ = reshaped(unsqueeze, "UnsqueezeBackward1")
+squeeze_ = reshaped(squeeze, lambda dim=None: "SqueezeBackward3" if dim is None else
+                    "SqueezeBackward4" if isinstance(dim, int) else "SqueezeBackward5")
 
 
 def initializer(fill):

@@ -9,7 +9,7 @@ from ._factories import empty, full, ones, tensor, zeros
 from ._printing import format_tensor
 from ._record import with_number
 from ._runtime import warn_once
-from ._tensor import Tensor
+from ._tensor import Tensor, make_leaf
 
 # Methods that are the operation of the same name.
 _SAME_NAME = (
@@ -23,18 +23,23 @@ _SAME_NAME = (
     "max", "min", "amax", "amin", "var", "std", "norm", "cumsum", "mm", "mv", "dot", "bmm",
     "matmul", "view", "view_as", "reshape", "reshape_as", "flatten", "t", "transpose",
     "permute", "expand", "expand_as", "unsqueeze", "squeeze", "softmax", "log_softmax",
-    "masked_fill", "clone", "contiguous",
+    "masked_fill", "clone", "contiguous", "sum_to_size", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
     "add_", "sub_", "mul_", "div_", "pow_", "neg_", "exp_", "log_", "sqrt_", "tanh_",
     "sigmoid_", "relu_", "abs_", "clamp_", "clamp_min_", "clamp_max_", "fill_", "zero_",
     "copy_", "masked_fill_", "sin_", "cos_", "square_", "reciprocal_", "remainder_",
-    "floor_divide_",
+    "floor_divide_", "bitwise_and_", "bitwise_or_", "bitwise_xor_", "bitwise_not_",
+    "bitwise_left_shift_", "bitwise_right_shift_", "t_", "transpose_", "swapaxes_",
+    "swapdims_", "unsqueeze_", "squeeze_", "eq_", "ne_", "lt_", "le_", "gt_", "ge_",
+    "logical_not_", "cumsum_", "fill_diagonal_",
 )
 _ALIASES = {
     "multiply": "mul", "divide": "div", "true_divide": "div", "subtract": "sub",
     "negative": "neg", "absolute": "abs", "clip": "clamp", "clip_": "clamp_", "greater": "gt",
     "less": "lt", "greater_equal": "ge", "less_equal": "le", "not_equal": "ne",
     "multiply_": "mul_", "divide_": "div_", "subtract_": "sub_", "true_divide_": "div_",
-    "negative_": "neg_", "absolute_": "abs_",
+    "negative_": "neg_", "absolute_": "abs_", "greater_": "gt_", "less_": "lt_",
+    "greater_equal_": "ge_", "less_equal_": "le_", "not_equal_": "ne_",
 }
 
 
@@ -73,7 +78,7 @@ def _install():
         "pow": _ops.pow, "matmul": _ops.matmul, "mod": _ops.remainder,
         "and": _ops.bitwise_and, "or": _ops.bitwise_or, "xor": _ops.bitwise_xor,
         "eq": _ops.eq, "ne": _ops.ne, "lt": _ops.lt, "le": _ops.le, "gt": _ops.gt,
-        "ge": _ops.ge,
+        "ge": _ops.ge, "lshift": _ops.bitwise_left_shift, "rshift": _ops.bitwise_right_shift,
     }
     for name, op in binary.items():
         setattr(Tensor, f"__{name}__", _operator(op))
@@ -92,11 +97,16 @@ def _install():
         "rmatmul": lambda self, other: _ops.matmul(other, self),
         "rand": _ops.bitwise_and, "ror": _ops.bitwise_or, "rxor": _ops.bitwise_xor,
         "rmod": lambda self, other: _ops.remainder(other, self),
+        "rlshift": lambda self, other: _ops.bitwise_left_shift(other, self),
+        "rrshift": lambda self, other: _ops.bitwise_right_shift(other, self),
     }
     for name, op in reflected.items():
         setattr(Tensor, f"__{name}__", _operator(op))
     inplace = {"iadd": _inplace.add_, "isub": _inplace.sub_, "imul": _inplace.mul_,
-               "itruediv": _inplace.div_, "ipow": _inplace.pow_}
+               "itruediv": _inplace.div_, "ipow": _inplace.pow_, "iand": _inplace.bitwise_and_,
+               "ior": _inplace.bitwise_or_, "ixor": _inplace.bitwise_xor_,
+               "ilshift": _inplace.bitwise_left_shift_,
+               "irshift": _inplace.bitwise_right_shift_}
     for name, op in inplace.items():
         setattr(Tensor, f"__{name}__", _operator(op))
     Tensor.__floordiv__ = _operator(_ops.floor_divide)
@@ -128,6 +138,7 @@ def _install():
     Tensor.new_zeros = _new_factory(zeros)
     Tensor.new_empty = _new_factory(empty)
     Tensor.new_full = _new_full
+    Tensor.new_empty_strided = _new_empty_strided
     Tensor.new_tensor = _new_tensor
     _random.install_tensor_methods()
 
@@ -226,6 +237,20 @@ def _new_factory(factory):
                        device=device)
     new.__name__ = "new_" + factory.__name__
     return new
+
+
+def _new_empty_strided(self, size, stride, *, dtype=None, requires_grad=False, device=None):
+    """An uninitialized tensor of `size` whose steps between elements are `stride`."""
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality "
+                           f"of strides ({len(stride)})")
+    d = dtype or self.dtype
+    span = 1 + sum((n - 1) * step for n, step in zip(size, stride)) if all(size) else 0
+    memory = empty(span, dtype=d, device=device)._data
+    data = np.lib.stride_tricks.as_strided(memory, size, [step * memory.itemsize
+                                                          for step in stride])
+    return make_leaf(data, requires_grad)
 
 
 def _new_full(self, size, fill_value, *, dtype=None, requires_grad=False, device=None):

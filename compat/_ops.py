@@ -28,7 +28,7 @@ from ._record import (binary, broadcast_error, check_tensor, elementwise, engine
                       float_operand, operand, reduced, result_type, selected,
                       unary, with_number, wrap, wrap_view)
 from ._return_types import return_type
-from ._tensor import Tensor, make
+from ._tensor import Size, Tensor, make
 from ._typename import typename
 
 _int64, _bool, _float = _dtypes.int64, _dtypes.bool, _dtypes.FLOAT
@@ -587,6 +587,27 @@ def _logical(numpy_fn):
 bitwise_and = _logical(np.bitwise_and)
 bitwise_or = _logical(np.bitwise_or)
 bitwise_xor = _logical(np.bitwise_xor)
+
+
+def _shift(numpy_fn, kernel, beyond):
+    """A bit shift as PyTorch's: integer operands only (bool ones promote to an integer
+    first); a shift by a negative count or by the width of the type or more gives
+    `beyond(a)` (0 for a left shift, the sign for a right one), where NumPy's is undefined."""
+    def op(input, other):
+        dtype = result_type(input, other)
+        if dtype.category == _float or dtype is _dtypes.bool:
+            raise _dtypes.not_implemented_for(kernel, dtype)
+        a = np.asarray(input._data if isinstance(input, Tensor) else input, dtype.numpy)
+        b = np.asarray(other._data if isinstance(other, Tensor) else other, dtype.numpy)
+        out_of_range = (b < 0) | (b >= 8 * dtype.numpy.itemsize)
+        shifted = numpy_fn(a, np.where(out_of_range, 0, b))
+        return make(np.asarray(np.where(out_of_range, beyond(a), shifted), dtype.numpy))
+    op.__name__ = f"bitwise_{numpy_fn.__name__}"
+    return op
+
+
+bitwise_left_shift = _shift(np.left_shift, "lshift_cpu", lambda a: np.zeros_like(a))
+bitwise_right_shift = _shift(np.right_shift, "rshift_cpu", lambda a: np.where(a < 0, -1, 0))
 
 
 def bitwise_not(input):
@@ -1208,6 +1229,42 @@ def expand(input, *sizes):
     return _as_view(input, target, strides, "ExpandBackward0", fnp.broadcast_to, shape=target)
 
 
+def sum_to_size(input, *size):
+    """The sum of `input` over the dimensions that expanding `size` to its shape would
+    stretch or add: the input itself when its shape is `size`."""
+    size = tuple(shape_argument(size, "sum_to_size"))
+    shape = input._data.shape
+    lead = len(shape) - len(size)
+    if lead < 0 or builtins.any(n not in (1, shape[lead + i]) for i, n in enumerate(size)):
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+    if size == shape:
+        return input
+    dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(size)
+                                      if n == 1 and shape[lead + i] != 1)
+    out = sum(input, dims, keepdim=True) if dims else input
+    return view(out, *size) if lead else out
+
+
+def broadcast_shapes(*shapes):
+    """The shape tensors of `shapes` (sizes or ints) broadcast to, without making them."""
+    shapes = [(shape,) if isinstance(shape, numbers.Integral) else tuple(shape)
+              for shape in shapes]
+    result = [1] * builtins.max(map(len, shapes), default=0)
+    for index, shape in enumerate(shapes):
+        for position in range(-1, -len(shape) - 1, -1):
+            size = shape[position]
+            if size < 0:
+                raise ValueError("Attempting to broadcast a dimension with negative length!")
+            if size != 1 and result[position] not in (1, size):
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {size} at {position}! "
+                    f"Mismatching argument at index {index} had {shape}; but expected shape "
+                    f"should be broadcastable to {result}")
+            if size != 1:
+                result[position] = size
+    return Size(result)
+
+
 def expand_as(input, other):
     return expand(input, *other.shape)
 
@@ -1271,6 +1328,11 @@ def cat(tensors, dim=0):
     values = [operand(x, dtype) for x in joined]
     out = _joined_layout(fnp.concatenate(values, axis=axis), joined)
     return wrap(out, "CatBackward0", tuple(joined))
+
+
+def concatenate(tensors, dim=0, *, axis=None):
+    """cat, also taking NumPy's name `axis` for `dim` (as PyTorch's arguments do)."""
+    return cat(tensors, dim if axis is None else axis)
 
 
 def _joined_layout(value, tensors):
@@ -1454,6 +1516,7 @@ __all__ = [
     "logical_not", "isnan", "equal", "allclose", "argmax", "argmin", "any", "all", "sum", "mean",
     "prod", "max", "min", "amax", "amin", "var", "std", "norm", "cumsum", "mm", "mv", "dot",
     "bmm", "matmul", "view", "reshape", "flatten", "t", "transpose", "permute", "expand",
-    "unsqueeze", "squeeze", "cat", "concat", "stack", "where", "masked_fill", "softmax",
-    "log_softmax", "clone", "contiguous",
+    "unsqueeze", "squeeze", "cat", "concat", "concatenate", "stack", "where", "masked_fill", "softmax",
+    "log_softmax", "clone", "contiguous", "bitwise_and", "bitwise_or", "bitwise_xor",
+    "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "broadcast_shapes",
 ]

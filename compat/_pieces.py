@@ -64,6 +64,14 @@ def split(input, split_size_or_sections, dim=0):
     return _split_at(input, itertools.accumulate(sizes[:-1]), axis, "SplitWithSizesBackward0")
 
 
+def split_with_sizes(input, split_sizes, dim=0):
+    """split, with the sizes of the pieces only (PyTorch's own name for that overload)."""
+    if isinstance(split_sizes, numbers.Integral):
+        raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 2) must be "
+                        f"tuple of ints, not {typename(split_sizes)}")
+    return split(input, split_sizes, dim)
+
+
 def _split_evenly(input, size, dim):
     _not_a_number(input, "split expects at least a 1-dimensional tensor")
     if size < 0:
@@ -115,6 +123,32 @@ def tensor_split(input, indices_or_sections, dim=0):
                   for start, stop in zip(starts, stops)])
 
 
+def _split_along(name, dim, least):
+    """hsplit, vsplit or dsplit: tensor_split along `dim` of a tensor of `least` dimensions
+    or more, whose length there a number of sections must divide."""
+    def split_along(input, indices_or_sections):
+        check_tensor(input, name)
+        ndim = input._data.ndim
+        if ndim < least:
+            raise RuntimeError(f"torch.{name} requires a tensor with at least {least} "
+                               f"dimension, but got a tensor with {ndim} dimensions!")
+        axis = 0 if ndim == 1 and name == "hsplit" else dim
+        sections = _sections(indices_or_sections)
+        n = input._data.shape[axis]
+        if isinstance(sections, int) and sections and n % sections:
+            raise RuntimeError(f"torch.{name} attempted to split along dimension {axis}, but "
+                               f"the size of the dimension {n} is not divisible by the "
+                               f"split_size {sections}!")
+        return tensor_split(input, sections, axis)
+    split_along.__name__ = name
+    return split_along
+
+
+hsplit = _split_along("hsplit", 1, 1)
+vsplit = _split_along("vsplit", 0, 2)
+dsplit = _split_along("dsplit", 2, 3)
+
+
 def _sections(indices_or_sections):
     """tensor_split's sections (an int) or indices (a list of ints), as PyTorch takes them:
     also from an int64 tensor of zero or one dimension."""
@@ -163,4 +197,5 @@ def _axis(input, dim, function, position):
     return input._dim(dim)
 
 
-__all__ = ["chunk", "split", "tensor_split", "unbind"]
+__all__ = ["chunk", "split", "split_with_sizes", "tensor_split", "unbind", "hsplit", "vsplit",
+           "dsplit"]

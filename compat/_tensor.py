@@ -24,6 +24,7 @@ import numpy as np
 
 from . import _device, _dtypes
 from ._dim_args import no_dimensions
+from ._grad_mode import OPEN_INFERENCE_BLOCKS, is_inference, note_if_inference
 from ._tape import TAPE, VERSION, leaf_node
 
 _new = object.__new__
@@ -42,6 +43,8 @@ def make(data, box=None, version=None, base=None):
     t._retains_grad = False
     if base is not None:
         _note_view(base, t)
+    if OPEN_INFERENCE_BLOCKS[0]:  # (one check outside inference_mode)
+        note_if_inference(t)
     return t
 
 
@@ -153,6 +156,15 @@ class Tensor:
     def element_size(self):
         return self._data.itemsize
 
+    @property
+    def itemsize(self):
+        return self._data.itemsize
+
+    @property
+    def nbytes(self):
+        """The bytes of the tensor's elements (not of the storage a view shares)."""
+        return self._data.size * self._data.itemsize
+
     def is_floating_point(self):
         return self.dtype.is_floating_point
 
@@ -226,6 +238,13 @@ class Tensor:
 
     def data_ptr(self):
         return self._data.__array_interface__["data"][0]
+
+    is_inference = is_inference
+
+    def storage_offset(self):
+        """The element of its storage (the tensor it views, or its own) where it starts."""
+        base = self if self._base is None else self._base
+        return (self.data_ptr() - base.data_ptr()) // self._data.itemsize
 
     def _dim(self, dim, extra=0):
         """`dim` as a non-negative axis of this tensor (plus `extra` new axes)."""

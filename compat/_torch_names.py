@@ -24,6 +24,7 @@ from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 from . import (_dtypes, _fused, _gathering, _indexing, _layout, _order_statistics,
                _scaled_products, _scans, _windowed)
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
+from ._inplace import inplace
 from ._ops import refuse_integer_zero_divisor
 from ._record import result_type
 from ._return_types import return_type
@@ -675,6 +676,19 @@ def _heaviside(x, values):
     return np.where(x == 0, values, x > 0).astype(np.result_type(x, values))
 
 
+def _nextafter(x, other):
+    """The next float after x towards other, with PyTorch's derivatives: 1 for x (the step
+    is taken as nothing), 0 for other."""
+    step = np.nextafter(unbox_all(x), unbox_all(other)) - unbox_all(x)
+    return x + fnp.where(np.ones(step.shape, np.bool_), step, 0 * other)
+
+
+def _frexp(x):
+    """(mantissa, exponent): x = mantissa * 2 ** exponent, |mantissa| in [0.5, 1)."""
+    mantissa, exponent = fnp.frexp(x)
+    return mantissa, unbox_all(exponent).astype(np.int32)
+
+
 def _angle(x):
     """The argument of complex numbers; of real ones, PyTorch's ``x < 0 ? pi : 0`` (0 at
     -0.0, where NumPy's arctan2 gives pi), NaN at NaN, with a derivative 0 everywhere (sign's
@@ -811,6 +825,59 @@ def _test(name, compute, **options):
     return Row(name, compute, DATA, **options)
 
 
+def _histogram(x, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
+    if np.ndim(bins) == 0 and bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
+                           f"dimension 0")
+    hist, edges = np.histogram(x, bins, range, weights=weight, density=density)
+    return hist.astype(x.dtype), np.asarray(edges).astype(x.dtype)
+
+
+def _vander(x, N=None, increasing=False):
+    """The columns x ** (N - 1), ..., x, 1 (or from 1 up), in x's dtype for floats and
+    complex numbers, int64 for integers."""
+    if fnp.ndim(x) != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    if N is not None and N < 0:
+        raise RuntimeError("N must be non-negative.")
+    dtype = fnp.result_type(x)
+    return fnp.astype(fnp.vander(x, N, increasing), dtype if dtype.kind in "fc" else np.int64)
+
+
+def _unravel_index(indices, shape):
+    """The coordinates in `shape` of each flat index (taken modulo the length of the first
+    dimension, as PyTorch takes them)."""
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    steps = np.cumprod((1,) + shape[:0:-1])[::-1]
+    return tuple((np.floor_divide(indices, step) % length).astype(np.int64)
+                 for step, length in zip(steps, shape))
+
+
+def _integer_indices(indices, shape):
+    if isinstance(indices, Tensor) and indices.dtype.category >= _dtypes.FLOAT:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+
+
+def _gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """Central differences along each of `dims` (all by default) at `spacing` (one number,
+    or one for each dimension), one-sided ones of `edge_order` at the edges."""
+    dims = tuple(range(fnp.ndim(input))) if dim is None else (
+        (dim,) if isinstance(dim, int) else tuple(dim))
+    steps = list(spacing) if isinstance(spacing, (list, tuple)) else [spacing]
+    if len(steps) not in (1, len(dims)):
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or "
+                           f"it's spacing and dim arguments to have the same length, but got a "
+                           f"spacing argument of length {len(steps)} and a dim argument of "
+                           f"length {len(dims)}.")
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    if any(fnp.shape(input)[d] < edge_order + 1 for d in dims):
+        raise RuntimeError("torch.gradient expected each dimension size to be at least "
+                           "edge_order+1")
+    out = fnp.gradient(input, *steps, axis=dims, edge_order=edge_order)
+    return out if isinstance(out, tuple) else (out,)
+
+
 ELEMENTWISE = [
     _float("tan", fnp.tan), _float("asin", fnp.arcsin), _float("acos", fnp.arccos),
     _float("atan", fnp.arctan), _float("sinh", fnp.sinh), _float("cosh", fnp.cosh),
@@ -841,7 +908,7 @@ ELEMENTWISE = [
     Row("lerp", _fused.lerp, KEEP, _LERP_LABELS, inplace=True),
     Row("float_power", _float_power, KEEP, Labels(
         lambda x, exponent: "PowBackward1" if isinstance(exponent, Tensor) else "PowBackward0",
-        "PowBackward0", "PowBackward1")),
+        "PowBackward0", "PowBackward1"), inplace=True),
     _same("sign", _sign), _same("sgn", _sign, saves_inputs=True), _same("floor", fnp.floor),
     _same("ceil", fnp.ceil), _same("round", _round, _ROUND_LABELS), _same("trunc", fnp.trunc),
     _same("fix", fnp.trunc, "TruncBackward0"), _same("frac", _frac, check=_no_kernel("frac_cpu")),
@@ -850,7 +917,11 @@ ELEMENTWISE = [
     _same("fmin", _nan_ignoring(np.less_equal), inplace=False, saves_inputs=True),
     _same("nan_to_num", lambda x, nan=0.0, posinf=None, neginf=None:
           fnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf), saves_inputs=True),
-    Row("heaviside", _heaviside, DATA),  # no derivative in PyTorch either
+    Row("heaviside", _heaviside, DATA, inplace=True),  # no derivative in PyTorch either
+    _same("nextafter", _nextafter, inplace=True, check=_no_kernel("nextafter_cpu")),
+    Row("frexp", _frexp, KEEP, "FrexpBackward0", returns=_named("frexp", ("mantissa", "exponent")),
+        check=_floats_only(lambda dtype: RuntimeError(
+            "torch.frexp() only supports floating-point dtypes"))),
     Row("gcd", np.gcd, DATA, inplace=True), Row("lcm", np.lcm, DATA, inplace=True),
     _float("ldexp", lambda x, other: x * fnp.power(2.0, other)),
     _same("addcmul", lambda x, t1, t2, *, value=1: _fused.addcmul(x, t1, t2, value)),
@@ -894,8 +965,9 @@ COMPARISONS = [
           check=_same_dtypes_to_compare),
     _test("isfinite", np.isfinite), _test("isinf", np.isinf), _test("isposinf", np.isposinf),
     _test("isneginf", np.isneginf), _test("isreal", np.isreal), _test("signbit", np.signbit),
-    _test("logical_and", np.logical_and), _test("logical_or", np.logical_or),
-    _test("logical_xor", np.logical_xor),
+    _test("logical_and", np.logical_and, inplace=True),
+    _test("logical_or", np.logical_or, inplace=True),
+    _test("logical_xor", np.logical_xor, inplace=True),
     _test("greater", np.greater), _test("less", np.less), _test("greater_equal", np.greater_equal),
     _test("less_equal", np.less_equal), _test("not_equal", np.not_equal),
     _test("isin", lambda elements, test_elements, *, assume_unique=False, invert=False:
@@ -916,6 +988,8 @@ COMPARISONS = [
           _unique_consecutive(x, return_inverse, return_counts, dim)),
     _test("bincount", lambda x, weights=None, minlength=0:
           np.bincount(x, weights, minlength)),
+    _test("histogram", _histogram, returns=_named("histogram", ("hist", "bin_edges")),
+          check=_no_kernel("histogramdd")),
     _test("histc", lambda x, bins=100, min=0, max=0: np.histogram(
         x, bins, None if min == max == 0 else (min, max))[0].astype(x.dtype),
         check=_no_kernel("histogram_cpu")),
@@ -1099,11 +1173,17 @@ SHAPES = [
     Row("atleast_3d", fnp.atleast_3d, KEEP, "UnsqueezeBackward0", method=False, view=True),
     Row("hstack", lambda tensors: fnp.hstack(tensors), PROMOTE, "CatBackward0", method=False),
     Row("vstack", lambda tensors: fnp.vstack(tensors), PROMOTE, "CatBackward0", method=False),
+    Row("row_stack", lambda tensors: fnp.vstack(tensors), PROMOTE, "CatBackward0", method=False),
     Row("dstack", lambda tensors: fnp.dstack(tensors), PROMOTE, "CatBackward0", method=False),
     Row("column_stack", lambda tensors: fnp.column_stack(tensors), PROMOTE, "CatBackward0",
         method=False),
     Row("block_diag", lambda *tensors: _block_diag(tensors), PROMOTE, "BlockDiagBackward0",
         method=False),
+    Row("vander", _vander, KEEP, Labels(
+        lambda x, N=None, increasing=False: "CopySlices" if increasing else "FlipBackward0",
+        "FlipBackward0", "CopySlices"), method=False),
+    Row("unravel_index", _unravel_index, DATA, method=False, check=_integer_indices),
+    Row("gradient", _gradient, FLOAT, "CatBackward0", method=False),
     Row("tril_indices", lambda row, col, offset=0, *, dtype=None:
         np.stack(np.tril_indices(row, offset, col)).astype(np.int64), DATA, method=False),
     Row("triu_indices", lambda row, col, offset=0, *, dtype=None:
@@ -1247,6 +1327,34 @@ Tensor.real = property(FUNCTIONS["real"])  # attributes, not methods, in PyTorch
 Tensor.imag = property(FUNCTIONS["imag"])
 
 
+def _float_power_(self, exponent):
+    """float_power in place: only into a double (or complex double) tensor, as PyTorch."""
+    wide = _dtypes.complex128 if self.dtype.is_complex or (
+        isinstance(exponent, Tensor) and exponent.dtype.is_complex) else _dtypes.float64
+    if self.dtype is not wide:
+        raise RuntimeError(f"the base given to float_power_ has dtype {self.dtype.scalar_name} "
+                           f"but the operation's result requires dtype {wide.scalar_name}")
+    return _FLOAT_POWER_IN_PLACE(self, exponent)
+
+
+def _polygamma(self, n):
+    """Tensor.polygamma(n): torch.polygamma(n, self)."""
+    return FUNCTIONS["polygamma"](n, self)
+
+
+def _polygamma_in_place_op(self, n):
+    out = _polygamma(self, n)
+    if out._box is not None:  # PyTorch's name of the in-place overload
+        out._box.node.label = "PolygammaBackward1"
+    return out
+
+
+_FLOAT_POWER_IN_PLACE = Tensor.float_power_
+Tensor.float_power_ = _float_power_
+Tensor.polygamma = _polygamma
+Tensor.polygamma_ = inplace(_polygamma_in_place_op)
+
+
 def namespace(prefix):
     """The functions of torch namespace `prefix` ('' for torch itself), by short name."""
     return {row.short_name: FUNCTIONS[row.name] for row in ROWS
@@ -1260,4 +1368,7 @@ NOT_PROVIDED = {
     "linalg.lu_factor": "funcgrad.numpy has no LU factorisation",
     "linalg.householder_product": "funcgrad.numpy has no Householder products",
     "linalg.ldl_factor": "funcgrad.numpy has no LDL factorisation",
+    "as_strided": "compat's views are NumPy views of their base's memory, whose updates are "
+                  "written back through element positions; views of arbitrary strides and "
+                  "offsets into a storage (and as_strided_) are not expressed",
 }

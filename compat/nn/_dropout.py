@@ -75,7 +75,7 @@ def _drawn_in_memory_order(input, probability):
     return noise.permute(*np.argsort(order)) if input.dim() else noise
 
 
-def _feature_dropout(input, p, training, inplace):
+def feature_dropout(input, p, training, inplace):
     """Zero each channel (dimension 1) of each sample with probability p, and scale the
     rest by 1 / (1 - p)."""
     if input.dim() < 2:
@@ -94,10 +94,10 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
                            f"dimension, and an optional batch dimension (i.e. 2D or 3D "
                            f"inputs).")
     if input.dim() == 3:
-        return _feature_dropout(input, p, training, inplace)
+        return feature_dropout(input, p, training, inplace)
     if inplace:  # one draw per channel, as for a batch of one (PyTorch's node: a squeeze_)
         return _dropped(input, p, training, inplace, (input.shape[0], 1))
-    return _feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
+    return feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
 
 
 def _warn_unless_image_rank(input, spatial):
@@ -127,7 +127,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
                       "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise "
                       "dropout behavior, please switch to using dropout1d instead.",
                       UserWarning, stacklevel=2)
-    return _feature_dropout(input, p, training, inplace)
+    return feature_dropout(input, p, training, inplace)
 
 
 def dropout3d(input, p=0.5, training=True, inplace=False):
@@ -136,7 +136,7 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     check_probability(p)
     _warn_unless_image_rank(input, 3)
     if input.dim() == 5:
-        return _feature_dropout(input, p, training, inplace)
+        return feature_dropout(input, p, training, inplace)
     if inplace and input.dim():  # one draw per channel, as for a batch of one
         return _dropped(input, p, training, inplace, input.shape[:1] + (1,) * (input.dim() - 1))
-    return _feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
+    return feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
