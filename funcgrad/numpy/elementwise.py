@@ -211,15 +211,16 @@ class ElementwiseVJP:
     lists for a collection more a level, which compat's eager tape, holding nodes for as
     long as the program keeps their results, would pay for on every operation."""
 
-    __slots__ = ("name", "rules")
+    __slots__ = ("name", "rules", "as_given")
 
-    def __init__(self, name, slopes):
+    def __init__(self, name, slopes, as_given):
         self.name = name
         self.rules = slopes
+        self.as_given = as_given
 
     def save(self, ans, args, params, wanted):
         rules = self.rules
-        computed = as_computed(ans, args)
+        computed = args if self.as_given else as_computed(ans, args)
         # two arguments, the common case, without a loop (~0.3 us less a product by a number)
         if len(wanted) == 2 == len(rules):
             return (self._residual(rules[0], 0, ans, args, computed, wanted[0])
@@ -285,9 +286,9 @@ def _cotangent(slope, saved, shape, dtype, g):
     return None if v is None else unbroadcast(v, shape, dtype)
 
 
-def _elementwise_jvp(slope):
+def _elementwise_jvp(slope, as_given):
     def rule(t, ans, *args):
-        v = slope.apply(t, *slope.save(ans, *as_computed(ans, args)))
+        v = slope.apply(t, *slope.save(ans, *(args if as_given else as_computed(ans, args))))
         return None if v is None else _fit(v, ans)
     return rule
 
@@ -305,13 +306,16 @@ def _fit(tangent, ans):
 _ARG_NAMES = {1: ("x",), 2: ("x", "y"), 3: ("condition", "x", "y")}
 
 
-def define_rules(prim, *slopes):
+def define_rules(prim, *slopes, as_given=False):
     """Give elementwise `prim` its VJP and JVP rules from one slope per argument: a Slope
     or a function naming what it needs (`slope_of`); None leaves that argument
-    non-differentiable (an integer exponent, say)."""
+    non-differentiable (an integer exponent, say). The slopes see the arguments as NumPy
+    computed with them (`as_computed`), or `as_given` where they only multiply or divide
+    by them (arithmetic NumPy does at the result's precision itself, on lists too): the
+    four hottest operations skip the check."""
     slopes = [None if s is None else slope_of(s, _ARG_NAMES[len(slopes)]) for s in slopes]
-    prim.vjp = ElementwiseVJP(prim.name, slopes)
-    defjvp(prim, *(None if s is None else _elementwise_jvp(s) for s in slopes))
+    prim.vjp = ElementwiseVJP(prim.name, slopes, as_given)
+    defjvp(prim, *(None if s is None else _elementwise_jvp(s, as_given) for s in slopes))
 
 
 def unary_rules(prim, slope):
@@ -463,10 +467,11 @@ logaddexp = Ufunc(np.logaddexp)
 logaddexp2 = Ufunc(np.logaddexp2)
 
 
-define_rules(add, IDENTITY, IDENTITY)
-define_rules(subtract, IDENTITY, lambda v: -v)
-define_rules(multiply, lambda v, y: v * y, lambda v, x: v * x)
-define_rules(true_divide, lambda v, y: v / y, lambda v, ans, y: -(v * (ans / y)))
+define_rules(add, IDENTITY, IDENTITY, as_given=True)
+define_rules(subtract, IDENTITY, lambda v: -v, as_given=True)
+define_rules(multiply, lambda v, y: v * y, lambda v, x: v * x, as_given=True)
+define_rules(true_divide, lambda v, y: v / y, lambda v, ans, y: -(v * (ans / y)),
+             as_given=True)
 
 
 def _power_base_save(ans, x, y):
