@@ -38,9 +38,9 @@ from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bmm
                    transpose, unsqueeze, var, where)
 from ._pieces import chunk, split, tensor_split, unbind
 from ._printing import get_printoptions, set_printoptions
-from ._random import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
-                      manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,
-                      randn, randn_like, randperm, seed, set_rng_state)
+from ._random import (Generator, bernoulli, binomial, default_generator, get_rng_state,
+                      initial_seed, manual_seed, multinomial, normal, poisson, rand, rand_like,
+                      randint, randint_like, randn, randn_like, randperm, seed, set_rng_state)
 from ._record import result_type
 from ._runtime import (are_deterministic_algorithms_enabled, get_num_threads,
                        is_deterministic_algorithms_warn_only_enabled, is_warn_always_enabled,
