@@ -10,7 +10,7 @@ from .api import (bernoulli, binomial, install_tensor_methods, multinomial, norm
 from .generator import (Generator, default_generator, get_rng_state, initial_seed,
                         manual_seed, seed, set_rng_state)
 
-__all__ = ["Generator", "bernoulli", "binomial", "default_generator", "get_rng_state", "initial_seed",
-           "install_tensor_methods", "manual_seed", "multinomial", "normal", "poisson", "rand",
-           "rand_like", "randint", "randint_like", "randn", "randn_like", "randperm", "seed",
-           "set_rng_state"]
+__all__ = ["Generator", "bernoulli", "binomial", "default_generator", "get_rng_state",
+           "initial_seed", "install_tensor_methods", "manual_seed", "multinomial", "normal",
+           "poisson", "rand", "rand_like", "randint", "randint_like", "randn", "randn_like",
+           "randperm", "seed", "set_rng_state"]
