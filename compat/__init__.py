@@ -36,6 +36,9 @@ from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bmm
                    norm, positive, permute, pow, prod, reciprocal, relu, remainder, reshape, rsub,
                    sigmoid, sin, softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh,
                    transpose, unsqueeze, var, where)
+from ._legacy_linalg_api import (eig, geqrf, lstsq, lu, matrix_rank, orgqr, ormqr, solve, svd,
+                                 symeig)
+from ._legacy_linalg_api import install_tensor_methods as _install_legacy_linalg_methods
 from ._pieces import chunk, split, tensor_split, unbind
 from ._printing import get_printoptions, set_printoptions
 from ._random import (Generator, bernoulli, binomial, default_generator, get_rng_state,
@@ -50,6 +53,7 @@ from ._tensor import Size, Tensor
 from ._torch_names import namespace as _namespace
 
 globals().update(_namespace(""))  # the table's torch functions: einsum, gather, topk, ...
+_install_legacy_linalg_methods()
 
 float = float32  # noqa: A001 -- torch's aliases
 double = float64

@@ -21,8 +21,8 @@ import funcgrad.numpy.linalg as fla
 from funcgrad.core import Box, dtype_of, unbox_all
 from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 
-from . import (_dtypes, _fused, _gathering, _indexing, _layout, _order_statistics,
-               _scaled_products, _scans, _windowed)
+from . import (_dtypes, _fused, _gathering, _indexing, _layout, _legacy_linalg,
+               _order_statistics, _scaled_products, _scans, _windowed)
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._ops import refuse_integer_zero_divisor
 from ._record import result_type
@@ -547,6 +547,11 @@ def _cholesky(A, *, upper=False):
     if upper:   # PyTorch reads the upper triangle then (NumPy the lower one always)
         return fla.cholesky(fnp.conj(fnp.swapaxes(A, -1, -2)), upper=True)
     return fla.cholesky(A)
+
+
+def _legacy_cholesky(A, upper=False):
+    """torch.cholesky: `upper` positional, as linalg.cholesky's keyword."""
+    return _cholesky(A, upper=upper)
 
 
 def _slogdet(A):
@@ -1213,6 +1218,39 @@ LINALG = [
         _diagonal(A, offset, dim1, dim2), KEEP, "DiagonalBackward0", view=True),
 ]
 
+# torch's older names for factorisations and solves (torch.cholesky, lu_solve, ...).
+LEGACY_LINALG = [
+    Row("cholesky", _square(_legacy_linalg.positive_definite("cholesky", _legacy_cholesky),
+                            "cholesky"), FLOAT, "CholeskyBackward0",
+        check=_no_kernel("cholesky_cpu", half=True)),
+    Row("cholesky_solve", _legacy_linalg.cholesky_solve, FLOAT, "CholeskySolveBackward0",
+        check=_no_kernel("cholesky_solve_cpu", half=True)),
+    Row("cholesky_inverse", _legacy_linalg.cholesky_inverse, FLOAT,
+        "CholeskyInverseBackward0", check=_no_kernel("cholesky_inverse_cpu", half=True)),
+    Row("qr", lambda A, some=True: _qr(A, "reduced" if some else "complete"), FLOAT,
+        "LinalgQrBackward0", returns=_named("qr", ("Q", "R")),
+        check=_linalg_input("linalg.qr", _missing_kernel("geqrf_cpu"))),
+    Row("triangular_solve", _legacy_linalg.triangular_solve, FLOAT,
+        "TriangularSolveBackward0",
+        returns=_named("triangular_solve", ("solution", "cloned_coefficient")),
+        check=_no_kernel("triangular_solve_cpu", half=True)),
+    Row("matrix_exp", _square(fsl.expm, "linalg.matrix_exp"), FLOAT,
+        "LinalgMatrixExpBackward0", check=_expects_floats("linalg.matrix_exp")),
+    Row("linalg.matrix_exp", _square(fsl.expm, "linalg.matrix_exp"), FLOAT,
+        "LinalgMatrixExpBackward0", check=_expects_floats("linalg.matrix_exp")),
+    Row("linalg.lu_factor", _legacy_linalg.lu_factor, FLOAT, "LinalgLuFactorExBackward0",
+        returns=_named("linalg_lu_factor", ("LU", "pivots")),
+        check=_linalg_input("linalg.lu_factor", _missing_kernel("linalg_lu_factor_ex_cpu"))),
+    Row("_lu_with_info", _legacy_linalg.lu_with_info, FLOAT, "LinalgLuFactorExBackward0",
+        method=False, returns=_named("_lu_with_info", ("LU", "pivots", "info")),
+        check=_linalg_input("linalg.lu_factor", _missing_kernel("linalg_lu_factor_ex_cpu"))),
+    Row("lu_solve", _legacy_linalg.lu_solve, FLOAT, "LinalgLuSolveBackward0",
+        indices=("pivots",), check=_legacy_linalg.pivots_check("linalg.lu_solve", 2)),
+    Row("lu_unpack", _legacy_linalg.lu_unpack, KEEP, "LuUnpackBackward0", method=False,
+        returns=_named("lu_unpack", ("P", "L", "U")), indices=("pivots",),
+        check=_legacy_linalg.pivots_check("lu_unpack", 1)),
+]
+
 COMPLEX = [
     Row("real", _real, KEEP, method=False, view=True, passes_input=True),
     Row("imag", fnp.imag, KEEP, method=False, view=True),
@@ -1240,7 +1278,7 @@ FFT = [
 ]
 
 ROWS = (ELEMENTWISE + COMPARISONS + REDUCTIONS + INDEXING + SHAPES + PRODUCTS + LINALG
-        + COMPLEX + FFT)
+        + LEGACY_LINALG + COMPLEX + FFT)
 
 FUNCTIONS = install(ROWS)  # {"inv" or "linalg.inv": the function}, and Tensor's methods
 Tensor.real = property(FUNCTIONS["real"])  # attributes, not methods, in PyTorch
@@ -1255,9 +1293,6 @@ def namespace(prefix):
 
 # torch names funcgrad.numpy could express that compat leaves out, and names it cannot.
 NOT_PROVIDED = {
-    "linalg.matrix_exp": "funcgrad.numpy has no matrix exponential",
-    "linalg.lu": "funcgrad.numpy has no LU factorisation",
-    "linalg.lu_factor": "funcgrad.numpy has no LU factorisation",
     "linalg.householder_product": "funcgrad.numpy has no Householder products",
     "linalg.ldl_factor": "funcgrad.numpy has no LDL factorisation",
 }

@@ -1,0 +1,186 @@
+"""The computations of torch's older linear-algebra names (torch.cholesky_solve, lu_solve,
+lu_unpack, triangular_solve, ...) on funcgrad values, for the rows of `_torch_names`.
+
+PyTorch's pivots are LAPACK's, counted from 1, as int32: row i was swapped with row
+pivots[i] - 1 at step i.
+"""
+import warnings
+
+import numpy as np
+
+import funcgrad as fg
+import funcgrad.numpy as fnp
+import funcgrad.numpy.linalg as fla
+from funcgrad.core import unbox_all
+
+from ._scipy import linalg as fsl
+from ._table import LinAlgError
+
+
+def positive_definite(name, factor):
+    """`factor` (a Cholesky factorisation of its first argument), raising PyTorch's error
+    for a matrix that is not positive-definite: the first failing batch element and the
+    order of its first leading minor that is not."""
+    def checked(A, *args, **kwargs):
+        try:
+            return factor(A, *args, **kwargs)
+        except np.linalg.LinAlgError:
+            pass
+        matrices = unbox_all(A)
+        stack = matrices.reshape((-1,) + matrices.shape[-2:])
+        for index, matrix in enumerate(stack):
+            order = _first_failing_minor(matrix)
+            if order:
+                where = f"(Batch element {index}): " if matrices.ndim > 2 else ""
+                raise LinAlgError(
+                    f"{name}: {where}The factorization could not be completed because the "
+                    f"input is not positive-definite (the leading minor of order {order} is "
+                    f"not positive-definite).")
+        raise LinAlgError(f"{name}: the factorization could not be completed")
+    return checked
+
+
+def _first_failing_minor(matrix):
+    for order in range(1, matrix.shape[-1] + 1):
+        try:
+            np.linalg.cholesky(matrix[:order, :order])
+        except np.linalg.LinAlgError:
+            return order
+    return 0
+
+
+def _factor_with_full_gradient(factor, upper):
+    """The triangle of `factor` that LAPACK reads, whose gradient reaches every entry of
+    `factor`: PyTorch's derivatives of cholesky_solve and cholesky_inverse treat the factor
+    as the full matrix in ``L L^H`` (``U^H U``)."""
+    ignored = fnp.tril(factor, -1) if upper else fnp.triu(factor, 1)
+    return factor - fg.stop_gradient(ignored)
+
+
+def _gram(factor, upper):
+    """``L L^H`` for a lower factor, ``U^H U`` for an upper one."""
+    factor = _factor_with_full_gradient(factor, upper)
+    adjoint = fnp.conj(fnp.swapaxes(factor, -1, -2))
+    return adjoint @ factor if upper else factor @ adjoint
+
+
+def _require_square(A, name=""):
+    shape = fnp.shape(A)
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        prefix = f"{name}: " if name else ""
+        raise RuntimeError(f"{prefix}A must be batches of square matrices, but they are "
+                           f"{' by '.join(map(str, shape[-2:]))} matrices")
+
+
+def _broadcast_batches(A, B):
+    """A and B with their batch dimensions (all but the last two) broadcast together."""
+    batch = np.broadcast_shapes(fnp.shape(A)[:-2], fnp.shape(B)[:-2])
+    return (fnp.broadcast_to(A, batch + fnp.shape(A)[-2:]),
+            fnp.broadcast_to(B, batch + fnp.shape(B)[-2:]))
+
+
+def cholesky_solve(B, L, upper=False):
+    """X with ``A X = B`` for ``A = L L^H`` (``U^H U`` if `upper`)."""
+    _require_square(L)
+    A, B = _broadcast_batches(_gram(L, upper), B)
+    return fla.solve(A, B)
+
+
+def cholesky_inverse(L, upper=False):
+    """The inverse of ``L L^H`` (``U^H U`` if `upper`)."""
+    _require_square(L, "cholesky_inverse")
+    return fla.inv(_gram(L, upper))
+
+
+def triangular_solve(B, A, upper=True, transpose=False, unitriangular=False):
+    """(X with ``op(T) X = B``, a copy of A), T the `upper` (else lower) triangle of A and
+    op its transpose if `transpose`."""
+    _require_square(A)
+    A, B = _broadcast_batches(A, B)
+    solution = fsl.solve_triangular(A, B, trans=1 if transpose else 0, lower=not upper,
+                                    unit_diagonal=unitriangular)
+    return solution, A + 0
+
+
+def lu_with_info(A, pivot=True):
+    """(LU, pivots, info): L's strict lower triangle and U in one matrix, PyTorch's pivots
+    and LAPACK's info (k if U[k, k] is zero, counting from 1, the first such k; else 0)."""
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on "
+                           "the CPU")
+    _require_square(A, "compat.lu (rectangular matrices are not supported)")
+    with warnings.catch_warnings():  # (SciPy warns of a singular matrix; info reports it)
+        warnings.filterwarnings("ignore", "Diagonal number", RuntimeWarning)
+        packed, pivots = fsl.lu_factor(A)
+    zero = np.diagonal(unbox_all(packed), axis1=-2, axis2=-1) == 0
+    info = np.where(zero.any(axis=-1), zero.argmax(axis=-1) + 1, 0).astype(np.int32)
+    return packed, (np.asarray(pivots) + 1).astype(np.int32), info
+
+
+def lu_factor(A, *, pivot=True):
+    """linalg.lu_factor: (LU, pivots), refusing a singular matrix as PyTorch does."""
+    packed, pivots, info = lu_with_info(A, pivot)
+    for index, k in enumerate(info.ravel()):
+        if k:
+            where = f"(Batch element {index}): " if info.ndim else ""
+            raise RuntimeError(
+                f"torch.linalg.lu_factor: {where}U[{k},{k}] is zero and using it on lu_solve "
+                f"would result in a division by zero. If you still want to perform the "
+                f"factorization, consider calling linalg.lu(A, pivot) or "
+                f"linalg.lu_factor_ex(A, pivot)")
+    return packed, pivots
+
+
+def _row_order(pivots):
+    """For each matrix's pivots, the rows of ``P^T b``: the swaps applied in order."""
+    swaps = np.asarray(pivots, np.int64) - 1
+    order = np.broadcast_to(np.arange(swaps.shape[-1]), swaps.shape).copy()
+    for i in range(swaps.shape[-1]):
+        j = swaps[..., i:i + 1]
+        at_i, at_j = order[..., i:i + 1].copy(), np.take_along_axis(order, j, -1)
+        np.put_along_axis(order, j, at_i, -1)
+        order[..., i:i + 1] = at_j
+    return order
+
+
+def pivots_check(name, position):
+    """A row's check that the pivots (argument `position`, or ``pivots=``) are int32."""
+    def check(*args, **kwargs):
+        pivots = args[position] if len(args) > position else kwargs.get("pivots")
+        if unbox_all(pivots._data).dtype != np.int32:
+            raise RuntimeError(f"{name}: pivots should be a Tensor of scalar type "
+                               f"torch.int32")
+    return check
+
+
+def lu_solve(B, LU, pivots):
+    """X with ``A X = B`` from ``A``'s factorisation ``(LU, pivots)``."""
+    if fnp.shape(B)[-2] != fnp.shape(LU)[-1]:
+        raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
+                           f"AX = B ({'x'.join(map(str, fnp.shape(LU)[-2:]))} and "
+                           f"{'x'.join(map(str, fnp.shape(B)[-2:]))})")
+    LU, B = _broadcast_batches(LU, B)
+    order = np.broadcast_to(_row_order(unbox_all(pivots)), fnp.shape(LU)[:-1])
+    rows = fnp.take_along_axis(B, np.broadcast_to(order[..., None], fnp.shape(B)), axis=-2)
+    y = fsl.solve_triangular(LU, rows, lower=True, unit_diagonal=True)
+    return fsl.solve_triangular(LU, y, lower=False)
+
+
+def lu_unpack(LU, pivots, unpack_data=True, unpack_pivots=True):
+    """(P, L, U) with ``A = P L U`` from ``(LU, pivots)``; an empty tensor for each part not
+    unpacked."""
+    dtype = unbox_all(LU).dtype
+    empty = np.zeros((0,), dtype)
+    if unpack_pivots:
+        order = _row_order(unbox_all(pivots))
+        n = order.shape[-1]
+        # Row i of P^T is e_order[i], so P = I[order]^T.
+        permutation = np.swapaxes(np.eye(n, dtype=dtype)[order], -1, -2)
+    else:
+        permutation = empty
+    if not unpack_data:  # (empty, but recorded as PyTorch's L and U are)
+        nothing = fnp.reshape(LU, (-1,))[:0]
+        return permutation, nothing, nothing
+    n = fnp.shape(LU)[-1]
+    lower = fnp.tril(LU, -1) + np.eye(n, dtype=dtype)
+    return permutation, lower, fnp.triu(LU)
