@@ -57,7 +57,8 @@ _SVD_TYPE = return_type("svd", ("U", "S", "V"))
 
 def svd(input, some=True, compute_uv=True, *, out=None):
     """(U, S, V) with ``input = U diag(S) V^H``: V, not linalg.svd's Vh (U and V square if
-    not `some`, their extra columns without gradient); with ``compute_uv=False``, U and V are zero matrices (m x m, n x n) and only S is computed."""
+    not `some`, their extra columns without gradient); with ``compute_uv=False``, U and V
+    are zero matrices (m x m, n x n) and only S is computed."""
     if out is not None:
         raise TypeError("compat.svd(): out= is not supported; assign the result instead")
     if not compute_uv:
