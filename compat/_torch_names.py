@@ -21,8 +21,8 @@ import funcgrad.numpy.linalg as fla
 from funcgrad.core import Box, dtype_of, unbox_all
 from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 
-from . import (_dtypes, _fused, _gathering, _indexing, _layout, _legacy_linalg,
-               _order_statistics, _scaled_products, _scans, _windowed)
+from . import (_complex_build, _dtypes, _fused, _gathering, _indexing, _layout,
+               _legacy_linalg, _order_statistics, _scaled_products, _scans, _windowed)
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._ops import refuse_integer_zero_divisor
 from ._record import result_type
@@ -1257,6 +1257,13 @@ COMPLEX = [
     Row("angle", _angle, FLOAT, saves_inputs=True),
     Row("view_as_real", lambda x: fnp.stack([fnp.real(x), fnp.imag(x)], axis=-1), KEEP,
         "ViewAsRealBackward0", method=False),
+    # complex tensors from real ones (copies: compat's view_as_complex is not a view)
+    Row("complex", _complex_build.complex_from_parts, KEEP, "ComplexBackward0", method=False,
+        check=_complex_build.check_parts),
+    Row("polar", _complex_build.polar, KEEP, "PolarBackward0", method=False,
+        check=_complex_build.check_parts),
+    Row("view_as_complex", _complex_build.view_as_complex, KEEP, "ViewAsComplexBackward0",
+        method=False, check=_complex_build.check_view_as_complex),
 ]
 
 FFT = [

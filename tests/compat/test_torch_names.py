@@ -370,6 +370,9 @@ CASES = {
     "real": ["torch.real(torch.fft.fft(v))", "torch.fft.rfft(a).real", "torch.real(a)", "a.real"],
     "imag": ["torch.imag(torch.fft.fft(v))"],
     "angle": ["torch.fft.fft(v).angle()", "a.angle()"],
+    "complex": ["torch.view_as_real(torch.complex(a, p))"],
+    "polar": ["torch.view_as_real(torch.polar(a.abs(), p))"],
+    "view_as_complex": ["torch.view_as_real(torch.view_as_complex(torch.stack([v, v * 2], -1)))"],
     "view_as_real": ["torch.view_as_real(torch.fft.rfft(v))"],
     # torch.fft
     "fft.fft": ["torch.fft.fft(a).abs()", "torch.fft.fft(v, n=6).real"],
