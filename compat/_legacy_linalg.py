@@ -13,8 +13,53 @@ import funcgrad.numpy as fnp
 import funcgrad.numpy.linalg as fla
 from funcgrad.core import unbox_all
 
+from ._runtime import warn_once
 from ._scipy import linalg as fsl
 from ._table import LinAlgError
+
+_WILL_BE_REMOVED = "will be removed in a future PyTorch release."
+# PyTorch's warnings (once a process) that these names give way to torch.linalg's.
+_DEPRECATED = {
+    "cholesky": (
+        f"torch.cholesky is deprecated in favor of torch.linalg.cholesky and "
+        f"{_WILL_BE_REMOVED}\nL = torch.cholesky(A)\nshould be replaced with\n"
+        f"L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be "
+        f"replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce "
+        f"equivalent results for all valid (symmetric positive definite) inputs."),
+    "qr": (
+        f"torch.qr is deprecated in favor of torch.linalg.qr and {_WILL_BE_REMOVED}\n"
+        f"The boolean parameter 'some' has been replaced with a string parameter 'mode'.\n"
+        f"Q, R = torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, "
+        f"'reduced' if some else 'complete')"),
+    "_lu_with_info": (
+        f"torch.lu is deprecated in favor of torch.linalg.lu_factor / "
+        f"torch.linalg.lu_factor_ex and {_WILL_BE_REMOVED}\nLU, pivots = torch.lu(A, "
+        f"compute_pivots)\nshould be replaced with\nLU, pivots = torch.linalg.lu_factor(A, "
+        f"compute_pivots)\nand\nLU, pivots, info = torch.lu(A, compute_pivots, "
+        f"get_infos=True)\nshould be replaced with\nLU, pivots, info = "
+        f"torch.linalg.lu_factor_ex(A, compute_pivots)"),
+    # (PyTorch's text lacks the space before "and" in these two)
+    "lu_solve": (
+        f"torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand "
+        f"{_WILL_BE_REMOVED}\nNote that torch.linalg.lu_solve has its arguments reversed.\n"
+        f"X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\n"
+        f"X = torch.linalg.lu_solve(LU, pivots, B)"),
+    "triangular_solve": (
+        f"torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand "
+        f"{_WILL_BE_REMOVED}\ntorch.linalg.solve_triangular has its arguments reversed and "
+        f"does not return a copy of one of the inputs.\nX = torch.triangular_solve(B, "
+        f"A).solution\nshould be replaced with\nX = torch.linalg.solve_triangular(A, B)."),
+}
+
+
+def deprecated(name, check=None):
+    """A row's check that gives PyTorch's deprecation warning for `name`, then runs
+    `check` (if any)."""
+    def warned(*args, **kwargs):
+        warn_once(_DEPRECATED[name], stacklevel=3)
+        if check is not None:
+            check(*args, **kwargs)
+    return warned
 
 
 def positive_definite(name, factor):

@@ -7,6 +7,7 @@ losses that do not depend on the signs."""
 import warnings
 
 import pytest
+import torch
 
 import compat
 from compat_harness import assert_same_error, check
@@ -187,7 +188,25 @@ def test_householder_routines_are_refused_naming_the_alternative(name):
         getattr(compat.eye(3), name)()
 
 
-def test_deprecation_warnings_are_not_errors():
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        compat.cholesky(compat.eye(2))
+def _warnings_of(library, case):
+    library.set_warn_always(True)  # (PyTorch warns once a process otherwise)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            case(library)
+    finally:
+        library.set_warn_always(False)
+    return [str(w.message).split(" (Triggered internally")[0] for w in caught]
+
+
+@pytest.mark.parametrize("case", [
+    lambda L: L.cholesky(L.eye(2)),
+    lambda L: L.eye(2).qr(),
+    lambda L: L.lu(L.eye(2)),
+    lambda L: L.lu_solve(L.ones(2, 1), *L.linalg.lu_factor(L.eye(2))),
+    lambda L: L.triangular_solve(L.ones(2, 1), L.eye(2)),
+    lambda L: [L.svd(L.eye(2)), L.matrix_exp(L.eye(2)), L.cholesky_inverse(L.eye(2))],
+], ids=range(6))
+def test_deprecation_warnings(case):
+    want = _warnings_of(torch, case)
+    assert _warnings_of(compat, case) == want
