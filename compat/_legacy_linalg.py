@@ -14,6 +14,7 @@ import funcgrad.numpy.linalg as fla
 from funcgrad.core import unbox_all
 
 from ._runtime import warn_once
+from ._record import broadcast_error
 from ._scipy import linalg as fsl
 from ._table import LinAlgError
 
@@ -118,15 +119,31 @@ def _require_square(A, name=""):
 
 
 def _broadcast_batches(A, B):
-    """A and B with their batch dimensions (all but the last two) broadcast together."""
-    batch = np.broadcast_shapes(fnp.shape(A)[:-2], fnp.shape(B)[:-2])
+    """A and B with their batch dimensions (all but the last two) broadcast together, or
+    PyTorch's error (B being its tensor a)."""
+    batch_a, batch_b = fnp.shape(A)[:-2], fnp.shape(B)[:-2]
+    clash = broadcast_error(batch_b, batch_a)
+    if clash:
+        raise RuntimeError(clash)
+    batch = np.broadcast_shapes(batch_a, batch_b)
     return (fnp.broadcast_to(A, batch + fnp.shape(A)[-2:]),
             fnp.broadcast_to(B, batch + fnp.shape(B)[-2:]))
+
+
+def _check_sizes(name, A, B):
+    """B's rows against the n x n matrices A (PyTorch's check of cholesky_solve's and
+    triangular_solve's arguments)."""
+    a, b = fnp.shape(A), fnp.shape(B)
+    if len(b) < 2 or b[-2] != a[-1]:
+        raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is "
+                           f"{a[-2]} by {a[-1]} but each b matrix is "
+                           f"{' by '.join(map(str, b[-2:]))}")
 
 
 def cholesky_solve(B, L, upper=False):
     """X with ``A X = B`` for ``A = L L^H`` (``U^H U`` if `upper`)."""
     _require_square(L)
+    _check_sizes("cholesky_solve", L, B)
     A, B = _broadcast_batches(_gram(L, upper), B)
     return fla.solve(A, B)
 
@@ -141,6 +158,7 @@ def triangular_solve(B, A, upper=True, transpose=False, unitriangular=False):
     """(X with ``op(T) X = B``, a copy of A), T the `upper` (else lower) triangle of A and
     op its transpose if `transpose`."""
     _require_square(A)
+    _check_sizes("triangular_solve", A, B)
     A, B = _broadcast_batches(A, B)
     solution = fsl.solve_triangular(A, B, trans=1 if transpose else 0, lower=not upper,
                                     unit_diagonal=unitriangular)
@@ -148,18 +166,43 @@ def triangular_solve(B, A, upper=True, transpose=False, unitriangular=False):
 
 
 def lu_with_info(A, pivot=True):
-    """(LU, pivots, info): L's strict lower triangle and U in one matrix, PyTorch's pivots
-    and LAPACK's info (k if U[k, k] is zero, counting from 1, the first such k; else 0)."""
+    """(LU, pivots, info) of an m x n matrix: L's strict lower triangle and U in one m x n
+    matrix, PyTorch's min(m, n) pivots and LAPACK's info (k if U[k, k] is zero, counting
+    from 1, the first such k; else 0)."""
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on "
                            "the CPU")
-    _require_square(A, "compat.lu (rectangular matrices are not supported)")
+    m, n = fnp.shape(A)[-2:]
     with warnings.catch_warnings():  # (SciPy warns of a singular matrix; info reports it)
         warnings.filterwarnings("ignore", "Diagonal number", RuntimeWarning)
-        packed, pivots = fsl.lu_factor(A)
+        permutation, lower, upper = fsl.lu(A)
+    strict_lower = fnp.tril(lower, -1)
+    if m > n:   # L is m x n, U n x n
+        packed = strict_lower + fnp.concatenate(
+            [upper, np.zeros(fnp.shape(A)[:-2] + (m - n, n), unbox_all(upper).dtype)], -2)
+    else:       # L is m x m, U m x n
+        packed = upper + fnp.concatenate(
+            [strict_lower, np.zeros(fnp.shape(A)[:-2] + (m, n - m), unbox_all(upper).dtype)],
+            -1)
     zero = np.diagonal(unbox_all(packed), axis1=-2, axis2=-1) == 0
     info = np.where(zero.any(axis=-1), zero.argmax(axis=-1) + 1, 0).astype(np.int32)
-    return packed, (np.asarray(pivots) + 1).astype(np.int32), info
+    # Column i of P holds the row of A that became row i of L U.
+    rows = np.argmax(unbox_all(permutation), axis=-2)
+    return packed, _swaps(rows, min(m, n)), info
+
+
+def _swaps(rows, steps):
+    """LAPACK's pivots (from 1) for the row order `rows`: at step i, row i was swapped with
+    the row that then held rows[i] (unique, as it is at or below i)."""
+    current = np.broadcast_to(np.arange(rows.shape[-1]), rows.shape).copy()
+    pivots = np.empty(rows.shape[:-1] + (steps,), np.int32)
+    for i in range(steps):
+        j = np.argmax(current == rows[..., i:i + 1], axis=-1)[..., None]
+        at_i = current[..., i:i + 1].copy()
+        current[..., i:i + 1] = np.take_along_axis(current, j, -1)
+        np.put_along_axis(current, j, at_i, -1)
+        pivots[..., i] = j[..., 0] + 1
+    return pivots
 
 
 def lu_factor(A, *, pivot=True):
@@ -176,10 +219,11 @@ def lu_factor(A, *, pivot=True):
     return packed, pivots
 
 
-def _row_order(pivots):
-    """For each matrix's pivots, the rows of ``P^T b``: the swaps applied in order."""
+def _row_order(pivots, rows):
+    """For each matrix's pivots, the order of its `rows` rows in ``P^T b``: the swaps
+    applied in order."""
     swaps = np.asarray(pivots, np.int64) - 1
-    order = np.broadcast_to(np.arange(swaps.shape[-1]), swaps.shape).copy()
+    order = np.broadcast_to(np.arange(rows), swaps.shape[:-1] + (rows,)).copy()
     for i in range(swaps.shape[-1]):
         j = swaps[..., i:i + 1]
         at_i, at_j = order[..., i:i + 1].copy(), np.take_along_axis(order, j, -1)
@@ -200,12 +244,14 @@ def pivots_check(name, position):
 
 def lu_solve(B, LU, pivots):
     """X with ``A X = B`` from ``A``'s factorisation ``(LU, pivots)``."""
+    _require_square(LU, "torch.linalg.lu_solve")
     if fnp.shape(B)[-2] != fnp.shape(LU)[-1]:
         raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
                            f"AX = B ({'x'.join(map(str, fnp.shape(LU)[-2:]))} and "
                            f"{'x'.join(map(str, fnp.shape(B)[-2:]))})")
     LU, B = _broadcast_batches(LU, B)
-    order = np.broadcast_to(_row_order(unbox_all(pivots)), fnp.shape(LU)[:-1])
+    order = np.broadcast_to(_row_order(unbox_all(pivots), fnp.shape(LU)[-2]),
+                            fnp.shape(LU)[:-1])
     rows = fnp.take_along_axis(B, np.broadcast_to(order[..., None], fnp.shape(B)), axis=-2)
     y = fsl.solve_triangular(LU, rows, lower=True, unit_diagonal=True)
     return fsl.solve_triangular(LU, y, lower=False)
@@ -215,17 +261,17 @@ def lu_unpack(LU, pivots, unpack_data=True, unpack_pivots=True):
     """(P, L, U) with ``A = P L U`` from ``(LU, pivots)``; an empty tensor for each part not
     unpacked."""
     dtype = unbox_all(LU).dtype
+    m, n = fnp.shape(LU)[-2:]
+    k = min(m, n)
     empty = np.zeros((0,), dtype)
     if unpack_pivots:
-        order = _row_order(unbox_all(pivots))
-        n = order.shape[-1]
+        order = _row_order(unbox_all(pivots), m)
         # Row i of P^T is e_order[i], so P = I[order]^T.
-        permutation = np.swapaxes(np.eye(n, dtype=dtype)[order], -1, -2)
+        permutation = np.swapaxes(np.eye(m, dtype=dtype)[order], -1, -2)
     else:
         permutation = empty
     if not unpack_data:  # (empty, but recorded as PyTorch's L and U are)
         nothing = fnp.reshape(LU, (-1,))[:0]
         return permutation, nothing, nothing
-    n = fnp.shape(LU)[-1]
-    lower = fnp.tril(LU, -1) + np.eye(n, dtype=dtype)
-    return permutation, lower, fnp.triu(LU)
+    lower = fnp.tril(LU, -1)[..., :k] + np.eye(m, k, dtype=dtype)
+    return permutation, lower, fnp.triu(LU)[..., :k, :]

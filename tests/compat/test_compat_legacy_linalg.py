@@ -117,6 +117,17 @@ def test_lu_solve_and_unpack(shape, dtype):
     check(case, rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 2), (2, 2, 6)])
+def test_lu_of_rectangular_matrices(shape):
+    def case(L):
+        A = _matrix(L, shape, "float64")
+        LU, pivots = L.lu(A)
+        P, lower, upper = L.lu_unpack(LU, pivots)
+        (lower.square().sum() + upper.square().sum()).backward()
+        return LU, pivots, P, lower, upper, L.linalg.lu_factor(A).pivots, A.grad
+    check(case)
+
+
 def test_lu_of_singular_matrices_reports_infos():
     def case(L):
         A = L.tensor([[[1.0, 2.0], [2.0, 4.0]], [[0.0, 0.0], [0.0, 0.0]],
@@ -175,7 +186,12 @@ def test_matrix_exp(dtype):
     lambda L: L.eye(3).lstsq(L.eye(3)),
     lambda L: L.eye(3).symeig(),
     lambda L: L.eye(3).eig(),
-], ids=range(21))
+    lambda L: L.lu_solve(L.ones(3, 1), *L.linalg.lu_factor(L.ones(3, 2))),
+    lambda L: L.lu_solve(L.ones(2, 3, 1), *L.linalg.lu_factor(L.eye(3).expand(3, 3, 3))),
+    lambda L: L.cholesky_solve(L.ones(2, 3, 1), L.eye(3).expand(3, 3, 3)),
+    lambda L: L.cholesky_solve(L.ones(2, 1), L.eye(3)),
+    lambda L: L.triangular_solve(L.ones(3, 2), L.eye(2)),
+], ids=range(26))
 def test_errors(case):
     assert_same_error(case)
 
