@@ -8,6 +8,7 @@ torch.empty_like does.
 """
 import math
 import numbers
+import warnings
 
 import numpy as np
 
@@ -530,6 +531,14 @@ def binomial(count, prob, generator=None):
     if trials.dtype == np.float16:
         raise _not_implemented("binomial_cpu", trials.dtype)
     shape = _broadcast_shape(trials.shape, chances.shape)
+    if shape != trials.shape and trials.size:
+        # PyTorch's kernel writes into a result shaped like count, which it then resizes.
+        warnings.warn(f"An output with one or more elements was resized since it had shape "
+                      f"{list(trials.shape)}, which does not match the required output shape "
+                      f"{list(shape)}. This behavior is deprecated, and in a future PyTorch "
+                      f"release outputs will not be resized unless they have zero elements. "
+                      f"You can explicitly reuse an out tensor t by resizing it, inplace, to "
+                      f"zero elements with t.resize_(0).", UserWarning, stacklevel=2)
     for values, name in ((trials, "count"), (chances, "prob")):
         _refuse_infinite(values, "binomial", name)
     flat = [np.broadcast_to(values, shape).ravel() for values in (trials, chances)]

@@ -92,6 +92,14 @@ def test_binomial_of_large_counts_and_broadcasting():
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", "An output with one or more elements was resized")
         assert_same_draws(case)
+    for shapes in [((2, 1), (3,)), ((), (2,))]:
+        said = []
+        for library in (torch, compat):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                library.binomial(library.ones(shapes[0]), library.ones(shapes[1]))
+            said.append([str(w.message).split(" (Triggered internally")[0] for w in caught])
+        assert said[0] == said[1] and len(said[0]) == 1
 
 
 def test_gradients_poisson_zero_binomial_not_implemented():
