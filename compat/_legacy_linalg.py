@@ -140,26 +140,27 @@ def _check_sizes(name, A, B):
                            f"{' by '.join(map(str, b[-2:]))}")
 
 
-def cholesky_solve(B, L, upper=False):
-    """X with ``A X = B`` for ``A = L L^H`` (``U^H U`` if `upper`)."""
-    _require_square(L)
-    _check_sizes("cholesky_solve", L, B)
-    A, B = _broadcast_batches(_gram(L, upper), B)
+def cholesky_solve(input, input2, upper=False):
+    """X with ``A X = B`` for B = `input` and ``A = L L^H`` (``U^H U`` if `upper`), L =
+    `input2` (PyTorch's names)."""
+    _require_square(input2)
+    _check_sizes("cholesky_solve", input2, input)
+    A, B = _broadcast_batches(_gram(input2, upper), input)
     return fla.solve(A, B)
 
 
-def cholesky_inverse(L, upper=False):
-    """The inverse of ``L L^H`` (``U^H U`` if `upper`)."""
-    _require_square(L, "cholesky_inverse")
-    return fla.inv(_gram(L, upper))
+def cholesky_inverse(input, upper=False):
+    """The inverse of ``L L^H`` (``U^H U`` if `upper`) for L = `input`."""
+    _require_square(input, "cholesky_inverse")
+    return fla.inv(_gram(input, upper))
 
 
-def triangular_solve(B, A, upper=True, transpose=False, unitriangular=False):
-    """(X with ``op(T) X = B``, a copy of A), T the `upper` (else lower) triangle of A and
-    op its transpose if `transpose`."""
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):
+    """(X with ``op(T) X = B``, a copy of A) for B = `input`, T the `upper` (else lower)
+    triangle of A and op its transpose if `transpose`."""
     _require_square(A)
-    _check_sizes("triangular_solve", A, B)
-    A, B = _broadcast_batches(A, B)
+    _check_sizes("triangular_solve", A, input)
+    A, B = _broadcast_batches(A, input)
     solution = fsl.solve_triangular(A, B, trans=1 if transpose else 0, lower=not upper,
                                     unit_diagonal=unitriangular)
     return solution, A + 0
@@ -233,17 +234,18 @@ def _row_order(pivots, rows):
 
 
 def pivots_check(name, position):
-    """A row's check that the pivots (argument `position`, or ``pivots=``) are int32."""
+    """A row's check that the pivots (argument `position`, or ``LU_pivots=``) are int32."""
     def check(*args, **kwargs):
-        pivots = args[position] if len(args) > position else kwargs.get("pivots")
+        pivots = args[position] if len(args) > position else kwargs.get("LU_pivots")
         if unbox_all(pivots._data).dtype != np.int32:
             raise RuntimeError(f"{name}: pivots should be a Tensor of scalar type "
                                f"torch.int32")
     return check
 
 
-def lu_solve(B, LU, pivots):
-    """X with ``A X = B`` from ``A``'s factorisation ``(LU, pivots)``."""
+def lu_solve(input, LU_data, LU_pivots):
+    """X with ``A X = B`` (B = `input`) from ``A``'s factorisation ``(LU, pivots)``."""
+    B, LU, pivots = input, LU_data, LU_pivots
     _require_square(LU, "torch.linalg.lu_solve")
     if fnp.shape(B)[-2] != fnp.shape(LU)[-1]:
         raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
@@ -257,9 +259,10 @@ def lu_solve(B, LU, pivots):
     return fsl.solve_triangular(LU, y, lower=False)
 
 
-def lu_unpack(LU, pivots, unpack_data=True, unpack_pivots=True):
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     """(P, L, U) with ``A = P L U`` from ``(LU, pivots)``; an empty tensor for each part not
     unpacked."""
+    LU, pivots = LU_data, LU_pivots
     dtype = unbox_all(LU).dtype
     m, n = fnp.shape(LU)[-2:]
     k = min(m, n)

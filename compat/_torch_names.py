@@ -1219,15 +1219,18 @@ LINALG = [
 ]
 
 # torch's older names for factorisations and solves (torch.cholesky, lu_solve, ...).
+_LEGACY_CHOLESKY = _square(_legacy_linalg.positive_definite("cholesky", _legacy_cholesky),
+                           "cholesky")
+_MATRIX_EXP = _square(fsl.expm, "linalg.matrix_exp")
 LEGACY_LINALG = [
-    Row("cholesky", _square(_legacy_linalg.positive_definite("cholesky", _legacy_cholesky),
-                            "cholesky"), FLOAT, "CholeskyBackward0",
+    Row("cholesky", lambda input, upper=False: _LEGACY_CHOLESKY(input, upper), FLOAT,
+        "CholeskyBackward0",
         check=_legacy_linalg.deprecated("cholesky", _no_kernel("cholesky_cpu", half=True))),
     Row("cholesky_solve", _legacy_linalg.cholesky_solve, FLOAT, "CholeskySolveBackward0",
         check=_no_kernel("cholesky_solve_cpu", half=True)),
     Row("cholesky_inverse", _legacy_linalg.cholesky_inverse, FLOAT,
         "CholeskyInverseBackward0", check=_no_kernel("cholesky_inverse_cpu", half=True)),
-    Row("qr", lambda A, some=True: _qr(A, "reduced" if some else "complete"), FLOAT,
+    Row("qr", lambda input, some=True: _qr(input, "reduced" if some else "complete"), FLOAT,
         "LinalgQrBackward0", returns=_named("qr", ("Q", "R")),
         check=_legacy_linalg.deprecated("qr", _linalg_input("linalg.qr",
                                                             _missing_kernel("geqrf_cpu")))),
@@ -1236,9 +1239,9 @@ LEGACY_LINALG = [
         returns=_named("triangular_solve", ("solution", "cloned_coefficient")),
         check=_legacy_linalg.deprecated("triangular_solve",
                                         _no_kernel("triangular_solve_cpu", half=True))),
-    Row("matrix_exp", _square(fsl.expm, "linalg.matrix_exp"), FLOAT,
+    Row("matrix_exp", lambda input: _MATRIX_EXP(input), FLOAT,
         "LinalgMatrixExpBackward0", check=_expects_floats("linalg.matrix_exp")),
-    Row("linalg.matrix_exp", _square(fsl.expm, "linalg.matrix_exp"), FLOAT,
+    Row("linalg.matrix_exp", _MATRIX_EXP, FLOAT,
         "LinalgMatrixExpBackward0", check=_expects_floats("linalg.matrix_exp")),
     Row("linalg.lu_factor", _legacy_linalg.lu_factor, FLOAT, "LinalgLuFactorExBackward0",
         returns=_named("linalg_lu_factor", ("LU", "pivots")),
@@ -1248,10 +1251,10 @@ LEGACY_LINALG = [
         check=_legacy_linalg.deprecated("_lu_with_info", _linalg_input(
             "linalg.lu_factor", _missing_kernel("linalg_lu_factor_ex_cpu")))),
     Row("lu_solve", _legacy_linalg.lu_solve, FLOAT, "LinalgLuSolveBackward0",
-        indices=("pivots",), check=_legacy_linalg.deprecated(
+        indices=("LU_pivots",), check=_legacy_linalg.deprecated(
             "lu_solve", _legacy_linalg.pivots_check("linalg.lu_solve", 2))),
     Row("lu_unpack", _legacy_linalg.lu_unpack, KEEP, "LuUnpackBackward0", method=False,
-        returns=_named("lu_unpack", ("P", "L", "U")), indices=("pivots",),
+        returns=_named("lu_unpack", ("P", "L", "U")), indices=("LU_pivots",),
         check=_legacy_linalg.pivots_check("lu_unpack", 1)),
 ]
 

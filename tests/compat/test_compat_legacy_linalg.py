@@ -226,3 +226,17 @@ def _warnings_of(library, case):
 def test_deprecation_warnings(case):
     want = _warnings_of(torch, case)
     assert _warnings_of(compat, case) == want
+
+
+def test_pytorch_argument_names():
+    def case(L):
+        A = _positive_definite(L, _matrix(L, (3, 3), "float64")).detach()
+        b = L.ones(3, 1, dtype=L.float64)
+        factor = L.cholesky(input=A)
+        LU, pivots = L.linalg.lu_factor(A)
+        return (L.cholesky_solve(input=b, input2=factor), L.cholesky_inverse(input=factor),
+                L.lu_solve(input=b, LU_data=LU, LU_pivots=pivots),
+                L.lu_unpack(LU_data=LU, LU_pivots=pivots, unpack_pivots=False),
+                L.triangular_solve(input=b, A=factor, upper=False), L.matrix_exp(input=A),
+                L.qr(input=A, some=False), b.cholesky_solve(factor, upper=False))
+    check(case)
