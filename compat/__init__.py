@@ -36,8 +36,8 @@ from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bmm
                    norm, positive, permute, pow, prod, reciprocal, relu, remainder, reshape, rsub,
                    sigmoid, sin, softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh,
                    transpose, unsqueeze, var, where)
-from ._legacy_linalg_api import (eig, geqrf, lstsq, lu, matrix_rank, orgqr, ormqr, solve, svd,
-                                 symeig)
+from ._householder import geqrf
+from ._legacy_linalg_api import eig, lstsq, lu, matrix_rank, solve, svd, symeig
 from ._legacy_linalg_api import install_tensor_methods as _install_legacy_linalg_methods
 from ._pieces import chunk, split, tensor_split, unbind
 from ._printing import get_printoptions, set_printoptions

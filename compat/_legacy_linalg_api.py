@@ -1,7 +1,8 @@
 """torch.svd and torch.lu (PyTorch's own Python over its linalg functions), the functions
 PyTorch 2 removed (torch.solve, lstsq, symeig, eig, matrix_rank), which raise PyTorch's
-errors pointing at torch.linalg, and the Householder routines compat leaves out."""
+errors pointing at torch.linalg; and their Tensor methods, with torch.geqrf's."""
 from ._factories import zeros
+from ._householder import geqrf
 from ._ops import cat
 from ._return_types import return_type
 from ._tensor import Tensor
@@ -89,23 +90,10 @@ def lu(A, pivot=True, get_infos=False, out=None):
     return result if get_infos else tuple(result[:2])
 
 
-def _householder(name, alternative):
-    def refused(*args, **kwargs):
-        raise NotImplementedError(f"compat.{name}: LAPACK's Householder representation is "
-                                  f"not available in compat; use {alternative}")
-    refused.__name__ = refused.__qualname__ = name
-    return refused
-
-
-geqrf = _householder("geqrf", "torch.linalg.qr")
-orgqr = _householder("orgqr", "the Q of torch.linalg.qr")
-ormqr = _householder("ormqr", "a product with the Q of torch.linalg.qr")
-
-
 def install_tensor_methods():
-    for method in (svd, lu, solve, lstsq, symeig, eig, geqrf, orgqr, ormqr):
+    for method in (svd, lu, solve, lstsq, symeig, eig, geqrf):
         setattr(Tensor, method.__name__, method)
 
 
-__all__ = ["eig", "geqrf", "install_tensor_methods", "lstsq", "lu", "matrix_rank", "orgqr",
-           "ormqr", "solve", "svd", "symeig"]
+__all__ = ["eig", "install_tensor_methods", "lstsq", "lu", "matrix_rank", "solve", "svd",
+           "symeig"]

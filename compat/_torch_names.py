@@ -21,7 +21,7 @@ import funcgrad.numpy.linalg as fla
 from funcgrad.core import Box, dtype_of, unbox_all
 from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 
-from . import (_complex_build, _dtypes, _fused, _gathering, _indexing, _layout,
+from . import (_complex_build, _dtypes, _fused, _gathering, _householder, _indexing, _layout,
                _legacy_linalg, _order_statistics, _scaled_products, _scans, _windowed)
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._ops import refuse_integer_zero_divisor
@@ -1253,6 +1253,14 @@ LEGACY_LINALG = [
     Row("lu_solve", _legacy_linalg.lu_solve, FLOAT, "LinalgLuSolveBackward0",
         indices=("LU_pivots",), check=_legacy_linalg.deprecated(
             "lu_solve", _legacy_linalg.pivots_check("linalg.lu_solve", 2))),
+    Row("linalg.householder_product", _householder.householder_product, FLOAT,
+        "LinalgHouseholderProductBackward0",
+        check=_no_kernel("linalg_householder_product_cpu", half=True)),
+    Row("orgqr", _householder.householder_product, FLOAT,
+        "LinalgHouseholderProductBackward0",
+        check=_no_kernel("linalg_householder_product_cpu", half=True)),
+    Row("ormqr", _householder.ormqr, FLOAT, "OrmqrBackward0",
+        check=_no_kernel("ormqr_cpu", half=True)),
     Row("lu_unpack", _legacy_linalg.lu_unpack, KEEP, "LuUnpackBackward0", method=False,
         returns=_named("lu_unpack", ("P", "L", "U")), indices=("LU_pivots",),
         check=_legacy_linalg.pivots_check("lu_unpack", 1)),
@@ -1307,6 +1315,5 @@ def namespace(prefix):
 
 # torch names funcgrad.numpy could express that compat leaves out, and names it cannot.
 NOT_PROVIDED = {
-    "linalg.householder_product": "funcgrad.numpy has no Householder products",
     "linalg.ldl_factor": "funcgrad.numpy has no LDL factorisation",
 }

@@ -196,12 +196,36 @@ def test_errors(case):
     assert_same_error(case)
 
 
-@pytest.mark.parametrize("name", ["geqrf", "orgqr", "ormqr"])
-def test_householder_routines_are_refused_naming_the_alternative(name):
-    with pytest.raises(NotImplementedError, match="torch.linalg.qr"):
-        getattr(compat, name)(compat.eye(3))
-    with pytest.raises(NotImplementedError, match="torch.linalg.qr"):
-        getattr(compat.eye(3), name)()
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(5, 3), (4, 4), (2, 6, 2)])
+def test_geqrf_householder_product_ormqr(shape, dtype):
+    """geqrf's reflectors, and their products (differentiable in the reflectors and their
+    scales; geqrf itself is not, in either library)."""
+    def case(L):
+        A = _matrix(L, shape, dtype)
+        a, tau = L.geqrf(A)
+        reflectors, scales = a.detach().requires_grad_(), tau.detach().requires_grad_()
+        Q = L.linalg.householder_product(reflectors, scales)
+        C = _matrix(L, shape[:-2] + (shape[-2], 2), dtype, seed=1).detach()
+        products = [L.ormqr(reflectors, scales, C), reflectors.ormqr(scales, C, True, True),
+                    L.ormqr(reflectors, scales, C.mT, left=False),
+                    L.orgqr(reflectors, scales[..., :1])]
+        weights = L.arange(Q.numel(), dtype=Q.dtype).reshape(Q.shape)
+        ((Q * weights).sum() + sum(p.square().sum() for p in products)).backward()
+        return (type(L.geqrf(A)).__name__, a, tau, Q, products, reflectors.grad,
+                scales.grad)
+    check(case, rtol=1e-4, atol=1e-5)
+    assert_same_error(lambda L: L.geqrf(L.eye(2, requires_grad=True))[0].sum().backward())
+
+
+@pytest.mark.parametrize("case", [
+    lambda L: L.geqrf(L.ones(3)),
+    lambda L: L.geqrf(L.ones(3, 3, dtype=L.long)),
+    lambda L: L.linalg.householder_product(L.ones(2, 3), L.ones(2)),
+    lambda L: L.linalg.householder_product(L.ones(3, 2), L.ones(3)),
+], ids=range(4))
+def test_householder_errors(case):
+    assert_same_error(case)
 
 
 def _warnings_of(library, case):

@@ -366,6 +366,9 @@ CASES = {
     "_lu_with_info": ["torch._lu_with_info(m).LU"],
     "lu_solve": ["torch.lu_solve(a.T, *torch.linalg.lu_factor(m))"],
     "lu_unpack": ["torch.lu_unpack(*torch.linalg.lu_factor(m)).U"],
+    "linalg.householder_product": ["torch.linalg.householder_product(a.T, p[0, :2])"],
+    "orgqr": ["torch.orgqr(a.T, p[0, :2])", "a.T.orgqr(p[0, :1])"],
+    "ormqr": ["torch.ormqr(a.T, p[0, :2], m)", "a.T.ormqr(p[0, :2], m, False, True)"],
     # complex numbers (from torch.fft)
     "real": ["torch.real(torch.fft.fft(v))", "torch.fft.rfft(a).real", "torch.real(a)", "a.real"],
     "imag": ["torch.imag(torch.fft.fft(v))"],
