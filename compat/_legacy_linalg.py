@@ -13,8 +13,8 @@ import funcgrad.numpy as fnp
 import funcgrad.numpy.linalg as fla
 from funcgrad.core import unbox_all
 
-from ._runtime import warn_once
 from ._record import broadcast_error
+from ._runtime import warn_once
 from ._scipy import linalg as fsl
 from ._table import LinAlgError
 
@@ -73,6 +73,8 @@ def positive_definite(name, factor):
         except np.linalg.LinAlgError:
             pass
         matrices = unbox_all(A)
+        if kwargs.get("upper", args[0] if args else False):  # (read from the upper triangle)
+            matrices = np.conj(np.swapaxes(matrices, -1, -2))
         stack = matrices.reshape((-1,) + matrices.shape[-2:])
         for index, matrix in enumerate(stack):
             order = _first_failing_minor(matrix)

@@ -166,6 +166,9 @@ def test_matrix_exp(dtype):
 @pytest.mark.parametrize("case", [
     lambda L: L.cholesky(-L.eye(3)),
     lambda L: L.cholesky(L.stack([L.eye(3), L.diag(L.tensor([1.0, -1.0, 1.0]))])),
+    lambda L: L.cholesky(L.tensor([[1.0, 5.0], [0.0, 1.0]]), upper=True),
+    lambda L: L.linalg.cholesky(L.stack([L.eye(2), -L.eye(2)])),
+    lambda L: L.linalg.cholesky(L.tensor([[1.0, 2.0], [2.0, 1.0]]), upper=True),
     lambda L: L.cholesky(L.ones(2, 3)),
     lambda L: L.cholesky(L.ones(3, 3, dtype=L.long)),
     lambda L: L.cholesky_inverse(L.ones(2, 3)),
@@ -191,7 +194,7 @@ def test_matrix_exp(dtype):
     lambda L: L.cholesky_solve(L.ones(2, 3, 1), L.eye(3).expand(3, 3, 3)),
     lambda L: L.cholesky_solve(L.ones(2, 1), L.eye(3)),
     lambda L: L.triangular_solve(L.ones(3, 2), L.eye(2)),
-], ids=range(26))
+], ids=range(29))
 def test_errors(case):
     assert_same_error(case)
 
