@@ -507,7 +507,25 @@ def _eigvalsh(A, UPLO="L"):
 
 
 def _qr(A, mode="reduced"):
+    if mode == "complete" and fnp.shape(A)[-2] > fnp.shape(A)[-1]:
+        return _complete_qr_of_tall(A)
     return tuple(fla.qr(A, mode=mode))
+
+
+@fg.custom_vjp
+def _complete_qr_of_tall(A):
+    """The complete QR of a tall matrix, whose derivative PyTorch refuses (Q's extra
+    columns are not unique)."""
+    return tuple(fla.qr(A, mode="complete"))
+
+
+def _refuse_complete_qr_derivative(residuals, cotangents):
+    raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and "
+                       "nrows > ncols.")
+
+
+_complete_qr_of_tall.defvjp(lambda A: (_complete_qr_of_tall(A), None),
+                            _refuse_complete_qr_derivative)
 
 
 def _lstsq(A, B, rcond=None, *, driver=None):

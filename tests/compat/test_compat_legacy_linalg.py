@@ -63,10 +63,18 @@ def test_qr(shape, some, dtype):
         A = _matrix(L, shape, dtype)
         Q, R = L.qr(A, some)
         result = A.qr(some=some)
-        if some or shape[-2] <= shape[-1]:  # (else PyTorch's backward refuses; see below)
+        if some or shape[-2] <= shape[-1]:  # (else PyTorch's backward refuses)
             (Q @ R).square().sum().backward()
         return type(result).__name__, result.Q, result.R, Q, R, A.grad
     check(case, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("case", [
+    lambda L: L.qr(L.ones(4, 3, requires_grad=True), some=False).Q.sum().backward(),
+    lambda L: L.linalg.qr(L.ones(4, 3, requires_grad=True), "complete").R.sum().backward(),
+], ids=range(2))
+def test_complete_qr_of_tall_matrices_is_not_differentiable(case):
+    assert_same_error(case)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
