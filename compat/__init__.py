@@ -39,11 +39,14 @@ from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bit
                    prod, reciprocal, relu, remainder, reshape, rsub, sigmoid, sin, softmax, sqrt,
                    square, squeeze, stack, std, sub, sum, t, tanh, transpose, unsqueeze, var,
                    where)
+from ._householder import geqrf
+from ._legacy_linalg_api import eig, lstsq, lu, matrix_rank, solve, svd, symeig
+from ._legacy_linalg_api import install_tensor_methods as _install_legacy_linalg_methods
 from ._pieces import chunk, dsplit, hsplit, split, split_with_sizes, tensor_split, unbind, vsplit
 from ._printing import get_printoptions, set_printoptions
-from ._random import (Generator, bernoulli, default_generator, get_rng_state, initial_seed,
-                      manual_seed, multinomial, normal, rand, rand_like, randint, randint_like,
-                      randn, randn_like, randperm, seed, set_rng_state)
+from ._random import (Generator, bernoulli, binomial, default_generator, get_rng_state,
+                      initial_seed, manual_seed, multinomial, normal, poisson, rand, rand_like,
+                      randint, randint_like, randn, randn_like, randperm, seed, set_rng_state)
 from ._record import result_type
 from ._runtime import (are_deterministic_algorithms_enabled, get_float32_matmul_precision,
                        get_num_interop_threads, get_num_threads,
@@ -62,6 +65,7 @@ from ._windows import range  # noqa: A004 -- torch.range
 
 globals().update(_namespace(""))  # the table's torch functions: einsum, gather, topk, ...
 globals().update(_functional_names.functions())  # torch.conv2d, torch.dropout, torch.sin_, ...
+_install_legacy_linalg_methods()
 
 float = float32  # noqa: A001 -- torch's aliases
 double = float64

@@ -349,7 +349,8 @@ def _modified_error(counter, version, dtype, shape, creator):
 # The nodes PyTorch writes in C++ by hand, which grad_fn.name() and error texts give with
 # their namespace.
 CPP_NODE_NAMES = {"AccumulateGrad": "torch::autograd::AccumulateGrad",
-                  "CopySlices": "torch::autograd::CopySlices"}
+                  "CopySlices": "torch::autograd::CopySlices",
+                  "NotImplemented": "torch::autograd::NotImplemented"}
 _BACKWARD_SUFFIX = re.compile(r"Backwards?\d*$")
 
 

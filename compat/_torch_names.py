@@ -21,8 +21,8 @@ import funcgrad.numpy.linalg as fla
 from funcgrad.core import Box, dtype_of, unbox_all
 from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 
-from . import (_dtypes, _fused, _gathering, _indexing, _layout, _order_statistics,
-               _scaled_products, _scans, _windowed)
+from . import (_complex_build, _dtypes, _fused, _gathering, _householder, _indexing, _layout,
+               _legacy_linalg, _order_statistics, _scaled_products, _scans, _windowed)
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._inplace import inplace
 from ._ops import refuse_integer_zero_divisor
@@ -508,7 +508,25 @@ def _eigvalsh(A, UPLO="L"):
 
 
 def _qr(A, mode="reduced"):
+    if mode == "complete" and fnp.shape(A)[-2] > fnp.shape(A)[-1]:
+        return _complete_qr_of_tall(A)
     return tuple(fla.qr(A, mode=mode))
+
+
+@fg.custom_vjp
+def _complete_qr_of_tall(A):
+    """The complete QR of a tall matrix, whose derivative PyTorch refuses (Q's extra
+    columns are not unique)."""
+    return tuple(fla.qr(A, mode="complete"))
+
+
+def _refuse_complete_qr_derivative(residuals, cotangents):
+    raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and "
+                       "nrows > ncols.")
+
+
+_complete_qr_of_tall.defvjp(lambda A: (_complete_qr_of_tall(A), None),
+                            _refuse_complete_qr_derivative)
 
 
 def _lstsq(A, B, rcond=None, *, driver=None):
@@ -548,6 +566,11 @@ def _cholesky(A, *, upper=False):
     if upper:   # PyTorch reads the upper triangle then (NumPy the lower one always)
         return fla.cholesky(fnp.conj(fnp.swapaxes(A, -1, -2)), upper=True)
     return fla.cholesky(A)
+
+
+def _legacy_cholesky(A, upper=False):
+    """torch.cholesky: `upper` positional, as linalg.cholesky's keyword."""
+    return _cholesky(A, upper=upper)
 
 
 def _slogdet(A):
@@ -1269,7 +1292,9 @@ LINALG = [
         check=_linalg_input("linalg.svd", _missing_kernel("linalg_svd_cpu"))),
     Row("linalg.qr", _qr, FLOAT, returns=_named("linalg_qr", ("Q", "R")),
         check=_linalg_input("linalg.qr", _missing_kernel("geqrf_cpu"))),
-    Row("linalg.cholesky", _square(_cholesky, "linalg.cholesky"), FLOAT,
+    Row("linalg.cholesky", _square(_legacy_linalg.positive_definite("linalg.cholesky",
+                                                                     _cholesky),
+                                   "linalg.cholesky"), FLOAT,
         "LinalgCholeskyExBackward0",
         check=_linalg_input("linalg.cholesky", _missing_kernel("cholesky_cpu"))),
     Row("linalg.lstsq", _lstsq, FLOAT, "LinalgLstsqBackward0",
@@ -1293,12 +1318,67 @@ LINALG = [
         _diagonal(A, offset, dim1, dim2), KEEP, "DiagonalBackward0", view=True),
 ]
 
+# torch's older names for factorisations and solves (torch.cholesky, lu_solve, ...).
+_LEGACY_CHOLESKY = _square(_legacy_linalg.positive_definite("cholesky", _legacy_cholesky),
+                           "cholesky")
+_MATRIX_EXP = _square(fsl.expm, "linalg.matrix_exp")
+LEGACY_LINALG = [
+    Row("cholesky", lambda input, upper=False: _LEGACY_CHOLESKY(input, upper), FLOAT,
+        "CholeskyBackward0",
+        check=_legacy_linalg.deprecated("cholesky", _no_kernel("cholesky_cpu", half=True))),
+    Row("cholesky_solve", _legacy_linalg.cholesky_solve, FLOAT, "CholeskySolveBackward0",
+        check=_no_kernel("cholesky_solve_cpu", half=True)),
+    Row("cholesky_inverse", _legacy_linalg.cholesky_inverse, FLOAT,
+        "CholeskyInverseBackward0", check=_no_kernel("cholesky_inverse_cpu", half=True)),
+    Row("qr", lambda input, some=True: _qr(input, "reduced" if some else "complete"), FLOAT,
+        "LinalgQrBackward0", returns=_named("qr", ("Q", "R")),
+        check=_legacy_linalg.deprecated("qr", _linalg_input("linalg.qr",
+                                                            _missing_kernel("geqrf_cpu")))),
+    Row("triangular_solve", _legacy_linalg.triangular_solve, FLOAT,
+        "TriangularSolveBackward0",
+        returns=_named("triangular_solve", ("solution", "cloned_coefficient")),
+        check=_legacy_linalg.deprecated("triangular_solve",
+                                        _no_kernel("triangular_solve_cpu", half=True))),
+    Row("matrix_exp", lambda input: _MATRIX_EXP(input), FLOAT,
+        "LinalgMatrixExpBackward0", check=_expects_floats("linalg.matrix_exp")),
+    Row("linalg.matrix_exp", _MATRIX_EXP, FLOAT,
+        "LinalgMatrixExpBackward0", check=_expects_floats("linalg.matrix_exp")),
+    Row("linalg.lu_factor", _legacy_linalg.lu_factor, FLOAT, "LinalgLuFactorExBackward0",
+        returns=_named("linalg_lu_factor", ("LU", "pivots")),
+        check=_linalg_input("linalg.lu_factor", _missing_kernel("linalg_lu_factor_ex_cpu"))),
+    Row("_lu_with_info", _legacy_linalg.lu_with_info, FLOAT, "LinalgLuFactorExBackward0",
+        method=False, returns=_named("_lu_with_info", ("LU", "pivots", "info")),
+        check=_legacy_linalg.deprecated("_lu_with_info", _linalg_input(
+            "linalg.lu_factor", _missing_kernel("linalg_lu_factor_ex_cpu")))),
+    Row("lu_solve", _legacy_linalg.lu_solve, FLOAT, "LinalgLuSolveBackward0",
+        indices=("LU_pivots",), check=_legacy_linalg.deprecated(
+            "lu_solve", _legacy_linalg.pivots_check("linalg.lu_solve", 2))),
+    Row("linalg.householder_product", _householder.householder_product, FLOAT,
+        "LinalgHouseholderProductBackward0",
+        check=_no_kernel("linalg_householder_product_cpu", half=True)),
+    Row("orgqr", _householder.householder_product, FLOAT,
+        "LinalgHouseholderProductBackward0",
+        check=_no_kernel("linalg_householder_product_cpu", half=True)),
+    Row("ormqr", _householder.ormqr, FLOAT, "OrmqrBackward0",
+        check=_no_kernel("ormqr_cpu", half=True)),
+    Row("lu_unpack", _legacy_linalg.lu_unpack, KEEP, "LuUnpackBackward0", method=False,
+        returns=_named("lu_unpack", ("P", "L", "U")), indices=("LU_pivots",),
+        check=_legacy_linalg.pivots_check("lu_unpack", 1)),
+]
+
 COMPLEX = [
     Row("real", _real, KEEP, method=False, view=True, passes_input=True),
     Row("imag", fnp.imag, KEEP, method=False, view=True),
     Row("angle", _angle, FLOAT, saves_inputs=True),
     Row("view_as_real", lambda x: fnp.stack([fnp.real(x), fnp.imag(x)], axis=-1), KEEP,
         "ViewAsRealBackward0", method=False),
+    # complex tensors from real ones (copies: compat's view_as_complex is not a view)
+    Row("complex", _complex_build.complex_from_parts, KEEP, "ComplexBackward0", method=False,
+        check=_complex_build.check_parts),
+    Row("polar", _complex_build.polar, KEEP, "PolarBackward0", method=False,
+        check=_complex_build.check_parts),
+    Row("view_as_complex", _complex_build.view_as_complex, KEEP, "ViewAsComplexBackward0",
+        method=False, check=_complex_build.check_view_as_complex),
 ]
 
 FFT = [
@@ -1320,7 +1400,7 @@ FFT = [
 ]
 
 ROWS = (ELEMENTWISE + COMPARISONS + REDUCTIONS + INDEXING + SHAPES + PRODUCTS + LINALG
-        + COMPLEX + FFT)
+        + LEGACY_LINALG + COMPLEX + FFT)
 
 FUNCTIONS = install(ROWS)  # {"inv" or "linalg.inv": the function}, and Tensor's methods
 Tensor.real = property(FUNCTIONS["real"])  # attributes, not methods, in PyTorch
@@ -1363,10 +1443,6 @@ def namespace(prefix):
 
 # torch names funcgrad.numpy could express that compat leaves out, and names it cannot.
 NOT_PROVIDED = {
-    "linalg.matrix_exp": "funcgrad.numpy has no matrix exponential",
-    "linalg.lu": "funcgrad.numpy has no LU factorisation",
-    "linalg.lu_factor": "funcgrad.numpy has no LU factorisation",
-    "linalg.householder_product": "funcgrad.numpy has no Householder products",
     "linalg.ldl_factor": "funcgrad.numpy has no LDL factorisation",
     "as_strided": "compat's views are NumPy views of their base's memory, whose updates are "
                   "written back through element positions; views of arbitrary strides and "

@@ -8,6 +8,7 @@ torch.empty_like does.
 """
 import math
 import numbers
+import warnings
 
 import numpy as np
 
@@ -17,7 +18,7 @@ from .._factories import _dtype, _finish, _size
 from .._inplace import initializer
 from .._tensor import Tensor, make
 from ..autograd.function import Function
-from . import continuous, discrete
+from . import continuous, counts, discrete
 from .generator import generator_or_default
 
 _VECTORISED_FROM = continuous.VECTOR_BLOCK
@@ -180,6 +181,46 @@ def exponential_values(array, lambd=1.0, *, generator=None):
                            f"{_torch_name(array.dtype)}")
     return _placed(array, _sample(generator, "exponential_", lambda source: (
         continuous.exponential(source, array.size, array.dtype, lambd))))
+
+
+def cauchy_values(array, median=0.0, sigma=1.0, *, generator=None):
+    median, sigma = float(median), float(sigma)
+    if not sigma > 0.0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_cpp(sigma)}")
+    if array.size == 0:
+        return array
+    if array.dtype.kind != "f":
+        raise RuntimeError(f"Cauchy distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified "
+                           f"{discrete.CPP_NAMES[array.dtype.name]}")
+    return _placed(array, _sample(generator, "cauchy_", lambda source: continuous.cauchy(
+        source, array.size, array.dtype, median, sigma)))
+
+
+def log_normal_values(array, mean=1.0, std=2.0, *, generator=None):
+    mean, std = float(mean), float(std)
+    if not std > 0.0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_cpp(std)}")
+    if array.size == 0:
+        return array
+    _require_floating(array, "log_normal_cpu")
+    return _placed(array, _sample(generator, "log_normal_", lambda source: (
+        continuous.log_normal(source, array.size, array.dtype, mean, std))))
+
+
+def geometric_values(array, p, *, generator=None):
+    p = float(p)
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_cpp(p)}")
+    if array.size == 0:
+        return array
+    if array.dtype.kind == "b":
+        raise _not_implemented("geometric_cpu", array.dtype)
+    draws = _sample(generator, "geometric_", lambda source: counts.geometric(
+        source, array.size, p))
+    values = (continuous.cast(draws, array.dtype) if array.dtype.kind == "f"
+              else discrete.to_dtype(draws.astype(np.int64), array.dtype))
+    return _placed(array, values)
 
 
 def bernoulli_values(array, p=0.5, *, generator=None):
@@ -400,6 +441,23 @@ def _named_node(name):
     return overload
 
 
+_POISSON = _named_node("PoissonBackward0")
+
+
+class _NotDifferentiable(Function):
+    """torch.binomial's node: PyTorch records one whose backward raises."""
+
+    @staticmethod
+    def forward(ctx, count, prob, values):
+        return values
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::binomial is not implemented")
+
+
+_BINOMIAL = type("NotImplemented", (_NotDifferentiable,), {})
+_BINOMIAL._primitive.name = "NotImplemented"
 _NORMAL_OVERLOADS = {(True, False): _named_node("NormalBackward1"),
                      (False, True): _named_node("NormalBackward2"),
                      (True, True): _named_node("NormalBackward3")}
@@ -440,15 +498,72 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
         source, input._data, int(num_samples), bool(replacement))))
 
 
+def poisson(input, generator=None):
+    """Poisson counts with the rates in `input`, as torch.poisson draws them (a zero
+    derivative, as in PyTorch). A NaN or infinite rate is refused: PyTorch's kernel never
+    finishes on one."""
+    _require_tensor(input, "poisson")
+    rates = input._data
+    if rates.dtype.kind != "f":
+        raise _not_implemented("poisson_cpu", rates.dtype)
+    if rates.size and not (rates >= 0).all():
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    _refuse_infinite(rates, "poisson", "rate")
+    # The result is a new row-major tensor, filled in its order.
+    values = _sample(generator, "poisson", lambda source: counts.poisson(
+        source, rates.ravel().astype(np.float64), rates.dtype))
+    return _POISSON.apply(input, None, make(values.reshape(rates.shape)))
+
+
+def binomial(count, prob, generator=None):
+    """Binomial counts of successes in `count` trials of probability `prob` (broadcast),
+    as torch.binomial draws them. A NaN or infinite argument is refused: PyTorch's kernel
+    never finishes on one. Its derivative is not implemented, as in PyTorch."""
+    _require_tensor(count, "binomial")
+    _require_tensor(prob, "binomial")
+    trials, chances = count._data, prob._data
+    if trials.dtype.kind != "f":
+        raise ValueError(f"binomial only supports floating-point dtypes for count, got: "
+                         f"{_torch_name(trials.dtype)}")
+    if chances.dtype != trials.dtype:
+        raise RuntimeError(f"Found dtype {_torch_name(chances.dtype)} but expected "
+                           f"{_torch_name(trials.dtype)}")
+    if trials.dtype == np.float16:
+        raise _not_implemented("binomial_cpu", trials.dtype)
+    shape = _broadcast_shape(trials.shape, chances.shape)
+    if shape != trials.shape and trials.size:
+        # PyTorch's kernel writes into a result shaped like count, which it then resizes.
+        warnings.warn(f"An output with one or more elements was resized since it had shape "
+                      f"{list(trials.shape)}, which does not match the required output shape "
+                      f"{list(shape)}. This behavior is deprecated, and in a future PyTorch "
+                      f"release outputs will not be resized unless they have zero elements. "
+                      f"You can explicitly reuse an out tensor t by resizing it, inplace, to "
+                      f"zero elements with t.resize_(0).", UserWarning, stacklevel=2)
+    for values, name in ((trials, "count"), (chances, "prob")):
+        _refuse_infinite(values, "binomial", name)
+    flat = [np.broadcast_to(values, shape).ravel() for values in (trials, chances)]
+    result = _sample(generator, "binomial", lambda source: counts.binomial(
+        source, *flat, trials.dtype)).reshape(shape)
+    return _BINOMIAL.apply(count, prob, make(result))
+
+
+def _refuse_infinite(values, name, argument):
+    if not np.isfinite(values).all():
+        raise RuntimeError(f"{name}(): every {argument} must be finite (PyTorch's CPU kernel "
+                           f"does not return for a NaN or infinite {argument})")
+
+
 # ---- Tensor methods --------------------------------------------------------------------
 
 
 def install_tensor_methods():
-    """Give Tensor uniform_, normal_, random_, exponential_, bernoulli_, bernoulli and
-    multinomial."""
+    """Give Tensor uniform_, normal_, random_, exponential_, bernoulli_, cauchy_,
+    log_normal_, geometric_, bernoulli and multinomial."""
     for name, values in (("uniform_", uniform_values), ("normal_", normal_values),
                          ("random_", random_values), ("exponential_", exponential_values),
-                         ("bernoulli_", bernoulli_values)):
+                         ("bernoulli_", bernoulli_values), ("cauchy_", cauchy_values),
+                         ("log_normal_", log_normal_values),
+                         ("geometric_", geometric_values)):
         method = initializer(values)
         method.__name__ = name
         setattr(Tensor, name, method)

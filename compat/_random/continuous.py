@@ -13,6 +13,8 @@ in the order PyTorch's kernel writes them (the caller places them in memory orde
   draw one double Box-Muller pair per two elements (log1p, sin and cos from libm) and keep
   the spare second value in the generator for its next such draw.
 * exponential: ``-1 / lambda * log1p(-u)`` in double from a double uniform.
+* cauchy and log_normal: PyTorch's serial kernels at every size: a double uniform through
+  tan, and exp of the scalar Box-Muller normal.
 """
 import math
 
@@ -161,3 +163,20 @@ def exponential(generator, count, dtype, rate):
     """exponential_(rate): ``-1 / rate * log1p(-u)`` for double uniforms u."""
     return _in_chunks(count, dtype, lambda n: cast(
         (-1.0 / rate) * libm(math.log1p, -standard_float64(generator, n)), dtype))
+
+
+@_ieee
+def cauchy(generator, count, dtype, median, sigma):
+    """cauchy_(median, sigma): ``median + sigma * tan(pi * (u - 0.5))`` in double from a
+    double uniform u, the scaling one fused multiply-add."""
+    return _in_chunks(count, dtype, lambda n: cast(fma64(
+        libm(math.tan, math.pi * (standard_float64(generator, n) - 0.5)), sigma, median),
+        dtype))
+
+
+@_ieee
+def log_normal(generator, count, dtype, mean, std):
+    """log_normal_(mean, std): exp of a scalar Box-Muller normal (PyTorch's serial kernel
+    at every size, sharing the generator's cached second value)."""
+    return _in_chunks(count, dtype, lambda n: cast(
+        libm(math.exp, fma64(_scalar_normals(generator, n), std, mean)), dtype))

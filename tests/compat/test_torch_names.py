@@ -373,10 +373,28 @@ CASES = {
     "linalg.vecdot": ["torch.linalg.vecdot(a, p)"],
     "linalg.matmul": ["torch.linalg.matmul(a, m)"],
     "linalg.diagonal": ["torch.linalg.diagonal(b)"],
+    # torch's older linear-algebra names
+    "cholesky": ["torch.cholesky(m)", "m.cholesky(True)"],
+    "cholesky_solve": ["torch.cholesky_solve(a.T, torch.linalg.cholesky(m))"],
+    "cholesky_inverse": ["torch.cholesky_inverse(torch.linalg.cholesky(m))"],
+    "qr": ["abs(torch.qr(m).R)", "abs(m.qr(False).Q)"],
+    "triangular_solve": ["torch.triangular_solve(a.T, m).solution"],
+    "matrix_exp": ["torch.matrix_exp(m)", "m.matrix_exp()"],
+    "linalg.matrix_exp": ["torch.linalg.matrix_exp(m)"],
+    "linalg.lu_factor": ["torch.linalg.lu_factor(m).LU"],
+    "_lu_with_info": ["torch._lu_with_info(m).LU"],
+    "lu_solve": ["torch.lu_solve(a.T, *torch.linalg.lu_factor(m))"],
+    "lu_unpack": ["torch.lu_unpack(*torch.linalg.lu_factor(m)).U"],
+    "linalg.householder_product": ["torch.linalg.householder_product(a.T, p[0, :2])"],
+    "orgqr": ["torch.orgqr(a.T, p[0, :2])", "a.T.orgqr(p[0, :1])"],
+    "ormqr": ["torch.ormqr(a.T, p[0, :2], m)", "a.T.ormqr(p[0, :2], m, False, True)"],
     # complex numbers (from torch.fft)
     "real": ["torch.real(torch.fft.fft(v))", "torch.fft.rfft(a).real", "torch.real(a)", "a.real"],
     "imag": ["torch.imag(torch.fft.fft(v))"],
     "angle": ["torch.fft.fft(v).angle()", "a.angle()"],
+    "complex": ["torch.view_as_real(torch.complex(a, p))"],
+    "polar": ["torch.view_as_real(torch.polar(a.abs(), p))"],
+    "view_as_complex": ["torch.view_as_real(torch.view_as_complex(torch.stack([v, v * 2], -1)))"],
     "view_as_real": ["torch.view_as_real(torch.fft.rfft(v))"],
     # torch.fft
     "fft.fft": ["torch.fft.fft(a).abs()", "torch.fft.fft(v, n=6).real"],
@@ -528,7 +546,8 @@ EXPRESSIONS = [(name, e) for name, expressions in CASES.items() for e in express
 # NaN and infinity are made on purpose (log of a negative number, division by 0);
 # chain_matmul and stft(return_complex=False) are deprecated in PyTorch, which also warns
 # of stft's and istft's default rectangular window; istft warns (both libraries) when
-# `length` asks for more samples than the frames hold.
+# `length` asks for more samples than the frames hold; PyTorch warns once that its older
+# linear-algebra names are deprecated.
 _EXPECTED_WARNINGS = pytest.mark.filterwarnings(
     "ignore:invalid value encountered:RuntimeWarning",
     "ignore:divide by zero encountered:RuntimeWarning",
@@ -536,7 +555,12 @@ _EXPECTED_WARNINGS = pytest.mark.filterwarnings(
     "ignore:stft with return_complex=False is deprecated:UserWarning",
     "ignore:A window was not provided:UserWarning",
     "ignore:The length of signal is shorter:UserWarning",
-    "ignore:index_reduce\\(\\) is in beta:UserWarning")
+    "ignore:index_reduce\\(\\) is in beta:UserWarning",
+    "ignore:torch.cholesky is deprecated:UserWarning",
+    "ignore:torch.lu_solve is deprecated:UserWarning",
+    "ignore:torch.triangular_solve is deprecated:UserWarning",
+    "ignore:torch.qr is deprecated:UserWarning",
+    "ignore:torch.lu is deprecated:UserWarning")
 
 
 @_EXPECTED_WARNINGS
