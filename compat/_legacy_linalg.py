@@ -168,17 +168,24 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False)
     return solution, A + 0
 
 
+def lu(A, *, pivot=True):
+    """linalg.lu: (P, L, U) with ``A = P L U``, P a permutation matrix (a constant, as in
+    PyTorch), L unit lower triangular (m x k) and U upper (k x n)."""
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on "
+                           "the CPU")
+    with warnings.catch_warnings():  # (SciPy warns of a singular matrix; U shows it)
+        warnings.filterwarnings("ignore", "Diagonal number", RuntimeWarning)
+        permutation, lower, upper = fsl.lu(A)
+    return fg.stop_gradient(permutation), lower, upper
+
+
 def lu_with_info(A, pivot=True):
     """(LU, pivots, info) of an m x n matrix: L's strict lower triangle and U in one m x n
     matrix, PyTorch's min(m, n) pivots and LAPACK's info (k if U[k, k] is zero, counting
     from 1, the first such k; else 0)."""
-    if not pivot:
-        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on "
-                           "the CPU")
     m, n = fnp.shape(A)[-2:]
-    with warnings.catch_warnings():  # (SciPy warns of a singular matrix; info reports it)
-        warnings.filterwarnings("ignore", "Diagonal number", RuntimeWarning)
-        permutation, lower, upper = fsl.lu(A)
+    permutation, lower, upper = lu(A, pivot=pivot)
     strict_lower = fnp.tril(lower, -1)
     if m > n:   # L is m x n, U n x n
         packed = strict_lower + fnp.concatenate(

@@ -768,6 +768,15 @@ def _missing_kernel(kernel):
     return lambda dtype: _dtypes.not_implemented_for(kernel, dtype)
 
 
+def _lu_input(A, *args, **kwargs):
+    """linalg.lu's checks, in PyTorch's order: a matrix (or a stack), then a kernel for
+    its dtype (none for integers or float16)."""
+    if isinstance(A, Tensor) and A.dim() < 2:
+        raise RuntimeError(f"linalg.lu: Expected tensor with 2 or more dimensions. Got size: "
+                           f"{list(A.shape)} instead")
+    _no_kernel("lu_cpu", half=True)(A)
+
+
 def _cdist_floats(x1, x2, *args, **kwargs):
     for name, x in (("X1", x1), ("X2", x2)):
         if isinstance(x, Tensor) and x.dtype.category < _dtypes.FLOAT:
@@ -1343,6 +1352,8 @@ LEGACY_LINALG = [
         "LinalgMatrixExpBackward0", check=_expects_floats("linalg.matrix_exp")),
     Row("linalg.matrix_exp", _MATRIX_EXP, FLOAT,
         "LinalgMatrixExpBackward0", check=_expects_floats("linalg.matrix_exp")),
+    Row("linalg.lu", _legacy_linalg.lu, FLOAT, "LinalgLuBackward0",
+        returns=_named("linalg_lu", ("P", "L", "U")), check=_lu_input),
     Row("linalg.lu_factor", _legacy_linalg.lu_factor, FLOAT, "LinalgLuFactorExBackward0",
         returns=_named("linalg_lu_factor", ("LU", "pivots")),
         check=_linalg_input("linalg.lu_factor", _missing_kernel("linalg_lu_factor_ex_cpu"))),

@@ -136,6 +136,26 @@ def test_lu_of_rectangular_matrices(shape):
     check(case)
 
 
+@pytest.mark.parametrize("shape", [(3, 3), (5, 3), (3, 5), (2, 4, 4), (2, 2, 6)])
+def test_linalg_lu_factors_and_their_gradients(shape):
+    def case(L):
+        A = _matrix(L, shape, "float64")
+        result = L.linalg.lu(A)
+        (result.L.sin().sum() + result.U.square().sum()).backward()
+        return type(result).__name__, result, result.P @ result.L @ result.U, A.grad
+    check(case)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.linalg.lu(L.ones(3)),
+    lambda L: L.linalg.lu(L.ones(3, 3, dtype=L.float16)),
+    lambda L: L.linalg.lu(L.ones(3, 3, dtype=L.int64)),
+    lambda L: L.linalg.lu(L.eye(3), pivot=False),
+])
+def test_linalg_lu_errors(call):
+    assert_same_error(call)
+
+
 def test_lu_of_singular_matrices_reports_infos():
     def case(L):
         A = L.tensor([[[1.0, 2.0], [2.0, 4.0]], [[0.0, 0.0], [0.0, 0.0]],

@@ -381,6 +381,7 @@ CASES = {
     "triangular_solve": ["torch.triangular_solve(a.T, m).solution"],
     "matrix_exp": ["torch.matrix_exp(m)", "m.matrix_exp()"],
     "linalg.matrix_exp": ["torch.linalg.matrix_exp(m)"],
+    "linalg.lu": ["torch.linalg.lu(m).U", "torch.linalg.lu(a).L"],
     "linalg.lu_factor": ["torch.linalg.lu_factor(m).LU"],
     "_lu_with_info": ["torch._lu_with_info(m).LU"],
     "lu_solve": ["torch.lu_solve(a.T, *torch.linalg.lu_factor(m))"],
