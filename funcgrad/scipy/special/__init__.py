@@ -449,6 +449,10 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     if b is not None:
         b = fnp.asarray(b)
         check_broadcastable("logsumexp", a=a, b=b)
+        # SciPy computes in the common type (a float32 a beside a float64 b: double)
+        common = np.result_type(fnp.result_type(a), fnp.result_type(b))
+        if common.kind in "fc":
+            a, b = fnp.asarray(a, common), fnp.asarray(b, common)
         a = fnp.where(fnp.not_equal(b, 0), a, -np.inf)
     axes = normalize_axis(axis, np.ndim(a), "logsumexp", "funcgrad.scipy.special")
     shift = _max_shift(a, axes, finite_only=True)
