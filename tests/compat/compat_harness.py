@@ -181,3 +181,12 @@ def graph(t):
         return None
     return (type(fn).__name__,
             tuple((None if f is None else type(f).__name__, i) for f, i in fn.next_functions))
+
+
+def tensors_in(result, torch):
+    """The tensors in a case's result, looking into tuples and lists."""
+    if isinstance(result, torch.Tensor):
+        return [result]
+    if isinstance(result, (tuple, list)):
+        return [t for item in result for t in tensors_in(item, torch)]
+    return []

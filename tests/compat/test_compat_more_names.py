@@ -5,7 +5,7 @@ results, dtypes, grad_fn names, the leaves' gradients and the errors' texts are 
 import numpy as np
 import pytest
 
-from compat_harness import check, seeded
+from compat_harness import check, seeded, tensors_in
 
 
 def _inputs(torch):
@@ -26,21 +26,13 @@ def _inputs(torch):
 _LEAVES = "apuxw"
 
 
-def _tensors(result, torch):
-    if isinstance(result, torch.Tensor):
-        return [result]
-    if isinstance(result, (tuple, list)):
-        return [t for item in result for t in _tensors(item, torch)]
-    return []
-
-
 def _case(expression):
     """The expression's result, and the leaves' gradients of a weighted sum of its results
     that require grad."""
     def case(torch):
         env = _inputs(torch)
         result = eval(expression, env)
-        outputs = [t for t in _tensors(result, torch) if t.requires_grad]
+        outputs = [t for t in tensors_in(result, torch) if t.requires_grad]
         if outputs:
             loss = 0
             for out in outputs:

@@ -11,7 +11,7 @@ import pytest
 import compat
 import torch as real_torch
 from compat import _torch_names
-from compat_harness import check, graph
+from compat_harness import check, graph, tensors_in
 
 # name -> expressions in the inputs of `_inputs`; each is run under compat and torch.
 CASES = {
@@ -516,19 +516,11 @@ def _inputs(torch, parameters=False):
     }
 
 
-def _tensors(result, torch):
-    if isinstance(result, torch.Tensor):
-        return [result]
-    if isinstance(result, (tuple, list)):
-        return [t for item in result for t in _tensors(item, torch)]
-    return []
-
-
 def _case(expression, parameters=False):
     def case(torch):
         env = _inputs(torch, parameters)
         result = eval(expression, env)
-        outputs = [t for t in _tensors(result, torch) if t.requires_grad]
+        outputs = [t for t in tensors_in(result, torch) if t.requires_grad]
         if not outputs:
             return result
         loss = 0
@@ -586,7 +578,7 @@ def _memory_shared(expression):
         env = _inputs(torch)
         result = eval(expression, env)
         inputs = {name: t for name, t in env.items() if isinstance(t, torch.Tensor)}
-        return sorted((i, name) for i, out in enumerate(_tensors(result, torch))
+        return sorted((i, name) for i, out in enumerate(tensors_in(result, torch))
                       for name, t in inputs.items() if _overlap(out, t, torch))
     return case
 
@@ -607,7 +599,7 @@ def _gradients_after_update(expression, leaf, update, torch=compat):
     """The leaves' gradients of the expression's (real) results, with `leaf` multiplied by
     1.5 in place between the forward and the backward pass if `update`."""
     env = _inputs(torch)
-    outputs = [t for t in _tensors(eval(expression, env), torch) if t.requires_grad]
+    outputs = [t for t in tensors_in(eval(expression, env), torch) if t.requires_grad]
     if update:
         with torch.no_grad():
             env[leaf].mul_(1.5)
@@ -684,7 +676,7 @@ def test_contiguous_rows_have_torchs_strides(expression):
     def case(torch):  # (a dimension of one element may have any stride)
         result = eval(expression, _inputs(torch))
         return [(t.is_contiguous(), [step for step, size in zip(t.stride(), t.shape) if size > 1])
-                for t in _tensors(result, torch)]
+                for t in tensors_in(result, torch)]
     check(case)
 
 
@@ -721,7 +713,7 @@ INDEXED = [(name, expression) for name, expression in EXPRESSIONS + INPLACE
 @pytest.mark.parametrize("name, expression", INDEXED, ids=[e for _, e in INDEXED])
 def test_index_tensors_are_no_inputs_of_the_node_as_in_torch(name, expression):
     def case(torch):
-        tensors = _tensors(eval(expression, _inputs(torch)), torch)
+        tensors = tensors_in(eval(expression, _inputs(torch)), torch)
         if name in ("take_along_dim", "repeat_interleave"):  # PyTorch's node takes an
             # expand, view or clone of the input (decomposition of its own): edges counted
             return [len(t.grad_fn.next_functions) for t in tensors]
