@@ -104,13 +104,20 @@ def alias_of(t):
     return make(t._data, None if box is None else TAPE.box(t._data, box.node))
 
 
-def write(t, values, index=None):
-    """Overwrite t's storage (at `index`) and count the modification."""
+def write(t, values, index=None, written=None):
+    """Overwrite t's storage (at `index`) and count the modification. Where t's array is a
+    read-only view of an expand's (NumPy's broadcast views are; PyTorch writes them), the
+    memory it views is written, the elements `written` marks (all if None) last."""
     box = t._box
     if box is not None:
         privatize(box.node, t._data)  # the node that made t keeps the values it saw
     try:
-        if index is None:
+        if not t._data.flags.writeable:
+            base = t._base
+            if base is not None and base._box is not None:
+                privatize(base._box.node, base._data)  # the memory written is the base's
+            _write_through_owner(t._data, values, index, written)
+        elif index is None:
             np.copyto(t._data, values, casting="unsafe")
         else:
             t._data[index] = values
@@ -121,28 +128,42 @@ def write(t, values, index=None):
     t._version[VERSION] += 1
 
 
-def base_positions(view, index, basic):
-    """For a view whose elements share memory (an expand's), the flat positions in its base
-    of the elements ``view[index]`` selects, in the selection's order (None for any other
-    view): PyTorch writes the selected elements' memory, which other elements of the view
-    share, where NumPy's broadcast view is read-only. A `basic` index (no index arrays)
-    selecting elements that share memory is refused, as PyTorch refuses it."""
-    if not _internally_overlaps(view._data):
-        return None
-    targets = _positions_in_base(view._data, view._base._data)[index]
+def _write_through_owner(data, values, index, written):
+    """Write `values` into ``data[index]`` (all of data if `index` is None) through the
+    array that owns data's memory (a detach()ed view has no base tensor to write through).
+    Where the selected elements share memory, the last write of a position wins."""
+    owner = _memory_owner(data)
+    if not owner.flags.writeable:
+        raise ValueError("read-only memory")
+    positions = _positions_in_base(data, owner)
+    if index is not None:
+        positions = positions[index]
+    values = np.broadcast_to(values, positions.shape).ravel()
+    positions = positions.ravel()
+    if written is not None:  # written elements last
+        order = np.argsort(np.broadcast_to(written, data.shape).ravel(), kind="stable")
+        positions, values = positions[order], values[order]
+    np.put(owner, positions, values)
+
+
+def _memory_owner(array):
+    """The array whose memory `array` views (itself if it owns its memory)."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
+def refuse_shared_selection(t, index, basic):
+    """Whether elements of t share memory (an expand's, whose memory PyTorch writes); a
+    `basic` index (no index arrays) selecting elements that share memory is refused, as
+    PyTorch refuses it."""
+    data = t._data
+    if not _internally_overlaps(data):
+        return False
+    targets = _positions_in_base(data, _memory_owner(data))[index]
     if basic and np.unique(targets).size < targets.size:
         raise RuntimeError(_SHARED_ELEMENTS)
-    return targets
-
-
-def write_through_base(view, targets, values):
-    """Overwrite the elements of `view`'s base at the flat `targets` (`base_positions`)
-    with `values` (broadcast to the selection), and count the modification."""
-    base = view._base
-    if base._box is not None:
-        privatize(base._box.node, base._data)
-    np.put(base._data, targets, np.broadcast_to(values, targets.shape))
-    base._version[VERSION] += 1
+    return True
 
 
 def _computed_in_place(ufunc, t, args, kwargs):
@@ -201,7 +222,7 @@ def assign(t, result, inputs, written=None):
         result = to_dtype(result, t.dtype)
     box = result._box
     if box is None:
-        write(t, result._data)
+        write(t, result._data, written=written)
         return t
     recorded = new_nodes(box.node, inputs)
     for node in recorded:
@@ -209,7 +230,7 @@ def assign(t, result, inputs, written=None):
     if t._base is not None:
         _assign_through_base(t, result, written)
     else:
-        write(t, result._data)
+        write(t, result._data, written=written)
         set_history(t, box.node)
         _rebase_views(t)
     # A rule that saved its result (sigmoid_'s) saved what t now is: a later update of t
@@ -297,12 +318,13 @@ def placed_at(values, positions, shape):
     return fnp.reshape(fnp.getitem(fnp.reshape(values, (-1,)), source), shape)
 
 
-def inplace(op, fill=None, ufunc=None, overlap=True):
+def inplace(op, fill=None, ufunc=None, overlap=True, written=None):
     """The in-place form ``t.op_(...)`` of the out-of-place operation `op`. When nothing
     is recorded, `fill(t, *args)` (if given) gives the new values without computing `op`,
     and the binary `ufunc` (if given) computes into t's storage where that gives `op`'s
     result (see `_computed_in_place`). `overlap`: refuse t or an argument that overlaps
-    (False for the fills PyTorch allows on an expanded tensor)."""
+    (False for the fills PyTorch allows on an expanded tensor); `written(t, *args)` marks
+    the elements such a fill writes, where not all (their values win in shared memory)."""
     def update(t, *args, **kwargs):
         recording = STATE.enabled and (t._box is not None or any(
             isinstance(a, Tensor) and a._box is not None for a in args + tuple(kwargs.values())))
@@ -317,17 +339,21 @@ def inplace(op, fill=None, ufunc=None, overlap=True):
             return t
         current = alias_of(t) if recording else t
         result = op(current, *args, **kwargs)
-        return assign(t, result, (current,) + args + tuple(kwargs.values()))
+        marks = None if written is None or not _internally_overlaps(t._data) else \
+            written(t, *args, **kwargs)
+        return assign(t, result, (current,) + args + tuple(kwargs.values()), marks)
     update.__name__ = op.__name__ + "_"
     return update
 
 
 def _raw_value(t, value):
     """A fill value (a number or a tensor) as NumPy can write it into t."""
-    return _fill_value(value)._data if isinstance(value, Tensor) else value
+    return _fill_value(t, value)._data if isinstance(value, Tensor) else value
 
 
-def _fill_value(value):
+def _fill_value(t, value):
+    """A tensor fill value, checked: PyTorch fills an expanded tensor with a number only."""
+    refuse_overlap(t, ())
     if value.dim():
         raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                            f"{value.dim()} dimensions.")
@@ -342,7 +368,7 @@ def _filled(t, value, label, edges):
 
 def _fill_op(t, value):
     if isinstance(value, Tensor):
-        return _filled(t, _fill_value(value), "FillBackward3", (t, value))
+        return _filled(t, _fill_value(t, value), "FillBackward3", (t, value))
     return _filled(t, value, "FillBackward2", (t,))
 
 
@@ -392,7 +418,7 @@ clamp_ = inplace(clamp)
 clamp_min_ = inplace(clamp_min)
 clamp_max_ = inplace(clamp_max)
 fill_ = inplace(_fill_op, fill=_raw_value, overlap=False)
-fill_with_wrapped_number_ = inplace(_fill_with_wrapped_number, fill=_raw_value, overlap=False)
+fill_with_wrapped_number_ = inplace(_fill_with_wrapped_number, fill=_raw_value)
 copy_ = inplace(_copy_op, fill=lambda t, src: _check_source(t, src)._data)
 _copy_unchecked_ = inplace(_copy_op, fill=lambda t, src: _check_source(t, src)._data,
                            overlap=False)
@@ -406,9 +432,11 @@ def copy_all_(t, src):
         source = np.broadcast_to(src._data, t._data.shape)
     except ValueError:  # copy_ raises PyTorch's error
         source = src._data
-    refuse_partial_overlap(t._data, [source])
+    refuse_overlap(t, [source])
     return _copy_unchecked_(t, src)
-masked_fill_ = inplace(masked_fill, overlap=False)
+
+
+masked_fill_ = inplace(masked_fill, overlap=False, written=lambda t, mask, value: mask._data)
 sin_ = inplace(sin)
 cos_ = inplace(cos)
 square_ = inplace(square)

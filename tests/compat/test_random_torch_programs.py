@@ -230,6 +230,35 @@ def test_fill_of_an_expanded_tensor(update):
     check(case)
 
 
+@pytest.mark.filterwarnings("ignore:Use of masked_fill_ on expanded tensors:UserWarning",
+                            "ignore:Use of index_put_ on expanded tensors:UserWarning")
+@pytest.mark.parametrize("x_grad, value_grad", [(False, False), (True, False), (False, True)])
+@pytest.mark.parametrize("update", [
+    "v.detach().zero_()", "v.zero_()", "v.fill_(3.0)", "v.masked_fill_(mask, 3.0)",
+    "v.masked_fill_(mask, value)", "v.detach().masked_fill_(mask, 3.0)", "v[1:].fill_(3.0)",
+    "v[1:].add_(1.0)", "v[1:][0, 1] = 3.0", "v[1:][0] = value", "v[[0, 1], [0, 0]] = value",
+    "v.fill_(value)", "v[:] = value", "v[...] = 3.0"])
+def test_update_of_an_expanded_tensor_writes_its_memory(update, x_grad, value_grad):
+    """Found by the long random programs (``x0.expand(2, 2).detach().zero_()``): PyTorch
+    fills an expanded tensor (its elements share memory) with a number, and masked-fills
+    it, writing the shared memory; compat raised where nothing was recorded (NumPy keeps a
+    broadcast view read-only), and its recorded masked_fill_ wrote the unmasked elements'
+    old values over the filled ones sharing their memory. A fill with a tensor, and an
+    assignment to all of it, PyTorch refuses."""
+    def case(torch):
+        x = torch.tensor([0.5, -1.25], dtype=torch.float64, requires_grad=x_grad) * 1.0
+        v = x.expand(2, 2)
+        mask = torch.tensor([[True, False], [False, False]])
+        value = torch.tensor(3.0, dtype=torch.float64, requires_grad=value_grad)
+        if update in ("v[1:][0] = value", "v[[0, 1], [0, 0]] = value"):
+            value = torch.stack([value, value * 2.0])
+        exec(update)
+        return x, v
+    # (After an update of a detach()ed alias, PyTorch renames the view's grad_fn; compat
+    # keeps it: guide-compat.md, In-place updates.)
+    check(case, messages=True, grad_fn_names="detach" not in update)
+
+
 @pytest.mark.parametrize("grad", [True, False])
 @pytest.mark.parametrize("value", ["[0.25]", "[[0.25]]", "[0.25, 0.5]"])
 def test_setitem_of_a_value_with_leading_length_one_dimensions(value, grad):
