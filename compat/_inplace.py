@@ -98,10 +98,23 @@ def _dense(array):
 
 
 def alias_of(t):
-    """A stand-in for `t` as the input of its own in-place update: same storage and
-    history, but a version counter of its own (so the update does not invalidate itself)."""
+    """A stand-in for `t` as the input of its own in-place update: same values and
+    history, but a version counter of its own (so the update does not invalidate itself).
+    A view's values are read from its base's history, as PyTorch's CopySlices updates the
+    base's part: the view's own node, and the hooks registered on it, are off the update's
+    path (they see only the gradient of what used the view before the update)."""
     box = t._box
+    base = t._base
+    if box is not None and base is not None and base._box is not None:
+        return _read_from_base(t, base, fnp.reshape(engine(base), (-1,)))
     return make(t._data, None if box is None else TAPE.box(t._data, box.node))
+
+
+def _read_from_base(view, base, flat):
+    """`view`'s elements read from `base`'s history, `flat` (PyTorch's
+    AsStridedBackward0)."""
+    positions = _positions_in_base(view._data, base._data)
+    return wrap(fnp.getitem(flat, positions), "AsStridedBackward0", (base,))
 
 
 def write(t, values, index=None, written=None):
@@ -279,9 +292,7 @@ def _rebase_views(base):
         return
     flat = fnp.reshape(engine(base), (-1,))
     for view in views:
-        positions = _positions_in_base(view._data, base._data)
-        read_back = wrap(fnp.getitem(flat, positions), "AsStridedBackward0", (base,))
-        set_history(view, read_back._box.node)
+        set_history(view, _read_from_base(view, base, flat)._box.node)
 
 
 def _positions_in_base(view, base):
@@ -348,12 +359,10 @@ def inplace(op, fill=None, ufunc=None, overlap=True, written=None):
 
 def _raw_value(t, value):
     """A fill value (a number or a tensor) as NumPy can write it into t."""
-    return _fill_value(t, value)._data if isinstance(value, Tensor) else value
+    return _fill_value(value)._data if isinstance(value, Tensor) else value
 
 
-def _fill_value(t, value):
-    """A tensor fill value, checked: PyTorch fills an expanded tensor with a number only."""
-    refuse_overlap(t, ())
+def _fill_value(value):
     if value.dim():
         raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                            f"{value.dim()} dimensions.")
@@ -368,7 +377,7 @@ def _filled(t, value, label, edges):
 
 def _fill_op(t, value):
     if isinstance(value, Tensor):
-        return _filled(t, _fill_value(t, value), "FillBackward3", (t, value))
+        return _filled(t, _fill_value(value), "FillBackward3", (t, value))
     return _filled(t, value, "FillBackward2", (t,))
 
 
@@ -417,7 +426,17 @@ abs_ = inplace(abs)
 clamp_ = inplace(clamp)
 clamp_min_ = inplace(clamp_min)
 clamp_max_ = inplace(clamp_max)
-fill_ = inplace(_fill_op, fill=_raw_value, overlap=False)
+_fill_any_ = inplace(_fill_op, fill=_raw_value, overlap=False)
+
+
+def fill_(t, value):
+    """PyTorch fills an expanded tensor (elements sharing memory) with a number only."""
+    if isinstance(value, Tensor):
+        _fill_value(value)  # (its error first)
+        refuse_overlap(t, ())
+    return _fill_any_(t, value)
+
+
 fill_with_wrapped_number_ = inplace(_fill_with_wrapped_number, fill=_raw_value)
 copy_ = inplace(_copy_op, fill=lambda t, src: _check_source(t, src)._data)
 _copy_unchecked_ = inplace(_copy_op, fill=lambda t, src: _check_source(t, src)._data,

@@ -203,6 +203,30 @@ def test_retained_view_whose_base_is_updated_in_place():
     check(case)
 
 
+@pytest.mark.parametrize("used_before", [False, True])
+@pytest.mark.parametrize("update", ["v.neg_()", "v.mul_(w)", "v[0] = 5.0", "v[1:] = w[:1]",
+                                    "v.copy_(w)", "v.sigmoid_()"])
+@pytest.mark.parametrize("view", ["b.view(-1)", "b[0:]", "torch.stack([b, b], -1)[0]"])
+def test_hook_on_a_view_updated_in_place(view, update, used_before):
+    """Found by the random programs (a hook on ``torch.stack([x0, x0], -1).view(-1)``,
+    then ``neg_()`` of it): a hook registered on a view stays with the view's history
+    before its update, which PyTorch's update of the base (CopySlices) leaves off its path;
+    compat called it with the gradient of the update's input (and so doubled x's gradient).
+    It sees only the gradient of a use of the view before the update."""
+    def case(torch):
+        x = torch.tensor([1.0, 3.0], dtype=torch.float64, requires_grad=True)
+        w = torch.tensor([0.5, -2.0], dtype=torch.float64, requires_grad=True)
+        b = x * 1.0
+        v = eval(view)
+        calls = []
+        v.register_hook(lambda g: calls.append(g) or g * 2.0)
+        before = (v * 3.0).sum() if used_before else 0.0
+        exec(update)
+        (before + (b * b).sum() + (v * v).sum()).backward()
+        return x.grad, w.grad, calls
+    check(case)
+
+
 @pytest.mark.parametrize("view", ["b[0]", "b[:, 1:]", "b.t()", "b[1:].expand(2, 1, 3)"])
 def test_view_of_a_non_contiguous_base_updated_in_place(view):
     """A base whose memory is not in C order (a transposed NumPy array): its views still
@@ -237,7 +261,7 @@ def test_fill_of_an_expanded_tensor(update):
     "v.detach().zero_()", "v.zero_()", "v.fill_(3.0)", "v.masked_fill_(mask, 3.0)",
     "v.masked_fill_(mask, value)", "v.detach().masked_fill_(mask, 3.0)", "v[1:].fill_(3.0)",
     "v[1:].add_(1.0)", "v[1:][0, 1] = 3.0", "v[1:][0] = value", "v[[0, 1], [0, 0]] = value",
-    "v.fill_(value)", "v[:] = value", "v[...] = 3.0"])
+    "v.fill_(value)", "v.fill_(value[None])", "v[:] = value", "v[...] = 3.0"])
 def test_update_of_an_expanded_tensor_writes_its_memory(update, x_grad, value_grad):
     """Found by the long random programs (``x0.expand(2, 2).detach().zero_()``): PyTorch
     fills an expanded tensor (its elements share memory) with a number, and masked-fills
