@@ -294,6 +294,27 @@ def test_setitem_of_a_value_with_leading_length_one_dimensions(value, grad):
     check(case, messages=True)
 
 
+@pytest.mark.parametrize("program", [
+    "v = x.t(); y = w @ v\nwith torch.no_grad(): x.mul_(0.5)",
+    "b = x * 1.0; v = b.view(-1); y = v * v\nwith torch.no_grad(): b.mul_(0.5)",
+    "b = x * 1.0; v = b[0:]; y = v * v\nwith torch.no_grad(): v.mul_(0.5)",
+    "b = x * 1.0; v = b[0:]; y = v * v\nb.mul_(0.5)",
+    "b = x * 1.0; v = b.view(-1); y = v * v\nv.detach().mul_(0.5)",
+    "b = x.sum().reshape(1); y = b * b\nwith torch.no_grad(): b.mul_(0.5)"])
+def test_version_error_names_a_views_creator_as_pytorch_does(program):
+    """Found by the random programs (``x0 @ x1.t()``, then ``x1.mul_(0.5)`` under
+    no_grad): PyTorch's error names the saved view's creator as it is when backward
+    reads it, an AsStridedBackward0 made after its storage's update; compat named the
+    view's node before the update (T, View)."""
+    def case(torch):
+        x = torch.tensor([[0.5, -1.25]], dtype=torch.float64, requires_grad=True)
+        w = torch.tensor([[2.0], [1.5]], dtype=torch.float64)
+        scope = {"torch": torch, "x": x, "w": w}
+        exec(program, scope)
+        scope["y"].sum().backward()
+    check(case, messages=True)
+
+
 def test_version_counter_error_text():
     def case(torch):
         x = _double(torch)
