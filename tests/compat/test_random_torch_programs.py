@@ -1,6 +1,7 @@
-"""Random programs of tensor methods, in-place updates, views, hooks, no_grad blocks and
-backward passes (tests/compat/torch_program_gen.py), run with compat and with PyTorch
-2.13: the same values, requires_grad, is_leaf and .grad, or an error of the same type.
+"""Random programs of tensor methods, torch.nn.functional operations, in-place updates,
+views, hooks, no_grad blocks, backward passes and optimizer steps
+(tests/compat/torch_program_gen.py), run with compat and with PyTorch 2.13: the same
+values, requires_grad, is_leaf and .grad, or an error of the same type.
 
 The generator leaves out what compat does not yet do as PyTorch does; each such
 difference, found by these programs, is a strict xfail test below (it fails, and so
