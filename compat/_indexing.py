@@ -11,8 +11,8 @@ from funcgrad.core import unbox_all
 
 from . import _dtypes
 from ._grad_mode import STATE
-from ._inplace import (alias_of, assign, base_positions, check_inplace, copy_all_,
-                       fill_with_wrapped_number_, placed_at, write, write_through_base)
+from ._inplace import (alias_of, assign, check_inplace, copy_all_, fill_with_wrapped_number_,
+                       placed_at, refuse_shared_selection, write)
 from ._record import engine, operand, wrap, wrap_view
 from ._tensor import Tensor
 
@@ -281,15 +281,12 @@ def setitem(input, index, value):
     recording = STATE.enabled and (input._box is not None or (
         isinstance(value, Tensor) and value._box is not None))
     check_inplace(input, recording, view_message=True)
-    shared = None if input._base is None else base_positions(input, parts, _is_basic(parts))
+    shared = refuse_shared_selection(input, parts, _is_basic(parts))
     if not recording:
         new = value
         if isinstance(value, Tensor):
             new = value._data.reshape(_without_leading_ones(value, input._data[parts].shape))
-        if shared is None:
-            write(input, new, parts)
-        else:
-            write_through_base(input, shared, new)
+        write(input, new, parts)
         return
     old = alias_of(input)
     dtype = input.dtype
@@ -305,7 +302,7 @@ def setitem(input, index, value):
     inputs = (old, value)
     result = wrap(fnp.where(mask, placed, engine(old)), label, inputs,
                   others=_index_tensors(index))
-    assign(input, result, inputs, None if shared is None else mask)
+    assign(input, result, inputs, mask if shared else None)
 
 
 def _selected_shape(array, parts, view, arrays):

@@ -100,19 +100,39 @@ def _dense(array):
 
 
 def alias_of(t):
-    """A stand-in for `t` as the input of its own in-place update: same storage and
-    history, but a version counter of its own (so the update does not invalidate itself)."""
+    """A stand-in for `t` as the input of its own in-place update: same values and
+    history, but a version counter of its own (so the update does not invalidate itself).
+    A view's values are read from its base's history, as PyTorch's CopySlices updates the
+    base's part: the view's own node, and the hooks registered on it, are off the update's
+    path (they see only the gradient of what used the view before the update)."""
     box = t._box
+    base = t._base
+    if box is not None and base is not None and base._box is not None:
+        return _read_from_base(t, base, fnp.reshape(engine(base), (-1,)))
     return make(t._data, None if box is None else TAPE.box(t._data, box.node))
 
 
-def write(t, values, index=None):
-    """Overwrite t's storage (at `index`) and count the modification."""
+def _read_from_base(view, base, flat):
+    """`view`'s elements read from `base`'s history, `flat` (PyTorch's
+    AsStridedBackward0)."""
+    positions = _positions_in_base(view._data, base._data)
+    return wrap(fnp.getitem(flat, positions), "AsStridedBackward0", (base,))
+
+
+def write(t, values, index=None, written=None):
+    """Overwrite t's storage (at `index`) and count the modification. Where t's array is a
+    read-only view of an expand's (NumPy's broadcast views are; PyTorch writes them), the
+    memory it views is written, the elements `written` marks (all if None) last."""
     box = t._box
     if box is not None:
         privatize(box.node, t._data)  # the node that made t keeps the values it saw
     try:
-        if index is None:
+        if not t._data.flags.writeable:
+            base = t._base
+            if base is not None and base._box is not None:
+                privatize(base._box.node, base._data)  # the memory written is the base's
+            _write_through_owner(t._data, values, index, written)
+        elif index is None:
             np.copyto(t._data, values, casting="unsafe")
         else:
             t._data[index] = values
@@ -123,28 +143,42 @@ def write(t, values, index=None):
     t._version[VERSION] += 1
 
 
-def base_positions(view, index, basic):
-    """For a view whose elements share memory (an expand's), the flat positions in its base
-    of the elements ``view[index]`` selects, in the selection's order (None for any other
-    view): PyTorch writes the selected elements' memory, which other elements of the view
-    share, where NumPy's broadcast view is read-only. A `basic` index (no index arrays)
-    selecting elements that share memory is refused, as PyTorch refuses it."""
-    if not _internally_overlaps(view._data):
-        return None
-    targets = _positions_in_base(view._data, view._base._data)[index]
+def _write_through_owner(data, values, index, written):
+    """Write `values` into ``data[index]`` (all of data if `index` is None) through the
+    array that owns data's memory (a detach()ed view has no base tensor to write through).
+    Where the selected elements share memory, the last write of a position wins."""
+    owner = _memory_owner(data)
+    if not owner.flags.writeable:
+        raise ValueError("read-only memory")
+    positions = _positions_in_base(data, owner)
+    if index is not None:
+        positions = positions[index]
+    values = np.broadcast_to(values, positions.shape).ravel()
+    positions = positions.ravel()
+    if written is not None:  # written elements last
+        order = np.argsort(np.broadcast_to(written, data.shape).ravel(), kind="stable")
+        positions, values = positions[order], values[order]
+    np.put(owner, positions, values)
+
+
+def _memory_owner(array):
+    """The array whose memory `array` views (itself if it owns its memory)."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
+def refuse_shared_selection(t, index, basic):
+    """Whether elements of t share memory (an expand's, whose memory PyTorch writes); a
+    `basic` index (no index arrays) selecting elements that share memory is refused, as
+    PyTorch refuses it."""
+    data = t._data
+    if not _internally_overlaps(data):
+        return False
+    targets = _positions_in_base(data, _memory_owner(data))[index]
     if basic and np.unique(targets).size < targets.size:
         raise RuntimeError(_SHARED_ELEMENTS)
-    return targets
-
-
-def write_through_base(view, targets, values):
-    """Overwrite the elements of `view`'s base at the flat `targets` (`base_positions`)
-    with `values` (broadcast to the selection), and count the modification."""
-    base = view._base
-    if base._box is not None:
-        privatize(base._box.node, base._data)
-    np.put(base._data, targets, np.broadcast_to(values, targets.shape))
-    base._version[VERSION] += 1
+    return True
 
 
 def _computed_in_place(ufunc, t, args, kwargs):
@@ -203,7 +237,7 @@ def assign(t, result, inputs, written=None):
         result = to_dtype(result, t.dtype)
     box = result._box
     if box is None:
-        write(t, result._data)
+        write(t, result._data, written=written)
         return t
     recorded = new_nodes(box.node, inputs)
     for node in recorded:
@@ -211,7 +245,7 @@ def assign(t, result, inputs, written=None):
     if t._base is not None:
         _assign_through_base(t, result, written)
     else:
-        write(t, result._data)
+        write(t, result._data, written=written)
         set_history(t, box.node)
         _rebase_views(t)
     # A rule that saved its result (sigmoid_'s) saved what t now is: a later update of t
@@ -260,9 +294,7 @@ def _rebase_views(base):
         return
     flat = fnp.reshape(engine(base), (-1,))
     for view in views:
-        positions = _positions_in_base(view._data, base._data)
-        read_back = wrap(fnp.getitem(flat, positions), "AsStridedBackward0", (base,))
-        set_history(view, read_back._box.node)
+        set_history(view, _read_from_base(view, base, flat)._box.node)
 
 
 def _positions_in_base(view, base):
@@ -299,12 +331,13 @@ def placed_at(values, positions, shape):
     return fnp.reshape(fnp.getitem(fnp.reshape(values, (-1,)), source), shape)
 
 
-def inplace(op, fill=None, ufunc=None, overlap=True):
+def inplace(op, fill=None, ufunc=None, overlap=True, written=None):
     """The in-place form ``t.op_(...)`` of the out-of-place operation `op`. When nothing
     is recorded, `fill(t, *args)` (if given) gives the new values without computing `op`,
     and the binary `ufunc` (if given) computes into t's storage where that gives `op`'s
     result (see `_computed_in_place`). `overlap`: refuse t or an argument that overlaps
-    (False for the fills PyTorch allows on an expanded tensor)."""
+    (False for the fills PyTorch allows on an expanded tensor); `written(t, *args)` marks
+    the elements such a fill writes, where not all (their values win in shared memory)."""
     def update(t, *args, **kwargs):
         recording = STATE.enabled and (t._box is not None or any(
             isinstance(a, Tensor) and a._box is not None for a in args + tuple(kwargs.values())))
@@ -319,7 +352,9 @@ def inplace(op, fill=None, ufunc=None, overlap=True):
             return t
         current = alias_of(t) if recording else t
         result = op(current, *args, **kwargs)
-        return assign(t, result, (current,) + args + tuple(kwargs.values()))
+        marks = None if written is None or not _internally_overlaps(t._data) else \
+            written(t, *args, **kwargs)
+        return assign(t, result, (current,) + args + tuple(kwargs.values()), marks)
     update.__name__ = op.__name__ + "_"
     return update
 
@@ -393,8 +428,18 @@ abs_ = inplace(abs)
 clamp_ = inplace(clamp)
 clamp_min_ = inplace(clamp_min)
 clamp_max_ = inplace(clamp_max)
-fill_ = inplace(_fill_op, fill=_raw_value, overlap=False)
-fill_with_wrapped_number_ = inplace(_fill_with_wrapped_number, fill=_raw_value, overlap=False)
+_fill_any_ = inplace(_fill_op, fill=_raw_value, overlap=False)
+
+
+def fill_(t, value):
+    """PyTorch fills an expanded tensor (elements sharing memory) with a number only."""
+    if isinstance(value, Tensor):
+        _fill_value(value)  # (its error first)
+        refuse_overlap(t, ())
+    return _fill_any_(t, value)
+
+
+fill_with_wrapped_number_ = inplace(_fill_with_wrapped_number, fill=_raw_value)
 copy_ = inplace(_copy_op, fill=lambda t, src: _check_source(t, src)._data)
 _copy_unchecked_ = inplace(_copy_op, fill=lambda t, src: _check_source(t, src)._data,
                            overlap=False)
@@ -408,9 +453,11 @@ def copy_all_(t, src):
         source = np.broadcast_to(src._data, t._data.shape)
     except ValueError:  # copy_ raises PyTorch's error
         source = src._data
-    refuse_partial_overlap(t._data, [source])
+    refuse_overlap(t, [source])
     return _copy_unchecked_(t, src)
-masked_fill_ = inplace(masked_fill, overlap=False)
+
+
+masked_fill_ = inplace(masked_fill, overlap=False, written=lambda t, mask, value: mask._data)
 sin_ = inplace(sin)
 cos_ = inplace(cos)
 square_ = inplace(square)

@@ -337,7 +337,11 @@ def _freed_error(node):
 def _modified_error(counter, version, dtype, shape, creator):
     if creator is not None and type(creator) is not str:  # a saved input: its creator now
         box = creator._box
-        creator = None if box is None else box.node.label
+        # (A view's, after an update of its storage, is the AsStridedBackward0 that PyTorch
+        # makes when the view is next used, where compat keeps the node of an unrecorded
+        # update's views.)
+        creator = None if box is None else \
+            "AsStridedBackward0" if creator._base is not None else box.node.label
     return RuntimeError(
         f"one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: {_describe(dtype, shape, creator)} is at version "

@@ -1,7 +1,8 @@
 """Every composition of two transforms, against the same composition in JAX.
 
 Each transform below maps a function of ``x`` (an array of shape (3,)) to another
-function of ``x``, so any two compose: grad-of-jvp, jvp-of-grad, jacfwd-of-jacrev, ...
+function of ``x``, so any two compose: grad-of-jvp, jvp-of-grad, jacfwd-of-jacrev,
+vmap-of-jit, jit-of-vmap, grad-of-vmap, vmap-of-vmap, ...
 """
 import itertools
 
@@ -40,6 +41,11 @@ def transforms(lib, np_):
         "jacrev": lambda f: lib.jacrev(f),
         "linearize": lambda f: lambda x: lib.linearize(f, x)[1](V),
         "checkpoint": lambda f: lib.checkpoint(f),
+        "jit": lambda f: lib.jit(f),
+        # f of a batch of two points beside x, batched along their last axis (in_axes=1),
+        # the results' batch axis last.
+        "vmap": lambda f: lambda x: lib.vmap(f, in_axes=1, out_axes=-1)(
+            np_.stack([x, np_.sin(x) * 0.5], axis=1)),
     }
 
 

@@ -1,6 +1,7 @@
-"""Random programs of tensor methods, in-place updates, views, hooks, no_grad blocks and
-backward passes (tests/compat/torch_program_gen.py), run with compat and with PyTorch
-2.13: the same values, requires_grad, is_leaf and .grad, or an error of the same type.
+"""Random programs of tensor methods, torch.nn.functional operations, in-place updates,
+views, hooks, no_grad blocks, backward passes and optimizer steps
+(tests/compat/torch_program_gen.py), run with compat and with PyTorch 2.13: the same
+values, requires_grad, is_leaf and .grad, or an error of the same type.
 
 The generator leaves out what compat does not yet do as PyTorch does; each such
 difference, found by these programs, is a strict xfail test below (it fails, and so
@@ -203,6 +204,30 @@ def test_retained_view_whose_base_is_updated_in_place():
     check(case)
 
 
+@pytest.mark.parametrize("used_before", [False, True])
+@pytest.mark.parametrize("update", ["v.neg_()", "v.mul_(w)", "v[0] = 5.0", "v[1:] = w[:1]",
+                                    "v.copy_(w)", "v.sigmoid_()"])
+@pytest.mark.parametrize("view", ["b.view(-1)", "b[0:]", "torch.stack([b, b], -1)[0]"])
+def test_hook_on_a_view_updated_in_place(view, update, used_before):
+    """Found by the random programs (a hook on ``torch.stack([x0, x0], -1).view(-1)``,
+    then ``neg_()`` of it): a hook registered on a view stays with the view's history
+    before its update, which PyTorch's update of the base (CopySlices) leaves off its path;
+    compat called it with the gradient of the update's input (and so doubled x's gradient).
+    It sees only the gradient of a use of the view before the update."""
+    def case(torch):
+        x = torch.tensor([1.0, 3.0], dtype=torch.float64, requires_grad=True)
+        w = torch.tensor([0.5, -2.0], dtype=torch.float64, requires_grad=True)
+        b = x * 1.0
+        v = eval(view)
+        calls = []
+        v.register_hook(lambda g: calls.append(g) or g * 2.0)
+        before = (v * 3.0).sum() if used_before else 0.0
+        exec(update)
+        (before + (b * b).sum() + (v * v).sum()).backward()
+        return x.grad, w.grad, calls
+    check(case)
+
+
 @pytest.mark.parametrize("view", ["b[0]", "b[:, 1:]", "b.t()", "b[1:].expand(2, 1, 3)"])
 def test_view_of_a_non_contiguous_base_updated_in_place(view):
     """A base whose memory is not in C order (a transposed NumPy array): its views still
@@ -230,6 +255,35 @@ def test_fill_of_an_expanded_tensor(update):
     check(case)
 
 
+@pytest.mark.filterwarnings("ignore:Use of masked_fill_ on expanded tensors:UserWarning",
+                            "ignore:Use of index_put_ on expanded tensors:UserWarning")
+@pytest.mark.parametrize("x_grad, value_grad", [(False, False), (True, False), (False, True)])
+@pytest.mark.parametrize("update", [
+    "v.detach().zero_()", "v.zero_()", "v.fill_(3.0)", "v.masked_fill_(mask, 3.0)",
+    "v.masked_fill_(mask, value)", "v.detach().masked_fill_(mask, 3.0)", "v[1:].fill_(3.0)",
+    "v[1:].add_(1.0)", "v[1:][0, 1] = 3.0", "v[1:][0] = value", "v[[0, 1], [0, 0]] = value",
+    "v.fill_(value)", "v.fill_(value[None])", "v[:] = value", "v[...] = 3.0"])
+def test_update_of_an_expanded_tensor_writes_its_memory(update, x_grad, value_grad):
+    """Found by the long random programs (``x0.expand(2, 2).detach().zero_()``): PyTorch
+    fills an expanded tensor (its elements share memory) with a number, and masked-fills
+    it, writing the shared memory; compat raised where nothing was recorded (NumPy keeps a
+    broadcast view read-only), and its recorded masked_fill_ wrote the unmasked elements'
+    old values over the filled ones sharing their memory. A fill with a tensor, and an
+    assignment to all of it, PyTorch refuses."""
+    def case(torch):
+        x = torch.tensor([0.5, -1.25], dtype=torch.float64, requires_grad=x_grad) * 1.0
+        v = x.expand(2, 2)
+        mask = torch.tensor([[True, False], [False, False]])
+        value = torch.tensor(3.0, dtype=torch.float64, requires_grad=value_grad)
+        if update in ("v[1:][0] = value", "v[[0, 1], [0, 0]] = value"):
+            value = torch.stack([value, value * 2.0])
+        exec(update)
+        return x, v
+    # (After an update of a detach()ed alias, PyTorch renames the view's grad_fn; compat
+    # keeps it: guide-compat.md, In-place updates.)
+    check(case, messages=True, grad_fn_names="detach" not in update)
+
+
 @pytest.mark.parametrize("grad", [True, False])
 @pytest.mark.parametrize("value", ["[0.25]", "[[0.25]]", "[0.25, 0.5]"])
 def test_setitem_of_a_value_with_leading_length_one_dimensions(value, grad):
@@ -238,6 +292,27 @@ def test_setitem_of_a_value_with_leading_length_one_dimensions(value, grad):
         y = _double(torch) * 1.0 if grad else torch.zeros(2, dtype=torch.float64)
         y[0] = torch.tensor(eval(value), dtype=torch.float64)
         return y
+    check(case, messages=True)
+
+
+@pytest.mark.parametrize("program", [
+    "v = x.t(); y = w @ v\nwith torch.no_grad(): x.mul_(0.5)",
+    "b = x * 1.0; v = b.view(-1); y = v * v\nwith torch.no_grad(): b.mul_(0.5)",
+    "b = x * 1.0; v = b[0:]; y = v * v\nwith torch.no_grad(): v.mul_(0.5)",
+    "b = x * 1.0; v = b[0:]; y = v * v\nb.mul_(0.5)",
+    "b = x * 1.0; v = b.view(-1); y = v * v\nv.detach().mul_(0.5)",
+    "b = x.sum().reshape(1); y = b * b\nwith torch.no_grad(): b.mul_(0.5)"])
+def test_version_error_names_a_views_creator_as_pytorch_does(program):
+    """Found by the random programs (``x0 @ x1.t()``, then ``x1.mul_(0.5)`` under
+    no_grad): PyTorch's error names the saved view's creator as it is when backward
+    reads it, an AsStridedBackward0 made after its storage's update; compat named the
+    view's node before the update (T, View)."""
+    def case(torch):
+        x = torch.tensor([[0.5, -1.25]], dtype=torch.float64, requires_grad=True)
+        w = torch.tensor([[2.0], [1.5]], dtype=torch.float64)
+        scope = {"torch": torch, "x": x, "w": w}
+        exec(program, scope)
+        scope["y"].sum().backward()
     check(case, messages=True)
 
 

@@ -1,6 +1,9 @@
 """Random PyTorch programs for compat: tensor methods and functions of one or two values
-(on tensors and nn.Parameters), in-place operations on tensors and their views, detach and clone, no_grad blocks, hooks, retain_grad and backward passes
-(once, or twice with retain_graph), as the text of ``def program(torch)``.
+(on tensors and nn.Parameters), torch.nn.functional operations (linear, conv2d, layer_norm,
+softmax, log_softmax, cross_entropy, dropout in eval) whose weights are new leaves,
+in-place operations on tensors and their views, detach and clone, no_grad blocks, hooks,
+retain_grad and backward passes (once, or twice with retain_graph), then maybe two steps
+of an optimizer over the leaves, as the text of ``def program(torch)``.
 
 The text is run with ``torch`` bound to compat and to PyTorch (tests/compat/
 compat_harness.py compares what each returns or raises). Programs are not kept valid:
@@ -68,8 +71,9 @@ class _Builder:
         self.quietly_updated = set()
         self.names = (f"v{i}" for i in itertools.count())
 
-    def leaf(self):
-        shape = self.draw(hnp.array_shapes(min_dims=1, max_dims=2, min_side=1, max_side=3))
+    def leaf(self, shape=None):
+        if shape is None:
+            shape = self.draw(hnp.array_shapes(min_dims=1, max_dims=2, min_side=1, max_side=3))
         entries = self.draw(hnp.arrays(np.float64, shape, elements=floats(-1.5, 1.5)))
         name = f"x{len(self.leaves)}"
         value = _Value(name, shape, leaf=True, storage=name)
@@ -144,6 +148,71 @@ def _combining(b):
     return b.emit(f"torch.softmax({x.name}, dim=-1)", x.shape)
 
 
+F = "torch.nn.functional"
+
+
+def _scalar_result(b, result):
+    """A 0-d `result` as a value of shape (1,): PyTorch's reshape(1) of it is a view of it,
+    a storage no value names."""
+    unnamed = _Value(result, (), storage=f"{result} (line {len(b.lines)})")
+    return b.emit(f"{result}.reshape(1)", [1], view_of=unnamed)
+
+
+def _optional_leaf(b, shape):
+    return f"{b.leaf(shape).name}" if b.draw(st.booleans()) else "None"
+
+
+def _functional(b):
+    """A torch.nn.functional operation; its weights are new leaves."""
+    x = b.pick()
+    kind = b.draw(st.sampled_from(["linear", "conv2d", "layer_norm", "softmax",
+                                   "log_softmax", "cross_entropy", "dropout"]))
+    n = x.shape[-1]
+    if kind == "linear":
+        out = b.draw(st.integers(1, 3))
+        weight = b.leaf((out, n))
+        return b.emit(f"{F}.linear({x.name}, {weight.name}, {_optional_leaf(b, (out,))})",
+                      x.shape[:-1] + (out,))
+    if kind == "conv2d" and len(x.shape) == 2:
+        height, width = x.shape
+        channels, padding = b.draw(st.integers(1, 2)), b.draw(st.integers(0, 1))
+        kernel = (b.draw(st.integers(1, height)), b.draw(st.integers(1, width)))
+        weight = b.leaf((channels, 1) + kernel)
+        rows = height + 2 * padding - kernel[0] + 1
+        columns = width + 2 * padding - kernel[1] + 1
+        result = (f"{F}.conv2d({x.name}[None, None], {weight.name}, "
+                  f"{_optional_leaf(b, (channels,))}, padding={padding})")
+        # A view of the unnamed (1, channels, rows, columns) result.
+        unnamed = _Value(result, (), storage=f"{result} (line {len(b.lines)})")
+        return b.emit(f"{result}.reshape({channels * rows}, {columns})",
+                      (channels * rows, columns), view_of=unnamed)
+    if kind == "layer_norm":
+        # eps 0.1: the backward divides by (var + eps) ** 1.5, which amplifies rounding by
+        # 3e7 at the default eps where var is 0 (a row of one entry, or of equal ones):
+        # PyTorch's gradient there, 0 exactly, was -1e-11.
+        return b.emit(f"{F}.layer_norm({x.name}, [{n}], {_optional_leaf(b, (n,))}, "
+                      f"{_optional_leaf(b, (n,))}, eps=0.1)", x.shape)
+    if kind == "cross_entropy":
+        # A class index for each row (one for a 1-d x, unbatched).
+        classes = [b.draw(st.integers(0, n - 1)) for _ in range(x.shape[0])] \
+            if len(x.shape) == 2 else b.draw(st.integers(0, n - 1))
+        target = f"torch.tensor({classes!r})"
+        reduction = b.draw(st.sampled_from(["mean", "sum", "none"]))
+        smoothing = b.draw(st.sampled_from([0.0, 0.25]))
+        result = (f"{F}.cross_entropy({x.name}, {target}, reduction={reduction!r}, "
+                  f"label_smoothing={smoothing})")
+        if reduction == "none" and len(x.shape) == 2:
+            return b.emit(result, x.shape[:1])
+        return _scalar_result(b, result)
+    if kind == "dropout":  # in eval, the input itself
+        spelling = b.draw(st.sampled_from([f"{F}.dropout({x.name}, 0.5, training=False)",
+                                           f"torch.nn.Dropout(0.25).eval()({x.name})"]))
+        return b.emit(spelling, x.shape, x)
+    dim = b.draw(st.integers(-len(x.shape), len(x.shape) - 1))
+    name = "log_softmax" if kind == "log_softmax" else "softmax"
+    return b.emit(f"{F}.{name}({x.name}, dim={dim})", x.shape)
+
+
 def _binary(b):
     x = b.pick()
     operator = b.draw(st.sampled_from(["+", "-", "*"]))
@@ -158,10 +227,7 @@ def _reduce(b):
     shape = [1 if i == dim % len(x.shape) else n for i, n in enumerate(x.shape)
              if keepdim or i != dim % len(x.shape)]
     if not shape:
-        # PyTorch's reshape(1) of the 0-d result is a view of it, a storage no value names.
-        result = f"{x.name}.{name}(dim={dim}, keepdim={keepdim})"
-        unnamed = _Value(result, (), storage=f"{result} (line {len(b.lines)})")
-        return b.emit(f"{result}.reshape(1)", [1], view_of=unnamed)
+        return _scalar_result(b, f"{x.name}.{name}(dim={dim}, keepdim={keepdim})")
     return b.emit(f"{x.name}.{name}(dim={dim}, keepdim={keepdim})", shape)
 
 
@@ -236,7 +302,18 @@ def _hook(b):
 
 
 OPERATIONS = (_unary, _unary, _binary, _binary, _reduce, _reordering, _combining, _view,
-              _in_place, _in_place, _detach, _no_grad, _hook)
+              _in_place, _in_place, _detach, _no_grad, _hook, _functional)
+
+# Optimizers and their options: eps 1e-3 where the step divides by a root of the squared
+# gradients, so that a gradient of rounding noise (1e-17, where the other library's is 0)
+# moves a weight by less than the comparison's 1e-12, not by lr * 1e-17 / 1e-8.
+OPTIMIZERS = (
+    "SGD({leaves}, lr=0.1)", "SGD({leaves}, lr=0.1, momentum=0.9, nesterov=True)",
+    "SGD({leaves}, lr=0.1, momentum=0.5, dampening=0.1, weight_decay=0.01)",
+    "Adam({leaves}, lr=0.1, eps=1e-3)", "Adam({leaves}, lr=0.1, eps=1e-3, amsgrad=True)",
+    "AdamW({leaves}, lr=0.1, eps=1e-3, weight_decay=0.1)",
+    "RMSprop({leaves}, lr=0.01, eps=1e-3, momentum=0.5, centered=True)",
+    "Adagrad({leaves}, lr=0.1, eps=1e-3)", "Adadelta({leaves}, eps=1e-3)")
 
 
 @st.composite
@@ -253,9 +330,15 @@ def torch_programs(draw, min_steps=2, max_steps=10):
     if twice:
         b.lines.append("out.backward()")
     # Every value (its data, requires_grad, is_leaf, grad_fn) and every .grad (leaves',
-    # retained ones', None elsewhere) after the backward passes.
+    # retained ones', None elsewhere) after the backward passes; the leaves' data after the
+    # optimizer's steps, if any.
     every = ", ".join(v.name for v in b.values)
     b.lines.append(f"values = [{every}]")
-    b.lines.append("return {'values': values, 'grads': [v.grad if v.is_leaf or v.retains_grad "
-                   "else None for v in values], 'out': out}")
+    b.lines.append("grads = [v.grad if v.is_leaf or v.retains_grad else None for v in values]")
+    optimizer = draw(st.sampled_from((None,) + OPTIMIZERS))
+    if optimizer is not None:
+        leaves = "[" + ", ".join(v.name for v in b.leaves) + "]"
+        b.lines += [f"optimizer = torch.optim.{optimizer.format(leaves=leaves)}",
+                    "optimizer.step()", "optimizer.step()", "optimizer.zero_grad()"]
+    b.lines.append("return {'values': values, 'grads': grads, 'out': out}")
     return TorchProgram(tuple(b.lines))
