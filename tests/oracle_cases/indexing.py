@@ -84,6 +84,10 @@ def any_index(draw, shape):
         else:
             continue
         dim += 1
+    if ellipsis:
+        # NumPy aligns the indices after an Ellipsis with the last dimensions: those it
+        # was drawn to skip are written out, so a mask after it meets the axes drawn for it
+        index.extend([slice(None)] * (len(shape) - dim))
     return tuple(index)
 
 
