@@ -11,7 +11,7 @@ from .rules import (ZERO, ArgVJP, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg
                     defvjp_rule)
 from .trace import (EAGER_LEVEL, Box, Trace, collector_paused, every_value, find_top_trace,
                     instruments, new_trace, strip_derivatives, unbox_all)
-from .values import (add_cotangents, as_dtype, constant_like, dtype_of, full_of_part,
+from .values import (PYTHON_NUMBERS, add_cotangents, as_dtype, constant_like, dtype_of, full_of_part,
                      has_memory, is_array, is_differentiable, library_array, ones_like_value,
                      quiet_floating_point, shape_of, unboxed, zeros_in_library_of,
                      zeros_like_value)

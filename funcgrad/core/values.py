@@ -8,7 +8,7 @@ import numpy as np
 from .trace import Box
 
 _INEXACT_KINDS = frozenset("fc")
-_PYTHON_NUMBERS = frozenset([float, int, bool, complex])
+PYTHON_NUMBERS = frozenset([float, int, bool, complex])
 _array_types = {np.ndarray: True}
 
 
@@ -107,7 +107,7 @@ def shape_of(x):
     try:
         return x.shape
     except AttributeError:  # Python numbers (a scalar operand: np.shape costs 1.3 us more)
-        return () if type(x) in _PYTHON_NUMBERS else np.shape(x)
+        return () if type(x) in PYTHON_NUMBERS else np.shape(x)
 
 
 def is_differentiable(x):

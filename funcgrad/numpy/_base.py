@@ -12,7 +12,8 @@ and normalized keyword parameters.
 """
 import numpy as np
 
-from ..core import Box, as_dtype, dtype_of, is_array, shape_of, unboxed, zeros_in_library_of
+from ..core import (PYTHON_NUMBERS, Box, as_dtype, dtype_of, is_array, shape_of, unboxed,
+                    zeros_in_library_of)
 from ._add_at import added_at
 from ._axes import kept_shape
 from ._rules import ArgVJP, aval, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive
@@ -54,8 +55,6 @@ def unbroadcast(g, shape, dtype):
     return g
 
 
-
-_PYTHON_NUMBERS = frozenset([float, int, bool, complex])
 # The floating and complex dtypes by kind and precision (1: half, 2: single, 3: double).
 _PRECISION = {np.dtype(t): (np.dtype(t).kind, p) for p, kinds in enumerate(
     ((np.float16,), (np.float32, np.complex64), (np.float64, np.complex128)), 1) for t in kinds}
@@ -72,7 +71,7 @@ def as_computed(ans, args):
     cotangent is cast back to the argument's dtype by `unbroadcast`."""
     target = dtype_of(ans)
     for arg in args:  # the common case, every dtype the result's, decided by identity
-        if type(arg) not in _PYTHON_NUMBERS and getattr(arg, "dtype", None) is not target:
+        if type(arg) not in PYTHON_NUMBERS and getattr(arg, "dtype", None) is not target:
             break
     else:
         return args  # (Python numbers are double precision: never below the result's)
@@ -85,6 +84,7 @@ def as_computed(ans, args):
         if target is not None and own is not None and own[1] < target[1]:
             computed[i] = astype(arg, _OF_KIND_AND_PRECISION[own[0], target[1]])
     return tuple(computed)
+
 
 # A cast's cotangent is cast back (integer targets are constants and never get here).
 defvjp(astype, ArgVJP(lambda ans, x, dtype: aval(x), unbroadcast))

@@ -107,9 +107,4 @@ betainc = elementwise(
     in_precision_of(_scipy.betainc, 0, 1, 2), "betainc",
     no_derivative("betainc", "a", _NO_BETAINC_PARAMETERS),
     no_derivative("betainc", "b", _NO_BETAINC_PARAMETERS),
-    lambda ans, a, b, x: _beta_density(a, b, x))
-
-
-def _beta_density(a, b, x):
-    """dI/dx: the beta density with parameters a and b at x."""
-    return fnp.exp(xlogy(a - 1.0, x) + xlog1py(b - 1.0, -x) - betaln(a, b))
+    lambda ans, a, b, x: fnp.exp(xlogy(a - 1.0, x) + xlog1py(b - 1.0, -x) - betaln(a, b)))

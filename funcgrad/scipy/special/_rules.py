@@ -3,7 +3,7 @@ argument checks the public functions share."""
 import numpy as np
 
 from ... import numpy as fnp
-from ...core import Box, as_dtype, dtype_of
+from ...core import Box, as_dtype
 from ...numpy._base import as_computed, unbroadcast
 from ...numpy._batching import elementwise as batch_elementwise
 from ...numpy._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive
