@@ -404,7 +404,6 @@ def _check_jvp(case, partial, diff_args, tangents, expected, precision):
         assert_close(case, ours, theirs, "jvp", precision)
 
 
-
 def _check_mixed_precision(case, data, args, static, diff):
     """Derivatives of mixed single- and double-precision arguments at the result's
     precision. With one float argument cast to float32 and the others to float64, NumPy
@@ -422,8 +421,11 @@ def _check_mixed_precision(case, data, args, static, diff):
              for i, a in enumerate(args)]
     wide = [np.asarray(a, np.float64) if i in floats else a for i, a in enumerate(mixed)]
     fun = case.funcgrad_fun()
-    mixed_out = tree_flatten(fun(*mixed, **static))[0]
-    wide_value = fun(*wide, **static)
+    # (arguments, value, pullback): the mixed arguments, then the same all in float64
+    runs = [(values, *fg.vjp(bind(fun, values, static, diff), *(values[i] for i in diff)))
+            for values in (mixed, wide)]
+    (_, mixed_value, _), (_, wide_value, _) = runs
+    mixed_out = tree_flatten(mixed_value)[0]
     wide_out, out_tree = tree_flatten(wide_value)
     same = list(map(_identical, mixed_out, wide_out))
     if case.jax_fun is None:  # NumPy computes at double precision: so must funcgrad
@@ -437,25 +439,21 @@ def _check_mixed_precision(case, data, args, static, diff):
     if not any(same):
         return
     drawn = tree_flatten(_draw_cotangent(data, wide_value), is_leaf=lambda x: x is None)[0]
-
-    def cotangent(outputs):
-        return tree_unflatten(out_tree, [c if keep and c is not None
-                                         else np.zeros(np.shape(o), np.result_type(o))
-                                         for c, o, keep in zip(drawn, outputs, same)])
     # The float32 argument's tangent is zero: NumPy adds its neighbouring entries in float32
     # (trapezoid's y[1:] + y[:-1] beside a float64 dx), and its tangents likewise, which
     # is NumPy's arithmetic, not a rule's precision (the pullback checks that argument).
     tangents = [np.zeros_like(mixed[i]) if i == single else _draw_cotangent(data, mixed[i])
                 for i in diff]
-    results = {}
-    for name, values, outputs in (("mixed", mixed, mixed_out), ("float64", wide, wide_out)):
-        partial = bind(fun, values, static, diff)
+    results = []
+    for (values, _, pullback), outputs in zip(runs, (mixed_out, wide_out)):
+        cotangent = tree_unflatten(out_tree, [c if keep and c is not None
+                                              else np.zeros(np.shape(o), np.result_type(o))
+                                              for c, o, keep in zip(drawn, outputs, same)])
         diff_values = tuple(values[i] for i in diff)
-        _, pullback = fg.vjp(partial, *diff_values)
-        _, tangent_out = fg.jvp(partial, diff_values, tuple(
+        _, tangent_out = fg.jvp(bind(fun, values, static, diff), diff_values, tuple(
             np.asarray(t, np.result_type(v)) for t, v in zip(tangents, diff_values)))
-        results[name] = pullback(cotangent(outputs)), tree_flatten(tangent_out)[0]
-    (mixed_cts, mixed_tangents), (wide_cts, wide_tangents) = results["mixed"], results["float64"]
+        results.append((pullback(cotangent), tree_flatten(tangent_out)[0]))
+    (mixed_cts, mixed_tangents), (wide_cts, wide_tangents) = results
     for position, ours, exact in zip(diff, mixed_cts, wide_cts):
         _assert_like_primal(case, ours, mixed[position], position)
         _assert_same_in_precision_of(case, ours, exact, f"cotangent of argument {position}")
@@ -485,6 +483,7 @@ def _assert_same_in_precision_of(case, ours, exact, what):
         err_msg=f"{case.name}: {what} with one argument in float32 and the others in float64 "
                 f"differs from the same arguments all in float64 (a rule computing at the "
                 f"float32 argument's precision instead of the result's?)")
+
 
 # ---- vmap ------------------------------------------------------------------------------
 
