@@ -15,6 +15,7 @@ import funcgrad.numpy as fnp
 
 from . import _dtypes, _record
 from ._grad_mode import STATE
+from ._layout import memory_owner
 from ._ops import (abs, add, bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or,
                    bitwise_right_shift, bitwise_xor, clamp, clamp_max, clamp_min, cos, cumsum,
                    div, eq, exp, floor_divide, ge, gt, le, log, logical_not, lt, masked_fill,
@@ -147,7 +148,7 @@ def _write_through_owner(data, values, index, written):
     """Write `values` into ``data[index]`` (all of data if `index` is None) through the
     array that owns data's memory (a detach()ed view has no base tensor to write through).
     Where the selected elements share memory, the last write of a position wins."""
-    owner = _memory_owner(data)
+    owner = memory_owner(data)
     if not owner.flags.writeable:
         raise ValueError("read-only memory")
     positions = _positions_in_base(data, owner)
@@ -161,13 +162,6 @@ def _write_through_owner(data, values, index, written):
     np.put(owner, positions, values)
 
 
-def _memory_owner(array):
-    """The array whose memory `array` views (itself if it owns its memory)."""
-    while isinstance(array.base, np.ndarray):
-        array = array.base
-    return array
-
-
 def refuse_shared_selection(t, index, basic):
     """Whether elements of t share memory (an expand's, whose memory PyTorch writes); a
     `basic` index (no index arrays) selecting elements that share memory is refused, as
@@ -175,7 +169,7 @@ def refuse_shared_selection(t, index, basic):
     data = t._data
     if not _internally_overlaps(data):
         return False
-    targets = _positions_in_base(data, _memory_owner(data))[index]
+    targets = _positions_in_base(data, memory_owner(data))[index]
     if basic and np.unique(targets).size < targets.size:
         raise RuntimeError(_SHARED_ELEMENTS)
     return True

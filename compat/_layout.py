@@ -233,3 +233,10 @@ def diagonal_view(array, offset, axis1, axis2):
         array[tuple(start)], [shape[axis] for axis in others] + [length],
         [strides[axis] for axis in others] + [strides[axis1] + strides[axis2]],
         writeable=array.flags.writeable)
+
+
+def memory_owner(array):
+    """The array whose memory `array` views (itself if it owns its memory)."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array

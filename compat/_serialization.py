@@ -23,6 +23,7 @@ import zipfile
 import numpy as np
 
 from . import _device, _dtypes
+from ._layout import memory_owner
 from ._tensor import Size, Tensor, make
 from .nn.parameter import Parameter
 
@@ -64,9 +65,7 @@ class _Storages:
 
     def place(self, array):
         """(key, offset in elements) of `array`'s memory in a storage."""
-        owner = array
-        while isinstance(owner.base, np.ndarray):
-            owner = owner.base
+        owner = memory_owner(array)
         if (owner.dtype != array.dtype or not owner.flags.c_contiguous
                 or not np.may_share_memory(owner, array)):
             owner = np.ascontiguousarray(array)  # its own storage
