@@ -13,7 +13,7 @@ from .layers import (CELU, ELU, GELU, GLU, SELU, AlphaDropout, Bilinear, Channel
                      RReLU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin, Softplus, Softshrink,
                      Softsign, Tanh, Tanhshrink, Threshold, Unflatten, Unfold, Upsample,
                      UpsamplingBilinear2d, UpsamplingNearest2d)
-from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, CTCLoss,
+from .loss import (BCELoss, LinearCrossEntropyLoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, CTCLoss,
                    GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
                    MarginRankingLoss, MSELoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss,
                    MultiMarginLoss, NLLLoss, NLLLoss2d, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss,
@@ -78,4 +78,5 @@ __all__ = [
     "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
     "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyBatchNorm1d", "LazyBatchNorm2d",
     "LazyBatchNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d",
+    "LinearCrossEntropyLoss",
 ]

@@ -289,3 +289,67 @@ def test_printed_lazy_modules():
         print(torch.nn.Sequential(torch.nn.LazyLinear(3), torch.nn.LazyBatchNorm1d()))
         print(torch.nn.LazyLinear(2).weight)
     check_printed(case)
+
+
+# ---- LinearCrossEntropyLoss and F.linear_cross_entropy (torch 2.13's reference path) ----
+
+# (in_features, num_classes, options, input shape, target: "index" or "probabilities")
+LINEAR_CROSS_ENTROPY = [
+    (5, 4, {}, (3, 5), "index"),
+    (5, 4, {"bias": True, "reduction": "sum"}, (5,), "index"),
+    (3, 6, {"out_features": (2, 3), "bias": True}, (2, 3), "index"),
+    (4, 3, {"label_smoothing": 0.2, "reduction": "none", "ignore_index": 1}, (6, 4), "index"),
+    (4, 3, {"out_features": (2,)}, (2, 4), "probabilities"),
+    (4, 5, {"label_smoothing": 0.1}, (3, 4), "probabilities"),
+]
+
+
+@pytest.mark.parametrize("in_features, classes, options, shape, target_kind",
+                         LINEAR_CROSS_ENTROPY)
+def test_linear_cross_entropy_loss(in_features, classes, options, shape, target_kind):
+    def case(torch):
+        loss = torch.nn.LinearCrossEntropyLoss(in_features, classes, **options)
+        x = torch.randn(shape, requires_grad=True)
+        logits_shape = shape[:-1] + (classes,) + options.get("out_features", ())
+        if target_kind == "index":
+            target = torch.randint(0, classes, shape[:-1] + options.get("out_features", ()))
+        else:
+            target = torch.randn(logits_shape).softmax(len(shape) - 1)
+        out = loss(x, target)
+        (out * torch.randn(out.shape)).sum().backward()
+        return repr(loss), out, x.grad, gradients(loss)
+    check(seeded(case), rtol=1e-5, atol=1e-6)
+
+
+def test_functional_linear_cross_entropy():
+    def case(torch):
+        x = torch.randn(4, 3, requires_grad=True)
+        w = torch.randn(5, 3, requires_grad=True)
+        b = torch.randn(5, requires_grad=True)
+        out = torch.nn.functional.linear_cross_entropy(x, w, torch.tensor([0, 4, 2, 1]),
+                                                       linear_bias=b,
+                                                       weight=torch.rand(5))
+        out.backward()
+        return out, x.grad, w.grad, b.grad
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("case", [
+    lambda torch: torch.nn.functional.linear_cross_entropy(
+        torch.ones(2, 2, 3), torch.ones(4, 3), torch.zeros(2, dtype=torch.long)),
+    lambda torch: torch.nn.functional.linear_cross_entropy(
+        torch.ones(2, 3), torch.ones(3), torch.zeros(2, dtype=torch.long)),
+    lambda torch: torch.nn.functional.linear_cross_entropy(
+        torch.ones(2, 3), torch.ones(4, 2), torch.zeros(2, dtype=torch.long)),
+    lambda torch: torch.nn.functional.linear_cross_entropy(
+        torch.ones(2, 3), torch.ones(4, 3), torch.zeros(2, dtype=torch.long),
+        linear_bias=torch.ones(3)),
+    lambda torch: torch.nn.functional.linear_cross_entropy(
+        torch.ones(3), torch.ones(4, 2, 3), torch.zeros(2, dtype=torch.long)),
+    lambda torch: torch.nn.functional.linear_cross_entropy(
+        torch.ones(2, 3), torch.ones(4, 3), torch.ones(2, 4), ignore_index=0),
+    lambda torch: torch.nn.LinearCrossEntropyLoss(3, 4, weight=torch.ones(3)),
+    lambda torch: torch.nn.LinearCrossEntropyLoss(3, 4, label_smoothing=1.5),
+])
+def test_linear_cross_entropy_errors(case):
+    assert_same_error(case)
