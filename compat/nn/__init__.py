@@ -13,11 +13,14 @@ from .layers import (CELU, ELU, GELU, GLU, SELU, AlphaDropout, Bilinear, Channel
                      RReLU, SiLU, Sigmoid, Softmax, Softmax2d, Softmin, Softplus, Softshrink,
                      Softsign, Tanh, Tanhshrink, Threshold, Unflatten, Unfold, Upsample,
                      UpsamplingBilinear2d, UpsamplingNearest2d)
-from .loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, CTCLoss,
+from .loss import (BCELoss, LinearCrossEntropyLoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, CTCLoss,
                    GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss,
                    MarginRankingLoss, MSELoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss,
-                   MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss,
+                   MultiMarginLoss, NLLLoss, NLLLoss2d, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss,
                    TripletMarginLoss, TripletMarginWithDistanceLoss)
+from .lazy import (LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, LazyConv1d, LazyConv2d,
+                   LazyConv3d, LazyConvTranspose1d, LazyConvTranspose2d, LazyConvTranspose3d,
+                   LazyInstanceNorm1d, LazyInstanceNorm2d, LazyInstanceNorm3d, LazyLinear)
 from .module import Module
 from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, CrossMapLRN2d, GroupNorm,
                             InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LayerNorm,
@@ -26,7 +29,7 @@ from .padding import (CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d
                       ConstantPad3d, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
                       ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ZeroPad1d, ZeroPad2d,
                       ZeroPad3d)
-from .parameter import Parameter
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d,
                       AdaptiveMaxPool2d, AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d,
                       FractionalMaxPool2d, FractionalMaxPool3d,
@@ -71,4 +74,9 @@ __all__ = [
     "AlphaDropout", "FeatureAlphaDropout",
     "CTCLoss", "RReLU", "AdaptiveLogSoftmaxWithLoss",
     "FractionalMaxPool2d", "FractionalMaxPool3d", "CrossMapLRN2d",
+    "Buffer", "UninitializedParameter", "UninitializedBuffer", "NLLLoss2d",
+    "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
+    "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyBatchNorm1d", "LazyBatchNorm2d",
+    "LazyBatchNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d",
+    "LinearCrossEntropyLoss",
 ]

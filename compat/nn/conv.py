@@ -47,14 +47,17 @@ class _ConvNd(Module):
         self._reversed_padding_repeated_twice = _pad_widths(self.padding, self.kernel_size,
                                                             self.dilation)
         dtype = _floating(dtype)
-        channels = ((in_channels, out_channels // groups) if transposed
-                    else (out_channels, in_channels // groups))
-        self.weight = Parameter(empty(channels + self.kernel_size, dtype=dtype, device=device))
+        self.weight = Parameter(empty(self._weight_shape(), dtype=dtype, device=device))
         if bias:
             self.bias = Parameter(empty(out_channels, dtype=dtype, device=device))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
+
+    def _weight_shape(self):
+        channels = ((self.in_channels, self.out_channels // self.groups) if self.transposed
+                    else (self.out_channels, self.in_channels // self.groups))
+        return channels + self.kernel_size
 
     def reset_parameters(self):
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))

@@ -5,6 +5,7 @@ Each is composed of funcgrad.numpy primitives on the operands' boxes of compat's
 the name PyTorch gives its fused kernel (``AddmmBackward0``, ``NllLossBackward0``), so
 printed losses read as in PyTorch.
 """
+import math
 import warnings
 
 import numpy as np
@@ -693,6 +694,46 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     return _soft_cross_entropy(log_probabilities, target, weight, reduction, class_dim)
 
 
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None,
+                         reduction="mean", ignore_index=None, label_smoothing=0.0,
+                         options=None):
+    """cross_entropy of linear(input, linear_weight, linear_bias): a weight (C, in_features)
+    or (C, d_1, ..., d_K, in_features) gives logits (C) or (C, d_1, ..., d_K) per sample.
+    PyTorch's reference path only: compat has no chunked one to choose with `options`."""
+    if options is not None:
+        raise NotImplementedError("compat: linear_cross_entropy computes without chunking; "
+                                  "pass options=None")
+    if not 1 <= input.dim() <= 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got "
+                           f"{linear_weight.dim()}")
+    batch, in_features = input.shape[:-1], input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError(f"expected equal input and linear_weight last dimensions "
+                           f"(in_features), got {in_features} and {linear_weight.shape[-1]}, "
+                           f"respectively")
+    logits_per_sample = tuple(linear_weight.shape[:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != logits_per_sample:
+        raise RuntimeError(f"expected linear_bias shape {logits_per_sample}, got "
+                           f"{tuple(linear_bias.shape)}")
+    if len(logits_per_sample) > 1 and not batch:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape "
+                           f"{tuple(linear_weight.shape)} requires batched input, (N, "
+                           f"{in_features}), got unbatched input with shape "
+                           f"{tuple(input.shape)}")
+    logits_shape = tuple(batch) + logits_per_sample
+    if target.shape == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains "
+                           "probabilities")
+    outputs = math.prod(logits_per_sample)
+    flat_bias = None if linear_bias is None else linear_bias.reshape(outputs)
+    logits = linear(input, linear_weight.reshape(outputs, in_features), flat_bias)
+    return cross_entropy(logits.reshape(logits_shape), target, weight=weight,
+                         ignore_index=-100 if ignore_index is None else ignore_index,
+                         reduction=reduction, label_smoothing=label_smoothing)
+
+
 def _uniform_target_loss(log_probabilities, target, weight, ignore_index, reduction,
                          class_dim):
     """The cross entropy against a uniform target, summed over classes (times the class
@@ -725,8 +766,10 @@ def _soft_cross_entropy(log_probabilities, target, weight, reduction, class_dim)
         products = fnp.multiply(products, weight._data.astype(dtype.numpy).reshape(shape))
     losses = fnp.negative(fnp.sum(products, axis=class_dim))
     if reduction == "mean":
-        batch = log_probabilities.shape[0] if class_dim == 1 else 1
-        out, label = fnp.true_divide(fnp.sum(losses), batch), "DivBackward1"
+        # The mean over the samples and, for a K-dimensional loss, their positions.
+        count = math.prod(size for dim, size in enumerate(log_probabilities.shape)
+                          if dim != class_dim)
+        out, label = fnp.true_divide(fnp.sum(losses), count), "DivBackward1"
     elif reduction == "sum":
         out, label = fnp.sum(losses), "NegBackward0"
     else:
@@ -863,5 +906,5 @@ __all__ = [
     "gumbel_softmax", "alpha_dropout", "feature_alpha_dropout", "ctc_loss",
     "affine_grid", "grid_sample", "rrelu", "rrelu_",
     "fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
-    "fractional_max_pool3d_with_indices",
+    "fractional_max_pool3d_with_indices", "linear_cross_entropy",
 ]

@@ -1,7 +1,10 @@
 """The loss modules: each holds its reduction (and class weights, as buffers) and
 computes with `functional`."""
+import math
+import warnings
+
 from . import functional as F
-from .layers import PairwiseDistance
+from .layers import Linear, PairwiseDistance
 from .module import Module
 
 
@@ -66,6 +69,18 @@ class NLLLoss(_WeightedLoss):
     def forward(self, input, target):
         return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
                           reduction=self.reduction)
+
+
+class NLLLoss2d(NLLLoss):
+    """PyTorch's deprecated name of NLLLoss."""
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction="mean"):
+        warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a "
+                      "drop-in replacement and see "
+                      "https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for more "
+                      "details.", FutureWarning, stacklevel=2)
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
 
 
 class CrossEntropyLoss(_WeightedLoss):
@@ -226,3 +241,42 @@ class CTCLoss(_Loss):
     def forward(self, log_probs, targets, input_lengths, target_lengths):
         return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
                           self.reduction, self.zero_infinity)
+
+
+class LinearCrossEntropyLoss(_WeightedLoss):
+    """cross_entropy of a Linear projection of the input to num_classes (times
+    out_features, for a K-dimensional loss) logits per sample; the Linear (`linear`, bias
+    off by default) stores its weight flat, (C * prod(out_features), in_features)."""
+
+    def __init__(self, in_features, num_classes, *, out_features=(), bias=False, device=None,
+                 dtype=None, reduction="mean", weight=None, ignore_index=None,
+                 label_smoothing=0.0, options=None):
+        if weight is not None and weight.shape != (num_classes,):
+            raise RuntimeError(f"expected weight shape to be {(num_classes,)}, got "
+                               f"{tuple(weight.shape)}")
+        if label_smoothing < 0 or label_smoothing > 1.0:
+            raise RuntimeError(f"expected label_smoothing to be in range [0, 1], got "
+                               f"{label_smoothing}")
+        super().__init__(weight, reduction=reduction)
+        self.num_classes = num_classes
+        self.out_features = out_features
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+        self.linear = Linear(in_features, math.prod(out_features, start=num_classes),
+                             bias=bias, device=device, dtype=dtype)
+        self.options = options
+
+    def forward(self, input, target):
+        logits_per_sample = (self.num_classes, *self.out_features)
+        bias = None if self.linear.bias is None else self.linear.bias.reshape(logits_per_sample)
+        return F.linear_cross_entropy(
+            input, self.linear.weight.reshape(logits_per_sample + (self.linear.in_features,)),
+            target, linear_bias=bias, weight=self.weight, reduction=self.reduction,
+            ignore_index=self.ignore_index, label_smoothing=self.label_smoothing,
+            options=self.options)
+
+    def extra_repr(self):
+        return (f"in_features={self.linear.in_features}, num_classes={self.num_classes}, "
+                f"out_features={self.out_features}, bias={self.linear.bias is not None}, "
+                f"reduction={self.reduction}, ignore_index={self.ignore_index}, "
+                f"label_smoothing={self.label_smoothing}, options={self.options}")

@@ -12,7 +12,7 @@ from .._graph import RemovableHandle, clear_grad
 from .._grad_mode import no_grad
 from .._tensor import Tensor
 from .._typename import typename
-from .parameter import Parameter
+from .parameter import Buffer, Parameter, is_lazy
 
 
 class _IncompatibleKeys(namedtuple("_IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -151,11 +151,13 @@ class Module:
                 raise TypeError(f"cannot assign '{typename(value)}' as child module "
                                 f"'{name}' (torch.nn.Module or None expected)")
             self._modules[name] = None
-        elif name in self.__dict__.get("_buffers", ()):
+        elif isinstance(value, Buffer) or name in self.__dict__.get("_buffers", ()):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
-                                f"(torch.Tensor or None expected)")
-            self._buffers[name] = value
+                                f"(torch.nn.Buffer, torch.Tensor or None expected)")
+            persistent = (value.persistent if isinstance(value, Buffer)
+                          else name not in self._non_persistent_buffers_set)
+            self.register_buffer(name, value, persistent)
         else:
             object.__setattr__(self, name, value)
 
@@ -332,17 +334,17 @@ class Module:
         """An OrderedDict of every parameter and persistent buffer by dotted name, as
         tensors sharing the module's storage (detached unless `keep_vars`)."""
         destination = OrderedDict() if destination is None else destination
-        for name, param in self._parameters.items():
-            if param is not None:
-                destination[prefix + name] = param if keep_vars else param.detach()
-        for name, buffer in self._buffers.items():
-            if buffer is not None and name not in self._non_persistent_buffers_set:
-                destination[prefix + name] = buffer if keep_vars else buffer.detach()
+        self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".",
                                   keep_vars=keep_vars)
         return destination
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        """Put this module's own state_dict members (not its children's) in `destination`."""
+        for name, tensor in self._state_members():
+            destination[prefix + name] = tensor if keep_vars else tensor.detach()
 
     def load_state_dict(self, state_dict, strict=True):
         """Copy the values of `state_dict` into the parameters and buffers. With `strict`,
@@ -354,11 +356,7 @@ class Module:
         with no_grad():
             for module_prefix, module in self.named_modules(remove_duplicate=False):
                 prefix = module_prefix + ("." if module_prefix else "")
-                for name, target in module._state_members():
-                    key = prefix + name
-                    expected.add(key)
-                    if key in state_dict:
-                        _load_one(key, target, state_dict[key], errors)
+                module._load_from_state_dict(state_dict, prefix, expected, errors)
         missing = [key for key in self.state_dict() if key not in state_dict]
         unexpected = [key for key in state_dict if key not in expected]
         if strict:
@@ -372,6 +370,15 @@ class Module:
             raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
                 type(self).__name__, "\n\t".join(errors)))
         return _IncompatibleKeys(missing, unexpected)
+
+    def _load_from_state_dict(self, state_dict, prefix, expected, errors):
+        """Copy this module's own members' values from `state_dict` (keys under `prefix`),
+        noting their keys in `expected` and what goes wrong in `errors`."""
+        for name, target in self._state_members():
+            key = prefix + name
+            expected.add(key)
+            if key in state_dict:
+                _load_one(key, target, state_dict[key], errors)
 
     def _state_members(self):
         """(name, tensor) of what this module itself (not its children) puts in a
@@ -407,6 +414,8 @@ class Module:
 
 
 def _load_one(key, target, value, errors):
+    if is_lazy(target):  # a lazy module materialized those it had a value for: empty to empty
+        return
     if not isinstance(value, Tensor):
         errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or '
                       f'Tensor-like object from checkpoint but received {type(value)}')

@@ -109,9 +109,9 @@ class _InstanceNorm(_BatchNorm):
     _unbatched_dims = None
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False,
-                 track_running_stats=False, device=None, dtype=None):
+                 track_running_stats=False, device=None, dtype=None, *, bias=True):
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device,
-                         dtype)
+                         dtype, bias=bias)
 
     def _check_input_dim(self, input):
         if input.dim() not in (self._unbatched_dims, self._unbatched_dims + 1):

@@ -1,6 +1,22 @@
-"""nn.Parameter: a tensor that a Module registers as one of its parameters."""
+"""nn.Parameter (a tensor that a Module registers as one of its parameters), nn.Buffer (one
+it registers as a buffer) and their uninitialized forms, which lazy modules hold until their
+first forward gives them shapes."""
 from .._factories import empty
 from .._tensor import Tensor, make
+from ._uninitialized import UninitializedTensorMixin, unmaterialized_storage
+
+
+def _sharing(cls, data):
+    """A new `cls` leaf over `data`'s storage (and version counter), without history."""
+    t = object.__new__(cls)
+    t._data = data._data
+    t._box = None
+    t._version = data._version
+    t._grad = None
+    t._base = None
+    t._views = None
+    t._retains_grad = False
+    return t
 
 
 class Parameter(Tensor):
@@ -18,16 +34,9 @@ class Parameter(Tensor):
         if requires_grad and not data.dtype.is_floating_point:
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
-        p = object.__new__(cls)
-        p._data = data._data
-        p._box = None
-        p._version = data._version
-        p._grad = None
-        p._base = None
-        p._views = None
-        p._retains_grad = False
+        p = _sharing(cls, data)
         if requires_grad:
-            p.requires_grad_(True)
+            Tensor.requires_grad_(p, True)
         return p
 
     def __repr__(self):
@@ -50,3 +59,67 @@ class Parameter(Tensor):
 
 def _rebuild_parameter(data, requires_grad):
     return Parameter(make(data), requires_grad)
+
+
+class Buffer(Tensor):
+    """A tensor that assigning to a Module attribute registers as a buffer, persistent
+    (saved in the state_dict) or not. It shares `data`'s storage, detached; PyTorch's is
+    a plain Tensor marked as a buffer, compat's this subclass of Tensor."""
+
+    __slots__ = ("persistent",)
+
+    def __new__(cls, data=None, *, persistent=True):
+        if data is None:
+            data = empty(0)
+        buffer = _sharing(cls, data.detach())
+        if data.requires_grad:
+            Tensor.requires_grad_(buffer, True)
+        buffer.persistent = persistent
+        return buffer
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """A parameter without a shape yet (a lazy module's, until its first forward): it
+    refuses to compute until `materialize(shape)` makes it a Parameter of that shape."""
+
+    __slots__ = ()
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad=True, device=None, dtype=None):
+        blank = empty(0, dtype=dtype, device=device)
+        return Parameter.__new__(cls, make(unmaterialized_storage(blank, cls.__name__)),
+                                 requires_grad)
+
+    def __deepcopy__(self, memo):
+        copy = memo.get(id(self))
+        if copy is None:
+            copy = memo[id(self)] = type(self)(self.requires_grad, dtype=self.dtype)
+        return copy
+
+
+class UninitializedBuffer(UninitializedTensorMixin, Buffer):
+    """A buffer without a shape yet: it refuses to compute until `materialize(shape)`
+    makes it a (Buffer) tensor of that shape."""
+
+    __slots__ = ()
+    cls_to_become = Buffer
+
+    def __new__(cls, requires_grad=False, device=None, dtype=None, persistent=True):
+        blank = empty(0, dtype=dtype, device=device)
+        buffer = Buffer.__new__(cls, make(unmaterialized_storage(blank, cls.__name__)),
+                                persistent=persistent)
+        if requires_grad:
+            Tensor.requires_grad_(buffer, True)
+        return buffer
+
+    def __deepcopy__(self, memo):
+        copy = memo.get(id(self))
+        if copy is None:
+            copy = memo[id(self)] = type(self)(self.requires_grad, dtype=self.dtype,
+                                               persistent=self.persistent)
+        return copy
+
+
+def is_lazy(tensor):
+    """Whether `tensor` is an UninitializedParameter or UninitializedBuffer."""
+    return isinstance(tensor, UninitializedTensorMixin)
