@@ -141,7 +141,7 @@ def write(t, values, index=None, written=None):
         if not t._data.flags.writeable:
             raise RuntimeError(_SHARED_ELEMENTS) from None
         raise RuntimeError(str(error)) from None
-    t._version[VERSION] += 1
+    t._version_counter[VERSION] += 1
 
 
 def _write_through_owner(data, values, index, written):
@@ -201,7 +201,7 @@ def _computed_in_place(ufunc, t, args, kwargs):
     if t._box is not None:
         privatize(t._box.node, data)  # as write() does
     quiet().run(ufunc, data, other, out=data)
-    t._version[VERSION] += 1
+    t._version_counter[VERSION] += 1
     return True
 
 
@@ -244,7 +244,8 @@ def assign(t, result, inputs, written=None):
         _rebase_views(t)
     # A rule that saved its result (sigmoid_'s) saved what t now is: a later update of t
     # must fail its backward, as PyTorch's does.
-    retie_saved(recorded, (made._version, result._version), t._version)
+    retie_saved(recorded, (made._version_counter, result._version_counter),
+                t._version_counter)
     return t
 
 
@@ -483,7 +484,7 @@ def reshaped(op, label):
         if recording:
             result._box.node.label = label if type(label) is str else label(*args, **kwargs)
             set_history(t, result._box.node)
-        t._version[VERSION] += 1
+        t._version_counter[VERSION] += 1
         return t
     update.__name__ = op.__name__ + "_"
     return update

@@ -7,8 +7,9 @@ A tensor holds
 * ``_box``: when it requires grad, a box of the eager tape (`_tape.TAPE`) whose value
   is ``_data`` and whose node is its history: a leaf node for a leaf, else the node of the
   operation that made it; None when it does not require grad;
-* ``_version``: the counter of in-place modifications of its storage, shared with its views,
-  which lets the backward pass notice values changed after they were saved;
+* ``_version_counter``: the counter of in-place modifications of its storage, shared with
+  its views, which lets the backward pass notice values changed after they were saved
+  (``_version`` reads it, an int as PyTorch's);
 * ``_grad``, ``_base`` (the tensor it is a view of), ``_views`` (weak references to the
   views of it, whose history a recorded in-place update of it replaces) and
   ``_retains_grad``.
@@ -36,7 +37,7 @@ def make(data, box=None, version=None, base=None):
     t = _new(Tensor)
     t._data = data
     t._box = box
-    t._version = {VERSION: 0} if version is None else version  # (version_counter's)
+    t._version_counter = {VERSION: 0} if version is None else version  # (version_counter's)
     t._grad = None
     t._base = base
     t._views = None
@@ -117,13 +118,19 @@ class Tensor:
     operations, operators and printing by `_methods`.
     """
 
-    __slots__ = ("_data", "_box", "_version", "_grad", "_base", "_views", "_retains_grad",
-                 "__weakref__")
+    __slots__ = ("_data", "_box", "_version_counter", "_grad", "_base", "_views",
+                 "_retains_grad", "__weakref__")
     # NumPy operators and functions defer to ours: `ndarray * tensor` is a tensor operation.
     __array_ufunc__ = None
     __hash__ = object.__hash__  # tensors compare elementwise, so hash by identity
 
     # ---- metadata ----------------------------------------------------------------------
+
+    @property
+    def _version(self):
+        """How many in-place updates its storage has had (through it or a view sharing its
+        counter): read-only, as PyTorch's."""
+        return self._version_counter[VERSION]
 
     @property
     def dtype(self):
@@ -363,7 +370,7 @@ class Tensor:
 
     def detach(self):
         """The same storage, without history (shares the version counter)."""
-        return make(self._data, None, self._version)
+        return make(self._data, None, self._version_counter)
 
     def detach_(self):
         if self._base is not None and self._base.requires_grad:

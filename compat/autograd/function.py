@@ -38,8 +38,9 @@ class FunctionCtx:
                 raise TypeError(f"save_for_backward can only save tensors (or None), got "
                                 f"{type(t).__name__}")
         self._saved = tensors
-        self._saved_versions = tuple(None if t is None else (t._version, t._version[VERSION])
-                                     for t in tensors)
+        self._saved_versions = tuple(
+            None if t is None else (t._version_counter, t._version_counter[VERSION])
+            for t in tensors)
 
     @property
     def saved_tensors(self):
@@ -136,7 +137,7 @@ def _attach_node(cls, ctx, args, outputs):
                       and id(out) not in excluded]
     for i in differentiable:
         if any(outs[i] is a for a in args) or outs[i]._box is not None:
-            outs[i] = make(outs[i]._data, None, outs[i]._version)  # an alias of an input
+            outs[i] = make(outs[i]._data, None, outs[i]._version_counter)  # an alias of an input
     parents = tuple(a._box.node if needs else None
                     for a, needs in zip(args, ctx.needs_input_grad))
     call = _Call(cls, ctx, args, outs, differentiable, packed=not single)

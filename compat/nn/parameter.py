@@ -21,7 +21,7 @@ class Parameter(Tensor):
         p = object.__new__(cls)
         p._data = data._data
         p._box = None
-        p._version = data._version
+        p._version_counter = data._version_counter
         p._grad = None
         p._base = None
         p._views = None

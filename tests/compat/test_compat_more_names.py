@@ -203,13 +203,8 @@ def test_every_inplace_method_torch_spells_as_a_function_is_one():
 def _layout(expression):
     def case(torch):
         out = eval(expression, _inputs(torch))
-        return out.shape, out.stride(), _version(out), out.is_contiguous()
+        return out.shape, out.stride(), out._version, out.is_contiguous()
     return case
-
-
-def _version(t):
-    """The tensor's count of in-place updates (compat keeps it in a dict its views share)."""
-    return t._version if isinstance(t._version, int) else t._version["version"]
 
 
 @pytest.mark.parametrize("expression", INPLACE_VIEWS[:10] + ["a.clone().t_().t_()"])
