@@ -14,7 +14,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 
 from . import _dtypes, _record
-from ._grad_mode import STATE
+from ._grad_mode import STATE, refuse_inference_update
 from ._layout import memory_owner
 from ._ops import (abs, add, bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or,
                    bitwise_right_shift, bitwise_xor, clamp, clamp_max, clamp_min, cos, cumsum,
@@ -28,6 +28,7 @@ from ._tensor import Tensor, make, views_of
 
 
 def check_inplace(t, recording, view_message=False):
+    refuse_inference_update(t, view_message)
     if not recording:
         return
     if t._box is not None and not t._box.node.parents:
@@ -198,6 +199,7 @@ def _computed_in_place(ufunc, t, args, kwargs):
         return False  # float16 and a number: computed in float32 (see _ops._in_opmath)
     else:
         refuse_overlap(t, ())
+    refuse_inference_update(t)
     if t._box is not None:
         privatize(t._box.node, data)  # as write() does
     quiet().run(ufunc, data, other, out=data)

@@ -21,7 +21,7 @@ from funcgrad.core import NO_PARAMS, Box, Primitive, ReverseBox, instruments, tu
 
 from . import _dtypes
 from ._dtypes import DEFAULTS
-from ._grad_mode import STATE
+from ._grad_mode import STATE, refuse_saving_inference
 from ._quiet import quiet
 from ._tape import TAPE, VERSION, TapeNode, _creation_numbers
 from ._tensor import Tensor, make
@@ -198,6 +198,8 @@ def _saved_entry(x, replay_only, output=False):
     input the node does not hold by its creator now (keeping the tensor would keep its
     array)."""
     version = x._version_counter
+    if not (output or replay_only):
+        refuse_saving_inference(version)
     data = x._data
     box = x._box
     if output or replay_only:

@@ -25,8 +25,9 @@ import numpy as np
 
 from . import _device, _dtypes
 from ._dim_args import no_dimensions
-from ._grad_mode import OPEN_INFERENCE_BLOCKS, is_inference, note_if_inference
-from ._tape import TAPE, VERSION, leaf_node
+from ._grad_mode import (OPEN_INFERENCE_BLOCKS, is_inference, is_inference_mode_enabled,
+                         note_if_inference)
+from ._tape import INFERENCE, TAPE, VERSION, leaf_node
 
 _new = object.__new__
 
@@ -45,7 +46,7 @@ def make(data, box=None, version=None, base=None):
     if base is not None:
         _note_view(base, t)
     if OPEN_INFERENCE_BLOCKS[0]:  # (one check outside inference_mode)
-        note_if_inference(t)
+        note_if_inference(t, version is None)
     return t
 
 
@@ -130,6 +131,8 @@ class Tensor:
     def _version(self):
         """How many in-place updates its storage has had (through it or a view sharing its
         counter): read-only, as PyTorch's."""
+        if is_inference(self):
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._version_counter[VERSION]
 
     @property
@@ -299,6 +302,9 @@ class Tensor:
         if requires_grad and self._box is None:
             if not self.dtype.is_floating_point:
                 raise RuntimeError(refusal)
+            if is_inference(self) and not is_inference_mode_enabled():
+                raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                                   "InferenceMode is not allowed.")
             self._box = TAPE.box(self._data, leaf_node(weakref.ref(self)))
         elif not requires_grad:
             self._box = None
@@ -386,7 +392,10 @@ class Tensor:
     @property
     def data(self):
         """The same storage, without history; changes made through it are not tracked."""
-        return make(self._data)
+        counter = None
+        if is_inference(self):  # (an inference tensor, with a counter of its own)
+            counter = {VERSION: 0, INFERENCE: True}
+        return make(self._data, None, counter)
 
     @data.setter
     def data(self, value):

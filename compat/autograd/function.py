@@ -14,7 +14,7 @@ from funcgrad.core import NO_PARAMS, Primitive, defvjp_rule, tuple_get
 
 from .. import _ops, _record
 from .._graph import cotangent_of, tensor_of_cotangent
-from .._grad_mode import STATE, no_grad
+from .._grad_mode import STATE, no_grad, refuse_saving_inference
 from .._quiet import as_user
 from .._tape import TAPE, VERSION
 from .._tensor import Tensor, make
@@ -37,6 +37,8 @@ class FunctionCtx:
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError(f"save_for_backward can only save tensors (or None), got "
                                 f"{type(t).__name__}")
+            if t is not None:
+                refuse_saving_inference(t._version_counter)
         self._saved = tensors
         self._saved_versions = tuple(
             None if t is None else (t._version_counter, t._version_counter[VERSION])
