@@ -420,7 +420,7 @@ def legacy_new(dtype, args, kwargs, name):
     if isinstance(data, Tensor):
         if data.dtype is not dtype:
             raise TypeError(f"expected {dtype.scalar_name} (got {data.dtype.scalar_name})")
-        return make(data._data, None, data._version)
+        return make(data._data, None, data._version_counter)
     if isinstance(data, numbers.Number):
         raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
     return make(_array_of(data, dtype, f"compat.{name}"))

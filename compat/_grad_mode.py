@@ -9,6 +9,8 @@ import functools
 import threading
 import weakref
 
+from ._tape import INFERENCE
+
 
 class _State(threading.local):
     """The calling thread's switches; the class attributes are every new thread's values."""
@@ -27,19 +29,50 @@ _inference_tensors = {}
 OPEN_INFERENCE_BLOCKS = [0]
 
 
-def note_if_inference(t):
-    """Record `t`, a new tensor, as an inference tensor if it is made in inference mode."""
+def note_if_inference(t, new_storage):
+    """Record `t`, a new tensor, as made in inference mode if it is; its version counter
+    too (an inference storage) if it is `new_storage`, not an alias of another's."""
     if STATE.inference:
         key = id(t)
         _inference_tensors[key] = weakref.ref(
             t, lambda _, entries=_inference_tensors: entries.pop(key, None))
+        if new_storage:
+            t._version_counter[INFERENCE] = True
 
 
 def is_inference(input):
-    """Whether `input` was made inside inference_mode (not views or copies of it made
-    outside)."""
-    ref = _inference_tensors.get(id(input))
-    return ref is not None and ref() is input
+    """Whether `input` is an inference tensor: its storage was made inside inference_mode
+    (views, detach() and .data of such a tensor are inference tensors too)."""
+    return INFERENCE in input._version_counter
+
+
+def made_in_inference_mode(t):
+    """Whether tensor `t` itself was made inside inference_mode."""
+    ref = _inference_tensors.get(id(t))
+    return ref is not None and ref() is t
+
+
+def refuse_inference_update(t, through_view=False):
+    """PyTorch's refusal of an in-place update of an inference tensor, or of a view of one
+    (`through_view`: the update writes through a view of t, as an indexed assignment),
+    outside inference_mode (a detach() or .data alias made outside it is let through, as
+    PyTorch lets it)."""
+    if INFERENCE in t._version_counter and not STATE.inference and (
+            through_view or t._base is not None or made_in_inference_mode(t)):
+        raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not "
+                           "allowed.You can make a clone to get a normal tensor before doing "
+                           "inplace update.See https://github.com/pytorch/rfcs/pull/17 for more "
+                           "details.")
+
+
+def refuse_saving_inference(version_counter):
+    """PyTorch's refusal to save an inference tensor (its `version_counter`) for backward."""
+    if INFERENCE in version_counter:
+        raise RuntimeError("Inference tensors cannot be saved for backward. Please do not use "
+                           "Tensors created in inference mode in computation tracked by "
+                           "autograd. To work around this, you can make a clone to get a "
+                           "normal tensor and use it in autograd, or use `torch.no_grad()` "
+                           "instead of `torch.inference_mode()`.")
 
 
 def is_grad_enabled():

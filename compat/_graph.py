@@ -268,7 +268,7 @@ def _accumulate(t, ct, unshared=False):
             t._grad = make(_layout.copy_with_layout(ct, t._data))
     else:
         np.add(t._grad._data, ct, out=t._grad._data)
-        t._grad._version[_tape.VERSION] += 1
+        t._grad._version_counter[_tape.VERSION] += 1
 
 
 def _storage_of_its_own(ct, like):

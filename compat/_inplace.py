@@ -14,7 +14,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 
 from . import _dtypes, _record
-from ._grad_mode import STATE
+from ._grad_mode import STATE, refuse_inference_update
 from ._layout import memory_owner
 from ._ops import (abs, add, bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or,
                    bitwise_right_shift, bitwise_xor, clamp, clamp_max, clamp_min, cos, cumsum,
@@ -28,6 +28,7 @@ from ._tensor import Tensor, make, views_of
 
 
 def check_inplace(t, recording, view_message=False):
+    refuse_inference_update(t, view_message)
     if not recording:
         return
     if t._box is not None and not t._box.node.parents:
@@ -141,7 +142,7 @@ def write(t, values, index=None, written=None):
         if not t._data.flags.writeable:
             raise RuntimeError(_SHARED_ELEMENTS) from None
         raise RuntimeError(str(error)) from None
-    t._version[VERSION] += 1
+    t._version_counter[VERSION] += 1
 
 
 def _write_through_owner(data, values, index, written):
@@ -198,10 +199,11 @@ def _computed_in_place(ufunc, t, args, kwargs):
         return False  # float16 and a number: computed in float32 (see _ops._in_opmath)
     else:
         refuse_overlap(t, ())
+    refuse_inference_update(t)
     if t._box is not None:
         privatize(t._box.node, data)  # as write() does
     quiet().run(ufunc, data, other, out=data)
-    t._version[VERSION] += 1
+    t._version_counter[VERSION] += 1
     return True
 
 
@@ -244,7 +246,8 @@ def assign(t, result, inputs, written=None):
         _rebase_views(t)
     # A rule that saved its result (sigmoid_'s) saved what t now is: a later update of t
     # must fail its backward, as PyTorch's does.
-    retie_saved(recorded, (made._version, result._version), t._version)
+    retie_saved(recorded, (made._version_counter, result._version_counter),
+                t._version_counter)
     return t
 
 
@@ -483,7 +486,7 @@ def reshaped(op, label):
         if recording:
             result._box.node.label = label if type(label) is str else label(*args, **kwargs)
             set_history(t, result._box.node)
-        t._version[VERSION] += 1
+        t._version_counter[VERSION] += 1
         return t
     update.__name__ = op.__name__ + "_"
     return update

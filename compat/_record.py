@@ -21,7 +21,7 @@ from funcgrad.core import NO_PARAMS, Box, Primitive, ReverseBox, instruments, tu
 
 from . import _dtypes
 from ._dtypes import DEFAULTS
-from ._grad_mode import STATE
+from ._grad_mode import STATE, refuse_saving_inference
 from ._quiet import quiet
 from ._tape import TAPE, VERSION, TapeNode, _creation_numbers
 from ._tensor import Tensor, make
@@ -197,7 +197,9 @@ def _saved_entry(x, replay_only, output=False):
     the tensor, whose array the node holds anyway. A result is named by its node, and an
     input the node does not hold by its creator now (keeping the tensor would keep its
     array)."""
-    version = x._version
+    version = x._version_counter
+    if not (output or replay_only):
+        refuse_saving_inference(version)
     data = x._data
     box = x._box
     if output or replay_only:
@@ -231,7 +233,7 @@ def wrap(out, label, edges, others=(), saves_result=False, saves_inputs=False, v
             out.value = data
     version = base = None
     if view_of is not None and np.may_share_memory(data, view_of._data):
-        version = view_of._version
+        version = view_of._version_counter
         base = view_of._base if view_of._base is not None else view_of
     if not boxed:
         return make(data, None, version, base)
@@ -419,7 +421,7 @@ def _recorded(primitive, label, edges, values, parents, saves, frees=None,
     t = _new(Tensor)
     t._data = data
     t._box = box
-    t._version = {VERSION: 0}
+    t._version_counter = {VERSION: 0}
     t._grad = t._base = t._views = None
     t._retains_grad = False
     if saves or saves_result:
@@ -488,7 +490,7 @@ def _view(input, value, node=None):
         if instruments.on_result is not None:
             instruments.on_result(TAPE, node.primitive, box)
     base = input._base
-    return make(value, box, input._version, input if base is None else base)
+    return make(value, box, input._version_counter, input if base is None else base)
 
 
 def check_tensor(x, name):

@@ -36,6 +36,9 @@ _new = object.__new__
 # so a tensor's counter is not one more object on its lists. (A tuple holding a dict stays
 # tracked, dict untracked or not: hence `TapeNode.saved` is one flat tuple.)
 VERSION = "version"
+# A counter's mark for storage made in inference_mode: the tensors sharing the counter (views,
+# detach(), .data) are inference tensors, as PyTorch's, which keep no version.
+INFERENCE = "inference"
 # The values of one check in `TapeNode.saved`.
 CHECK_FIELDS = 6
 

@@ -7,8 +7,9 @@ A tensor holds
 * ``_box``: when it requires grad, a box of the eager tape (`_tape.TAPE`) whose value
   is ``_data`` and whose node is its history: a leaf node for a leaf, else the node of the
   operation that made it; None when it does not require grad;
-* ``_version``: the counter of in-place modifications of its storage, shared with its views,
-  which lets the backward pass notice values changed after they were saved;
+* ``_version_counter``: the counter of in-place modifications of its storage, shared with
+  its views, which lets the backward pass notice values changed after they were saved
+  (``_version`` reads it, an int as PyTorch's);
 * ``_grad``, ``_base`` (the tensor it is a view of), ``_views`` (weak references to the
   views of it, whose history a recorded in-place update of it replaces) and
   ``_retains_grad``.
@@ -24,8 +25,9 @@ import numpy as np
 
 from . import _device, _dtypes
 from ._dim_args import no_dimensions
-from ._grad_mode import OPEN_INFERENCE_BLOCKS, is_inference, note_if_inference
-from ._tape import TAPE, VERSION, leaf_node
+from ._grad_mode import (OPEN_INFERENCE_BLOCKS, is_inference, is_inference_mode_enabled,
+                         note_if_inference)
+from ._tape import INFERENCE, TAPE, VERSION, leaf_node
 
 _new = object.__new__
 
@@ -36,7 +38,7 @@ def make(data, box=None, version=None, base=None):
     t = _new(Tensor)
     t._data = data
     t._box = box
-    t._version = {VERSION: 0} if version is None else version  # (version_counter's)
+    t._version_counter = {VERSION: 0} if version is None else version  # (version_counter's)
     t._grad = None
     t._base = base
     t._views = None
@@ -44,7 +46,7 @@ def make(data, box=None, version=None, base=None):
     if base is not None:
         _note_view(base, t)
     if OPEN_INFERENCE_BLOCKS[0]:  # (one check outside inference_mode)
-        note_if_inference(t)
+        note_if_inference(t, version is None)
     return t
 
 
@@ -117,13 +119,21 @@ class Tensor:
     operations, operators and printing by `_methods`.
     """
 
-    __slots__ = ("_data", "_box", "_version", "_grad", "_base", "_views", "_retains_grad",
-                 "__weakref__")
+    __slots__ = ("_data", "_box", "_version_counter", "_grad", "_base", "_views",
+                 "_retains_grad", "__weakref__")
     # NumPy operators and functions defer to ours: `ndarray * tensor` is a tensor operation.
     __array_ufunc__ = None
     __hash__ = object.__hash__  # tensors compare elementwise, so hash by identity
 
     # ---- metadata ----------------------------------------------------------------------
+
+    @property
+    def _version(self):
+        """How many in-place updates its storage has had (through it or a view sharing its
+        counter): read-only, as PyTorch's."""
+        if is_inference(self):
+            raise RuntimeError("Inference tensors do not track version counter.")
+        return self._version_counter[VERSION]
 
     @property
     def dtype(self):
@@ -292,6 +302,9 @@ class Tensor:
         if requires_grad and self._box is None:
             if not self.dtype.is_floating_point:
                 raise RuntimeError(refusal)
+            if is_inference(self) and not is_inference_mode_enabled():
+                raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                                   "InferenceMode is not allowed.")
             self._box = TAPE.box(self._data, leaf_node(weakref.ref(self)))
         elif not requires_grad:
             self._box = None
@@ -363,7 +376,7 @@ class Tensor:
 
     def detach(self):
         """The same storage, without history (shares the version counter)."""
-        return make(self._data, None, self._version)
+        return make(self._data, None, self._version_counter)
 
     def detach_(self):
         if self._base is not None and self._base.requires_grad:
@@ -379,7 +392,10 @@ class Tensor:
     @property
     def data(self):
         """The same storage, without history; changes made through it are not tracked."""
-        return make(self._data)
+        counter = None
+        if is_inference(self):  # (an inference tensor, with a counter of its own)
+            counter = {VERSION: 0, INFERENCE: True}
+        return make(self._data, None, counter)
 
     @data.setter
     def data(self, value):

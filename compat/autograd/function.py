@@ -14,7 +14,7 @@ from funcgrad.core import NO_PARAMS, Primitive, defvjp_rule, tuple_get
 
 from .. import _ops, _record
 from .._graph import cotangent_of, tensor_of_cotangent
-from .._grad_mode import STATE, no_grad
+from .._grad_mode import STATE, no_grad, refuse_saving_inference
 from .._quiet import as_user
 from .._tape import TAPE, VERSION
 from .._tensor import Tensor, make
@@ -37,9 +37,12 @@ class FunctionCtx:
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError(f"save_for_backward can only save tensors (or None), got "
                                 f"{type(t).__name__}")
+            if t is not None:
+                refuse_saving_inference(t._version_counter)
         self._saved = tensors
-        self._saved_versions = tuple(None if t is None else (t._version, t._version[VERSION])
-                                     for t in tensors)
+        self._saved_versions = tuple(
+            None if t is None else (t._version_counter, t._version_counter[VERSION])
+            for t in tensors)
 
     @property
     def saved_tensors(self):
@@ -136,7 +139,7 @@ def _attach_node(cls, ctx, args, outputs):
                       and id(out) not in excluded]
     for i in differentiable:
         if any(outs[i] is a for a in args) or outs[i]._box is not None:
-            outs[i] = make(outs[i]._data, None, outs[i]._version)  # an alias of an input
+            outs[i] = make(outs[i]._data, None, outs[i]._version_counter)  # an alias of an input
     parents = tuple(a._box.node if needs else None
                     for a, needs in zip(args, ctx.needs_input_grad))
     call = _Call(cls, ctx, args, outs, differentiable, packed=not single)

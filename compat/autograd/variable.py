@@ -27,7 +27,7 @@ class Variable(metaclass=_VariableMeta):
         if not isinstance(data, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got "
                             f"{type(data).__name__}")
-        alias = make(data._data, None, data._version)
+        alias = make(data._data, None, data._version_counter)
         if requires_grad:
             alias.requires_grad_(True)
         return alias

@@ -1,11 +1,14 @@
-"""F.linear: input @ weight.T + bias, recorded under the name of PyTorch's kernel."""
+"""F.linear: input @ weight.T + bias, built from compat's products and views as PyTorch
+composes it, so that its graph (grad_fn and next_functions) and saved tensors are PyTorch's."""
 import numpy as np
 
 import funcgrad.numpy as fnp
 
+from .. import _ops
 from .._quiet import quiet
-from .._record import float_operand, wrap
+from .._record import engine, wrap
 from .._tensor import Tensor
+from .._torch_names import FUNCTIONS
 from .._typename import typename
 
 
@@ -28,18 +31,24 @@ def linear(input, weight, bias=None):
         columns = shape[-1] if shape else 1
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{columns} and "
                            f"{in_features}x{out_features})")
-    edges = (input, weight) if bias is None else (bias, input, weight)
-    out = quiet().run(_affine, float_operand(input), float_operand(weight),
-                      None if bias is None else float_operand(bias))
-    if len(shape) == 2:
-        label = "MmBackward0" if bias is None else "AddmmBackward0"
-    elif len(shape) == 1 and bias is None:
-        label = "SqueezeBackward4"
-    else:
-        label = "UnsafeViewBackward0" if bias is None else "ViewBackward0"
-    return wrap(out, label, edges)
+    weight_t = _ops.t(weight)
+    if len(shape) == 2 and bias is not None:
+        return FUNCTIONS["addmm"](bias, input, weight_t)
+    if bias is not None and input.is_contiguous():
+        # PyTorch's fused path: the rows flattened into one matrix, one addmm, a view back.
+        flat = _ops.view(input, rows, in_features)
+        return _ops.view(FUNCTIONS["addmm"](bias, flat, weight_t), *shape[:-1], out_features)
+    # Otherwise PyTorch's matmul, then the bias added.
+    out = _matmul_folded(input, weight_t, rows) if len(shape) > 2 else \
+        _ops.matmul(input, weight_t)
+    return out if bias is None else _ops.add(out, bias)
 
 
-def _affine(x, w, b):
-    out = fnp.matmul(x, fnp.transpose(w))
-    return out if b is None else fnp.add(out, b)
+def _matmul_folded(input, matrix, rows):
+    """input @ matrix for an input of 3 or more dimensions as PyTorch's matmul records it:
+    the batch folded into the rows of one matrix (a reshape), one mm, and an unsafe view
+    back (no view of the product)."""
+    product = _ops.mm(_ops.reshape(input, rows, input._data.shape[-1]), matrix)
+    shape = input._data.shape[:-1] + product._data.shape[-1:]
+    return wrap(quiet().run(fnp.reshape, engine(product), shape), "UnsafeViewBackward0",
+                (product,))

@@ -11,7 +11,7 @@ def _sharing(cls, data):
     t = object.__new__(cls)
     t._data = data._data
     t._box = None
-    t._version = data._version
+    t._version_counter = data._version_counter
     t._grad = None
     t._base = None
     t._views = None

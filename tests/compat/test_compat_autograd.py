@@ -353,6 +353,38 @@ def test_views_share_version_with_base_like_torch():
     check(case)
 
 
+@pytest.mark.parametrize("statements", [
+    "a.add_(1); a.mul_(2)", "b = a.detach(); b.add_(1)", "b = a.data; b.mul_(2)",
+    "b = a[1:]; b.add_(1); a[0] = 5", "b = a.view(3, 1); b.t_(); b.copy_(torch.ones(1, 3))",
+    "with torch.no_grad(): a -= 0.5",
+    "a.data = torch.ones(3); a.data.add_(1)",
+    "p = torch.nn.Parameter(torch.ones(2)); (p * 3).sum().backward(); b = p.grad;"
+    " (p * 3).sum().backward()",
+    "p = torch.nn.Parameter(torch.ones(2)); opt = torch.optim.SGD([p], lr=0.1, momentum=0.9);"
+    " (p * 3).sum().backward(); opt.step(); opt.step(); b = p.grad;"
+    " opt.zero_grad(set_to_none=False)",
+    "p = torch.nn.Parameter(torch.ones(2)); opt = torch.optim.Adam([p], lr=0.1);"
+    " (p * 3).sum().backward(); opt.step(); b = p.grad",
+])
+def test_version_is_an_int_counting_in_place_updates_like_torch(statements):
+    """``_version`` counts the in-place updates of a tensor's storage, through it or any
+    view or alias sharing its counter (detach(), .data), and is read-only."""
+    def case(torch):
+        a = torch.zeros(3, requires_grad=True).clone()
+        scope = {"torch": torch, "a": a}
+        exec(statements, scope)
+        tensors = [scope[name] for name in ("a", "b", "p") if name in scope]
+        return [(isinstance(t._version, int), t._version) for t in tensors]
+    check(case)
+
+
+def test_version_cannot_be_set_like_torch():
+    def case(torch):
+        a = torch.zeros(3)
+        a._version = 3
+    check(case)
+
+
 def test_leaf_updates_under_no_grad_like_torch():
     def case(torch):
         w = torch.tensor([1.0, 2.0], requires_grad=True)

@@ -203,13 +203,8 @@ def test_every_inplace_method_torch_spells_as_a_function_is_one():
 def _layout(expression):
     def case(torch):
         out = eval(expression, _inputs(torch))
-        return out.shape, out.stride(), _version(out), out.is_contiguous()
+        return out.shape, out.stride(), out._version, out.is_contiguous()
     return case
-
-
-def _version(t):
-    """The tensor's count of in-place updates (compat keeps it in a dict its views share)."""
-    return t._version if isinstance(t._version, int) else t._version["version"]
 
 
 @pytest.mark.parametrize("expression", INPLACE_VIEWS[:10] + ["a.clone().t_().t_()"])
@@ -338,6 +333,76 @@ def test_tensors_made_in_inference_mode_are_inference_tensors():
         return (inside.is_inference(), torch.is_inference(inside), before.is_inference(),
                 normal.is_inference(), (before * 2).is_inference())
     check(case)
+
+
+def test_views_and_aliases_of_inference_tensors_are_inference_tensors():
+    def case(torch):
+        before = torch.ones(3)
+        with torch.inference_mode():
+            inside = torch.ones(3)
+            view_of_normal = before[1:]
+        return [t.is_inference() for t in (inside.view(3), inside[1:], inside.detach(),
+                                           inside.data, inside.clone(), view_of_normal)]
+    check(case)
+
+
+_INFERENCE_USES = [
+    # saved for backward: refused
+    "w * t", "t * w", "w / t", "w.exp() * t", "w.matmul(t)", "w.dot(t)", "w[n]",
+    "w.gather(0, n)", "w.index_select(0, n)", "w.clamp(min=t)", "w.pow(t)", "t.pow(w)",
+    "w.expand(2, 3) * t", "w * t.view(3)", "w * t.detach()", "w * t.data", "w * t[0]",
+    "torch.nn.functional.linear(t, w.view(1, 3))", "w.log_softmax(0) * t",
+    # read but not saved, or not recorded: accepted
+    "w + t", "t + w", "w - t", "torch.sin(t) * w", "t.sin()", "w * t.clone()",
+    "torch.where(t > 0, w, 0)", "torch.cat([w, t])", "torch.stack([t, w])", "t * 2",
+    "w.add(t, alpha=2)", "torch.addcmul(t, w, w)", "t.sum()", "t.norm()",
+    "torch.nn.functional.relu(t)",
+    # in place outside inference_mode: refused on t and its views, not on detach()/.data
+    "t.requires_grad_()", "t.add_(1)", "t.mul_(w)", "t.zero_()", "t.view(3).add_(1)",
+    "t.copy_(w)", "t.__setitem__(0, 5)", "t.detach().__setitem__(0, 1)", "t.sub_(t.clone())",
+    "t.detach().add_(1)", "t.data.add_(1)", "t.clone().add_(1)", "w.detach().add_(t)",
+    "t._version", "t.view(3)._version",
+]
+
+
+@pytest.mark.parametrize("expression", _INFERENCE_USES)
+def test_inference_tensors_used_outside_inference_mode_as_in_torch(expression):
+    def case(torch):
+        with torch.inference_mode():
+            t = torch.ones(3)
+            n = torch.arange(3)
+        w = torch.ones(3, requires_grad=True)
+        result = eval(expression)
+        return result, t
+    check(case, messages=True)
+
+
+def test_inference_tensors_update_in_place_and_under_no_grad():
+    def case(torch):
+        with torch.inference_mode():
+            t = torch.ones(3)
+        with torch.inference_mode():
+            t.add_(1)
+        with torch.no_grad():
+            t.mul_(2)
+    check(case, messages=True)
+
+
+def test_inference_tensors_cannot_be_saved_by_a_function():
+    def case(torch):
+        class Twice(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                ctx.save_for_backward(b)
+                return a * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 2, None
+        with torch.inference_mode():
+            t = torch.ones(3)
+        return Twice.apply(torch.ones(3, requires_grad=True), t)
+    check(case, messages=True)
 
 
 def test_settings_are_kept_and_reported():

@@ -112,6 +112,50 @@ def test_linear_on_inputs_of_any_rank(shape, bias):
     check_seeded(case)
 
 
+def _history(fn):
+    """The names of grad_fn `fn` and of all the nodes behind it, nested as next_functions."""
+    if fn is None:
+        return None
+    return type(fn).__name__, [_history(f) for f, _ in fn.next_functions]
+
+
+@pytest.mark.parametrize("make_input", [
+    "torch.randn(3)", "torch.randn(6)[::2]", "torch.randn(2, 3)", "torch.randn(3, 2).t()",
+    "torch.randn(5, 2, 3)", "torch.randn(2, 5, 3).transpose(0, 1)", "torch.randn(2, 2, 5, 3)",
+    "torch.randn(0, 3)", "torch.randn(5, 1, 3).expand(5, 2, 3)"])
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("input_requires_grad", [True, False])
+def test_linear_records_torchs_graph(make_input, bias, input_requires_grad):
+    """addmm (or mm) of the weight's transpose, with the views and folds around it that
+    PyTorch's linear records for each rank and layout of the input."""
+    def case(torch):
+        weight = torch.randn(4, 3, requires_grad=True)
+        b = torch.randn(4, requires_grad=True) if bias else None
+        x = eval(make_input).requires_grad_(input_requires_grad)
+        out = torch.nn.functional.linear(x, weight, b)
+        return out, _history(out.grad_fn)
+    check_seeded(case)
+
+
+@pytest.mark.parametrize("make_input", ["torch.randn(3)", "torch.randn(2, 3)",
+                                        "torch.randn(5, 2, 3)"])
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("update", ["layer.weight.add_(1)", "x.add_(1)", "x[0].mul_(2)"])
+@pytest.mark.parametrize("input_requires_grad", [True, False])
+def test_linear_saves_what_torch_saves(make_input, bias, update, input_requires_grad):
+    """An in-place update after the forward fails backward where PyTorch's does, with its
+    text (the weight's transpose saved as a view: 'output 0 of AsStrided')."""
+    def case(torch):
+        layer = torch.nn.Linear(3, 4, bias=bias)
+        x = eval(make_input).requires_grad_(input_requires_grad)
+        out = layer(x)
+        with torch.no_grad():
+            exec(update)
+        out.sum().backward()
+        return layer.weight.grad
+    check_seeded(case, messages=True)
+
+
 def test_embedding_lookup_and_padding_gradient():
     def case(torch):
         table = torch.nn.Embedding(6, 3, padding_idx=2)
