@@ -14,7 +14,7 @@ from .._graph import grad
 from .._ops import stack
 from .._tensor import Tensor
 
-__all__ = ["vjp", "jvp", "jacobian", "hessian", "vhp", "hvp"]
+__all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
 
 _USER_OUTPUTS = "outputs of the user-provided function"
 _SINGLE_V = ("The vector v can only be None if the input to the user-provided function is a "
@@ -66,8 +66,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
                     "single Tensor with a single element.")
         product = _filled(_grads(outputs, inputs, v, create_graph), inputs, strict,
                           create_graph, _BACK)
-    return (_untupled(_kept(outputs, create_graph), outputs_tuple),
-            _untupled(_kept(product, create_graph), inputs_tuple))
+    return _returned(create_graph, outputs, outputs_tuple, product, inputs_tuple)
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -84,8 +83,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         _require_grad(pulled, _GRADIENT_CONSTANT, strict)
         product = _filled(_grads(pulled, seeds, v, create_graph), outputs, strict,
                           create_graph, _BACK_TRICK)
-    return (_untupled(_kept(outputs, create_graph), outputs_tuple),
-            _untupled(_kept(product, create_graph), outputs_tuple))
+    return _returned(create_graph, outputs, outputs_tuple, product, outputs_tuple)
 
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
@@ -124,40 +122,37 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(*inputs), v^T H)`` for a function with one single-element output."""
     with enable_grad():
-        inputs_tuple, inputs, v, outputs = _second_order_setup(func, inputs, v, create_graph,
-                                                               strict, "vhp")
-        gradients = _grads(outputs, inputs, None, True)
-        _require_grad(gradients, _JACOBIAN_CONSTANT, strict)
+        inputs_tuple, inputs, v, outputs, gradients = _second_order_setup(
+            func, inputs, v, create_graph, strict, "vhp")
         product = _filled(_grads(gradients, inputs, v, create_graph), inputs, strict,
                           create_graph, _DOUBLE_BACK)
-    return (_untupled(_kept(outputs, create_graph), False),
-            _untupled(_kept(product, create_graph), inputs_tuple))
+    return _returned(create_graph, outputs, False, product, inputs_tuple)
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(*inputs), H v)`` for a function with one single-element output."""
     with enable_grad():
-        inputs_tuple, inputs, v, outputs = _second_order_setup(func, inputs, v, create_graph,
-                                                               strict, "hvp")
-        gradients = _grads(outputs, inputs, None, True)
-        _require_grad(gradients, _JACOBIAN_CONSTANT, strict)
+        inputs_tuple, inputs, v, outputs, gradients = _second_order_setup(
+            func, inputs, v, create_graph, strict, "hvp")
         seeds = tuple(zeros_like(x, requires_grad=True) for x in inputs)
         pulled = _grads(gradients, inputs, seeds, True)
         product = _filled(_grads(pulled, seeds, v, create_graph), inputs, strict,
                           create_graph, _DOUBLE_BACK_TRICK)
-    return (_untupled(_kept(outputs, create_graph), False),
-            _untupled(_kept(product, create_graph), inputs_tuple))
+    return _returned(create_graph, outputs, False, product, inputs_tuple)
 
 
 def _second_order_setup(func, inputs, v, create_graph, strict, caller):
-    """vhp's and hvp's common start: stand-ins, v, and the function's one output."""
+    """vhp's and hvp's common start: stand-ins, v, the function's one output and its
+    gradient (with history)."""
     inputs_tuple, inputs = _tupled(inputs, "inputs", caller)
     inputs = _stand_ins(inputs, create_graph, True)
     v = _vector(v, inputs, inputs_tuple, caller, create_graph, _SINGLE_V)
     outputs_tuple, outputs = _tupled(func(*inputs), _USER_OUTPUTS, caller)
     _require_grad(outputs, _OUTPUT_WITHOUT_GRAD, strict)
     _single_element(outputs, outputs_tuple, caller)
-    return inputs_tuple, inputs, v, outputs
+    gradients = _grads(outputs, inputs, None, True)
+    _require_grad(gradients, _JACOBIAN_CONSTANT, strict)
+    return inputs_tuple, inputs, v, outputs, gradients
 
 
 def _jacobian(func, inputs, create_graph, strict, vectorize, strategy, sees_grad):
@@ -175,6 +170,13 @@ def _jacobian(func, inputs, create_graph, strict, vectorize, strategy, sees_grad
             'torch.autograd.functional.jacobian: `create_graph=True` and `strategy="forward-'
             'mode"` are not supported together (yet). Please either set `create_graph=False` '
             'or `strategy="reverse-mode"`.')
+    return _forward_jacobian(func, inputs, strict, vectorize, sees_grad)
+
+
+def _forward_jacobian(func, inputs, strict, vectorize, sees_grad):
+    """The Jacobian by columns: J e is the gradient, with respect to a zero cotangent u, of
+    the inputs' gradient J^T u. It keeps its history where an input requires grad (or
+    `sees_grad`), as PyTorch's forward-mode tangents do."""
     if strict:
         raise RuntimeError(
             'torch.autograd.functional.jacobian: `strict=True` and `strategy="forward-mode"` '
@@ -188,7 +190,8 @@ def _jacobian(func, inputs, create_graph, strict, vectorize, strategy, sees_grad
     keep = sees_grad or any(x.requires_grad for x in inputs)
     with enable_grad():
         stand_ins = _stand_ins(inputs, True, True)
-        # PyTorch names no function here: its forward mode checks the outputs as "None"'s.
+        # PyTorch's forward mode names no function when it checks the outputs ("given to
+        # None").
         outputs_tuple, outputs = _tupled(func(*stand_ins), "outputs", None)
         seeds = tuple(zeros_like(out, requires_grad=True) if out.requires_grad else None
                       for out in outputs)
@@ -216,6 +219,7 @@ def _forward_blocks(out, seed, inputs, pulled, keep):
 
 
 def _reverse_jacobian(func, inputs, create_graph, strict, vectorize):
+    """The Jacobian by rows: one gradient per element of each output."""
     with enable_grad():
         inputs_tuple, inputs = _tupled(inputs, "inputs", "jacobian")
         inputs = _stand_ins(inputs, create_graph, True)
@@ -298,6 +302,13 @@ def _stand_ins(tensors, create_graph, requires_grad):
     should carry it, detached copies otherwise."""
     return tuple(t.view_as(t) if create_graph and t.requires_grad else
                  t.detach().requires_grad_(requires_grad) for t in tensors)
+
+
+def _returned(create_graph, outputs, outputs_tuple, product, product_tuple):
+    """(outputs, product), each a tuple or one tensor as given, with history only under
+    create_graph."""
+    return (_untupled(_kept(outputs, create_graph), outputs_tuple),
+            _untupled(_kept(product, create_graph), product_tuple))
 
 
 def _kept(tensors, create_graph):

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import compat
-from compat_harness import assert_same_error, check, run_both
+from compat_harness import assert_same_error, check
 
 # torch's forward mode with vectorize=True runs its vmap, which builds on torch.jit.script.
 pytestmark = pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated")
@@ -102,7 +102,8 @@ def _with_gradients(L, result, inputs, v):
     sources = [t for t in _flat(inputs) + _flat(v) if t.requires_grad]
     if not tensors or not sources:
         return result
-    total = sum(((t * (k + 1.5)).sum() for k, t in enumerate(tensors)), L.zeros((), dtype=L.float64))
+    total = sum(((t * (k + 1.5)).sum() for k, t in enumerate(tensors)),
+                L.zeros((), dtype=L.float64))
     return result, L.autograd.grad(total, sources, allow_unused=True)
 
 
@@ -201,3 +202,205 @@ def test_hessian(drawn, forward_drawn, create_graph, strict, vectorize, strategy
                                                vectorize, strategy)
         return _with_gradients(L, result, x, None)
     _compare(case)
+
+
+def _x(L, requires_grad=True):
+    return L.tensor([0.5, -1.25], requires_grad=requires_grad)
+
+
+def _y(L):
+    return L.tensor([[2.0], [0.75]], requires_grad=True)
+
+
+def _captured(L):
+    """A tensor that requires grad and is not one of the inputs."""
+    return L.tensor([1.5, -0.5], requires_grad=True)
+
+
+# Each raises under both libraries; the last call is the one that does.
+ERRORS = {
+    # what the inputs, the outputs and v may be
+    "vjp: inputs in a list": lambda L, F: F.vjp(lambda a: a, [_x(L)], L.ones(2)),
+    "jvp: a number among the inputs": lambda L, F: F.jvp(lambda a, b: a, (_x(L), 3.0)),
+    "jacobian: a number as input": lambda L, F: F.jacobian(lambda a: a, 2.0),
+    "hessian: inputs in a list": lambda L, F: F.hessian(lambda a: a.sum(), [_x(L)]),
+    "vhp: integer inputs": lambda L, F: F.vhp(lambda a: a.sum(), L.tensor([1, 2]), L.ones(2)),
+    "vjp: outputs in a list": lambda L, F: F.vjp(lambda a: [a], _x(L), L.ones(2)),
+    "jvp: None among the outputs": lambda L, F: F.jvp(lambda a: (a, None), _x(L), L.ones(2)),
+    "jacobian: a number as output": lambda L, F: F.jacobian(lambda a: 3.0, _x(L)),
+    "jacobian: forward mode, a list as output": lambda L, F: F.jacobian(
+        lambda a: [a], _x(L), vectorize=True, strategy="forward-mode"),
+    "jacobian: forward mode, a number among the outputs": lambda L, F: F.jacobian(
+        lambda a: (a, 1), _x(L), vectorize=True, strategy="forward-mode"),
+    "hessian: a number as output": lambda L, F: F.hessian(lambda a: 3.0, _x(L)),
+    "hvp: outputs in a list": lambda L, F: F.hvp(lambda a: [a.sum()], _x(L), L.ones(2)),
+    "vjp: v in a list": lambda L, F: F.vjp(lambda a: a, _x(L), [L.ones(2)]),
+    "vjp: a number in v": lambda L, F: F.vjp(lambda a: (a, a), _x(L), (L.ones(2), 1.0)),
+    "vjp: v of another size": lambda L, F: F.vjp(lambda a: a, _x(L), L.ones(3)),
+    "vjp: v entry of another size": lambda L, F: F.vjp(lambda a: (a, a), _x(L),
+                                                       (L.ones(2), L.ones(2, 1))),
+    "vjp: one v for two outputs": lambda L, F: F.vjp(lambda a: (a, a), _x(L), L.ones(2)),
+    "vjp: two v for one output": lambda L, F: F.vjp(lambda a: a, _x(L), (L.ones(2),) * 2),
+    "jvp: three v for two inputs": lambda L, F: F.jvp(lambda a, b: a, (_x(L), _x(L)),
+                                                      (L.ones(2),) * 3),
+    "vjp: no v for a vector output": lambda L, F: F.vjp(lambda a: a, _x(L)),
+    "jvp: no v for a vector input": lambda L, F: F.jvp(lambda a: a.sum(), _x(L)),
+    "vhp: no v for two inputs": lambda L, F: F.vhp(lambda a, b: (a * b).sum(),
+                                                   (L.ones(1), L.ones(1))),
+    "hvp: no v for a vector input": lambda L, F: F.hvp(lambda a: a.sum(), _x(L)),
+    "vhp: two outputs": lambda L, F: F.vhp(lambda a: (a.sum(), a.sum()), _x(L), L.ones(2)),
+    "hvp: a vector output": lambda L, F: F.hvp(lambda a: a * a, _x(L), L.ones(2)),
+    "hessian: a vector output": lambda L, F: F.hessian(lambda a: a * a, _x(L)),
+    "hessian: an output in a tuple": lambda L, F: F.hessian(lambda a: ((a * a).sum(),), _x(L)),
+    "jvp: an integer output": lambda L, F: F.jvp(lambda a: a.long(), _x(L), L.ones(2)),
+    "jacobian: an output with no elements": lambda L, F: F.jacobian(lambda a: a[:0], _x(L)),
+    # strategies and the options they refuse
+    "jacobian: an unknown strategy": lambda L, F: F.jacobian(lambda a: a, 2.0, strategy="up"),
+    "jacobian: forward mode and create_graph": lambda L, F: F.jacobian(
+        lambda a: a, _x(L), create_graph=True, strict=True, vectorize=True,
+        strategy="forward-mode"),
+    "jacobian: forward mode and strict": lambda L, F: F.jacobian(
+        lambda a: a, 2.0, strict=True, vectorize=True, strategy="forward-mode"),
+    "jacobian: forward mode, bad inputs": lambda L, F: F.jacobian(
+        lambda a: a, 2.0, strategy="forward-mode"),
+    "jacobian: forward mode without vectorize": lambda L, F: F.jacobian(
+        lambda a: a, _x(L), strategy="forward-mode"),
+    "jacobian: vectorize and strict": lambda L, F: F.jacobian(
+        lambda a: a, _x(L), strict=True, vectorize=True),
+    "hessian: bad inputs, then an unknown strategy": lambda L, F: F.hessian(
+        lambda a: a.sum(), 2.0, outer_jacobian_strategy="up"),
+    "hessian: an unknown strategy": lambda L, F: F.hessian(
+        lambda a: a.sum(), _x(L), outer_jacobian_strategy="up"),
+    "hessian: forward mode and create_graph": lambda L, F: F.hessian(
+        lambda a: a.sum(), _x(L), create_graph=True, outer_jacobian_strategy="forward-mode"),
+    "hessian: forward mode and strict": lambda L, F: F.hessian(
+        lambda a: a.sum(), _x(L), strict=True, outer_jacobian_strategy="forward-mode"),
+    "hessian: forward mode without vectorize": lambda L, F: F.hessian(
+        lambda a: a.sum(), _x(L), outer_jacobian_strategy="forward-mode"),
+    "hessian: vectorize and strict": lambda L, F: F.hessian(
+        lambda a: (a ** 3).sum(), _x(L), strict=True, vectorize=True),
+    # strict mode
+    "vjp strict: an output without grad": lambda L, F: F.vjp(
+        lambda a: L.ones(2), _x(L), L.ones(2), strict=True),
+    "vjp strict: an unused input": lambda L, F: F.vjp(
+        lambda a, b: a * 2, (_x(L), _y(L)), L.ones(2), strict=True),
+    "vjp strict: a constant Jacobian under create_graph": lambda L, F: F.vjp(
+        lambda a: a * 2, _x(L), L.ones(2), create_graph=True, strict=True),
+    "jvp strict: an unused input": lambda L, F: F.jvp(
+        lambda a, b: a * 2, (_x(L), _y(L)), (L.ones(2), L.ones(2, 1)), strict=True),
+    "jvp strict: a gradient without history": lambda L, F: F.jvp(
+        lambda a: a.floor(), _x(L), L.ones(2), strict=True),
+    "jvp strict: an output reached from no input": lambda L, F: F.jvp(
+        lambda a: (a * 2, _captured(L) * 2), _x(L), L.ones(2), strict=True),
+    "jvp strict: a constant Jacobian under create_graph": lambda L, F: F.jvp(
+        lambda a: a * 2, _x(L), L.ones(2), create_graph=True, strict=True),
+    "jacobian strict: an output without grad": lambda L, F: F.jacobian(
+        lambda a: L.ones(2), _x(L), strict=True),
+    "jacobian strict: an unused input": lambda L, F: F.jacobian(
+        lambda a, b: a * 2, (_x(L), _y(L)), strict=True),
+    "jacobian strict: a constant Jacobian under create_graph": lambda L, F: F.jacobian(
+        lambda a, b: (a * b.sum(), a * 2), (_x(L), _y(L)), create_graph=True, strict=True),
+    "hessian strict: a linear function": lambda L, F: F.hessian(
+        lambda a: (a * 2).sum(), _x(L), strict=True),
+    "hessian strict: an unused input": lambda L, F: F.hessian(
+        lambda a, b: (a ** 3).sum(), (_x(L), _y(L)), strict=True),
+    "hessian strict: a constant Hessian under create_graph": lambda L, F: F.hessian(
+        lambda a: (a * a).sum(), _x(L), create_graph=True, strict=True),
+    "vhp strict: a linear function": lambda L, F: F.vhp(
+        lambda a: (a * 2).sum(), _x(L), L.ones(2), strict=True),
+    "vhp strict: an unused input": lambda L, F: F.vhp(
+        lambda a, b: (a ** 3).sum(), (_x(L), _y(L)), (L.ones(2), L.ones(2, 1)), strict=True),
+    "vhp strict: a gradient independent of the inputs": lambda L, F: F.vhp(
+        lambda a, b: (a ** 3).sum() + (b.view(2) * _captured(L)).sum(), (_x(L), _y(L)),
+        (L.ones(2), L.ones(2, 1)), strict=True),
+    "vhp strict: a constant Hessian under create_graph": lambda L, F: F.vhp(
+        lambda a: (a * a).sum(), _x(L), L.ones(2), create_graph=True, strict=True),
+    "hvp strict: a gradient independent of the inputs": lambda L, F: F.hvp(
+        lambda a, b: (a ** 3).sum() + (b.view(2) * _captured(L)).sum(), (_x(L), _y(L)),
+        (L.ones(2), L.ones(2, 1)), strict=True),
+    "hvp strict: a constant Hessian under create_graph": lambda L, F: F.hvp(
+        lambda a: (a * a).sum(), _x(L), L.ones(2), create_graph=True, strict=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_errors(name):
+    assert_same_error(lambda L: ERRORS[name](L, L.autograd.functional))
+
+
+# Each computes under both libraries.
+RESULTS = {
+    "the input also captured by the function": lambda L, F: _with_input_captured(
+        L, lambda x: F.vjp(lambda a: a * x, x, L.ones(2))),
+    "a tensor captured by the function": lambda L, F: F.vjp(
+        lambda a: a * _captured(L), _x(L), L.ones(2)),
+    "no_grad around create_graph": lambda L, F: _under_no_grad(L, lambda: F.vjp(
+        lambda a: a.exp(), _x(L), L.ones(2), create_graph=True)),
+    "no_grad around a forward-mode Jacobian": lambda L, F: _under_no_grad(L, lambda: F.jacobian(
+        lambda a: a.exp(), _x(L, False), vectorize=True, strategy="forward-mode")),
+    "vectorize, an output with no elements": lambda L, F: F.jacobian(
+        lambda a: (a[:0], a * a), _x(L), create_graph=True, vectorize=True),
+    "forward mode, an input with no elements": lambda L, F: F.jacobian(
+        lambda a, b: (a.sum() * b.sum(), a.exp()), (L.ones(0), _y(L).detach()),
+        vectorize=True, strategy="forward-mode"),
+    "v with history": lambda L, F: F.hvp(
+        lambda a: (a ** 3).sum(), _x(L), _captured(L), create_graph=True),
+    "v of another dtype": lambda L, F: F.vjp(
+        lambda a: a.exp(), _x(L), L.ones(2, dtype=L.float64)),
+}
+
+
+def _with_input_captured(L, compute):
+    """compute(x): the function is differentiated with respect to its argument, a stand-in
+    for x, not x itself (which it captured)."""
+    return compute(_x(L))
+
+
+def _under_no_grad(L, compute):
+    with L.no_grad():
+        return compute()
+
+
+@pytest.mark.parametrize("name", sorted(RESULTS))
+def test_results(name):
+    _compare(lambda L: RESULTS[name](L, L.autograd.functional))
+
+
+@given(drawn=arguments(GENERAL, ["exp_times_sum", "two_outputs", "float64_output"]))
+def test_forward_mode_with_inputs_requiring_grad(drawn):
+    """Where each derivative depends on every input that requires grad, the forward-mode
+    Jacobian has history as PyTorch's has (and the same gradients flow back)."""
+    name, inputs, as_tuple, _ = drawn
+    inputs = [(array, dtype, True) for array, dtype, _ in inputs]
+    function = GENERAL[name][1]
+
+    def case(L):
+        x = _inputs(L, inputs, as_tuple)
+        result = L.autograd.functional.jacobian(function(L), x, vectorize=True,
+                                                strategy="forward-mode")
+        return _with_gradients(L, result, x, None)
+    _compare(case)
+
+
+def test_forward_mode_history():
+    """compat's forward-mode Jacobian (computed in reverse, by the double-backward trick)
+    has history where the derivative depends on the inputs; PyTorch's forward formulas
+    decide otherwise in these cases (docs/guide-compat.md)."""
+    F = {L: L.autograd.functional for L in (compat, torch)}
+    jacobians = [F[L].jacobian(lambda a: a * 2, _x(L), vectorize=True,
+                               strategy="forward-mode") for L in (compat, torch)]
+    hessians = [F[L].hessian(lambda a: (a * a).sum(), _x(L, False), vectorize=True,
+                             outer_jacobian_strategy="forward-mode") for L in (compat, torch)]
+    for ours, theirs in (jacobians, hessians):
+        assert np.array_equal(ours.numpy(), theirs.detach().numpy())
+        assert (ours.requires_grad, theirs.requires_grad) == (False, True)
+    # Of inputs (y, x) where x requires grad, d exp(y) / dy has history in compat only.
+    mixed = [F[L].jacobian(lambda a, b: a.exp() + b, (_x(L, False), _x(L)), vectorize=True,
+                           strategy="forward-mode")[0] for L in (compat, torch)]
+    assert np.allclose(mixed[0].detach().numpy(), mixed[1].detach().numpy())
+    assert (mixed[0].requires_grad, mixed[1].requires_grad) == (True, False)
+
+
+def test_module_names():
+    """compat.autograd.functional offers what torch.autograd.functional's __all__ lists."""
+    assert compat.autograd.functional.__all__ == torch.autograd.functional.__all__
