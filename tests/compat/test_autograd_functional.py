@@ -254,6 +254,9 @@ ERRORS = {
     "hessian: an output in a tuple": lambda L, F: F.hessian(lambda a: ((a * a).sum(),), _x(L)),
     "jvp: an integer output": lambda L, F: F.jvp(lambda a: a.long(), _x(L), L.ones(2)),
     "jacobian: an output with no elements": lambda L, F: F.jacobian(lambda a: a[:0], _x(L)),
+    "vjp: an input updated in place": lambda L, F: F.vjp(lambda a: a.mul_(2), _x(L), L.ones(2)),
+    "vjp: an input updated in place under create_graph": lambda L, F: F.vjp(
+        lambda a: a.mul_(2), _x(L), L.ones(2), create_graph=True),
     # strategies and the options they refuse
     "jacobian: an unknown strategy": lambda L, F: F.jacobian(lambda a: a, 2.0, strategy="up"),
     "jacobian: forward mode and create_graph": lambda L, F: F.jacobian(
@@ -343,6 +346,8 @@ RESULTS = {
     "forward mode, an input with no elements": lambda L, F: F.jacobian(
         lambda a, b: (a.sum() * b.sum(), a.exp()), (L.ones(0), _y(L).detach()),
         vectorize=True, strategy="forward-mode"),
+    "forward mode, a copy updated in place": lambda L, F: F.jacobian(
+        lambda a: a.clone().mul_(a), _x(L, False), vectorize=True, strategy="forward-mode"),
     "v with history": lambda L, F: F.hvp(
         lambda a: (a ** 3).sum(), _x(L), _captured(L), create_graph=True),
     "v of another dtype": lambda L, F: F.vjp(
