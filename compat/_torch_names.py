@@ -1372,7 +1372,7 @@ COMPLEX = [
     Row("imag", fnp.imag, KEEP, method=False, view=True),
     Row("angle", _angle, FLOAT, saves_inputs=True),
     Row("view_as_real", lambda x: fnp.stack([fnp.real(x), fnp.imag(x)], axis=-1), KEEP,
-        "ViewAsRealBackward0", method=False),
+        "ViewAsRealBackward0", method=False, check=_complex_build.check_view_as_real),
     # complex tensors from real ones (copies: compat's view_as_complex is not a view)
     Row("complex", _complex_build.complex_from_parts, KEEP, "ComplexBackward0", method=False,
         check=_complex_build.check_parts),

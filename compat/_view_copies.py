@@ -8,6 +8,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 
 from . import _layout, _ops, _pieces, _strided
+from ._complex_build import check_view_as_complex
 from ._grad_mode import STATE
 from ._record import check_tensor, wrap
 from ._tensor import Tensor, make
@@ -42,6 +43,7 @@ def _slice(input, dim=0, start=None, end=None, step=1):
 
 
 def _view_as_complex(input):
+    check_view_as_complex(input)
     if input.requires_grad and STATE.enabled:
         raise RuntimeError("view_as_complex_copy does not support automatic differentiation "
                            "for outputs with complex dtype.")
