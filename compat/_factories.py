@@ -194,12 +194,12 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     """An uninitialized tensor of `size` whose steps between elements (in elements) are
     `stride`: a view of new memory just long enough."""
     _device.check(device)
-    size = shape_argument((size,), "empty_strided")
+    size = _size((size,), "empty_strided")
     stride = shape_argument((stride,), "empty_strided", "stride")
     if len(size) != len(stride):
         raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality "
                            f"of strides ({len(stride)})")
-    if any(n < 0 for n in size + stride):
+    if any(step < 0 for step in stride):
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
                            f"strides={list(stride)}")
     memory = np.empty(1 + sum((n - 1) * step for n, step in zip(size, stride))
