@@ -22,24 +22,24 @@ from ._device import device
 from ._dtypes import (bfloat16, bool, complex64, complex128, dtype, float16, float32, float64,
                       get_default_dtype, int8, int16, int32, int64, promote_types,
                       set_default_dtype, uint8)
-from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
-                         HalfTensor, IntTensor, LongTensor, ShortTensor, arange, as_tensor,
-                         asarray, empty, empty_like, empty_strided, eye, from_numpy, full, full_like, linspace,
+from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,
+                         IntTensor, LongTensor, ShortTensor, arange, as_tensor, asarray, empty,
+                         empty_like, empty_strided, eye, from_numpy, full, full_like, linspace,
                          ones, ones_like, scalar_tensor, tensor, zeros, zeros_like)
 from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference,
                          is_inference_mode_enabled, no_grad, set_grad_enabled)
 from ._info import finfo, iinfo
 from .autograd.anomaly import is_anomaly_enabled
-from ._inplace import conj_physical_, fill, fill_, zero_
+from ._inplace import fill, fill_, zero_
 from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bitwise_and,
                    bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
                    bmm, broadcast_shapes, cat, clamp, clamp_max, clamp_min, clone, concat,
-                   concatenate, conj, conj_physical, cos, cumsum, div, dot, eq, equal, exp, flatten, floor_divide,
-                   ge, gt, isnan, le, log, log_softmax, logical_not, lt, masked_fill, matmul, max,
-                   maximum, mean, min, minimum, mm, mul, mv, ne, neg, norm, positive, permute, pow,
-                   prod, reciprocal, relu, remainder, reshape, rsub, sigmoid, sin, softmax, sqrt,
-                   square, squeeze, stack, std, sub, sum, t, tanh, transpose, unsqueeze, var,
-                   where)
+                   concatenate, conj, conj_physical, cos, cumsum, div, dot, eq, equal, exp,
+                   flatten, floor_divide, ge, gt, isnan, le, log, log_softmax, logical_not, lt,
+                   masked_fill, matmul, max, maximum, mean, min, minimum, mm, mul, mv, ne, neg,
+                   norm, positive, permute, pow, prod, reciprocal, relu, remainder, reshape, rsub,
+                   sigmoid, sin, softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh,
+                   transpose, unsqueeze, var, where)
 from ._householder import geqrf
 from ._legacy_linalg_api import eig, lstsq, lu, matrix_rank, solve, svd, symeig
 from ._legacy_linalg_api import install_tensor_methods as _install_legacy_linalg_methods

@@ -489,7 +489,8 @@ BoolTensor = _tensor_type(_dtypes.bool)
 
 __all__ = [
     "ones", "zeros", "empty", "full", "eye", "arange", "linspace", "ones_like", "zeros_like",
-    "empty_like", "empty_strided", "full_like", "tensor", "as_tensor", "from_numpy", "scalar_tensor", "asarray",
+    "empty_like", "empty_strided", "full_like", "tensor", "as_tensor", "from_numpy",
+    "scalar_tensor", "asarray",
     "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor", "ShortTensor",
     "CharTensor", "ByteTensor", "BoolTensor",
 ]

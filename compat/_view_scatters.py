@@ -1,7 +1,8 @@
 """The scatters of PyTorch's views: slice_scatter, select_scatter and diagonal_scatter
 (and `_strided`'s as_strided_scatter) return a copy of the input whose elements that the
-view would select are `src`'s. Each is written as funcgrad's ``at(x)[positions].set(src)`` on the flat input, so
-the gradient is the input's outside the view and src's inside it (funcgrad's rule).
+view would select are `src`'s. Each is written as funcgrad's ``at(x)[positions].set(src)``
+on the flat input, so the gradient is the input's outside the view and src's inside it
+(funcgrad's rule).
 
 The computes take the tensors' values (boxes or arrays), as the table's rows give them.
 """
