@@ -62,8 +62,8 @@ from ._serialization import load, save
 from ._strided import as_strided, as_strided_scatter
 from ._tensor import Size, Tensor
 from ._typename import typename
-from ._view_copies import (alias_copy, as_strided_copy, diagonal_copy, expand_copy,
-                           permute_copy, select_copy, slice_copy, split_copy,
+from ._view_copies import (alias_copy, as_strided_copy, detach_copy, diagonal_copy,
+                           expand_copy, permute_copy, select_copy, slice_copy, split_copy,
                            split_with_sizes_copy, squeeze_copy, t_copy, transpose_copy,
                            unbind_copy, unfold_copy, unsqueeze_copy, view_as_complex_copy,
                            view_as_real_copy, view_copy)

@@ -10,6 +10,7 @@ import funcgrad.numpy as fnp
 from . import _layout, _ops, _pieces, _strided
 from ._complex_build import check_view_as_complex
 from ._grad_mode import STATE
+from ._not_implemented import not_implemented
 from ._record import check_tensor, wrap
 from ._tensor import Tensor, make
 from ._torch_names import FUNCTIONS
@@ -48,6 +49,18 @@ def _view_as_complex(input):
         raise RuntimeError("view_as_complex_copy does not support automatic differentiation "
                            "for outputs with complex dtype.")
     return FUNCTIONS["view_as_complex"](input)
+
+
+_DETACH_COPY = not_implemented("detach_copy")
+
+
+def detach_copy(input):
+    """torch.detach_copy: a row-major copy of input's values. PyTorch records it, with a node
+    whose backward raises, where input requires grad."""
+    check_tensor(input, "detach_copy")
+    copy = make(np.array(input._data, order="C", copy=True))
+    return _DETACH_COPY.apply(input, copy) if input._box is not None and STATE.enabled \
+        else copy
 
 
 view_copy = copy_of(_ops.reshape, "view_copy", "ViewBackward0_copy")  # (a reshape's values)

@@ -131,7 +131,7 @@ COPIES = [
     "torch.split_copy(x, 2, 1)", "torch.split_copy(y, 3)",
     "torch.split_with_sizes_copy(x, [1, 2], 1)", "torch.split_with_sizes_copy(y, [3, 1])",
     "torch.unfold_copy(x, 2, 2, 1)", "torch.unfold_copy(y, 0, 3, 2)",
-    "torch.alias_copy(x)", "torch.alias_copy(y)",
+    "torch.alias_copy(x)", "torch.alias_copy(y)", "torch.detach_copy(y)",
     "torch.as_strided_copy(x, (2, 2), (1, 1))", "torch.as_strided_copy(y, (3,), (2,), 1)",
     "torch.view_as_real_copy(torch.complex(x, y.transpose(0, 2) * 2))",
     "torch.view_as_complex_copy(x.detach()[..., :2])",
@@ -175,4 +175,12 @@ def test_copy_errors_as_torch(expression):
     def case(torch):
         leaf, x, y = _copy_inputs(torch)
         return eval(expression, {"torch": torch, "x": x, "y": y})
+    assert_same_error(case)
+
+
+def test_detach_copy_records_a_node_that_cannot_be_differentiated_as_torch():
+    def case(torch):
+        leaf, x, y = _copy_inputs(torch)
+        out = torch.detach_copy(y)
+        out.sum().backward()
     assert_same_error(case)
