@@ -270,11 +270,36 @@ def storage_start(array):
     return array.__array_interface__["data"][0]
 
 
+def window(memory, size, stride, offset):
+    """The view of the one-dimensional array `memory` with `size`, `stride` and `offset` (in
+    elements), which keeps `memory` reachable as its base (`storage_memory`)."""
+    itemsize = memory.itemsize
+    start, read_only = memory.__array_interface__["data"]
+    return np.asarray(_Window({"version": 3, "typestr": memory.dtype.str, "shape": tuple(size),
+                               "strides": tuple(step * itemsize for step in stride),
+                               "data": (start + offset * itemsize, read_only)}, memory))
+
+
+class _Window:
+    """What NumPy makes a view from: an array interface over part of `base`'s memory. The
+    view keeps it as its NumPy base."""
+
+    __slots__ = ("__array_interface__", "base")
+
+    def __init__(self, interface, base):
+        self.__array_interface__ = interface
+        self.base = base
+
+
 def memory_owner(array):
-    """The array whose memory `array` views (itself if it owns its memory)."""
-    while isinstance(array.base, np.ndarray):
-        array = array.base
-    return array
+    """The array whose memory `array` views (itself if it owns its memory), also through
+    the holders of array interfaces that NumPy keeps as the base of as_strided's views."""
+    owner = viewed = array
+    while viewed is not None:
+        if isinstance(viewed, np.ndarray):
+            owner = viewed
+        viewed = getattr(viewed, "base", None)
+    return owner
 
 
 def positions_in(view, base):

@@ -74,21 +74,7 @@ def strided_view(memory, size, stride, offset):
                            f"offset {offset}, and itemsize {itemsize} requiring a storage size "
                            f"of {needed * itemsize} are out of bounds for storage of size "
                            f"{memory.size * itemsize}")
-    start, read_only = memory.__array_interface__["data"]
-    return np.asarray(_Window({"version": 3, "typestr": memory.dtype.str, "shape": size,
-                               "strides": tuple(step * itemsize for step in stride),
-                               "data": (start + offset * itemsize, read_only)}, memory))
-
-
-class _Window:
-    """What NumPy makes a view from: an array interface over part of `base`'s memory. The
-    view keeps it as its NumPy base, so `base` stays reachable (`_layout.storage_memory`)."""
-
-    __slots__ = ("__array_interface__", "base")
-
-    def __init__(self, interface, base):
-        self.__array_interface__ = interface
-        self.base = base
+    return _layout.window(memory, size, stride, offset)
 
 
 def _read_from_storage(input, memory, view):
@@ -99,7 +85,7 @@ def _read_from_storage(input, memory, view):
     summed = fnp.at(np.zeros(memory.shape, memory.dtype))[positions].add(
         fnp.reshape(engine(input), (-1,)))
     shares = np.maximum(covers, 1).astype(memory.dtype)
-    values = fnp.where(covers > 0, summed / shares, memory.copy())
+    values = fnp.where(covers > 0, summed / shares, np.array(memory))
     out = fnp.getitem(values, _layout.positions_in(view, memory))
     out.value = view
     return out

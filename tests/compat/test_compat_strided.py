@@ -2,6 +2,8 @@
 strides and storage offsets of views into a tensor's storage (from the storage of a view's
 base), writes through them showing in the base, AsStridedBackward0's gradient (windows
 that overlap add up), grad_fn names, and the errors, word for word."""
+import io
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -225,3 +227,26 @@ def test_as_strided_scatter_of_a_transposed_input_that_requires_grad_is_refused(
     ours, theirs = run_both(case)
     assert ours.type == theirs.type == "RuntimeError"
     assert theirs.message.endswith(ours.message)
+
+
+@given(geometry=geometries(), source=st.sampled_from(sorted(_INPUTS)))
+def test_as_strided_views_save_and_load_as_torch(geometry, source):
+    """torch.save and torch.load keep a view's storage: its strides, storage offset and the
+    memory it shares with its base, also after as_strided_ moved a tensor in its own."""
+    size, stride, offset = geometry
+
+    def case(torch):
+        base = torch.arange(14.0)
+        try:
+            view = torch.as_strided(_INPUTS[source](base), size, stride, offset)
+        except RuntimeError as error:
+            return str(error)
+        moved = torch.arange(14.0).as_strided_(size, stride, offset)
+        buffer = io.BytesIO()
+        torch.save([base, view, moved], buffer)
+        buffer.seek(0)
+        base, view, moved = torch.load(buffer)
+        base.mul_(-1.0)
+        # (compat saves a tensor of no elements as a storage of its own, at offset 0)
+        return [(t, t.stride(), t.numel() and t.storage_offset()) for t in (view, moved)]
+    check(case)
