@@ -2,7 +2,8 @@
 storage offset (in elements), as PyTorch's.
 
 A tensor's storage is the memory of the tensor it views (its `_base`, else itself), from
-that tensor's first element to its last. The view's values are a NumPy view of that
+that tensor's first element to its last, or the `_layout.StorageMemory` that tensor keeps
+(after as_strided_ moved it within its storage, or torch.load made it). The view's values are a NumPy view of that
 memory, so writes through it show in the base and the other way round; its derivative is
 PyTorch's AsStridedBackward0: the storage is built from the input's elements (an element
 the input covers more than once shares the gradient out equally), and each element of the

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import compat
 from compat_harness import assert_same_error, check, run_both
 
 # Inputs over a storage of `n` elements: the base itself, or one of its views.
@@ -192,6 +193,13 @@ def test_as_strided_scatter_as_torch(geometry, source):
             _weighted_sum(out + method, torch).backward()
         return out, out.stride(), method, src.grad
     check(case)
+
+
+def test_as_strided_scatter_refuses_an_offset_before_the_inputs_own():
+    """PyTorch writes such a view outside the input's copy (undefined memory): compat
+    refuses it."""
+    with pytest.raises(RuntimeError, match="storage_offset 1 lies before the input's own"):
+        compat.as_strided_scatter(compat.arange(8.0)[2:], compat.ones(2), (2,), (1,), 1)
 
 
 def _scattered(torch, x, src, size, stride, offset):
