@@ -10,6 +10,7 @@ Every operation is computed with funcgrad.numpy on the tensors' boxes of funcgra
 tape (funcgrad.core.eager), so derivatives come from funcgrad's registered VJP rules.
 Tensors are float32 by default and follow PyTorch's type promotion, printing and errors.
 """
+import math as _math
 import os as _os
 
 from funcgrad import debug as _debug
@@ -21,9 +22,9 @@ from ._device import device
 from ._dtypes import (bfloat16, bool, complex64, complex128, dtype, float16, float32, float64,
                       get_default_dtype, int8, int16, int32, int64, promote_types,
                       set_default_dtype, uint8)
-from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,
-                         HalfTensor, IntTensor, LongTensor, ShortTensor, arange, as_tensor,
-                         asarray, empty, empty_like, eye, from_numpy, full, full_like, linspace,
+from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,
+                         IntTensor, LongTensor, ShortTensor, arange, as_tensor, asarray, empty,
+                         empty_like, empty_strided, eye, from_numpy, full, full_like, linspace,
                          ones, ones_like, scalar_tensor, tensor, zeros, zeros_like)
 from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference,
                          is_inference_mode_enabled, no_grad, set_grad_enabled)
@@ -33,15 +34,18 @@ from ._inplace import fill, fill_, zero_
 from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bitwise_and,
                    bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
                    bmm, broadcast_shapes, cat, clamp, clamp_max, clamp_min, clone, concat,
-                   concatenate, conj, cos, cumsum, div, dot, eq, equal, exp, flatten, floor_divide,
-                   ge, gt, isnan, le, log, log_softmax, logical_not, lt, masked_fill, matmul, max,
-                   maximum, mean, min, minimum, mm, mul, mv, ne, neg, norm, positive, permute, pow,
-                   prod, reciprocal, relu, remainder, reshape, rsub, sigmoid, sin, softmax, sqrt,
-                   square, squeeze, stack, std, sub, sum, t, tanh, transpose, unsqueeze, var,
-                   where)
+                   concatenate, conj, conj_physical, cos, cumsum, div, dot, eq, equal, exp,
+                   flatten, floor_divide, ge, gt, isnan, le, log, log_softmax, logical_not, lt,
+                   masked_fill, matmul, max, maximum, mean, min, minimum, mm, mul, mv, ne, neg,
+                   norm, positive, permute, pow, prod, reciprocal, relu, remainder, reshape, rsub,
+                   sigmoid, sin, softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh,
+                   transpose, unsqueeze, var, where)
 from ._householder import geqrf
 from ._legacy_linalg_api import eig, lstsq, lu, matrix_rank, solve, svd, symeig
 from ._legacy_linalg_api import install_tensor_methods as _install_legacy_linalg_methods
+from ._memory_formats import (channels_last, channels_last_3d, contiguous_format, layout,
+                              memory_format, preserve_format, strided)
+from ._methods import adjoint
 from ._pieces import chunk, dsplit, hsplit, split, split_with_sizes, tensor_split, unbind, vsplit
 from ._printing import get_printoptions, set_printoptions
 from ._random import (Generator, bernoulli, binomial, default_generator, get_rng_state,
@@ -55,8 +59,14 @@ from ._runtime import (are_deterministic_algorithms_enabled, get_float32_matmul_
                        set_num_interop_threads, set_num_threads, set_warn_always,
                        use_deterministic_algorithms)
 from ._serialization import load, save
+from ._strided import as_strided, as_strided_scatter
 from ._tensor import Size, Tensor
 from ._typename import typename
+from ._view_copies import (alias_copy, as_strided_copy, detach_copy, diagonal_copy,
+                           expand_copy, permute_copy, select_copy, slice_copy, split_copy,
+                           split_with_sizes_copy, squeeze_copy, t_copy, transpose_copy,
+                           unbind_copy, unfold_copy, unsqueeze_copy, view_as_complex_copy,
+                           view_as_real_copy, view_copy)
 from . import _functional_names
 from ._torch_names import namespace as _namespace
 from ._windows import (bartlett_window, blackman_window, hamming_window, hann_window,
@@ -75,6 +85,12 @@ int = int32  # noqa: A001
 short = int16
 cfloat = complex64
 cdouble = complex128
+
+pi = _math.pi
+e = _math.e
+inf = _math.inf
+nan = _math.nan
+newaxis = None
 
 clip = clamp
 multiply = mul
@@ -119,6 +135,18 @@ def is_conj(input):
 
 def is_neg(input):
     return input.is_neg()
+
+
+def is_signed(input):
+    return input.is_signed()
+
+
+def resolve_conj(input):
+    return input.resolve_conj()
+
+
+def resolve_neg(input):
+    return input.resolve_neg()
 
 
 def is_same_size(input, other):

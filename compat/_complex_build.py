@@ -55,6 +55,12 @@ def _refuse_half(dtype):
                         "or float64 ones")
 
 
+def check_view_as_real(x):
+    """PyTorch's condition for reading complex numbers as pairs of floats."""
+    if isinstance(x, Tensor) and not x.dtype.is_complex:
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+
+
 def check_view_as_complex(x):
     """PyTorch's conditions for reading pairs of floats as complex numbers in place."""
     if not isinstance(x, Tensor):

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from . import _device, _dtypes
+from . import _device, _dtypes, _memory_formats
 from ._fma import fused_multiply_add
 from ._runtime import warn_once
 from ._tensor import Size, Tensor, make, make_leaf
@@ -177,7 +177,36 @@ def _like(factory, name):
 
 ones_like = _like(ones, "ones_like")
 zeros_like = _like(zeros, "zeros_like")
-empty_like = _like(empty, "empty_like")
+
+
+def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=_memory_formats.preserve_format):
+    """An uninitialized tensor of input's shape (and dtype), laid out in `memory_format`
+    (preserve_format: with the strides of a dense input, as PyTorch's)."""
+    _device.check(device)
+    d = _dtype(dtype) if dtype is not None else input.dtype
+    return _finish(_memory_formats.empty_in(input._data, memory_format, "empty_like", d.numpy),
+                   requires_grad)
+
+
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
+                  pin_memory=False):
+    """An uninitialized tensor of `size` whose steps between elements (in elements) are
+    `stride`: a view of new memory just long enough."""
+    _device.check(device)
+    size = _size((size,), "empty_strided")
+    stride = shape_argument((stride,), "empty_strided", "stride")
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality "
+                           f"of strides ({len(stride)})")
+    if any(step < 0 for step in stride):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
+    memory = np.empty(1 + sum((n - 1) * step for n, step in zip(size, stride))
+                      if all(size) else 0, _dtype(dtype).numpy)
+    data = np.lib.stride_tricks.as_strided(memory, size, [step * memory.itemsize
+                                                          for step in stride])
+    return _finish(data, requires_grad)
 
 
 def full_like(input, fill_value, *, dtype=None, requires_grad=False, device=None):
@@ -460,7 +489,8 @@ BoolTensor = _tensor_type(_dtypes.bool)
 
 __all__ = [
     "ones", "zeros", "empty", "full", "eye", "arange", "linspace", "ones_like", "zeros_like",
-    "empty_like", "full_like", "tensor", "as_tensor", "from_numpy", "scalar_tensor", "asarray",
+    "empty_like", "empty_strided", "full_like", "tensor", "as_tensor", "from_numpy",
+    "scalar_tensor", "asarray",
     "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor", "ShortTensor",
     "CharTensor", "ByteTensor", "BoolTensor",
 ]

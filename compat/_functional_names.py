@@ -16,12 +16,13 @@ SAME = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
         "rrelu_", "threshold_", "avg_pool1d", "adaptive_avg_pool1d", "rms_norm")
 
 # The in-place methods PyTorch also has as torch functions.
-IN_PLACE = ("abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_", "arcsinh_",
-            "arctan_", "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_",
-            "clamp_max_", "clamp_min_", "clip_", "cos_", "cosh_", "deg2rad_", "detach_",
-            "erf_", "erfc_", "exp2_", "exp_", "expm1_", "fix_", "floor_", "frac_", "gcd_",
-            "i0_", "index_put_", "lcm_", "ldexp_", "log10_", "log1p_", "log2_", "log_",
-            "logit_", "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_", "relu_",
+IN_PLACE = ("abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_",
+            "arcsinh_", "arctan_", "arctanh_", "as_strided_", "asin_", "asinh_", "atan_",
+            "atanh_", "ceil_", "clamp_", "clamp_max_", "clamp_min_", "clip_",
+            "conj_physical_", "cos_", "cosh_", "deg2rad_", "detach_", "erf_", "erfc_",
+            "exp2_", "exp_", "expm1_", "fix_", "floor_", "frac_", "gcd_", "i0_",
+            "index_put_", "lcm_", "ldexp_", "log10_", "log1p_", "log2_", "log_", "logit_",
+            "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_", "relu_",
             "round_", "rsqrt_", "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_", "square_",
             "tan_", "tanh_", "trunc_", "xlogy_")
 

@@ -235,8 +235,91 @@ def diagonal_view(array, offset, axis1, axis2):
         writeable=array.flags.writeable)
 
 
+class StorageMemory(np.ndarray):
+    """The memory of a tensor's storage, one-dimensional, where the tensor's array no longer
+    starts at its first element (Tensor.as_strided_ moved it there): that array's NumPy
+    base, which `storage_memory` and `storage_start` find."""
+
+
+def storage_memory(array):
+    """The one-dimensional memory of the storage of a tensor (not a view) whose array is
+    `array`: the StorageMemory that array lies in, else from its first element to its last
+    (a view of `array`'s memory)."""
+    viewed = array
+    while viewed is not None:
+        if type(viewed) is StorageMemory:
+            return viewed
+        viewed = getattr(viewed, "base", None)  # (an __array_interface__'s holder has one)
+    if any(step < 0 for step in array.strides):
+        raise NotImplementedError("compat: the storage of a tensor laid out backwards "
+                                  "(negative strides) is not supported")
+    length = 1 + sum((n - 1) * step // array.itemsize
+                     for n, step in zip(array.shape, array.strides)) if array.size else 0
+    return np.lib.stride_tricks.as_strided(array, (length,), (array.itemsize,),
+                                           writeable=array.flags.writeable)
+
+
+def storage_start(array):
+    """The address of the first element of the storage of a tensor (not a view) whose array
+    is `array`."""
+    viewed = array
+    while viewed is not None:
+        if type(viewed) is StorageMemory:
+            return viewed.__array_interface__["data"][0]
+        viewed = getattr(viewed, "base", None)
+    return array.__array_interface__["data"][0]
+
+
+def window(memory, size, stride, offset):
+    """The view of the one-dimensional array `memory` with `size`, `stride` and `offset` (in
+    elements), which keeps `memory` reachable as its base (`storage_memory`)."""
+    itemsize = memory.itemsize
+    start, read_only = memory.__array_interface__["data"]
+    return np.asarray(_Window({"version": 3, "typestr": memory.dtype.str, "shape": tuple(size),
+                               "strides": tuple(step * itemsize for step in stride),
+                               "data": (start + offset * itemsize, read_only)}, memory))
+
+
+class _Window:
+    """What NumPy makes a view from: an array interface over part of `base`'s memory. The
+    view keeps it as its NumPy base."""
+
+    __slots__ = ("__array_interface__", "base")
+
+    def __init__(self, interface, base):
+        self.__array_interface__ = interface
+        self.base = base
+
+
 def memory_owner(array):
-    """The array whose memory `array` views (itself if it owns its memory)."""
-    while isinstance(array.base, np.ndarray):
-        array = array.base
-    return array
+    """The array whose memory `array` views (itself if it owns its memory), also through
+    the holders of array interfaces that NumPy keeps as the base of as_strided's views."""
+    owner = viewed = array
+    while viewed is not None:
+        if isinstance(viewed, np.ndarray):
+            owner = viewed
+        viewed = getattr(viewed, "base", None)
+    return owner
+
+
+def positions_in(view, base):
+    """The flat (C order) index in `base` of each element of `view`, an array whose
+    elements are among base's (a view of it)."""
+    itemsize = base.itemsize
+    start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    if base.flags.c_contiguous:  # the common case, with no sort (100x100 base: 43 -> 10 us)
+        flat = np.arange(base.size)
+        steps = tuple(stride // itemsize * flat.itemsize for stride in view.strides)
+        return np.lib.stride_tricks.as_strided(flat[start // itemsize:], view.shape,
+                                               steps).copy()
+    base_offsets = byte_offsets(base).ravel()
+    order = np.argsort(base_offsets, kind="stable")
+    return order[np.searchsorted(base_offsets[order], byte_offsets(view) + start)]
+
+
+def byte_offsets(array):
+    """Each element's distance in bytes from the array's first element."""
+    offsets = np.zeros(array.shape, np.intp)
+    for axis, (size, stride) in enumerate(zip(array.shape, array.strides)):
+        offsets += (np.arange(size) * stride).reshape((size,) + (1,) * (array.ndim - axis - 1))
+    return offsets

@@ -3,19 +3,19 @@ import numbers
 
 import numpy as np
 
-from . import _device, _dtypes, _indexing, _inplace, _ops, _pieces
+from . import _device, _dtypes, _indexing, _inplace, _ops, _pieces, _strided
 from . import _random
-from ._factories import empty, full, ones, tensor, zeros
+from ._factories import empty, empty_strided, full, ones, tensor, zeros
 from ._printing import format_tensor
 from ._record import with_number
 from ._runtime import warn_once
-from ._tensor import Tensor, make_leaf
+from ._tensor import Tensor
 
 # Methods that are the operation of the same name.
 _SAME_NAME = (
     "add", "sub", "mul", "div", "floor_divide", "remainder", "reciprocal", "pow", "square",
     "neg", "exp",
-    "positive", "conj",
+    "positive", "conj", "conj_physical",
     "log", "sin", "cos", "tanh", "sqrt", "abs", "sigmoid", "relu", "clamp", "clamp_min",
     "clamp_max", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_not",
     "isnan", "equal", "allclose", "bitwise_not", "argmax", "argmin", "any", "all", "sum",
@@ -31,7 +31,7 @@ _SAME_NAME = (
     "floor_divide_", "bitwise_and_", "bitwise_or_", "bitwise_xor_", "bitwise_not_",
     "bitwise_left_shift_", "bitwise_right_shift_", "t_", "transpose_", "swapaxes_",
     "swapdims_", "unsqueeze_", "squeeze_", "eq_", "ne_", "lt_", "le_", "gt_", "ge_",
-    "logical_not_", "cumsum_", "fill_diagonal_",
+    "logical_not_", "cumsum_", "fill_diagonal_", "conj_physical_",
 )
 _ALIASES = {
     "multiply": "mul", "divide": "div", "true_divide": "div", "subtract": "sub",
@@ -121,7 +121,7 @@ def _install():
     Tensor.T = property(_reversed_dims)
     Tensor.mT = property(_matrix_transpose)
     Tensor.mH = property(_adjoint)
-    Tensor.adjoint = _adjoint
+    Tensor.adjoint = adjoint
     Tensor.H = property(_conjugate_transpose)
     # compat conjugates and negates eagerly: there is no lazy bit to resolve.
     Tensor.resolve_conj = Tensor.resolve_neg = lambda self: self
@@ -139,6 +139,9 @@ def _install():
     Tensor.new_empty = _new_factory(empty)
     Tensor.new_full = _new_full
     Tensor.new_empty_strided = _new_empty_strided
+    Tensor.as_strided = _strided.as_strided_method
+    Tensor.as_strided_ = _strided.as_strided_
+    Tensor.as_strided_scatter = _strided.as_strided_scatter
     Tensor.new_tensor = _new_tensor
     _random.install_tensor_methods()
 
@@ -155,8 +158,8 @@ def _reversed_dims(self):
 
 def _matrix_transpose(self):
     if not self.dim():
-        return _deprecated_on_scalars(self, "mT", "This function is the identity in these "
-                                                  "cases.")
+        return _deprecated_on_scalars(self, "Tensor.mT", "This function is the identity in "
+                                                         "these cases.")
     if self.dim() < 2:
         raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. "
                            f"Got {self.dim()}-D tensor.")
@@ -164,17 +167,26 @@ def _matrix_transpose(self):
 
 
 def _adjoint(self):
+    return _conjugate_transposed(self, "Tensor.mH", "tensor.mH")
+
+
+def adjoint(input):
+    """torch.adjoint and Tensor.adjoint: the conjugate transpose of the last two dimensions."""
+    return _conjugate_transposed(input, "adjoint()", "tensor.adjoint()")
+
+
+def _conjugate_transposed(self, deprecated, name):
     if not self.dim():
-        return _deprecated_on_scalars(self, "mH", "Consider using x.conj().")
+        return _deprecated_on_scalars(self, deprecated, "Consider using x.conj().", 4)
     if self.dim() < 2:
-        raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. "
+        raise RuntimeError(f"{name} is only supported on matrices or batches of matrices. "
                            f"Got {self.dim()}-D tensor.")
     return _ops.conj(_ops.transpose(self, -2, -1))
 
 
 def _conjugate_transpose(self):
     if not self.dim():
-        return _deprecated_on_scalars(self, "H", "Consider using x.conj().")
+        return _deprecated_on_scalars(self, "Tensor.H", "Consider using x.conj().")
     if self.dim() != 2:
         advice = (" For batches of matrices, consider using tensor.mH" if self.dim() > 2
                   else "")
@@ -183,8 +195,8 @@ def _conjugate_transpose(self):
     return _adjoint(self)
 
 
-def _deprecated_on_scalars(self, name, advice):
-    warn_once(f"Tensor.{name} is deprecated on 0-D tensors. {advice}", stacklevel=3)
+def _deprecated_on_scalars(self, subject, advice, stacklevel=3):
+    warn_once(f"{subject} is deprecated on 0-D tensors. {advice}", stacklevel=stacklevel)
     return _ops.conj(self)
 
 
@@ -241,16 +253,8 @@ def _new_factory(factory):
 
 def _new_empty_strided(self, size, stride, *, dtype=None, requires_grad=False, device=None):
     """An uninitialized tensor of `size` whose steps between elements are `stride`."""
-    size, stride = tuple(size), tuple(stride)
-    if len(size) != len(stride):
-        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality "
-                           f"of strides ({len(stride)})")
-    d = dtype or self.dtype
-    span = 1 + sum((n - 1) * step for n, step in zip(size, stride)) if all(size) else 0
-    memory = empty(span, dtype=d, device=device)._data
-    data = np.lib.stride_tricks.as_strided(memory, size, [step * memory.itemsize
-                                                          for step in stride])
-    return make_leaf(data, requires_grad)
+    return empty_strided(size, stride, dtype=dtype or self.dtype, requires_grad=requires_grad,
+                         device=device)
 
 
 def _new_full(self, size, fill_value, *, dtype=None, requires_grad=False, device=None):

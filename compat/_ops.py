@@ -19,7 +19,7 @@ from funcgrad.numpy._base import reshape_p, sum_p
 from funcgrad.numpy.elementwise import _where as where_p
 from funcgrad.numpy.products import _matmul as matmul_p
 
-from . import _dtypes, _fused, _layout, _scans
+from . import _dtypes, _fused, _layout, _memory_formats, _scans
 from ._dtypes import DEFAULTS
 from ._factories import shape_argument
 from ._grad_mode import STATE
@@ -359,6 +359,19 @@ def conj(input):
     if input._data.dtype.kind != "c":
         return input
     return wrap_view(input, fnp.conj, "ConjBackward0")
+
+
+def conj_physical(input):
+    """The complex conjugate in new memory; a real tensor itself, as in PyTorch."""
+    if input._data.dtype.kind != "c":
+        return input
+    return wrap(fnp.conj(engine(input)), "ConjPhysicalBackward0", (input,))
+
+
+def conj_physical_op(input):
+    """conj_physical_'s result: PyTorch records its node for a real tensor too."""
+    return wrap(fnp.conj(engine(input)) if input._data.dtype.kind == "c"
+                else fnp.positive(engine(input)), "ConjPhysicalBackward1", (input,))
 
 
 def neg(input):
@@ -1470,25 +1483,31 @@ def _log_softmax(shifted, axes):
 # ---- copies and casts ---------------------------------------------------------------------
 
 
-def clone(input):
-    """A copy with its own storage, its dimensions in `input`'s order of strides (PyTorch's
-    preserve_format; recorded: the gradient passes through)."""
-    return _copied(input, _layout.clone_order(input._data))
+def clone(input, *, memory_format=_memory_formats.preserve_format):
+    """A copy with its own storage, laid out in `memory_format` (preserve_format: its
+    dimensions in `input`'s order of strides; recorded: the gradient passes through)."""
+    return _copied(input, _memory_formats.empty_in(input._data, memory_format, "clone"))
 
 
-def contiguous(input):
-    """`input` itself when it is contiguous, else a row-major copy (recorded as a clone)."""
-    if input._data.flags.c_contiguous:
+def contiguous(input, memory_format=_memory_formats.contiguous_format):
+    """`input` itself when it is laid out densely in `memory_format` (row-major by default),
+    else a copy so laid out (recorded as a clone)."""
+    if memory_format is _memory_formats.preserve_format:
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+    if _memory_formats.is_in(input._data, memory_format, "contiguous"):
         return input
-    return _copied(input, "C")
+    return _copied(input, _memory_formats.empty_in(input._data, memory_format, "contiguous"))
 
 
-def _copied(input, order):
+def _copied(input, fresh):
+    """A copy of `input` into the new array `fresh`, recorded as a clone."""
     if input._box is None or not STATE.enabled:
-        return make(np.array(input._data, order=order, copy=True))
+        fresh[...] = input._data
+        return make(fresh)
     out = fnp.positive(input._box)
-    if order == "C" and not out.value.flags.c_contiguous:
-        out.value = np.ascontiguousarray(out.value)  # the ufunc kept the input's order
+    if out.value.strides != fresh.strides:  # the ufunc kept the input's order
+        fresh[...] = out.value
+        out.value = fresh
     return wrap(out, "CloneBackward0", (input,))
 
 
@@ -1510,7 +1529,7 @@ def to_dtype(input, dtype):
 
 __all__ = [
     "add", "sub", "rsub", "mul", "div", "floor_divide", "remainder", "reciprocal", "pow",
-    "square", "neg", "positive", "conj",
+    "square", "neg", "positive", "conj", "conj_physical",
     "exp", "log", "sin", "cos", "tanh", "sqrt", "abs", "sigmoid", "relu", "clamp",
     "clamp_min", "clamp_max", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
     "logical_not", "isnan", "equal", "allclose", "argmax", "argmin", "any", "all", "sum", "mean",

@@ -232,7 +232,8 @@ def wrap(out, label, edges, others=(), saves_result=False, saves_inputs=False, v
         if boxed:
             out.value = data
     version = base = None
-    if view_of is not None and np.may_share_memory(data, view_of._data):
+    # (A view of no elements shares no memory, but is a view in PyTorch all the same.)
+    if view_of is not None and (not data.size or np.may_share_memory(data, view_of._data)):
         version = view_of._version_counter
         base = view_of._base if view_of._base is not None else view_of
     if not boxed:

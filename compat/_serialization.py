@@ -23,7 +23,7 @@ import zipfile
 import numpy as np
 
 from . import _device, _dtypes
-from ._layout import memory_owner
+from ._layout import StorageMemory, memory_owner, window
 from ._tensor import Size, Tensor, make
 from .nn.parameter import Parameter
 
@@ -64,17 +64,18 @@ class _Storages:
         self._keys = {}   # id(owning array) -> key
 
     def place(self, array):
-        """(key, offset in elements) of `array`'s memory in a storage."""
+        """(key, offset in elements, the array as stored) of `array`'s memory in a storage:
+        the array itself, or a row-major copy of it as its own storage."""
         owner = memory_owner(array)
         if (owner.dtype != array.dtype or not owner.flags.c_contiguous
                 or not np.may_share_memory(owner, array)):
-            owner = np.ascontiguousarray(array)  # its own storage
+            owner = array = np.ascontiguousarray(array)  # its own storage
         key = self._keys.get(id(owner))
         if key is None:
             key = self._keys[id(owner)] = str(len(self.arrays))
             self.arrays[key] = owner
         start = array.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
-        return key, start // array.itemsize if array.size else 0
+        return key, start // array.itemsize if array.size else 0, array
 
 
 class _Pickler(pickle._Pickler):
@@ -112,8 +113,7 @@ class _Pickler(pickle._Pickler):
         return NotImplemented
 
     def _tensor(self, t):
-        array = t._data
-        key, offset = self._storages.place(array)
+        key, offset, array = self._storages.place(t._data)
         owner = self._storages.arrays[key]
         storage = _StorageId(_STORAGE_NAMES[array.dtype.name], key, owner.size)
         stride = tuple(step // array.itemsize for step in array.strides)
@@ -169,10 +169,9 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
 
 
 def _rebuild_tensor(storage, offset, size, stride, requires_grad, hooks, *extra):
-    itemsize = storage.itemsize
-    data = np.lib.stride_tricks.as_strided(storage[offset:] if storage.size else storage,
-                                           tuple(size), tuple(s * itemsize for s in stride))
-    t = make(data)
+    """A tensor over its part of `storage`, which it keeps as its storage (its
+    storage_offset() counts from the storage's first element, as PyTorch's)."""
+    t = make(window(storage.view(StorageMemory), size, stride, offset))
     if requires_grad:
         t.requires_grad_(True)
     return t

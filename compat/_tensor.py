@@ -23,7 +23,7 @@ import weakref
 
 import numpy as np
 
-from . import _device, _dtypes
+from . import _device, _dtypes, _layout, _memory_formats
 from ._dim_args import no_dimensions
 from ._grad_mode import (OPEN_INFERENCE_BLOCKS, is_inference, is_inference_mode_enabled,
                          note_if_inference)
@@ -211,10 +211,15 @@ class Tensor:
                 and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
                 and np.may_share_memory(a, b))
 
-    def is_contiguous(self, memory_format=None):
-        """Whether the elements lie in memory in row-major order without gaps (dimensions of
-        length 1 and empty tensors do not count, as in PyTorch)."""
-        return self._data.flags.c_contiguous
+    def is_contiguous(self, memory_format=_memory_formats.contiguous_format):
+        """Whether the elements lie in memory in row-major order (or `memory_format`'s)
+        without gaps (dimensions of length 1 and empty tensors do not count, as in
+        PyTorch)."""
+        return _memory_formats.is_in(self._data, memory_format)
+
+    @property
+    def layout(self):
+        return _memory_formats.strided
 
     def stride(self, dim=None):
         """The steps, in elements, between neighbours along each dimension (or `dim`)."""
@@ -254,7 +259,7 @@ class Tensor:
     def storage_offset(self):
         """The element of its storage (the tensor it views, or its own) where it starts."""
         base = self if self._base is None else self._base
-        return (self.data_ptr() - base.data_ptr()) // self._data.itemsize
+        return (self.data_ptr() - _layout.storage_start(base._data)) // self._data.itemsize
 
     def _dim(self, dim, extra=0):
         """`dim` as a non-negative axis of this tensor (plus `extra` new axes)."""

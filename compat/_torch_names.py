@@ -18,11 +18,12 @@ import funcgrad as fg
 import funcgrad.numpy as fnp
 import funcgrad.numpy.linalg as fla
 
-from funcgrad.core import Box, dtype_of, unbox_all
+from funcgrad.core import dtype_of, unbox_all
 from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 
-from . import (_complex_build, _dtypes, _fused, _gathering, _householder, _indexing, _layout,
-               _legacy_linalg, _order_statistics, _scaled_products, _scans, _windowed)
+from . import (_complex_build, _dtypes, _fused, _gathering, _householder, _indexing,
+               _legacy_linalg, _order_statistics, _scaled_products, _scans, _view_scatters,
+               _windowed)
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._inplace import inplace
 from ._ops import refuse_integer_zero_divisor
@@ -185,20 +186,6 @@ def _narrow_copy(x, dim, start, length):
 def _real(x):
     """The real part, a view; a real tensor itself (as PyTorch returns it)."""
     return fnp.real(x) if dtype_of(x).kind == "c" else x
-
-
-def _diagonal(x, offset=0, dim1=0, dim2=1):
-    """fnp.diagonal (its derivative) with PyTorch's errors, its values a view of x's: as
-    PyTorch's diagonal, the result shares its input's storage (writes go through)."""
-    first, second = checked_dims(x, dim1), checked_dims(x, dim2)
-    if first == second:
-        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    out = fnp.diagonal(x, offset, first, second)
-    view = _layout.diagonal_view(unbox_all(x), offset, first, second)
-    if isinstance(out, Box):
-        out.value = view
-        return out
-    return view
 
 
 def _diag(x, diagonal=0):
@@ -1159,6 +1146,9 @@ INDEXING = [
     Row("narrow_copy", _narrow_copy, KEEP, "NarrowCopyBackward0"),
     Row("unfold", _windows_along, KEEP, "UnfoldBackward0", function=False, view=True),
     Row("select", _gathering.select, KEEP, "SelectBackward0", view=True),
+    Row("slice_scatter", _view_scatters.slice_scatter, KEEP, keeps_layout=True),
+    Row("select_scatter", _view_scatters.select_scatter, KEEP, keeps_layout=True),
+    Row("diagonal_scatter", _view_scatters.diagonal_scatter, KEEP, keeps_layout=True),
 ]
 
 SHAPES = [
@@ -1174,7 +1164,7 @@ SHAPES = [
     Row("diag", _diag, KEEP, Labels(
         lambda x, diagonal=0: "DiagEmbedBackward0" if x.dim() == 1 else "DiagonalBackward0_copy",
         "DiagEmbedBackward0", "DiagonalBackward0_copy")),
-    Row("diagonal", _diagonal, KEEP, "DiagonalBackward0", view=True),
+    Row("diagonal", _view_scatters.diagonal, KEEP, "DiagonalBackward0", view=True),
     Row("diag_embed", _diag_embed, KEEP),
     Row("diagflat", lambda x, offset=0: fnp.diagflat(x, offset), KEEP, "DiagEmbedBackward0"),
     Row("trace", _trace, KEEP),
@@ -1324,7 +1314,7 @@ LINALG = [
         "SumBackward1", check=_expects_floats("linalg.vecdot")),
     Row("linalg.matmul", fnp.matmul, PROMOTE, "MmBackward0"),
     Row("linalg.diagonal", lambda A, *, offset=0, dim1=-2, dim2=-1:
-        _diagonal(A, offset, dim1, dim2), KEEP, "DiagonalBackward0", view=True),
+        _view_scatters.diagonal(A, offset, dim1, dim2), KEEP, "DiagonalBackward0", view=True),
 ]
 
 # torch's older names for factorisations and solves (torch.cholesky, lu_solve, ...).
@@ -1382,7 +1372,7 @@ COMPLEX = [
     Row("imag", fnp.imag, KEEP, method=False, view=True),
     Row("angle", _angle, FLOAT, saves_inputs=True),
     Row("view_as_real", lambda x: fnp.stack([fnp.real(x), fnp.imag(x)], axis=-1), KEEP,
-        "ViewAsRealBackward0", method=False),
+        "ViewAsRealBackward0", method=False, check=_complex_build.check_view_as_real),
     # complex tensors from real ones (copies: compat's view_as_complex is not a view)
     Row("complex", _complex_build.complex_from_parts, KEEP, "ComplexBackward0", method=False,
         check=_complex_build.check_parts),
@@ -1455,7 +1445,4 @@ def namespace(prefix):
 # torch names funcgrad.numpy could express that compat leaves out, and names it cannot.
 NOT_PROVIDED = {
     "linalg.ldl_factor": "funcgrad.numpy has no LDL factorisation",
-    "as_strided": "compat's views are NumPy views of their base's memory, whose updates are "
-                  "written back through element positions; views of arbitrary strides and "
-                  "offsets into a storage (and as_strided_) are not expressed",
 }

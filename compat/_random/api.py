@@ -17,6 +17,7 @@ from .. import _device, _dtypes, _grad_mode, _ops
 from .._factories import _dtype, _finish, _size
 from .._inplace import initializer
 from .._tensor import Tensor, make
+from .._not_implemented import not_implemented
 from ..autograd.function import Function
 from . import continuous, counts, discrete
 from .generator import generator_or_default
@@ -444,20 +445,7 @@ def _named_node(name):
 _POISSON = _named_node("PoissonBackward0")
 
 
-class _NotDifferentiable(Function):
-    """torch.binomial's node: PyTorch records one whose backward raises."""
-
-    @staticmethod
-    def forward(ctx, count, prob, values):
-        return values
-
-    @staticmethod
-    def backward(ctx, grad):
-        raise RuntimeError("derivative for aten::binomial is not implemented")
-
-
-_BINOMIAL = type("NotImplemented", (_NotDifferentiable,), {})
-_BINOMIAL._primitive.name = "NotImplemented"
+_BINOMIAL = not_implemented("binomial")
 _NORMAL_OVERLOADS = {(True, False): _named_node("NormalBackward1"),
                      (False, True): _named_node("NormalBackward2"),
                      (True, True): _named_node("NormalBackward3")}
