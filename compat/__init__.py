@@ -42,7 +42,8 @@ from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bit
 from ._householder import geqrf
 from ._legacy_linalg_api import eig, lstsq, lu, matrix_rank, solve, svd, symeig
 from ._legacy_linalg_api import install_tensor_methods as _install_legacy_linalg_methods
-from ._pieces import chunk, dsplit, hsplit, split, split_with_sizes, tensor_split, unbind, vsplit
+from ._pieces import (chunk, dsplit, hsplit, split, split_with_sizes, tensor_split, unbind,
+                      unsafe_chunk, unsafe_split, unsafe_split_with_sizes, vsplit)
 from ._printing import get_printoptions, set_printoptions
 from ._random import (Generator, bernoulli, binomial, default_generator, get_rng_state,
                       initial_seed, manual_seed, multinomial, normal, poisson, rand, rand_like,

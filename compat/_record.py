@@ -439,9 +439,10 @@ def _recorded(primitive, label, edges, values, parents, saves, frees=None,
 _INPUT = (1,)  # the rule saves the first tensor's array (sin's)
 
 
-def pieces(primitive, label, input, params):
+def pieces(primitive, label, input, params, view=True):
     """The results of `primitive` (split's or unstack's: one node for all the pieces, whose
-    rule keeps only their shapes) on tensor `input` with `params`, as views of it.
+    rule keeps only their shapes) on tensor `input` with `params`, as views of it (or, not
+    `view`, as tensors sharing its memory that PyTorch does not track as views).
 
     Recorded as `Primitive.__call__` records them through the tape, one node for the
     primitive (named `label`) and a `tuple_get` node a piece, but straight from the input's
@@ -451,12 +452,12 @@ def pieces(primitive, label, input, params):
     values = primitive.impl(data, **params)
     box = input._box
     if box is None or not STATE.enabled:
-        return tuple([_view(input, value) for value in values])
+        return tuple([_view(input, value, view=view) for value in values])
     whole = _node(primitive, label, values, data, box.node, params)
     if instruments.on_result is not None:  # debugging (as Primitive.__call__ calls it)
         instruments.on_result(TAPE, primitive, ReverseBox(values, TAPE, whole))
     return tuple([_view(input, value, _node(tuple_get, label, value, values, whole,
-                                             {"index": index}))
+                                             {"index": index}), view)
                   for index, value in enumerate(values)])
 
 
@@ -479,14 +480,16 @@ def _node(primitive, label, ans, value, parent, params):
                     primitive.vjp.save(ans, (value,), params, parents), label=label)
 
 
-def _view(input, value, node=None):
+def _view(input, value, node=None, view=True):
     """A tensor over `value`, a view of tensor `input`'s storage (its version counter and
-    base), whose history is `node` (None: it does not require grad)."""
+    base; neither if not `view`), whose history is `node` (None: it does not require grad)."""
     box = None
     if node is not None:
         box = ReverseBox(value, TAPE, node)
         if instruments.on_result is not None:
             instruments.on_result(TAPE, node.primitive, box)
+    if not view:
+        return make(value, box)
     base = input._base
     return make(value, box, input._version, input if base is None else base)
 
