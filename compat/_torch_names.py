@@ -394,10 +394,21 @@ def _count_nonzero(x, dim=None):
 
 
 def _nonzero(x, *, as_tuple=False):
+    if np.ndim(x) == 0 and not as_tuple:  # (NumPy refuses a 0-d array) one row per nonzero
+        return np.zeros((int(x != 0), 0), np.int64)
     found = np.nonzero(x)
     if as_tuple:
         return tuple(i.astype(np.int64) for i in found)
     return np.stack(found, axis=-1).astype(np.int64) if found else np.zeros((1, 0), np.int64)
+
+
+def _nonzero_static(x, *, size, fill_value=-1):
+    """nonzero's first `size` rows, padded to `size` rows of `fill_value`."""
+    if size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    found = _nonzero(x)[:size]
+    padding = np.full((size - len(found), found.shape[1]), fill_value, np.int64)
+    return np.concatenate([found, padding])
 
 
 def _diff(x, n=1, dim=-1, prepend=None, append=None):
@@ -444,6 +455,41 @@ def _solve(A, B, *, left=True):
     if fnp.ndim(B) == fnp.ndim(A) - 1:  # a batch of vectors, PyTorch's rule
         return fla.solve(A, fnp.expand_dims(B, -1))[..., 0]
     return fla.solve(A, B)
+
+
+@fg.custom_vjp
+def _without_derivative(a):
+    """`a`, where PyTorch has no derivative: igamma's and igammac's in their first argument."""
+    return a
+
+
+def _refuse_igamma_input(residuals, cotangent):
+    raise NotImplementedError("the derivative for 'igamma: input' is not implemented.")
+
+
+_without_derivative.defvjp(lambda a: (a, None), _refuse_igamma_input)
+
+
+def _igamma_input(input, other):
+    """igamma's refusals: a number as `other`, and dtypes without a kernel (integers, bool,
+    complex numbers)."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"igamma(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(other).__name__}")
+    dtype = result_type(input, other)
+    if dtype.category != _dtypes.FLOAT:
+        raise _dtypes.not_implemented_for("igamma_cpu", dtype)
+
+
+def _incomplete_gamma(function):
+    """igamma or igammac: `function` of (input, other), without input's derivative."""
+    def compute(input, other):
+        return function(_without_derivative(input), other)
+    return compute
+
+
+_igamma = _incomplete_gamma(fsp.gammainc)  # P(input, other), regularized lower
+_igammac = _incomplete_gamma(fsp.gammaincc)  # Q(input, other), regularized upper
 
 
 def _multigammaln(x, p):
@@ -975,6 +1021,10 @@ ELEMENTWISE = [
     Row("special.psi", fsp.digamma, FLOAT, "DigammaBackward0"),
     Row("special.multigammaln", _multigammaln, FLOAT, "MvlgammaBackward0", saves_inputs=True),
     Row("special.zeta", lambda x, q: fsp.zeta(x, q), FLOAT),
+    Row("igamma", _igamma, FLOAT, inplace=True, check=_igamma_input),
+    Row("igammac", _igammac, FLOAT, inplace=True, check=_igamma_input),
+    Row("special.gammainc", _igamma, FLOAT, "IgammaBackward0", check=_igamma_input),
+    Row("special.gammaincc", _igammac, FLOAT, "IgammacBackward0", check=_igamma_input),
     Row("special.bessel_j0", _bessel_j0, DATA),  # no derivative in PyTorch either
     Row("mvlgamma", _multigammaln, FLOAT, inplace=True, saves_inputs=True),
     Row("special.polygamma", lambda n, x: fsp.polygamma(n, x), FLOAT, "PolygammaBackward0"),
@@ -1005,7 +1055,7 @@ COMPARISONS = [
     _test("isin", lambda elements, test_elements, *, assume_unique=False, invert=False:
           np.isin(elements, test_elements, invert=invert), method=False),
     _test("count_nonzero", _count_nonzero),
-    _test("nonzero", _nonzero), _test("argwhere", lambda x: np.argwhere(x).astype(np.int64)),
+    _test("nonzero", _nonzero), _test("nonzero_static", _nonzero_static), _test("argwhere", lambda x: np.argwhere(x).astype(np.int64)),
     _test("argsort", _order_statistics.argsort, keeps_layout=True),
     _test("searchsorted", lambda sorted_sequence, values, *, out_int32=False, right=False,
           side=None, sorter=None: np.searchsorted(
