@@ -66,6 +66,7 @@ from ._windows import range  # noqa: A004 -- torch.range
 
 globals().update(_namespace(""))  # the table's torch functions: einsum, gather, topk, ...
 globals().update(_functional_names.functions())  # torch.conv2d, torch.dropout, torch.sin_, ...
+_functional_names.install_tensor_methods()
 _install_legacy_linalg_methods()
 
 float = float32  # noqa: A001 -- torch's aliases

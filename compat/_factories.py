@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _device, _dtypes
 from ._fma import fused_multiply_add
+from ._record import alias
 from ._runtime import warn_once
 from ._tensor import Size, Tensor, make, make_leaf
 from ._typename import typename
@@ -404,8 +405,8 @@ def from_numpy(array):
 
 def legacy_new(dtype, args, kwargs, name):
     """PyTorch's legacy constructors: ``Tensor()`` (empty), ``Tensor(2, 3)`` / ``Tensor(size)``
-    (uninitialised), ``Tensor(sequence or ndarray)`` (a copy), ``Tensor(tensor)`` (the same
-    storage, which must have this dtype)."""
+    (uninitialised), ``Tensor(sequence or ndarray)`` (a copy), ``Tensor(tensor)`` (an alias
+    of it, AliasBackward0 where it requires grad, which must have this dtype)."""
     _device.check(kwargs.pop("device", None))
     if kwargs:
         raise TypeError(f"compat.{name}(): unexpected keyword arguments {sorted(kwargs)}")
@@ -420,7 +421,7 @@ def legacy_new(dtype, args, kwargs, name):
     if isinstance(data, Tensor):
         if data.dtype is not dtype:
             raise TypeError(f"expected {dtype.scalar_name} (got {data.dtype.scalar_name})")
-        return make(data._data, None, data._version)
+        return alias(data)
     if isinstance(data, numbers.Number):
         raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
     return make(_array_of(data, dtype, f"compat.{name}"))

@@ -1502,7 +1502,7 @@ def to_dtype(input, dtype):
     dtype = _dtypes.as_dtype(dtype)
     if input.dtype is dtype:
         return input
-    if dtype.category != _float and input._box is not None and STATE.enabled:
+    if dtype.category < _float and input._box is not None and STATE.enabled:
         return make(quiet().run(input._data.astype, dtype.numpy))
     return wrap(quiet().run(fnp.astype, engine(input), dtype.numpy), "ToCopyBackward0",
                 (input,))

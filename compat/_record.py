@@ -17,6 +17,7 @@ import numbers
 import numpy as np
 
 import funcgrad.numpy as fnp
+from funcgrad.numpy._base import reshape_p
 from funcgrad.core import NO_PARAMS, Box, Primitive, ReverseBox, instruments, tuple_get
 
 from . import _dtypes
@@ -501,3 +502,10 @@ def check_tensor(x, name):
 
 def wrap_view(input, fn, label, **params):
     return wrap(fn(engine(input), **params), label, (input,), view_of=input)
+
+
+def alias(input):
+    """A view of all of tensor `input` with a node of its own, PyTorch's AliasBackward0
+    (``x[...]``, ``Tensor(x)``): the reshape primitive itself, as funcgrad's reshape
+    returns an input of the same shape unrecorded."""
+    return wrap_view(input, reshape_p, "AliasBackward0", shape=input._data.shape, order="C")
