@@ -428,9 +428,41 @@ def _std_or_var(which):
 
 
 def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
-    if tuple(dim) not in ((-2, -1), (fnp.ndim(A) - 2, fnp.ndim(A) - 1)):
-        A = fnp.moveaxis(A, tuple(dim), (-2, -1))
-    return fla.matrix_norm(A, ord=ord, keepdims=keepdim)
+    if tuple(dim) in ((-2, -1), (fnp.ndim(A) - 2, fnp.ndim(A) - 1)):
+        return fla.matrix_norm(A, ord=ord, keepdims=keepdim)
+    norms = fla.matrix_norm(fnp.moveaxis(A, tuple(dim), (-2, -1)), ord=ord)
+    # kept dimensions where `dim` was, not at the end where the matrices were moved
+    return fnp.expand_dims(norms, sorted(d % fnp.ndim(A) for d in dim)) if keepdim else norms
+
+
+def _nuclear_norm(input, dim=None, keepdim=False):
+    """The sum of the singular values of the matrices over `dim` (the last two dimensions
+    by default; a bool in dim's place is keepdim, as in PyTorch's other overload)."""
+    if isinstance(dim, bool):
+        dim, keepdim = None, dim
+    return _matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim)
+
+
+def _nuclear_norm_input(input, dim=None, keepdim=False):
+    warn_once("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It "
+              "will be removed in a future PyTorch release. Please use `linalg.matrix_norm(A, "
+              "'nuc', dim, keepdim)` instead", stacklevel=3)
+    if input.dim() < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
+    _matrix_norm_input(input, "nuc")
+
+
+def _frobenius_norm_input(input, dim, keepdim=False):
+    warn_once("at::frobenius_norm is deprecated and it is just left for JIT compatibility. It "
+              "will be removed in a future PyTorch release. Please use `linalg.vector_norm(A, "
+              "2., dim, keepdim)` instead", stacklevel=3)
+    if input.dtype.category < _dtypes.FLOAT:
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
+                           f"Got {input.dtype.scalar_name} instead.")
+    if len(dim) > 2:
+        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dim)} dimensions "
+                           f"instead.")
 
 
 def _vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
@@ -1324,6 +1356,10 @@ LINALG = [
     Row("linalg.vector_norm", _vector_norm, FLOAT, check=_expects_floats("linalg.vector_norm")),
     Row("linalg.matrix_norm", _matrix_norm, FLOAT, "LinalgVectorNormBackward0",
         check=_matrix_norm_input),
+    Row("nuclear_norm", _nuclear_norm, FLOAT, "SumBackward1", method=False,
+        check=_nuclear_norm_input),
+    Row("frobenius_norm", lambda input, dim, keepdim=False: _vector_norm(input, 2, dim, keepdim),
+        FLOAT, "NormBackward1", method=False, check=_frobenius_norm_input),
     Row("linalg.inv", _square(fla.inv, "linalg.inv"), FLOAT, "LinalgInvExBackward0",
         check=_linalg_input("linalg.inv", _low_precision("linalg.inv"))),
     Row("linalg.solve", _solve, FLOAT, "LinalgSolveExBackward0",
