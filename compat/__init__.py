@@ -39,6 +39,7 @@ from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bit
                    prod, reciprocal, relu, remainder, reshape, rsub, sigmoid, sin, softmax, sqrt,
                    square, squeeze, stack, std, sub, sum, t, tanh, transpose, unsqueeze, var,
                    where)
+from ._histogramdd import histogramdd
 from ._householder import geqrf
 from ._legacy_linalg_api import eig, lstsq, lu, matrix_rank, solve, svd, symeig
 from ._legacy_linalg_api import install_tensor_methods as _install_legacy_linalg_methods
