@@ -16,7 +16,7 @@ from funcgrad import debug as _debug
 
 from . import _dtypes, _graph, _methods  # noqa: F401 -- _methods installs Tensor's methods
 from . import (accelerator, autograd, backends, cuda, distributions, fft, linalg, nn, optim,
-               special, testing, utils)
+               random, special, testing, utils)
 from ._device import device
 from ._dtypes import (bfloat16, bool, complex64, complex128, dtype, float16, float32, float64,
                       get_default_dtype, int8, int16, int32, int64, promote_types,
