@@ -17,6 +17,8 @@ from funcgrad import debug as _debug
 from . import _dtypes, _graph, _methods  # noqa: F401 -- _methods installs Tensor's methods
 from . import (accelerator, autograd, backends, cuda, distributions, fft, linalg, nn, optim,
                random, special, testing, utils)
+from ._defaults import (get_default_device, get_device, set_default_device,
+                        set_default_tensor_type)
 from ._device import device
 from ._dtypes import (bfloat16, bool, complex64, complex128, dtype, float16, float32, float64,
                       get_default_dtype, int8, int16, int32, int64, promote_types,
@@ -86,11 +88,6 @@ true_divide = div
 subtract = sub
 negative = neg
 absolute = abs
-
-
-def get_default_device():
-    """The CPU: the only device compat computes on."""
-    return device("cpu")
 
 
 def can_cast(from_, to):

@@ -427,7 +427,7 @@ def legacy_new(dtype, args, kwargs, name):
     return make(_array_of(data, dtype, f"compat.{name}"))
 
 
-class _TensorType(type):
+class TensorType(type):
     """The legacy type classes: ``FloatTensor(...)`` constructs, ``isinstance(t,
     FloatTensor)`` checks the dtype, and ``t.type(FloatTensor)`` converts."""
 
@@ -446,7 +446,7 @@ class _TensorType(type):
 
 
 def _tensor_type(d):
-    return _TensorType(d.legacy_name, (), {"_compat_dtype": d, "__module__": "compat"})
+    return TensorType(d.legacy_name, (), {"_compat_dtype": d, "__module__": "compat"})
 
 
 FloatTensor = _tensor_type(_dtypes.float32)
