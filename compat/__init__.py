@@ -30,6 +30,8 @@ from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Float
 from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference,
                          is_inference_mode_enabled, no_grad, set_grad_enabled)
 from ._info import finfo, iinfo
+from ._interchange import from_dlpack, frombuffer
+from ._interchange import install_tensor_methods as _install_interchange_methods
 from .autograd.anomaly import is_anomaly_enabled
 from ._inplace import fill, fill_, zero_
 from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bitwise_and,
@@ -71,6 +73,7 @@ globals().update(_namespace(""))  # the table's torch functions: einsum, gather,
 globals().update(_functional_names.functions())  # torch.conv2d, torch.dropout, torch.sin_, ...
 _functional_names.install_tensor_methods()
 _install_legacy_linalg_methods()
+_install_interchange_methods()
 
 float = float32  # noqa: A001 -- torch's aliases
 double = float64
