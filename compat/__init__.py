@@ -47,6 +47,8 @@ from ._histogramdd import histogramdd
 from ._householder import geqrf
 from ._legacy_linalg_api import eig, lstsq, lu, matrix_rank, solve, svd, symeig
 from ._legacy_linalg_api import install_tensor_methods as _install_legacy_linalg_methods
+from ._native_functions import (gru_cell, lstm_cell, native_batch_norm, native_dropout,
+                                native_layer_norm, rnn_relu_cell, rnn_tanh_cell)
 from ._pieces import (chunk, dsplit, hsplit, split, split_with_sizes, tensor_split, unbind,
                       unsafe_chunk, unsafe_split, unsafe_split_with_sizes, vsplit)
 from ._printing import get_printoptions, set_printoptions
