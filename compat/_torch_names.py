@@ -443,6 +443,14 @@ def _nuclear_norm(input, dim=None, keepdim=False):
     return _matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim)
 
 
+# PyTorch's last node: the sum of the singular values, or the permute that puts the kept
+# dimensions back in place.
+_NUCLEAR_NORM_LABELS = Labels(
+    lambda input, dim=None, keepdim=False: "PermuteBackward0" if (
+        dim if isinstance(dim, bool) else keepdim) else "SumBackward1",
+    "SumBackward1", "PermuteBackward0")
+
+
 def _nuclear_norm_input(input, dim=None, keepdim=False):
     warn_once("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It "
               "will be removed in a future PyTorch release. Please use `linalg.matrix_norm(A, "
@@ -1356,7 +1364,7 @@ LINALG = [
     Row("linalg.vector_norm", _vector_norm, FLOAT, check=_expects_floats("linalg.vector_norm")),
     Row("linalg.matrix_norm", _matrix_norm, FLOAT, "LinalgVectorNormBackward0",
         check=_matrix_norm_input),
-    Row("nuclear_norm", _nuclear_norm, FLOAT, "SumBackward1", method=False,
+    Row("nuclear_norm", _nuclear_norm, FLOAT, _NUCLEAR_NORM_LABELS, method=False,
         check=_nuclear_norm_input),
     Row("frobenius_norm", lambda input, dim, keepdim=False: _vector_norm(input, 2, dim, keepdim),
         FLOAT, "NormBackward1", method=False, check=_frobenius_norm_input),
