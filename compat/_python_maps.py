@@ -5,7 +5,6 @@ import numbers
 
 import numpy as np
 
-from ._inplace import write
 from ._tensor import Tensor
 
 
@@ -49,7 +48,8 @@ def _mapped(self, name, others, argument_names, function):
     columns += [other.expand(self.shape)._data.ravel().tolist() for other in others]
     convert = _python_number(self.dtype)
     results = [convert(function(*values)) for values in zip(*columns)]
-    write(self, np.array(results, self._data.dtype).reshape(self._data.shape))
+    # (written without counting a modification: PyTorch's version counter stays)
+    self._data[...] = np.array(results, self._data.dtype).reshape(self._data.shape)
     return self
 
 

@@ -19,6 +19,8 @@ _SHARED = weakref.WeakValueDictionary()
 
 def _sizes(args):
     """resize_'s shape, given as ints or as one sequence of ints."""
+    if not args:
+        raise TypeError('resize_() missing 1 required positional arguments: "size"')
     shape = shape_argument(args, "resize_")
     if any(n < 0 for n in shape):  # (PyTorch's check of the number of elements says so)
         raise RuntimeError("numel: integer multiplication overflow")
@@ -80,16 +82,18 @@ def pin_memory(self, device=None):
 
 
 def dim_order(self, *, ambiguity_check=False):
-    """The dimensions from the outermost in memory to the innermost; with
-    `ambiguity_check`, refused where two dimensions have the same stride (size-1
-    dimensions, expanded ones), whose order is not determined."""
+    """The dimensions from the outermost in memory to the innermost. With
+    `ambiguity_check`, refused where the order is not unique: a dimension of size 1,
+    neighbours of the same stride, or (of a tensor not row-major) a stride 0."""
     if not isinstance(ambiguity_check, bool):
         raise TypeError("compat: dim_order's ambiguity_check takes a bool (compat has no "
                         "memory formats to check against)")
-    strides = self._data.strides
-    if ambiguity_check and len(set(strides)) < len(strides):
+    sizes, strides = self._data.shape, self._data.strides
+    if ambiguity_check and (1 in sizes or any(a == b for a, b in zip(strides, strides[1:]))):
         raise RuntimeError("The tensor does not have unique dim order, or cannot map to exact "
                            "one of the given memory formats.")
+    if ambiguity_check and 0 in strides and not self._data.flags.c_contiguous:
+        raise RuntimeError("The tensor does not have unique dim order.")
     return tuple(order_of_dimensions(self._data))
 
 

@@ -510,15 +510,17 @@ def _refuse_igamma_input(residuals, cotangent):
 _without_derivative.defvjp(lambda a: (a, None), _refuse_igamma_input)
 
 
-def _igamma_input(input, other):
-    """igamma's refusals: a number as `other`, and dtypes without a kernel (integers, bool,
-    complex numbers)."""
-    if not isinstance(other, Tensor):
-        raise TypeError(f"igamma(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other).__name__}")
-    dtype = result_type(input, other)
-    if dtype.category != _dtypes.FLOAT:
-        raise _dtypes.not_implemented_for("igamma_cpu", dtype)
+def _incomplete_gamma_input(name):
+    """igamma's or igammac's refusals: a number as `other`, and dtypes without a kernel
+    (integers, bool, complex numbers)."""
+    def check(input, other):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
+                            f"{type(other).__name__}")
+        dtype = result_type(input, other)
+        if dtype.category != _dtypes.FLOAT:
+            raise _dtypes.not_implemented_for(f"{name}_cpu", dtype)
+    return check
 
 
 def _incomplete_gamma(function):
@@ -1061,10 +1063,12 @@ ELEMENTWISE = [
     Row("special.psi", fsp.digamma, FLOAT, "DigammaBackward0"),
     Row("special.multigammaln", _multigammaln, FLOAT, "MvlgammaBackward0", saves_inputs=True),
     Row("special.zeta", lambda x, q: fsp.zeta(x, q), FLOAT),
-    Row("igamma", _igamma, FLOAT, inplace=True, check=_igamma_input),
-    Row("igammac", _igammac, FLOAT, inplace=True, check=_igamma_input),
-    Row("special.gammainc", _igamma, FLOAT, "IgammaBackward0", check=_igamma_input),
-    Row("special.gammaincc", _igammac, FLOAT, "IgammacBackward0", check=_igamma_input),
+    Row("igamma", _igamma, FLOAT, inplace=True, check=_incomplete_gamma_input("igamma")),
+    Row("igammac", _igammac, FLOAT, inplace=True, check=_incomplete_gamma_input("igammac")),
+    Row("special.gammainc", _igamma, FLOAT, "IgammaBackward0",
+        check=_incomplete_gamma_input("igamma")),
+    Row("special.gammaincc", _igammac, FLOAT, "IgammacBackward0",
+        check=_incomplete_gamma_input("igammac")),
     Row("special.bessel_j0", _bessel_j0, DATA),  # no derivative in PyTorch either
     Row("mvlgamma", _multigammaln, FLOAT, inplace=True, saves_inputs=True),
     Row("special.polygamma", lambda n, x: fsp.polygamma(n, x), FLOAT, "PolygammaBackward0"),

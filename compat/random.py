@@ -2,8 +2,8 @@
 PyTorch-exact Mersenne Twister), and fork_rng, which restores the state on leaving."""
 import contextlib
 
-from ._random import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,
-                      seed, set_rng_state)
+from ._random import (default_generator, get_rng_state, initial_seed, manual_seed, seed,
+                      set_rng_state)
 
 
 @contextlib.contextmanager
@@ -21,5 +21,5 @@ def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="device
         set_rng_state(state)
 
 
-__all__ = ["Generator", "default_generator", "fork_rng", "get_rng_state", "initial_seed",
+__all__ = ["default_generator", "fork_rng", "get_rng_state", "initial_seed",
            "manual_seed", "seed", "set_rng_state"]
