@@ -1099,7 +1099,8 @@ COMPARISONS = [
     _test("isin", lambda elements, test_elements, *, assume_unique=False, invert=False:
           np.isin(elements, test_elements, invert=invert), method=False),
     _test("count_nonzero", _count_nonzero),
-    _test("nonzero", _nonzero), _test("nonzero_static", _nonzero_static), _test("argwhere", lambda x: np.argwhere(x).astype(np.int64)),
+    _test("nonzero", _nonzero), _test("nonzero_static", _nonzero_static),
+    _test("argwhere", lambda x: np.argwhere(x).astype(np.int64)),
     _test("argsort", _order_statistics.argsort, keeps_layout=True),
     _test("searchsorted", lambda sorted_sequence, values, *, out_int32=False, right=False,
           side=None, sorter=None: np.searchsorted(
