@@ -17,7 +17,9 @@ from funcgrad import debug as _debug
 
 from . import _dtypes, _graph, _methods  # noqa: F401 -- _methods installs Tensor's methods
 from . import (accelerator, autograd, backends, cuda, distributions, fft, linalg, nn, optim,
-               special, testing, utils)
+               random, special, testing, utils)
+from ._defaults import (get_default_device, get_device, set_default_device,
+                        set_default_tensor_type)
 from ._device import device
 from ._dtypes import (bfloat16, bool, complex64, complex128, dtype, float16, float32, float64,
                       get_default_dtype, int8, int16, int32, int64, promote_types,
@@ -29,6 +31,8 @@ from ._factories import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, Float
 from ._grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference,
                          is_inference_mode_enabled, no_grad, set_grad_enabled)
 from ._info import finfo, iinfo
+from ._interchange import from_dlpack, frombuffer
+from ._interchange import install_tensor_methods as _install_interchange_methods
 from .autograd.anomaly import is_anomaly_enabled
 from ._inplace import fill, fill_, zero_
 from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bitwise_and,
@@ -40,13 +44,17 @@ from ._ops import (abs, add, all, allclose, amax, amin, any, argmax, argmin, bit
                    norm, positive, permute, pow, prod, reciprocal, relu, remainder, reshape, rsub,
                    sigmoid, sin, softmax, sqrt, square, squeeze, stack, std, sub, sum, t, tanh,
                    transpose, unsqueeze, var, where)
+from ._histogramdd import histogramdd
 from ._householder import geqrf
 from ._legacy_linalg_api import eig, lstsq, lu, matrix_rank, solve, svd, symeig
 from ._legacy_linalg_api import install_tensor_methods as _install_legacy_linalg_methods
 from ._memory_formats import (channels_last, channels_last_3d, contiguous_format, layout,
                               memory_format, preserve_format, strided)
 from ._methods import adjoint
-from ._pieces import chunk, dsplit, hsplit, split, split_with_sizes, tensor_split, unbind, vsplit
+from ._native_functions import (gru_cell, lstm_cell, native_batch_norm, native_dropout,
+                                native_layer_norm, rnn_relu_cell, rnn_tanh_cell)
+from ._pieces import (chunk, dsplit, hsplit, split, split_with_sizes, tensor_split, unbind,
+                      unsafe_chunk, unsafe_split, unsafe_split_with_sizes, vsplit)
 from ._printing import get_printoptions, set_printoptions
 from ._random import (Generator, bernoulli, binomial, default_generator, get_rng_state,
                       initial_seed, manual_seed, multinomial, normal, poisson, rand, rand_like,
@@ -75,7 +83,9 @@ from ._windows import range  # noqa: A004 -- torch.range
 
 globals().update(_namespace(""))  # the table's torch functions: einsum, gather, topk, ...
 globals().update(_functional_names.functions())  # torch.conv2d, torch.dropout, torch.sin_, ...
+_functional_names.install_tensor_methods()
 _install_legacy_linalg_methods()
+_install_interchange_methods()
 
 float = float32  # noqa: A001 -- torch's aliases
 double = float64
@@ -99,11 +109,6 @@ true_divide = div
 subtract = sub
 negative = neg
 absolute = abs
-
-
-def get_default_device():
-    """The CPU: the only device compat computes on."""
-    return device("cpu")
 
 
 def can_cast(from_, to):

@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _device, _dtypes, _memory_formats
 from ._fma import fused_multiply_add
+from ._record import alias
 from ._runtime import warn_once
 from ._tensor import Size, Tensor, make, make_leaf
 from ._typename import typename
@@ -433,8 +434,8 @@ def from_numpy(array):
 
 def legacy_new(dtype, args, kwargs, name):
     """PyTorch's legacy constructors: ``Tensor()`` (empty), ``Tensor(2, 3)`` / ``Tensor(size)``
-    (uninitialised), ``Tensor(sequence or ndarray)`` (a copy), ``Tensor(tensor)`` (the same
-    storage, which must have this dtype)."""
+    (uninitialised), ``Tensor(sequence or ndarray)`` (a copy), ``Tensor(tensor)`` (an alias
+    of it, AliasBackward0 where it requires grad, which must have this dtype)."""
     _device.check(kwargs.pop("device", None))
     if kwargs:
         raise TypeError(f"compat.{name}(): unexpected keyword arguments {sorted(kwargs)}")
@@ -449,13 +450,13 @@ def legacy_new(dtype, args, kwargs, name):
     if isinstance(data, Tensor):
         if data.dtype is not dtype:
             raise TypeError(f"expected {dtype.scalar_name} (got {data.dtype.scalar_name})")
-        return make(data._data, None, data._version_counter)
+        return alias(data)
     if isinstance(data, numbers.Number):
         raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
     return make(_array_of(data, dtype, f"compat.{name}"))
 
 
-class _TensorType(type):
+class TensorType(type):
     """The legacy type classes: ``FloatTensor(...)`` constructs, ``isinstance(t,
     FloatTensor)`` checks the dtype, and ``t.type(FloatTensor)`` converts."""
 
@@ -474,7 +475,7 @@ class _TensorType(type):
 
 
 def _tensor_type(d):
-    return _TensorType(d.legacy_name, (), {"_compat_dtype": d, "__module__": "compat"})
+    return TensorType(d.legacy_name, (), {"_compat_dtype": d, "__module__": "compat"})
 
 
 FloatTensor = _tensor_type(_dtypes.float32)

@@ -15,6 +15,9 @@ SAME = ("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
         "pixel_unshuffle", "channel_shuffle", "prelu", "hardshrink", "selu_", "celu_",
         "rrelu_", "threshold_", "avg_pool1d", "adaptive_avg_pool1d", "rms_norm")
 
+# The ones PyTorch also has as Tensor methods.
+METHODS = ("prelu", "hardshrink")
+
 # The in-place methods PyTorch also has as torch functions.
 IN_PLACE = ("abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_",
             "arcsinh_", "arctan_", "arctanh_", "as_strided_", "asin_", "asinh_", "atan_",
@@ -23,8 +26,8 @@ IN_PLACE = ("abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_
             "exp2_", "exp_", "expm1_", "fix_", "floor_", "frac_", "gcd_", "i0_",
             "index_put_", "lcm_", "ldexp_", "log10_", "log1p_", "log2_", "log_", "logit_",
             "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_", "relu_",
-            "round_", "rsqrt_", "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_", "square_",
-            "tan_", "tanh_", "trunc_", "xlogy_")
+            "resize_as_", "round_", "rsqrt_", "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_",
+            "square_", "tan_", "tanh_", "trunc_", "xlogy_")
 
 
 def _probability(p):
@@ -155,11 +158,17 @@ def constant_pad_nd(input, pad, value=0):
     return F.pad(input, pad, "constant", value)
 
 
+def install_tensor_methods():
+    for name in METHODS:
+        setattr(Tensor, name, getattr(F, name))
+
+
 def functions():
     """The torch functions this module provides, by name."""
     found = {name: getattr(F, name) for name in SAME}
     found.update({name: getattr(Tensor, name) for name in IN_PLACE})
     found.update({name: value for name, value in globals().items()
                   if callable(value) and value.__module__ == __name__
-                  and not name.startswith("_") and name != "functions"})
+                  and not name.startswith("_")
+                  and name not in ("functions", "install_tensor_methods")})
     return found

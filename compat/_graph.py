@@ -204,6 +204,9 @@ def _root_cotangent(output, gradient, index, create_graph):
     if gradient is None:
         if output._data.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        if output.dtype.is_complex:
+            raise RuntimeError(f"grad can be implicitly created only for real scalar outputs "
+                               f"but got {output.dtype}")
         ones = np.empty(output._data.shape, output._data.dtype)
         ones.fill(1)  # np.ones is a Python function around these two calls (~1 us more)
         return ones

@@ -13,7 +13,7 @@ from . import _dtypes
 from ._grad_mode import STATE
 from ._inplace import (alias_of, assign, check_inplace, copy_all_, fill_with_wrapped_number_,
                        placed_at, refuse_shared_selection, write)
-from ._record import engine, operand, wrap, wrap_view
+from ._record import alias, engine, operand, wrap, wrap_view
 from ._tensor import Tensor
 
 _BASIC = (numbers.Integral, slice, type(None), type(Ellipsis))
@@ -258,7 +258,7 @@ def _basic_index(input, parts):
             current = wrap_view(current, fnp.getitem, "SelectBackward0",
                                 index=(slice(None),) * axis + (part, Ellipsis))
     if current is input:
-        current = wrap_view(input, fnp.reshape, "AliasBackward0", shape=input._data.shape)
+        current = alias(input)
     return current
 
 

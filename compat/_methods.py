@@ -3,9 +3,11 @@ import numbers
 
 import numpy as np
 
-from . import _device, _dtypes, _indexing, _inplace, _ops, _pieces, _strided
-from . import _random
-from ._factories import empty, empty_strided, full, ones, tensor, zeros
+from funcgrad.core import tuple_get
+
+from . import _device, _dtypes, _indexing, _inplace, _ops, _pieces, _python_maps, _strided
+from . import _random, _storage_methods
+from ._factories import empty, empty_strided, full, legacy_new, ones, tensor, zeros
 from ._printing import format_tensor
 from ._record import with_number
 from ._runtime import warn_once
@@ -132,7 +134,8 @@ def _install():
     for name, d in (("float", _dtypes.float32), ("double", _dtypes.float64),
                     ("half", _dtypes.float16), ("long", _dtypes.int64), ("int", _dtypes.int32),
                     ("short", _dtypes.int16), ("char", _dtypes.int8), ("byte", _dtypes.uint8),
-                    ("bool", _dtypes.bool), ("bfloat16", _dtypes.bfloat16)):
+                    ("bool", _dtypes.bool), ("bfloat16", _dtypes.bfloat16),
+                    ("cfloat", _dtypes.complex64), ("cdouble", _dtypes.complex128)):
         setattr(Tensor, name, _caster(d))
     Tensor.new_ones = _new_factory(ones)
     Tensor.new_zeros = _new_factory(zeros)
@@ -143,7 +146,11 @@ def _install():
     Tensor.as_strided_ = _strided.as_strided_
     Tensor.as_strided_scatter = _strided.as_strided_scatter
     Tensor.new_tensor = _new_tensor
+    Tensor.new = _new
+    Tensor.output_nr = property(_output_nr)
     _random.install_tensor_methods()
+    _python_maps.install_tensor_methods()
+    _storage_methods.install_tensor_methods()
 
 
 def _reversed_dims(self):
@@ -264,6 +271,39 @@ def _new_full(self, size, fill_value, *, dtype=None, requires_grad=False, device
 
 def _new_tensor(self, data, *, dtype=None, requires_grad=False, device=None):
     return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad, device=device)
+
+
+
+# PyTorch's C++ names of the dtypes, in its error for new() given a tensor of another dtype.
+_CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+              "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+              "bool": "bool", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+              "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+
+def _tensor_options(dtype):
+    return (f"TensorOptions(dtype={_CPP_NAMES[dtype.name]}, device=cpu, layout=Strided, "
+            f"requires_grad=false (default), pinned_memory=false (default), "
+            f"memory_format=(nullopt))")
+
+
+def _new(self, *args, **kwargs):
+    """The legacy constructor of this tensor's dtype: ``new()`` empty, ``new(2, 3)``
+    uninitialised, ``new(sequence)`` a copy, ``new(tensor)`` an alias of a tensor of this
+    dtype."""
+    if args and isinstance(args[0], Tensor) and args[0].dtype is not self.dtype:
+        raise TypeError(f"expected {_tensor_options(self.dtype)} (got "
+                        f"{_tensor_options(args[0].dtype)})")
+    return legacy_new(self.dtype, args, kwargs, "new")
+
+
+def _output_nr(self):
+    """Which output of its grad_fn this tensor is (0 for a leaf and most results; a piece's
+    index for split's and unbind's)."""
+    box = self._box
+    if box is None or box.node.primitive is not tuple_get:
+        return 0
+    return box.node.params["index"]
 
 
 _install()

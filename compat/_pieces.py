@@ -20,8 +20,9 @@ from ._tensor import Tensor
 from ._typename import typename
 
 
-def chunk(input, chunks, dim=0):
-    """Pieces of ceil(n / chunks) elements along `dim` (fewer pieces where that covers n)."""
+def chunk(input, chunks, dim=0, *, _unsafe=False):
+    """Pieces of ceil(n / chunks) elements along `dim` (fewer pieces where that covers n).
+    `_unsafe`: unsafe_chunk's pieces, which share the input's memory without being views."""
     check_tensor(input, "chunk")
     _integer(chunks, "chunk", "chunks", 1)
     _not_a_number(input, "chunk expects at least a 1-dimensional tensor")
@@ -30,20 +31,20 @@ def chunk(input, chunks, dim=0):
     axis = _axis(input, dim, "chunk", 2)
     n = input._data.shape[axis]
     if n == 0:  # PyTorch's `chunks` empty pieces, from split_with_sizes
-        return _split_at(input, (0,) * (chunks - 1), axis, "SplitWithSizesBackward0")
+        return _split_at(input, (0,) * (chunks - 1), axis, "SplitWithSizesBackward0", _unsafe)
     size = -(-n // chunks)  # ceil(n / chunks)
-    return _split_at(input, range(size, n, size), axis, "SplitBackward0")
+    return _split_at(input, range(size, n, size), axis, "SplitBackward0", _unsafe)
 
 
-def split(input, split_size_or_sections, dim=0):
+def split(input, split_size_or_sections, dim=0, *, _unsafe=False):
     """Pieces of `split_size` elements along `dim` (the last may be shorter), or of the
-    listed sizes, which must add up to the length."""
+    listed sizes, which must add up to the length (`_unsafe`: as in `chunk`)."""
     check_tensor(input, "split")
     sizes = split_size_or_sections
     if isinstance(sizes, Tensor) and sizes.dim() == 0:  # a 0-d tensor is a size
         sizes = sizes.item()
     if isinstance(sizes, numbers.Integral) and not isinstance(sizes, bool):
-        return _split_evenly(input, sizes, dim)
+        return _split_evenly(input, sizes, dim, _unsafe)
     if not isinstance(sizes, (list, tuple)):
         raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 2) must be "
                         f"tuple of ints, not {typename(sizes)}")
@@ -61,18 +62,38 @@ def split(input, split_size_or_sections, dim=0):
                            f"split_sizes={list(sizes)}")
     if not sizes:  # (of an empty dimension) PyTorch's empty tuple
         return ()
-    return _split_at(input, itertools.accumulate(sizes[:-1]), axis, "SplitWithSizesBackward0")
+    return _split_at(input, itertools.accumulate(sizes[:-1]), axis, "SplitWithSizesBackward0",
+                     _unsafe)
 
 
-def split_with_sizes(input, split_sizes, dim=0):
+def split_with_sizes(input, split_sizes, dim=0, *, _unsafe=False):
     """split, with the sizes of the pieces only (PyTorch's own name for that overload)."""
     if isinstance(split_sizes, numbers.Integral):
         raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 2) must be "
                         f"tuple of ints, not {typename(split_sizes)}")
-    return split(input, split_sizes, dim)
+    return split(input, split_sizes, dim, _unsafe=_unsafe)
 
 
-def _split_evenly(input, size, dim):
+def unsafe_chunk(input, chunks, dim=0):
+    """chunk's pieces, sharing the input's memory without being views of it (PyTorch's
+    in-place checks of views do not see them)."""
+    return chunk(input, chunks, dim, _unsafe=True)
+
+
+def unsafe_split(input, split_size, dim=0):
+    """split into pieces of `split_size` elements, as unsafe_chunk's pieces are."""
+    if not isinstance(split_size, numbers.Integral) or isinstance(split_size, bool):
+        raise TypeError(f"unsafe_split(): argument 'split_size' (position 2) must be int, not "
+                        f"{typename(split_size)}")
+    return split(input, split_size, dim, _unsafe=True)
+
+
+def unsafe_split_with_sizes(input, split_sizes, dim=0):
+    """split_with_sizes, as unsafe_chunk's pieces are."""
+    return split_with_sizes(input, split_sizes, dim, _unsafe=True)
+
+
+def _split_evenly(input, size, dim, unsafe):
     _not_a_number(input, "split expects at least a 1-dimensional tensor")
     if size < 0:
         raise RuntimeError(f"split expects split_size be non-negative, but got "
@@ -82,11 +103,14 @@ def _split_evenly(input, size, dim):
     if size == 0 and n:
         raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
                            f"dimension size of {n}")
-    return _split_at(input, range(size, n, size) if size else (), axis, "SplitBackward0")
+    return _split_at(input, range(size, n, size) if size else (), axis, "SplitBackward0",
+                     unsafe)
 
 
-def _split_at(input, bounds, axis, label):
-    return pieces(split_p, label, input, {"bounds": tuple(bounds), "axis": axis})
+def _split_at(input, bounds, axis, label, unsafe=False):
+    """The pieces; an unsafe split's are no views, its nodes PyTorch's Unsafe* names."""
+    return pieces(split_p, "Unsafe" + label if unsafe else label, input,
+                  {"bounds": tuple(bounds), "axis": axis}, view=not unsafe)
 
 
 def unbind(input, dim=0):
@@ -198,4 +222,4 @@ def _axis(input, dim, function, position):
 
 
 __all__ = ["chunk", "split", "split_with_sizes", "tensor_split", "unbind", "hsplit", "vsplit",
-           "dsplit"]
+           "dsplit", "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes"]

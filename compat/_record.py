@@ -17,6 +17,7 @@ import numbers
 import numpy as np
 
 import funcgrad.numpy as fnp
+from funcgrad.numpy._base import reshape_p
 from funcgrad.core import NO_PARAMS, Box, Primitive, ReverseBox, instruments, tuple_get
 
 from . import _dtypes
@@ -442,9 +443,10 @@ def _recorded(primitive, label, edges, values, parents, saves, frees=None,
 _INPUT = (1,)  # the rule saves the first tensor's array (sin's)
 
 
-def pieces(primitive, label, input, params):
+def pieces(primitive, label, input, params, view=True):
     """The results of `primitive` (split's or unstack's: one node for all the pieces, whose
-    rule keeps only their shapes) on tensor `input` with `params`, as views of it.
+    rule keeps only their shapes) on tensor `input` with `params`, as views of it (or, not
+    `view`, as tensors sharing its memory that PyTorch does not track as views).
 
     Recorded as `Primitive.__call__` records them through the tape, one node for the
     primitive (named `label`) and a `tuple_get` node a piece, but straight from the input's
@@ -454,12 +456,12 @@ def pieces(primitive, label, input, params):
     values = primitive.impl(data, **params)
     box = input._box
     if box is None or not STATE.enabled:
-        return tuple([_view(input, value) for value in values])
+        return tuple([_view(input, value, view=view) for value in values])
     whole = _node(primitive, label, values, data, box.node, params)
     if instruments.on_result is not None:  # debugging (as Primitive.__call__ calls it)
         instruments.on_result(TAPE, primitive, ReverseBox(values, TAPE, whole))
     return tuple([_view(input, value, _node(tuple_get, label, value, values, whole,
-                                             {"index": index}))
+                                             {"index": index}), view)
                   for index, value in enumerate(values)])
 
 
@@ -482,14 +484,16 @@ def _node(primitive, label, ans, value, parent, params):
                     primitive.vjp.save(ans, (value,), params, parents), label=label)
 
 
-def _view(input, value, node=None):
+def _view(input, value, node=None, view=True):
     """A tensor over `value`, a view of tensor `input`'s storage (its version counter and
-    base), whose history is `node` (None: it does not require grad)."""
+    base; neither if not `view`), whose history is `node` (None: it does not require grad)."""
     box = None
     if node is not None:
         box = ReverseBox(value, TAPE, node)
         if instruments.on_result is not None:
             instruments.on_result(TAPE, node.primitive, box)
+    if not view:
+        return make(value, box)
     base = input._base
     return make(value, box, input._version_counter, input if base is None else base)
 
@@ -501,3 +505,10 @@ def check_tensor(x, name):
 
 def wrap_view(input, fn, label, **params):
     return wrap(fn(engine(input), **params), label, (input,), view_of=input)
+
+
+def alias(input):
+    """A view of all of tensor `input` with a node of its own, PyTorch's AliasBackward0
+    (``x[...]``, ``Tensor(x)``): the reshape primitive itself, as funcgrad's reshape
+    returns an input of the same shape unrecorded."""
+    return wrap_view(input, reshape_p, "AliasBackward0", shape=input._data.shape, order="C")

@@ -381,10 +381,21 @@ def _count_nonzero(x, dim=None):
 
 
 def _nonzero(x, *, as_tuple=False):
+    if np.ndim(x) == 0 and not as_tuple:  # (NumPy refuses a 0-d array) one row per nonzero
+        return np.zeros((int(x != 0), 0), np.int64)
     found = np.nonzero(x)
     if as_tuple:
         return tuple(i.astype(np.int64) for i in found)
     return np.stack(found, axis=-1).astype(np.int64) if found else np.zeros((1, 0), np.int64)
+
+
+def _nonzero_static(x, *, size, fill_value=-1):
+    """nonzero's first `size` rows, padded to `size` rows of `fill_value`."""
+    if size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    found = _nonzero(x)[:size]
+    padding = np.full((size - len(found), found.shape[1]), fill_value, np.int64)
+    return np.concatenate([found, padding])
 
 
 def _diff(x, n=1, dim=-1, prepend=None, append=None):
@@ -404,9 +415,49 @@ def _std_or_var(which):
 
 
 def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
-    if tuple(dim) not in ((-2, -1), (fnp.ndim(A) - 2, fnp.ndim(A) - 1)):
-        A = fnp.moveaxis(A, tuple(dim), (-2, -1))
-    return fla.matrix_norm(A, ord=ord, keepdims=keepdim)
+    if tuple(dim) in ((-2, -1), (fnp.ndim(A) - 2, fnp.ndim(A) - 1)):
+        return fla.matrix_norm(A, ord=ord, keepdims=keepdim)
+    norms = fla.matrix_norm(fnp.moveaxis(A, tuple(dim), (-2, -1)), ord=ord)
+    # kept dimensions where `dim` was, not at the end where the matrices were moved
+    return fnp.expand_dims(norms, sorted(d % fnp.ndim(A) for d in dim)) if keepdim else norms
+
+
+def _nuclear_norm(input, dim=None, keepdim=False):
+    """The sum of the singular values of the matrices over `dim` (the last two dimensions
+    by default; a bool in dim's place is keepdim, as in PyTorch's other overload)."""
+    if isinstance(dim, bool):
+        dim, keepdim = None, dim
+    return _matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim)
+
+
+# PyTorch's last node: the sum of the singular values, or the permute that puts the kept
+# dimensions back in place.
+_NUCLEAR_NORM_LABELS = Labels(
+    lambda input, dim=None, keepdim=False: "PermuteBackward0" if (
+        dim if isinstance(dim, bool) else keepdim) else "SumBackward1",
+    "SumBackward1", "PermuteBackward0")
+
+
+def _nuclear_norm_input(input, dim=None, keepdim=False):
+    warn_once("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It "
+              "will be removed in a future PyTorch release. Please use `linalg.matrix_norm(A, "
+              "'nuc', dim, keepdim)` instead", stacklevel=3)
+    if input.dim() < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
+    _matrix_norm_input(input, "nuc")
+
+
+def _frobenius_norm_input(input, dim, keepdim=False):
+    warn_once("at::frobenius_norm is deprecated and it is just left for JIT compatibility. It "
+              "will be removed in a future PyTorch release. Please use `linalg.vector_norm(A, "
+              "2., dim, keepdim)` instead", stacklevel=3)
+    if input.dtype.category < _dtypes.FLOAT:
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
+                           f"Got {input.dtype.scalar_name} instead.")
+    if len(dim) > 2:
+        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dim)} dimensions "
+                           f"instead.")
 
 
 def _vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
@@ -431,6 +482,43 @@ def _solve(A, B, *, left=True):
     if fnp.ndim(B) == fnp.ndim(A) - 1:  # a batch of vectors, PyTorch's rule
         return fla.solve(A, fnp.expand_dims(B, -1))[..., 0]
     return fla.solve(A, B)
+
+
+@fg.custom_vjp
+def _without_derivative(a):
+    """`a`, where PyTorch has no derivative: igamma's and igammac's in their first argument."""
+    return a
+
+
+def _refuse_igamma_input(residuals, cotangent):
+    raise NotImplementedError("the derivative for 'igamma: input' is not implemented.")
+
+
+_without_derivative.defvjp(lambda a: (a, None), _refuse_igamma_input)
+
+
+def _incomplete_gamma_input(name):
+    """igamma's or igammac's refusals: a number as `other`, and dtypes without a kernel
+    (integers, bool, complex numbers)."""
+    def check(input, other):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
+                            f"{type(other).__name__}")
+        dtype = result_type(input, other)
+        if dtype.category != _dtypes.FLOAT:
+            raise _dtypes.not_implemented_for(f"{name}_cpu", dtype)
+    return check
+
+
+def _incomplete_gamma(function):
+    """igamma or igammac: `function` of (input, other), without input's derivative."""
+    def compute(input, other):
+        return function(_without_derivative(input), other)
+    return compute
+
+
+_igamma = _incomplete_gamma(fsp.gammainc)  # P(input, other), regularized lower
+_igammac = _incomplete_gamma(fsp.gammaincc)  # Q(input, other), regularized upper
 
 
 def _multigammaln(x, p):
@@ -962,6 +1050,12 @@ ELEMENTWISE = [
     Row("special.psi", fsp.digamma, FLOAT, "DigammaBackward0"),
     Row("special.multigammaln", _multigammaln, FLOAT, "MvlgammaBackward0", saves_inputs=True),
     Row("special.zeta", lambda x, q: fsp.zeta(x, q), FLOAT),
+    Row("igamma", _igamma, FLOAT, inplace=True, check=_incomplete_gamma_input("igamma")),
+    Row("igammac", _igammac, FLOAT, inplace=True, check=_incomplete_gamma_input("igammac")),
+    Row("special.gammainc", _igamma, FLOAT, "IgammaBackward0",
+        check=_incomplete_gamma_input("igamma")),
+    Row("special.gammaincc", _igammac, FLOAT, "IgammacBackward0",
+        check=_incomplete_gamma_input("igammac")),
     Row("special.bessel_j0", _bessel_j0, DATA),  # no derivative in PyTorch either
     Row("mvlgamma", _multigammaln, FLOAT, inplace=True, saves_inputs=True),
     Row("special.polygamma", lambda n, x: fsp.polygamma(n, x), FLOAT, "PolygammaBackward0"),
@@ -992,7 +1086,8 @@ COMPARISONS = [
     _test("isin", lambda elements, test_elements, *, assume_unique=False, invert=False:
           np.isin(elements, test_elements, invert=invert), method=False),
     _test("count_nonzero", _count_nonzero),
-    _test("nonzero", _nonzero), _test("argwhere", lambda x: np.argwhere(x).astype(np.int64)),
+    _test("nonzero", _nonzero), _test("nonzero_static", _nonzero_static),
+    _test("argwhere", lambda x: np.argwhere(x).astype(np.int64)),
     _test("argsort", _order_statistics.argsort, keeps_layout=True),
     _test("searchsorted", lambda sorted_sequence, values, *, out_int32=False, right=False,
           side=None, sorter=None: np.searchsorted(
@@ -1264,6 +1359,10 @@ LINALG = [
     Row("linalg.vector_norm", _vector_norm, FLOAT, check=_expects_floats("linalg.vector_norm")),
     Row("linalg.matrix_norm", _matrix_norm, FLOAT, "LinalgVectorNormBackward0",
         check=_matrix_norm_input),
+    Row("nuclear_norm", _nuclear_norm, FLOAT, _NUCLEAR_NORM_LABELS, method=False,
+        check=_nuclear_norm_input),
+    Row("frobenius_norm", lambda input, dim, keepdim=False: _vector_norm(input, 2, dim, keepdim),
+        FLOAT, "NormBackward1", method=False, check=_frobenius_norm_input),
     Row("linalg.inv", _square(fla.inv, "linalg.inv"), FLOAT, "LinalgInvExBackward0",
         check=_linalg_input("linalg.inv", _low_precision("linalg.inv"))),
     Row("linalg.solve", _solve, FLOAT, "LinalgSolveExBackward0",

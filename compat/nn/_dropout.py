@@ -32,7 +32,7 @@ def _dropped(input, p, training, inplace, noise_shape, alpha=False):
         noise = zeros((), dtype=input.dtype)
         return input.mul_(noise) if inplace else _ops.mul(input, noise)
     if tuple(noise_shape) == tuple(input.shape):
-        noise = _drawn_in_memory_order(input, 1 - p)
+        noise = drawn_in_memory_order(input, 1 - p)
     else:
         noise = empty(noise_shape, dtype=input.dtype).bernoulli_(1 - p)
     if not alpha:
@@ -61,7 +61,7 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     return _dropped(input, p, training, inplace, noise_shape, alpha=True)
 
 
-def _drawn_in_memory_order(input, probability):
+def drawn_in_memory_order(input, probability):
     """Bernoulli draws shaped like `input`, made in the order of its elements in memory:
     PyTorch's noise (empty_like) takes the strides of a dense input, and bernoulli_ fills
     memory in order, so a transposed input gets transposed draws."""

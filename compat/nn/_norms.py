@@ -125,7 +125,11 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
 
 
 def _layer_normalised(x, axes, weight, bias, eps):
-    return _normalised_by(x, *_moments(x, axes), weight, bias, eps)
+    dtype = fnp.result_type(x)
+    if dtype == np.float16:  # PyTorch's kernel computes float16 in float32, rounding once
+        x, weight, bias = (None if t is None else fnp.astype(t, np.float32)
+                           for t in (x, weight, bias))
+    return fnp.astype(_normalised_by(x, *_moments(x, axes), weight, bias, eps), dtype)
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):

@@ -535,6 +535,33 @@ class GRU(RNNBase):
 # ---- cells -----------------------------------------------------------------------------------
 
 
+def _check_cell_sizes(input, states, input_size, hidden_size):
+    """PyTorch's checks of a cell's input's and states' sizes."""
+    if input.size(1) != input_size:
+        raise RuntimeError(f"input has inconsistent input_size: got {input.size(1)} "
+                           f"expected {input_size}")
+    for index, h in enumerate(states):
+        if input.size(0) != h.size(0):
+            raise RuntimeError(f"Input batch size {input.size(0)} doesn't match "
+                               f"hidden{index} batch size {h.size(0)}")
+        if h.size(1) != hidden_size:
+            raise RuntimeError(f"hidden{index} has inconsistent hidden_size: got "
+                               f"{h.size(1)}, expected {hidden_size}")
+
+
+def cell(mode, input, states, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One step of a cell of `mode` ('LSTM', 'GRU', 'RNN_TANH', 'RNN_RELU') on a batch
+    (torch.lstm_cell, ...): the new states, checked as PyTorch checks them."""
+    hidden_size = w_hh.size(1)
+    for name, weight in (("weight_ih", w_ih), ("weight_hh", w_hh)):
+        gates = _GATES[mode]
+        if weight.size(0) != gates * hidden_size:
+            raise RuntimeError(f"{name} first dim must be {gates} * hidden_size = "
+                               f"{gates * hidden_size}, but got {weight.size(0)}")
+    _check_cell_sizes(input, states, w_ih.size(1), hidden_size)
+    return _STEPS[mode](F.linear(input, w_ih, b_ih), states, _step_weights(w_hh, b_hh, None))
+
+
 class RNNCellBase(Module):
     """One time step of a recurrent layer on a (N, H_in) or (H_in,) input, with weights
     weight_ih (gates * H, H_in), weight_hh (gates * H, H) and biases bias_ih, bias_hh."""
@@ -582,7 +609,7 @@ class RNNCellBase(Module):
         if hx is None:
             count = 2 if self.mode == "LSTM" else 1
             states = (zeros((input.size(0), self.hidden_size), dtype=input.dtype),) * count
-        self._check(input, states)
+        _check_cell_sizes(input, states, self.input_size, self.hidden_size)
         state = self._step()(F.linear(input, self.weight_ih, self.bias_ih), states,
                              _step_weights(self.weight_hh, self.bias_hh, None))
         if not batched:
@@ -592,18 +619,6 @@ class RNNCellBase(Module):
     def _step(self):
         return _STEPS[self.mode]
 
-    def _check(self, input, states):
-        """PyTorch's checks of the input's and the states' sizes."""
-        if input.size(1) != self.input_size:
-            raise RuntimeError(f"input has inconsistent input_size: got {input.size(1)} "
-                               f"expected {self.input_size}")
-        for index, h in enumerate(states):
-            if input.size(0) != h.size(0):
-                raise RuntimeError(f"Input batch size {input.size(0)} doesn't match "
-                                   f"hidden{index} batch size {h.size(0)}")
-            if h.size(1) != self.hidden_size:
-                raise RuntimeError(f"hidden{index} has inconsistent hidden_size: got "
-                                   f"{h.size(1)}, expected {self.hidden_size}")
 
     def extra_repr(self):
         text = f"{self.input_size}, {self.hidden_size}"

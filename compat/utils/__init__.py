@@ -1,4 +1,4 @@
-"""torch.utils: `data` (datasets, samplers and the DataLoader)."""
-from . import data
+"""torch.utils: `data` (datasets, samplers and the DataLoader) and `dlpack`."""
+from . import data, dlpack
 
-__all__ = ["data"]
+__all__ = ["data", "dlpack"]

@@ -91,6 +91,10 @@ CASES = {
     "special.digamma": ["torch.special.digamma(p)"],
     "special.psi": ["torch.special.psi(p)"],
     "special.multigammaln": ["torch.special.multigammaln(m, 2)"],
+    "igamma": ["n.igamma(p)", "p.igamma(t)", "torch.igamma(p.detach() * 3, a.abs())"],
+    "igammac": ["n.igammac(p)", "t.igammac(p)", "torch.igammac(p.detach() + 0.5, m[:2])"],
+    "special.gammainc": ["torch.special.gammainc(p.detach() * 3, a.abs())"],
+    "special.gammaincc": ["torch.special.gammaincc(t.detach() + 1, p)"],
     "special.zeta": ["torch.special.zeta(torch.tensor([2.0, 3.5, 4.0]), p + 1)"],
     "special.bessel_j0": ["torch.special.bessel_j0(a)", "torch.special.bessel_j0(m).grad_fn"],
     "mvlgamma": ["torch.mvlgamma(p + 2, 3)", "m.mvlgamma(1)", "torch.mvlgamma(m, 0)"],
@@ -124,7 +128,10 @@ CASES = {
     "not_equal": ["torch.not_equal(n, 0)"],
     "isin": ["torch.isin(n, torch.tensor([3, 5]))"],
     "count_nonzero": ["n.count_nonzero()", "torch.count_nonzero(n, 1)"],
-    "nonzero": ["n.nonzero()", "torch.nonzero(n, as_tuple=True)"],
+    "nonzero": ["n.nonzero()", "torch.nonzero(n, as_tuple=True)", "n[0, 0].nonzero()",
+                "n[1, 0].nonzero()"],
+    "nonzero_static": ["n.nonzero_static(size=6)", "torch.nonzero_static(n, size=2)",
+                       "a.nonzero_static(size=8, fill_value=-7)", "n[1, 0].nonzero_static(size=2)"],
     "argwhere": ["a.argwhere()"],
     "argsort": ["a.argsort()", "torch.argsort(a, 0, descending=True)"],
     "searchsorted": ["torch.searchsorted(torch.tensor([1., 2., 3.]), a)"],
@@ -344,7 +351,13 @@ CASES = {
                     "torch.linalg.norm(b, dim=(1, 2))"],
     "linalg.vector_norm": ["torch.linalg.vector_norm(a)", "torch.linalg.vector_norm(a, 3, 1)",
                            "torch.linalg.vector_norm(a, float('inf'), keepdim=True)"],
-    "linalg.matrix_norm": ["torch.linalg.matrix_norm(m)", "torch.linalg.matrix_norm(b, 1)",
+    "nuclear_norm": ["torch.nuclear_norm(m)", "torch.nuclear_norm(b, (0, 2))",
+                     "torch.nuclear_norm(a, True)", "torch.nuclear_norm(b, [2, 1], keepdim=True)"],
+    "frobenius_norm": ["torch.frobenius_norm(a, (0, 1))", "torch.frobenius_norm(b, [2], True)",
+                       "torch.frobenius_norm(n.double(), (1, 0))"],
+    "linalg.matrix_norm": ["torch.linalg.matrix_norm(b, 'nuc', (0, 2), True)",
+                           "torch.linalg.matrix_norm(c, dim=(2, 0), keepdim=True)",
+                           "torch.linalg.matrix_norm(m)", "torch.linalg.matrix_norm(b, 1)",
                            "torch.linalg.matrix_norm(m, 2)"],
     "linalg.inv": ["torch.linalg.inv(m)"],
     "linalg.solve": ["torch.linalg.solve(m, a.T)", "torch.linalg.solve(m, v[:3])"],
@@ -444,6 +457,10 @@ CASES = {
 
 # What PyTorch refuses: the error types must match.
 ERRORS = [
+    "torch.igamma(n, n)", "torch.igamma(p, 2.0)", "torch.igammac(p.cfloat(), p)",
+    "n.nonzero_static(size=-1)", "torch.nuclear_norm(v)", "torch.nuclear_norm(n)",
+    "torch.nuclear_norm(m.half())", "torch.frobenius_norm(n, (0,))",
+    "torch.frobenius_norm(b, (0, 1, 2))",
     "a.unfold(1, 4, 1)", "a.unfold(1, 2, 0)", "a.unfold(1, -1, 1)", "a.unfold(2, 1, 1)",
     "a.gather(2, i)", "a.gather(1, i.float())", "a.topk(4)", "a.repeat(2)", "torch.diag(b)",
     "a.trace() if False else b.trace()",
@@ -557,7 +574,9 @@ _EXPECTED_WARNINGS = pytest.mark.filterwarnings(
     "ignore:torch.lu_solve is deprecated:UserWarning",
     "ignore:torch.triangular_solve is deprecated:UserWarning",
     "ignore:torch.qr is deprecated:UserWarning",
-    "ignore:torch.lu is deprecated:UserWarning")
+    "ignore:torch.lu is deprecated:UserWarning",
+    "ignore:at..nuclear_norm is deprecated:UserWarning",
+    "ignore:at..frobenius_norm is deprecated:UserWarning")
 
 
 @_EXPECTED_WARNINGS
