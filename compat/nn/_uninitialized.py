@@ -113,6 +113,7 @@ class UninitializedTensorMixin:
 
     def __getattribute__(self, name):
         if (name not in _ALLOWED_METHODS and not name.startswith("_")
+                and name not in vars(UninitializedTensorMixin)  # (its own refusals)
                 and callable(vars(Tensor).get(name))):
             return _refusing(self, _method_text(name))
         return object.__getattribute__(self, name)
