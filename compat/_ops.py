@@ -261,7 +261,7 @@ def div(input, other, *, rounding_mode=None):
     if _half_with_number(input, other):
         return _in_opmath(fnp.true_divide, "DivBackward0", input, other, frees=True)
     dtype = result_type(input, other)
-    if dtype.category != _float:
+    if dtype.category < _float:
         dtype = DEFAULTS.float
     return _binary(fnp.true_divide, "DivBackward0", input, other, dtype, frees=True)
 
@@ -702,7 +702,7 @@ def _reduction(name, fn, labels, integer_dtype=None, primitive=None):
         input_dtype = input.dtype  # looked up once: a property call fewer (~0.15 us)
         if dtype is not None:
             target = _dtypes.as_dtype(dtype)
-        elif input_dtype.category != _float:
+        elif input_dtype.category < _float:
             if integer_dtype is None:
                 raise RuntimeError(
                     f"{name}(): could not infer output dtype. Input dtype must be either "
@@ -796,7 +796,7 @@ def amin(input, dim=(), keepdim=False):
 
 
 def _variance(input, dim, unbiased, keepdim, correction, name):
-    if input.dtype.category != _float:
+    if input.dtype.category < _float:
         raise RuntimeError("std and var only support floating point and complex dtypes")
     if isinstance(dim, bool):  # var(x, False) means unbiased=False, as in PyTorch
         dim, unbiased = None, dim
@@ -816,7 +816,11 @@ def _variance(input, dim, unbiased, keepdim, correction, name):
 def _squared_deviations(value, axes, keepdims, divisor):
     """The sum of squared deviations from the mean over `axes`, over `divisor`."""
     deviation = fnp.subtract(value, fnp.mean(value, axis=axes, keepdims=True))
-    squares = fnp.sum(fnp.multiply(deviation, deviation), axis=axes, keepdims=keepdims)
+    if unbox_all(deviation).dtype.kind == "c":  # |deviation| squared: a real variance
+        squared = fnp.real(fnp.multiply(deviation, fnp.conj(deviation)))
+    else:
+        squared = fnp.multiply(deviation, deviation)
+    squares = fnp.sum(squared, axis=axes, keepdims=keepdims)
     return fnp.true_divide(squares, divisor)
 
 
@@ -1502,7 +1506,7 @@ def to_dtype(input, dtype):
     dtype = _dtypes.as_dtype(dtype)
     if input.dtype is dtype:
         return input
-    if dtype.category != _float and input._box is not None and STATE.enabled:
+    if dtype.category < _float and input._box is not None and STATE.enabled:
         return make(quiet().run(input._data.astype, dtype.numpy))
     return wrap(quiet().run(fnp.astype, engine(input), dtype.numpy), "ToCopyBackward0",
                 (input,))

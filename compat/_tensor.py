@@ -290,7 +290,7 @@ class Tensor:
                 "a computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach().")
         if requires_grad and self._box is None:
-            if not self.dtype.is_floating_point:
+            if not _dtypes.differentiable(self.dtype):
                 raise RuntimeError(refusal)
             self._box = TAPE.box(self._data, leaf_node(weakref.ref(self)))
         elif not requires_grad:

@@ -689,8 +689,9 @@ def _nan_ignoring(wins):
 
 def _sign(x):
     """PyTorch's sign: ``(0 < x) - (x < 0)`` for real numbers, so 0 (never -0.0) at zeros
-    and at NaN, where NumPy's is NaN (`_fused.sgn`); z / |z| for complex ones (sgn)."""
-    return _fused.sgn(x) if dtype_of(x).kind == "f" else fnp.sign(x)
+    and at NaN, where NumPy's is NaN (`_fused.sgn`); z / |z| for complex ones (sgn), 0 at 0;
+    NumPy's for integers."""
+    return _fused.sgn(x) if dtype_of(x).kind in "fc" else fnp.sign(x)
 
 
 def _heaviside(x, values):

@@ -1,4 +1,5 @@
 """nn.Parameter: a tensor that a Module registers as one of its parameters."""
+from .. import _dtypes
 from .._factories import empty
 from .._tensor import Tensor, make
 
@@ -15,7 +16,7 @@ class Parameter(Tensor):
             data = empty(0)
         if not isinstance(data, Tensor):
             raise TypeError(f"Parameter(): data must be a Tensor, got {type(data).__name__}")
-        if requires_grad and not data.dtype.is_floating_point:
+        if requires_grad and not _dtypes.differentiable(data.dtype):
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
         p = object.__new__(cls)
