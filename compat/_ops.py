@@ -833,7 +833,15 @@ def var(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
 def std(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
     """Standard deviation over `dim`."""
     variance = _variance(input, dim, unbiased, keepdim, correction, "std")
-    return wrap(quiet().run(fnp.sqrt, variance), "StdBackward0", (input,), saves_result=True)
+    return wrap(quiet().run(_root_of_variance, variance), "StdBackward0", (input,),
+                saves_result=True)
+
+
+def _root_of_variance(variance):
+    """sqrt(variance), with PyTorch's derivative 0 where the variance is 0 (sqrt's is
+    infinite there, and the variance's derivative 0: NaN)."""
+    zero = unbox_all(variance) == 0
+    return fnp.where(zero, 0, fnp.sqrt(fnp.where(zero, 1, variance)))
 
 
 @quieted

@@ -714,12 +714,13 @@ def _frexp(x):
 
 
 def _angle(x):
-    """The argument of complex numbers; of real ones, PyTorch's ``x < 0 ? pi : 0`` (0 at
-    -0.0, where NumPy's arctan2 gives pi), NaN at NaN, with a derivative 0 everywhere (sign's
-    times 0 carries the NaN)."""
+    """The argument of complex numbers, with PyTorch's derivative 0 at 0 (arctan2's is 0 / 0
+    there); of real ones, PyTorch's ``x < 0 ? pi : 0`` (0 at -0.0, where NumPy's arctan2
+    gives pi), NaN at NaN, with a derivative 0 everywhere (sign's times 0 carries the NaN)."""
     raw = unbox_all(x)
     if raw.dtype.kind == "c":
-        return fnp.angle(x)
+        zero = raw == 0
+        return fnp.where(zero, np.angle(raw), fnp.angle(fnp.where(zero, 1, x)))
     return fnp.sign(x) * 0 + np.where(raw < 0, np.pi, 0).astype(raw.dtype)
 
 
