@@ -15,7 +15,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 from funcgrad.core import Box, collector_paused, tuple_get
 
-from . import _layout, _ops, _tape
+from . import _dtypes, _layout, _ops, _tape
 from ._factories import tensor
 from ._grad_mode import STATE, set_grad_enabled
 from ._quiet import as_user, quiet, quietly_calling_back
@@ -160,6 +160,11 @@ def register_tensor_hook(node, hook):
         if not isinstance(new_grad, Tensor):
             raise TypeError(f"a tensor hook must return a Tensor or None, got "
                             f"{type(new_grad).__name__}")
+        dtype = np.result_type(ct.value if isinstance(ct, Box) else ct)
+        if new_grad._data.dtype != dtype:
+            raise RuntimeError(f"hook '{getattr(hook, '__name__', '<unknown>')}' has changed "
+                               f"the type of value (was {_type_name(dtype)} got "
+                               f"{_type_name(new_grad._data.dtype)})")
         if new_grad._data.shape != np.shape(ct):
             raise RuntimeError(f"hook returned a gradient of shape {list(new_grad.shape)}, "
                                f"but the tensor has shape {list(np.shape(ct))}")
@@ -167,6 +172,13 @@ def register_tensor_hook(node, hook):
 
     node.hooks[handle.id] = on_cotangent
     return handle
+
+
+def _type_name(numpy_dtype):
+    """PyTorch's name of a tensor type in a hook's error: torch.FloatTensor, or
+    CPUComplexFloatType for complex dtypes (which have no legacy class)."""
+    dtype = _dtypes.from_numpy_dtype(numpy_dtype)
+    return f"CPU{dtype.scalar_name}Type" if dtype.is_complex else f"torch.{dtype.legacy_name}"
 
 
 def clear_grad(param, set_to_none):
