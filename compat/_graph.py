@@ -279,12 +279,13 @@ def _as_tuple(x):
 
 
 def _accumulate(t, ct, unshared=False):
-    """Add a cotangent (as PyTorch's gradient) into t.grad: in place for plain gradients (as PyTorch does), out of
-    place (recorded) for gradients that require grad; None is a zero. `unshared` says
-    nothing else refers to `ct`, which may then become t.grad itself if it is laid out as
-    PyTorch's AccumulateGrad lays out a gradient: dense, writable, with the strides of `t`
-    when `t` is dense (`_layout.preserved_order`). Any other cotangent (a broadcast view, a
-    read-only array, a view of another tensor or of the user's storage) is copied."""
+    """Add a gradient (a cotangent made PyTorch's, `pytorch_convention`) into t.grad: in
+    place for plain gradients (as PyTorch does), out of place (recorded) for gradients that
+    require grad; None is a zero. `unshared` says nothing else refers to `ct`, which may
+    then become t.grad itself if it is laid out as PyTorch's AccumulateGrad lays out a
+    gradient: dense, writable, with the strides of `t` when `t` is dense
+    (`_layout.preserved_order`). Any other cotangent (a broadcast view, a read-only array, a
+    view of another tensor or of the user's storage) is copied."""
     if ct is None:
         if t._grad is None:
             t._grad = make(np.zeros_like(t._data, order=_layout.preserved_order(t._data)))

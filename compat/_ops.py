@@ -849,7 +849,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     """The vector p-norm over `dim` (all elements by default) for a number p (2 for 'fro';
     0 counts the nonzero elements, +-inf takes the largest or smallest magnitude), with
     PyTorch's derivative (0 where x or the norm is 0)."""
-    if input.dtype.category != _float:
+    if input.dtype.category < _float:
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
                            f"as input. Got {input.dtype.scalar_name}")
     if p == "fro":
