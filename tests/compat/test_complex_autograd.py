@@ -168,6 +168,57 @@ def test_derivatives_at_zero_are_pytorch_s(operation):
     check(case)
 
 
+def _accumulated_with_create_graph(L):
+    z = L.tensor([1 + 2j, 3 - 1j], dtype=L.complex128, requires_grad=True)
+    x = L.tensor([0.5, -1.0], dtype=L.float64, requires_grad=True)
+    (z * z * x).exp().abs().sum().backward(create_graph=True)
+    first = z.grad, x.grad
+    return first, L.autograd.grad((z.grad * (1 - 2j)).real.sum() + x.grad.pow(2).sum(), (z, x))
+
+
+def _hook_with_create_graph(L):
+    z = L.tensor([1 + 2j, 3 - 1j], dtype=L.complex128, requires_grad=True)
+    y = z * z
+    y.register_hook(lambda grad: grad * z)
+    first, = L.autograd.grad(y.abs().sum(), z, create_graph=True)
+    return first, L.autograd.grad(first.abs().sum(), z)
+
+
+def _function_with_create_graph(L):
+    class Square(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, z):
+            ctx.save_for_backward(z)
+            return z * z
+
+        @staticmethod
+        def backward(ctx, grad):
+            z, = ctx.saved_tensors
+            return grad * 2 * z.conj()
+
+    z = L.tensor([1 + 2j, 3 - 1j], dtype=L.complex128, requires_grad=True)
+    first, = L.autograd.grad(Square.apply(z).abs().sum(), z, create_graph=True)
+    return first, L.autograd.grad((first * first).real.sum(), z)
+
+
+def _grad_outputs_that_require_grad(L):
+    z = L.tensor([1 + 2j, 3 - 1j], dtype=L.complex128, requires_grad=True)
+    v = L.tensor([1 - 1j, 2j], dtype=L.complex128, requires_grad=True)
+    first, = L.autograd.grad(z.exp(), z, v, create_graph=True)
+    return first, L.autograd.grad(first.abs().sum(), v)
+
+
+@pytest.mark.parametrize("case", [_accumulated_with_create_graph, _hook_with_create_graph,
+                                  _function_with_create_graph, _grad_outputs_that_require_grad],
+                         ids=["grad", "hook", "Function", "grad_outputs"])
+# PyTorch warns of the reference cycle that backward(create_graph=True) makes on purpose here.
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True:UserWarning")
+def test_conversions_are_recorded_under_create_graph(case):
+    """Where the tape meets PyTorch's gradients (seeds, .grad, hooks, Functions), the
+    conversion is part of the recorded computation: second derivatives as torch's."""
+    check(case, grad_fn_names=False)
+
+
 def test_complex_intermediates_of_real_leaves():
     def case(L):
         L.manual_seed(0)
