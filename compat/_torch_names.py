@@ -844,6 +844,13 @@ def _baddbmm_dtypes(input, batch1, batch2, **kwargs):
                            f"batch1: {dtypes[1].cpp_name}, batch2: {dtypes[2].cpp_name}")
 
 
+def _real_sign(x, *args, **kwargs):
+    """sign's refusal of complex tensors, whose sign is sgn's."""
+    if x.dtype.is_complex:
+        raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support "
+                                  "complex numbers. Please use torch.sgn instead.")
+
+
 def _same_dtypes_to_compare(x, other, *args, **kwargs):
     if isinstance(other, Tensor) and x.dtype is not other.dtype:
         raise RuntimeError(f"{x.dtype.scalar_name} did not match {other.dtype.scalar_name}")
@@ -943,7 +950,7 @@ ELEMENTWISE = [
     Row("float_power", _float_power, KEEP, Labels(
         lambda x, exponent: "PowBackward1" if isinstance(exponent, Tensor) else "PowBackward0",
         "PowBackward0", "PowBackward1"), inplace=True),
-    _same("sign", _sign), _same("sgn", _sign, saves_inputs=True), _same("floor", fnp.floor),
+    _same("sign", _sign, check=_real_sign), _same("sgn", _sign, saves_inputs=True), _same("floor", fnp.floor),
     _same("ceil", fnp.ceil), _same("round", _round, _ROUND_LABELS), _same("trunc", fnp.trunc),
     _same("fix", fnp.trunc, "TruncBackward0"), _same("frac", _frac, check=_no_kernel("frac_cpu")),
     _same("fmod", _fmod),

@@ -347,10 +347,11 @@ def test_leaves_of_each_dtype_require_grad_as_in_torch():
     lambda L: L.zeros(2, dtype=L.int64, requires_grad=True),
     lambda L: L.zeros(2, dtype=L.int64).requires_grad_(),
     lambda L: setattr(L.zeros(2, dtype=L.complex64, requires_grad=True), "grad", L.ones(2)),
+    lambda L: L.tensor([1j, 2], requires_grad=True).sign(),
 ], ids=["complex scalar", "autograd.grad of a complex scalar", "complex vector",
         "real gradient of a complex output", "complex gradient of a real output",
         "real grad_outputs", "integer leaf", "integer requires_grad_",
-        "real .grad of a complex leaf"])
+        "real .grad of a complex leaf", "sign of complex"])
 def test_errors(case):
     assert_same_error(case)
 
