@@ -219,6 +219,41 @@ def test_conversions_are_recorded_under_create_graph(case):
     check(case, grad_fn_names=False)
 
 
+# Real losses of complex matrix functions (of the parts of eigenvectors and singular vectors
+# that do not depend on their phases).
+MATRIX_LOSSES = {
+    "eigvalsh": lambda L, A: L.linalg.eigvalsh(A + A.mH).sum(),
+    "eigh": lambda L, A: (L.linalg.eigh(A + A.mH)[1].abs().sum()
+                          + L.linalg.eigh(A + A.mH)[0].sum()),
+    "cholesky": lambda L, A: L.linalg.cholesky(A @ A.mH + L.eye(3)).abs().sum(),
+    "qr": lambda L, A: L.linalg.qr(A)[1].abs().sum(),
+    "svd": lambda L, A: (L.linalg.svd(A)[1].sum()
+                         + (L.linalg.svd(A)[0][:, :1] @ L.linalg.svd(A)[2][:1, :]).abs().sum()),
+    "pinv": lambda L, A: L.linalg.pinv(A).abs().sum(),
+    "matrix_exp": lambda L, A: L.linalg.matrix_exp(A * 0.3).abs().sum(),
+    "slogdet": lambda L, A: L.linalg.slogdet(A)[1] + L.linalg.slogdet(A)[0].real,
+    "eigvals": lambda L, A: L.linalg.eigvals(A).abs().sum(),
+    "matrix_norm": lambda L, A: L.linalg.matrix_norm(A) + L.linalg.matrix_norm(A, "nuc"),
+    "cumprod": lambda L, A: A.cumprod(0).abs().sum(),
+    "triangles": lambda L, A: (A.tril() @ A.triu(1)).abs().sum(),
+    "diagonal": lambda L, A: A.trace().abs() + A.diagonal().angle().sum(),
+    "kron": lambda L, A: L.kron(A, A).abs().sum(),
+    "cross": lambda L, A: L.linalg.cross(A, A.flip(0)).abs().sum(),
+    "fftn": lambda L, A: L.fft.fftn(A).abs().sum() + L.fft.ihfft(A.real).abs().sum(),
+}
+
+
+@pytest.mark.parametrize("name", MATRIX_LOSSES)
+def test_gradients_of_matrix_functions_match_torch(name):
+    def case(L):
+        A = L.tensor([[2 + 1j, 0.5 - 1j, 0.3j], [0.2, 3 - 0.5j, 1j], [1.0, -1j, 4 + 2j]],
+                     dtype=L.complex128, requires_grad=True)
+        loss = MATRIX_LOSSES[name](L, A)
+        loss.backward()
+        return loss, A.grad
+    check(case, rtol=1e-7, atol=1e-9)
+
+
 def test_complex_intermediates_of_real_leaves():
     def case(L):
         L.manual_seed(0)
