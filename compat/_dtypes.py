@@ -140,6 +140,16 @@ def set_default_dtype(d):
     DEFAULTS.float = d
 
 
+def differentiable(d):
+    """Whether tensors of dtype `d` can require grad: floating point and complex ones."""
+    return d.category >= FLOAT
+
+
+def default_complex():
+    """The dtype of Python complex numbers: the default float's complex type."""
+    return complex128 if DEFAULTS.float is float64 else complex64
+
+
 def from_numpy_dtype(np_dtype, where="compat"):
     """The compat dtype of a NumPy dtype (an error for types tensors cannot hold)."""
     try:
@@ -186,7 +196,7 @@ def combine(higher, lower):
     Python numbers) with a lower one: the lower one only counts if its category is higher."""
     if higher is None:
         return lower
-    if lower is None or higher.category == FLOAT:
+    if lower is None or (higher.category == FLOAT and lower.category <= FLOAT):
         return higher
     if higher.category == _BOOL or lower.category > higher.category:
         return promote_types(higher, lower)
@@ -201,6 +211,8 @@ def scalar_dtype(x):
         return int64
     if isinstance(x, (float, np.floating)):
         return DEFAULTS.float
+    if isinstance(x, (complex, np.complexfloating)):
+        return default_complex()
     raise TypeError(f"compat: expected a tensor or a number, got {type(x).__name__}")
 
 

@@ -255,18 +255,12 @@ def _array_of(data, dtype, where):
         else:
             kind = array.dtype.kind
             inferred = (_dtypes.bool if kind == "b" else _dtypes.int64 if kind in "iu"
-                        else _default_complex() if kind == "c" else _dtypes.get_default_dtype())
+                        else _dtypes.default_complex() if kind == "c" else _dtypes.get_default_dtype())
     d = _dtypes.as_dtype(dtype) if dtype is not None else inferred
     if array.dtype.kind == "c" and not (d.is_complex or d is _dtypes.bool):
         if not isinstance(data, np.ndarray):
             _check_complex_to_real(data, d)
     return array.astype(d.numpy, copy=False)  # (NumPy warns of dropped imaginary parts)
-
-
-def _default_complex():
-    """The dtype of Python complex numbers: the default float's complex type."""
-    return _dtypes.complex128 if _dtypes.get_default_dtype() is _dtypes.float64 else (
-        _dtypes.complex64)
 
 
 _ELEMENTS = (numbers.Number, np.generic, np.ndarray, Tensor)  # what PyTorch takes as elements

@@ -364,8 +364,8 @@ def sgn(x):
     0 at 0 and at NaN; a function of x (of derivative 0), as PyTorch's, so that a gradient
     made with create_graph depends on x."""
     raw = unbox_all(x)
-    if raw.dtype.kind == "c":
-        sign = x / fnp.absolute(x)
+    if raw.dtype.kind == "c":  # |x| replaced by 1 at 0, where a 0 / 0 would reach x's gradient
+        sign = x / fnp.where(raw == 0, 1, fnp.absolute(x))
     else:
         sign = fnp.sign(x)
     raw_sign = unbox_all(sign)
@@ -375,6 +375,10 @@ def sgn(x):
 def _norm_pull(g, x, norm, *, ord, axes, keepdims):
     """The gradient of a vector ord-norm as PyTorch computes it: 0 where x is 0, and
     where the norm is 0 (its subgradients), sgn(x) = 0 at NaN."""
+    if unbox_all(x).dtype.kind == "c":
+        # PyTorch's formula, for the real g, is the conjugate of the tape's cotangent
+        # (`_graph.pytorch_convention`): written in conj(x), it gives the tape's.
+        x = fnp.conj(x)
     if not keepdims and axes is not None:
         g, norm = fnp.expand_dims(g, axes), fnp.expand_dims(norm, axes)
     if ord == 0:

@@ -15,7 +15,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 from funcgrad.core import Box, collector_paused, tuple_get
 
-from . import _layout, _ops, _tape
+from . import _dtypes, _layout, _ops, _tape
 from ._factories import tensor
 from ._grad_mode import STATE, set_grad_enabled
 from ._quiet import as_user, quiet, quietly_calling_back
@@ -160,6 +160,11 @@ def register_tensor_hook(node, hook):
         if not isinstance(new_grad, Tensor):
             raise TypeError(f"a tensor hook must return a Tensor or None, got "
                             f"{type(new_grad).__name__}")
+        dtype = np.result_type(ct.value if isinstance(ct, Box) else ct)
+        if new_grad._data.dtype != dtype:
+            raise RuntimeError(f"hook '{getattr(hook, '__name__', '<unknown>')}' has changed "
+                               f"the type of value (was {_type_name(dtype)} got "
+                               f"{_type_name(new_grad._data.dtype)})")
         if new_grad._data.shape != np.shape(ct):
             raise RuntimeError(f"hook returned a gradient of shape {list(new_grad.shape)}, "
                                f"but the tensor has shape {list(np.shape(ct))}")
@@ -167,6 +172,13 @@ def register_tensor_hook(node, hook):
 
     node.hooks[handle.id] = on_cotangent
     return handle
+
+
+def _type_name(numpy_dtype):
+    """PyTorch's name of a tensor type in a hook's error: torch.FloatTensor, or
+    CPUComplexFloatType for complex dtypes (which have no legacy class)."""
+    dtype = _dtypes.from_numpy_dtype(numpy_dtype)
+    return f"CPU{dtype.scalar_name}Type" if dtype.is_complex else f"torch.{dtype.legacy_name}"
 
 
 def clear_grad(param, set_to_none):
@@ -184,9 +196,26 @@ def clear_grad(param, set_to_none):
 # ---- cotangents <-> tensors --------------------------------------------------------------
 
 
+def pytorch_convention(ct):
+    """A cotangent of the tape as PyTorch's gradient, or a PyTorch gradient as the tape's
+    cotangent (the same map both ways). The tape's rules are funcgrad's, which follow JAX:
+    a complex value's cotangent is the conjugate of PyTorch's gradient (for L = |z|^2,
+    2 conj(z) where PyTorch gives 2z). Real values agree. Converting here, where gradients
+    enter and leave the tape, keeps every derivative rule written once."""
+    value = ct.value if isinstance(ct, Box) else ct
+    if getattr(value, "dtype", None) is not None and value.dtype.kind == "c":
+        return fnp.conj(ct)  # recorded under create_graph, as the tape's own computation
+    return ct
+
+
 def tensor_of_cotangent(ct, copy=False):
-    """A tensor holding a cotangent of the tape (one that requires grad under create_graph);
-    `copy` gives a plain cotangent storage of its own (cotangents may share arrays)."""
+    """A tensor holding a cotangent of the tape, as PyTorch's gradient (one that requires
+    grad under create_graph); `copy` gives a plain cotangent storage of its own (cotangents
+    may share arrays)."""
+    return _tensor_of(pytorch_convention(ct), copy)
+
+
+def _tensor_of(ct, copy=False):
     if isinstance(ct, Box):
         if type(ct.value) is not np.ndarray:
             ct.value = np.asarray(ct.value)
@@ -195,16 +224,16 @@ def tensor_of_cotangent(ct, copy=False):
 
 
 def cotangent_of(t):
-    """What the tape computes with for a gradient tensor `t`."""
+    """What the tape computes with for a PyTorch gradient tensor `t`."""
     box = t._box
-    return box if box is not None and STATE.enabled else t._data
+    return pytorch_convention(box if box is not None and STATE.enabled else t._data)
 
 
 def _root_cotangent(output, gradient, index, create_graph):
     if gradient is None:
         if output._data.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
-        if output.dtype.is_complex:
+        if output.dtype.is_complex:  # a complex output has no gradient of its own to seed
             raise RuntimeError(f"grad can be implicitly created only for real scalar outputs "
                                f"but got {output.dtype}")
         ones = np.empty(output._data.shape, output._data.dtype)
@@ -216,10 +245,15 @@ def _root_cotangent(output, gradient, index, create_graph):
         raise RuntimeError(f"Mismatch in shape: grad_output[{index}] has a shape of "
                            f"{gradient.shape} and output[{index}] has a shape of "
                            f"{output.shape}.")
+    if gradient.dtype.is_complex != output.dtype.is_complex:
+        raise RuntimeError(f"For complex Tensors, both grad_output and output are required to "
+                           f"have the same dtype. Mismatch in dtype: grad_output[{index}] has "
+                           f"a dtype of {gradient.dtype} and output[{index}] has a dtype of "
+                           f"{output.dtype}.")
     value = gradient._box if create_graph and gradient._box is not None else gradient._data
     if gradient._data.dtype != output._data.dtype:
         value = fnp.astype(value, output._data.dtype)
-    return value
+    return pytorch_convention(value)
 
 
 def _roots(outputs, gradients, create_graph):
@@ -245,17 +279,18 @@ def _as_tuple(x):
 
 
 def _accumulate(t, ct, unshared=False):
-    """Add a cotangent into t.grad: in place for plain gradients (as PyTorch does), out of
-    place (recorded) for gradients that require grad; None is a zero. `unshared` says
-    nothing else refers to `ct`, which may then become t.grad itself if it is laid out as
-    PyTorch's AccumulateGrad lays out a gradient: dense, writable, with the strides of `t`
-    when `t` is dense (`_layout.preserved_order`). Any other cotangent (a broadcast view, a
-    read-only array, a view of another tensor or of the user's storage) is copied."""
+    """Add a gradient (a cotangent made PyTorch's, `pytorch_convention`) into t.grad: in
+    place for plain gradients (as PyTorch does), out of place (recorded) for gradients that
+    require grad; None is a zero. `unshared` says nothing else refers to `ct`, which may
+    then become t.grad itself if it is laid out as PyTorch's AccumulateGrad lays out a
+    gradient: dense, writable, with the strides of `t` when `t` is dense
+    (`_layout.preserved_order`). Any other cotangent (a broadcast view, a read-only array, a
+    view of another tensor or of the user's storage) is copied."""
     if ct is None:
         if t._grad is None:
             t._grad = make(np.zeros_like(t._data, order=_layout.preserved_order(t._data)))
     elif isinstance(ct, Box) or (t._grad is not None and t._grad._box is not None):
-        new = tensor_of_cotangent(ct)
+        new = _tensor_of(ct)
         if t._grad is not None:
             t._grad = t._grad + new
         elif new._box is not None:
@@ -312,7 +347,7 @@ def run_backward(outputs, gradients, retain_graph, create_graph, inputs=None):
     with set_grad_enabled(create_graph):
         found = _pull_back(roots, cotangents, retain_graph, create_graph, wanted)
         for node in tuple(found):
-            ct = found.pop(node)
+            ct = pytorch_convention(found.pop(node))
             t = targets[node] if wanted is not None else node.sink()
             if t is not None:
                 # Once popped, `ct` is unshared if this frame is all that refers to it, as

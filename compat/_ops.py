@@ -261,7 +261,7 @@ def div(input, other, *, rounding_mode=None):
     if _half_with_number(input, other):
         return _in_opmath(fnp.true_divide, "DivBackward0", input, other, frees=True)
     dtype = result_type(input, other)
-    if dtype.category != _float:
+    if dtype.category < _float:
         dtype = DEFAULTS.float
     return _binary(fnp.true_divide, "DivBackward0", input, other, dtype, frees=True)
 
@@ -809,7 +809,7 @@ def amin(input, dim=(), keepdim=False):
 
 
 def _variance(input, dim, unbiased, keepdim, correction, name):
-    if input.dtype.category != _float:
+    if input.dtype.category < _float:
         raise RuntimeError("std and var only support floating point and complex dtypes")
     if isinstance(dim, bool):  # var(x, False) means unbiased=False, as in PyTorch
         dim, unbiased = None, dim
@@ -829,7 +829,11 @@ def _variance(input, dim, unbiased, keepdim, correction, name):
 def _squared_deviations(value, axes, keepdims, divisor):
     """The sum of squared deviations from the mean over `axes`, over `divisor`."""
     deviation = fnp.subtract(value, fnp.mean(value, axis=axes, keepdims=True))
-    squares = fnp.sum(fnp.multiply(deviation, deviation), axis=axes, keepdims=keepdims)
+    if unbox_all(deviation).dtype.kind == "c":  # |deviation| squared: a real variance
+        squared = fnp.real(fnp.multiply(deviation, fnp.conj(deviation)))
+    else:
+        squared = fnp.multiply(deviation, deviation)
+    squares = fnp.sum(squared, axis=axes, keepdims=keepdims)
     return fnp.true_divide(squares, divisor)
 
 
@@ -842,7 +846,15 @@ def var(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
 def std(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
     """Standard deviation over `dim`."""
     variance = _variance(input, dim, unbiased, keepdim, correction, "std")
-    return wrap(quiet().run(fnp.sqrt, variance), "StdBackward0", (input,), saves_result=True)
+    return wrap(quiet().run(_root_of_variance, variance), "StdBackward0", (input,),
+                saves_result=True)
+
+
+def _root_of_variance(variance):
+    """sqrt(variance), with PyTorch's derivative 0 where the variance is 0 (sqrt's is
+    infinite there, and the variance's derivative 0: NaN)."""
+    zero = unbox_all(variance) == 0
+    return fnp.where(zero, 0, fnp.sqrt(fnp.where(zero, 1, variance)))
 
 
 @quieted
@@ -850,7 +862,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     """The vector p-norm over `dim` (all elements by default) for a number p (2 for 'fro';
     0 counts the nonzero elements, +-inf takes the largest or smallest magnitude), with
     PyTorch's derivative (0 where x or the norm is 0)."""
-    if input.dtype.category != _float:
+    if input.dtype.category < _float:
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
                            f"as input. Got {input.dtype.scalar_name}")
     if p == "fro":

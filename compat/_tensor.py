@@ -305,7 +305,7 @@ class Tensor:
                 "a computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach().")
         if requires_grad and self._box is None:
-            if not self.dtype.is_floating_point:
+            if not _dtypes.differentiable(self.dtype):
                 raise RuntimeError(refusal)
             if is_inference(self) and not is_inference_mode_enabled():
                 raise RuntimeError("Setting requires_grad=True on inference tensor outside "

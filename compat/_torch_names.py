@@ -764,8 +764,9 @@ def _nan_ignoring(wins):
 
 def _sign(x):
     """PyTorch's sign: ``(0 < x) - (x < 0)`` for real numbers, so 0 (never -0.0) at zeros
-    and at NaN, where NumPy's is NaN (`_fused.sgn`); z / |z| for complex ones (sgn)."""
-    return _fused.sgn(x) if dtype_of(x).kind == "f" else fnp.sign(x)
+    and at NaN, where NumPy's is NaN (`_fused.sgn`); z / |z| for complex ones (sgn), 0 at 0;
+    NumPy's for integers."""
+    return _fused.sgn(x) if dtype_of(x).kind in "fc" else fnp.sign(x)
 
 
 def _heaviside(x, values):
@@ -788,12 +789,13 @@ def _frexp(x):
 
 
 def _angle(x):
-    """The argument of complex numbers; of real ones, PyTorch's ``x < 0 ? pi : 0`` (0 at
-    -0.0, where NumPy's arctan2 gives pi), NaN at NaN, with a derivative 0 everywhere (sign's
-    times 0 carries the NaN)."""
+    """The argument of complex numbers, with PyTorch's derivative 0 at 0 (arctan2's is 0 / 0
+    there); of real ones, PyTorch's ``x < 0 ? pi : 0`` (0 at -0.0, where NumPy's arctan2
+    gives pi), NaN at NaN, with a derivative 0 everywhere (sign's times 0 carries the NaN)."""
     raw = unbox_all(x)
     if raw.dtype.kind == "c":
-        return fnp.angle(x)
+        zero = raw == 0
+        return fnp.where(zero, np.angle(raw), fnp.angle(fnp.where(zero, 1, x)))
     return fnp.sign(x) * 0 + np.where(raw < 0, np.pi, 0).astype(raw.dtype)
 
 
@@ -917,6 +919,13 @@ def _baddbmm_dtypes(input, batch1, batch2, **kwargs):
                            f"batch1: {dtypes[1].cpp_name}, batch2: {dtypes[2].cpp_name}")
 
 
+def _real_sign(x, *args, **kwargs):
+    """sign's refusal of complex tensors, whose sign is sgn's."""
+    if x.dtype.is_complex:
+        raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support "
+                                  "complex numbers. Please use torch.sgn instead.")
+
+
 def _same_dtypes_to_compare(x, other, *args, **kwargs):
     if isinstance(other, Tensor) and x.dtype is not other.dtype:
         raise RuntimeError(f"{x.dtype.scalar_name} did not match {other.dtype.scalar_name}")
@@ -1016,7 +1025,7 @@ ELEMENTWISE = [
     Row("float_power", _float_power, KEEP, Labels(
         lambda x, exponent: "PowBackward1" if isinstance(exponent, Tensor) else "PowBackward0",
         "PowBackward0", "PowBackward1"), inplace=True),
-    _same("sign", _sign), _same("sgn", _sign, saves_inputs=True), _same("floor", fnp.floor),
+    _same("sign", _sign, check=_real_sign), _same("sgn", _sign, saves_inputs=True), _same("floor", fnp.floor),
     _same("ceil", fnp.ceil), _same("round", _round, _ROUND_LABELS), _same("trunc", fnp.trunc),
     _same("fix", fnp.trunc, "TruncBackward0"), _same("frac", _frac, check=_no_kernel("frac_cpu")),
     _same("fmod", _fmod),

@@ -42,6 +42,8 @@ def _not_implemented(kernel, dtype):
 
 
 def _require_floating(array, kernel):
+    if array.dtype.kind == "c":  # a compat limit: PyTorch draws complex values
+        raise NotImplementedError(f"compat: random {array.dtype} values are not supported")
     if array.dtype.kind != "f":
         raise _not_implemented(kernel, array.dtype)
 

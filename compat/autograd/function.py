@@ -12,7 +12,7 @@ import numpy as np
 
 from funcgrad.core import NO_PARAMS, Primitive, defvjp_rule, tuple_get
 
-from .. import _ops, _record
+from .. import _dtypes, _ops, _record
 from .._graph import cotangent_of, tensor_of_cotangent
 from .._grad_mode import STATE, no_grad, refuse_saving_inference
 from .._quiet import as_user
@@ -135,7 +135,7 @@ def _attach_node(cls, ctx, args, outputs):
     outs = [outputs] if single else list(outputs)
     excluded = {id(t) for t in ctx._non_differentiable}
     differentiable = [i for i, out in enumerate(outs)
-                      if isinstance(out, Tensor) and out.dtype.is_floating_point
+                      if isinstance(out, Tensor) and _dtypes.differentiable(out.dtype)
                       and id(out) not in excluded]
     for i in differentiable:
         if any(outs[i] is a for a in args) or outs[i]._box is not None:

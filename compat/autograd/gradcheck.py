@@ -3,16 +3,17 @@ against central finite differences.
 
 The Jacobians are laid out as PyTorch's, one per (input, output) pair with a row per input
 element and a column per output element, and the failures are PyTorch's GradcheckError
-with its messages. compat has no complex, sparse or strided tensors and no forward mode,
-so the options for those (masked, gen_non_contig_grad_outputs) have nothing to do, and the
-checks that need them (check_forward_ad, check_batched_grad, ...) refuse to run. fast_mode
+with its messages. compat has no sparse or strided tensors and no forward mode, so the
+options for those (masked, gen_non_contig_grad_outputs) have nothing to do, and the checks
+that need them (check_forward_ad, check_batched_grad, ...) refuse to run, as do complex
+inputs and outputs (whose Wirtinger derivatives PyTorch checks). fast_mode
 runs the full check (the same verdict, with every Jacobian entry computed).
 """
 import warnings
 
 import numpy as np
 
-from .._dtypes import float64
+from .._dtypes import complex128, float64
 from .._factories import empty_like, from_numpy
 from .._graph import grad
 from .._tensor import Tensor
@@ -103,12 +104,18 @@ def _check(func, inputs, eps, atol, rtol, nondet_tol, check_grad_dtypes):
         raise ValueError("gradcheck expects at least one input tensor to require gradient, "
                          "but none of them have requires_grad=True.")
     for i in checked:
-        if inputs[i].dtype != float64:
+        if inputs[i].dtype not in (float64, complex128):
             warnings.warn(
                 f"Input #{i} requires gradient and is not a double precision floating point "
                 f"or complex. This check will likely fail if all the inputs are not of double "
                 f"precision floating point or complex. ", stacklevel=3)
     outputs = _as_tuple(func(*inputs))
+    if any(t.is_complex() for t in [inputs[i] for i in checked] + list(outputs)
+           if isinstance(t, Tensor)):
+        raise NotImplementedError(
+            "compat.autograd.gradcheck: complex inputs and outputs are not supported (PyTorch "
+            "checks their Wirtinger derivatives); check a function of their real and "
+            "imaginary parts (view_as_real) instead.")
     numerical = _numerical_jacobians(func, inputs, checked, outputs, eps)
     for j, output in enumerate(outputs):
         if not _requires_grad(output) and any(np.any(n[j] != 0) for n in numerical):

@@ -17,6 +17,8 @@ def _floating(dtype):
     if dtype is None:
         return _dtypes.get_default_dtype()
     dtype = _dtypes.as_dtype(dtype)
+    if dtype.is_complex:  # a compat limit, not PyTorch's
+        raise NotImplementedError(f"compat.nn: layers of dtype {dtype} are not supported")
     if not dtype.is_floating_point:
         raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                            "gradients")

@@ -1,6 +1,7 @@
 """nn.Parameter (a tensor that a Module registers as one of its parameters), nn.Buffer (one
 it registers as a buffer) and their uninitialized forms, which lazy modules hold until their
 first forward gives them shapes."""
+from .. import _dtypes
 from .._factories import empty
 from .._tensor import Tensor, make
 from ._uninitialized import UninitializedTensorMixin, unmaterialized_storage
@@ -31,7 +32,7 @@ class Parameter(Tensor):
             data = empty(0)
         if not isinstance(data, Tensor):
             raise TypeError(f"Parameter(): data must be a Tensor, got {type(data).__name__}")
-        if requires_grad and not data.dtype.is_floating_point:
+        if requires_grad and not _dtypes.differentiable(data.dtype):
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
         p = _sharing(cls, data)

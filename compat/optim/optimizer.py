@@ -19,6 +19,18 @@ from .._tensor import Tensor, make
 from .._typename import typename
 
 
+def _as_pairs(values):
+    """A view of complex `values` as their real and imaginary parts, on a last axis of 2."""
+    return values[..., np.newaxis].view(values.real.dtype)
+
+
+def _as_complex(pairs):
+    """Real pairs (a last axis of 2) as complex numbers: a view where the pairs are
+    contiguous."""
+    pairs = np.ascontiguousarray(pairs)
+    return pairs.view(np.result_type(pairs.dtype, np.complex64))[..., 0]
+
+
 class _RequiredParameter:
     def __repr__(self):
         return "<required parameter>"
@@ -105,10 +117,25 @@ class Optimizer:
                     if group.get("maximize"):
                         gradient = -gradient
                     state = self.state.get(param, {})
-                    write(param, self._update(param._data, gradient, state, group))
+                    write(param, self._stepped(param._data, gradient, state, group))
                     if state:  # as in PyTorch, a parameter whose update keeps nothing has none
                         self.state[param] = state
         return loss
+
+    def _stepped(self, values, gradient, state, group):
+        """`_update`; a complex parameter steps as pairs of reals, as in PyTorch (so
+        that running squares are of the parts, not complex squares), its state kept
+        complex, of the parameter's shape."""
+        if values.dtype.kind != "c":
+            return self._update(values, gradient, state, group)
+        paired = {name: make(_as_pairs(t._data)) if t._data.dtype.kind == "c" else t
+                  for name, t in state.items()}
+        new = self._update(_as_pairs(values), _as_pairs(gradient), paired, group)
+        for name, t in paired.items():
+            if name not in state:
+                state[name] = (make(_as_complex(t._data)) if t._data.shape == values.shape + (2,)
+                               else t)
+        return _as_complex(new)
 
     def __getstate__(self):
         """The optimizer without what a scheduler added (its wrapper of step() is bound to
