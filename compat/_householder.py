@@ -10,9 +10,9 @@ import numpy as np
 import funcgrad.numpy as fnp
 from funcgrad.core import unbox_all
 
+from ._not_implemented import without_derivative
 from ._return_types import return_type
 from ._tensor import Tensor, make
-from .autograd.function import Function
 
 _GEQRF = return_type("geqrf", ("a", "tau"))
 
@@ -61,20 +61,7 @@ def ormqr(input, input2, input3, left=True, transpose=False):
     return Q @ input3 if left else input3 @ Q
 
 
-class _NotDifferentiable(Function):
-    """geqrf's node: PyTorch records one whose backward raises."""
-
-    @staticmethod
-    def forward(ctx, input, a, tau):
-        return a, tau
-
-    @staticmethod
-    def backward(ctx, grad_a, grad_tau):
-        raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
-
-
-_GEQRF_NODE = type("GeqrfBackward0", (_NotDifferentiable,), {})
-_GEQRF_NODE._primitive.name = "GeqrfBackward0"
+_GEQRF_NODE = without_derivative("geqrf", "GeqrfBackward0")
 
 
 def geqrf(input, *, out=None):

@@ -1,5 +1,6 @@
-"""Operations PyTorch records without a derivative: their node is named NotImplemented, and
-a backward pass through it raises PyTorch's error."""
+"""Operations PyTorch records without a derivative: a backward pass through their node
+raises PyTorch's error. Its generic node is named NotImplemented; some operations have one
+of their own name."""
 from .autograd.function import Function
 
 
@@ -12,4 +13,18 @@ def not_implemented(operation):
         "forward": staticmethod(lambda ctx, *arguments: arguments[-1]),
         "backward": staticmethod(backward)})
     node._primitive.name = "NotImplemented"  # (a Function's node is otherwise X + "Backward")
+    return node
+
+
+def without_derivative(operation, label):
+    """A Function whose ``apply(input, *values)`` returns the tensors `values` with one node
+    over `input` named `label`, PyTorch's for aten::`operation` (unique's, geqrf's)."""
+    def forward(ctx, input, *values):
+        return values if len(values) > 1 else values[0]
+
+    def backward(ctx, *grads):
+        raise NotImplementedError(f"the derivative for '{operation}' is not implemented.")
+    node = type(label, (Function,), {"forward": staticmethod(forward),
+                                     "backward": staticmethod(backward)})
+    node._primitive.name = label
     return node

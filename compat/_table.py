@@ -50,12 +50,12 @@ class Row:
 
     __slots__ = ("name", "compute", "dtypes", "label", "function", "method", "inplace",
                  "view", "returns", "passes_input", "saves_inputs", "contiguous",
-                 "keeps_layout", "check", "indices")
+                 "keeps_layout", "check", "indices", "no_derivative")
 
     def __init__(self, name, compute, dtypes=KEEP, label=None, *, function=True, method=None,
                  inplace=False, view=False, returns=None, passes_input=False,
                  saves_inputs=False, contiguous=False, keeps_layout=False, check=None,
-                 indices=()):
+                 indices=(), no_derivative=None):
         self.name = name
         self.compute = compute
         self.dtypes = dtypes
@@ -79,6 +79,9 @@ class Row:
         # The names of compute's arguments that are index tensors or masks, which PyTorch
         # does not differentiate and lists in no next_functions.
         self.indices = indices
+        # For a row without a derivative whose first result PyTorch records all the same:
+        # called with the call's arguments, the Function (`_not_implemented`) of its node.
+        self.no_derivative = no_derivative
 
     @property
     def namespace(self):
@@ -216,7 +219,13 @@ def operation(row):
         computing = dtype.numpy if dtype is not None and dtype.category == _FLOAT_CATEGORY \
             else None
         edges, indices = _split_indices(tensors, index_places, args, kwargs)
-        return _results(row, label, out, edges, indices, computing)
+        results = _results(row, label, out, edges, indices, computing)
+        if row.no_derivative is not None and edges[0].requires_grad:
+            node = row.no_derivative(*args, **kwargs)
+            if isinstance(results, tuple):
+                return (node.apply(edges[0], results[0]),) + results[1:]
+            return node.apply(edges[0], results)
+        return results
     op.__name__ = row.short_name
     op.__qualname__ = row.short_name
     op.__doc__ = f"torch.{name}, computed with funcgrad.numpy (see compat._torch_names)."

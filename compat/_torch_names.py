@@ -26,6 +26,7 @@ from . import (_complex_build, _dtypes, _fused, _gathering, _householder, _index
                _windowed)
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._inplace import inplace
+from ._not_implemented import without_derivative
 from ._ops import refuse_integer_zero_divisor
 from ._record import result_type
 from ._return_types import return_type
@@ -1106,9 +1107,12 @@ COMPARISONS = [
           np.searchsorted(boundaries, x, side="left" if not right else "right").astype(
               np.int32 if out_int32 else np.int64), method=False),
     _test("unique", lambda x, sorted=True, return_inverse=False, return_counts=False, dim=None:
-          _unique(x, return_inverse, return_counts)),
+          _unique(x, return_inverse, return_counts, dim),
+          no_derivative=lambda x, *args, dim=None, **kwargs:
+          _UNIQUE2 if dim is None else _UNIQUE_DIM),
     _test("unique_consecutive", lambda x, return_inverse=False, return_counts=False, dim=None:
-          _unique_consecutive(x, return_inverse, return_counts, dim)),
+          _unique_consecutive(x, return_inverse, return_counts, dim),
+          no_derivative=lambda *args, **kwargs: _UNIQUE_CONSECUTIVE),
     _test("bincount", lambda x, weights=None, minlength=0:
           np.bincount(x, weights, minlength)),
     _test("histogram", _histogram, returns=_named("histogram", ("hist", "bin_edges")),
@@ -1119,14 +1123,40 @@ COMPARISONS = [
 ]
 
 
-def _unique(x, return_inverse, return_counts):
-    # Each NaN its own element, as PyTorch's unique keeps them (NumPy merges them).
+# unique's values require grad where the input does, through a node that refuses backward.
+_UNIQUE2 = without_derivative("_unique2", "Unique2Backward0")
+_UNIQUE_DIM = without_derivative("unique_dim", "UniqueDimBackward0")
+_UNIQUE_CONSECUTIVE = without_derivative("unique_consecutive", "UniqueConsecutiveBackward0")
+
+
+def _unique(x, return_inverse, return_counts, dim):
+    """The distinct elements (slices along `dim`), sorted; with where each element (slice)
+    went and how often each occurs. Each NaN is distinct, as in PyTorch (NumPy merges them
+    where no axis is given)."""
+    axis = None if dim is None else _unique_axis(x, dim)
     found = np.unique(x, return_inverse=return_inverse, return_counts=return_counts,
-                      equal_nan=False)
+                      axis=axis, equal_nan=False)
     if isinstance(found, tuple):
+        inverse_shape = np.shape(x) if axis is None else -1
         return tuple(part if i == 0 else part.astype(np.int64).reshape(
-            np.shape(x) if i == 1 and return_inverse else -1) for i, part in enumerate(found))
+            inverse_shape if i == 1 and return_inverse else -1) for i, part in enumerate(found))
     return found
+
+
+def _unique_axis(x, dim):
+    """The axis of `dim` for unique and unique_consecutive, with PyTorch's refusals: of a 0-d
+    `x`, and of an empty `x` unless its one axis of length 0 is the axis."""
+    if np.ndim(x) == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    axis = checked_dims(x, dim)
+    shape = np.shape(x)
+    if 0 in shape and shape[axis]:
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
+                           "cannot be applied")
+    if shape.count(0) > 1:
+        raise RuntimeError("Number of zero sized dimensions is more than one, so unique "
+                           "cannot be applied ")
+    return axis
 
 
 def _unique_consecutive(x, return_inverse, return_counts, dim):
@@ -1134,10 +1164,8 @@ def _unique_consecutive(x, return_inverse, return_counts, dim):
     of its own; with the run each element belongs to, and the runs' lengths."""
     if dim is None:
         runs_of = np.reshape(x, (-1, 1))
-    elif np.ndim(x) == 0:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     else:
-        axis = checked_dims(x, dim)
+        axis = _unique_axis(x, dim)
         shape = np.shape(x)
         runs_of = np.moveaxis(x, axis, 0).reshape(shape[axis], math.prod(
             shape[:axis] + shape[axis + 1:]))
