@@ -190,3 +190,21 @@ def tensors_in(result, torch):
     if isinstance(result, (tuple, list)):
         return [t for item in result for t in tensors_in(item, torch)]
     return []
+
+
+def weighted_gradients(expression, inputs, leaves):
+    """A case: `expression` evaluated over the names that `inputs(torch)` gives, and the
+    gradients, of the leaves named by the letters of `leaves`, of a weighted sum of its
+    results that require grad."""
+    def case(torch):
+        env = inputs(torch)
+        result = eval(expression, env)
+        outputs = [t for t in tensors_in(result, torch) if t.requires_grad]
+        if outputs:
+            loss = 0
+            for out in outputs:
+                weights = torch.linspace(0.5, 1.5, out.numel()).reshape(out.shape)
+                loss = loss + (out * weights.to(out.dtype)).sum()
+            loss.backward()
+        return result, [env[name].grad for name in leaves]
+    return case

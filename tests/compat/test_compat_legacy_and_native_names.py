@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import compat
 import torch
-from compat_harness import assert_same_error, check, graph, seeded, tensors_in
+from compat_harness import assert_same_error, check, graph, seeded, weighted_gradients
 
 
 def _inputs(torch):
@@ -30,20 +30,7 @@ _LEAVES = "apxg"
 
 
 def _case(expression):
-    """The expression's result, and the leaves' gradients of a weighted sum of its results
-    that require grad."""
-    def case(torch):
-        env = _inputs(torch)
-        result = eval(expression, env)
-        outputs = [t for t in tensors_in(result, torch) if t.requires_grad]
-        if outputs:
-            loss = 0
-            for out in outputs:
-                weights = torch.linspace(0.5, 1.5, out.numel()).reshape(out.shape)
-                loss = loss + (out * weights.to(out.dtype)).sum()
-            loss.backward()
-        return result, [env[name].grad for name in _LEAVES]
-    return case
+    return weighted_gradients(expression, _inputs, _LEAVES)
 
 
 def _error(expression):

@@ -184,7 +184,8 @@ def _hook_with_create_graph(L):
     return first, L.autograd.grad(first.abs().sum(), z)
 
 
-def _function_with_create_graph(L):
+def _square_function(L):
+    """z * z as an autograd.Function whose backward takes and gives PyTorch's gradients."""
     class Square(L.autograd.Function):
         @staticmethod
         def forward(ctx, z):
@@ -195,9 +196,12 @@ def _function_with_create_graph(L):
         def backward(ctx, grad):
             z, = ctx.saved_tensors
             return grad * 2 * z.conj()
+    return Square
 
+
+def _function_with_create_graph(L):
     z = L.tensor([1 + 2j, 3 - 1j], dtype=L.complex128, requires_grad=True)
-    first, = L.autograd.grad(Square.apply(z).abs().sum(), z, create_graph=True)
+    first, = L.autograd.grad(_square_function(L).apply(z).abs().sum(), z, create_graph=True)
     return first, L.autograd.grad((first * first).real.sum(), z)
 
 
@@ -304,17 +308,7 @@ def test_hooks_see_pytorch_gradients_and_may_replace_them():
 
 def test_custom_function_receives_and_returns_pytorch_gradients():
     def case(L):
-        class Square(L.autograd.Function):
-            @staticmethod
-            def forward(ctx, z):
-                ctx.save_for_backward(z)
-                return z * z
-
-            @staticmethod
-            def backward(ctx, grad):
-                z, = ctx.saved_tensors
-                return grad * 2 * z.conj()
-
+        Square = _square_function(L)
         z = L.tensor([1 + 2j, 3 - 1j], requires_grad=True)
         out = Square.apply(z)
         out.abs().sum().backward()
