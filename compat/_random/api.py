@@ -42,10 +42,22 @@ def _not_implemented(kernel, dtype):
 
 
 def _require_floating(array, kernel):
-    if array.dtype.kind == "c":  # a compat limit: PyTorch draws complex values
-        raise NotImplementedError(f"compat: random {array.dtype} values are not supported")
     if array.dtype.kind != "f":
         raise _not_implemented(kernel, array.dtype)
+
+
+def _real_pairs(array):
+    """A writable real view of complex `array` with a last axis of 2 (each element's real
+    and imaginary parts): PyTorch's view_as_real, whose elements its kernels fill in the
+    order they lie in memory."""
+    parts = array.real
+    return np.lib.stride_tricks.as_strided(parts, parts.shape + (2,),
+                                           parts.strides + (parts.itemsize,))
+
+
+def _as_complex(pairs, dtype):
+    """The complex array of `dtype` whose parts are the last axis of `pairs`."""
+    return np.ascontiguousarray(pairs).view(dtype)[..., 0]
 
 
 def _check_no_out(out, name):
@@ -107,6 +119,9 @@ def _placed(target, flat):
 
 
 def uniform_values(array, low=0.0, high=1.0, *, generator=None):
+    if array.dtype.kind == "c":  # both parts of each element uniform in [low, high)
+        return _as_complex(uniform_values(_real_pairs(array), low, high, generator=generator),
+                           array.dtype)
     _require_floating(array, "check_uniform_bounds")
     low, high = float(low), float(high)
     lowest, highest = discrete.limits(array.dtype)
@@ -131,6 +146,9 @@ def normal_values(array, mean=0.0, std=1.0, *, generator=None):
         raise RuntimeError(f"normal expects std >= 0.0, but found std {_cpp(std)}")
     if array.size == 0:
         return array
+    if array.dtype.kind == "c":  # both parts normal, with std / sqrt(2): a complex std of std
+        return _as_complex(normal_values(_real_pairs(array), mean, std / math.sqrt(2),
+                                         generator=generator), array.dtype)
     _require_floating(array, "normal_kernel_cpu")
     vectorised = array.size >= _VECTORISED_FROM and array.flags.c_contiguous
     return _placed(array, _sample(generator, "normal_", lambda source: continuous.normal(
@@ -140,9 +158,14 @@ def normal_values(array, mean=0.0, std=1.0, *, generator=None):
 def random_values(array, *bounds, generator=None, **named):
     """random_(), random_(to), random_(from, to) and random_(from, None)."""
     low, high, full = _random_bounds(bounds, named)
+    if array.dtype.kind == "c" and not full:
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and "
+                           "boolean types")
     span = None if full else discrete.integer_range(array.dtype, low, high)
     if array.size == 0:
         return array
+    if array.dtype.kind == "c":
+        raise _not_implemented("random_kernel_cpu", array.dtype)
     if full:
         return _placed(array, _sample(generator, "random_", lambda source: (
             discrete.full_integers(source, array.size, array.dtype))))
@@ -217,7 +240,7 @@ def geometric_values(array, p, *, generator=None):
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_cpp(p)}")
     if array.size == 0:
         return array
-    if array.dtype.kind == "b":
+    if array.dtype.kind in "bc":
         raise _not_implemented("geometric_cpu", array.dtype)
     draws = _sample(generator, "geometric_", lambda source: counts.geometric(
         source, array.size, p))
@@ -233,6 +256,8 @@ def bernoulli_values(array, p=0.5, *, generator=None):
     if isinstance(p, Tensor):
         if array.size == 0:
             return array
+        if array.dtype.kind == "c":
+            raise _not_implemented("bernoulli_tensor_cpu_self_", array.dtype)
         probabilities = p._data
         if probabilities.dtype.kind != "f":
             raise _not_implemented("bernoulli_tensor_cpu_p_", probabilities.dtype)
@@ -247,6 +272,8 @@ def bernoulli_values(array, p=0.5, *, generator=None):
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_cpp(p)}")
         if array.size == 0:
             return array
+        if array.dtype.kind == "c":
+            raise _not_implemented("bernoulli_scalar_cpu_", array.dtype)
         outcomes = _sample(generator, "bernoulli_", lambda source: (
             discrete.bernoulli_scalar(source, array.size, p)))
     return _placed(array, discrete.to_dtype(outcomes.astype(np.int64), array.dtype))
@@ -334,7 +361,7 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     n = int(n)
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
-    if d is _dtypes.bool:
+    if d is _dtypes.bool or d.is_complex:
         raise _not_implemented("randperm", d.numpy)
     _check_permutation_size(n, d)
     values = _sample(generator, "randperm", lambda source: discrete.permutation(source, n))
@@ -399,6 +426,8 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
                     lambda array: normal_values(array, mean, std, generator=generator))
     if size is not None:
         raise TypeError("normal(): size is only accepted with a number mean and std")
+    if std_is_tensor and std._data.dtype.kind == "c":
+        raise RuntimeError("normal expects standard deviation to be non-complex")
     if std_is_tensor and std._data.size and not std._data.min() >= 0:
         raise RuntimeError("normal expects all elements of std >= 0.0")
     # PyTorch draws into a tensor of mean's (else std's) dtype and scales and shifts it in

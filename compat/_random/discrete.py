@@ -15,12 +15,13 @@ _u64 = np.uint64
 # The C++ type names PyTorch's range errors print, and float mantissa digits.
 CPP_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
               "uint8": "unsigned char", "bool": "bool", "float64": "double", "float32": "float",
-              "float16": "c10::Half"}
+              "float16": "c10::Half", "complex64": "c10::complex<float>",
+              "complex128": "c10::complex<double>"}
 DIGITS = {"float64": 53, "float32": 24, "float16": 11}
 # ... and the scalar type names its other messages print.
 TORCH_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
                 "uint8": "Byte", "bool": "Bool", "float64": "Double", "float32": "Float",
-                "float16": "Half"}
+                "float16": "Half", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 _WIDE_RANGE = 2 ** 28  # from here on a draw takes 64 bits, to keep the modulo's skew small
 PERMUTATION_SWITCH = (2**32 - 1) // 20  # randperm's inside-out shuffle from this n on
 

@@ -404,11 +404,3 @@ def test_gradcheck_refuses_complex_values_as_a_compat_limit(inputs):
     with pytest.raises(NotImplementedError, match="complex inputs and outputs"):
         compat.autograd.gradcheck(func, (x.to(compat.complex128) if inputs == "complex"
                                          else x,))
-
-
-@pytest.mark.parametrize("draw", [lambda: compat.randn(2, dtype=compat.complex64),
-                                  lambda: compat.rand(2, dtype=compat.complex128)],
-                         ids=["randn", "rand"])
-def test_random_complex_values_are_refused_as_a_compat_limit(draw):
-    with pytest.raises(NotImplementedError, match="random complex"):
-        draw()

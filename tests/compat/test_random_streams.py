@@ -220,6 +220,85 @@ def test_a_view_is_written_through_to_its_base():
     assert_same_draws(case)
 
 
+# ---- complex values: each element's real and imaginary parts drawn as the pairs of its
+# view_as_real, with normal's std divided by sqrt(2) --------------------------------------
+
+COMPLEX_DTYPES = ("complex64", "complex128")
+
+
+@pytest.mark.parametrize("dtype", COMPLEX_DTYPES)
+@pytest.mark.parametrize("size", [0, 1, 7, 8, 9, 16, 17, 100, 312, 313, 16385])
+def test_complex_rand_and_randn(size, dtype):
+    assert_same_draws(lambda L: [L.rand(size, dtype=dtype_of(L, dtype)),
+                                 L.randn(size, dtype=dtype_of(L, dtype)),
+                                 L.randn_like(L.zeros(size, dtype=dtype_of(L, dtype))),
+                                 L.rand_like(L.zeros(size, dtype=dtype_of(L, dtype)))])
+
+
+@pytest.mark.parametrize("dtype", COMPLEX_DTYPES)
+@pytest.mark.parametrize("view", ["whole", "transposed", "sliced", "permuted"])
+def test_complex_fills_in_place_go_in_memory_order(view, dtype):
+    def case(L):
+        base = L.zeros(4, 6, 5, dtype=dtype_of(L, dtype))
+        target = {"whole": base, "transposed": base[0].t(), "sliced": base[:, ::2, 1:],
+                  "permuted": base.permute(2, 0, 1)}[view]
+        target.normal_(0.5, 2.0)
+        first = base.clone()
+        target.uniform_(-1.0, 3.0)
+        return [first, base, L.randn_like(target)]
+    assert_same_draws(case)
+
+
+@pytest.mark.parametrize("dtype", COMPLEX_DTYPES)
+def test_complex_normal_overloads_and_initialisers(dtype):
+    def case(L):
+        d = dtype_of(L, dtype)
+        return [L.normal(0.5, 2.0, (40,), dtype=d), L.normal(L.ones(5, dtype=d) * 1j, 2.0),
+                L.normal(L.zeros(3, dtype=d), L.ones(3)),
+                L.nn.init.normal_(L.empty(3, 4, dtype=d), 1.0, 0.5),
+                L.nn.init.uniform_(L.empty(3, 4, dtype=d), -1.0, 1.0),
+                L.nn.init.xavier_normal_(L.empty(3, 4, dtype=d)),
+                L.nn.init.kaiming_uniform_(L.empty(3, 4, dtype=d))]
+    assert_same_draws(case)
+
+
+# What PyTorch refuses to draw as complex values, with its errors (or, for some fills of
+# no elements, draws nothing).
+COMPLEX_REFUSALS = {
+    "randint": lambda L, d: L.randint(0, 5, (3,), dtype=d),
+    "randint_like": lambda L, d: L.randint_like(L.zeros(3, dtype=d), 5),
+    "randperm": lambda L, d: L.randperm(3, dtype=d),
+    "random_": lambda L, d: L.empty(3, dtype=d).random_(),
+    "random_ of nothing": lambda L, d: L.empty(0, dtype=d).random_(),
+    "random_ with bounds": lambda L, d: L.empty(3, dtype=d).random_(2, 5),
+    "random_ of nothing with bounds": lambda L, d: L.empty(0, dtype=d).random_(5),
+    "exponential_": lambda L, d: L.empty(3, dtype=d).exponential_(),
+    "log_normal_": lambda L, d: L.empty(3, dtype=d).log_normal_(),
+    "cauchy_": lambda L, d: L.empty(3, dtype=d).cauchy_(),
+    "geometric_": lambda L, d: L.empty(3, dtype=d).geometric_(0.5),
+    "geometric_ of nothing": lambda L, d: L.empty(0, dtype=d).geometric_(0.5),
+    "bernoulli_": lambda L, d: L.empty(3, dtype=d).bernoulli_(),
+    "bernoulli_ of nothing": lambda L, d: L.empty(0, dtype=d).bernoulli_(),
+    "bernoulli_ of probabilities": lambda L, d: L.empty(3, dtype=d).bernoulli_(L.rand(3)),
+    "bernoulli_ of complex probabilities": lambda L, d: L.empty(3).bernoulli_(
+        L.zeros(3, dtype=d)),
+    "bernoulli": lambda L, d: L.bernoulli(L.zeros(3, dtype=d)),
+    "multinomial": lambda L, d: L.multinomial(L.ones(3, dtype=d), 2),
+    "poisson": lambda L, d: L.poisson(L.ones(3, dtype=d)),
+    "normal of a complex std": lambda L, d: L.normal(L.zeros(3), L.ones(3, dtype=d)),
+    "normal of no complex std": lambda L, d: L.normal(0.0, L.ones(0, dtype=d)),
+    "dropout": lambda L, d: L.nn.functional.dropout(L.ones(2, 3, dtype=d), 0.5),
+    "dropout2d": lambda L, d: L.nn.functional.dropout2d(L.ones(2, 3, 4, 4, dtype=d), 0.5),
+    "Dropout": lambda L, d: L.nn.Dropout(0.5)(L.ones(2, 3, dtype=d)),
+}
+
+
+@pytest.mark.parametrize("dtype", COMPLEX_DTYPES)
+@pytest.mark.parametrize("case", COMPLEX_REFUSALS)
+def test_complex_draws_pytorch_refuses(case, dtype):
+    assert_same_draws(lambda L: COMPLEX_REFUSALS[case](L, dtype_of(L, dtype)))
+
+
 # ---- uniform, random_, exponential_, bernoulli ------------------------------------------------
 
 
