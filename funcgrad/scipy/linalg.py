@@ -26,6 +26,9 @@ from ..numpy.products import matmul
 from ..numpy.shape_ops import (concatenate, diagonal, expand_dims, pad, reshape, stack,
                                tril, triu)
 from . import _schur
+from ._dense import det, inv, qr, solve, svd  # noqa: F401 (scipy.linalg's names)
+from ._special_matrices import (circulant, dft, hadamard, hankel, helmert,  # noqa: F401
+                                hilbert, invhilbert, invpascal, pascal, toeplitz)
 from ._stacks import answering_empty_stacks
 
 # ---- helpers -------------------------------------------------------------------------
@@ -674,4 +677,6 @@ for _primitive in (_solve_triangular, _expm, _solve_sylvester, _sqrtm, _lu, _sol
 
 __all__ = ["solve_triangular", "solve_banded", "expm", "expm_frechet", "solve_sylvester",
            "sqrtm", "lu", "lu_factor", "lu_solve", "cholesky", "cho_factor", "cho_solve", "eigh",
-           "eigvalsh", "schur", "block_diag"]
+           "eigvalsh", "schur", "block_diag", "det", "inv", "solve", "svd", "qr", "toeplitz",
+           "hankel", "circulant", "hilbert", "invhilbert", "pascal", "invpascal", "dft",
+           "helmert", "hadamard"]

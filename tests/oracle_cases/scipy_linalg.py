@@ -13,7 +13,8 @@ import scipy.linalg
 
 import funcgrad.scipy.linalg
 from oracle import Case, array, dtypes
-from oracle_cases.linalg import COMPLEX, _as_read, one_triangle_positive_definite
+from oracle_cases.linalg import (COMPLEX, _as_read, _magnitudes, _reconstruct,
+                                 one_triangle_positive_definite, separated_singular_values)
 
 _LINALG = {"funcgrad.numpy": funcgrad.scipy.linalg, "jax.numpy": jax.scipy.linalg,
            "numpy": scipy.linalg}
@@ -235,6 +236,78 @@ def _jax_schur(a, diagonal, output):
     return _schur_invariants(jnp, t.astype(dtype), q.astype(dtype))
 
 
+# The structures SciPy's solve and inv read part of `a` for; `lower` picks the triangle of
+# the first three. (inv has no 'tridiagonal'.)
+_TRIANGLE_READS = ("sym", "her", "pos")
+_BAND_READS = ("diagonal", "tridiagonal", "upper triangular", "lower triangular")
+
+
+def _dense(np, a, b, read=None):
+    """det, inv and solve, general and with each structure. funcgrad is asked with
+    `assume_a`; JAX, which reads the whole matrix, is given the matrix SciPy's solver reads
+    (`read`)."""
+    la = linalg(np)
+    outputs = (la.det(a), la.inv(a), la.solve(a, b))
+    if a.dtype.kind != "c":
+        outputs += ((la.solve(a, b, transposed=True) if read is None
+                     else la.solve(np.swapaxes(a, -1, -2), b)),)
+    structures = [(s, lower) for s in _TRIANGLE_READS for lower in (False, True)]
+    for structure, lower in structures + [(s, False) for s in _BAND_READS]:
+        if read is None:
+            outputs += (la.solve(a, b, assume_a=structure, lower=lower),)
+            if structure != "tridiagonal":
+                outputs += (la.inv(a, assume_a=structure, lower=lower),)
+        else:
+            matrix = read(a, structure, lower)
+            outputs += (la.solve(matrix, b),)
+            if structure != "tridiagonal":
+                outputs += (la.inv(matrix),)
+    return outputs
+
+
+def _jax_read(a, structure, lower):
+    """The matrix SciPy's solver for `structure` reads from `a`, spelt out for JAX."""
+    if structure == "sym":
+        strict = jnp.tril(a, -1) if lower else jnp.triu(a, 1)
+        return strict + jnp.swapaxes(strict, -1, -2) + jnp.tril(jnp.triu(a))
+    if structure in ("her", "pos"):
+        return _as_read(a, "L" if lower else "U")
+    below, above = {"diagonal": (0, 0), "tridiagonal": (1, 1), "upper triangular": (0, None),
+                    "lower triangular": (None, 0)}[structure]
+    kept = a if above is None else jnp.tril(a, above)
+    return kept if below is None else jnp.triu(kept, -below)
+
+
+def _decompositions(np, a):
+    """svd and qr with SciPy's signatures (the singular vectors through functions that do
+    not depend on their signs)."""
+    la = linalg(np)
+    u, s, vh = la.svd(a, full_matrices=False)
+    outputs = (s, _reconstruct(np, u, s, vh), _magnitudes(np, u), _magnitudes(np, vh),
+               la.svd(a, compute_uv=False))
+    return outputs + la.qr(a) + la.qr(a, mode="economic") + la.qr(a, mode="r")
+
+
+@st.composite
+def structured_vectors(draw):
+    """A column and a row (maybe complex, maybe stacked: toeplitz and circulant take
+    batches) for the matrices built from vectors."""
+    rows, columns = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    dtype = draw(dtypes())
+    batch = draw(st.sampled_from([(), (), (2,)]))
+    complex_ = draw(st.booleans())
+    return (_draw(draw, batch + (rows,), dtype, complex_),
+            _draw(draw, batch + (columns,), dtype, complex_)), {}
+
+
+def _special_matrices(np, c, r):
+    la = linalg(np)
+    outputs = (la.toeplitz(c, r), la.toeplitz(c), la.circulant(c))
+    if c.ndim == 1:
+        outputs += (la.hankel(c, r), la.hankel(c))
+    return outputs
+
+
 CASES = [
     Case("scipy_linalg_solve_banded",
          lambda np, ab, b, l_and_u: linalg(np).solve_banded(l_and_u, ab, b), banded(),
@@ -253,4 +326,8 @@ CASES = [
     Case("scipy_linalg_schur", _schur, schur_args(), jax_fun=_jax_schur, diff=(0,)),
     Case("scipy_linalg_block_diag", lambda np, *arrays: linalg(np).block_diag(*arrays),
          blocks()),
+    Case("scipy_linalg_det_inv_solve", _dense, dominant(permute=False),
+         jax_fun=lambda a, b: _dense(jnp, a, b, _jax_read)),
+    Case("scipy_linalg_svd_qr", _decompositions, separated_singular_values(exclude_zero=True)),
+    Case("scipy_linalg_toeplitz_hankel_circulant", _special_matrices, structured_vectors()),
 ]
