@@ -1,6 +1,6 @@
 """funcgrad.scipy.linalg beyond the JAX oracle (tests/oracle_cases/scipy_linalg.py): SciPy's
 values where JAX differs (cho_factor's unused triangle, rectangular lu, p_indices, empty
-block_diag), derivatives of the one-triangle functions at non-Hermitian matrices, and the
+block_diag, the parts of `a` that solve and inv read for each assume_a), derivatives of the one-triangle functions at non-Hermitian matrices, and the
 argument errors."""
 import numpy as np
 import pytest
@@ -91,10 +91,84 @@ def test_sqrtm_of_a_matrix_with_negative_eigenvalues_is_complex_as_scipy():
     (lambda: fg.jvp(lambda a: linalg.lu(a)[1], (np.array([[0.0, 1.0, 2.0], [0.0, 5.0, 6.0]]),),
                     (np.ones((2, 3)),)),
      np.linalg.LinAlgError, "lu: cannot differentiate where U has a zero on its diagonal"),
+    (lambda: linalg.solve(np.eye(2), np.ones(2), assume_a="bogus"), ValueError,
+     "solve: assume_a='bogus' is not a recognized matrix structure"),
+    (lambda: linalg.inv(np.eye(2), assume_a="tridiagonal"), ValueError,
+     "inv: assume_a='tridiagonal'"),
+    (lambda: linalg.solve(np.ones((2, 3)), np.ones(2)), ValueError, "square matrix"),
+    (lambda: linalg.solve(np.eye(2), np.ones(3)), ValueError, "b needs 2 rows"),
+    (lambda: linalg.solve(np.eye(2), np.ones((3, 1))), ValueError, r"\(\.\.\., N, K\)"),
+    (lambda: linalg.solve(np.eye(2) * 1j, np.ones(2), transposed=True), NotImplementedError,
+     "complex"),
+    (lambda: linalg.det(np.ones(3)), ValueError, "det: expected a square matrix"),
+    (lambda: linalg.qr(np.eye(2), pivoting=True), NotImplementedError, "pivoting"),
+    (lambda: linalg.qr(np.eye(2), mode="raw"), ValueError, "'raw' is not supported"),
+    (lambda: linalg.svd(np.eye(2), lapack_driver="gesvj"), ValueError, "lapack_driver"),
+    (lambda: linalg.hankel(np.ones((2, 3))), ValueError, "hankel: c must be 1-d"),
 ])
 def test_bad_arguments_are_named(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+_STRUCTURES = [None, "gen", "general", "sym", "symmetric", "her", "hermitian", "pos",
+               "positive definite", "diagonal", "tridiagonal", "banded", "upper triangular",
+               "lower triangular"]
+
+
+@pytest.mark.parametrize("assume_a", _STRUCTURES)
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("complex_", [False, True])
+def test_solve_and_inv_read_what_scipy_reads(assume_a, lower, complex_):
+    """On a matrix that has none of the structures, SciPy's solvers read only their part
+    of it (a triangle, a band): funcgrad's results are SciPy's."""
+    a = _NOT_HERMITIAN + (1j * _RNG.uniform(-1, 1, (3, 3)) if complex_ else 0)
+    b = _RNG.normal(size=(3, 2))
+    np.testing.assert_allclose(linalg.solve(a, b, lower=lower, assume_a=assume_a),
+                               scipy.linalg.solve(a, b, lower=lower, assume_a=assume_a),
+                               rtol=1e-12)
+    np.testing.assert_allclose(linalg.solve(a, b[:, 0], lower=lower, assume_a=assume_a),
+                               scipy.linalg.solve(a, b[:, 0], lower=lower, assume_a=assume_a),
+                               rtol=1e-12)
+    # (SciPy 1.17's inv leaves the off-diagonal entries of a 'diagonal' inverse unset,
+    # and takes the short names of the three others alone.)
+    if assume_a not in ("tridiagonal", "banded", "diagonal", "symmetric", "hermitian",
+                        "positive definite"):
+        np.testing.assert_allclose(linalg.inv(a, assume_a=assume_a, lower=lower),
+                                   scipy.linalg.inv(a, assume_a=assume_a, lower=lower),
+                                   rtol=1e-12)
+
+
+@pytest.mark.parametrize("assume_a", ["sym", "her", "pos", "diagonal", "lower triangular"])
+def test_structured_solves_differentiate_the_part_they_read(assume_a):
+    b = _RNG.normal(size=(3, 2))
+    check_grads(lambda a: linalg.solve(a, b, assume_a=assume_a, lower=True), (_NOT_HERMITIAN,),
+                order=2)
+
+
+@pytest.mark.parametrize("mode", ["full", "economic", "r"])
+@pytest.mark.parametrize("shape", [(4, 3), (3, 4), (3, 3)])
+def test_qr_modes_shapes_as_scipy(mode, shape):
+    a = _RNG.normal(size=shape)
+    ours, theirs = linalg.qr(a, mode=mode), scipy.linalg.qr(a, mode=mode)
+    assert [x.shape for x in ours] == [x.shape for x in theirs]
+    for x, y in zip(ours, theirs):  # (columns' signs are LAPACK's in both)
+        np.testing.assert_allclose(x, y, rtol=1e-12, atol=1e-12)
+
+
+def test_matrices_from_vectors_as_scipy():
+    c, r = _RNG.normal(size=3) + 0.5j, _RNG.normal(size=4)
+    stacked = _RNG.normal(size=(2, 3))
+    for ours, theirs in [(linalg.toeplitz(c), scipy.linalg.toeplitz(c)),
+                         (linalg.toeplitz(c, r), scipy.linalg.toeplitz(c, r)),
+                         (linalg.toeplitz(stacked, r), scipy.linalg.toeplitz(stacked, r)),
+                         (linalg.toeplitz(2.0), scipy.linalg.toeplitz(2.0)),
+                         (linalg.hankel(c), scipy.linalg.hankel(c)),
+                         (linalg.hankel(c, r), scipy.linalg.hankel(c, r)),
+                         (linalg.circulant(stacked), scipy.linalg.circulant(stacked)),
+                         (linalg.hilbert(3), scipy.linalg.hilbert(3))]:
+        assert ours.dtype == theirs.dtype
+        np.testing.assert_array_equal(ours, theirs)
 
 
 def _with_eigenvalues(eigenvalues, seed):
