@@ -9,6 +9,7 @@ import scipy.linalg
 import funcgrad as fg
 import funcgrad.numpy as fnp
 import funcgrad.scipy.linalg as linalg
+from funcgrad.scipy._linalg_rest import FOR_CONSTANTS
 from funcgrad.test_util import check_grads
 
 _RNG = np.random.default_rng(11)
@@ -255,3 +256,39 @@ def test_eigh_subsets_as_scipy():
         np.testing.assert_allclose(linalg.eigvalsh(a, **subset),
                                    scipy.linalg.eigvalsh(a, **subset), rtol=1e-13)
     check_grads(lambda a, b: linalg.eigh(a, b, subset_by_index=[0, 1])[0], (a, b), order=2)
+
+
+_CONSTANT_CALLS = {"logm": (np.eye(2) * 2,), "pinv": (_NOT_HERMITIAN,),
+                   "lstsq": (_NOT_HERMITIAN, np.ones(3)), "polar": (_NOT_HERMITIAN,),
+                   "eigvals": (_NOT_HERMITIAN,), "null_space": (np.ones((2, 3)),),
+                   "hessenberg": (_NOT_HERMITIAN,), "issymmetric": (np.eye(2),)}
+
+
+def test_scipys_other_functions_run_on_constants_as_scipy():
+    for name in FOR_CONSTANTS:
+        assert getattr(linalg, name).__wrapped__ is getattr(scipy.linalg, name), name
+    for name, args in _CONSTANT_CALLS.items():
+        ours, theirs = getattr(linalg, name)(*args), getattr(scipy.linalg, name)(*args)
+        for x, y in zip(*(r if isinstance(r, tuple) else (r,) for r in (ours, theirs))):
+            np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("transform", [
+    lambda f, x: fg.grad(lambda x: fnp.sum(f(x)))(x), lambda f, x: fg.jit(f)(x),
+    lambda f, x: fg.vmap(f)(fnp.stack([x, x]))])
+def test_scipys_other_functions_refuse_traced_values_by_name(transform):
+    with pytest.raises(TypeError, match="scipy.linalg.logm has no derivative rule in "
+                                        "funcgrad: it takes constant arrays only"):
+        transform(linalg.logm, np.eye(2) * 2)
+
+
+def test_every_function_of_autograds_scipy_linalg_is_here():
+    """A script importing a function from autograd.scipy.linalg finds it in
+    funcgrad.autograd.scipy.linalg (autograd wraps all of SciPy's)."""
+    autograd_linalg = pytest.importorskip("autograd.scipy.linalg")
+    import funcgrad.autograd.scipy.linalg as ours
+    missing = [name for name in dir(scipy.linalg) if not name.startswith("_")
+               and name != "test"  # (SciPy's test runner)
+               and callable(getattr(scipy.linalg, name)) and hasattr(autograd_linalg, name)
+               and not hasattr(ours, name)]
+    assert not missing

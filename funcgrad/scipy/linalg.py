@@ -5,7 +5,9 @@ Matrices may come in stacks (leading batch axes) wherever SciPy accepts them. As
 convention), and functions that read one triangle of a matrix (``solve_triangular``,
 ``cholesky``, ``cho_factor``, ``eigh``) differentiate the function of that triangle.
 Primitives: ``solve_triangular``, ``solve_banded``, ``expm``, ``solve_sylvester``,
-``sqrtm``, ``lu`` and ``schur`` (in ``_schur``); the rest is composed from them and from `funcgrad.numpy`.
+``sqrtm``, ``lu`` and ``schur`` (in ``_schur``); the rest is composed from them and from
+`funcgrad.numpy` (``_dense``, ``_special_matrices``), and SciPy's other functions run as
+they are on constant arrays only (``_linalg_rest``).
 """
 import numpy as np
 import scipy.linalg
@@ -29,6 +31,8 @@ from . import _schur
 from ._dense import det, inv, qr, solve, svd  # noqa: F401 (scipy.linalg's names)
 from ._special_matrices import (circulant, dft, hadamard, hankel, helmert,  # noqa: F401
                                 hilbert, invhilbert, invpascal, pascal, toeplitz)
+from . import _linalg_rest
+from ._linalg_rest import *  # noqa: F401,F403 (scipy.linalg's remaining names)
 from ._stacks import answering_empty_stacks
 
 # ---- helpers -------------------------------------------------------------------------
@@ -679,4 +683,4 @@ __all__ = ["solve_triangular", "solve_banded", "expm", "expm_frechet", "solve_sy
            "sqrtm", "lu", "lu_factor", "lu_solve", "cholesky", "cho_factor", "cho_solve", "eigh",
            "eigvalsh", "schur", "block_diag", "det", "inv", "solve", "svd", "qr", "toeplitz",
            "hankel", "circulant", "hilbert", "invhilbert", "pascal", "invpascal", "dft",
-           "helmert", "hadamard"]
+           "helmert", "hadamard", *_linalg_rest.__all__]

@@ -300,6 +300,20 @@ def structured_vectors(draw):
             _draw(draw, batch + (columns,), dtype, complex_)), {}
 
 
+def _norms_and_products(np, a):
+    la = linalg(np)
+    return (la.norm(a), la.norm(a, 2), la.norm(a, "fro"), la.norm(a, 1, axis=-1),
+            la.norm(a, keepdims=True), la.svdvals(a), la.khatri_rao(a, np.sin(a)))
+
+
+def _jax_norms_and_products(a):
+    columns = a.shape[-1]
+    return (jnp.linalg.norm(a), jnp.linalg.norm(a, 2), jnp.linalg.norm(a, "fro"),
+            jnp.linalg.norm(a, 1, axis=-1), jnp.linalg.norm(a, keepdims=True),
+            jnp.linalg.svdvals(a),
+            jnp.einsum("ij,kj->ikj", a, jnp.sin(a)).reshape(-1, columns))
+
+
 def _special_matrices(np, c, r):
     la = linalg(np)
     outputs = (la.toeplitz(c, r), la.toeplitz(c), la.circulant(c))
@@ -330,4 +344,7 @@ CASES = [
          jax_fun=lambda a, b: _dense(jnp, a, b, _jax_read)),
     Case("scipy_linalg_svd_qr", _decompositions, separated_singular_values(exclude_zero=True)),
     Case("scipy_linalg_toeplitz_hankel_circulant", _special_matrices, structured_vectors()),
+    Case("scipy_linalg_norm_svdvals_khatri_rao", _norms_and_products,
+         separated_singular_values(layouts=[(2, 3, ()), (3, 2, ()), (3, 3, ())]),
+         jax_fun=_jax_norms_and_products),
 ]
