@@ -170,6 +170,20 @@ def test_check_grads_passes_and_fails_where_autograds_does():
             check(wrong_square, modes=["rev"], order=1)(rng.standard_normal(3))
 
 
+@pytest.mark.parametrize("name", ["check_vjp", "check_jvp"])
+def test_one_mode_checks_pass_and_fail_where_autograds_do(name):
+    for extend, test_util, n in ((fa.extend, ftest_util, fnp), (autograd.extend, atest_util, anp)):
+        getattr(test_util, name)(lambda x: n.sin(x) * x ** 2, np.linspace(0.1, 0.9, 4))
+
+        @extend.primitive
+        def wrong_square(x):
+            return x ** 2
+        extend.defvjp(wrong_square, lambda ans, x: lambda g: g * 3 * x)
+        extend.defjvp(wrong_square, lambda g, ans, x: g * 3 * x)
+        with pytest.raises(AssertionError):
+            getattr(test_util, name)(wrong_square, np.linspace(0.1, 0.9, 4))
+
+
 X4 = np.random.default_rng(7).standard_normal(4)  # its own generator: rng draws as before
 
 

@@ -1,4 +1,5 @@
-"""autograd's ``test_util``: `check_grads` and `combo_check` with autograd's signatures,
+"""autograd's ``test_util``: `check_grads`, `check_vjp`, `check_jvp` and `combo_check` with
+autograd's signatures,
 checking with funcgrad's finite-difference checker (`funcgrad.test_util.check_grads`), and
 `check_equivalent`."""
 import itertools
@@ -30,6 +31,17 @@ def check_grads(f, x, modes=("fwd", "rev"), order=2):
                            eps=None if single else _AUTOGRAD_STEP)
 
 
+def check_vjp(f, x):
+    """Compare ``f``'s reverse-mode derivative at ``x`` with finite differences (autograd's
+    one-mode check); raises AssertionError on a mismatch."""
+    check_grads(f, modes=("rev",), order=1)(x)
+
+
+def check_jvp(f, x):
+    """Compare ``f``'s forward-mode derivative at ``x`` with finite differences."""
+    check_grads(f, modes=("fwd",), order=1)(x)
+
+
 def combo_check(fun, *check_args, **check_kwargs):
     """A function of lists of arguments (and keyword lists of keyword values) that runs
     ``check_grads(fun, *check_args, **check_kwargs)`` on every combination of them."""
@@ -59,4 +71,4 @@ def check_equivalent(x, y):
                                  f"{worst:.3g}):\nx: {a}\ny: {b}")
 
 
-__all__ = ["check_equivalent", "check_grads", "combo_check"]
+__all__ = ["check_equivalent", "check_grads", "check_jvp", "check_vjp", "combo_check"]
