@@ -1,7 +1,8 @@
 """funcgrad.scipy.linalg beyond the JAX oracle (tests/oracle_cases/scipy_linalg.py): SciPy's
 values where JAX differs (cho_factor's unused triangle, rectangular lu, p_indices, empty
-block_diag, the parts of `a` that solve and inv read for each assume_a), derivatives of the one-triangle functions at non-Hermitian matrices, and the
-argument errors."""
+block_diag, the parts of `a` that solve and inv read for each assume_a), derivatives of the
+one-triangle functions at non-Hermitian matrices, SciPy's other functions on constants, and
+the argument errors."""
 import numpy as np
 import pytest
 import scipy.linalg

@@ -1,125 +1,26 @@
 """optim.lr_scheduler: learning rates that change as training goes (StepLR, MultiStepLR,
-ExponentialLR, LambdaLR, CosineAnnealingLR, ReduceLROnPlateau), computed as PyTorch's
-are: each step from the rates the groups hold (the chainable form), or from the base
-rates when step(epoch) names an epoch (the closed form)."""
-import functools
+ExponentialLR, LambdaLR, MultiplicativeLR, CosineAnnealingLR, ReduceLROnPlateau here; the
+warm-ups, cycles and composites in _cycles_and_sequences), computed as PyTorch's are: each
+step from the rates the groups hold (the chainable form), or from the base rates when
+step(epoch) names an epoch (the closed form)."""
 import math
 import types
 import warnings
-import weakref
 from bisect import bisect_right
 from collections import Counter
 
+from ._cycles_and_sequences import (ChainedScheduler, ConstantLR,  # noqa: F401
+                                    CosineAnnealingWarmRestarts, CyclicLR, LinearLR,
+                                    OneCycleLR, PolynomialLR, SequentialLR)
+from ._scheduler_base import EPOCH_DEPRECATION_WARNING, LRScheduler
 from .optimizer import Optimizer
 
-EPOCH_DEPRECATION_WARNING = (
-    "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated "
-    "where possible. Please use `scheduler.step()` to step the scheduler. During the "
-    "deprecation, if epoch is different from None, the closed form is used instead of the "
-    "new chainable form, where available. Please open an issue if you are unable to "
-    "replicate your use case: https://github.com/pytorch/pytorch/issues/new/choose.")
+class _PerGroupFunctions:
+    """A scheduler driven by lr_lambda(epoch): one function, or one per parameter group.
+    Its state_dict keeps the attributes of each function that is a callable object (plain
+    functions are not saved)."""
 
-
-class LRScheduler:
-    """Sets the learning rate of each of an optimizer's parameter groups on every step();
-    constructing it takes the first step (epoch 0)."""
-
-    def __init__(self, optimizer, last_epoch=-1):
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
-        self.optimizer = optimizer
-        if last_epoch == -1:
-            for group in optimizer.param_groups:
-                group.setdefault("initial_lr", group["lr"])
-        else:
-            for index, group in enumerate(optimizer.param_groups):
-                if "initial_lr" not in group:
-                    raise KeyError(
-                        f"param 'initial_lr' is not specified in param_groups[{index}] when "
-                        f"resuming scheduler with last_epoch >= 0.\nThis typically happens "
-                        f"when:\n1. You're trying to resume training from a checkpoint but "
-                        f"haven't properly loaded the optimizer state\n2. You're using "
-                        f"last_epoch >= 0 for a fresh training run (not recommended)")
-        self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
-        self.last_epoch = last_epoch
-        _note_steps(optimizer)
-        self._step_count = 0
-        self._is_initial = True  # get_lr() of the first step keeps the rates as they are
-        try:
-            self.step()
-        finally:
-            self._is_initial = False
-
-    def get_lr(self):
-        raise NotImplementedError
-
-    def get_last_lr(self):
-        return self._last_lr
-
-    def step(self, epoch=None):
-        if self._step_count == 1 and not self.optimizer._opt_called:
-            warnings.warn(
-                "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch "
-                "1.1.0 and later, you should call them in the opposite order: "
-                "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this will "
-                "result in PyTorch skipping the first value of the learning rate schedule. See "
-                "more details at "
-                "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
-                UserWarning, stacklevel=2)
-        self._step_count += 1
-        if epoch is not None:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
-        self._get_lr_called_within_step = True
-        try:
-            if epoch is None:
-                self.last_epoch += 1
-                rates = self.get_lr()
-            else:
-                self.last_epoch = epoch
-                closed_form = getattr(self, "_get_closed_form_lr", self.get_lr)
-                rates = closed_form()
-        finally:
-            self._get_lr_called_within_step = False
-        for group, lr in zip(self.optimizer.param_groups, rates):
-            group["lr"] = lr
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
-
-    def _current_rates(self):
-        """The rates the groups hold; called by get_lr(), which warns (at itself, as
-        PyTorch's does) when called from outside step()."""
-        if not self._get_lr_called_within_step:
-            warnings.warn("To get the last learning rate computed by the scheduler, please use "
-                          "`get_last_lr()`.", UserWarning, stacklevel=2)
-        return [group["lr"] for group in self.optimizer.param_groups]
-
-    def state_dict(self):
-        return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
-
-    def load_state_dict(self, state_dict):
-        self.__dict__.update(state_dict)
-
-
-def _note_steps(optimizer):
-    """From now on, set `optimizer._opt_called` when its step() runs (whatever step a
-    subclass defines), so that a scheduler stepped first can warn as PyTorch's does."""
-    if getattr(optimizer.step, "notes_steps", False):
-        return
-    optimizer._opt_called = False
-    step, owner = optimizer.step, weakref.ref(optimizer)  # no cycle through the instance
-
-    @functools.wraps(step)
-    def noted_step(*args, **kwargs):
-        owner()._opt_called = True
-        return step(*args, **kwargs)
-    noted_step.notes_steps = True
-    optimizer.step = noted_step  # Optimizer.__getstate__ leaves it out of copies
-
-
-class LambdaLR(LRScheduler):
-    """The base rate times lr_lambda(epoch) (one function, or one per parameter group)."""
-
-    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
-        self.optimizer = optimizer
+    def _take_functions(self, optimizer, lr_lambda, check_callable):
         if not isinstance(lr_lambda, (list, tuple)):
             self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
         else:
@@ -127,11 +28,13 @@ class LambdaLR(LRScheduler):
                 raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got "
                                  f"{len(lr_lambda)}")
             self.lr_lambdas = list(lr_lambda)
-        super().__init__(optimizer, last_epoch)
+        if check_callable:
+            for function in self.lr_lambdas:
+                if not callable(function):
+                    raise TypeError(f"lr_lambda should be a function, but got "
+                                    f"{type(function).__name__}")
 
     def state_dict(self):
-        """As LRScheduler's, with the attributes of each lr_lambda that is a callable
-        object (plain functions are not saved)."""
         state = {key: value for key, value in self.__dict__.items()
                  if key not in ("optimizer", "lr_lambdas")}
         state["lr_lambdas"] = [None if isinstance(function, types.FunctionType)
@@ -146,10 +49,35 @@ class LambdaLR(LRScheduler):
             if saved is not None:
                 function.__dict__.update(saved)
 
+
+class LambdaLR(_PerGroupFunctions, LRScheduler):
+    """The base rate times lr_lambda(epoch)."""
+
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+        self.optimizer = optimizer
+        self._take_functions(optimizer, lr_lambda, check_callable=False)
+        super().__init__(optimizer, last_epoch)
+
     def get_lr(self):
         self._current_rates()
         return [base_lr * function(self.last_epoch)
                 for function, base_lr in zip(self.lr_lambdas, self.base_lrs)]
+
+
+class MultiplicativeLR(_PerGroupFunctions, LRScheduler):
+    """The rate multiplied by lr_lambda(epoch) at every epoch after the first."""
+
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+        self.optimizer = optimizer
+        self._take_functions(optimizer, lr_lambda, check_callable=True)
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        rates = self._current_rates()
+        if self._is_initial:
+            return rates
+        return [lr * function(self.last_epoch)
+                for function, lr in zip(self.lr_lambdas, rates)]
 
 
 class StepLR(LRScheduler):
@@ -340,5 +268,7 @@ class ReduceLROnPlateau(LRScheduler):
         self._init_is_better(self.mode, self.threshold, self.threshold_mode)
 
 
-__all__ = ["LRScheduler", "LambdaLR", "StepLR", "MultiStepLR", "ExponentialLR",
-           "CosineAnnealingLR", "ReduceLROnPlateau"]
+__all__ = ["LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR",
+           "ExponentialLR", "CosineAnnealingLR", "ReduceLROnPlateau", "ConstantLR", "LinearLR",
+           "PolynomialLR", "CosineAnnealingWarmRestarts", "CyclicLR", "OneCycleLR",
+           "SequentialLR", "ChainedScheduler"]
