@@ -1,8 +1,9 @@
-"""compat.optim: PyTorch's torch.optim (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta,
-lr_scheduler) with its parameter groups, state_dict format and update arithmetic."""
+"""compat.optim: PyTorch's torch.optim (SGD, Adam, AdamW, Adamax, NAdam, RAdam, RMSprop,
+Adagrad, Adadelta, lr_scheduler) with its parameter groups, state_dict format and update
+arithmetic."""
 from . import lr_scheduler
-from .algorithms import SGD, Adadelta, Adagrad, Adam, AdamW, RMSprop
+from .algorithms import SGD, Adadelta, Adagrad, Adam, Adamax, AdamW, NAdam, RAdam, RMSprop
 from .optimizer import Optimizer
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta",
-           "lr_scheduler"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop",
+           "Adagrad", "Adadelta", "lr_scheduler"]

@@ -1,4 +1,5 @@
-"""SGD, Adam, AdamW, RMSprop, Adagrad and Adadelta: PyTorch's single-tensor update rules
+"""SGD, Adam, AdamW, Adamax, NAdam, RAdam, RMSprop, Adagrad and Adadelta: PyTorch's
+single-tensor update rules
 (the ones its CPU runs), operation for operation, on NumPy arrays in the parameter's
 dtype, with PyTorch's kernels where NumPy would round differently (`compat._fused`: add
 with alpha, lerp, addcmul and addcdiv as fused multiply-adds), so that parameters and
@@ -6,6 +7,7 @@ state stay equal to PyTorch's to the last bit."""
 import numpy as np
 
 from .._fused import add_scaled_value, addcdiv_value, addcmul_value, lerp_value
+from .._tensor import make
 from .optimizer import Optimizer, step_counter, zeros_like
 
 
@@ -26,6 +28,47 @@ def _check_not_negative(value, what):
     also refuses NaN, where PyTorch's SGD would silently make every parameter NaN."""
     if value < 0.0 or value != value:
         raise ValueError(f"Invalid {what}: {value}")
+
+
+def _check_adam_settings(lr, eps, betas, weight_decay):
+    _check_at_least(lr, 0.0, "learning rate")
+    _check_at_least(eps, 0.0, "epsilon value")
+    for index, beta in enumerate(betas):
+        if not 0.0 <= beta < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {index}: {beta}")
+    _check_at_least(weight_decay, 0.0, "weight_decay value")
+
+
+def _running_moments(state, param, grad, beta1, beta2):
+    """Adam's running averages of the gradient and of its square, updated in place (made
+    at the first step, with the step count); returns the two arrays."""
+    if "exp_avg" not in state:
+        state["exp_avg"] = zeros_like(param)
+        state["exp_avg_sq"] = zeros_like(param)
+    average, square = state["exp_avg"]._data, state["exp_avg_sq"]._data
+    average[...] = lerp_value(average, grad, 1 - beta1)
+    square *= beta2
+    square[...] = addcmul_value(square, grad, grad, 1 - beta2)
+    return average, square
+
+
+def _decayed(param, grad, group):
+    """The parameter and gradient after weight decay: decoupled (the parameter shrunk, as
+    AdamW) or L2 (added to the gradient)."""
+    decay = group["weight_decay"]
+    if decay and group.get("decoupled_weight_decay"):
+        return param * (1 - group["lr"] * decay), grad
+    if decay:
+        return param, add_scaled_value(grad, param, decay)
+    return param, grad
+
+
+def _counted_step(state):
+    """The step count, made at the first step and incremented: as a float."""
+    if "step" not in state:
+        state["step"] = step_counter()
+    state["step"]._data += 1
+    return float(state["step"]._data)
 
 
 class SGD(Optimizer):
@@ -70,12 +113,7 @@ class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):
-        _check_at_least(lr, 0.0, "learning rate")
-        _check_at_least(eps, 0.0, "epsilon value")
-        for index, beta in enumerate(betas):
-            if not 0.0 <= beta < 1.0:
-                raise ValueError(f"Invalid beta parameter at index {index}: {beta}")
-        _check_at_least(weight_decay, 0.0, "weight_decay value")
+        _check_adam_settings(lr, eps, betas, weight_decay)
         super().__init__(params, dict(
             lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
             maximize=maximize, foreach=foreach, capturable=capturable,
@@ -120,6 +158,100 @@ class AdamW(Adam):
                          maximize=maximize, capturable=capturable,
                          differentiable=differentiable, fused=fused,
                          decoupled_weight_decay=True)
+
+
+class Adamax(Optimizer):
+    """Adam with the infinity norm: steps by the running average of the gradient over a
+    decaying maximum of its magnitude."""
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 foreach=None, *, maximize=False, differentiable=False, capturable=False):
+        _check_adam_settings(lr, eps, betas, weight_decay)
+        super().__init__(params, dict(
+            lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, foreach=foreach,
+            maximize=maximize, differentiable=differentiable, capturable=capturable))
+
+    def _update(self, param, grad, state, group):
+        beta1, beta2 = group["betas"]
+        if not state:
+            state["step"] = step_counter()
+            state["exp_avg"] = zeros_like(param)
+            state["exp_inf"] = zeros_like(param)
+        step = _counted_step(state)
+        param, grad = _decayed(param, grad, group)
+        average, largest = state["exp_avg"]._data, state["exp_inf"]._data
+        average[...] = lerp_value(average, grad, 1 - beta1)
+        largest *= beta2
+        np.maximum(largest, np.abs(grad) + group["eps"], out=largest)
+        return addcdiv_value(param, average, largest, -(group["lr"] / (1 - beta1 ** step)))
+
+
+class NAdam(Optimizer):
+    """Adam with Nesterov momentum, the momentum warmed up by momentum_decay (its running
+    product kept in the state as mu_product)."""
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
+                 maximize=False, capturable=False, differentiable=False):
+        _check_adam_settings(lr, eps, betas, weight_decay)
+        _check_at_least(momentum_decay, 0.0, "momentum_decay value")
+        super().__init__(params, dict(
+            lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+            momentum_decay=momentum_decay, decoupled_weight_decay=decoupled_weight_decay,
+            maximize=maximize, foreach=foreach, capturable=capturable,
+            differentiable=differentiable))
+
+    def _update(self, param, grad, state, group):
+        lr, (beta1, beta2) = group["lr"], group["betas"]
+        if not state:
+            state["step"] = step_counter()
+            state["mu_product"] = make(np.ones((), np.float32))
+        step = _counted_step(state)
+        param, grad = _decayed(param, grad, group)
+        warmed = 0.96 ** (step * group["momentum_decay"])
+        mu = beta1 * (1.0 - 0.5 * warmed)
+        mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * group["momentum_decay"])))
+        product = state["mu_product"]._data
+        product *= mu
+        average, square = _running_moments(state, param, grad, beta1, beta2)
+        denominator = _square_root(square / (1 - beta2 ** step)) + group["eps"]
+        product = float(product)
+        param = addcdiv_value(param, grad, denominator, -lr * (1.0 - mu) / (1.0 - product))
+        return addcdiv_value(param, average, denominator,
+                             -lr * mu_next / (1.0 - product * mu_next))
+
+
+class RAdam(Optimizer):
+    """Adam with its adaptive rate rectified: plain momentum SGD while the variance of the
+    adaptive rate is intractable (the first steps), Adam scaled by the rectification
+    after."""
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 decoupled_weight_decay=False, *, foreach=None, maximize=False,
+                 capturable=False, differentiable=False):
+        _check_adam_settings(lr, eps, betas, weight_decay)
+        super().__init__(params, dict(
+            lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, maximize=maximize,
+            foreach=foreach, capturable=capturable,
+            decoupled_weight_decay=decoupled_weight_decay, differentiable=differentiable))
+
+    def _update(self, param, grad, state, group):
+        lr, (beta1, beta2) = group["lr"], group["betas"]
+        step = _counted_step(state)
+        param, grad = _decayed(param, grad, group)
+        average, square = _running_moments(state, param, grad, beta1, beta2)
+        corrected = average / (1 - beta1 ** step)
+        second_correction = 1 - beta2 ** step
+        # the length of the approximated simple moving average, at the limit and now
+        rho_limit = 2 / (1 - beta2) - 1
+        rho = rho_limit - 2 * step * (beta2 ** step) / second_correction
+        if not rho > 5.0:
+            return add_scaled_value(param, corrected * lr, -1.0)
+        rectification = ((rho - 4) * (rho - 2) * rho_limit
+                         / ((rho_limit - 4) * (rho_limit - 2) * rho)) ** 0.5
+        # (PyTorch's number / tensor is the tensor's reciprocal times the number)
+        adaptive = np.reciprocal(_square_root(square) + group["eps"]) * second_correction ** 0.5
+        return add_scaled_value(param, corrected * lr * adaptive * rectification, -1.0)
 
 
 class RMSprop(Optimizer):
@@ -241,4 +373,5 @@ class Adadelta(Optimizer):
         return add_scaled_value(param, delta, -group["lr"])
 
 
-__all__ = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta"]
+__all__ = ["SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad",
+           "Adadelta"]

@@ -27,6 +27,9 @@ CONFIGURATIONS = [
     ("Adagrad", dict(lr=0.1, lr_decay=0.05, weight_decay=0.1, initial_accumulator_value=0.5)),
     ("Adadelta", dict()),
     ("Adadelta", dict(lr=0.5, rho=0.8, eps=1e-4, weight_decay=0.1, maximize=True)),
+    ("Adamax", dict(lr=0.01)),
+    ("NAdam", dict(lr=0.01)),
+    ("RAdam", dict(lr=0.01)),
 ]
 
 
@@ -84,6 +87,14 @@ EXACT_CONFIGURATIONS = [
                      maximize=True)),
     ("Adadelta", dict()),
     ("Adadelta", dict(lr=0.5, rho=0.8, eps=1e-4, weight_decay=0.1, maximize=True)),
+    ("Adamax", dict(lr=0.01)),
+    ("Adamax", dict(lr=0.02, betas=(0.7, 0.9), eps=1e-3, weight_decay=0.1, maximize=True)),
+    ("NAdam", dict(lr=0.01)),
+    ("NAdam", dict(lr=0.02, betas=(0.8, 0.95), weight_decay=0.1, momentum_decay=0.01)),
+    ("NAdam", dict(lr=0.01, weight_decay=0.3, decoupled_weight_decay=True, maximize=True)),
+    ("RAdam", dict(lr=0.01)),
+    ("RAdam", dict(lr=0.01, betas=(0.9, 0.5), weight_decay=0.1)),
+    ("RAdam", dict(lr=0.01, weight_decay=0.3, decoupled_weight_decay=True, maximize=True)),
 ]
 
 
@@ -264,6 +275,10 @@ MISUSES = {
     "accumulator": lambda torch: torch.optim.Adagrad(_params(torch),
                                                      initial_accumulator_value=-1),
     "rho": lambda torch: torch.optim.Adadelta(_params(torch), rho=1.5),
+    "Adamax beta": lambda torch: torch.optim.Adamax(_params(torch), betas=(0.9, 1.0)),
+    "NAdam momentum_decay": lambda torch: torch.optim.NAdam(_params(torch),
+                                                           momentum_decay=-1.0),
+    "RAdam lr": lambda torch: torch.optim.RAdam(_params(torch), lr=-1.0),
     "groups differ": lambda torch: torch.optim.SGD(_params(torch), lr=0.1).load_state_dict(
         {"state": {}, "param_groups": []}),
 }
