@@ -6,7 +6,7 @@ import math
 import types
 from bisect import bisect_right
 
-from ._scheduler_base import LRScheduler, format_param
+from ._scheduler_base import LRScheduler, format_param, load_state_except
 from .optimizer import Optimizer
 
 
@@ -245,13 +245,9 @@ class CyclicLR(LRScheduler):
         return state
 
     def load_state_dict(self, state_dict):
-        saved = state_dict.pop("_scale_fn_custom")
-        function = self._scale_fn_custom
-        super().load_state_dict(state_dict)
-        state_dict["_scale_fn_custom"] = saved
-        self._scale_fn_custom = function
+        saved = load_state_except(self, state_dict, "_scale_fn_custom")
         if saved is not None:
-            function.__dict__.update(saved)
+            self._scale_fn_custom.__dict__.update(saved)
 
 
 class OneCycleLR(LRScheduler):
@@ -373,9 +369,7 @@ def _members_state(composite):
 
 
 def _load_members_state(composite, state_dict):
-    members = state_dict.pop("_schedulers")
-    composite.__dict__.update(state_dict)
-    state_dict["_schedulers"] = members
+    members = load_state_except(composite, state_dict, "_schedulers")
     for scheduler, state in zip(composite._schedulers, members):
         scheduler.load_state_dict(state)
 

@@ -128,3 +128,12 @@ def format_param(name, optimizer, value):
                              f"{len(optimizer.param_groups)}.")
         return list(value)
     return [value] * len(optimizer.param_groups)
+
+
+def load_state_except(scheduler, state_dict, key):
+    """Load `state_dict` into `scheduler`'s attributes, all but `key`, whose saved value is
+    returned for the caller to restore its own way; `state_dict` is left as it was."""
+    held = state_dict.pop(key)
+    scheduler.__dict__.update(state_dict)
+    state_dict[key] = held
+    return held

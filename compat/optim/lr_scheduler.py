@@ -12,7 +12,7 @@ from collections import Counter
 from ._cycles_and_sequences import (ChainedScheduler, ConstantLR,  # noqa: F401
                                     CosineAnnealingWarmRestarts, CyclicLR, LinearLR,
                                     OneCycleLR, PolynomialLR, SequentialLR)
-from ._scheduler_base import EPOCH_DEPRECATION_WARNING, LRScheduler
+from ._scheduler_base import EPOCH_DEPRECATION_WARNING, LRScheduler, load_state_except
 from .optimizer import Optimizer
 
 class _PerGroupFunctions:
@@ -42,9 +42,7 @@ class _PerGroupFunctions:
         return state
 
     def load_state_dict(self, state_dict):
-        lr_lambdas = state_dict.pop("lr_lambdas")
-        self.__dict__.update(state_dict)
-        state_dict["lr_lambdas"] = lr_lambdas
+        lr_lambdas = load_state_except(self, state_dict, "lr_lambdas")
         for function, saved in zip(self.lr_lambdas, lr_lambdas):
             if saved is not None:
                 function.__dict__.update(saved)
