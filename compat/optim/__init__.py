@@ -1,9 +1,10 @@
 """compat.optim: PyTorch's torch.optim (SGD, Adam, AdamW, Adamax, NAdam, RAdam, RMSprop,
-Adagrad, Adadelta, lr_scheduler) with its parameter groups, state_dict format and update
-arithmetic."""
+Adagrad, Adadelta, Rprop, lr_scheduler) with its parameter groups, state_dict format and
+update arithmetic."""
 from . import lr_scheduler
-from .algorithms import SGD, Adadelta, Adagrad, Adam, Adamax, AdamW, NAdam, RAdam, RMSprop
+from .algorithms import (SGD, Adadelta, Adagrad, Adam, Adamax, AdamW, NAdam, RAdam, RMSprop,
+                         Rprop)
 from .optimizer import Optimizer
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop",
-           "Adagrad", "Adadelta", "lr_scheduler"]
+           "Adagrad", "Adadelta", "Rprop", "lr_scheduler"]

@@ -1,4 +1,4 @@
-"""SGD, Adam, AdamW, Adamax, NAdam, RAdam, RMSprop, Adagrad and Adadelta: PyTorch's
+"""SGD, Adam, AdamW, Adamax, NAdam, RAdam, RMSprop, Adagrad, Adadelta and Rprop: PyTorch's
 single-tensor update rules
 (the ones its CPU runs), operation for operation, on NumPy arrays in the parameter's
 dtype, with PyTorch's kernels where NumPy would round differently (`compat._fused`: add
@@ -6,7 +6,7 @@ with alpha, lerp, addcmul and addcdiv as fused multiply-adds), so that parameter
 state stay equal to PyTorch's to the last bit."""
 import numpy as np
 
-from .._fused import add_scaled_value, addcdiv_value, addcmul_value, lerp_value
+from .._fused import add_scaled_value, addcdiv_value, addcmul_value, lerp_value, sgn
 from .._tensor import make
 from .optimizer import Optimizer, step_counter, zeros_like
 
@@ -373,5 +373,40 @@ class Adadelta(Optimizer):
         return add_scaled_value(param, delta, -group["lr"])
 
 
+class Rprop(Optimizer):
+    """Resilient backpropagation: each element steps by the sign of its gradient times a
+    step size of its own, grown by etas[1] while the gradient keeps its sign and shrunk by
+    etas[0] when it flips (that element then skips its step), within step_sizes."""
+
+    def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *,
+                 capturable=False, foreach=None, maximize=False, differentiable=False):
+        _check_at_least(lr, 0.0, "learning rate")
+        if not 0.0 < etas[0] < 1.0 < etas[1]:
+            raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
+        super().__init__(params, dict(
+            lr=lr, etas=etas, step_sizes=step_sizes, foreach=foreach, maximize=maximize,
+            differentiable=differentiable, capturable=capturable))
+
+    def _update(self, param, grad, state, group):
+        shrink, grow = group["etas"]
+        if not state:
+            state["step"] = step_counter()
+            state["prev"] = zeros_like(param)
+            state["step_size"] = zeros_like(param)
+            state["step_size"]._data[...] = group["lr"]
+        state["step"]._data += 1
+        previous, sizes = state["prev"]._data, state["step_size"]._data
+        # PyTorch's sign (0 at NaN), then each element's factor in its place
+        factors = np.array(sgn(grad * previous), dtype=param.dtype)
+        factors[factors > 0] = grow
+        factors[factors < 0] = shrink
+        factors[factors == 0] = 1
+        sizes *= factors
+        np.clip(sizes, *group["step_sizes"], out=sizes)
+        grad = np.where(factors == shrink, 0, grad).astype(param.dtype)
+        previous[...] = grad
+        return addcmul_value(param, sgn(grad), sizes, -1)
+
+
 __all__ = ["SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad",
-           "Adadelta"]
+           "Adadelta", "Rprop"]

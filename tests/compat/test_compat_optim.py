@@ -30,6 +30,7 @@ CONFIGURATIONS = [
     ("Adamax", dict(lr=0.01)),
     ("NAdam", dict(lr=0.01)),
     ("RAdam", dict(lr=0.01)),
+    ("Rprop", dict(lr=0.01)),
 ]
 
 
@@ -95,6 +96,8 @@ EXACT_CONFIGURATIONS = [
     ("RAdam", dict(lr=0.01)),
     ("RAdam", dict(lr=0.01, betas=(0.9, 0.5), weight_decay=0.1)),
     ("RAdam", dict(lr=0.01, weight_decay=0.3, decoupled_weight_decay=True, maximize=True)),
+    ("Rprop", dict()),
+    ("Rprop", dict(lr=0.05, etas=(0.3, 1.5), step_sizes=(1e-3, 0.2), maximize=True)),
 ]
 
 
@@ -279,6 +282,7 @@ MISUSES = {
     "NAdam momentum_decay": lambda torch: torch.optim.NAdam(_params(torch),
                                                            momentum_decay=-1.0),
     "RAdam lr": lambda torch: torch.optim.RAdam(_params(torch), lr=-1.0),
+    "Rprop etas": lambda torch: torch.optim.Rprop(_params(torch), etas=(0.5, 0.9)),
     "groups differ": lambda torch: torch.optim.SGD(_params(torch), lr=0.1).load_state_dict(
         {"state": {}, "param_groups": []}),
 }

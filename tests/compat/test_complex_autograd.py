@@ -331,7 +331,8 @@ def test_hooks_may_not_change_the_dtype():
     ("SGD", dict(momentum=0.9, nesterov=True)), ("Adam", dict(amsgrad=True)),
     ("AdamW", {}), ("RMSprop", dict(momentum=0.5, centered=True)), ("Adagrad", {}),
     ("Adadelta", {}), ("Adamax", {}), ("NAdam", dict(decoupled_weight_decay=True,
-                                                     weight_decay=0.1)), ("RAdam", {})])
+                                                     weight_decay=0.1)), ("RAdam", {}),
+    ("Rprop", {})])
 def test_optimizers_step_complex_parameters_as_pairs_of_reals(name, settings):
     """The parameters and the state (complex, of the parameter's shape) after three
     steps, a transposed (non-contiguous) parameter included."""
