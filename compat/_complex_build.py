@@ -77,7 +77,10 @@ def check_view_as_complex(x):
     strides = x.stride()
     if strides[-1] != 1:
         raise RuntimeError("Tensor must have a last dimension with stride 1")
-    if any(stride % 2 for stride in strides[:-1]):
+    # (A dim of one element is never stepped along: its stride is free.)
+    if any(stride % 2 for size, stride in zip(x.shape[:-1], strides[:-1]) if size != 1):
         raise RuntimeError("Tensor must have a stride divisible by 2 for all but last "
                            "dimension")
+    if x.storage_offset() % 2:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
     _refuse_half(dtype)

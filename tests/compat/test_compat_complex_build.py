@@ -58,6 +58,24 @@ def test_errors(case):
     assert_same_error(case)
 
 
+@pytest.mark.parametrize("pairs", [
+    "L.zeros(2, 1).t()", "L.zeros(3, 1, 2).transpose(0, 1)", "L.zeros(5)[1:3]",
+    "L.zeros(5)[1:3][None]", "L.zeros(4, 2)[1:]",
+    "L.zeros(20).as_strided((2, 2), (3, 1), 1)", "L.zeros(20).as_strided((0, 2), (3, 1))",
+    "L.zeros(20).as_strided((1, 1, 2), (3, 5, 1))"])
+def test_view_as_complex_strides_of_length_one_dims_and_storage_offset(pairs):
+    """Found by the random complex programs (view_as_complex of a transposed (2, 1)
+    tensor): PyTorch checks the strides of the dims of more than one element (size 0 too)
+    and requires an even storage offset; compat refused an odd stride of a dim of length 1
+    and accepted an odd offset."""
+    def case(L):
+        x = eval(pairs, {"L": L}).requires_grad_()
+        z = L.view_as_complex(x)
+        (z.real * 2 + z.imag * 3).sum().backward()
+        return z, x.grad
+    check(case, messages=True)
+
+
 def test_half_precision_is_refused_for_want_of_complex32():
     with pytest.raises(TypeError, match="complex32"):
         compat.view_as_complex(compat.ones(3, 2, dtype=compat.float16))
