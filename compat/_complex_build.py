@@ -61,6 +61,12 @@ def check_view_as_real(x):
         raise RuntimeError("view_as_real is only supported for complex tensors")
 
 
+def check_imag(x):
+    """PyTorch's imag is of complex tensors only (real's is of any)."""
+    if isinstance(x, Tensor) and not x.dtype.is_complex:
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+
 def check_view_as_complex(x):
     """PyTorch's conditions for reading pairs of floats as complex numbers in place."""
     if not isinstance(x, Tensor):

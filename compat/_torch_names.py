@@ -1505,7 +1505,7 @@ LEGACY_LINALG = [
 
 COMPLEX = [
     Row("real", _real, KEEP, method=False, view=True, passes_input=True),
-    Row("imag", fnp.imag, KEEP, method=False, view=True),
+    Row("imag", fnp.imag, KEEP, method=False, view=True, check=_complex_build.check_imag),
     Row("angle", _angle, FLOAT, saves_inputs=True),
     Row("view_as_real", lambda x: fnp.stack([fnp.real(x), fnp.imag(x)], axis=-1), KEEP,
         "ViewAsRealBackward0", method=False, check=_complex_build.check_view_as_real),

@@ -385,6 +385,16 @@ def test_errors(case):
     assert_same_error(case)
 
 
+@pytest.mark.parametrize("imag", ["x.imag", "L.imag(x)", "(x * 2).imag", "L.imag(L.arange(3))"])
+def test_imag_of_a_real_tensor_is_refused(imag):
+    """Found by the random complex programs: compat gave zeros (and an ImagBackward0
+    node) for the imaginary part of a real tensor, which PyTorch refuses."""
+    def case(L):
+        x = L.tensor([1.0, -2.0], dtype=L.float64, requires_grad=True)
+        return eval(imag)
+    assert_same_error(case)
+
+
 def test_complex_scalar_error_names_the_dtype():
     def case(L):
         z = L.tensor(1 + 1j, dtype=L.complex128, requires_grad=True)
