@@ -3,7 +3,12 @@
 softmax, log_softmax, cross_entropy, dropout in eval) whose weights are new leaves,
 in-place operations on tensors and their views, detach and clone, no_grad blocks, hooks,
 retain_grad and backward passes (once, or twice with retain_graph), then maybe two steps
-of an optimizer over the leaves, as the text of ``def program(torch)``.
+of an optimizer over the leaves, as the text of ``def program(torch)`` (torch_programs).
+Three more kinds: complex_programs (complex leaves and complex values of real ones, their
+arithmetic, parts, views and products, and the backward of a real scalar of them),
+higher_order_programs (autograd.grad(create_graph=True), then the derivatives of a scalar
+of the gradients) and nn_training_programs (Embedding, Conv1d, BatchNorm1d, LayerNorm and
+Linear modules after manual_seed, trained for a few steps by SGD or Adam).
 
 The text is run with ``torch`` bound to compat and to PyTorch (tests/compat/
 compat_harness.py compares what each returns or raises). Programs are not kept valid:
@@ -479,7 +484,8 @@ def _complex_matmul(b):
     x = b.small(lambda v: len(v.shape) == 2)
     if x is None:
         return
-    y = b.small(lambda v: v.shape == x.shape)
+    # (complex @ real is an error in both)
+    y = b.small(lambda v: v.shape == x.shape and v.is_complex == x.is_complex)
     transpose = b.draw(st.sampled_from([".t()", ".transpose(0, 1)", ".mT", ".mH"]))
     return b.emit(f"{x.name} @ {y.name}{transpose}", (x.shape[0], x.shape[0]),
                   x.is_complex or y.is_complex, x.bound * y.bound * x.shape[1])
@@ -598,7 +604,9 @@ def higher_order_programs(draw, min_steps=2, max_steps=8):
 
 # Normalisations' eps 0.1: at the default eps, a channel of equal values (after a relu)
 # amplifies rounding noise by eps ** -1.5 (see layer_norm above).
-ACTIVATIONS = ("torch.nn.Tanh()", "torch.nn.ReLU()", "torch.nn.Sigmoid()")
+# Smooth activations: a normalised channel of equal values is 0 in compat and rounding noise
+# (1e-17, of either sign) in PyTorch's batch_norm, on which side of relu's kink it falls.
+ACTIVATIONS = ("torch.nn.Tanh()", "torch.nn.SiLU()", "torch.nn.Sigmoid()")
 NN_OPTIMIZERS = ("SGD({p}, lr=0.1, momentum=0.9)", "SGD({p}, lr=0.05, momentum=0.5, nesterov=True)",
                  "Adam({p}, lr=0.05, eps=1e-3)", "Adam({p}, lr=0.05, eps=1e-3, weight_decay=0.01)")
 
