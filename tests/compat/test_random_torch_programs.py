@@ -387,3 +387,26 @@ def test_input_of_roll_updated_in_place_before_a_second_order_backward(create_gr
         (g,) = torch.autograd.grad((rolled * rolled).sum(), [x], create_graph=create_graph)
         return g
     check(case, grad_fn_names=False)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "PyTorch's autograd.grad fills (accumulates into) the .grad of the non-leaf tensors "
+    "that retain_grad() on its way, as backward does; compat's leaves them None: "
+    "compat/_tape.py _Visit.reached keeps only the wanted nodes' cotangents when "
+    "autograd.grad names inputs, and compat/_graph.py grad() stores no retained .grad"))
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_autograd_grad_fills_retained_gradients(create_graph):
+    """Found by the random complex programs (``v0 = x0.conj()``, ``v0.retain_grad()``,
+    autograd.grad(create_graph=True), then a backward: PyTorch's v0.grad held both)."""
+    def case(torch):
+        x = _double(torch)
+        y = x * 2.0
+        y.retain_grad()
+        z = y.sin()
+        z.retain_grad()
+        first = torch.autograd.grad((z * z).sum(), [x], create_graph=create_graph,
+                                    retain_graph=True)
+        retained = [y.grad, z.grad]
+        second = torch.autograd.grad((z * z).sum(), [y])
+        return first, second, retained, [y.grad, z.grad]
+    check(case, grad_fn_names=False)

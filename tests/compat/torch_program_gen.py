@@ -376,9 +376,12 @@ _LARGEST = 1e3
 
 
 class _ComplexBuilder:
-    def __init__(self, draw, dtype):
+    def __init__(self, draw, dtype, second_order):
         self.draw = draw
         self.dtype = dtype
+        # For second derivatives: |z|'' has a pole at z = 0, so no complex value is
+        # taken the absolute value of near 0.
+        self.second_order = second_order
         self.real_dtype = PRECISIONS[dtype][0]
         self.lines = []
         self.values = []
@@ -459,6 +462,8 @@ def _complex_unary(b):
         return b.emit(f"({x.name} + {x.bound + 1.0!r}).angle()", x.shape, False, np.pi)
     if kind in ("real", "imag") and x.is_complex:
         return b.emit(f"{x.name}.{kind}", x.shape, False, x.bound)
+    if kind == "abs" and x.is_complex and b.second_order:
+        return b.emit(f"({x.name} + {x.bound + 1.0!r}).abs()", x.shape, False, 2 * x.bound + 1)
     if kind == "abs":
         return b.emit(f"{x.name}.abs()", x.shape, False, x.bound)
     if kind == "conj":
@@ -537,9 +542,11 @@ COMPLEX_LOSSES = ("{v}.abs().sum()", "({v} * {v}.conj()).real.sum()",
 @st.composite
 def complex_programs(draw, min_steps=2, max_steps=8):
     """Complex leaves (and real ones), complex operations, and the backward of a real
-    scalar of the last value: values, .grad of every leaf and of retained results."""
+    scalar of the last value (or of its gradients' squared magnitudes, for second
+    derivatives): values, .grad of every leaf and of retained results."""
     dtype = draw(st.sampled_from(sorted(PRECISIONS)))
-    b = _ComplexBuilder(draw, dtype)
+    second_order = draw(st.booleans())
+    b = _ComplexBuilder(draw, dtype, second_order)
     shape = draw(hnp.array_shapes(min_dims=1, max_dims=2, min_side=1, max_side=3))
     b.leaf(shape, True)
     for _ in range(draw(st.integers(0, 2))):
@@ -547,15 +554,25 @@ def complex_programs(draw, min_steps=2, max_steps=8):
     for _ in range(draw(st.integers(min_steps, max_steps))):
         draw(st.sampled_from(COMPLEX_OPERATIONS))(b)
     last = b.values[-1]
-    if last.name != b.leaves[-1].name and draw(st.booleans()):
+    # (Retained gradients after a backward only: PyTorch's autograd.grad fills them too,
+    # compat's does not, a strict xfail in test_random_torch_programs.py.)
+    if last.name != b.leaves[-1].name and not second_order and draw(st.booleans()):
         b.lines.append(f"{last.name}.retain_grad()")
-    loss = draw(st.sampled_from(COMPLEX_LOSSES)) if last.is_complex else "({v} * {v}).sum()"
+    losses = COMPLEX_LOSSES[1:] if second_order else COMPLEX_LOSSES  # (not |z| there)
+    loss = draw(st.sampled_from(losses)) if last.is_complex else "({v} * {v}).sum()"
     b.lines.append(f"out = {loss.format(v=last.name)}")
-    b.lines.append("out.backward()")
+    if second_order:
+        leaves = "[" + ", ".join(v.name for v in b.leaves) + "]"
+        b.lines += [f"first = torch.autograd.grad(out, {leaves}, create_graph=True, "
+                    "allow_unused=True)",
+                    "second = sum((g * g.conj()).real.sum() for g in first if g is not None)",
+                    "second.backward()"]
+    else:
+        b.lines += ["out.backward()", "first = None"]
     every = ", ".join(v.name for v in b.values)
     b.lines.append(f"values = [{every}]")
     b.lines.append("grads = [v.grad if v.is_leaf or v.retains_grad else None for v in values]")
-    b.lines.append("return {'values': values, 'grads': grads, 'out': out}")
+    b.lines.append("return {'values': values, 'grads': grads, 'out': out, 'first': first}")
     return TorchProgram(tuple(b.lines), PRECISIONS[dtype][1])
 
 
