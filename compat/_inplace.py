@@ -346,19 +346,10 @@ def _fill_value(value):
     return value
 
 
-def _overwritten(t):
-    """What funcgrad computes with for `t`, whose every element an update writes over:
-    recorded, through sign (a primitive of zero slope), its values' gradient is a
-    symbolic zero, a constant even under create_graph, as PyTorch's zeros_like(grad)
-    (through `t` itself it would be where(mask, 0, grad), which requires grad)."""
-    values = engine(t)
-    return fnp.sign(values) if values is not t._data else values
-
-
 def _filled(t, value, label, edges):
     """Every element set to `value` (the old values get a zero gradient)."""
     full_mask = np.ones(t._data.shape, np.bool_)
-    return wrap(fnp.where(full_mask, operand(value, t.dtype), _overwritten(t)), label, edges)
+    return wrap(fnp.where(full_mask, operand(value, t.dtype), engine(t)), label, edges)
 
 
 def _fill_op(t, value):
@@ -392,7 +383,7 @@ def _copy_op(t, src):
     value = operand(src, t.dtype)
     if src._data.shape != shape:
         value = fnp.broadcast_to(value, shape)
-    out = fnp.where(np.ones(shape, np.bool_), value, _overwritten(t))
+    out = fnp.where(np.ones(shape, np.bool_), value, engine(t))
     return wrap(out, "CopyBackwards", (t, src))
 
 

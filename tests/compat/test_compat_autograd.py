@@ -457,39 +457,3 @@ def test_node_names_of_the_nodes_torch_writes_in_cpp():
         return [a.grad_fn.name(), a.grad_fn.next_functions[0][0].name(),
                 (x * 1).grad_fn.next_functions[0][0].name(), (x * 1).grad_fn.name()]
     assert names(compat) == names(torch)
-
-
-@pytest.mark.parametrize("update", ["y.zero_()", "y.fill_(1.5)", "y.fill_(w[0])",
-                                    "y.copy_(w)", "y[:] = w", "y = torch.fill(y, 1.5)"])
-def test_gradient_through_an_overwriting_update_is_a_constant(update):
-    """Found by the random higher-order programs (``v0.zero_()`` of ``x0 + 0.5``, then a
-    second autograd.grad): PyTorch's ZeroBackward0, FillBackward and CopyBackwards give the
-    overwritten values a constant zeros_like(grad), so a gradient that only passes there
-    does not require grad and a second autograd.grad through it raises; compat's
-    where(mask, 0, grad) was recorded under create_graph, gave it a grad_fn, and gave a
-    second derivative (zeros) where PyTorch raises."""
-    def case(torch):
-        x = torch.tensor([0.5, -1.25], dtype=torch.float64, requires_grad=True)
-        w = torch.tensor([2.0, 3.0], dtype=torch.float64, requires_grad=True)
-        scope = {"torch": torch, "y": x * 2.0, "w": w}
-        exec(update, scope)
-        y = scope["y"]
-        g = torch.autograd.grad((y.sin() ** 2).sum(), [x, w], create_graph=True,
-                                allow_unused=True)
-        return g, torch.autograd.grad((g[0] * g[0]).sum(), [x])
-    check(case, grad_fn_names=False)
-
-
-@pytest.mark.parametrize("update", ["y.zero_()", "y.fill_(w[0])", "y.copy_(w)"])
-def test_gradient_through_an_overwriting_update_and_a_use_before_it(update):
-    """The old values' zero gradient adds to the gradient of their use before the update,
-    which is recorded under create_graph in both libraries."""
-    def case(torch):
-        x = torch.tensor([0.5, -1.25], dtype=torch.float64, requires_grad=True)
-        w = torch.tensor([2.0, 3.0], dtype=torch.float64, requires_grad=True)
-        y = x * x
-        before = (y * 3.0).sum()
-        exec(update)
-        g = torch.autograd.grad(before + (y.sin() ** 2).sum(), [x, w], create_graph=True)
-        return g, torch.autograd.grad((g[0] * g[0]).sum() + g[1].sum(), [x, w])
-    check(case, grad_fn_names=False)

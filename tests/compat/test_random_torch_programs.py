@@ -367,6 +367,26 @@ def test_version_counter_error_text():
     check(case, messages=True)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "compat's fill_/zero_/copy_/setitem give the overwritten values' zero gradient as "
+    "where(mask, 0, g) (compat/_inplace.py _filled and _copy_op), recorded under "
+    "create_graph, so that gradient requires grad; PyTorch's ZeroBackward0, FillBackward "
+    "and CopyBackwards give a constant zeros_like(g), and a second autograd.grad through "
+    "it alone raises"))
+@pytest.mark.parametrize("update", ["y.zero_()", "y.fill_(1.5)", "y.copy_(w)", "y[:] = w"])
+def test_gradient_through_an_overwriting_update_is_a_constant(update):
+    """Found by the random higher-order programs (``v0.zero_()`` of ``x0 + 0.5``, then a
+    second autograd.grad): the values agree (zeros); requires_grad of the first gradient
+    does not, so PyTorch refuses the second derivative where compat gives zeros."""
+    def case(torch):
+        x = _double(torch)
+        w = torch.tensor([2.0, 3.0], dtype=torch.float64)
+        y = x * 2.0
+        exec(update)
+        (g,) = torch.autograd.grad((y.sin() ** 2).sum(), [x], create_graph=True)
+        return g, torch.autograd.grad((g * g).sum(), [x])
+    check(case, grad_fn_names=False)
+
 
 _REPLAY_CHECKS_EVERY_INPUT = pytest.mark.xfail(strict=True, reason=(
     "under create_graph compat/_tape.py (_Visit.reached) replays a node's VJP from its "

@@ -580,8 +580,9 @@ def complex_programs(draw, min_steps=2, max_steps=8):
 
 # The real operations whose derivatives are differentiable again (and views: their
 # backward rules are recorded under create_graph). No in-place updates: compat's replay of
-# a recorded rule under create_graph refuses any input updated since, even one the rule
-# does not read (roll's; a strict xfail in test_random_torch_programs.py).
+# a recorded rule under create_graph refuses any input updated since (roll's, which
+# PyTorch does not save), and its gradient through an overwrite (zero_, copy_) requires
+# grad where PyTorch's does not (both strict xfails in test_random_torch_programs.py).
 HIGHER_ORDER_OPERATIONS = (_unary, _unary, _binary, _binary, _reduce, _reordering,
                            _combining, _view, _detach, _functional)
 
