@@ -367,24 +367,33 @@ def test_version_counter_error_text():
     check(case, messages=True)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "compat's fill_/zero_/copy_/setitem give the overwritten values' zero gradient as "
-    "where(mask, 0, g) (compat/_inplace.py _filled and _copy_op), recorded under "
-    "create_graph, so that gradient requires grad; PyTorch's ZeroBackward0, FillBackward "
-    "and CopyBackwards give a constant zeros_like(g), and a second autograd.grad through "
-    "it alone raises"))
-@pytest.mark.parametrize("update", ["y.zero_()", "y.fill_(1.5)", "y.copy_(w)", "y[:] = w"])
-def test_gradient_through_an_overwriting_update_is_a_constant(update):
+_ZERO_IS_SYMBOLIC = pytest.mark.xfail(strict=True, reason=(
+    "compat's gradient through a zero part is funcgrad's symbolic zero, which skips the "
+    "rules before it; PyTorch's is a zeros tensor that those rules multiply: under "
+    "create_graph compat's gradient requires grad where PyTorch's does not (an "
+    "overwrite's where(mask, 0, grad), compat/_inplace.py _filled and _copy_op, is "
+    "recorded; PyTorch's ZeroBackward0/FillBackward/CopyBackwards give a constant), and "
+    "not where PyTorch's does (after a zero-slope rule, a rule with a factor of the "
+    "inputs, sin's cos(x), records the product in PyTorch)"))
+_OVERWRITES = ("y.zero_()", "y.fill_(1.5)", "y.copy_(w)", "y[:] = w")
+_ZERO_SLOPES = ("y = y.angle()", "y = y.sign()", "y = y.floor()")
+
+
+@pytest.mark.parametrize("before, update", [
+    pytest.param(before, update, marks=_ZERO_IS_SYMBOLIC)
+    if (before == "x * 2.0") == (update in _OVERWRITES) else (before, update)
+    for before in ("x * 2.0", "x.sin()") for update in _OVERWRITES + _ZERO_SLOPES])
+def test_requires_grad_of_a_gradient_through_a_zero_part(before, update):
     """Found by the random higher-order programs (``v0.zero_()`` of ``x0 + 0.5``, then a
-    second autograd.grad): the values agree (zeros); requires_grad of the first gradient
-    does not, so PyTorch refuses the second derivative where compat gives zeros."""
+    second autograd.grad: PyTorch raised, compat gave zeros) and complex ones (a real
+    value's angle after an abs: compat raised). The values agree (zeros); whether a
+    second derivative can be taken through them does not."""
     def case(torch):
         x = _double(torch)
-        w = torch.tensor([2.0, 3.0], dtype=torch.float64)
-        y = x * 2.0
-        exec(update)
-        (g,) = torch.autograd.grad((y.sin() ** 2).sum(), [x], create_graph=True)
-        return g, torch.autograd.grad((g * g).sum(), [x])
+        scope = {"torch": torch, "x": x, "w": torch.tensor([2.0, 3.0], dtype=torch.float64)}
+        exec(f"y = {before}\n{update}", scope)
+        (g,) = torch.autograd.grad((scope["y"].sin() ** 2).sum(), [x], create_graph=True)
+        return g.requires_grad, g
     check(case, grad_fn_names=False)
 
 
