@@ -389,7 +389,11 @@ class _ComplexBuilder:
         self.names = (f"v{i}" for i in itertools.count())
 
     def entries(self, shape, low=-1.5, high=1.5):
-        return self.draw(hnp.arrays(np.float64, shape, elements=floats(low, high))).tolist()
+        # (no number subnormal in the program's precision: |z|'s gradient z / |z| is NaN
+        # there in both libraries, and compat's NumPy warns)
+        precision = np.dtype(self.real_dtype).type
+        return self.draw(hnp.arrays(np.float64, shape, elements=floats(
+            low, high, dtype=precision))).tolist()
 
     def leaf(self, shape, is_complex):
         name = f"x{len(self.leaves)}"
@@ -681,7 +685,8 @@ class _NetBuilder:
 def nn_training_programs(draw, min_layers=1, max_layers=5):
     """Modules after torch.manual_seed (PyTorch's initial weights), in training mode, a
     loss, and two or three optimizer steps: the losses, the parameters, their .grad and the
-    buffers (BatchNorm's running statistics) after the steps."""
+    buffers (BatchNorm's running statistics) after the steps, and the model's output in
+    eval mode."""
     b = _NetBuilder(draw)
     batch = draw(st.integers(2, 4))
     lines = [f"torch.manual_seed({draw(st.integers(0, 2 ** 16))})"]
@@ -724,7 +729,11 @@ def nn_training_programs(draw, min_layers=1, max_layers=5):
     lines += ["    " + line for line in b.forward]
     lines += [f"    loss = {loss}", "    loss.backward()", "    optimizer.step()",
               "    losses.append(loss.detach())",
-              "return {'losses': losses, 'parameters': dict(model.named_parameters()),",
+              # the trained model in eval mode (BatchNorm: its running statistics)
+              "model.eval()", "h = x"]
+    lines += b.forward
+    lines += ["return {'losses': losses, 'evaluated': h,",
+              "        'parameters': dict(model.named_parameters()),",
               "        'grads': [p.grad for p in model.parameters()],",
               "        'buffers': dict(model.named_buffers())}"]
     return TorchProgram(tuple(lines), 1e-10)
