@@ -632,8 +632,11 @@ def higher_order_programs(draw, min_steps=2, max_steps=8):
 # Smooth activations: a normalised channel of equal values is 0 in compat and rounding noise
 # (1e-17, of either sign) in PyTorch's batch_norm, on which side of relu's kink it falls.
 ACTIVATIONS = ("torch.nn.Tanh()", "torch.nn.SiLU()", "torch.nn.Sigmoid()")
-NN_OPTIMIZERS = ("SGD({p}, lr=0.1, momentum=0.9)", "SGD({p}, lr=0.05, momentum=0.5, nesterov=True)",
-                 "Adam({p}, lr=0.05, eps=1e-3)", "Adam({p}, lr=0.05, eps=1e-3, weight_decay=0.01)")
+NN_OPTIMIZERS = ("SGD({p}, lr=0.1, momentum=0.9)",
+                 "SGD({p}, lr=0.05, momentum=0.5, nesterov=True, weight_decay=0.01)",
+                 "Adam({p}, lr=0.05, eps=1e-3)",
+                 "Adam({p}, lr=0.05, eps=1e-3, weight_decay=0.01, amsgrad=True)",
+                 "AdamW({p}, lr=0.05, eps=1e-3)")
 
 
 class _NetBuilder:
@@ -659,13 +662,18 @@ class _NetBuilder:
         if kind == "conv" and len(rest) == 2:
             channels, length = rest
             out, padding = self.draw(st.integers(1, 3)), self.draw(st.integers(0, 1))
-            kernel = self.draw(st.integers(1, length + 2 * padding))
+            stride, dilation = self.draw(st.integers(1, 2)), self.draw(st.integers(1, 2))
+            span = length + 2 * padding  # the kernel's reach, (kernel - 1) * dilation + 1
+            kernel = self.draw(st.integers(1, (span - 1) // dilation + 1))
             bias = self.draw(st.booleans())
-            self.module(f"Conv1d({channels}, {out}, {kernel}, padding={padding}, bias={bias})")
-            self.shape = (batch, out, length + 2 * padding - kernel + 1)
+            self.module(f"Conv1d({channels}, {out}, {kernel}, stride={stride}, "
+                        f"padding={padding}, dilation={dilation}, bias={bias})")
+            self.shape = (batch, out, (span - (kernel - 1) * dilation - 1) // stride + 1)
         elif kind == "batch_norm":
             affine = self.draw(st.booleans())
-            self.module(f"BatchNorm1d({rest[0]}, eps=0.1, momentum=0.3, affine={affine})")
+            momentum = self.draw(st.sampled_from([0.3, None]))  # None: a cumulative average
+            self.module(f"BatchNorm1d({rest[0]}, eps=0.1, momentum={momentum}, "
+                        f"affine={affine})")
         elif kind == "layer_norm":
             self.module(f"LayerNorm({rest[-1]}, eps=0.1)")
         elif kind == "activation":
@@ -697,7 +705,8 @@ def nn_training_programs(draw, min_layers=1, max_layers=5):
         indices = draw(hnp.arrays(np.int64, (batch, length),
                                   elements=st.integers(0, words - 1))).tolist()
         lines.append(f"x = torch.tensor({indices!r})")
-        b.module(f"Embedding({words}, {width})")
+        padding = draw(st.sampled_from(["", ", padding_idx=0"]))  # (row 0: no gradient)
+        b.module(f"Embedding({words}, {width}{padding})")
         b.forward.append("h = h.transpose(1, 2)")
         b.shape = (batch, width, length)
     else:
