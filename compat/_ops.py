@@ -263,7 +263,17 @@ def div(input, other, *, rounding_mode=None):
     dtype = result_type(input, other)
     if dtype.category < _float:
         dtype = DEFAULTS.float
+    if _recording(other):
+        # PyTorch saves the numerator for the denominator's gradient (funcgrad's rule reads
+        # the quotient instead): its version is checked before backward, as PyTorch's.
+        out = elementwise(fnp.true_divide, operand(input, dtype), operand(other, dtype))
+        return wrap(out, "DivBackward0", (input, other), frees=True, saves_inputs=True)
     return _binary(fnp.true_divide, "DivBackward0", input, other, dtype, frees=True)
+
+
+def _recording(x):
+    """Whether `x` is a tensor whose history an operation on it records."""
+    return STATE.enabled and isinstance(x, Tensor) and x._box is not None
 
 
 def refuse_integer_zero_divisor(dtype, divisor):
