@@ -406,7 +406,8 @@ def abs(input):
         return make(input._data.copy())
     value = engine(input)
     if input._data.dtype.kind == "c":  # the modulus (sign(z) is z / |z|)
-        return wrap(fnp.absolute(value), "AbsBackward0", (input,))
+        # (PyTorch's node saves the input, where funcgrad's rule keeps z / |z|)
+        return wrap(fnp.absolute(value), "AbsBackward0", (input,), saves_inputs=True)
     return wrap(_fused.abs_p(value), "AbsBackward0", (input,))
 
 

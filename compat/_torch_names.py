@@ -1510,8 +1510,9 @@ COMPLEX = [
     Row("view_as_real", lambda x: fnp.stack([fnp.real(x), fnp.imag(x)], axis=-1), KEEP,
         "ViewAsRealBackward0", method=False, check=_complex_build.check_view_as_real),
     # complex tensors from real ones (copies: compat's view_as_complex is not a view)
+    # (PyTorch's node saves both parts, though its gradient reads neither)
     Row("complex", _complex_build.complex_from_parts, KEEP, "ComplexBackward0", method=False,
-        check=_complex_build.check_parts),
+        check=_complex_build.check_parts, saves_inputs=True),
     Row("polar", _complex_build.polar, KEEP, "PolarBackward0", method=False,
         check=_complex_build.check_parts),
     Row("view_as_complex", _complex_build.view_as_complex, KEEP, "ViewAsComplexBackward0",

@@ -76,6 +76,28 @@ def test_view_as_complex_strides_of_length_one_dims_and_storage_offset(pairs):
     check(case, messages=True)
 
 
+@pytest.mark.parametrize("build", [
+    "complex",
+    pytest.param("polar", marks=pytest.mark.xfail(strict=True, reason=(
+        "PyTorch's PolarBackward0 saves its result (its gradient is of the result's "
+        "sgn), so an update of abs or angle in place after it is no error; compat's rule "
+        "keeps abs and angle, and refuses the update (and does not refuse one of the "
+        "result)")))])
+@pytest.mark.parametrize("updated", ["first", "second", "result"])
+def test_saved_tensors_of_complex_and_polar(build, updated):
+    """Found by the random complex programs (``torch.complex(v0, v0)``, then
+    ``v0.mul_(-1)``): PyTorch's ComplexBackward0 saves both parts, so a backward after
+    an update of either in place raises; compat's saved neither."""
+    def case(L):
+        x = L.tensor([0.5, 1.25], dtype=L.float64, requires_grad=True)
+        first, second = x * 2.0, x * 3.0
+        result = getattr(L, build)(first, second)
+        {"first": first, "second": second, "result": result}[updated].mul_(-1)
+        result.abs().sum().backward()
+        return x.grad
+    check(case)
+
+
 def test_half_precision_is_refused_for_want_of_complex32():
     with pytest.raises(TypeError, match="complex32"):
         compat.view_as_complex(compat.ones(3, 2, dtype=compat.float16))

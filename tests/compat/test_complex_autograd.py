@@ -395,6 +395,21 @@ def test_imag_of_a_real_tensor_is_refused(imag):
     assert_same_error(case)
 
 
+@pytest.mark.parametrize("operation", ["abs", "sgn", "angle", "exp"])
+def test_update_of_an_input_saved_for_backward(operation):
+    """Found by the random complex programs (``v1 = v0.abs()``, then ``v0.mul_(-1)``):
+    PyTorch's AbsBackward0 saves its complex input, and refuses a backward after the
+    input's update in place; compat's did not (its rule keeps z / |z|)."""
+    def case(L):
+        x = L.tensor([0.5 + 1j, -1.0], dtype=L.complex128, requires_grad=True)
+        v = x * 2.0
+        out = getattr(v, operation)()
+        v.mul_(-1)
+        out.abs().sum().backward()
+        return x.grad
+    check(case)
+
+
 def test_complex_scalar_error_names_the_dtype():
     def case(L):
         z = L.tensor(1 + 1j, dtype=L.complex128, requires_grad=True)
