@@ -366,6 +366,7 @@ class _Number:
     # PyTorch's conj sets a lazy bit, which views keep, and refuses view_as_real of such a
     # tensor; compat conjugates at once (docs/guide-compat.md): none is viewed as real.
     conjugated: bool = False
+    storage: str = ""  # the value whose memory it views, in PyTorch (its own if "")
 
 
 # Complex dtypes and the real dtype of the same precision; the float32 programs compare at
@@ -386,6 +387,9 @@ class _ComplexBuilder:
         self.lines = []
         self.values = []
         self.leaves = []
+        # Storages not to update in place: compat's copies of them would keep the old
+        # values, or compat saves them where PyTorch does not (polar's angle).
+        self.frozen = set()
         self.names = (f"v{i}" for i in itertools.count())
 
     def entries(self, shape, low=-1.5, high=1.5):
@@ -413,8 +417,15 @@ class _ComplexBuilder:
         choices = [v for v in self.values if accept(v)]
         return self.draw(st.sampled_from(choices)) if choices else None
 
-    def emit(self, expression, shape, is_complex, bound, conjugated=False):
-        value = _Number(next(self.names), tuple(shape), is_complex, bound, conjugated)
+    def emit(self, expression, shape, is_complex, bound, conjugated=False, view_of=None,
+             copied=False):
+        """A new value; `view_of` the value it views in PyTorch, which compat `copied`
+        (conj, view_as_real, view_as_complex: docs/guide-compat.md), so that neither is
+        updated in place after (the copy would keep the old values)."""
+        storage = (view_of.storage or view_of.name) if view_of is not None else ""
+        if copied:
+            self.frozen.add(storage)
+        value = _Number(next(self.names), tuple(shape), is_complex, bound, conjugated, storage)
         self.lines.append(f"{value.name} = {expression}")
         self.values.append(value)
         return value
@@ -437,6 +448,7 @@ def _complex_of_reals(b):
         return b.emit(f"torch.complex({x.name}, {y.name})", x.shape, True, x.bound + y.bound)
     # A positive radius: PyTorch leaves polar undefined at a negative one (its gradient
     # there has the wrong sign) and its gradient at 0 is 0, where the radius's is e^(i angle).
+    b.frozen.add(y.storage or y.name)  # (a strict xfail in test_compat_complex_build.py)
     return b.emit(f"torch.polar({x.name}.abs() + 0.5, {y.name})", x.shape, True, x.bound + 0.5)
 
 
@@ -469,14 +481,14 @@ def _complex_unary(b):
     if kind == "angle":  # shifted to the right half-plane, away from the branch point 0
         return b.emit(f"({x.name} + {x.bound + 1.0!r}).angle()", x.shape, False, np.pi)
     if kind in ("real", "imag") and x.is_complex:
-        return b.emit(f"{x.name}.{kind}", x.shape, False, x.bound)
+        return b.emit(f"{x.name}.{kind}", x.shape, False, x.bound, view_of=x)
     if kind == "abs" and x.is_complex and b.second_order:
         return b.emit(f"({x.name} + {x.bound + 1.0!r}).abs()", x.shape, False, 2 * x.bound + 1)
     if kind == "abs":
         return b.emit(f"{x.name}.abs()", x.shape, False, x.bound)
     if kind == "conj":
         return b.emit(f"{x.name}.conj()", x.shape, x.is_complex, x.bound,
-                      x.is_complex and not x.conjugated)
+                      x.is_complex and not x.conjugated, view_of=x, copied=x.is_complex)
     return b.emit(f"-{x.name}", x.shape, x.is_complex, x.bound)
 
 
@@ -510,14 +522,15 @@ def _complex_reshape(b):
     kind = b.draw(st.sampled_from(["flat", "view", "transpose", "rows"]))
     if kind == "transpose" and len(x.shape) == 2:
         return b.emit(f"{x.name}.transpose(0, 1)", x.shape[::-1], x.is_complex, x.bound,
-                      x.conjugated)
+                      x.conjugated, view_of=x)
     # (A reshape that copies resolves the bit: the generator counts it as kept.)
     if kind == "rows" and size % 2 == 0:
         return b.emit(f"{x.name}.reshape(2, {size // 2})", (2, size // 2), x.is_complex,
-                      x.bound, x.conjugated)
+                      x.bound, x.conjugated, view_of=x)
     # view(-1) of a transposed value is an error in both libraries
     method = "view" if kind == "view" else "reshape"
-    return b.emit(f"{x.name}.{method}(-1)", (size,), x.is_complex, x.bound, x.conjugated)
+    return b.emit(f"{x.name}.{method}(-1)", (size,), x.is_complex, x.bound, x.conjugated,
+                  view_of=x)
 
 
 def _complex_real_view(b):
@@ -526,7 +539,8 @@ def _complex_real_view(b):
     if b.draw(st.booleans()):
         x = b.pick(lambda v: v.is_complex and not v.conjugated)
         if x is not None:
-            return b.emit(f"torch.view_as_real({x.name})", x.shape + (2,), False, x.bound)
+            return b.emit(f"torch.view_as_real({x.name})", x.shape + (2,), False, x.bound,
+                          view_of=x, copied=True)
     x = b.pick(lambda v: not v.is_complex and v.shape[-1] == 2 and len(v.shape) >= 2)
     if x is None:
         x = b.pick(lambda v: not v.is_complex)
@@ -535,13 +549,27 @@ def _complex_real_view(b):
         pair = f"torch.stack([{x.name}, {x.name} * 0.5], dim=-1)"
     else:
         pair = x.name
-    return b.emit(f"torch.view_as_complex({pair})", x.shape[:-1] if pair == x.name
-                  else x.shape, True, x.bound)
+    if pair != x.name:  # (of a new stack)
+        return b.emit(f"torch.view_as_complex({pair})", x.shape, True, x.bound)
+    return b.emit(f"torch.view_as_complex({pair})", x.shape[:-1], True, x.bound, view_of=x,
+                  copied=True)
+
+
+def _complex_in_place(b):
+    """An update in place that keeps the magnitudes' bound, of a value that is not a leaf
+    (a view of one too: an error in both, as an update of a value a rule saved)."""
+    x = b.pick(lambda v: v not in b.leaves and (v.storage or v.name) not in b.frozen)
+    if x is None:
+        return
+    updates = ["mul_(-1)", "div_(2)", "neg_()"]
+    if x.is_complex:  # (a real value's mul_ by a complex number is an error in both)
+        updates += ["mul_(0.5j)", "conj_physical_()"]
+    b.lines.append(f"{x.name}.{b.draw(st.sampled_from(updates))}")
 
 
 COMPLEX_OPERATIONS = (_complex_of_reals, _complex_arithmetic, _complex_arithmetic,
                       _complex_unary, _complex_unary, _complex_reduce, _complex_matmul,
-                      _complex_reshape, _complex_real_view)
+                      _complex_reshape, _complex_real_view, _complex_in_place)
 # A real scalar of the last value (complex: |z| summed, |z|^2 summed, or a mix of its parts).
 COMPLEX_LOSSES = ("{v}.abs().sum()", "({v} * {v}.conj()).real.sum()",
                   "({v}.real * 0.5 + {v}.imag ** 2).sum()")
