@@ -448,8 +448,13 @@ def _complex_of_reals(b):
         return b.emit(f"torch.complex({x.name}, {y.name})", x.shape, True, x.bound + y.bound)
     # A positive radius: PyTorch leaves polar undefined at a negative one (its gradient
     # there has the wrong sign) and its gradient at 0 is 0, where the radius's is e^(i angle).
-    b.frozen.add(y.storage or y.name)  # (a strict xfail in test_compat_complex_build.py)
-    return b.emit(f"torch.polar({x.name}.abs() + 0.5, {y.name})", x.shape, True, x.bound + 0.5)
+    # (compat saves its angle where PyTorch saves its result: neither is updated in place,
+    # a strict xfail in test_compat_complex_build.py)
+    b.frozen.add(y.storage or y.name)
+    result = b.emit(f"torch.polar({x.name}.abs() + 0.5, {y.name})", x.shape, True,
+                    x.bound + 0.5)
+    b.frozen.add(result.name)
+    return result
 
 
 def _complex_arithmetic(b):
@@ -512,6 +517,8 @@ def _complex_matmul(b):
     # (complex @ real is an error in both)
     y = b.small(lambda v: v.shape == x.shape and v.is_complex == x.is_complex)
     transpose = b.draw(st.sampled_from([".t()", ".transpose(0, 1)", ".mT", ".mH"]))
+    if transpose == ".mH":  # (a conjugate view in PyTorch, a copy in compat: see emit)
+        b.frozen.add(y.storage or y.name)
     return b.emit(f"{x.name} @ {y.name}{transpose}", (x.shape[0], x.shape[0]),
                   x.is_complex or y.is_complex, x.bound * y.bound * x.shape[1])
 
@@ -557,7 +564,11 @@ def _complex_real_view(b):
 
 def _complex_in_place(b):
     """An update in place that keeps the magnitudes' bound, of a value that is not a leaf
-    (a view of one too: an error in both, as an update of a value a rule saved)."""
+    (a view of one too: an error in both, as an update of a value a rule saved); none in
+    the programs of second derivatives (compat's replay of a rule under create_graph
+    refuses an update of any input: see HIGHER_ORDER_OPERATIONS)."""
+    if b.second_order:
+        return
     x = b.pick(lambda v: v not in b.leaves and (v.storage or v.name) not in b.frozen)
     if x is None:
         return
