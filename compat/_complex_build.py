@@ -61,6 +61,12 @@ def check_view_as_real(x):
         raise RuntimeError("view_as_real is only supported for complex tensors")
 
 
+def check_imag(x):
+    """PyTorch's imag is of complex tensors only (real's is of any)."""
+    if isinstance(x, Tensor) and not x.dtype.is_complex:
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+
 def check_view_as_complex(x):
     """PyTorch's conditions for reading pairs of floats as complex numbers in place."""
     if not isinstance(x, Tensor):
@@ -77,7 +83,10 @@ def check_view_as_complex(x):
     strides = x.stride()
     if strides[-1] != 1:
         raise RuntimeError("Tensor must have a last dimension with stride 1")
-    if any(stride % 2 for stride in strides[:-1]):
+    # (A dim of one element is never stepped along: its stride is free.)
+    if any(stride % 2 for size, stride in zip(x.shape[:-1], strides[:-1]) if size != 1):
         raise RuntimeError("Tensor must have a stride divisible by 2 for all but last "
                            "dimension")
+    if x.storage_offset() % 2:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
     _refuse_half(dtype)

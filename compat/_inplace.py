@@ -117,9 +117,21 @@ def alias_of(t):
 
 def _read_from_base(view, base, flat):
     """`view`'s elements read from `base`'s history, `flat` (PyTorch's
-    AsStridedBackward0)."""
+    AsStridedBackward0); the real or imaginary parts of a complex base's, for its .real
+    and .imag."""
     positions = positions_in(view._data, base._data)
-    return wrap(fnp.getitem(flat, positions), "AsStridedBackward0", (base,))
+    values = fnp.getitem(flat, positions)
+    if view._data.dtype.kind != "c" and base._data.dtype.kind == "c":
+        values = fnp.imag(values) if _offset_in_element(view._data, base._data) \
+            else fnp.real(values)
+    return wrap(values, "AsStridedBackward0", (base,))
+
+
+def _offset_in_element(view, base):
+    """How many bytes into one of `base`'s elements `view` starts (an imaginary part's:
+    half a complex element)."""
+    start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    return start % base.itemsize
 
 
 def write(t, values, index=None, written=None):
@@ -276,11 +288,22 @@ def _assign_through_base(view, result, written=None):
         order = np.argsort(written.ravel(), kind="stable")
         positions = positions.ravel()[order]
         values = fnp.getitem(fnp.reshape(values, (-1,)), order)
-    placed = placed_at(values, positions, shape)
+    placed = _completed(view, base, placed_at(values, positions, shape), engine(old))
     updated = wrap(fnp.where(mask, placed, engine(old)), "CopySlices", (old, result))
     # PyTorch lists the base's history, then the update's other inputs.
     updated._box.node.edges = (edge(old),) + result._box.node.edges[1:]
     assign(base, updated, (old, result))
+
+
+def _completed(view, base, placed, old):
+    """`placed`, the new values of `view`'s elements at their places in `base`, as base's
+    elements: a .real or .imag view of a complex base writes one part of each, the other
+    part is the old one's."""
+    if view._data.dtype.kind == "c" or base._data.dtype.kind != "c":
+        return placed
+    if _offset_in_element(view._data, base._data):
+        return fnp.real(old) + placed * 1j
+    return placed + fnp.imag(old) * 1j
 
 
 def _rebase_views(base):

@@ -304,9 +304,10 @@ def memory_owner(array):
 
 def positions_in(view, base):
     """The flat (C order) index in `base` of each element of `view`, an array whose
-    elements are among base's (a view of it)."""
+    elements are among base's (a view of it), or are their real or imaginary parts."""
     itemsize = base.itemsize
     start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    start -= start % itemsize  # (the imaginary parts of a complex base: their elements)
     if base.flags.c_contiguous:  # the common case, with no sort (100x100 base: 43 -> 10 us)
         flat = np.arange(base.size)
         steps = tuple(stride // itemsize * flat.itemsize for stride in view.strides)

@@ -263,7 +263,17 @@ def div(input, other, *, rounding_mode=None):
     dtype = result_type(input, other)
     if dtype.category < _float:
         dtype = DEFAULTS.float
+    if _recording(other):
+        # PyTorch saves the numerator for the denominator's gradient (funcgrad's rule reads
+        # the quotient instead): its version is checked before backward, as PyTorch's.
+        out = elementwise(fnp.true_divide, operand(input, dtype), operand(other, dtype))
+        return wrap(out, "DivBackward0", (input, other), frees=True, saves_inputs=True)
     return _binary(fnp.true_divide, "DivBackward0", input, other, dtype, frees=True)
+
+
+def _recording(x):
+    """Whether `x` is a tensor whose history an operation on it records."""
+    return STATE.enabled and isinstance(x, Tensor) and x._box is not None
 
 
 def refuse_integer_zero_divisor(dtype, divisor):
@@ -396,7 +406,8 @@ def abs(input):
         return make(input._data.copy())
     value = engine(input)
     if input._data.dtype.kind == "c":  # the modulus (sign(z) is z / |z|)
-        return wrap(fnp.absolute(value), "AbsBackward0", (input,))
+        # (PyTorch's node saves the input, where funcgrad's rule keeps z / |z|)
+        return wrap(fnp.absolute(value), "AbsBackward0", (input,), saves_inputs=True)
     return wrap(_fused.abs_p(value), "AbsBackward0", (input,))
 
 

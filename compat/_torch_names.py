@@ -1505,13 +1505,14 @@ LEGACY_LINALG = [
 
 COMPLEX = [
     Row("real", _real, KEEP, method=False, view=True, passes_input=True),
-    Row("imag", fnp.imag, KEEP, method=False, view=True),
+    Row("imag", fnp.imag, KEEP, method=False, view=True, check=_complex_build.check_imag),
     Row("angle", _angle, FLOAT, saves_inputs=True),
     Row("view_as_real", lambda x: fnp.stack([fnp.real(x), fnp.imag(x)], axis=-1), KEEP,
         "ViewAsRealBackward0", method=False, check=_complex_build.check_view_as_real),
     # complex tensors from real ones (copies: compat's view_as_complex is not a view)
+    # (PyTorch's node saves both parts, though its gradient reads neither)
     Row("complex", _complex_build.complex_from_parts, KEEP, "ComplexBackward0", method=False,
-        check=_complex_build.check_parts),
+        check=_complex_build.check_parts, saves_inputs=True),
     Row("polar", _complex_build.polar, KEEP, "PolarBackward0", method=False,
         check=_complex_build.check_parts),
     Row("view_as_complex", _complex_build.view_as_complex, KEEP, "ViewAsComplexBackward0",

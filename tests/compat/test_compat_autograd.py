@@ -298,6 +298,45 @@ def test_version_counter_checks_like_torch(statements):
 
 
 @pytest.mark.parametrize("statements", [
+    "b = a / (x * 2 + 1); a.add_(1)", "b = a / (x * x + 1); a.mul_(-1)",
+    "c = x * 2 + 1; b = a / c; c.add_(1)", "b = a / torch.full((1, 3), 2.0); a.add_(1)",
+    "b = a / (x.exp() + 1); b.mul_(2)", "b = a / x.detach().exp(); a.add_(1)",
+    "b = a.div(x * 2 + 1); a.add_(1)", "b = torch.true_divide(a, x + 1); a.add_(1)",
+    "c = a * 1j; b = c / (x * 1j + 1); c.add_(1)", "b = 2.0 / (a + 1); a.add_(1)",
+    "b = a / (a + 1); a.add_(1)"])
+def test_division_saves_its_numerator_for_a_denominator_that_requires_grad(statements):
+    """Found by the random complex programs (``v2 = v1 / (x0 * x0.conj() + 1)``, then
+    ``v1.mul_(-1)``): PyTorch's DivBackward0 saves the numerator for the denominator's
+    gradient, and refuses a backward after it is updated in place; compat's rule, which
+    reads the quotient instead, checked the denominator only (and gave the gradient of
+    the values before the update)."""
+    def case(torch):
+        x = torch.tensor([[0.5, 1.0, 2.0]], requires_grad=True)
+        a = x * 1
+        scope = {"torch": torch, "a": a, "x": x}
+        exec(statements, scope)
+        scope["b"].abs().sum().backward()
+        return x.grad
+    # (the text of the complex case: the strict xfail below)
+    check(case, messages="1j" not in statements)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "compat/_tape.py _describe names a modified saved complex tensor "
+    "[torch.ComplexFloatTensor [1, 3]] (its legacy type name); PyTorch's text has "
+    "[CPUComplexFloatType [1, 3]] (CPUComplexDoubleType for complex128)"))
+def test_version_error_names_a_complex_tensor_as_pytorch_does():
+    """Found with the random complex programs' in-place updates."""
+    def case(torch):
+        x = torch.tensor([[0.5, 1.0, 2.0]], requires_grad=True)
+        c = x * 1j
+        b = c * c
+        c.add_(1)
+        b.abs().sum().backward()
+    check(case, messages=True)
+
+
+@pytest.mark.parametrize("statements", [
     "b = a * a; a.add_(1)", "b = a.exp(); b.add_(1)", "b = a.sin(); a.add_(1); a.mul_(2)",
     "c = a.exp(); b = c * 3; c.add_(1)", "v = a[:, :2]; b = a * a; v.add_(1)",
     "b = a * a; a[0, 1] = 5", "b = a * a; with_no_grad(lambda: a.add_(1))",

@@ -58,6 +58,46 @@ def test_errors(case):
     assert_same_error(case)
 
 
+@pytest.mark.parametrize("pairs", [
+    "L.zeros(2, 1).t()", "L.zeros(3, 1, 2).transpose(0, 1)", "L.zeros(5)[1:3]",
+    "L.zeros(5)[1:3][None]", "L.zeros(4, 2)[1:]",
+    "L.zeros(20).as_strided((2, 2), (3, 1), 1)", "L.zeros(20).as_strided((0, 2), (3, 1))",
+    "L.zeros(20).as_strided((1, 1, 2), (3, 5, 1))"])
+def test_view_as_complex_strides_of_length_one_dims_and_storage_offset(pairs):
+    """Found by the random complex programs (view_as_complex of a transposed (2, 1)
+    tensor): PyTorch checks the strides of the dims of more than one element (size 0 too)
+    and requires an even storage offset; compat refused an odd stride of a dim of length 1
+    and accepted an odd offset."""
+    def case(L):
+        x = eval(pairs, {"L": L}).requires_grad_()
+        z = L.view_as_complex(x)
+        (z.real * 2 + z.imag * 3).sum().backward()
+        return z, x.grad
+    check(case, messages=True)
+
+
+@pytest.mark.parametrize("build", [
+    "complex",
+    pytest.param("polar", marks=pytest.mark.xfail(strict=True, reason=(
+        "PyTorch's PolarBackward0 saves its result (its gradient is of the result's "
+        "sgn), so an update of abs or angle in place after it is no error; compat's rule "
+        "keeps abs and angle, and refuses the update (and does not refuse one of the "
+        "result)")))])
+@pytest.mark.parametrize("updated", ["first", "second", "result"])
+def test_saved_tensors_of_complex_and_polar(build, updated):
+    """Found by the random complex programs (``torch.complex(v0, v0)``, then
+    ``v0.mul_(-1)``): PyTorch's ComplexBackward0 saves both parts, so a backward after
+    an update of either in place raises; compat's saved neither."""
+    def case(L):
+        x = L.tensor([0.5, 1.25], dtype=L.float64, requires_grad=True)
+        first, second = x * 2.0, x * 3.0
+        result = getattr(L, build)(first, second)
+        {"first": first, "second": second, "result": result}[updated].mul_(-1)
+        result.abs().sum().backward()
+        return x.grad
+    check(case)
+
+
 def test_half_precision_is_refused_for_want_of_complex32():
     with pytest.raises(TypeError, match="complex32"):
         compat.view_as_complex(compat.ones(3, 2, dtype=compat.float16))

@@ -387,6 +387,54 @@ def test_errors(case):
     assert_same_error(case)
 
 
+@pytest.mark.parametrize("imag", ["x.imag", "L.imag(x)", "(x * 2).imag", "L.imag(L.arange(3))"])
+def test_imag_of_a_real_tensor_is_refused(imag):
+    """Found by the random complex programs: compat gave zeros (and an ImagBackward0
+    node) for the imaginary part of a real tensor, which PyTorch refuses."""
+    def case(L):
+        x = L.tensor([1.0, -2.0], dtype=L.float64, requires_grad=True)
+        return eval(imag)
+    assert_same_error(case)
+
+
+@pytest.mark.parametrize("operation", ["abs", "sgn", "angle", "exp"])
+def test_update_of_an_input_saved_for_backward(operation):
+    """Found by the random complex programs (``v1 = v0.abs()``, then ``v0.mul_(-1)``):
+    PyTorch's AbsBackward0 saves its complex input, and refuses a backward after the
+    input's update in place; compat's did not (its rule keeps z / |z|)."""
+    def case(L):
+        x = L.tensor([0.5 + 1j, -1.0], dtype=L.complex128, requires_grad=True)
+        v = x * 2.0
+        out = getattr(v, operation)()
+        v.mul_(-1)
+        out.abs().sum().backward()
+        return x.grad
+    check(case)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("statements", [
+    "p = v.imag; v.mul_(1j); r = p", "p = v.real; v.mul_(1j); r = p",
+    "p = v.t().imag; v.mul_(1j); r = p", "p = v[:, 1:].imag; v.mul_(1j); r = p",
+    "p = v.imag; v[0] = 2j; r = p", "v.imag.mul_(3); r = v", "v.real.add_(1); r = v",
+    "v.imag[0] = 5.0; r = v", "v[1].real.mul_(v[0].imag); r = v"])
+def test_real_and_imag_views_of_a_tensor_updated_in_place(statements, dtype):
+    """Found by the random complex programs (``v3 = v2.imag``, ``v2.mul_(-1)``, then a
+    use of v3): after an update of its base, an .imag view read its history as the real
+    parts (a wrong gradient); and an update of a .real or .imag view in place wrote its
+    real values over the whole complex elements of the base (wrong values)."""
+    def case(L):
+        x = L.tensor([[0.5 + 1j, -1.0 + 2j], [0.25 - 1j, 2.0]], dtype=getattr(L, dtype),
+                     requires_grad=True)
+        scope = {"v": x * 2}
+        exec(statements, scope)
+        r = scope["r"]
+        weights = L.linspace(1, 2, r.numel(), dtype=L.float64).reshape(r.shape)
+        ((r * r).abs() if r.is_complex() else r * weights).sum().backward()
+        return r, x.grad
+    check(case, **TOLERANCES[dtype])
+
+
 def test_complex_scalar_error_names_the_dtype():
     def case(L):
         z = L.tensor(1 + 1j, dtype=L.complex128, requires_grad=True)

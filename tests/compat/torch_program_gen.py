@@ -3,7 +3,12 @@
 softmax, log_softmax, cross_entropy, dropout in eval) whose weights are new leaves,
 in-place operations on tensors and their views, detach and clone, no_grad blocks, hooks,
 retain_grad and backward passes (once, or twice with retain_graph), then maybe two steps
-of an optimizer over the leaves, as the text of ``def program(torch)``.
+of an optimizer over the leaves, as the text of ``def program(torch)`` (torch_programs).
+Three more kinds: complex_programs (complex leaves and complex values of real ones, their
+arithmetic, parts, views and products, and the backward of a real scalar of them),
+higher_order_programs (autograd.grad(create_graph=True), then the derivatives of a scalar
+of the gradients) and nn_training_programs (Embedding, Conv1d, BatchNorm1d, LayerNorm and
+Linear modules after manual_seed, trained for a few steps by SGD or Adam).
 
 The text is run with ``torch`` bound to compat and to PyTorch (tests/compat/
 compat_harness.py compares what each returns or raises). Programs are not kept valid:
@@ -24,6 +29,7 @@ from oracle import floats
 @dataclasses.dataclass(frozen=True)
 class TorchProgram:
     lines: tuple
+    tolerance: float = 1e-12  # rtol and atol of the comparison (float32 programs: looser)
 
     @property
     def text(self):
@@ -55,8 +61,10 @@ IN_PLACE_UNARY = ("zero_", "neg_", "abs_", "tanh_", "sigmoid_", "sin_", "cos_")
 
 
 class _Builder:
-    def __init__(self, draw):
+    def __init__(self, draw, second_order=False):
         self.draw = draw
+        # For second derivatives (PyTorch's layer_norm has none with a bias and no weight)
+        self.second_order = second_order
         self.lines = []
         self.values = []
         self.leaves = []
@@ -190,8 +198,9 @@ def _functional(b):
         # eps 0.1: the backward divides by (var + eps) ** 1.5, which amplifies rounding by
         # 3e7 at the default eps where var is 0 (a row of one entry, or of equal ones):
         # PyTorch's gradient there, 0 exactly, was -1e-11.
-        return b.emit(f"{F}.layer_norm({x.name}, [{n}], {_optional_leaf(b, (n,))}, "
-                      f"{_optional_leaf(b, (n,))}, eps=0.1)", x.shape)
+        weight = _optional_leaf(b, (n,))
+        bias = "None" if b.second_order and weight == "None" else _optional_leaf(b, (n,))
+        return b.emit(f"{F}.layer_norm({x.name}, [{n}], {weight}, {bias}, eps=0.1)", x.shape)
     if kind == "cross_entropy":
         # A class index for each row (one for a 1-d x, unbatched).
         classes = [b.draw(st.integers(0, n - 1)) for _ in range(x.shape[0])] \
@@ -342,3 +351,445 @@ def torch_programs(draw, min_steps=2, max_steps=10):
                     "optimizer.step()", "optimizer.step()", "optimizer.zero_grad()"]
     b.lines.append("return {'values': values, 'grads': grads, 'out': out}")
     return TorchProgram(tuple(b.lines))
+
+
+# ---- complex values ---------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class _Number:
+    """A value of a complex program: complex or real, with a bound on its magnitudes
+    (entries' absolute values), which keeps exp and angle away from overflow and poles."""
+    name: str
+    shape: tuple
+    is_complex: bool
+    bound: float
+    # PyTorch's conj sets a lazy bit, which views keep, and refuses view_as_real of such a
+    # tensor; compat conjugates at once (docs/guide-compat.md): none is viewed as real.
+    conjugated: bool = False
+    storage: str = ""  # the value whose memory it views, in PyTorch (its own if "")
+
+
+# Complex dtypes and the real dtype of the same precision; the float32 programs compare at
+# a looser tolerance.
+PRECISIONS = {"complex128": ("float64", 1e-10), "complex64": ("float32", 1e-4)}
+# Past this bound an operation is not drawn (it would grow the magnitudes further).
+_LARGEST = 1e3
+
+
+class _ComplexBuilder:
+    def __init__(self, draw, dtype, second_order):
+        self.draw = draw
+        self.dtype = dtype
+        # For second derivatives: |z|'' has a pole at z = 0, so no complex value is
+        # taken the absolute value of near 0.
+        self.second_order = second_order
+        self.real_dtype = PRECISIONS[dtype][0]
+        self.lines = []
+        self.values = []
+        self.leaves = []
+        # Storages not to update in place: compat's copies of them would keep the old
+        # values, or compat saves them where PyTorch does not (polar's angle).
+        self.frozen = set()
+        self.names = (f"v{i}" for i in itertools.count())
+
+    def entries(self, shape, low=-1.5, high=1.5):
+        # (no number subnormal in the program's precision: |z|'s gradient z / |z| is NaN
+        # there in both libraries, and compat's NumPy warns)
+        precision = np.dtype(self.real_dtype).type
+        return self.draw(hnp.arrays(np.float64, shape, elements=floats(
+            low, high, dtype=precision))).tolist()
+
+    def leaf(self, shape, is_complex):
+        name = f"x{len(self.leaves)}"
+        if is_complex:
+            data = (np.array(self.entries(shape)) + 1j * np.array(self.entries(shape))).tolist()
+            line = f"{name} = torch.tensor({data!r}, dtype=torch.{self.dtype}, requires_grad=True)"
+        else:
+            line = (f"{name} = torch.tensor({self.entries(shape)!r}, "
+                    f"dtype=torch.{self.real_dtype}, requires_grad=True)")
+        self.lines.append(line)
+        value = _Number(name, shape, is_complex, 1.5 * 2 ** 0.5)
+        self.leaves.append(value)
+        self.values.append(value)
+        return value
+
+    def pick(self, accept=lambda v: True):
+        choices = [v for v in self.values if accept(v)]
+        return self.draw(st.sampled_from(choices)) if choices else None
+
+    def emit(self, expression, shape, is_complex, bound, conjugated=False, view_of=None,
+             copied=False):
+        """A new value; `view_of` the value it views in PyTorch, which compat `copied`
+        (conj, view_as_real, view_as_complex: docs/guide-compat.md), so that neither is
+        updated in place after (the copy would keep the old values)."""
+        storage = (view_of.storage or view_of.name) if view_of is not None else ""
+        if copied:
+            self.frozen.add(storage)
+        value = _Number(next(self.names), tuple(shape), is_complex, bound, conjugated, storage)
+        self.lines.append(f"{value.name} = {expression}")
+        self.values.append(value)
+        return value
+
+    def small(self, accept=lambda v: True):
+        """A value whose magnitudes a product or a sum keeps under the largest bound."""
+        return self.pick(lambda v: v.bound * max(v.shape) * 2 <= _LARGEST ** 0.5 and accept(v))
+
+
+def _complex_of_reals(b):
+    """A complex value made of real ones: torch.complex, a product with 1j, torch.polar."""
+    x = b.small(lambda v: not v.is_complex)
+    if x is None:
+        return
+    kind = b.draw(st.sampled_from(["complex", "1j", "polar"]))
+    if kind == "1j":
+        return b.emit(f"{x.name} * 1j + 0.5", x.shape, True, x.bound + 0.5)
+    y = b.pick(lambda v: not v.is_complex and v.shape == x.shape)
+    if kind == "complex":
+        return b.emit(f"torch.complex({x.name}, {y.name})", x.shape, True, x.bound + y.bound)
+    # A positive radius: PyTorch leaves polar undefined at a negative one (its gradient
+    # there has the wrong sign) and its gradient at 0 is 0, where the radius's is e^(i angle).
+    # (compat saves its angle where PyTorch saves its result: neither is updated in place,
+    # a strict xfail in test_compat_complex_build.py)
+    b.frozen.add(y.storage or y.name)
+    result = b.emit(f"torch.polar({x.name}.abs() + 0.5, {y.name})", x.shape, True,
+                    x.bound + 0.5)
+    b.frozen.add(result.name)
+    return result
+
+
+def _complex_arithmetic(b):
+    x = b.small()
+    y = b.small(lambda v: v.shape in (x.shape, x.shape[-1:]))
+    operator = b.draw(st.sampled_from(["+", "-", "*", "/"]))
+    is_complex = x.is_complex or y.is_complex
+    if operator == "/":  # by a value whose real part is at least 1: no pole
+        denominator = f"({y.name} * {y.name}.conj() + 1)" if y.is_complex \
+            else f"({y.name}.abs() + 1)"
+        return b.emit(f"{x.name} / {denominator}", x.shape, is_complex, x.bound)
+    if b.draw(st.booleans()):  # a Python number (complex or real) for y
+        number = b.draw(st.sampled_from([0.5, -2.0, 1.5j, (0.5 - 1j)]))
+        return b.emit(f"{x.name} {operator} {number!r}", x.shape,
+                      x.is_complex or isinstance(number, complex), x.bound * 2 + 2)
+    bound = x.bound * y.bound if operator == "*" else x.bound + y.bound
+    return b.emit(f"{x.name} {operator} {y.name}", x.shape, is_complex, bound)
+
+
+def _complex_unary(b):
+    x = b.pick()
+    kind = b.draw(st.sampled_from(["conj", "abs", "real", "imag", "angle", "exp", "neg"]))
+    if kind == "exp" and x.bound <= 5:
+        return b.emit(f"{x.name}.exp()", x.shape, x.is_complex, float(np.exp(x.bound)))
+    if kind == "angle" and not x.is_complex and b.second_order:
+        # (a zero slope: under create_graph compat's gradient through it is a symbolic
+        # zero, not recorded, a strict xfail in test_random_torch_programs.py)
+        return b.emit(f"-{x.name}", x.shape, False, x.bound)
+    if kind == "angle":  # shifted to the right half-plane, away from the branch point 0
+        return b.emit(f"({x.name} + {x.bound + 1.0!r}).angle()", x.shape, False, np.pi)
+    if kind in ("real", "imag") and x.is_complex:
+        return b.emit(f"{x.name}.{kind}", x.shape, False, x.bound, view_of=x)
+    if kind == "abs" and x.is_complex and b.second_order:
+        return b.emit(f"({x.name} + {x.bound + 1.0!r}).abs()", x.shape, False, 2 * x.bound + 1)
+    if kind == "abs":
+        return b.emit(f"{x.name}.abs()", x.shape, False, x.bound)
+    if kind == "conj":
+        return b.emit(f"{x.name}.conj()", x.shape, x.is_complex, x.bound,
+                      x.is_complex and not x.conjugated, view_of=x, copied=x.is_complex)
+    return b.emit(f"-{x.name}", x.shape, x.is_complex, x.bound)
+
+
+def _complex_reduce(b):
+    x = b.small()
+    if x is None:
+        return
+    name = b.draw(st.sampled_from(["sum", "mean"]))
+    if len(x.shape) == 1 or b.draw(st.booleans()):
+        return b.emit(f"{x.name}.{name}().reshape(1)", (1,), x.is_complex,
+                      x.bound * int(np.prod(x.shape)))
+    dim = b.draw(st.integers(0, len(x.shape) - 1))
+    shape = x.shape[:dim] + x.shape[dim + 1:]
+    return b.emit(f"{x.name}.{name}(dim={dim})", shape, x.is_complex, x.bound * x.shape[dim])
+
+
+def _complex_matmul(b):
+    x = b.small(lambda v: len(v.shape) == 2)
+    if x is None:
+        return
+    # (complex @ real is an error in both)
+    y = b.small(lambda v: v.shape == x.shape and v.is_complex == x.is_complex)
+    transpose = b.draw(st.sampled_from([".t()", ".transpose(0, 1)", ".mT", ".mH"]))
+    if transpose == ".mH":  # (a conjugate view in PyTorch, a copy in compat: see emit)
+        b.frozen.add(y.storage or y.name)
+    return b.emit(f"{x.name} @ {y.name}{transpose}", (x.shape[0], x.shape[0]),
+                  x.is_complex or y.is_complex, x.bound * y.bound * x.shape[1])
+
+
+def _complex_reshape(b):
+    x = b.pick()
+    size = int(np.prod(x.shape))
+    kind = b.draw(st.sampled_from(["flat", "view", "transpose", "rows"]))
+    if kind == "transpose" and len(x.shape) == 2:
+        return b.emit(f"{x.name}.transpose(0, 1)", x.shape[::-1], x.is_complex, x.bound,
+                      x.conjugated, view_of=x)
+    # (A reshape that copies resolves the bit: the generator counts it as kept.)
+    if kind == "rows" and size % 2 == 0:
+        return b.emit(f"{x.name}.reshape(2, {size // 2})", (2, size // 2), x.is_complex,
+                      x.bound, x.conjugated, view_of=x)
+    # view(-1) of a transposed value is an error in both libraries
+    method = "view" if kind == "view" else "reshape"
+    return b.emit(f"{x.name}.{method}(-1)", (size,), x.is_complex, x.bound, x.conjugated,
+                  view_of=x)
+
+
+def _complex_real_view(b):
+    """view_as_real of a complex value, or view_as_complex of a real pair (PyTorch
+    refuses one that is not contiguous: an error compared)."""
+    if b.draw(st.booleans()):
+        x = b.pick(lambda v: v.is_complex and not v.conjugated)
+        if x is not None:
+            return b.emit(f"torch.view_as_real({x.name})", x.shape + (2,), False, x.bound,
+                          view_of=x, copied=True)
+    x = b.pick(lambda v: not v.is_complex and v.shape[-1] == 2 and len(v.shape) >= 2)
+    if x is None:
+        x = b.pick(lambda v: not v.is_complex)
+        if x is None:
+            return
+        pair = f"torch.stack([{x.name}, {x.name} * 0.5], dim=-1)"
+    else:
+        pair = x.name
+    if pair != x.name:  # (of a new stack)
+        return b.emit(f"torch.view_as_complex({pair})", x.shape, True, x.bound)
+    return b.emit(f"torch.view_as_complex({pair})", x.shape[:-1], True, x.bound, view_of=x,
+                  copied=True)
+
+
+def _complex_in_place(b):
+    """An update in place that keeps the magnitudes' bound, of a value that is not a leaf
+    (a view of one too: an error in both, as an update of a value a rule saved); none in
+    the programs of second derivatives (compat's replay of a rule under create_graph
+    refuses an update of any input: see HIGHER_ORDER_OPERATIONS)."""
+    if b.second_order:
+        return
+    x = b.pick(lambda v: v not in b.leaves and (v.storage or v.name) not in b.frozen)
+    if x is None:
+        return
+    updates = ["mul_(-1)", "div_(2)", "neg_()"]
+    if x.is_complex:  # (a real value's mul_ by a complex number is an error in both)
+        updates += ["mul_(0.5j)", "conj_physical_()"]
+    b.lines.append(f"{x.name}.{b.draw(st.sampled_from(updates))}")
+
+
+COMPLEX_OPERATIONS = (_complex_of_reals, _complex_arithmetic, _complex_arithmetic,
+                      _complex_unary, _complex_unary, _complex_reduce, _complex_matmul,
+                      _complex_reshape, _complex_real_view, _complex_in_place)
+# A real scalar of the last value (complex: |z| summed, |z|^2 summed, or a mix of its parts).
+COMPLEX_LOSSES = ("{v}.abs().sum()", "({v} * {v}.conj()).real.sum()",
+                  "({v}.real * 0.5 + {v}.imag ** 2).sum()")
+
+
+@st.composite
+def complex_programs(draw, min_steps=2, max_steps=8):
+    """Complex leaves (and real ones), complex operations, and the backward of a real
+    scalar of the last value (or of its gradients' squared magnitudes, for second
+    derivatives): values, .grad of every leaf and of retained results."""
+    dtype = draw(st.sampled_from(sorted(PRECISIONS)))
+    second_order = draw(st.booleans())
+    b = _ComplexBuilder(draw, dtype, second_order)
+    shape = draw(hnp.array_shapes(min_dims=1, max_dims=2, min_side=1, max_side=3))
+    b.leaf(shape, True)
+    for _ in range(draw(st.integers(0, 2))):
+        b.leaf(draw(st.sampled_from([shape, shape[-1:]])), draw(st.booleans()))
+    for _ in range(draw(st.integers(min_steps, max_steps))):
+        draw(st.sampled_from(COMPLEX_OPERATIONS))(b)
+    last = b.values[-1]
+    # (Retained gradients after a backward only: PyTorch's autograd.grad fills them too,
+    # compat's does not, a strict xfail in test_random_torch_programs.py.)
+    if last.name != b.leaves[-1].name and not second_order and draw(st.booleans()):
+        b.lines.append(f"{last.name}.retain_grad()")
+    losses = COMPLEX_LOSSES[1:] if second_order else COMPLEX_LOSSES  # (not |z| there)
+    loss = draw(st.sampled_from(losses)) if last.is_complex else "({v} * {v}).sum()"
+    b.lines.append(f"out = {loss.format(v=last.name)}")
+    if second_order:
+        leaves = "[" + ", ".join(v.name for v in b.leaves) + "]"
+        b.lines += [f"first = torch.autograd.grad(out, {leaves}, create_graph=True, "
+                    "allow_unused=True)",
+                    "second = sum((g * g.conj()).real.sum() for g in first if g is not None)",
+                    "second.backward()"]
+    else:
+        b.lines += ["out.backward()", "first = None"]
+    every = ", ".join(v.name for v in b.values)
+    b.lines.append(f"values = [{every}]")
+    b.lines.append("grads = [v.grad if v.is_leaf or v.retains_grad else None for v in values]")
+    b.lines.append("return {'values': values, 'grads': grads, 'out': out, 'first': first}")
+    return TorchProgram(tuple(b.lines), PRECISIONS[dtype][1])
+
+
+# ---- higher-order derivatives -----------------------------------------------------------
+
+# The real operations whose derivatives are differentiable again (and views: their
+# backward rules are recorded under create_graph). No in-place updates: compat's replay of
+# a recorded rule under create_graph refuses any input updated since (roll's, which
+# PyTorch does not save), and its gradient through an overwrite (zero_, copy_) requires
+# grad where PyTorch's does not (both strict xfails in test_random_torch_programs.py).
+HIGHER_ORDER_OPERATIONS = (_unary, _unary, _binary, _binary, _reduce, _reordering,
+                           _combining, _view, _detach, _functional)
+
+
+# A scalar of the first gradients g0, g1, ...: its derivatives are second derivatives.
+GRADIENT_LOSSES = ("(g * g).sum()", "((g * g).sum() + g.sum())", "(g.sin() * 1.5).sum()")
+
+
+@st.composite
+def higher_order_programs(draw, min_steps=2, max_steps=8):
+    """The first gradients of a random program by autograd.grad or backward (with
+    create_graph=True), then a backward (or a second autograd.grad) through a scalar of
+    them."""
+    b = _Builder(draw, second_order=True)
+    for _ in range(draw(st.integers(1, 2))):
+        b.leaf()
+    for _ in range(draw(st.integers(min_steps, max_steps))):
+        draw(st.sampled_from(HIGHER_ORDER_OPERATIONS))(b)
+    last = b.values[-1].name
+    leaves = "[" + ", ".join(v.name for v in b.leaves) + "]"
+    b.lines.append(f"out = ({last} * {last}).sum()")
+    by_backward = draw(st.booleans())
+    if by_backward:  # the first gradients in .grad
+        b.lines += ["out.backward(create_graph=True)",
+                    f"grads = [x.grad for x in {leaves}]"]
+    else:
+        # allow_unused: a leaf the last value does not depend on has no gradient (None).
+        b.lines.append(f"grads = torch.autograd.grad(out, {leaves}, create_graph=True, "
+                       "allow_unused=True)")
+    loss = draw(st.sampled_from(GRADIENT_LOSSES))
+    b.lines.append(f"second = sum({loss} for g in grads if g is not None)")
+    # (Not a backward into a .grad that requires grad: PyTorch adds to it in place, compat
+    # out of place, a strict xfail in test_random_torch_programs.py.)
+    if not by_backward and draw(st.booleans()):
+        b.lines.append("second.backward()")
+        b.lines.append(f"hessian = [x.grad for x in {leaves}]")
+    else:
+        b.lines.append(f"hessian = torch.autograd.grad(second, {leaves}, allow_unused=True)")
+    b.lines.append("return {'out': out, 'grads': grads, 'hessian': hessian}")
+    return TorchProgram(tuple(b.lines))
+
+
+# ---- torch.nn modules in training ------------------------------------------------------
+
+# Normalisations' eps 0.1: at the default eps, a channel of equal values (after a relu)
+# amplifies rounding noise by eps ** -1.5 (see layer_norm above).
+# Smooth activations: a normalised channel of equal values is 0 in compat and rounding noise
+# (1e-17, of either sign) in PyTorch's batch_norm, on which side of relu's kink it falls.
+ACTIVATIONS = ("torch.nn.Tanh()", "torch.nn.SiLU()", "torch.nn.Sigmoid()")
+NN_OPTIMIZERS = ("SGD({p}, lr=0.1, momentum=0.9)",
+                 "SGD({p}, lr=0.05, momentum=0.5, nesterov=True, weight_decay=0.01)",
+                 "Adam({p}, lr=0.05, eps=1e-3)",
+                 "Adam({p}, lr=0.05, eps=1e-3, weight_decay=0.01, amsgrad=True)",
+                 "AdamW({p}, lr=0.05, eps=1e-3)")
+
+
+class _NetBuilder:
+    """Modules m0, m1, ... in float64, and the forward pass through them as lines of the
+    training loop; the shape of the running value h: (batch, channels, length) or
+    (batch, features)."""
+
+    def __init__(self, draw):
+        self.draw = draw
+        self.modules = []
+        self.forward = []
+        self.shape = None
+
+    def module(self, constructor):
+        name = f"m{len(self.modules)}"
+        self.modules.append(f"{name} = torch.nn.{constructor}.double()")
+        self.forward.append(f"h = {name}(h)")
+
+    def step(self):
+        batch, *rest = self.shape
+        kind = self.draw(st.sampled_from(["conv", "batch_norm", "layer_norm", "linear",
+                                          "activation", "flatten"]))
+        if kind == "conv" and len(rest) == 2:
+            channels, length = rest
+            out, padding = self.draw(st.integers(1, 3)), self.draw(st.integers(0, 1))
+            stride, dilation = self.draw(st.integers(1, 2)), self.draw(st.integers(1, 2))
+            span = length + 2 * padding  # the kernel's reach, (kernel - 1) * dilation + 1
+            kernel = self.draw(st.integers(1, (span - 1) // dilation + 1))
+            bias = self.draw(st.booleans())
+            self.module(f"Conv1d({channels}, {out}, {kernel}, stride={stride}, "
+                        f"padding={padding}, dilation={dilation}, bias={bias})")
+            self.shape = (batch, out, (span - (kernel - 1) * dilation - 1) // stride + 1)
+        elif kind == "batch_norm":
+            affine = self.draw(st.booleans())
+            momentum = self.draw(st.sampled_from([0.3, None]))  # None: a cumulative average
+            self.module(f"BatchNorm1d({rest[0]}, eps=0.1, momentum={momentum}, "
+                        f"affine={affine})")
+        elif kind == "layer_norm":
+            self.module(f"LayerNorm({rest[-1]}, eps=0.1)")
+        elif kind == "activation":
+            self.forward.append(f"h = {self.draw(st.sampled_from(ACTIVATIONS))}(h)")
+        elif len(rest) == 2:  # linear or flatten of (batch, channels, length)
+            self.forward.append("h = h.flatten(1)" if kind == "flatten" else "h = h.mean(2)")
+            self.shape = (batch, rest[0] * rest[1] if kind == "flatten" else rest[0])
+        else:
+            self.linear(self.draw(st.integers(1, 3)))
+
+    def linear(self, out):
+        self.module(f"Linear({self.shape[-1]}, {out}, bias={self.draw(st.booleans())})")
+        self.shape = self.shape[:-1] + (out,)
+
+
+@st.composite
+def nn_training_programs(draw, min_layers=1, max_layers=5):
+    """Modules after torch.manual_seed (PyTorch's initial weights), in training mode, a
+    loss, and two or three optimizer steps: the losses, the parameters, their .grad and the
+    buffers (BatchNorm's running statistics) after the steps, and the model's output in
+    eval mode."""
+    b = _NetBuilder(draw)
+    batch = draw(st.integers(2, 4))
+    lines = [f"torch.manual_seed({draw(st.integers(0, 2 ** 16))})"]
+    start = draw(st.sampled_from(["embedding", "sequence", "features"]))
+    if start == "embedding":
+        words, width, length = draw(st.integers(2, 5)), draw(st.integers(1, 3)), \
+            draw(st.integers(1, 3))
+        indices = draw(hnp.arrays(np.int64, (batch, length),
+                                  elements=st.integers(0, words - 1))).tolist()
+        lines.append(f"x = torch.tensor({indices!r})")
+        padding = draw(st.sampled_from(["", ", padding_idx=0"]))  # (row 0: no gradient)
+        b.module(f"Embedding({words}, {width}{padding})")
+        b.forward.append("h = h.transpose(1, 2)")
+        b.shape = (batch, width, length)
+    else:
+        b.shape = (batch,) + draw(st.sampled_from([(2, 3), (1, 4), (3, 1)]) if start ==
+                                  "sequence" else st.sampled_from([(1,), (2,), (3,)]))
+        entries = draw(hnp.arrays(np.float64, b.shape, elements=floats(-1.5, 1.5))).tolist()
+        lines.append(f"x = torch.tensor({entries!r}, dtype=torch.float64)")
+    for _ in range(draw(st.integers(min_layers, max_layers))):
+        b.step()
+    if len(b.shape) == 3:
+        b.forward.append("h = h.flatten(1)")
+        b.shape = (batch, b.shape[1] * b.shape[2])
+    classes = draw(st.integers(2, 3))
+    b.linear(classes)
+    if draw(st.booleans()):
+        targets = [draw(st.integers(0, classes - 1)) for _ in range(batch)]
+        loss = f"torch.nn.functional.cross_entropy(h, torch.tensor({targets!r}))"
+    else:
+        target = draw(hnp.arrays(np.float64, (batch, classes), elements=floats(-1, 1))).tolist()
+        loss = f"torch.nn.functional.mse_loss(h, torch.tensor({target!r}, dtype=torch.float64))"
+    lines += b.modules
+    modules = ", ".join(f"m{i}" for i in range(len(b.modules)))
+    lines += [f"model = torch.nn.ModuleList([{modules}]).train()",
+              f"optimizer = torch.optim.{draw(st.sampled_from(NN_OPTIMIZERS)).format(p='model.parameters()')}",
+              "losses = []",
+              f"for step in range({draw(st.integers(2, 3))}):",
+              "    optimizer.zero_grad()",
+              "    h = x"]
+    lines += ["    " + line for line in b.forward]
+    lines += [f"    loss = {loss}", "    loss.backward()", "    optimizer.step()",
+              "    losses.append(loss.detach())",
+              # the trained model in eval mode (BatchNorm: its running statistics)
+              "model.eval()", "h = x"]
+    lines += b.forward
+    lines += ["return {'losses': losses, 'evaluated': h,",
+              "        'parameters': dict(model.named_parameters()),",
+              "        'grads': [p.grad for p in model.parameters()],",
+              "        'buffers': dict(model.named_buffers())}"]
+    return TorchProgram(tuple(lines), 1e-10)
