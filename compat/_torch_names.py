@@ -24,6 +24,7 @@ from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 from . import (_complex_build, _dtypes, _fused, _gathering, _householder, _indexing,
                _legacy_linalg, _order_statistics, _scaled_products, _scans, _view_scatters,
                _windowed)
+from ._complex_refusals import fixed, no_complex, refuse_complex
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._inplace import inplace
 from ._not_implemented import without_derivative
@@ -857,7 +858,7 @@ def _lu_input(A, *args, **kwargs):
 
 def _cdist_floats(x1, x2, *args, **kwargs):
     for name, x in (("X1", x1), ("X2", x2)):
-        if isinstance(x, Tensor) and x.dtype.category < _dtypes.FLOAT:
+        if isinstance(x, Tensor) and x.dtype.category != _dtypes.FLOAT:
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
                                f"{x.dtype.scalar_name}")
     if x1.dtype is _dtypes.float16:
@@ -1538,6 +1539,110 @@ FFT = [
 
 ROWS = (ELEMENTWISE + COMPARISONS + REDUCTIONS + INDEXING + SHAPES + PRODUCTS + LINALG
         + LEGACY_LINALG + COMPLEX + FFT)
+
+
+def _kernel_by_dim(kernel, kernel_along_dim):
+    """A refusal whose kernel PyTorch picks by whether a `dim` is given (median's)."""
+    def check(x, dim=None, *args, **kwargs):
+        refuse_complex(kernel if dim is None else kernel_along_dim, x)
+    return check
+
+
+def _unique_consecutive_refusal(x, *args, dim=None, **kwargs):
+    """unique_consecutive's kernel: unique_dim along a dim of a tensor of several."""
+    refuse_complex("unique" if dim is None or x.dim() < 2 else "unique_dim", x)
+
+
+def _round_refusal(x, *, decimals=None):
+    refuse_complex("round_vml_cpu" if decimals is None else "round_cpu", x)
+
+
+def _polygamma_refusal(n, x):
+    refuse_complex({0: "digamma", 1: "trigamma"}.get(n, "polygamma"), x)
+
+
+def _not_supported(name):
+    """PyTorch's refusal of rounding complex numbers (``floor``, ...)."""
+    return fixed(NotImplementedError, f"{name} is not supported for complex inputs")
+
+
+_SORT = fixed(RuntimeError, " Sort does not support complex dtypes on CPU")
+_NANSUM = fixed(RuntimeError, "nansum on CPU does not support complex inputs")
+
+# The rows PyTorch has no complex kernel for, and its refusal: a kernel's name (its
+# message names the complex dtype) or a function of that dtype giving the error.
+_COMPLEX_REFUSALS = {
+    "atan2": "atan2_cpu", "arctan2": "atan2_cpu", "hypot": "hypot_cpu",
+    "logaddexp2": "logaddexp2_cpu", "erf": "erf_vml_cpu", "erfc": "erfc_vml_cpu",
+    "erfinv": "erfinv_vml_cpu", "lgamma": "lgamma_vml_cpu", "digamma": "digamma",
+    "i0": "i0_vml_cpu", "logit": "logit_cpu", "xlogy": "xlogy_cpu",
+    "deg2rad": fixed(RuntimeError, "deg2rad is not supported for complex tensors."),
+    "rad2deg": fixed(RuntimeError, "rad2deg is not supported for complex tensors."),
+    "copysign": "copysign_cpu", "floor": _not_supported("floor"),
+    "ceil": _not_supported("ceil"), "trunc": _not_supported("trunc"),
+    "fix": _not_supported("trunc"), "frac": "frac_cpu", "fmod": "fmod_cpu",
+    "fmax": fixed(RuntimeError, "fmax not implemented for complex tensors."),
+    "fmin": fixed(RuntimeError, "fmin not implemented for complex tensors."),
+    "heaviside": fixed(RuntimeError, "heaviside is not yet implemented for complex tensors."),
+    "nextafter": "nextafter_cpu",
+    "frexp": fixed(RuntimeError, "torch.frexp() only supports floating-point dtypes"),
+    "mvlgamma": "arange_cpu",
+    "special.erf": "erf_vml_cpu", "special.erfc": "erfc_vml_cpu",
+    "special.erfinv": "erfinv_vml_cpu", "special.logit": "logit_cpu",
+    "special.xlogy": "xlogy_cpu", "special.xlog1py": "xlog1py_cpu",
+    "special.entr": "entr_cpu", "special.ndtr": "erf_vml_cpu", "special.ndtri": "ndtri_cpu",
+    "special.log_ndtr": "log_ndtr_cpu", "special.gammaln": "lgamma_vml_cpu",
+    "special.digamma": "digamma", "special.psi": "digamma", "special.zeta": "zeta_cpu",
+    "special.bessel_j0": "bessel_j0_cpu", "special.multigammaln": "arange_cpu",
+    "special.i0": "i0_vml_cpu",
+    "special.i0e": "i0e_cpu", "special.i1": "i1_cpu", "special.i1e": "i1e_cpu",
+    "isposinf": fixed(RuntimeError, "isposinf does not support complex inputs."),
+    "isneginf": fixed(RuntimeError, "isneginf does not support complex inputs."),
+    "signbit": fixed(NotImplementedError, "signbit is not implemented for complex tensors."),
+    "greater": "gt_cpu", "less": "lt_cpu", "greater_equal": "ge_cpu", "less_equal": "le_cpu",
+    "isin": lambda dtype: RuntimeError(
+        f"Unsupported input type encountered for isin(): {dtype.scalar_name}"),
+    "argsort": _SORT, "sort": _SORT, "msort": _SORT,
+    "topk": fixed(RuntimeError, " topk does not support complex dtypes on CPU"),
+    "searchsorted": "searchsorted_out_cpu", "bucketize": "searchsorted_out_cpu",
+    "histogram": "histogramdd", "histc": "aminmax_cpu", "aminmax": "aminmax_cpu",
+    "nansum": _NANSUM, "nanmean": _NANSUM,
+    "mode": "mode_cpu", "kthvalue": "kthvalue_cpu", "cummax": "cummax_cpu",
+    "cummin": "cummin_cpu",
+    "cosine_similarity": lambda dtype: RuntimeError(
+        f"expected common dtype to be floating point, yet common dtype is {dtype.scalar_name}"),
+}
+
+
+# Those whose refusal depends on the call's arguments: a check of them.
+_COMPLEX_CHECKS = {
+    "round": _round_refusal, "special.round": _round_refusal,
+    "polygamma": _polygamma_refusal, "special.polygamma": _polygamma_refusal,
+    "unique": _kernel_by_dim("unique", "unique_dim"),
+    "unique_consecutive": _unique_consecutive_refusal,
+    "median": _kernel_by_dim("median_cpu", "median_out"),
+    "nanmedian": _kernel_by_dim("median_cpu", "median_out"),
+}
+
+
+def _refusing_complex(rows):
+    """The rows above check for complex operands before their own check."""
+    for row in rows:
+        if row.name in _COMPLEX_REFUSALS:
+            row.check = no_complex(_COMPLEX_REFUSALS[row.name], then=row.check)
+        elif row.name in _COMPLEX_CHECKS:
+            row.check = _both(_COMPLEX_CHECKS[row.name], row.check)
+
+
+def _both(first, then):
+    def check(*args, **kwargs):
+        first(*args, **kwargs)
+        if then is not None:
+            then(*args, **kwargs)
+    return check
+
+
+_refusing_complex(ROWS)
 
 FUNCTIONS = install(ROWS)  # {"inv" or "linalg.inv": the function}, and Tensor's methods
 Tensor.real = property(FUNCTIONS["real"])  # attributes, not methods, in PyTorch

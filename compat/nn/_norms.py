@@ -12,6 +12,7 @@ import funcgrad.numpy as fnp
 from funcgrad.core import unbox_all
 
 from .. import _dtypes
+from .._complex_refusals import refuse_complex
 from .._grad_mode import no_grad
 from .._inplace import write
 from .._quiet import quiet
@@ -152,6 +153,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
                                f"of channels in input, but got {name} of shape "
                                f"{weight_shape} and input of shape {shape}")
     channel_shape = (shape[1],) + (1,) * (len(shape) - 2)
+    refuse_complex("GroupNormKernelImpl", input)
     out = quiet().run(_group_normalised, float_operand(input), num_groups,
                       *_affine_operands(weight, bias, channel_shape), eps)
     return wrap(out, "NativeGroupNormBackward0", (input, weight, bias))

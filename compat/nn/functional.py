@@ -14,6 +14,7 @@ import funcgrad.numpy as fnp
 from funcgrad.core import unbox_all
 
 from .. import _dtypes, _fused, _ops
+from .._complex_refusals import CLAMP, fixed, refuse_complex
 from .._factories import empty_like, zeros_like
 from .._inplace import inplace
 from .._quiet import quiet, quieted
@@ -101,7 +102,7 @@ def silu(input, inplace=False):
     """input * sigmoid(input)."""
     if inplace:
         return _silu_(input)
-    return activation(input, "silu_cpu", _silu, "SiluBackward0")
+    return activation(input, "silu_cpu", _silu, "SiluBackward0", complex_too=True)
 
 
 def _silu(x):
@@ -110,7 +111,8 @@ def _silu(x):
     return fnp.multiply(x, _fused.sigmoid_p(x))
 
 
-_silu_ = inplace(lambda input: activation(input, "silu_cpu", _silu, "SiluBackward0"))
+_silu_ = inplace(lambda input: activation(input, "silu_cpu", _silu, "SiluBackward0",
+                                           complex_too=True))
 
 
 def gelu(input, approximate="none"):
@@ -158,6 +160,8 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
 
 
 def _hardtanh(input, min_val, max_val):
+    refuse_complex(CLAMP, input)
+
     def compute(x):
         raw = unbox_all(x)
         # PyTorch's kernel: the bound where input is beyond it, else input (-0.0 stays).
@@ -327,6 +331,8 @@ def threshold(input, threshold, value, inplace=False):
 
 
 def _threshold(input, threshold, value, label):
+    refuse_complex("threshold_cpu", input)
+
     def compute(x):
         raw = unbox_all(x)
         return fnp.where(raw <= threshold, np.asarray(value).astype(raw.dtype), x)
@@ -486,6 +492,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     warn_of_broadcasting(input, target)
     reduction = reduction_of(size_average, reduce, reduction)
     check_broadcast(input, target)
+    refuse_complex("mse_cpu", input, target)
     dtype = result_type(input, target)
     out = quiet().run(_squared_errors, operand(input, dtype), operand(target, dtype),
                       None if weight is None else operand(weight, dtype), reduction)
@@ -525,7 +532,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:
         return l1_loss(input, target, reduction=reduction)
-    return _piecewise_loss(input, target, reduction, "SmoothL1LossBackward0",
+    return _piecewise_loss(input, target, reduction, "SmoothL1LossBackward0", "smooth_l1_cpu",
                            lambda d: fnp.true_divide(fnp.multiply(0.5, fnp.square(d)), beta),
                            lambda d: fnp.subtract(d, 0.5 * beta), beta)
 
@@ -539,7 +546,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if weight is not None and weight.shape != input.shape:
         raise ValueError("Weights and input must have the same size.")
     losses = _piecewise_loss(input, target, "none" if weight is not None else reduction,
-                             "HuberLossBackward0", lambda d: fnp.multiply(0.5, fnp.square(d)),
+                             "HuberLossBackward0", "huber_cpu", lambda d: fnp.multiply(0.5, fnp.square(d)),
                              lambda d: fnp.multiply(delta, fnp.subtract(d, 0.5 * delta)),
                              delta)
     if weight is None:
@@ -548,10 +555,11 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     return reduced_tensor(losses, reduction)
 
 
-def _piecewise_loss(input, target, reduction, label, inner, outer, threshold):
+def _piecewise_loss(input, target, reduction, label, kernel, inner, outer, threshold):
     """`inner`(d) where the absolute difference d of input and target is below
-    `threshold`, else `outer`(d); reduced."""
+    `threshold`, else `outer`(d); reduced. (PyTorch's `kernel` has no complex loop.)"""
     check_broadcast(input, target)
+    refuse_complex(kernel, input, target)
     dtype = result_type(input, target)
 
     def losses(x, y):
@@ -576,6 +584,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     if not (input.dtype.is_floating_point or input.dtype.is_complex) or \
             not (target.dtype.is_floating_point or target.dtype.is_complex):
         raise RuntimeError("kl_div: Integral inputs not supported.")
+    refuse_complex(fixed(RuntimeError, "kl_div: Complex inputs not supported."), input, target)
     if log_target:
         losses = target.exp() * (target - input)
     else:

@@ -1,0 +1,56 @@
+"""PyTorch's refusals of complex operands, for the operations it has no complex kernel for
+(orderings, comparisons by size, rounding, most special functions): one check at each such
+operation's entry, so that NumPy's lexicographic order of complex numbers (or a NumPy
+TypeError) never stands where PyTorch raises.
+
+A refusal is either the name of PyTorch's missing kernel (``"lt_cpu"``: its message then
+names the operands' complex dtype) or an exception to raise as it is (`fixed`)."""
+import numbers
+
+from . import _dtypes
+from ._record import result_type
+from ._tensor import Tensor
+
+
+def fixed(error_type, text):
+    """A refusal with PyTorch's own sentence, whatever the dtype."""
+    return lambda dtype: error_type(text)
+
+
+def complex_dtype(operands):
+    """The complex dtype PyTorch computes `operands` in (tensors and numbers; anything else
+    is left out), or None where none of them is complex."""
+    taking_part = [x for x in operands if isinstance(x, Tensor)
+                   or isinstance(x, numbers.Number) and not isinstance(x, bool)]
+    if not any(_is_complex(x) for x in taking_part):
+        return None
+    return result_type(*taking_part)
+
+
+def _is_complex(x):
+    return x.dtype.is_complex if isinstance(x, Tensor) else isinstance(x, numbers.Complex) \
+        and not isinstance(x, numbers.Real)
+
+
+def refuse_complex(refusal, *operands):
+    """Raise PyTorch's error where `operands` compute in a complex dtype."""
+    dtype = complex_dtype(operands)
+    if dtype is None:
+        return
+    if isinstance(refusal, str):
+        raise _dtypes.not_implemented_for(refusal, dtype)
+    raise refusal(dtype)
+
+
+def no_complex(refusal, then=None):
+    """A torch-name row's check: `refuse_complex` over the call's arguments, then the
+    row's other check `then`, if any."""
+    def check(*args, **kwargs):
+        refuse_complex(refusal, *args, *kwargs.values())
+        if then is not None:
+            then(*args, **kwargs)
+    return check
+
+
+# Shared by clamp and the functions PyTorch builds on it (relu, hardtanh, relu6, ...).
+CLAMP = fixed(NotImplementedError, "clamp is not supported for complex types")
