@@ -8,6 +8,7 @@ names the operands' complex dtype) or an exception to raise as it is (`fixed`)."
 import numbers
 
 from . import _dtypes
+from ._grad_mode import STATE
 from ._record import result_type
 from ._tensor import Tensor
 
@@ -54,3 +55,13 @@ def no_complex(refusal, then=None):
 
 # Shared by clamp and the functions PyTorch builds on it (relu, hardtanh, relu6, ...).
 CLAMP = fixed(NotImplementedError, "clamp is not supported for complex types")
+
+
+def refuse_complex_derivative(name, *tensors):
+    """PyTorch's refusal to record `name` (a kernel without a complex derivative, such as
+    embedding's) where its complex result would require grad."""
+    if not STATE.enabled or not any(t is not None and t.requires_grad for t in tensors):
+        return
+    if complex_dtype(tensors) is not None:
+        raise RuntimeError(f"{name} does not support automatic differentiation for outputs "
+                           f"with complex dtype.")

@@ -40,6 +40,11 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                                   f"mode='{mode}'). Please open a feature request on GitHub.")
     _check_integers(input)
     _check_integers(offsets)
+    if weight.dtype.is_complex:  # PyTorch's kernel takes floats only
+        raise RuntimeError(f"Expected tensor for argument #1 'weight' to have one of the "
+                           f"following scalar types: Half, BFloat16, Float, Double; but got "
+                           f"CPU{weight.dtype.scalar_name}Type instead (while checking "
+                           f"arguments for embedding_bag)")
     indices, starts = input._data.reshape(-1), offsets._data.astype(np.int64)
     ends = _check_bags(indices, starts, include_last_offset, weight.shape[0])
     if include_last_offset:

@@ -28,6 +28,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     or by the running statistics otherwise; then scaled by weight and shifted by bias."""
     if training:
         _verify_batch_size(input.shape)
+    refuse_complex("batch_norm", input)
     if training and eps <= 0.0:
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if eps < 0.0:
@@ -118,6 +119,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
                                f"got {name} of shape {list(parameter.shape)} and "
                                f"normalized_shape = {list(normalized_shape)}")
+    refuse_complex("LayerNormKernelImpl", input)
     axes = tuple(range(input.dim() - size, input.dim()))
     out = quiet().run(_layer_normalised, float_operand(input), axes,
                       *_affine_operands(weight, bias, normalized_shape), eps)
@@ -183,7 +185,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
         raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got "
                            f"weight of shape {list(weight.shape)} and normalized_shape = "
                            f"{list(normalized_shape)}")
-    if not input.dtype.is_floating_point:
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise _dtypes.not_implemented_for("rms_norm", input.dtype)
     # Half precisions compute in float32 (eps too: float32's), as PyTorch's kernels do.
     upcast = input.float() if input.dtype in (_dtypes.float16, _dtypes.bfloat16) else input

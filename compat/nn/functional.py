@@ -14,7 +14,7 @@ import funcgrad.numpy as fnp
 from funcgrad.core import unbox_all
 
 from .. import _dtypes, _fused, _ops
-from .._complex_refusals import CLAMP, fixed, refuse_complex
+from .._complex_refusals import CLAMP, fixed, refuse_complex, refuse_complex_derivative
 from .._factories import empty_like, zeros_like
 from .._inplace import inplace
 from .._quiet import quiet, quieted
@@ -447,6 +447,7 @@ def bilinear(input1, input2, weight, bias=None):
         listed = ", ".join(f"{name}: {dtype.cpp_name}"
                            for name, dtype in dtypes.items())
         raise RuntimeError(f"All tensors must have the same dtype, got {listed}")
+    refuse_complex_derivative("_trilinear", input1, input2, weight, bias)
     out = quiet().run(fnp.einsum, "...i,oij,...j->...o", engine(input1), engine(weight),
                       engine(input2))
     out = wrap(out, "ViewBackward0", (input1, weight, input2))
