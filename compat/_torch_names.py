@@ -24,7 +24,7 @@ from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 from . import (_complex_build, _dtypes, _fused, _gathering, _householder, _indexing,
                _legacy_linalg, _order_statistics, _scaled_products, _scans, _view_scatters,
                _windowed)
-from ._complex_refusals import fixed, no_complex, refuse_complex
+from ._complex_refusals import fixed, no_complex, refuse_complex, refuse_complex_derivative
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._inplace import inplace
 from ._not_implemented import without_derivative
@@ -611,7 +611,7 @@ def _lstsq(A, B, rcond=None, *, driver=None):
     'gelsy' reports them: residuals and singular_values empty."""
     solution = fla.pinv(A) @ B
     rank = np.asarray(np.linalg.matrix_rank(unbox_all(A)), np.int64)
-    empty = np.zeros((0,), unbox_all(A).dtype)
+    empty = np.zeros((0,), unbox_all(A).real.dtype)  # real for complex A too, as PyTorch's
     return solution, empty, rank, empty
 
 
@@ -654,8 +654,28 @@ def _slogdet(A):
     return tuple(fla.slogdet(A))
 
 
+def _logaddexp(x, other):
+    """log(exp(x) + exp(other)); for complex numbers as PyTorch's kernel computes it, from
+    the operand of larger real part m and the other n: m + log1p(exp(n - m))."""
+    if not np.iscomplexobj(unbox_all(x)):
+        return _fused.logaddexp_p(x, other)
+    first_larger = np.real(unbox_all(x)) >= np.real(unbox_all(other))
+    larger = fnp.where(first_larger, x, other)
+    smaller = fnp.where(first_larger, other, x)
+    return larger + fnp.log1p(fnp.exp(smaller - larger))
+
+
+def _expit(x):
+    """special.expit: sigmoid, which PyTorch computes for complex numbers too."""
+    return _fused.sigmoid_p(x) if np.iscomplexobj(unbox_all(x)) else fsp.expit(x)
+
+
 def _logdet(A):
+    """log(det(A)): NaN for a real matrix of negative determinant; for a complex one the
+    complex logarithm, log|det| + i arg(det)."""
     sign, logabs = fla.slogdet(A)
+    if np.iscomplexobj(unbox_all(A)):
+        return fnp.log(sign) + logabs
     return fnp.where(unbox_all(sign) < 0, np.nan, logabs)
 
 
@@ -1010,7 +1030,7 @@ ELEMENTWISE = [
     _float("expm1", fnp.expm1),
     _float("log2", fnp.log2), _float("log10", fnp.log10),
     _float("log1p", fnp.log1p, "Log1PBackward0"),
-    _float("rsqrt", _fused.rsqrt_p), _float("logaddexp", _fused.logaddexp_p, inplace=False,
+    _float("rsqrt", _fused.rsqrt_p), _float("logaddexp", _logaddexp, inplace=False,
            check=_no_kernel("logaddexp_cpu")),
     _float("logaddexp2", _fused.logaddexp2_p, inplace=False,
            check=_no_kernel("logaddexp2_cpu")),
@@ -1048,7 +1068,7 @@ ELEMENTWISE = [
     Row("special.erf", fsp.erf, FLOAT, "ErfBackward0"),
     Row("special.erfc", fsp.erfc, FLOAT, "ErfcBackward0"),
     Row("special.erfinv", fsp.erfinv, FLOAT, "ErfinvBackward0"),
-    Row("special.expit", fsp.expit, FLOAT, "SigmoidBackward0"),
+    Row("special.expit", _expit, FLOAT, "SigmoidBackward0"),
     Row("special.logit", _logit, FLOAT, "LogitBackward0"),
     Row("special.xlogy", _xlogy, FLOAT, "XlogyBackward0"),
     Row("special.xlog1py", fsp.xlog1py, FLOAT, "SpecialXlog1PyBackward0"),
@@ -1380,7 +1400,9 @@ PRODUCTS = [
     Row("matrix_power", _matrix_power, KEEP, "LinalgMatrixPowerBackward0"),
     Row("det", fla.det, FLOAT, "LinalgDetBackward0",
         check=_linalg_input("linalg.det", _missing_kernel("lu_cpu"))),
-    Row("logdet", _logdet, FLOAT, "LogdetBackward0",
+    Row("logdet", _logdet, FLOAT, Labels(  # PyTorch: log(sign) + logabsdet, if complex
+        lambda A: "AddBackward0" if A.dtype.is_complex else "LogdetBackward0",
+        "LogdetBackward0", "AddBackward0"),
         check=_linalg_input("logdet", _low_precision("logdet"))),
     Row("slogdet", _slogdet, FLOAT, "LinalgSlogdetBackward0",
         returns=_named("slogdet", ("sign", "logabsdet")),
@@ -1447,7 +1469,7 @@ LINALG = [
         "MmBackward0"),
     Row("linalg.cross", lambda x, other, *, dim=-1:
         fnp.cross(x, other, axis=existing_dims(x, dim)), PROMOTE),
-    Row("linalg.vecdot", lambda x, y, *, dim=-1: fnp.sum(x * y, axis=dim), PROMOTE,
+    Row("linalg.vecdot", lambda x, y, *, dim=-1: fnp.sum(fnp.conj(x) * y, axis=dim), PROMOTE,
         "SumBackward1", check=_expects_floats("linalg.vecdot")),
     Row("linalg.matmul", fnp.matmul, PROMOTE, "MmBackward0"),
     Row("linalg.diagonal", lambda A, *, offset=0, dim1=-2, dim2=-1:
@@ -1566,6 +1588,11 @@ def _not_supported(name):
     return fixed(NotImplementedError, f"{name} is not supported for complex inputs")
 
 
+def _expects_real(sentence):
+    """The real-input FFTs' refusal, naming the complex dtype."""
+    return lambda dtype: RuntimeError(f"{sentence}, but got {dtype.scalar_name}")
+
+
 _SORT = fixed(RuntimeError, " Sort does not support complex dtypes on CPU")
 _NANSUM = fixed(RuntimeError, "nansum on CPU does not support complex inputs")
 
@@ -1609,6 +1636,10 @@ _COMPLEX_REFUSALS = {
     "nansum": _NANSUM, "nanmean": _NANSUM,
     "mode": "mode_cpu", "kthvalue": "kthvalue_cpu", "cummax": "cummax_cpu",
     "cummin": "cummin_cpu",
+    "fft.rfft": _expects_real("rfft expects a real input tensor"),
+    "fft.ihfft": _expects_real("ihfft expects a real input tensor"),
+    "fft.rfft2": _expects_real("rfftn expects a real-valued input tensor"),
+    "fft.rfftn": _expects_real("rfftn expects a real-valued input tensor"),
     "cosine_similarity": lambda dtype: RuntimeError(
         f"expected common dtype to be floating point, yet common dtype is {dtype.scalar_name}"),
 }
@@ -1619,6 +1650,7 @@ _COMPLEX_CHECKS = {
     "round": _round_refusal, "special.round": _round_refusal,
     "polygamma": _polygamma_refusal, "special.polygamma": _polygamma_refusal,
     "unique": _kernel_by_dim("unique", "unique_dim"),
+    "nan_to_num": lambda x, *args, **kwargs: refuse_complex_derivative("nan_to_num", x),
     "unique_consecutive": _unique_consecutive_refusal,
     "median": _kernel_by_dim("median_cpu", "median_out"),
     "nanmedian": _kernel_by_dim("median_cpu", "median_out"),

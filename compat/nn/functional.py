@@ -100,6 +100,7 @@ _elu_ = inplace(lambda input, alpha: activation(input, "elu_cpu", lambda x: _elu
 
 def silu(input, inplace=False):
     """input * sigmoid(input)."""
+    refuse_complex_derivative("silu", input)
     if inplace:
         return _silu_(input)
     return activation(input, "silu_cpu", _silu, "SiluBackward0", complex_too=True)
@@ -689,6 +690,9 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if smoothing > 1:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing:g}")
+    if target.dtype.is_complex:  # (read as class probabilities, which must be real)
+        raise RuntimeError(f"Expected floating point type for target with class "
+                           f"probabilities, got {target.dtype.scalar_name}")
     log_probabilities = _ops.log_softmax(input, class_dim)
     classes = input.shape[class_dim]
     if not (target.dtype.is_floating_point and target.shape == input.shape):
@@ -803,6 +807,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if target.dtype is not input.dtype:
         raise RuntimeError(f"Found dtype {target.dtype.scalar_name} but expected "
                            f"{input.dtype.scalar_name}")
+    refuse_complex("binary_cross_entropy", input)
     values = input._data
     if ((values < 0) | (values > 1)).any() or np.isnan(values).any():
         raise RuntimeError("all elements of input should be between 0 and 1")
@@ -830,6 +835,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     _check_same_size(input, target, "Target size ({target}) must be the same as input size "
                      "({input})")
     reduction = reduction_of(size_average, reduce, reduction)
+    refuse_complex("log_sigmoid_cpu", input)
     if not target.dtype.is_floating_point:
         raise RuntimeError(f"result type {input.dtype.scalar_name} can't be cast to the "
                            f"desired output type {target.dtype.scalar_name}")
