@@ -548,7 +548,8 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if weight is not None and weight.shape != input.shape:
         raise ValueError("Weights and input must have the same size.")
     losses = _piecewise_loss(input, target, "none" if weight is not None else reduction,
-                             "HuberLossBackward0", "huber_cpu", lambda d: fnp.multiply(0.5, fnp.square(d)),
+                             "HuberLossBackward0", "huber_cpu",
+                             lambda d: fnp.multiply(0.5, fnp.square(d)),
                              lambda d: fnp.multiply(delta, fnp.subtract(d, 0.5 * delta)),
                              delta)
     if weight is None:
