@@ -7,6 +7,8 @@ A refusal is either the name of PyTorch's missing kernel (``"lt_cpu"``: its mess
 names the operands' complex dtype) or an exception to raise as it is (`fixed`)."""
 import numbers
 
+import numpy as np
+
 from . import _dtypes
 from ._grad_mode import STATE
 from ._record import result_type
@@ -21,16 +23,14 @@ def fixed(error_type, text):
 def complex_dtype(operands):
     """The complex dtype PyTorch computes `operands` in (tensors and numbers; anything else
     is left out), or None where none of them is complex."""
-    taking_part = [x for x in operands if isinstance(x, Tensor)
-                   or isinstance(x, numbers.Number) and not isinstance(x, bool)]
-    if not any(_is_complex(x) for x in taking_part):
+    for x in operands:  # (a loop, not any(): the common case, none, is kept quick)
+        if isinstance(x, Tensor) and x._data.dtype.kind == "c" or isinstance(
+                x, (complex, np.complexfloating)):
+            break
+    else:
         return None
-    return result_type(*taking_part)
-
-
-def _is_complex(x):
-    return x.dtype.is_complex if isinstance(x, Tensor) else isinstance(x, numbers.Complex) \
-        and not isinstance(x, numbers.Real)
+    return result_type(*[x for x in operands if isinstance(x, Tensor)
+                         or isinstance(x, numbers.Number) and not isinstance(x, bool)])
 
 
 def refuse_complex(refusal, *operands):
