@@ -40,6 +40,14 @@ class dtype:
         return self.legacy_name.removesuffix("Tensor")
 
     @property
+    def type_string(self):
+        """PyTorch's name of a CPU tensor type in its C++ messages: torch.FloatTensor, or
+        CPUComplexFloatType for complex dtypes (which have no legacy tensor class there)."""
+        if self.category == COMPLEX:
+            return f"CPU{self.scalar_name}Type"
+        return f"torch.{self.legacy_name}"
+
+    @property
     def cpp_name(self):
         """The C++ name of the element type, which some of PyTorch's messages give."""
         return _CPP_NAMES[self.name]

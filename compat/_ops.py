@@ -1253,7 +1253,7 @@ def expanded_shape(shape, sizes, dtype):
     does, from the last dimension)."""
     lead = len(sizes) - len(shape)
     if lead < 0:
-        name = f"torch.{_dtypes.from_numpy_dtype(dtype).legacy_name}"
+        name = _dtypes.from_numpy_dtype(dtype).type_string
         raise RuntimeError(f"expand({name}{{{list(shape)}}}, size={list(sizes)}): the "
                            f"number of sizes provided ({len(sizes)}) must be greater or equal "
                            f"to the number of dimensions in the tensor ({len(shape)})")

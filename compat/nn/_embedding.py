@@ -47,7 +47,7 @@ def _check_indices(input, position, kernel):
     """PyTorch's error for indices that are not a tensor of int64 or int32, which name
     them by their position among the `kernel`'s arguments."""
     if not isinstance(input, Tensor) or input.dtype not in (_dtypes.int64, _dtypes.int32):
-        what = input.type() if isinstance(input, Tensor) else type(input).__name__
+        what = input.dtype.type_string if isinstance(input, Tensor) else type(input).__name__
         raise RuntimeError(f"Expected tensor for argument #{position} 'indices' to have one of "
                            f"the following scalar types: Long, Int; but got {what} instead "
                            f"(while checking arguments for {kernel})")

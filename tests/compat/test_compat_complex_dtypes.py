@@ -93,6 +93,8 @@ REFUSED = [
     "z.clone().abs_()", "F.binary_cross_entropy(z, w)", "F.cross_entropy(z, w)",
     "F.cross_entropy(r, z)", "F.binary_cross_entropy_with_logits(z, r)",
     "F.binary_cross_entropy_with_logits(z, w)",
+    # messages naming a complex tensor type (PyTorch's CPUComplexFloatType)
+    "z.expand(3)", "z[0].expand(2, 1)", "F.embedding(z, s)",
     # real operands only
     "torch.fft.rfft(z)", "torch.fft.ihfft(z)", "torch.fft.rfft2(z)", "torch.fft.rfftn(z)",
     "torch.complex(z, r)", "torch.polar(r, z)", "torch.view_as_complex(z)",
