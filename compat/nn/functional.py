@@ -837,11 +837,16 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                      "({input})")
     reduction = reduction_of(size_average, reduce, reduction)
     refuse_complex("log_sigmoid_cpu", input)
-    if not target.dtype.is_floating_point:
+    if not (target.dtype.is_floating_point or target.dtype.is_complex):
         raise RuntimeError(f"result type {input.dtype.scalar_name} can't be cast to the "
                            f"desired output type {target.dtype.scalar_name}")
     dtype = result_type(input, target)
-    out = quiet().run(_logits_cross_entropy, operand(input, dtype), operand(target, dtype),
+    if pos_weight is not None and dtype.is_complex:  # (PyTorch scales the logits in place)
+        raise RuntimeError(f"result type {dtype.scalar_name} can't be cast to the desired "
+                           f"output type {input.dtype.scalar_name}")
+    # The logits stay real where the target is complex: PyTorch's log-sigmoid is of them.
+    logits = operand(input, input.dtype if dtype.is_complex else dtype)
+    out = quiet().run(_logits_cross_entropy, logits, operand(target, dtype),
                       None if weight is None else operand(weight, dtype),
                       None if pos_weight is None else operand(pos_weight, dtype), reduction)
     return wrap(out, "BinaryCrossEntropyWithLogitsBackward0", (input, target))

@@ -93,6 +93,7 @@ REFUSED = [
     "z.clone().abs_()", "F.binary_cross_entropy(z, w)", "F.cross_entropy(z, w)",
     "F.cross_entropy(r, z)", "F.binary_cross_entropy_with_logits(z, r)",
     "F.binary_cross_entropy_with_logits(z, w)",
+    "F.binary_cross_entropy_with_logits(r, w, pos_weight=r[0].abs())",
     # messages naming a complex tensor type (PyTorch's CPUComplexFloatType)
     "z.expand(3)", "z[0].expand(2, 1)", "F.embedding(z, s)",
     # real operands only
@@ -116,6 +117,10 @@ COMPUTED_UNRECORDED = [
     "F.silu(z)", "torch.nan_to_num(z)", "F.embedding(i, s)", "F.bilinear(z, w, s[None])",
     "F.silu(z.clone(), inplace=True)", "F.soft_margin_loss(z, z)",
     "F.soft_margin_loss(z, w, reduction='none')", "torch.logaddexp(r, z)",
+    "F.binary_cross_entropy_with_logits(r, w)",
+    "F.binary_cross_entropy_with_logits(r, w, weight=r.abs())",
+    "F.binary_cross_entropy_with_logits(r, w, weight=w)",
+    "F.binary_cross_entropy_with_logits(r.float(), w.to(torch.complex128), reduction='sum')",
     "torch.linalg.lstsq(s, z.T)",
 ]
 
@@ -264,11 +269,3 @@ def test_complex_parameters_are_drawn_bit_for_bit(name):
 @pytest.mark.parametrize("name", REFUSING_LAYERS)
 def test_layers_pytorch_refuses_on_complex_raise_its_errors(name, dtype):
     assert_same_error(_layer_case(REFUSING_LAYERS[name], dtype))
-
-
-@pytest.mark.xfail(strict=True, reason="binary_cross_entropy_with_logits of a real input and a "
-                   "complex target: PyTorch computes a complex loss, compat refuses the cast of "
-                   "the real input's dtype to the target's")
-@pytest.mark.parametrize("dtype", DTYPES)
-def test_logistic_loss_of_a_complex_target(dtype):
-    check(_evaluated("F.binary_cross_entropy_with_logits(r, w)", dtype), **TOLERANCES[dtype])
