@@ -65,3 +65,12 @@ def refuse_complex_derivative(name, *tensors):
     if complex_dtype(tensors) is not None:
         raise RuntimeError(f"{name} does not support automatic differentiation for outputs "
                            f"with complex dtype.")
+
+
+def refuse_complex_into(output_dtype, *operands):
+    """PyTorch's refusal to write the complex result of `operands` into an output of the
+    real `output_dtype` (a loss that computes into its real input's dtype)."""
+    dtype = complex_dtype(operands)
+    if dtype is not None and not output_dtype.is_complex:
+        raise RuntimeError(f"result type {dtype.scalar_name} can't be cast to the desired "
+                           f"output type {output_dtype.scalar_name}")

@@ -13,7 +13,7 @@ from funcgrad.core import unbox_all
 
 from .. import _dtypes, _ops
 from .._factories import full, zeros_like
-from .._complex_refusals import refuse_complex_derivative
+from .._complex_refusals import refuse_complex_derivative, refuse_complex_into
 from .._grad_mode import STATE
 from .._quiet import quiet
 from .._record import engine, operand, result_type, wrap
@@ -56,6 +56,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     """log(1 + exp(-target * input)), the logistic loss of labels -1 and 1."""
     reduction = reduction_of(size_average, reduce, reduction)
     check_broadcast(input, target)
+    refuse_complex_into(input.dtype, input, target)
     refuse_complex_derivative("soft_margin_loss", input, target)
     dtype = result_type(input, target)
 

@@ -28,7 +28,6 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     or by the running statistics otherwise; then scaled by weight and shifted by bias."""
     if training:
         _verify_batch_size(input.shape)
-    refuse_complex("batch_norm", input)
     if training and eps <= 0.0:
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if eps < 0.0:
@@ -40,6 +39,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if statistic is not None and statistic.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not "
                                f"{statistic.numel()}")
+    refuse_complex("batch_norm", input)
     axes = (0,) + tuple(range(2, input.dim()))
     shape = (1, channels) + (1,) * (input.dim() - 2)  # a channel's values, broadcast
     edges = tuple(t for t in (input, weight, bias) if t is not None)

@@ -14,7 +14,8 @@ import funcgrad.numpy as fnp
 from funcgrad.core import unbox_all
 
 from .. import _dtypes, _fused, _ops
-from .._complex_refusals import CLAMP, fixed, refuse_complex, refuse_complex_derivative
+from .._complex_refusals import (CLAMP, fixed, refuse_complex, refuse_complex_derivative,
+                                 refuse_complex_into)
 from .._factories import empty_like, zeros_like
 from .._inplace import inplace
 from .._quiet import quiet, quieted
@@ -547,6 +548,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     if weight is not None and weight.shape != input.shape:
         raise ValueError("Weights and input must have the same size.")
+    refuse_complex_into(input.dtype, input, target)
     losses = _piecewise_loss(input, target, "none" if weight is not None else reduction,
                              "HuberLossBackward0", "huber_cpu",
                              lambda d: fnp.multiply(0.5, fnp.square(d)),
@@ -841,9 +843,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         raise RuntimeError(f"result type {input.dtype.scalar_name} can't be cast to the "
                            f"desired output type {target.dtype.scalar_name}")
     dtype = result_type(input, target)
-    if pos_weight is not None and dtype.is_complex:  # (PyTorch scales the logits in place)
-        raise RuntimeError(f"result type {dtype.scalar_name} can't be cast to the desired "
-                           f"output type {input.dtype.scalar_name}")
+    if pos_weight is not None:  # (PyTorch scales the real logits in place)
+        refuse_complex_into(input.dtype, input, target)
     # The logits stay real where the target is complex: PyTorch's log-sigmoid is of them.
     logits = operand(input, input.dtype if dtype.is_complex else dtype)
     out = quiet().run(_logits_cross_entropy, logits, operand(target, dtype),

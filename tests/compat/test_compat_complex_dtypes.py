@@ -94,6 +94,9 @@ REFUSED = [
     "F.cross_entropy(r, z)", "F.binary_cross_entropy_with_logits(z, r)",
     "F.binary_cross_entropy_with_logits(z, w)",
     "F.binary_cross_entropy_with_logits(r, w, pos_weight=r[0].abs())",
+    "F.soft_margin_loss(r, w)", "F.huber_loss(r, w)", "F.smooth_l1_loss(r, w)",
+    "F.mse_loss(r, w)", "F.huber_loss(w, r)", "F.batch_norm(z, z[0], z[0])",
+    "F.batch_norm(z, r[0], r[0])",
     # messages naming a complex tensor type (PyTorch's CPUComplexFloatType)
     "z.expand(3)", "z[0].expand(2, 1)", "F.embedding(z, s)",
     # real operands only
