@@ -78,8 +78,8 @@ int64 = dtype("int64", np.int64, _INT, "LongTensor")
 float16 = dtype("float16", np.float16, FLOAT, "HalfTensor")
 float32 = dtype("float32", np.float32, FLOAT, "FloatTensor")
 float64 = dtype("float64", np.float64, FLOAT, "DoubleTensor")
-# Complex tensors come from torch.fft; compat computes little else on them (see
-# docs/guide-compat.md).
+# Complex tensors: compat computes what PyTorch computes on them and raises its errors
+# where it has no complex kernel (`_complex_refusals`; docs/guide-compat.md).
 complex64 = dtype("complex64", np.complex64, COMPLEX, "ComplexFloatTensor")
 complex128 = dtype("complex128", np.complex128, COMPLEX, "ComplexDoubleTensor")
 

@@ -8,7 +8,7 @@ with PyTorch's errors."""
 import numpy as np
 import pytest
 
-from compat_harness import Raised, assert_same_error, check, run, tensors_in
+from compat_harness import LIBRARIES, Raised, assert_same_error, check, run, tensors_in
 
 DTYPES = ("complex64", "complex128")
 REAL_OF = {"complex64": "float32", "complex128": "float64"}
@@ -260,9 +260,7 @@ def test_complex_parameters_are_drawn_bit_for_bit(name):
         L.manual_seed(0)
         layer = eval(LAYERS[name][0], {"nn": L.nn, "c": L.complex64})
         return [p.detach().numpy() for p in layer.parameters()]
-    import compat
-    import torch
-    ours, theirs = drawn(compat), drawn(torch)
+    ours, theirs = drawn(LIBRARIES["compat"]), drawn(LIBRARIES["torch"])
     assert len(ours) == len(theirs)
     for a, b in zip(ours, theirs):
         assert a.dtype == b.dtype and np.array_equal(a, b)
