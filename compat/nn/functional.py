@@ -637,6 +637,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     shape, targets = input._data.shape, target._data.astype(np.int64)
     _check_class_shapes(shape, targets.shape)
     _check_class_target(target)
+    refuse_complex("nll_loss2d_forward_out_frame" if len(shape) > 2 else "nll_loss_out_frame",
+                   input)
     if len(shape) == 1:  # one sample: a target of one element is its class
         targets = targets.reshape(())
     classes = shape[1] if len(shape) >= 2 else shape[0]

@@ -97,6 +97,20 @@ REFUSED = [
     "F.soft_margin_loss(r, w)", "F.huber_loss(r, w)", "F.smooth_l1_loss(r, w)",
     "F.mse_loss(r, w)", "F.huber_loss(w, r)", "F.batch_norm(z, z[0], z[0])",
     "F.batch_norm(z, r[0], r[0])",
+    # (these agreed already)
+    "F.gelu(z)", "F.softplus(z)", "F.elu(z)", "F.selu(z)", "F.leaky_relu(z)", "F.mish(z)",
+    "F.hardsigmoid(z)", "F.hardswish(z)", "F.logsigmoid(z)", "F.softshrink(z)",
+    "F.hardshrink(z)", "F.glu(z, 0)", "F.softmax(z, 1)", "F.log_softmax(z, 0)",
+    "F.softmin(z, 1)", "F.prelu(z, s[0])", "torch.quantile(z, 0.5)",
+    "torch.nanquantile(z, 0.5)", "torch.sign(z)", "F.avg_pool1d(z[None], 2)",
+    "F.adaptive_max_pool1d(z[None], 2)", "F.multi_margin_loss(z, i[0])",
+    "F.multilabel_soft_margin_loss(z, r)", "F.cosine_embedding_loss(z, w, r[:, 0].sign())",
+    "F.pdist(z)", "F.local_response_norm(z[None], 2)", "F.instance_norm(z[None])",
+    "F.adaptive_avg_pool1d(z[None], 2)", "F.lp_pool1d(z[None], 2, 2)",
+    "F.scaled_dot_product_attention(z[None], w[None], z[None])",
+    # (compat computed these)
+    "F.nll_loss(z, i[0])", "F.nll_loss(z, i[0], reduction='none')",
+    "F.nll_loss(z[None].mT, i[:1, :1].expand(1, 3))",
     # messages naming a complex tensor type (PyTorch's CPUComplexFloatType)
     "z.expand(3)", "z[0].expand(2, 1)", "F.embedding(z, s)",
     # real operands only
@@ -154,6 +168,19 @@ COMPUTED = [
     "F.l1_loss(z, w)", "F.normalize(z, dim=1)",
     "torch.linalg.vector_norm(z)", "torch.linalg.inv(s)", "torch.fft.ifft2(z).abs()",
     "torch.where(r > 0, z, w)", "F.linear(z, w)", "F.rms_norm(z, (3,))",
+    "z @ w.mT", "torch.einsum('ij,kj->ik', z, w) * 1", "z.conj() * w", "z.angle()",
+    "z.real * w.imag", "z.var()", "z.std(dim=1)", "z.norm()", "torch.linalg.det(s)",
+    "torch.fft.fft(r, 4) * 1", "torch.fft.ifftn(z) * 1", "torch.stack([z, w]).sum(0)",
+    "torch.cat([z, r]).prod(0)", "z.pow(w * 0.5)", "z.sqrt()", "z.log()", "z.rsqrt()",
+    "z.reciprocal()", "z.sin() + z.cosh()", "torch.view_as_real(z * w)",
+    "torch.polar(r.abs(), r)", "torch.complex(r, r.flip(0))", "z.tanh().asinh()",
+    "F.cosine_embedding_loss(r, r.flip(0), r[:, 0].sign())", "torch.trace(s)",
+    "torch.diagonal(s)", "torch.kron(z, w) * 1", "torch.outer(z[0], w[1])",
+    "F.poisson_nll_loss(z, w)", "F.gaussian_nll_loss(z, w, r.abs())",
+    "F.triplet_margin_loss(z, w, z * 2)", "F.pairwise_distance(z, w)",
+    "F.pad(z[None], (1, 1), mode='reflect')",
+    # (compat refused these)
+    "F.unfold(z[None, None], 2)", "F.fold(F.unfold(z[None, None], 2), (2, 3), 2)",
     # (each of these gave a wrong value or an error before)
     "torch.logaddexp(z, w)", "z.logaddexp(z * 2)",
     "torch.special.expit(z)", "torch.linalg.vecdot(z, w)",
