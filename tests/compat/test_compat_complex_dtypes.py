@@ -110,7 +110,14 @@ REFUSED = [
     "F.scaled_dot_product_attention(z[None], w[None], z[None])",
     # (compat computed these)
     "F.nll_loss(z, i[0])", "F.nll_loss(z, i[0], reduction='none')",
-    "F.nll_loss(z[None].mT, i[:1, :1].expand(1, 3))",
+    "F.nll_loss(z[None].mT, i[:1, :1].expand(1, 3))", "F.interpolate(z[None], 4)",
+    "F.interpolate(z[None], scale_factor=2, mode='linear')",
+    "F.interpolate(z[None, None], scale_factor=2)",
+    "F.interpolate(z[None, None], (3, 4), mode='nearest-exact')",
+    "F.interpolate(z[None, None], scale_factor=2, mode='bilinear')",
+    "F.interpolate(z[None, None, None], scale_factor=2)",
+    "F.interpolate(z[None, None, None], scale_factor=2, mode='trilinear')",
+    "F.interpolate(z[None, None], (1, 2), mode='area')",
     # messages naming a complex tensor type (PyTorch's CPUComplexFloatType)
     "z.expand(3)", "z[0].expand(2, 1)", "F.embedding(z, s)",
     # real operands only
