@@ -248,6 +248,15 @@ _SCALAR_NAMES = {**_CPP_NAMES, "int64": "int64_t", "int16": "int16_t", "int8": "
                  "uint8": "uint8_t"}
 
 
+def converted_number(number, to):
+    """`number` as a value of dtype `to` (a fill value): PyTorch's check, then a complex
+    number's real part where `to` is real (its imaginary part is 0 once checked)."""
+    check_convertible(number, to)
+    if isinstance(number, (complex, np.complexfloating)) and to.category != COMPLEX:
+        return number.real
+    return number
+
+
 def check_convertible(number, to):
     """PyTorch's check before it converts the Python `number` to dtype `to` (a factory's
     bounds, an alpha, a clamp bound): values beyond the type's range are an error (inf and
@@ -255,7 +264,12 @@ def check_convertible(number, to):
     magnitude fits)."""
     if to is bool:
         return
+    if isinstance(number, np.generic):  # (a NumPy scalar, compared as the Python number)
+        number = number.item()
     if isinstance(number, complex):
+        if number.imag and to.category != COMPLEX:  # (its imaginary part would be lost)
+            raise RuntimeError(f"value cannot be converted to type {_SCALAR_NAMES[to.name]} "
+                               f"without overflow")
         parts = (number.real, number.imag)
     else:
         parts = (number,)

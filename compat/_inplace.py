@@ -421,6 +421,8 @@ def fill_(t, value):
     if isinstance(value, Tensor):
         _fill_value(value)  # (its error first)
         refuse_overlap(t, ())
+    else:
+        value = _dtypes.converted_number(value, t.dtype)
     return _fill_any_(t, value)
 
 

@@ -1466,6 +1466,8 @@ def masked_fill(input, mask, value):
         raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.dim()} dimension(s).")
     dtype = input.dtype
+    if not isinstance(value, Tensor):
+        value = _dtypes.converted_number(value, dtype)
     out = fnp.where(mask._data, operand(value, dtype), engine(input))
     if isinstance(value, Tensor):  # PyTorch's overload for a tensor value
         return wrap(out, "MaskedFillBackward1", (input, value), others=(mask,))

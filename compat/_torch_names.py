@@ -1635,7 +1635,7 @@ _COMPLEX_REFUSALS = {
     "histogram": "histogramdd", "histc": "aminmax_cpu", "aminmax": "aminmax_cpu",
     "nansum": _NANSUM, "nanmean": _NANSUM,
     "mode": "mode_cpu", "kthvalue": "kthvalue_cpu", "cummax": "cummax_cpu",
-    "cummin": "cummin_cpu",
+    "cummin": "cummin_cpu", "gcd": "gcd_cpu", "lcm": "lcm_cpu",
     "fft.rfft": _expects_real("rfft expects a real input tensor"),
     "fft.ihfft": _expects_real("ihfft expects a real input tensor"),
     "fft.rfft2": _expects_real("rfftn expects a real-valued input tensor"),

@@ -605,7 +605,7 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
                            f"for input")
     output = _pooled_sizes(input, kernel, stride, padding, dilation, ceil_mode,
                            "max_pool3d_with_indices_out_cpu_template")  # (3-d checks' name)
-    if input.dtype is _dtypes.bool:
+    if input.dtype is _dtypes.bool or input.dtype.is_complex:
         raise _dtypes.not_implemented_for(name, input.dtype)
     out, indices = quiet().run(_max_pooled, engine(input), kernel, stride, padding, dilation,
                                output, return_indices)

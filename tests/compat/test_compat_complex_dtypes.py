@@ -118,6 +118,18 @@ REFUSED = [
     "F.interpolate(z[None, None, None], scale_factor=2)",
     "F.interpolate(z[None, None, None], scale_factor=2, mode='trilinear')",
     "F.interpolate(z[None, None], (1, 2), mode='area')",
+    "torch.scatter_reduce(z, 1, i, w, 'amax')", "z.scatter_reduce(0, i % 2, w, 'amin')",
+    "z.index_reduce(1, i[0], w[:, :2], 'amax')", "z.index_reduce(0, i[1], w, 'amin')",
+    "z.index_reduce(1, i[0], w[:, :2], 'prod', include_self=False)",
+    "z[0].index_reduce(0, i[0], w[0, :2], 'mean')", "F.max_pool2d(z[None], 2)",
+    "F.max_pool3d(z[None, None], (1, 2, 2))", "torch.gcd(z, w)", "torch.lcm(z, w)",
+    "torch.arange(3, dtype=torch.complex64)", "torch.linspace(0, 1j, 3, dtype=torch.float32)",
+    "torch.linspace(z[0, 0], 2, 3, dtype=torch.int64)",
+    # complex numbers (and other numbers out of range) as values of a real tensor
+    "r.masked_fill(r > 0, 1j)", "r.clone().fill_(1j)", "r.clone().fill_(0.5 - 2j)",
+    "torch.full((2,), 1j, dtype=torch.float32)", "i.masked_fill(i > 0, float('nan'))",
+    "i.to(torch.int8).masked_fill(i > 0, 300)", "i.clone().fill_(float('inf'))",
+    "torch.full((2,), 300, dtype=torch.int8)", "r.float().masked_fill(r > 0, 1e300)",
     # messages naming a complex tensor type (PyTorch's CPUComplexFloatType)
     "z.expand(3)", "z[0].expand(2, 1)", "F.embedding(z, s)",
     # real operands only
@@ -140,6 +152,11 @@ REFUSED_WHEN_RECORDED = [
 COMPUTED_UNRECORDED = [
     "F.silu(z)", "torch.nan_to_num(z)", "F.embedding(i, s)", "F.bilinear(z, w, s[None])",
     "F.silu(z.clone(), inplace=True)", "F.soft_margin_loss(z, z)",
+    "torch.linspace(0, 1j, 3)", "torch.linspace(z[0, 0], 2, 4)",
+    "torch.linspace(-1j, 1j, 5, dtype=torch.complex128)", "r.clone().fill_(1 + 0j)",
+    "r.masked_fill(r > 0, 2 + 0j)", "z.clone().fill_(2j)", "torch.full((2,), 1j)",
+    "z.index_reduce(1, i[0], w[:, :2], 'prod')", "z.index_reduce(0, i[1], w, 'mean')",
+    "torch.scatter_reduce(z, 1, i, w, 'sum')",
     "F.soft_margin_loss(z, w, reduction='none')", "torch.logaddexp(r, z)",
     "F.binary_cross_entropy_with_logits(r, w)",
     "F.binary_cross_entropy_with_logits(r, w, weight=r.abs())",
