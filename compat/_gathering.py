@@ -120,6 +120,8 @@ def scatter(x, dim, index, src=None, *, value=None, reduce=None):
     if reduce is not None:
         raise NotImplementedError("compat: scatter(reduce=...) is not supported; use "
                                   "scatter_add or scatter_reduce")
+    if src is not None and not isinstance(src, numbers.Number):
+        _check_same_dtype(x, src, "scatter(): Expected self.dtype to be equal to src.dtype")
     index = np.asarray(index)
     part = value if src is None else _read_source(src, index)
     where = _along(index, dim, max(fnp.ndim(x), 1))
@@ -202,7 +204,7 @@ def masked_scatter(x, mask, source):
         raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
                            f"dtype {_scalar_type(mask)}")
     _check_same_dtype(x, source, "masked_scatter: expected self and source to have same "
-                      f"dtypes but got {_scalar_type(x)} and {_scalar_type(source)}")
+                      f"dtypes but got{_scalar_type(x)} and {_scalar_type(source)}")  # (sic)
     mask = np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), mask.shape))
     x = fnp.broadcast_to(x, mask.shape)
     count = int(mask.sum())

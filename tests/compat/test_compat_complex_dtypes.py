@@ -130,6 +130,9 @@ REFUSED = [
     "torch.full((2,), 1j, dtype=torch.float32)", "i.masked_fill(i > 0, float('nan'))",
     "i.to(torch.int8).masked_fill(i > 0, 300)", "i.clone().fill_(float('inf'))",
     "torch.full((2,), 300, dtype=torch.int8)", "r.float().masked_fill(r > 0, 1e300)",
+    # complex sources into real tensors
+    "r.clone().masked_scatter_(r > 0, z)", "r.clone().scatter_(1, i, w)",
+    "torch.scatter(z, 1, i, r)",
     # messages naming a complex tensor type (PyTorch's CPUComplexFloatType)
     "z.expand(3)", "z[0].expand(2, 1)", "F.embedding(z, s)",
     # real operands only
