@@ -680,6 +680,8 @@ def equal(input, other):
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    if input.dtype is not other.dtype:  # (PyTorch promotes none: a real and a complex one)
+        raise RuntimeError(f"{input.dtype.scalar_name} did not match {other.dtype.scalar_name}")
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol,
                             equal_nan=equal_nan))
 

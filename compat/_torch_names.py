@@ -1570,6 +1570,15 @@ def _kernel_by_dim(kernel, kernel_along_dim):
     return check
 
 
+def _one_dtype(message):
+    """A check: PyTorch's refusal of two tensors of different dtypes (a real and a complex
+    one, say), which it promotes to none; `message` of their dtypes' names."""
+    def check(x, other, *args, **kwargs):
+        if isinstance(x, Tensor) and isinstance(other, Tensor) and x.dtype is not other.dtype:
+            raise RuntimeError(message(x.dtype.scalar_name, other.dtype.scalar_name))
+    return check
+
+
 def _unique_consecutive_refusal(x, *args, dim=None, **kwargs):
     """unique_consecutive's kernel: unique_dim along a dim of a tensor of several."""
     refuse_complex("unique" if dim is None or x.dim() < 2 else "unique_dim", x)
@@ -1654,6 +1663,16 @@ _COMPLEX_CHECKS = {
     "unique_consecutive": _unique_consecutive_refusal,
     "median": _kernel_by_dim("median_cpu", "median_out"),
     "nanmedian": _kernel_by_dim("median_cpu", "median_out"),
+    # two operands of different dtypes (a complex and a real one), which PyTorch refuses
+    "inner": _one_dtype(lambda a, b: "both inputs should have same dtype"),
+    "cross": _one_dtype(lambda a, b: f"expected scalar type {a} but found {b}"),
+    "linalg.cross": _one_dtype(lambda a, b: f"expected scalar type {a} but found {b}"),
+    "linalg.vecdot": _one_dtype(
+        lambda a, b: f"linalg.vecdot: Expected x and y to have the same dtype, but found x of "
+                     f"type {a} and y of type {b} instead"),
+    "linalg.lstsq": _one_dtype(
+        lambda a, b: f"torch.linalg.lstsq: Expected input and other to have the same dtype, but "
+                     f"got input's dtype {a} and other's dtype {b}"),
 }
 
 

@@ -130,6 +130,10 @@ REFUSED = [
     "torch.full((2,), 1j, dtype=torch.float32)", "i.masked_fill(i > 0, float('nan'))",
     "i.to(torch.int8).masked_fill(i > 0, 300)", "i.clone().fill_(float('inf'))",
     "torch.full((2,), 300, dtype=torch.int8)", "r.float().masked_fill(r > 0, 1e300)",
+    # a complex and a real operand where PyTorch wants one dtype
+    "torch.inner(z, r)", "torch.inner(r, z)", "torch.cross(z, r, dim=1)", "r.cross(z, dim=1)",
+    "torch.linalg.cross(z, r)", "torch.allclose(z, r)", "r.allclose(z)",
+    "torch.linalg.vecdot(z, r)", "torch.linalg.lstsq(s, r.T)",
     # complex sources into real tensors
     "r.clone().masked_scatter_(r > 0, z)", "r.clone().scatter_(1, i, w)",
     "torch.scatter(z, 1, i, r)",
