@@ -10,7 +10,8 @@ from ._tensor import Tensor
 
 _COMPLEX = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128}
 _NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int64": "Long",
-          "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+          "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+          "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
 def complex_from_parts(real, imag):

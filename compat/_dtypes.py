@@ -40,6 +40,14 @@ class dtype:
         return self.legacy_name.removesuffix("Tensor")
 
     @property
+    def type_string(self):
+        """PyTorch's name of a CPU tensor type in its C++ messages: torch.FloatTensor, or
+        CPUComplexFloatType for complex dtypes (which have no legacy tensor class there)."""
+        if self.category == COMPLEX:
+            return f"CPU{self.scalar_name}Type"
+        return f"torch.{self.legacy_name}"
+
+    @property
     def cpp_name(self):
         """The C++ name of the element type, which some of PyTorch's messages give."""
         return _CPP_NAMES[self.name]
@@ -70,8 +78,8 @@ int64 = dtype("int64", np.int64, _INT, "LongTensor")
 float16 = dtype("float16", np.float16, FLOAT, "HalfTensor")
 float32 = dtype("float32", np.float32, FLOAT, "FloatTensor")
 float64 = dtype("float64", np.float64, FLOAT, "DoubleTensor")
-# Complex tensors come from torch.fft; compat computes little else on them (see
-# docs/guide-compat.md).
+# Complex tensors: compat computes what PyTorch computes on them and raises its errors
+# where it has no complex kernel (`_complex_refusals`; docs/guide-compat.md).
 complex64 = dtype("complex64", np.complex64, COMPLEX, "ComplexFloatTensor")
 complex128 = dtype("complex128", np.complex128, COMPLEX, "ComplexDoubleTensor")
 
@@ -240,6 +248,15 @@ _SCALAR_NAMES = {**_CPP_NAMES, "int64": "int64_t", "int16": "int16_t", "int8": "
                  "uint8": "uint8_t"}
 
 
+def converted_number(number, to):
+    """`number` as a value of dtype `to` (a fill value): PyTorch's check, then a complex
+    number's real part where `to` is real (its imaginary part is 0 once checked)."""
+    check_convertible(number, to)
+    if isinstance(number, (complex, np.complexfloating)) and to.category != COMPLEX:
+        return number.real
+    return number
+
+
 def check_convertible(number, to):
     """PyTorch's check before it converts the Python `number` to dtype `to` (a factory's
     bounds, an alpha, a clamp bound): values beyond the type's range are an error (inf and
@@ -247,7 +264,12 @@ def check_convertible(number, to):
     magnitude fits)."""
     if to is bool:
         return
+    if isinstance(number, np.generic):  # (a NumPy scalar, compared as the Python number)
+        number = number.item()
     if isinstance(number, complex):
+        if number.imag and to.category != COMPLEX:  # (its imaginary part would be lost)
+            raise RuntimeError(f"value cannot be converted to type {_SCALAR_NAMES[to.name]} "
+                               f"without overflow")
         parts = (number.real, number.imag)
     else:
         parts = (number,)

@@ -82,6 +82,7 @@ def full(size, fill_value, *, dtype=None, requires_grad=False, device=None):
     """A tensor of `size` filled with `fill_value` (its dtype follows the value's kind)."""
     _device.check(device)
     d = _dtype(dtype, _dtypes.scalar_dtype(fill_value))
+    _dtypes.check_convertible(fill_value, d)
     return _finish(np.full(_size((size,), "full"), fill_value, d.numpy), requires_grad)
 
 
@@ -101,6 +102,8 @@ def arange(start, end=None, step=1, *, dtype=None, requires_grad=False, device=N
     numbers_given = (start, end, step)
     integral = all(isinstance(x, numbers.Integral) for x in numbers_given)
     d = _dtype(dtype, _dtypes.int64 if integral else None)
+    if d.is_complex:
+        raise _dtypes.not_implemented_for("arange_cpu", d)
     _check_range(start, end, step)
     values = np.arange(start, end, step, dtype=np.int64 if integral else np.float64)
     return _finish(values.astype(d.numpy), requires_grad)
@@ -127,12 +130,35 @@ def linspace(start, end, steps, *, dtype=None, requires_grad=False, device=None)
                         f"torch.dtype dtype = None, bool requires_grad = False)")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    d = _dtype(dtype)
+    d = _spaced_dtype("linspace", start, end, dtype)
+    start, end = (x.item() if isinstance(x, Tensor) else x for x in (start, end))
     if d is _dtypes.bool:
         raise _dtypes.not_implemented_for("linspace_cpu", d)
     for bound in (start, end):
-        _dtypes.check_convertible(bound.item() if isinstance(bound, Tensor) else bound, d)
+        _dtypes.check_convertible(bound, d)
     return _finish(_linspace(start, end, steps, d.numpy), requires_grad)
+
+
+def _spaced_dtype(name, start, end, dtype):
+    """linspace's dtype: the given one, else the default complex dtype for a complex end
+    (PyTorch infers it whatever the end's precision) or the default float dtype; a real
+    dtype given with a complex end is PyTorch's error."""
+    if not any(_is_complex_number(bound) for bound in (start, end)):
+        return _dtype(dtype)
+    inferred = _dtypes.default_complex()
+    if dtype is None:
+        return inferred
+    given = _dtype(dtype)
+    if not given.is_complex:
+        raise RuntimeError(f"torch.{name}(): inferred dtype {inferred.cpp_name} can't be "
+                           f"safely cast to passed dtype {given.scalar_name}")
+    return given
+
+
+def _is_complex_number(x):
+    if isinstance(x, Tensor):
+        return x.dtype.is_complex
+    return isinstance(x, (complex, np.complexfloating))
 
 
 def _linspace(start, end, steps, dtype):

@@ -120,6 +120,8 @@ def scatter(x, dim, index, src=None, *, value=None, reduce=None):
     if reduce is not None:
         raise NotImplementedError("compat: scatter(reduce=...) is not supported; use "
                                   "scatter_add or scatter_reduce")
+    if src is not None and not isinstance(src, numbers.Number):
+        _check_same_dtype(x, src, "scatter(): Expected self.dtype to be equal to src.dtype")
     index = np.asarray(index)
     part = value if src is None else _read_source(src, index)
     where = _along(index, dim, max(fnp.ndim(x), 1))
@@ -160,6 +162,8 @@ def scatter_reduce(x, dim, index, src, reduce, *, include_self=True):
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
                            f"got {reduce}")
     _check_same_dtype(x, src, "scatter(): Expected self.dtype to be equal to src.dtype")
+    if reduce in ("amax", "amin"):
+        _refuse_complex(x, f"scatter_gather_tensor_cpu_reduce_{reduce}")
     vector = _as_vector(x)
     where = _along(index, dim, fnp.ndim(vector))
     part = _read_source(src, index)
@@ -200,7 +204,7 @@ def masked_scatter(x, mask, source):
         raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
                            f"dtype {_scalar_type(mask)}")
     _check_same_dtype(x, source, "masked_scatter: expected self and source to have same "
-                      f"dtypes but got {_scalar_type(x)} and {_scalar_type(source)}")
+                      f"dtypes but got{_scalar_type(x)} and {_scalar_type(source)}")  # (sic)
     mask = np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), mask.shape))
     x = fnp.broadcast_to(x, mask.shape)
     count = int(mask.sum())
@@ -299,6 +303,23 @@ def index_add(x, dim, index, source, *, alpha=1):
 _INDEX_REDUCTIONS = ("prod", "mean", "amax", "amin")
 
 
+def _refuse_complex(x, kernel):
+    """PyTorch's error where `kernel` (if any) meets complex numbers, which it has no loop
+    for (NumPy would order them lexicographically)."""
+    if kernel is not None and np.iscomplexobj(unbox_all(x)):
+        raise _dtypes.not_implemented_for(kernel, _dtypes.from_numpy_dtype(unbox_all(x).dtype))
+
+
+def _index_reduce_kernel(x, reduce, include_self):
+    """The kernel of PyTorch's index_reduce that refuses complex numbers (None where its
+    kernel computes them: prod and mean of a matrix, including its own values)."""
+    if not include_self:
+        return "index_reduce_func_exclude_input_init"
+    if fnp.ndim(x) <= 1:
+        return "index_func_"
+    return {"amax": "maximum_cpu", "amin": "minimum_cpu"}.get(reduce)
+
+
 def index_reduce(x, dim, index, source, reduce, *, include_self=True):
     """source's slices along `dim` reduced into x's slices at `index`: scatter_reduce with
     the index spread over each slice (whose derivatives PyTorch's index_reduce shares)."""
@@ -306,6 +327,7 @@ def index_reduce(x, dim, index, source, reduce, *, include_self=True):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")
     dim = _check_index_along("index_reduce", x, dim, index, source)
+    _refuse_complex(x, _index_reduce_kernel(x, reduce, include_self))
     index = np.reshape(index, (-1,))
     size = (fnp.shape(x) or (1,))[dim]
     if np.any((index < 0) | (index >= size)):

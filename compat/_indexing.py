@@ -337,7 +337,7 @@ def _check_fits(value, target, basic):
         _check_value_shape(shape, target)
         return
     if lead < 0:
-        raise RuntimeError(f"expand({value.type()}{{{list(shape)}}}, size={list(target)}): the "
+        raise RuntimeError(f"expand({value.dtype.type_string}{{{list(shape)}}}, size={list(target)}): the "
                            f"number of sizes provided ({len(target)}) must be greater or equal "
                            f"to the number of dimensions in the tensor ({len(shape)})")
     for i in reversed(range(len(shape))):

@@ -14,6 +14,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 
 from . import _dtypes, _record
+from ._complex_refusals import fixed, refuse_complex
 from ._grad_mode import STATE, refuse_inference_update
 from ._layout import memory_owner, positions_in
 from ._ops import (abs, add, bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or,
@@ -422,7 +423,16 @@ sqrt_ = inplace(sqrt)
 tanh_ = inplace(tanh)
 sigmoid_ = inplace(sigmoid)
 relu_ = inplace(relu)
-abs_ = inplace(abs)
+_abs_ = inplace(abs)
+
+
+def abs_(input):
+    """In-place abs: PyTorch refuses it for complex tensors (whose abs is real)."""
+    refuse_complex(fixed(RuntimeError, "In-place abs is not supported for complex tensors."),
+                   input)
+    return _abs_(input)
+
+
 clamp_ = inplace(clamp)
 clamp_min_ = inplace(clamp_min)
 clamp_max_ = inplace(clamp_max)
@@ -434,6 +444,8 @@ def fill_(t, value):
     if isinstance(value, Tensor):
         _fill_value(value)  # (its error first)
         refuse_overlap(t, ())
+    else:
+        value = _dtypes.converted_number(value, t.dtype)
     return _fill_any_(t, value)
 
 

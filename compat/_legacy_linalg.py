@@ -177,7 +177,8 @@ def lu(A, *, pivot=True):
     with warnings.catch_warnings():  # (SciPy warns of a singular matrix; U shows it)
         warnings.filterwarnings("ignore", "Diagonal number", RuntimeWarning)
         permutation, lower, upper = fsl.lu(A)
-    return fg.stop_gradient(permutation), lower, upper
+    # (SciPy's P is real for a complex A; PyTorch's has A's dtype)
+    return fg.stop_gradient(fnp.astype(permutation, unbox_all(lower).dtype)), lower, upper
 
 
 def lu_with_info(A, pivot=True):

@@ -20,6 +20,7 @@ from funcgrad.numpy.elementwise import _where as where_p
 from funcgrad.numpy.products import _matmul as matmul_p
 
 from . import _dtypes, _fused, _layout, _memory_formats, _scans
+from ._complex_refusals import CLAMP, fixed, refuse_complex
 from ._dtypes import DEFAULTS
 from ._factories import shape_argument
 from ._grad_mode import STATE
@@ -292,6 +293,7 @@ def _rounded_div(input, other, rounding_mode):
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or "
                            f"'floor' but found {rounding_mode!r}")
+    refuse_complex(f"div_{rounding_mode}_cpu", input, other)
     dtype = result_type(input, other)
     refuse_integer_zero_divisor(dtype.numpy, other)
     if rounding_mode == "floor":
@@ -307,6 +309,7 @@ def floor_divide(input, other):
 
 def remainder(input, other):
     """The remainder with the sign of `other`, as Python's %."""
+    refuse_complex("remainder_cpu", input, other)
     dtype = result_type(input, other)
     refuse_integer_zero_divisor(dtype.numpy, other)
     if not isinstance(other, Tensor):
@@ -423,6 +426,7 @@ def relu(input):
                         f"{typename(input)}")
     if input._data.dtype == np.bool_:
         raise RuntimeError("Boolean inputs not supported for relu")
+    refuse_complex(CLAMP, input)
     value = engine(input)
     raw = unbox_all(value)
     # PyTorch's relu keeps NaN and -0.0 (the value is x unless x < 0) but its derivative is
@@ -505,6 +509,7 @@ def clamp(input, min=None, max=None):
         raise TypeError(f"clamp() received an invalid combination of arguments - got "
                         f"min={typename(min)} and max={typename(max)}: the bounds are both "
                         f"Tensors or both numbers (convert the number with torch.tensor)")
+    _refuse_complex_clamp(input, min, max)
     if max is None and _float_and_number(input, min):
         # clamp(min=0) on a float tensor (ReLU): the result has the input's dtype and the
         # bound is taken as it is, what the general path below finds (~1.3 us).
@@ -533,6 +538,19 @@ def clamp(input, min=None, max=None):
     return wrap(value, label, (input,) + tensor_bounds, saves_inputs=True)
 
 
+def _refuse_complex_clamp(input, low, high):
+    """PyTorch's errors for clamping complex numbers: clamp's own for a complex input, else
+    the kernel it runs for complex bounds (clamp, maximum or minimum)."""
+    refuse_complex(CLAMP, input)
+    refuse_complex(_bounds_kernel(low, high), *[b for b in (low, high) if isinstance(b, Tensor)])
+
+
+def _bounds_kernel(low, high):
+    if low is None or high is None:
+        return "minimum_cpu" if low is None else "maximum_cpu"
+    return "clamp_cpu"
+
+
 def clamp_min(input, min):
     return _one_sided(input, min, None, "ClampMin")
 
@@ -545,6 +563,9 @@ def _one_sided(input, low, high, name):
     """clamp_min or clamp_max (`name`): PyTorch's node is ...Backward1 for a tensor bound,
     which is then an edge too."""
     bound = high if low is None else low
+    if isinstance(bound, Tensor):  # clamp_min(input, tensor) is maximum's kernel
+        refuse_complex(_bounds_kernel(low, high), input, bound)
+    _refuse_complex_clamp(input, low, high)
     value = _clamped(operand(input, input.dtype), _bound(low, input.dtype),
                      _bound(high, input.dtype))
     if isinstance(bound, Tensor):
@@ -567,21 +588,29 @@ def _nan_passing(extremum):
 
 
 _maximum, _minimum = _nan_passing(fnp.maximum), _nan_passing(fnp.minimum)
+_EXTREMA_OF_COMPLEX = {name: fixed(RuntimeError, f"{name} not implemented for complex tensors.")
+                       for name in ("maximum", "minimum")}
 
 
 def maximum(input, other):
+    refuse_complex(_EXTREMA_OF_COMPLEX["maximum"], input, other)
     return _binary(_maximum, "MaximumBackward0", input, other)
 
 
 def minimum(input, other):
+    refuse_complex(_EXTREMA_OF_COMPLEX["minimum"], input, other)
     return _binary(_minimum, "MinimumBackward0", input, other)
 
 
 # ---- comparisons and logic (no gradient) ---------------------------------------------------
 
 
-def _compare(numpy_fn):
+def _compare(numpy_fn, kernel=None):
+    """A comparison; `kernel` names PyTorch's, for the orderings (which refuse complex
+    numbers, where NumPy orders them lexicographically)."""
     def op(input, other):
+        if kernel is not None:
+            refuse_complex(kernel, input, other)
         dtype = result_type(input, other)
         a = input._data.astype(dtype.numpy, copy=False)
         b = other._data.astype(dtype.numpy, copy=False) if isinstance(other, Tensor) else other
@@ -592,16 +621,16 @@ def _compare(numpy_fn):
 
 eq = _compare(np.equal)
 ne = _compare(np.not_equal)
-lt = _compare(np.less)
-le = _compare(np.less_equal)
-gt = _compare(np.greater)
-ge = _compare(np.greater_equal)
+lt = _compare(np.less, "lt_cpu")
+le = _compare(np.less_equal, "le_cpu")
+gt = _compare(np.greater, "gt_cpu")
+ge = _compare(np.greater_equal, "ge_cpu")
 
 
 def _logical(numpy_fn):
     def op(input, other):
         dtype = result_type(input, other)
-        if dtype.category == _float:
+        if dtype.category >= _float:
             raise _dtypes.not_implemented_for(f"{numpy_fn.__name__}_cpu", dtype)
         b = other._data if isinstance(other, Tensor) else other
         return make(np.asarray(numpy_fn(input._data, b), dtype.numpy))
@@ -619,7 +648,7 @@ def _shift(numpy_fn, kernel, beyond):
     `beyond(a)` (0 for a left shift, the sign for a right one), where NumPy's is undefined."""
     def op(input, other):
         dtype = result_type(input, other)
-        if dtype.category == _float or dtype is _dtypes.bool:
+        if dtype.category >= _float or dtype is _dtypes.bool:
             raise _dtypes.not_implemented_for(kernel, dtype)
         a = np.asarray(input._data if isinstance(input, Tensor) else input, dtype.numpy)
         b = np.asarray(other._data if isinstance(other, Tensor) else other, dtype.numpy)
@@ -635,14 +664,14 @@ bitwise_right_shift = _shift(np.right_shift, "rshift_cpu", lambda a: np.where(a 
 
 
 def bitwise_not(input):
-    if input.dtype.category == _float:
+    if input.dtype.category >= _float:
         raise _dtypes.not_implemented_for("bitwise_not_cpu", input.dtype)
     return make(np.invert(input._data))
 
 
 def invert(input):
     """``~input``: PyTorch checks the dtype before its kernel, with another message."""
-    if input.dtype.category == _float:
+    if input.dtype.category >= _float:
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
                         "tensors")
     return bitwise_not(input)
@@ -662,6 +691,8 @@ def equal(input, other):
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    if input.dtype is not other.dtype:  # (PyTorch promotes none: a real and a complex one)
+        raise RuntimeError(f"{input.dtype.scalar_name} did not match {other.dtype.scalar_name}")
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol,
                             equal_nan=equal_nan))
 
@@ -676,6 +707,7 @@ def argmin(input, dim=None, keepdim=False):
 
 def _arg_reduce(numpy_fn, input, dim, keepdim):
     name = numpy_fn.__name__
+    refuse_complex(fixed(RuntimeError, f"{name}(): does not support complex input"), input)
     if dim is None:
         if not input._data.size:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for "
@@ -772,10 +804,12 @@ def _extreme(input, dim, keepdim, which):
             raise RuntimeError(f"{which}(): Expected reduction dim to be specified for "
                                f"input.numel() == 0. Specify the reduction dim with the 'dim' "
                                f"argument.")
+        refuse_complex(f"{which}_all", input)
         fn = fnp.max if which == "max" else fnp.min
         return wrap(fn(engine(input)), f"{name}Backward1", (input,), saves_result=True,
                     saves_inputs=True)
     axis = input._dim(dim)
+    refuse_complex(fixed(RuntimeError, f"{which}(): does not support complex input"), input)
     if input._data.ndim == 0:
         index = np.zeros((), np.int64)
         values = wrap(fnp.reshape(engine(input), ()), f"{name}Backward0", (input,))
@@ -808,12 +842,14 @@ def min(input, dim=None, keepdim=False):
 
 
 def amax(input, dim=(), keepdim=False):
+    refuse_complex("max_values_cpu", input)
     axes = _axes(input, dim) if dim != () else None
     return wrap(fnp.max(engine(input), axis=axes, keepdims=keepdim), "AmaxBackward0",
                 (input,), saves_result=True, saves_inputs=True)
 
 
 def amin(input, dim=(), keepdim=False):
+    refuse_complex("min_values_cpu", input)
     axes = _axes(input, dim) if dim != () else None
     return wrap(fnp.min(engine(input), axis=axes, keepdims=keepdim), "AminBackward0",
                 (input,), saves_result=True, saves_inputs=True)
@@ -1230,7 +1266,7 @@ def expanded_shape(shape, sizes, dtype):
     does, from the last dimension)."""
     lead = len(sizes) - len(shape)
     if lead < 0:
-        name = f"torch.{_dtypes.from_numpy_dtype(dtype).legacy_name}"
+        name = _dtypes.from_numpy_dtype(dtype).type_string
         raise RuntimeError(f"expand({name}{{{list(shape)}}}, size={list(sizes)}): the "
                            f"number of sizes provided ({len(sizes)}) must be greater or equal "
                            f"to the number of dimensions in the tensor ({len(shape)})")
@@ -1443,6 +1479,8 @@ def masked_fill(input, mask, value):
         raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.dim()} dimension(s).")
     dtype = input.dtype
+    if not isinstance(value, Tensor):
+        value = _dtypes.converted_number(value, dtype)
     out = fnp.where(mask._data, operand(value, dtype), engine(input))
     if isinstance(value, Tensor):  # PyTorch's overload for a tensor value
         return wrap(out, "MaskedFillBackward1", (input, value), others=(mask,))

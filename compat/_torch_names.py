@@ -24,6 +24,7 @@ from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 from . import (_complex_build, _dtypes, _fused, _gathering, _householder, _indexing,
                _legacy_linalg, _order_statistics, _scaled_products, _scans, _view_scatters,
                _windowed)
+from ._complex_refusals import fixed, no_complex, refuse_complex, refuse_complex_derivative
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._inplace import inplace
 from ._not_implemented import without_derivative
@@ -610,7 +611,7 @@ def _lstsq(A, B, rcond=None, *, driver=None):
     'gelsy' reports them: residuals and singular_values empty."""
     solution = fla.pinv(A) @ B
     rank = np.asarray(np.linalg.matrix_rank(unbox_all(A)), np.int64)
-    empty = np.zeros((0,), unbox_all(A).dtype)
+    empty = np.zeros((0,), unbox_all(A).real.dtype)  # real for complex A too, as PyTorch's
     return solution, empty, rank, empty
 
 
@@ -653,8 +654,28 @@ def _slogdet(A):
     return tuple(fla.slogdet(A))
 
 
+def _logaddexp(x, other):
+    """log(exp(x) + exp(other)); for complex numbers as PyTorch's kernel computes it, from
+    the operand of larger real part m and the other n: m + log1p(exp(n - m))."""
+    if not np.iscomplexobj(unbox_all(x)):
+        return _fused.logaddexp_p(x, other)
+    first_larger = np.real(unbox_all(x)) >= np.real(unbox_all(other))
+    larger = fnp.where(first_larger, x, other)
+    smaller = fnp.where(first_larger, other, x)
+    return larger + fnp.log1p(fnp.exp(smaller - larger))
+
+
+def _expit(x):
+    """special.expit: sigmoid, which PyTorch computes for complex numbers too."""
+    return _fused.sigmoid_p(x) if np.iscomplexobj(unbox_all(x)) else fsp.expit(x)
+
+
 def _logdet(A):
+    """log(det(A)): NaN for a real matrix of negative determinant; for a complex one the
+    complex logarithm, log|det| + i arg(det)."""
     sign, logabs = fla.slogdet(A)
+    if np.iscomplexobj(unbox_all(A)):
+        return fnp.log(sign) + logabs
     return fnp.where(unbox_all(sign) < 0, np.nan, logabs)
 
 
@@ -857,7 +878,7 @@ def _lu_input(A, *args, **kwargs):
 
 def _cdist_floats(x1, x2, *args, **kwargs):
     for name, x in (("X1", x1), ("X2", x2)):
-        if isinstance(x, Tensor) and x.dtype.category < _dtypes.FLOAT:
+        if isinstance(x, Tensor) and x.dtype.category != _dtypes.FLOAT:
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
                                f"{x.dtype.scalar_name}")
     if x1.dtype is _dtypes.float16:
@@ -1009,7 +1030,7 @@ ELEMENTWISE = [
     _float("expm1", fnp.expm1),
     _float("log2", fnp.log2), _float("log10", fnp.log10),
     _float("log1p", fnp.log1p, "Log1PBackward0"),
-    _float("rsqrt", _fused.rsqrt_p), _float("logaddexp", _fused.logaddexp_p, inplace=False,
+    _float("rsqrt", _fused.rsqrt_p), _float("logaddexp", _logaddexp, inplace=False,
            check=_no_kernel("logaddexp_cpu")),
     _float("logaddexp2", _fused.logaddexp2_p, inplace=False,
            check=_no_kernel("logaddexp2_cpu")),
@@ -1047,7 +1068,7 @@ ELEMENTWISE = [
     Row("special.erf", fsp.erf, FLOAT, "ErfBackward0"),
     Row("special.erfc", fsp.erfc, FLOAT, "ErfcBackward0"),
     Row("special.erfinv", fsp.erfinv, FLOAT, "ErfinvBackward0"),
-    Row("special.expit", fsp.expit, FLOAT, "SigmoidBackward0"),
+    Row("special.expit", _expit, FLOAT, "SigmoidBackward0"),
     Row("special.logit", _logit, FLOAT, "LogitBackward0"),
     Row("special.xlogy", _xlogy, FLOAT, "XlogyBackward0"),
     Row("special.xlog1py", fsp.xlog1py, FLOAT, "SpecialXlog1PyBackward0"),
@@ -1379,7 +1400,9 @@ PRODUCTS = [
     Row("matrix_power", _matrix_power, KEEP, "LinalgMatrixPowerBackward0"),
     Row("det", fla.det, FLOAT, "LinalgDetBackward0",
         check=_linalg_input("linalg.det", _missing_kernel("lu_cpu"))),
-    Row("logdet", _logdet, FLOAT, "LogdetBackward0",
+    Row("logdet", _logdet, FLOAT, Labels(  # PyTorch: log(sign) + logabsdet, if complex
+        lambda A: "AddBackward0" if A.dtype.is_complex else "LogdetBackward0",
+        "LogdetBackward0", "AddBackward0"),
         check=_linalg_input("logdet", _low_precision("logdet"))),
     Row("slogdet", _slogdet, FLOAT, "LinalgSlogdetBackward0",
         returns=_named("slogdet", ("sign", "logabsdet")),
@@ -1446,7 +1469,7 @@ LINALG = [
         "MmBackward0"),
     Row("linalg.cross", lambda x, other, *, dim=-1:
         fnp.cross(x, other, axis=existing_dims(x, dim)), PROMOTE),
-    Row("linalg.vecdot", lambda x, y, *, dim=-1: fnp.sum(x * y, axis=dim), PROMOTE,
+    Row("linalg.vecdot", lambda x, y, *, dim=-1: fnp.sum(fnp.conj(x) * y, axis=dim), PROMOTE,
         "SumBackward1", check=_expects_floats("linalg.vecdot")),
     Row("linalg.matmul", fnp.matmul, PROMOTE, "MmBackward0"),
     Row("linalg.diagonal", lambda A, *, offset=0, dim1=-2, dim2=-1:
@@ -1539,6 +1562,139 @@ FFT = [
 
 ROWS = (ELEMENTWISE + COMPARISONS + REDUCTIONS + INDEXING + SHAPES + PRODUCTS + LINALG
         + LEGACY_LINALG + COMPLEX + FFT)
+
+
+def _kernel_by_dim(kernel, kernel_along_dim):
+    """A refusal whose kernel PyTorch picks by whether a `dim` is given (median's)."""
+    def check(x, dim=None, *args, **kwargs):
+        refuse_complex(kernel if dim is None else kernel_along_dim, x)
+    return check
+
+
+def _one_dtype(message):
+    """A check: PyTorch's refusal of two tensors of different dtypes (a real and a complex
+    one, say), which it promotes to none; `message` of their dtypes' names."""
+    def check(x, other, *args, **kwargs):
+        if isinstance(x, Tensor) and isinstance(other, Tensor) and x.dtype is not other.dtype:
+            raise RuntimeError(message(x.dtype.scalar_name, other.dtype.scalar_name))
+    return check
+
+
+def _unique_consecutive_refusal(x, *args, dim=None, **kwargs):
+    """unique_consecutive's kernel: unique_dim along a dim of a tensor of several."""
+    refuse_complex("unique" if dim is None or x.dim() < 2 else "unique_dim", x)
+
+
+def _round_refusal(x, *, decimals=None):
+    refuse_complex("round_vml_cpu" if decimals is None else "round_cpu", x)
+
+
+def _polygamma_refusal(n, x):
+    refuse_complex({0: "digamma", 1: "trigamma"}.get(n, "polygamma"), x)
+
+
+def _not_supported(name):
+    """PyTorch's refusal of rounding complex numbers (``floor``, ...)."""
+    return fixed(NotImplementedError, f"{name} is not supported for complex inputs")
+
+
+def _expects_real(sentence):
+    """The real-input FFTs' refusal, naming the complex dtype."""
+    return lambda dtype: RuntimeError(f"{sentence}, but got {dtype.scalar_name}")
+
+
+_SORT = fixed(RuntimeError, " Sort does not support complex dtypes on CPU")
+_NANSUM = fixed(RuntimeError, "nansum on CPU does not support complex inputs")
+
+# The rows PyTorch has no complex kernel for, and its refusal: a kernel's name (its
+# message names the complex dtype) or a function of that dtype giving the error.
+_COMPLEX_REFUSALS = {
+    "atan2": "atan2_cpu", "arctan2": "atan2_cpu", "hypot": "hypot_cpu",
+    "logaddexp2": "logaddexp2_cpu", "erf": "erf_vml_cpu", "erfc": "erfc_vml_cpu",
+    "erfinv": "erfinv_vml_cpu", "lgamma": "lgamma_vml_cpu", "digamma": "digamma",
+    "i0": "i0_vml_cpu", "logit": "logit_cpu", "xlogy": "xlogy_cpu",
+    "deg2rad": fixed(RuntimeError, "deg2rad is not supported for complex tensors."),
+    "rad2deg": fixed(RuntimeError, "rad2deg is not supported for complex tensors."),
+    "copysign": "copysign_cpu", "floor": _not_supported("floor"),
+    "ceil": _not_supported("ceil"), "trunc": _not_supported("trunc"),
+    "fix": _not_supported("trunc"), "frac": "frac_cpu", "fmod": "fmod_cpu",
+    "fmax": fixed(RuntimeError, "fmax not implemented for complex tensors."),
+    "fmin": fixed(RuntimeError, "fmin not implemented for complex tensors."),
+    "heaviside": fixed(RuntimeError, "heaviside is not yet implemented for complex tensors."),
+    "nextafter": "nextafter_cpu",
+    "frexp": fixed(RuntimeError, "torch.frexp() only supports floating-point dtypes"),
+    "mvlgamma": "arange_cpu",
+    "special.erf": "erf_vml_cpu", "special.erfc": "erfc_vml_cpu",
+    "special.erfinv": "erfinv_vml_cpu", "special.logit": "logit_cpu",
+    "special.xlogy": "xlogy_cpu", "special.xlog1py": "xlog1py_cpu",
+    "special.entr": "entr_cpu", "special.ndtr": "erf_vml_cpu", "special.ndtri": "ndtri_cpu",
+    "special.log_ndtr": "log_ndtr_cpu", "special.gammaln": "lgamma_vml_cpu",
+    "special.digamma": "digamma", "special.psi": "digamma", "special.zeta": "zeta_cpu",
+    "special.bessel_j0": "bessel_j0_cpu", "special.multigammaln": "arange_cpu",
+    "special.i0": "i0_vml_cpu",
+    "special.i0e": "i0e_cpu", "special.i1": "i1_cpu", "special.i1e": "i1e_cpu",
+    "isposinf": fixed(RuntimeError, "isposinf does not support complex inputs."),
+    "isneginf": fixed(RuntimeError, "isneginf does not support complex inputs."),
+    "signbit": fixed(NotImplementedError, "signbit is not implemented for complex tensors."),
+    "greater": "gt_cpu", "less": "lt_cpu", "greater_equal": "ge_cpu", "less_equal": "le_cpu",
+    "isin": lambda dtype: RuntimeError(
+        f"Unsupported input type encountered for isin(): {dtype.scalar_name}"),
+    "argsort": _SORT, "sort": _SORT, "msort": _SORT,
+    "topk": fixed(RuntimeError, " topk does not support complex dtypes on CPU"),
+    "searchsorted": "searchsorted_out_cpu", "bucketize": "searchsorted_out_cpu",
+    "histogram": "histogramdd", "histc": "aminmax_cpu", "aminmax": "aminmax_cpu",
+    "nansum": _NANSUM, "nanmean": _NANSUM,
+    "mode": "mode_cpu", "kthvalue": "kthvalue_cpu", "cummax": "cummax_cpu",
+    "cummin": "cummin_cpu", "gcd": "gcd_cpu", "lcm": "lcm_cpu",
+    "fft.rfft": _expects_real("rfft expects a real input tensor"),
+    "fft.ihfft": _expects_real("ihfft expects a real input tensor"),
+    "fft.rfft2": _expects_real("rfftn expects a real-valued input tensor"),
+    "fft.rfftn": _expects_real("rfftn expects a real-valued input tensor"),
+    "cosine_similarity": lambda dtype: RuntimeError(
+        f"expected common dtype to be floating point, yet common dtype is {dtype.scalar_name}"),
+}
+
+
+# Those whose refusal depends on the call's arguments: a check of them.
+_COMPLEX_CHECKS = {
+    "round": _round_refusal, "special.round": _round_refusal,
+    "polygamma": _polygamma_refusal, "special.polygamma": _polygamma_refusal,
+    "unique": _kernel_by_dim("unique", "unique_dim"),
+    "nan_to_num": lambda x, *args, **kwargs: refuse_complex_derivative("nan_to_num", x),
+    "unique_consecutive": _unique_consecutive_refusal,
+    "median": _kernel_by_dim("median_cpu", "median_out"),
+    "nanmedian": _kernel_by_dim("median_cpu", "median_out"),
+    # two operands of different dtypes (a complex and a real one), which PyTorch refuses
+    "inner": _one_dtype(lambda a, b: "both inputs should have same dtype"),
+    "cross": _one_dtype(lambda a, b: f"expected scalar type {a} but found {b}"),
+    "linalg.cross": _one_dtype(lambda a, b: f"expected scalar type {a} but found {b}"),
+    "linalg.vecdot": _one_dtype(
+        lambda a, b: f"linalg.vecdot: Expected x and y to have the same dtype, but found x of "
+                     f"type {a} and y of type {b} instead"),
+    "linalg.lstsq": _one_dtype(
+        lambda a, b: f"torch.linalg.lstsq: Expected input and other to have the same dtype, but "
+                     f"got input's dtype {a} and other's dtype {b}"),
+}
+
+
+def _refusing_complex(rows):
+    """The rows above check for complex operands before their own check."""
+    for row in rows:
+        if row.name in _COMPLEX_REFUSALS:
+            row.check = no_complex(_COMPLEX_REFUSALS[row.name], then=row.check)
+        elif row.name in _COMPLEX_CHECKS:
+            row.check = _both(_COMPLEX_CHECKS[row.name], row.check)
+
+
+def _both(first, then):
+    def check(*args, **kwargs):
+        first(*args, **kwargs)
+        if then is not None:
+            then(*args, **kwargs)
+    return check
+
+
+_refusing_complex(ROWS)
 
 FUNCTIONS = install(ROWS)  # {"inv" or "linalg.inv": the function}, and Tensor's methods
 Tensor.real = property(FUNCTIONS["real"])  # attributes, not methods, in PyTorch

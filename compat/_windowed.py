@@ -28,11 +28,11 @@ def _call(name, x, n_fft, hop_length, win_length, window, normalized, onesided,
           return_complex):
     """PyTorch's description of a call in its stft/istft errors."""
     def tensor_type(t):
-        return _dtypes.from_numpy_dtype(unbox_all(t).dtype).legacy_name
+        return _dtypes.from_numpy_dtype(unbox_all(t).dtype).type_string
     shape = ", ".join(map(str, fnp.shape(x)))
     window_text = "None" if window is None else \
-        f"torch.{tensor_type(window)}{{[{fnp.size(window)}]}}"
-    return (f"{name}(torch.{tensor_type(x)}[{shape}], n_fft={n_fft}, hop_length={hop_length}, "
+        f"{tensor_type(window)}{{[{fnp.size(window)}]}}"
+    return (f"{name}({tensor_type(x)}[{shape}], n_fft={n_fft}, hop_length={hop_length}, "
             f"win_length={win_length}, window={window_text}, normalized={int(normalized)}, "
             f"onesided={onesided}, return_complex={int(bool(return_complex))})")
 

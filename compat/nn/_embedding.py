@@ -11,6 +11,7 @@ from funcgrad import custom_vjp
 from funcgrad.core import unbox_all
 
 from .. import _dtypes
+from .._complex_refusals import refuse_complex_derivative
 from .._grad_mode import no_grad
 from .._record import float_operand, wrap
 from .._tensor import Tensor, make
@@ -29,6 +30,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     rows = weight._data.shape[0]
     if indices.size and (indices.min() < 0 or indices.max() >= rows):
         raise IndexError("index out of range in self")
+    refuse_complex_derivative("embedding", weight)
     table = float_operand(weight)
     if padding_idx is not None:
         keep = np.arange(rows) != padding_idx % rows
@@ -45,7 +47,7 @@ def _check_indices(input, position, kernel):
     """PyTorch's error for indices that are not a tensor of int64 or int32, which name
     them by their position among the `kernel`'s arguments."""
     if not isinstance(input, Tensor) or input.dtype not in (_dtypes.int64, _dtypes.int32):
-        what = input.type() if isinstance(input, Tensor) else type(input).__name__
+        what = input.dtype.type_string if isinstance(input, Tensor) else type(input).__name__
         raise RuntimeError(f"Expected tensor for argument #{position} 'indices' to have one of "
                            f"the following scalar types: Long, Int; but got {what} instead "
                            f"(while checking arguments for {kernel})")

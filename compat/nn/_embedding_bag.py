@@ -40,6 +40,11 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                                   f"mode='{mode}'). Please open a feature request on GitHub.")
     _check_integers(input)
     _check_integers(offsets)
+    if weight.dtype.is_complex:  # PyTorch's kernel takes floats only
+        raise RuntimeError(f"Expected tensor for argument #1 'weight' to have one of the "
+                           f"following scalar types: Half, BFloat16, Float, Double; but got "
+                           f"{weight.dtype.type_string} instead (while checking "
+                           f"arguments for embedding_bag)")
     indices, starts = input._data.reshape(-1), offsets._data.astype(np.int64)
     ends = _check_bags(indices, starts, include_last_offset, weight.shape[0])
     if include_last_offset:
@@ -75,8 +80,8 @@ def _offsets(input, offsets, include_last_offset):
 def _check_integers(t):
     if not isinstance(t, Tensor) or t.dtype not in (_dtypes.int64, _dtypes.int32):
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the "
-                           f"following scalar types: Long, Int; but got {t.type()} instead "
-                           f"(while checking arguments for embedding_bag)")
+                           f"following scalar types: Long, Int; but got {t.dtype.type_string} "
+                           f"instead (while checking arguments for embedding_bag)")
 
 
 def _check_mode(mode, scale_grad_by_freq, sparse):

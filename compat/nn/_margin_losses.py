@@ -9,9 +9,11 @@ one node under PyTorch's name.
 import numpy as np
 
 import funcgrad.numpy as fnp
+from funcgrad.core import unbox_all
 
 from .. import _dtypes, _ops
 from .._factories import full, zeros_like
+from .._complex_refusals import refuse_complex_derivative, refuse_complex_into
 from .._grad_mode import STATE
 from .._quiet import quiet
 from .._record import engine, operand, result_type, wrap
@@ -54,12 +56,23 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     """log(1 + exp(-target * input)), the logistic loss of labels -1 and 1."""
     reduction = reduction_of(size_average, reduce, reduction)
     check_broadcast(input, target)
+    refuse_complex_into(input.dtype, input, target)
+    refuse_complex_derivative("soft_margin_loss", input, target)
     dtype = result_type(input, target)
 
     def compute(x, t):
-        return reduced(fnp.negative(log_sigmoid_values(fnp.multiply(t, x))), reduction)
+        return reduced(_logistic_losses(fnp.multiply(t, x)), reduction)
     out = quiet().run(compute, operand(input, dtype), operand(target, dtype))
     return wrap(out, "SoftMarginLossBackward0", (input, target))
+
+
+def _logistic_losses(margins):
+    """log(1 + exp(-margins)): as -log(sigmoid), which never overflows, for real margins;
+    for complex ones as PyTorch's kernel writes it (log_sigmoid_values' branches compare
+    the values, which orders complex numbers lexicographically)."""
+    if np.iscomplexobj(unbox_all(margins)):
+        return fnp.log1p(fnp.exp(fnp.negative(margins)))
+    return fnp.negative(log_sigmoid_values(margins))
 
 
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,

@@ -24,6 +24,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 
 from .. import _dtypes
+from .._complex_refusals import refuse_complex
 from .._quiet import quiet
 from .._record import engine, wrap
 from ._padding import read_at
@@ -73,6 +74,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             f"Input and output sizes should be greater than 0, but got input "
             f"({', '.join(f'{a}: {n}' for a, n in zip(names, spatial))}) and output "
             f"({', '.join(f'{a}: {n}' for a, n in zip(names, sizes))})")
+    refuse_complex(_complex_kernel(mode, dims), input)
     if mode in _LINEAR:
         compute = np.float64 if input.dtype is _dtypes.float64 else np.float32
         mixes = [_linear_mix(n_in, n_out, scale, bool(align_corners), compute)
@@ -84,6 +86,15 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
                  for n_in, n_out, scale in zip(spatial, sizes, scales)]
     label = f"UpsampleNearest{'Exact' if exact else ''}{dims}DBackward0"
     return wrap(quiet().run(read_at, engine(input), positions), label, (input,))
+
+
+def _complex_kernel(mode, dims):
+    """The kernel whose missing complex loop PyTorch reports: its 2-d resizes' own, else
+    the one computing the source indices and weights."""
+    kind = "nearest" if mode in _NEAREST else "linear"
+    if dims == 2:
+        return f"upsample_{'nearest' if kind == 'nearest' else 'bilinear'}2d_channels_last"
+    return f"compute_indices_weights_{kind}"
 
 
 def _output_sizes(input, dims, size, scale_factor, recompute_scale_factor):

@@ -605,7 +605,7 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
                            f"for input")
     output = _pooled_sizes(input, kernel, stride, padding, dilation, ceil_mode,
                            "max_pool3d_with_indices_out_cpu_template")  # (3-d checks' name)
-    if input.dtype is _dtypes.bool:
+    if input.dtype is _dtypes.bool or input.dtype.is_complex:
         raise _dtypes.not_implemented_for(name, input.dtype)
     out, indices = quiet().run(_max_pooled, engine(input), kernel, stride, padding, dilation,
                                output, return_indices)
@@ -976,7 +976,7 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     size = _pooled_size(input.shape[-1], kernel, stride, padding, dilation, ceil_mode)
     if size < 1:
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {size}")
-    if input.dtype is _dtypes.bool:
+    if input.dtype is _dtypes.bool or input.dtype.is_complex:
         raise _dtypes.not_implemented_for("max_pool1d_impl", input.dtype)
     pooled = max_pool2d(_ops.unsqueeze(input, -2), (1, kernel), (1, stride), (0, padding),
                         (1, dilation), ceil_mode, return_indices)

@@ -14,6 +14,8 @@ import funcgrad.numpy as fnp
 from funcgrad.core import unbox_all
 
 from .. import _dtypes, _fused, _ops
+from .._complex_refusals import (CLAMP, fixed, refuse_complex, refuse_complex_derivative,
+                                 refuse_complex_into)
 from .._factories import empty_like, zeros_like
 from .._inplace import inplace
 from .._quiet import quiet, quieted
@@ -99,9 +101,10 @@ _elu_ = inplace(lambda input, alpha: activation(input, "elu_cpu", lambda x: _elu
 
 def silu(input, inplace=False):
     """input * sigmoid(input)."""
+    refuse_complex_derivative("silu", input)
     if inplace:
         return _silu_(input)
-    return activation(input, "silu_cpu", _silu, "SiluBackward0")
+    return activation(input, "silu_cpu", _silu, "SiluBackward0", complex_too=True)
 
 
 def _silu(x):
@@ -110,7 +113,8 @@ def _silu(x):
     return fnp.multiply(x, _fused.sigmoid_p(x))
 
 
-_silu_ = inplace(lambda input: activation(input, "silu_cpu", _silu, "SiluBackward0"))
+_silu_ = inplace(lambda input: activation(input, "silu_cpu", _silu, "SiluBackward0",
+                                           complex_too=True))
 
 
 def gelu(input, approximate="none"):
@@ -158,6 +162,8 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
 
 
 def _hardtanh(input, min_val, max_val):
+    refuse_complex(CLAMP, input)
+
     def compute(x):
         raw = unbox_all(x)
         # PyTorch's kernel: the bound where input is beyond it, else input (-0.0 stays).
@@ -327,6 +333,8 @@ def threshold(input, threshold, value, inplace=False):
 
 
 def _threshold(input, threshold, value, label):
+    refuse_complex("threshold_cpu", input)
+
     def compute(x):
         raw = unbox_all(x)
         return fnp.where(raw <= threshold, np.asarray(value).astype(raw.dtype), x)
@@ -441,6 +449,7 @@ def bilinear(input1, input2, weight, bias=None):
         listed = ", ".join(f"{name}: {dtype.cpp_name}"
                            for name, dtype in dtypes.items())
         raise RuntimeError(f"All tensors must have the same dtype, got {listed}")
+    refuse_complex_derivative("_trilinear", input1, input2, weight, bias)
     out = quiet().run(fnp.einsum, "...i,oij,...j->...o", engine(input1), engine(weight),
                       engine(input2))
     out = wrap(out, "ViewBackward0", (input1, weight, input2))
@@ -486,6 +495,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     warn_of_broadcasting(input, target)
     reduction = reduction_of(size_average, reduce, reduction)
     check_broadcast(input, target)
+    refuse_complex("mse_cpu", input, target)
     dtype = result_type(input, target)
     out = quiet().run(_squared_errors, operand(input, dtype), operand(target, dtype),
                       None if weight is None else operand(weight, dtype), reduction)
@@ -525,7 +535,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:
         return l1_loss(input, target, reduction=reduction)
-    return _piecewise_loss(input, target, reduction, "SmoothL1LossBackward0",
+    return _piecewise_loss(input, target, reduction, "SmoothL1LossBackward0", "smooth_l1_cpu",
                            lambda d: fnp.true_divide(fnp.multiply(0.5, fnp.square(d)), beta),
                            lambda d: fnp.subtract(d, 0.5 * beta), beta)
 
@@ -538,8 +548,10 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     if weight is not None and weight.shape != input.shape:
         raise ValueError("Weights and input must have the same size.")
+    refuse_complex_into(input.dtype, input, target)
     losses = _piecewise_loss(input, target, "none" if weight is not None else reduction,
-                             "HuberLossBackward0", lambda d: fnp.multiply(0.5, fnp.square(d)),
+                             "HuberLossBackward0", "huber_cpu",
+                             lambda d: fnp.multiply(0.5, fnp.square(d)),
                              lambda d: fnp.multiply(delta, fnp.subtract(d, 0.5 * delta)),
                              delta)
     if weight is None:
@@ -548,10 +560,11 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     return reduced_tensor(losses, reduction)
 
 
-def _piecewise_loss(input, target, reduction, label, inner, outer, threshold):
+def _piecewise_loss(input, target, reduction, label, kernel, inner, outer, threshold):
     """`inner`(d) where the absolute difference d of input and target is below
-    `threshold`, else `outer`(d); reduced."""
+    `threshold`, else `outer`(d); reduced. (PyTorch's `kernel` has no complex loop.)"""
     check_broadcast(input, target)
+    refuse_complex(kernel, input, target)
     dtype = result_type(input, target)
 
     def losses(x, y):
@@ -576,6 +589,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     if not (input.dtype.is_floating_point or input.dtype.is_complex) or \
             not (target.dtype.is_floating_point or target.dtype.is_complex):
         raise RuntimeError("kl_div: Integral inputs not supported.")
+    refuse_complex(fixed(RuntimeError, "kl_div: Complex inputs not supported."), input, target)
     if log_target:
         losses = target.exp() * (target - input)
     else:
@@ -623,6 +637,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     shape, targets = input._data.shape, target._data.astype(np.int64)
     _check_class_shapes(shape, targets.shape)
     _check_class_target(target)
+    refuse_complex("nll_loss2d_forward_out_frame" if len(shape) > 2 else "nll_loss_out_frame",
+                   input)
     if len(shape) == 1:  # one sample: a target of one element is its class
         targets = targets.reshape(())
     classes = shape[1] if len(shape) >= 2 else shape[0]
@@ -679,6 +695,9 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if smoothing > 1:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing:g}")
+    if target.dtype.is_complex:  # (read as class probabilities, which must be real)
+        raise RuntimeError(f"Expected floating point type for target with class "
+                           f"probabilities, got {target.dtype.scalar_name}")
     log_probabilities = _ops.log_softmax(input, class_dim)
     classes = input.shape[class_dim]
     if not (target.dtype.is_floating_point and target.shape == input.shape):
@@ -793,6 +812,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if target.dtype is not input.dtype:
         raise RuntimeError(f"Found dtype {target.dtype.scalar_name} but expected "
                            f"{input.dtype.scalar_name}")
+    refuse_complex("binary_cross_entropy", input)
     values = input._data
     if ((values < 0) | (values > 1)).any() or np.isnan(values).any():
         raise RuntimeError("all elements of input should be between 0 and 1")
@@ -820,11 +840,16 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     _check_same_size(input, target, "Target size ({target}) must be the same as input size "
                      "({input})")
     reduction = reduction_of(size_average, reduce, reduction)
-    if not target.dtype.is_floating_point:
+    refuse_complex("log_sigmoid_cpu", input)
+    if not (target.dtype.is_floating_point or target.dtype.is_complex):
         raise RuntimeError(f"result type {input.dtype.scalar_name} can't be cast to the "
                            f"desired output type {target.dtype.scalar_name}")
     dtype = result_type(input, target)
-    out = quiet().run(_logits_cross_entropy, operand(input, dtype), operand(target, dtype),
+    if pos_weight is not None:  # (PyTorch scales the real logits in place)
+        refuse_complex_into(input.dtype, input, target)
+    # The logits stay real where the target is complex: PyTorch's log-sigmoid is of them.
+    logits = operand(input, input.dtype if dtype.is_complex else dtype)
+    out = quiet().run(_logits_cross_entropy, logits, operand(target, dtype),
                       None if weight is None else operand(weight, dtype),
                       None if pos_weight is None else operand(pos_weight, dtype), reduction)
     return wrap(out, "BinaryCrossEntropyWithLogitsBackward0", (input, target))

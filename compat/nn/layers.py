@@ -13,13 +13,12 @@ from .parameter import Parameter
 
 
 def _floating(dtype):
-    """The dtype a layer's parameters are created in (the default float unless given)."""
+    """The dtype a layer's parameters are created in (the default float unless given; a
+    complex dtype too, as in PyTorch, whose operations then compute or refuse it)."""
     if dtype is None:
         return _dtypes.get_default_dtype()
     dtype = _dtypes.as_dtype(dtype)
-    if dtype.is_complex:  # a compat limit, not PyTorch's
-        raise NotImplementedError(f"compat.nn: layers of dtype {dtype} are not supported")
-    if not dtype.is_floating_point:
+    if not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                            "gradients")
     return dtype

@@ -442,11 +442,6 @@ def test_complex_scalar_error_names_the_dtype():
     assert_same_error(case)
 
 
-def test_layers_of_complex_dtype_are_refused_as_a_compat_limit():
-    with pytest.raises(NotImplementedError, match="complex64"):
-        compat.nn.Linear(2, 2, dtype=compat.complex64)
-
-
 @pytest.mark.parametrize("inputs", ["complex", "real"])
 def test_gradcheck_refuses_complex_values_as_a_compat_limit(inputs):
     x = compat.tensor([1.0, 2.0], dtype=compat.float64, requires_grad=True)
