@@ -12,7 +12,7 @@ import operator
 import numpy as np
 
 from ..core import Box
-from ._batching import holds_anywhere, plain_value, read_values
+from ._batching import computed, holds_anywhere, plain_value, read_values
 from ._base import astype
 from .creation import asarray, linspace, zeros_like
 from .elementwise import isfinite, where
@@ -105,7 +105,8 @@ def _bin_numbers(samples, edges):
 def _flat_bins(sample, edges):
     """Each sample's bin in the flattened grid with an outlier bin on each side of each
     dimension (``sample``: one column per dimension)."""
-    numbers = [_bin_numbers(sample[:, i], e) for i, e in enumerate(edges)]
+    sample = computed(sample)
+    numbers = [_bin_numbers(sample[:, i], computed(e)) for i, e in enumerate(edges)]
     return np.ravel_multi_index(numbers, tuple(len(e) + 1 for e in edges))
 
 

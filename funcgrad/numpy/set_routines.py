@@ -17,7 +17,7 @@ import numpy as np
 from ..core import Box
 from ._axes import normalize_axis
 from ._base import astype
-from ._batching import plain_value, read_values
+from ._batching import computed, plain_value, read_values
 from .creation import asarray
 from .elementwise import where
 from .indexing import take
@@ -64,16 +64,16 @@ def _padded(positions, size, pad):
 def _first_occurrences(values, axis, equal_nan, size):
     """Where each unique value (or slice along ``axis``) first occurs, in sorted order;
     padded with the first of them."""
-    first = np.unique(values, return_index=True, axis=axis, equal_nan=equal_nan)[1]
+    first = np.unique(computed(values), return_index=True, axis=axis, equal_nan=equal_nan)[1]
     return _padded(first, size, first[0] if first.size else 0)
 
 
 def _unique_inverse(values, axis, equal_nan):
-    return np.unique(values, return_inverse=True, axis=axis, equal_nan=equal_nan)[1]
+    return np.unique(computed(values), return_inverse=True, axis=axis, equal_nan=equal_nan)[1]
 
 
 def _unique_counts(values, axis, equal_nan, size):
-    counts = np.unique(values, return_counts=True, axis=axis, equal_nan=equal_nan)[1]
+    counts = np.unique(computed(values), return_counts=True, axis=axis, equal_nan=equal_nan)[1]
     return _padded(counts, size, 0)
 
 
@@ -183,6 +183,7 @@ def _set_result(joined, rows, size, fill_value):
 
 
 def _intersection_rows(v1, v2, assume_unique, size):
+    v1, v2 = computed(v1), computed(v2)
     _, index1, index2 = np.intersect1d(v1, v2, assume_unique, return_indices=True)
     return _rows(index1, size, True, (index1, v1.size), (index2, v2.size))
 
@@ -213,6 +214,7 @@ def union1d(ar1, ar2, *, size=None, fill_value=None):
 
 
 def _difference_rows(v1, v2, assume_unique, size):
+    v1, v2 = computed(v1), computed(v2)
     if assume_unique:  # NumPy keeps ar1's order
         positions = np.flatnonzero(~np.isin(v1, v2, assume_unique=True))
     else:
@@ -238,6 +240,7 @@ def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
 
 
 def _exclusive_or_rows(v1, v2, assume_unique, size):
+    v1, v2 = computed(v1), computed(v2)
     joined = np.concatenate([v1, v2])
     values, first = np.unique(joined, return_index=True)
     positions = first[np.searchsorted(values, np.setxor1d(v1, v2, assume_unique))]
