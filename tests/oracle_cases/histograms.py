@@ -61,6 +61,12 @@ def _histogramdd(np, x, y, z, w, **options):
     return counts, tuple(edges)
 
 
+def _in_float64(results):
+    """JAX's counts and edges with NumPy's dtype for histogram2d and histogramdd."""
+    return tuple(_in_float64(r) if isinstance(r, (tuple, list)) else r.astype(numpy.float64)
+                 for r in results)
+
+
 CASES = [
     Case("histogram", _histogram, histogram_args(), jax_fun=_histogram_jax,
          costly_oracle=True),
@@ -68,9 +74,8 @@ CASES = [
          lambda np, x, bins: np.histogram_bin_edges(x, bins), histogram_args().map(
              lambda a: ((a[0][0],), {"bins": a[1]["bins"] if isinstance(a[1]["bins"], int)
                                      else 3})), order=2),
-    Case("histogram2d", _histogram2d, points_args(2), jax_fun=lambda *a, **s: tuple(
-        _histogram2d(jnp, *a, **s)), costly_oracle=True),
+    Case("histogram2d", _histogram2d, points_args(2),
+         jax_fun=lambda *a, **s: _in_float64(_histogram2d(jnp, *a, **s)), costly_oracle=True),
     Case("histogramdd", _histogramdd, points_args(3),
-         jax_fun=lambda *a, density, **s: _histogramdd(jnp, *a, density=density, **s),
-         costly_oracle=True),
+         jax_fun=lambda *a, **s: _in_float64(_histogramdd(jnp, *a, **s)), costly_oracle=True),
 ]
