@@ -73,7 +73,7 @@ CASES = [
     Case("histogram_bin_edges",
          lambda np, x, bins: np.histogram_bin_edges(x, bins), histogram_args().map(
              lambda a: ((a[0][0],), {"bins": a[1]["bins"] if isinstance(a[1]["bins"], int)
-                                     else 3})), order=2),
+                                     else 3})), order=2, costly_oracle=True),
     Case("histogram2d", _histogram2d, points_args(2),
          jax_fun=lambda *a, **s: _in_float64(_histogram2d(jnp, *a, **s)), costly_oracle=True),
     Case("histogramdd", _histogramdd, points_args(3),

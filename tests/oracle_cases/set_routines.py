@@ -107,9 +107,11 @@ def _set_case(function):
 
 CASES = [
     # Order 1: the oracle's second derivatives take float outputs only (not indices).
-    Case("unique", _unique, unique_args(), jax_fun=_unique_jax),
+    # Costly: each drawn length (a static size) is a JAX compilation.
+    Case("unique", _unique, unique_args(), jax_fun=_unique_jax, costly_oracle=True),
     Case("unique_values", lambda np, x, n: np.unique(x, axis=-1), one_vector(),
-         jax_fun=lambda x, n: jnp.unique(x, axis=-1, size=n), order=2),
-    Case("unique_array_api", _array_api, one_vector(), jax_fun=_array_api_jax),
+         jax_fun=lambda x, n: jnp.unique(x, axis=-1, size=n), order=2, costly_oracle=True),
+    Case("unique_array_api", _array_api, one_vector(), jax_fun=_array_api_jax,
+         costly_oracle=True),
     *(_set_case(function) for function in _SET_OPERATIONS),
 ]
