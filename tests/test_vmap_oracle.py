@@ -15,9 +15,11 @@ from test_oracle import CASES
 # values: vmap gives what a loop over the batch gives, or raises an error naming vmap.
 # JAX cannot vmap bincount without length=, trim_zeros or roots with strip_zeros; poly's
 # dtype is real for conjugate pairs (as NumPy's); funcgrad's lstsq (and polyfit on it)
-# picks its equations by the rank.
+# picks its equations by the rank. The set operations' lengths depend on how the batch's
+# (scaled) elements meet the other, unbatched, argument.
 VALUE_DEPENDENT = {"bincount_counts", "trim_zeros", "linalg_lstsq", "polynomial_poly",
-                   "polynomial_roots", "polynomial_polyfit_vander"}
+                   "polynomial_roots", "polynomial_polyfit_vander", "intersect1d",
+                   "union1d", "setdiff1d", "setxor1d"}
 # Cases compared with a loop over the batch rather than with jax.vmap: the value-dependent
 # ones, and schur, whose JAX transcription orders its eigenvalues by SciPy's diagonal, an
 # argument that the batch's permutations do not keep in step with the matrix.

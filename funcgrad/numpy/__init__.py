@@ -25,6 +25,10 @@ from .polynomial import *  # noqa: F401,F403
 from .array_extras import *  # noqa: F401,F403
 from .index_tricks import *  # noqa: F401,F403
 from .no_derivative import *  # noqa: F401,F403
+from .set_routines import *  # noqa: F401,F403
+from .histograms import *  # noqa: F401,F403
+from .functional import *  # noqa: F401,F403
+from .in_place import *  # noqa: F401,F403
 from . import fft, lib, linalg, random  # noqa: E402 -- submodules use the functions above
 
 _box.attach_array_interface(_sys.modules[__name__])  # now that every function exists

@@ -21,8 +21,8 @@ import warnings
 
 import numpy as np
 
-from ..core import (BatchingFallbackWarning, Box, Primitive, defbatch, every_value, is_array,
-                    registry, shape_of, unbox_all)
+from ..core import (BatchingFallbackWarning, Box, Primitive, defbatch, every_value,
+                    has_memory, is_array, registry, shape_of, unbox_all)
 from ..tree_util import tree_flatten
 from ._base import (add_at_zeros, astype, broadcast_to_p, concatenate_p, getitem_p, real,
                     reshape_p, stack_p, sum_p, transpose_p)
@@ -376,6 +376,12 @@ def plain_value(x):
     vmap a batched box (NumPy's functions dispatch to funcgrad.numpy's for it)."""
     x = unbox_all(x) if isinstance(x, Box) else x
     return x if isinstance(x, Box) or is_array(x) else np.asarray(x)
+
+
+def computed(x):
+    """``x`` as an array with memory, for positions read from values: a lazy (Dask) array
+    is computed; NumPy's and CuPy's are kept."""
+    return x if has_memory(x) else np.asarray(x)
 
 
 def holds_anywhere(mask):

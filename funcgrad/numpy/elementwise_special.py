@@ -100,6 +100,14 @@ define_rules(heaviside, ZERO_SLOPE, constant_slope(lambda ans, x, h0: x == 0))
 define_rules(ldexp, lambda v, y: ldexp(v, y), None)
 
 
+# Floating-point neighbours have no derivative rule, as in JAX (whose grad raises
+# NotImplementedError for both): differentiating through them raises an error naming them.
+# Not registered: the oracle's registry self-test needs a differentiable case of every
+# registered primitive, and these have none to give.
+nextafter = Ufunc(np.nextafter, register=False)
+spacing = Ufunc(np.spacing, register=False)
+
+
 def _frexp_pull(g, exponent):
     return None if g[0] is None else ldexp(g[0], -exponent)
 
@@ -249,4 +257,4 @@ mod = remainder
 
 __all__ = ["floor", "ceil", "rint", "trunc", "round", "around", "fix", "floor_divide",
            "remainder", "mod", "fmod", "divmod", "copysign", "heaviside", "ldexp", "frexp",
-           "modf", "nan_to_num", "float_power", "sinc", "i0"]
+           "modf", "nextafter", "spacing", "nan_to_num", "float_power", "sinc", "i0"]
