@@ -147,6 +147,19 @@ def test_an_error_of_dask_names_the_primitive_and_the_fix():
     np.testing.assert_allclose(fg.grad(f)(x.rechunk(8)).compute(), fg.grad(f)(x.compute()))
 
 
+@pytest.mark.parametrize("index", [(None,), (slice(None), None), (None, 1, None, slice(1, 3)),
+                                   (Ellipsis, None)], ids=str)
+def test_regression_indexing_with_new_axes_differentiates_lazily(index):
+    """Found when the oracle's draws moved (getitem_any, at_set_add_get): Dask's setitem
+    takes no None, so the VJP of x[None] raised on Dask arrays."""
+    x = np.arange(12.0).reshape(3, 4)
+
+    def f(x):
+        return fnp.sum(x[index] * 2.0)
+
+    _assert_lazy_equal(fg.grad(f)(da.from_array(x, chunks=2)), fg.grad(f)(x))
+
+
 def test_regression_complex_cotangent_scattered_into_zeros_keeps_its_dtype():
     """Found by the explore profile (vector_products, fft.fft_power): Dask's zeros made
     through like= ignore a positional dtype, so the VJP of indexing a complex array into

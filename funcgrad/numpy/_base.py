@@ -230,6 +230,12 @@ getitem_p = primitive(_index_into, "getitem")
 
 def _add_at(g, index, unique, shape, dtype):
     out = zeros_in_library_of(g, shape, dtype)
+    if any(entry is None for entry in index):
+        # The new axes an index adds have length 1: drop them from the index and from g (a
+        # reshape keeps the order of g's elements), as Dask's setitem takes no None.
+        index = tuple([entry for entry in index if entry is not None])
+        g = reshape_p(g, shape=np.broadcast_to(np.empty((), np.int8), shape)[index].shape,
+                      order="C")
     if unique:
         out[index] = g
         return out
