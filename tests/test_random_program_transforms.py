@@ -19,6 +19,7 @@ from jax.ad_checkpoint import checkpoint_name as jax_checkpoint_name
 import funcgrad as fg
 import funcgrad.numpy as fnp
 from funcgrad.tree_util import tree_flatten
+from jit_tiers import TIERS, tier
 from oracle import draw_batch
 from program_gen import arguments, programs
 from test_random_programs import DTYPES, _like, _tolerance, _weighted, assert_close
@@ -74,17 +75,20 @@ def check_jacobians(program, data):
     ct = _like(value, data)
     forward_chunk = _chunk(data, _size(_selected(args, argnums)), "jacfwd chunk_size")
     reverse_chunk = _chunk(data, _size(value), "jacrev chunk_size")
+    batched, in_axes, _ = draw_batch(data, args)
 
-    def oracle(args):
+    def oracle(args, batched):
         weighted = _weighted(jnp, theirs, ct)
         return {
+            "vmap(jacfwd)": jax.vmap(jax.jacfwd(theirs, argnums), in_axes)(*batched),
+            "vmap(jacrev)": jax.vmap(jax.jacrev(theirs, argnums), in_axes)(*batched),
             "jacfwd": jax.jacfwd(theirs, argnums)(*args),
             "jacrev": jax.jacrev(theirs, argnums)(*args),
             "hessian": jax.hessian(weighted, argnums)(*args),
             "jacfwd(jacrev)": jax.jacfwd(jax.jacrev(theirs, argnums), argnums)(*args),
             "jacrev(jacfwd)": jax.jacrev(jax.jacfwd(theirs, argnums), argnums)(*args),
         }
-    expected = jax.jit(oracle)(args)
+    expected = jax.jit(oracle)(args, batched)
 
     what = f"(argnums={argnums}, chunk_size={forward_chunk}/{reverse_chunk})"
     assert_close(fg.jacfwd(ours, argnums)(*args), expected["jacfwd"], "jacfwd", tolerance)
@@ -101,6 +105,12 @@ def check_jacobians(program, data):
         *args), expected["jacrev(jacfwd)"], f"jacrev(jacfwd) {what}", tolerance)
     assert_close(fg.jit(fg.jacrev(ours, argnums))(*args), expected["jacrev"],
                  "jit(jacrev)", tolerance)
+    assert_close(fg.vmap(fg.jacfwd(ours, argnums, chunk_size=forward_chunk), in_axes)(
+        *batched), expected["vmap(jacfwd)"], f"vmap(jacfwd) (in_axes={in_axes}) {what}",
+        tolerance)
+    assert_close(fg.vmap(fg.jacrev(ours, argnums, chunk_size=reverse_chunk), in_axes)(
+        *batched), expected["vmap(jacrev)"], f"vmap(jacrev) (in_axes={in_axes}) {what}",
+        tolerance)
 
 
 # ---- checkpoint and custom rules around a drawn block ----------------------------------
@@ -150,16 +160,19 @@ def _draw_named(data, start, stop):
 
 
 def _derivatives_oracle(plain, wrapped, ct, tangents, directions, in_axes):
-    """JAX's value, vjp, jvp, vmap, vmap of grad and reverse over reverse of ``wrapped``
-    (its vjp is ``plain``'s where ``plain`` and ``wrapped`` compute the same function)."""
-    def oracle(args, batched):
+    """JAX's value, vjp, jvp, jacrev, vmap, vmap of grad, forward and reverse over reverse
+    of ``wrapped`` (its vjp is ``plain``'s where the two compute the same function)."""
+    def oracle(args, others, batched):
         argnums = tuple(range(len(args)))
         value, pullback = jax.vjp(wrapped, *args)
         gradient = jax.grad(_weighted(jnp, wrapped, ct), argnums=argnums)
         return {
             "value": value,
             "vjp": pullback(ct),
+            "grad, second call": gradient(*others),
             "jvp": jax.jvp(wrapped, args, tangents)[1],
+            "jacrev": jax.jacrev(wrapped, argnums)(*args),
+            "hvp": jax.jvp(gradient, args, tangents)[1],
             "vmap": jax.vmap(wrapped, in_axes=in_axes)(*batched),
             "vmap(grad)": jax.vmap(gradient, in_axes=in_axes)(*batched),
             "grad(grad)": jax.grad(_directional(jnp, gradient, directions),
@@ -172,21 +185,39 @@ def _derivatives_oracle(plain, wrapped, ct, tangents, directions, in_axes):
 def _check_derivatives(ours, expected, args, ct, tangents, directions, batched, in_axes,
                        tolerance, what, forward=True):
     argnums = tuple(range(len(args)))
+    others = _others(args)
     assert_close(ours(*args), expected["value"], f"value {what}", tolerance)
     assert_close(fg.vjp(ours, *args)[1](ct), expected["vjp"], f"vjp {what}", tolerance)
     gradient = fg.grad(_weighted(fnp, ours, ct), argnums=argnums)
     assert_close(gradient(*args), expected["vjp"], f"grad {what}", tolerance)
-    assert_close(fg.jit(gradient)(*args), expected["vjp"], f"jit(grad) {what}", tolerance)
+    jitted_grad = fg.jit(gradient)
+    assert_close(jitted_grad(*args), expected["vjp"], f"jit(grad) {what}", tolerance)
+    for name in TIERS:
+        with tier(name):
+            assert_close(jitted_grad(*others), expected["grad, second call"],
+                         f"jit(grad), {name} call {what}", tolerance)
     assert_close(fg.jit(ours)(*args), expected["value"], f"jit {what}", tolerance)
+    assert_close(fg.jacrev(ours, argnums)(*args), expected["jacrev"], f"jacrev {what}",
+                 tolerance)
+    assert_close(fg.hvp(_weighted(fnp, ours, ct), args, tangents), expected["hvp"],
+                 f"hvp {what}", tolerance)
     if forward:
         assert_close(fg.jvp(ours, args, tangents)[1], expected["jvp"], f"jvp {what}",
                      tolerance)
     assert_close(fg.vmap(ours, in_axes=in_axes)(*batched), expected["vmap"],
                  f"vmap (in_axes={in_axes}) {what}", tolerance)
-    assert_close(fg.vmap(gradient, in_axes=in_axes)(*batched), expected["vmap(grad)"],
+    vmapped_grad = fg.vmap(gradient, in_axes=in_axes)
+    assert_close(vmapped_grad(*batched), expected["vmap(grad)"],
                  f"vmap(grad) (in_axes={in_axes}) {what}", tolerance)
+    assert_close(fg.jit(vmapped_grad)(*batched), expected["vmap(grad)"],
+                 f"jit(vmap(grad)) (in_axes={in_axes}) {what}", tolerance)
     assert_close(fg.grad(_directional(fnp, gradient, directions), argnums=argnums)(*args),
                  expected["grad(grad)"], f"grad(grad) {what}", tolerance)
+
+
+def _others(args):
+    """Other values in the same domains, for a jitted function's second call."""
+    return tuple(np.flip(a).copy() for a in args)
 
 
 def _draws(data, program):
@@ -212,7 +243,7 @@ def check_checkpoint(program, data):
         block, policy=jax_policy, prevent_cse=prevent_cse))
     args, ct, tangents, directions, batched, in_axes = _draws(data, program)
     expected = _derivatives_oracle(program.bind(jnp), theirs, ct, tangents, directions,
-                                   in_axes)(args, batched)
+                                   in_axes)(args, _others(args), batched)
     assert_close(expected["vjp"], expected["plain vjp"], "JAX's checkpoint's vjp",
                  _tolerance(args))
     what = f"(checkpoint, policy={policy_name}, prevent_cse={prevent_cse})"
@@ -246,7 +277,7 @@ def check_custom_rules(program, data):
     theirs = program.bind(jnp)
     args, ct, tangents, directions, batched, in_axes = _draws(data, program)
     expected = _derivatives_oracle(theirs, theirs, ct, tangents, directions,
-                                   in_axes)(args, batched)
+                                   in_axes)(args, _others(args), batched)
     # A custom_vjp has no forward mode, in JAX as in funcgrad.
     _check_derivatives(ours, expected, args, ct, tangents, directions, batched, in_axes,
                        _tolerance(args), f"({kind} of statements {start}:{stop})",
@@ -275,6 +306,10 @@ def check_linearize(program, data):
     assert_close(f_jvp(*tangents), expected["f_jvp"], "f_jvp", tolerance)
     assert_close(f_jvp(*others), expected["f_jvp, others"], "f_jvp, second call", tolerance)
     assert_close(fg.jit(f_jvp)(*tangents), expected["f_jvp"], "jit(f_jvp)", tolerance)
+    jitted_value, jitted_f_jvp = fg.linearize(fg.jit(ours), *args)
+    assert_close(jitted_value, expected["value"], "linearize(jit)'s value", tolerance)
+    assert_close(jitted_f_jvp(*tangents), expected["f_jvp"], "linearize(jit)'s f_jvp",
+                 tolerance)
     assert_close(fg.vmap(f_jvp, in_axes=in_axes)(*batched), expected["vmap(f_jvp)"],
                  f"vmap(f_jvp) (in_axes={in_axes})", tolerance)
 
