@@ -22,7 +22,8 @@ from funcgrad.tree_util import tree_flatten
 from jit_tiers import TIERS, tier
 from oracle import draw_batch
 from program_gen import arguments, programs
-from test_random_programs import DTYPES, _like, _tolerance, _weighted, assert_close
+from test_random_programs import (DTYPES, _draw_out_axes, _like, _tolerance, _weighted,
+                                  assert_close)
 
 
 def _identity(x, *names):
@@ -159,7 +160,7 @@ def _draw_named(data, start, stop):
     return {i: data.draw(st.sampled_from("ab"), label=f"name of {i}") for i in chosen}
 
 
-def _derivatives_oracle(plain, wrapped, ct, tangents, directions, in_axes):
+def _derivatives_oracle(plain, wrapped, ct, tangents, directions, in_axes, out_axes):
     """JAX's value, vjp, jvp, jacrev, vmap, vmap of grad, forward and reverse over reverse
     of ``wrapped`` (its vjp is ``plain``'s where the two compute the same function)."""
     def oracle(args, others, batched):
@@ -173,7 +174,7 @@ def _derivatives_oracle(plain, wrapped, ct, tangents, directions, in_axes):
             "jvp": jax.jvp(wrapped, args, tangents)[1],
             "jacrev": jax.jacrev(wrapped, argnums)(*args),
             "hvp": jax.jvp(gradient, args, tangents)[1],
-            "vmap": jax.vmap(wrapped, in_axes=in_axes)(*batched),
+            "vmap": jax.vmap(wrapped, in_axes=in_axes, out_axes=out_axes)(*batched),
             "vmap(grad)": jax.vmap(gradient, in_axes=in_axes)(*batched),
             "grad(grad)": jax.grad(_directional(jnp, gradient, directions),
                                    argnums=argnums)(*args),
@@ -182,8 +183,8 @@ def _derivatives_oracle(plain, wrapped, ct, tangents, directions, in_axes):
     return jax.jit(oracle)
 
 
-def _check_derivatives(ours, expected, args, ct, tangents, directions, batched, in_axes,
-                       tolerance, what, forward=True):
+def _check_derivatives(ours, expected, draws, tolerance, what, forward=True):
+    args, ct, tangents, directions, batched, in_axes, out_axes = draws
     argnums = tuple(range(len(args)))
     others = _others(args)
     assert_close(ours(*args), expected["value"], f"value {what}", tolerance)
@@ -204,8 +205,9 @@ def _check_derivatives(ours, expected, args, ct, tangents, directions, batched, 
     if forward:
         assert_close(fg.jvp(ours, args, tangents)[1], expected["jvp"], f"jvp {what}",
                      tolerance)
-    assert_close(fg.vmap(ours, in_axes=in_axes)(*batched), expected["vmap"],
-                 f"vmap (in_axes={in_axes}) {what}", tolerance)
+    assert_close(fg.vmap(ours, in_axes=in_axes, out_axes=out_axes)(*batched),
+                 expected["vmap"], f"vmap (in_axes={in_axes}, out_axes={out_axes}) {what}",
+                 tolerance)
     vmapped_grad = fg.vmap(gradient, in_axes=in_axes)
     assert_close(vmapped_grad(*batched), expected["vmap(grad)"],
                  f"vmap(grad) (in_axes={in_axes}) {what}", tolerance)
@@ -227,7 +229,7 @@ def _draws(data, program):
     tangents = _like(args, data)
     directions = tree_flatten(_like(args, data))[0]
     batched, in_axes, _ = draw_batch(data, args)
-    return args, ct, tangents, directions, batched, in_axes
+    return args, ct, tangents, directions, batched, in_axes, _draw_out_axes(data, value)
 
 
 def check_checkpoint(program, data):
@@ -241,14 +243,14 @@ def check_checkpoint(program, data):
         block, policy=ours_policy, prevent_cse=prevent_cse))
     theirs = wrapped.bind(jnp, name=jax_checkpoint_name, wrap=lambda block: jax.checkpoint(
         block, policy=jax_policy, prevent_cse=prevent_cse))
-    args, ct, tangents, directions, batched, in_axes = _draws(data, program)
+    draws = _draws(data, program)
+    args, ct, tangents, directions, batched, in_axes, out_axes = draws
     expected = _derivatives_oracle(program.bind(jnp), theirs, ct, tangents, directions,
-                                   in_axes)(args, _others(args), batched)
+                                   in_axes, out_axes)(args, _others(args), batched)
     assert_close(expected["vjp"], expected["plain vjp"], "JAX's checkpoint's vjp",
                  _tolerance(args))
     what = f"(checkpoint, policy={policy_name}, prevent_cse={prevent_cse})"
-    _check_derivatives(ours, expected, args, ct, tangents, directions, batched, in_axes,
-                       _tolerance(args), what)
+    _check_derivatives(ours, expected, draws, _tolerance(args), what)
 
 
 def _custom_vjp_of(block):
@@ -275,13 +277,13 @@ def check_custom_rules(program, data):
     wrapped = program.wrapping(start, stop)
     ours = wrapped.bind(fnp, name=_identity, wrap=CUSTOM_RULES[kind])
     theirs = program.bind(jnp)
-    args, ct, tangents, directions, batched, in_axes = _draws(data, program)
-    expected = _derivatives_oracle(theirs, theirs, ct, tangents, directions,
-                                   in_axes)(args, _others(args), batched)
+    draws = _draws(data, program)
+    args, ct, tangents, directions, batched, in_axes, out_axes = draws
+    expected = _derivatives_oracle(theirs, theirs, ct, tangents, directions, in_axes,
+                                   out_axes)(args, _others(args), batched)
     # A custom_vjp has no forward mode, in JAX as in funcgrad.
-    _check_derivatives(ours, expected, args, ct, tangents, directions, batched, in_axes,
-                       _tolerance(args), f"({kind} of statements {start}:{stop})",
-                       forward=kind == "custom_jvp")
+    _check_derivatives(ours, expected, draws, _tolerance(args),
+                       f"({kind} of statements {start}:{stop})", forward=kind == "custom_jvp")
 
 
 # ---- linearize --------------------------------------------------------------------------
