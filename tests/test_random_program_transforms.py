@@ -78,9 +78,10 @@ def check_jacobians(program, data):
     reverse_chunk = _chunk(data, _size(value), "jacrev chunk_size")
     batched, in_axes, _ = draw_batch(data, args)
 
-    def oracle(args, batched):
+    def oracle(args, others, batched):
         weighted = _weighted(jnp, theirs, ct)
         return {
+            "hessian, second call": jax.hessian(weighted, argnums)(*others),
             "vmap(jacfwd)": jax.vmap(jax.jacfwd(theirs, argnums), in_axes)(*batched),
             "vmap(jacrev)": jax.vmap(jax.jacrev(theirs, argnums), in_axes)(*batched),
             "jacfwd": jax.jacfwd(theirs, argnums)(*args),
@@ -89,7 +90,8 @@ def check_jacobians(program, data):
             "jacfwd(jacrev)": jax.jacfwd(jax.jacrev(theirs, argnums), argnums)(*args),
             "jacrev(jacfwd)": jax.jacrev(jax.jacfwd(theirs, argnums), argnums)(*args),
         }
-    expected = jax.jit(oracle)(args, batched)
+    others = _others(args)
+    expected = jax.jit(oracle)(args, others, batched)
 
     what = f"(argnums={argnums}, chunk_size={forward_chunk}/{reverse_chunk})"
     assert_close(fg.jacfwd(ours, argnums)(*args), expected["jacfwd"], "jacfwd", tolerance)
@@ -106,6 +108,12 @@ def check_jacobians(program, data):
         *args), expected["jacrev(jacfwd)"], f"jacrev(jacfwd) {what}", tolerance)
     assert_close(fg.jit(fg.jacrev(ours, argnums))(*args), expected["jacrev"],
                  "jit(jacrev)", tolerance)
+    jitted_hessian = fg.jit(fg.hessian(_weighted(fnp, ours, ct), argnums))
+    assert_close(jitted_hessian(*args), expected["hessian"], "jit(hessian)", tolerance)
+    for name in TIERS:
+        with tier(name):
+            assert_close(jitted_hessian(*others), expected["hessian, second call"],
+                         f"jit(hessian), {name} call", tolerance)
     assert_close(fg.vmap(fg.jacfwd(ours, argnums, chunk_size=forward_chunk), in_axes)(
         *batched), expected["vmap(jacfwd)"], f"vmap(jacfwd) (in_axes={in_axes}) {what}",
         tolerance)
