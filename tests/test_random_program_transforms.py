@@ -5,8 +5,9 @@ it; custom_vjp and custom_jvp whose rules are funcgrad's own derivatives of the 
 they wrap; and linearize. Each is composed with vmap, jit and grad where JAX composes
 them, and compared, from one program text, with JAX in float64.
 
-The default run checks a few programs of each kind (about 25 s of CPU in all);
-``-m slow`` checks many more, with longer programs.
+The default run checks 8 programs for each of the four (about 15 s of CPU in all);
+``-m slow`` checks 500 programs of 4 to 12 statements for each (about 40 minutes). A
+difference either run finds becomes a named regression test beside the code it fixes.
 """
 import jax
 import jax.numpy as jnp
