@@ -321,13 +321,22 @@ def _reduction(b):
     if name == "sum":
         lo, hi = lo * count, hi * count
     elif name == "prod":
-        lo, hi = -x.magnitude ** count, x.magnitude ** count
+        lo, hi = -power_bound(x.magnitude, count), power_bound(x.magnitude, count)
     elif name == "var":
         lo, hi = 0.0, (x.hi - x.lo) ** 2
     method = b.draw(st.booleans()) and name != "var"
     expression = (f"{x.name}.{name}(axis={axis!r}, keepdims={keepdims})" if method else
                   f"np.{name}({x.name}, axis={axis!r}, keepdims={keepdims})")
     return b.emit(expression, shape, lo, hi)
+
+
+def power_bound(magnitude, count):
+    """``magnitude ** count``, a product's bound; inf (which `emit` refuses) where a float
+    cannot hold it (the product of hundreds of entries up to 40)."""
+    try:
+        return magnitude ** count
+    except OverflowError:
+        return math.inf
 
 
 def _cumsum(b):
