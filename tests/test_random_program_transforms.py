@@ -5,7 +5,7 @@ it; custom_vjp and custom_jvp whose rules are funcgrad's own derivatives of the 
 they wrap; and linearize. Each is composed with vmap, jit and grad where JAX composes
 them, and compared, from one program text, with JAX in float64.
 
-The default run checks 8 programs for each of the four (about 15 s of CPU in all);
+The default run checks 12 programs for each of the four (about 20 s in all);
 ``-m slow`` checks 500 programs of 4 to 12 statements for each (about 40 minutes). A
 difference either run finds becomes a named regression test beside the code it fixes.
 """
@@ -330,7 +330,7 @@ CHECKS = {"jacobians": check_jacobians, "checkpoint": check_checkpoint,
 
 
 @pytest.mark.parametrize("check", sorted(CHECKS))
-@settings(max_examples=8)
+@settings(max_examples=12)
 @given(program=programs(dtypes=DTYPES), data=st.data())
 def test_random_programs_match_jax_under(check, program, data):
     CHECKS[check](program, data)
