@@ -73,17 +73,42 @@ class Program:
         body = "\n".join("    " + line for line in self.lines + (f"return {result}",))
         return f"def program({names}):\n{body}\n"
 
-    def bind(self, namespace):
-        """The program as a function of its inputs, with ``np`` bound to ``namespace``."""
-        scope = {}
+    def bind(self, namespace, **free):
+        """The program as a function of its inputs, with ``np`` bound to ``namespace``
+        (and the names a wrapped block uses, `wrapping`, bound to ``free``)."""
+        scope = dict(free)
         exec(compile(self.text, "<random program>", "exec"), scope)
         fun = scope["program"]
         return lambda *inputs: fun(namespace, *inputs)
+
+    def wrapping(self, start, stop, named=()):
+        """The program with statements ``start:stop`` moved into a function of every value
+        defined before them, called as ``wrap(block)(...)``: ``wrap`` and ``name`` are free
+        names for `bind` (a transform such as checkpoint or custom_vjp, and
+        checkpoint_name). The values of the statements numbered in ``named`` (a dict:
+        statement -> name) pass through ``name(value, name)``."""
+        defined = [x.name for x in self.inputs] + [_target(line) for line in self.lines[:start]]
+        made = [_target(line) for line in self.lines[start:stop]]
+        body = []
+        for i, line in enumerate(self.lines[start:stop], start):
+            body.append("    " + line)
+            if i in named:
+                body.append(f"    {_target(line)} = name({_target(line)}, {named[i]!r})")
+        head = [f"def block({', '.join(defined)}):"]
+        tail = [f"    return ({', '.join(made)},)",
+                f"({', '.join(made)},) = wrap(block)({', '.join(defined)})"]
+        lines = self.lines[:start] + tuple(head + body + tail) + self.lines[stop:]
+        return dataclasses.replace(self, lines=lines)
 
     def __repr__(self):  # Hypothesis prints the failing program's text
         inputs = ", ".join(f"{x.name}: {np.dtype(x.dtype).name}{list(x.shape)} in "
                            f"[{x.lo}, {x.hi}]" for x in self.inputs)
         return f"\n# inputs: {inputs}\n{self.text}"
+
+
+def _target(statement):
+    """The name a ``vN = ...`` statement assigns."""
+    return statement.split(" = ", 1)[0]
 
 
 def _interval(values):
@@ -296,13 +321,22 @@ def _reduction(b):
     if name == "sum":
         lo, hi = lo * count, hi * count
     elif name == "prod":
-        lo, hi = -x.magnitude ** count, x.magnitude ** count
+        lo, hi = -power_bound(x.magnitude, count), power_bound(x.magnitude, count)
     elif name == "var":
         lo, hi = 0.0, (x.hi - x.lo) ** 2
     method = b.draw(st.booleans()) and name != "var"
     expression = (f"{x.name}.{name}(axis={axis!r}, keepdims={keepdims})" if method else
                   f"np.{name}({x.name}, axis={axis!r}, keepdims={keepdims})")
     return b.emit(expression, shape, lo, hi)
+
+
+def power_bound(magnitude, count):
+    """``magnitude ** count``, a product's bound; inf (which `emit` refuses) where a float
+    cannot hold it (the product of hundreds of entries up to 40)."""
+    try:
+        return magnitude ** count
+    except OverflowError:
+        return math.inf
 
 
 def _cumsum(b):
