@@ -163,8 +163,8 @@ def register_tensor_hook(node, hook):
         dtype = np.result_type(ct.value if isinstance(ct, Box) else ct)
         if new_grad._data.dtype != dtype:
             raise RuntimeError(f"hook '{getattr(hook, '__name__', '<unknown>')}' has changed "
-                               f"the type of value (was {_type_name(dtype)} got "
-                               f"{_type_name(new_grad._data.dtype)})")
+                               f"the type of value (was {_type_string(dtype)} got "
+                               f"{_type_string(new_grad._data.dtype)})")
         if new_grad._data.shape != np.shape(ct):
             raise RuntimeError(f"hook returned a gradient of shape {list(new_grad.shape)}, "
                                f"but the tensor has shape {list(np.shape(ct))}")
@@ -174,11 +174,8 @@ def register_tensor_hook(node, hook):
     return handle
 
 
-def _type_name(numpy_dtype):
-    """PyTorch's name of a tensor type in a hook's error: torch.FloatTensor, or
-    CPUComplexFloatType for complex dtypes (which have no legacy class)."""
-    dtype = _dtypes.from_numpy_dtype(numpy_dtype)
-    return f"CPU{dtype.scalar_name}Type" if dtype.is_complex else f"torch.{dtype.legacy_name}"
+def _type_string(numpy_dtype):
+    return _dtypes.from_numpy_dtype(numpy_dtype).type_string
 
 
 def clear_grad(param, set_to_none):
@@ -289,7 +286,9 @@ def _accumulate(t, ct, unshared=False):
     if ct is None:
         if t._grad is None:
             t._grad = make(np.zeros_like(t._data, order=_layout.preserved_order(t._data)))
-    elif isinstance(ct, Box) or (t._grad is not None and t._grad._box is not None):
+    elif isinstance(ct, Box) or (t._grad is not None and t._grad._box is not None
+                                 and STATE.enabled):
+        # (recorded, out of place, under create_graph; else PyTorch adds in place)
         new = _tensor_of(ct)
         if t._grad is not None:
             t._grad = t._grad + new

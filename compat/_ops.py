@@ -264,12 +264,10 @@ def div(input, other, *, rounding_mode=None):
     dtype = result_type(input, other)
     if dtype.category < _float:
         dtype = DEFAULTS.float
-    if _recording(other):
-        # PyTorch saves the numerator for the denominator's gradient (funcgrad's rule reads
-        # the quotient instead): its version is checked before backward, as PyTorch's.
-        out = elementwise(fnp.true_divide, operand(input, dtype), operand(other, dtype))
-        return wrap(out, "DivBackward0", (input, other), frees=True, saves_inputs=True)
-    return _binary(fnp.true_divide, "DivBackward0", input, other, dtype, frees=True)
+    # PyTorch saves the numerator for the denominator's gradient (funcgrad's rule reads the
+    # quotient instead): its version is checked before backward, as PyTorch's.
+    return _binary(fnp.true_divide, "DivBackward0", input, other, dtype, frees=True,
+                   saves_inputs=_recording(other))
 
 
 def _recording(x):

@@ -332,9 +332,11 @@ def with_number(operation, input, number):
     return wrap(quiet().run(primitive, box, number), label, (input, number), frees=frees)
 
 
-def binary(primitive, label, a, b, frees=None, saves_result=False):
+def binary(primitive, label, a, b, frees=None, saves_result=False, saves_inputs=False):
     """`primitive` (elementwise, or a matrix product whose shapes the caller checked) of
-    tensors `a` and `b` of one dtype, which the result has; both are its edges."""
+    tensors `a` and `b` of one dtype, which the result has; both are its edges.
+    `saves_inputs`: PyTorch saves both (their versions are checked before backward) where
+    the rule may keep something else."""
     box_a = a._box
     box_b = b._box
     if STATE.enabled and (box_a is not None or box_b is not None):
@@ -343,9 +345,9 @@ def binary(primitive, label, a, b, frees=None, saves_result=False):
             return _recorded(primitive, label, (a, b), (a._data, b._data),
                              (None if box_a is None else box_a.node,
                               None if box_b is None else box_b.node),
-                             saves, frees, saves_result)
+                             saves, frees, saves_result, saves_inputs=saves_inputs)
     return wrap(elementwise(primitive, engine(a), engine(b)), label, (a, b), frees=frees,
-                saves_result=saves_result)
+                saves_result=saves_result, saves_inputs=saves_inputs)
 
 
 def selected(where, label, condition, input, other, ans=None):
@@ -375,7 +377,7 @@ def reduced(primitive, label, input, **params):
 
 
 def _recorded(primitive, label, edges, values, parents, saves, frees=None,
-              saves_result=False, params=NO_PARAMS, ans=None):
+              saves_result=False, params=NO_PARAMS, ans=None, saves_inputs=False):
     """The tensor of `primitive` applied to `values` (with `params`), recorded on the tape:
     what ``wrap(primitive(*engine values), ...)`` makes, without boxing the arguments and
     dispatching to the tape, or searching the residuals for the values they hold: they
@@ -426,14 +428,14 @@ def _recorded(primitive, label, edges, values, parents, saves, frees=None,
     t._version_counter = {VERSION: 0}
     t._grad = t._base = t._views = None
     t._retains_grad = False
-    if saves or saves_result:
-        # Each input tensor's version, checked if its array is saved (else on replay
-        # only), then the result's if PyTorch saves it.
+    if saves or saves_result or saves_inputs:
+        # Each input tensor's version, checked if its array is saved or PyTorch saves it
+        # (else on replay only), then the result's if PyTorch saves it.
         entries = ()
-        if saves:
-            entries = _saved_entry(edges[0], 1 not in saves)
+        if saves or saves_inputs:
+            entries = _saved_entry(edges[0], not saves_inputs and 1 not in saves)
             if len(edges) == 2 and isinstance(edges[1], Tensor):  # (not a number)
-                entries += _saved_entry(edges[1], 2 not in saves)
+                entries += _saved_entry(edges[1], not saves_inputs and 2 not in saves)
         if saves_result:
             entries += _saved_entry(t, False, output=True)
         node.saved = entries

@@ -364,7 +364,7 @@ _BACKWARD_SUFFIX = re.compile(r"Backwards?\d*$")
 def _describe(dtype, shape, creator):
     """PyTorch's name for a saved tensor, from the NumPy dtype, shape and creator's label
     that `saved` keeps (formatted only if the check fails)."""
-    name = f"[torch.{_dtypes.from_numpy_dtype(dtype).legacy_name} {list(shape)}]"
+    name = f"[{_dtypes.from_numpy_dtype(dtype).type_string} {list(shape)}]"
     if not creator:
         return name
     # PyTorch names the creating node as name() does, without its "Backward0" suffix.

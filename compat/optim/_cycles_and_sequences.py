@@ -6,6 +6,7 @@ import math
 import types
 from bisect import bisect_right
 
+from ._plateau import ReduceLROnPlateau
 from ._scheduler_base import LRScheduler, format_param, load_state_except
 from .optimizer import Optimizer
 
@@ -343,7 +344,6 @@ def _one_cycle_phases(pct_start, total_steps, three_phase):
 
 def _check_members(composite, schedulers, optimizer):
     """PyTorch's checks of the schedulers a SequentialLR or ChainedScheduler is made of."""
-    from .lr_scheduler import ReduceLROnPlateau  # (defined beside the simple schedules)
     name = type(composite).__name__
     for index, scheduler in enumerate(schedulers):
         if not hasattr(scheduler, "optimizer"):

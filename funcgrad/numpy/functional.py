@@ -12,6 +12,10 @@ from ._axes import normalize_axis
 from .creation import asarray
 from .shape_ops import broadcast_to, expand_dims, reshape
 
+# funcgrad.vmap, which the transforms define on funcgrad.numpy (so this module cannot
+# import it): set by funcgrad/__init__.py once the transforms are loaded.
+vmap = None
+
 _DIMENSIONS = r"\((?:\w+(?:,\s*\w+)*)?\)"
 _SIGNATURE = re.compile(rf"^{_DIMENSIONS}(?:,\s*{_DIMENSIONS})*->"
                         rf"{_DIMENSIONS}(?:,\s*{_DIMENSIONS})*$")
@@ -80,7 +84,6 @@ class vectorize:
         functools.update_wrapper(self, pyfunc)
 
     def __call__(self, *args, **kwargs):
-        from ..transforms import vmap  # (transforms import funcgrad.numpy)
         restore, dynamic = _split_excluded(self.excluded, args, kwargs)
         dynamic = [asarray(arg) for arg in dynamic]
         inputs, outputs = self.core or ([()] * len(dynamic), None)

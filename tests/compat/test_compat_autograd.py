@@ -317,14 +317,9 @@ def test_division_saves_its_numerator_for_a_denominator_that_requires_grad(state
         exec(statements, scope)
         scope["b"].abs().sum().backward()
         return x.grad
-    # (the text of the complex case: the strict xfail below)
-    check(case, messages="1j" not in statements)
+    check(case, messages=True)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "compat/_tape.py _describe names a modified saved complex tensor "
-    "[torch.ComplexFloatTensor [1, 3]] (its legacy type name); PyTorch's text has "
-    "[CPUComplexFloatType [1, 3]] (CPUComplexDoubleType for complex128)"))
 def test_version_error_names_a_complex_tensor_as_pytorch_does():
     """Found with the random complex programs' in-place updates."""
     def case(torch):

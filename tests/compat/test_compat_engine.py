@@ -202,12 +202,13 @@ def test_direct_recording_keeps_what_dispatch_through_boxes_keeps(name, shape, d
         return direct(*args, **options)
 
     def through_boxes(primitive, label, edges, values, parents, saves, frees=None,
-                      saves_result=False, params=NO_PARAMS, ans=None):
+                      saves_result=False, params=NO_PARAMS, ans=None, saves_inputs=False):
         # the values with each tensor's array replaced by its box (a where's condition
         # and other constants kept)
         boxes = {id(x._data): _record.engine(x) for x in edges if isinstance(x, torch.Tensor)}
         out = primitive(*[boxes.get(id(v), v) for v in values], **params)
-        return _record.wrap(out, label, edges, saves_result=saves_result, frees=frees)
+        return _record.wrap(out, label, edges, saves_result=saves_result, frees=frees,
+                            saves_inputs=saves_inputs)
 
     monkeypatch.setattr(_record, "_recorded", counted)
     direct_run = run()

@@ -445,11 +445,6 @@ def test_autograd_grad_fills_retained_gradients(create_graph):
     check(case, grad_fn_names=False)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a backward without create_graph adds into a .grad that requires grad in place in "
-    "PyTorch (AccumulateGrad: in place whenever grad mode is off), keeping its grad_fn; "
-    "compat/_graph.py _accumulate adds out of place whenever the old .grad requires grad "
-    "(the test should be create_graph, the grad mode it runs under)"))
 def test_backward_adds_into_a_grad_that_requires_grad_in_place():
     """Found by the random higher-order programs (``out.backward(create_graph=True)``,
     then a backward of a scalar of x.grad: PyTorch's first gradient, the same tensor as

@@ -285,7 +285,8 @@ def _decompositions(np, a):
     u, s, vh = la.svd(a, full_matrices=False)
     outputs = (s, _reconstruct(np, u, s, vh), _magnitudes(np, u), _magnitudes(np, vh),
                la.svd(a, compute_uv=False))
-    return outputs + la.qr(a) + la.qr(a, mode="economic") + la.qr(a, mode="r")
+    return (outputs + tuple(la.qr(a)) + tuple(la.qr(a, mode="economic"))
+            + tuple(la.qr(a, mode="r")))
 
 
 @st.composite
