@@ -160,6 +160,23 @@ def test_regression_indexing_with_new_axes_differentiates_lazily(index):
     _assert_lazy_equal(fg.grad(f)(da.from_array(x, chunks=2)), fg.grad(f)(x))
 
 
+@pytest.mark.parametrize("update", ["set", "add", "multiply", "max"])
+@pytest.mark.parametrize("index", [(None,), (None, 1), (slice(None), None, 2)], ids=str)
+def test_regression_index_updates_with_new_axes_stay_lazy(update, index):
+    """The same Dask limit in `.at[...]` updates at an index with None (at_set_add_get,
+    at_min_max, at_multiply_divide_power): values and both derivatives as NumPy's."""
+    x, v = np.arange(12.0).reshape(3, 4), np.array(2.0)
+
+    def f(x, v):
+        return fnp.sum(getattr(x.at[index], update)(v) * 1.5)
+
+    expected = fg.value_and_grad(f, argnums=(0, 1))(x, v)
+    value, grads = fg.value_and_grad(f, argnums=(0, 1))(da.from_array(x, chunks=2), v)
+    _assert_lazy_equal(value, expected[0])
+    _assert_lazy_equal(grads[0], expected[1][0])
+    np.testing.assert_allclose(np.asarray(grads[1]), expected[1][1])
+
+
 def test_regression_complex_cotangent_scattered_into_zeros_keeps_its_dtype():
     """Found by the explore profile (vector_products, fft.fft_power): Dask's zeros made
     through like= ignore a positional dtype, so the VJP of indexing a complex array into

@@ -228,14 +228,22 @@ def _index_into(x, index, unique):
 getitem_p = primitive(_index_into, "getitem")
 
 
+def without_new_axes(index, values, shape):
+    """The same write into an array of `shape` as ``out[index] = values`` with `index`
+    free of None: the new axes an index adds have length 1, so they leave the index, and
+    `values` (broadcast to what the full index selects) is reshaped to match, which keeps
+    its elements' order. Dask's setitem takes no None."""
+    if not any(entry is None for entry in index):
+        return index, values
+    selection = np.broadcast_to(np.empty((), np.int8), shape)  # (no memory: shapes only)
+    kept = tuple([entry for entry in index if entry is not None])
+    values = broadcast_to_p(values, shape=selection[index].shape)
+    return kept, reshape_p(values, shape=selection[kept].shape, order="C")
+
+
 def _add_at(g, index, unique, shape, dtype):
     out = zeros_in_library_of(g, shape, dtype)
-    if any(entry is None for entry in index):
-        # The new axes an index adds have length 1: drop them from the index and from g (a
-        # reshape keeps the order of g's elements), as Dask's setitem takes no None.
-        index = tuple([entry for entry in index if entry is not None])
-        g = reshape_p(g, shape=np.broadcast_to(np.empty((), np.int8), shape)[index].shape,
-                      order="C")
+    index, g = without_new_axes(index, g, shape)
     if unique:
         out[index] = g
         return out

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..core import Box, is_array, library_array, unbox_all, zeros_in_library_of
 from ._add_at import added_at, ufunc_at
-from ._base import add_at_zeros, asarray, gather
+from ._base import add_at_zeros, asarray, gather, without_new_axes
 from ._base import astype as _astype
 from ._batching import scatter as batch_scatter
 from ._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive
@@ -42,12 +42,14 @@ def _copy(x, values):
 
 def _set_impl(x, values, index):
     out = _copy(x, values)
+    index, values = without_new_axes(index, values, out.shape)
     out[index] = values
     return out
 
 
 def _add_impl(x, values, index, unique):
     out = _copy(x, values)
+    index, values = without_new_axes(index, values, out.shape)
     if unique:
         out[index] += values
         return out
@@ -57,6 +59,7 @@ def _add_impl(x, values, index, unique):
 def _extremum_impl(ufunc):
     def impl(x, values, index, unique):
         out = _copy(x, values)
+        index, values = without_new_axes(index, values, out.shape)
         if unique:
             out[index] = ufunc(out[index], values)
             return out
