@@ -60,14 +60,26 @@ UNARY = ("sin", "cos", "tanh", "sigmoid", "atan", "relu", "abs", "square")
 IN_PLACE_UNARY = ("zero_", "neg_", "abs_", "tanh_", "sigmoid_", "sin_", "cos_")
 
 
-class _Builder:
-    def __init__(self, draw, second_order=False):
+class _Drawing:
+    """What the program builders share: the draw function, the program's lines, its values
+    and leaves, and picking a drawn value."""
+
+    def __init__(self, draw):
         self.draw = draw
-        # For second derivatives (PyTorch's layer_norm has none with a bias and no weight)
-        self.second_order = second_order
         self.lines = []
         self.values = []
         self.leaves = []
+
+    def pick(self, accept=lambda v: True):
+        choices = [v for v in self.values if accept(v)]
+        return self.draw(st.sampled_from(choices)) if choices else None
+
+
+class _Builder(_Drawing):
+    def __init__(self, draw, second_order=False):
+        super().__init__(draw)
+        # For second derivatives (PyTorch's layer_norm has none with a bias and no weight)
+        self.second_order = second_order
         # Views of a storage updated in place after they were taken: PyTorch 2.13 crashes
         # (segmentation fault) registering a hook on one, so none is registered.
         self.hookless = set()
@@ -92,10 +104,6 @@ class _Builder:
         self.leaves.append(value)
         self.values.append(value)
         return value
-
-    def pick(self, accept=lambda v: True):
-        choices = [v for v in self.values if accept(v)]
-        return self.draw(st.sampled_from(choices)) if choices else None
 
     def emit(self, expression, shape, view_of=None):
         name = next(self.names)
@@ -376,17 +384,14 @@ PRECISIONS = {"complex128": ("float64", 1e-10), "complex64": ("float32", 1e-4)}
 _LARGEST = 1e3
 
 
-class _ComplexBuilder:
+class _ComplexBuilder(_Drawing):
     def __init__(self, draw, dtype, second_order):
-        self.draw = draw
+        super().__init__(draw)
         self.dtype = dtype
         # For second derivatives: |z|'' has a pole at z = 0, so no complex value is
         # taken the absolute value of near 0.
         self.second_order = second_order
         self.real_dtype = PRECISIONS[dtype][0]
-        self.lines = []
-        self.values = []
-        self.leaves = []
         # Storages not to update in place: compat's copies of them would keep the old
         # values, or compat saves them where PyTorch does not (polar's angle).
         self.frozen = set()
@@ -412,10 +417,6 @@ class _ComplexBuilder:
         self.leaves.append(value)
         self.values.append(value)
         return value
-
-    def pick(self, accept=lambda v: True):
-        choices = [v for v in self.values if accept(v)]
-        return self.draw(st.sampled_from(choices)) if choices else None
 
     def emit(self, expression, shape, is_complex, bound, conjugated=False, view_of=None,
              copied=False):
