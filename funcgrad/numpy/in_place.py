@@ -27,11 +27,18 @@ def _traced(*values):
     return any(isinstance(v, Box) for v in values)
 
 
-def _cycled(values, count, dtype):
-    """``values`` flattened, cast to ``dtype`` and repeated cyclically to ``count``
-    entries (NumPy's filling of put and place)."""
-    values = ravel(astype(asarray(values), dtype))
-    return take(values, np.arange(count) % values.shape[0])
+def _set_flat(a, positions, values, function, argument):
+    """A copy of ``a`` with its flattened entries at ``positions`` set to ``values``,
+    flattened, cast to ``a``'s dtype and repeated cyclically as needed (NumPy's filling of
+    put and place)."""
+    if not positions.size:
+        return a
+    if not np.size(values):
+        raise ValueError(f"funcgrad.numpy.{function}: {argument} is empty, so there is "
+                         f"nothing to {function}")
+    values = ravel(astype(asarray(values), a.dtype))
+    cycled = take(values, np.arange(positions.size) % values.shape[0])
+    return reshape(at(ravel(a))[positions].set(cycled), a.shape)
 
 
 def put(a, ind, v, mode="raise", *, inplace=True):
@@ -50,12 +57,7 @@ def put(a, ind, v, mode="raise", *, inplace=True):
             -size <= indices.min() and indices.max() < size):
         raise IndexError(f"funcgrad.numpy.put: an index is out of bounds for an array of "
                          f"size {size}")
-    if not indices.size:
-        return a
-    if not np.size(v):
-        raise ValueError("funcgrad.numpy.put: v is empty, so there is nothing to put")
-    values = _cycled(v, indices.size, a.dtype)
-    return reshape(at(ravel(a))[indices].set(values), a.shape)
+    return _set_flat(a, indices, v, "put", "v")
 
 
 def place(arr, mask, vals, *, inplace=True):
@@ -72,13 +74,7 @@ def place(arr, mask, vals, *, inplace=True):
     if np.shape(mask) != arr.shape:
         raise ValueError(f"funcgrad.numpy.place: mask (shape {np.shape(mask)}) must have "
                          f"arr's shape {arr.shape}")
-    positions = np.flatnonzero(mask)
-    if not positions.size:
-        return arr
-    if not np.size(vals):
-        raise ValueError("funcgrad.numpy.place: vals is empty, so there is nothing to place")
-    values = _cycled(vals, positions.size, arr.dtype)
-    return reshape(at(ravel(arr))[positions].set(values), arr.shape)
+    return _set_flat(arr, np.flatnonzero(mask), vals, "place", "vals")
 
 
 def copyto(dst, src, casting="same_kind", where=True):
