@@ -121,26 +121,15 @@ class Adam(Optimizer):
             decoupled_weight_decay=decoupled_weight_decay))
 
     def _update(self, param, grad, state, group):
-        lr, (beta1, beta2), decay = group["lr"], group["betas"], group["weight_decay"]
-        if not state:
-            state["step"] = step_counter()
-            state["exp_avg"] = zeros_like(param)
-            state["exp_avg_sq"] = zeros_like(param)
-            if group["amsgrad"]:
-                state["max_exp_avg_sq"] = zeros_like(param)
-        state["step"]._data += 1
-        if decay and group["decoupled_weight_decay"]:
-            param = param * (1 - lr * decay)
-        elif decay:
-            grad = add_scaled_value(grad, param, decay)
-        average, square = state["exp_avg"]._data, state["exp_avg_sq"]._data
-        average[...] = lerp_value(average, grad, 1 - beta1)
-        square *= beta2
-        square[...] = addcmul_value(square, grad, grad, 1 - beta2)
-        step = float(state["step"]._data)
+        lr, (beta1, beta2) = group["lr"], group["betas"]
+        step = _counted_step(state)
+        param, grad = _decayed(param, grad, group)
+        average, square = _running_moments(state, param, grad, beta1, beta2)
         step_size = lr / (1 - beta1 ** step)
         correction = (1 - beta2 ** step) ** 0.5
         if group["amsgrad"]:
+            if "max_exp_avg_sq" not in state:
+                state["max_exp_avg_sq"] = zeros_like(param)
             largest = state["max_exp_avg_sq"]._data
             np.maximum(largest, square, out=largest)
             square = largest
@@ -173,11 +162,10 @@ class Adamax(Optimizer):
 
     def _update(self, param, grad, state, group):
         beta1, beta2 = group["betas"]
-        if not state:
-            state["step"] = step_counter()
+        step = _counted_step(state)
+        if "exp_avg" not in state:
             state["exp_avg"] = zeros_like(param)
             state["exp_inf"] = zeros_like(param)
-        step = _counted_step(state)
         param, grad = _decayed(param, grad, group)
         average, largest = state["exp_avg"]._data, state["exp_inf"]._data
         average[...] = lerp_value(average, grad, 1 - beta1)
@@ -203,10 +191,9 @@ class NAdam(Optimizer):
 
     def _update(self, param, grad, state, group):
         lr, (beta1, beta2) = group["lr"], group["betas"]
-        if not state:
-            state["step"] = step_counter()
-            state["mu_product"] = make(np.ones((), np.float32))
         step = _counted_step(state)
+        if "mu_product" not in state:
+            state["mu_product"] = make(np.ones((), np.float32))
         param, grad = _decayed(param, grad, group)
         warmed = 0.96 ** (step * group["momentum_decay"])
         mu = beta1 * (1.0 - 0.5 * warmed)
