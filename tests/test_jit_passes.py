@@ -17,7 +17,7 @@ from funcgrad.transforms import passes
 from funcgrad.transforms.passes import (drop_identities, eliminate_common_subexpressions,
                                         eliminate_dead_code, fill_scalar_operands,
                                         fold_constants, optimize, reuse_buffers,
-                                        square_powers)
+                                        square_powers, ufunc_products)
 from funcgrad.transforms.staging import (CONVERSIONS, GuardFailed, array_bits, guard_p,
                                          passes_guard)
 from funcgrad.tree_util import tree_flatten
@@ -253,10 +253,26 @@ def test_buffer_reuse_writes_into_an_intermediate_dead_before_the_equation():
     first = b.eq(MATMUL, s, c)  # the last use of s and c: not its own inputs
     second = b.eq(MATMUL, first, a)  # s or c is dead by now
     graph = b.graph(second)
-    reused = reuse_buffers(graph)
+    reused = reuse_buffers(ufunc_products(graph))  # (jit's order: matmul as its ufunc)
     assert reused.equations[2].overwrites is None
     assert reused.equations[3].overwrites in (s, c)
     assert_same_bits(run(reused, m), run(graph, m))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("shapes", [((5, 1), (1, 4)), ((3, 5, 1), (1, 4)),
+                                    ((2, 1), (1, 1)), ((4, 3), (3, 2))])
+def test_products_become_ufuncs_and_outer_products_of_real_floats_multiplies(shapes, dtype):
+    rng = np.random.default_rng(0)
+    a_value, b_value = (rng.standard_normal(shape).astype(dtype) for shape in shapes)
+    b = Builder(a_value)
+    (a,) = b.inputs
+    product = b.eq(MATMUL, a, b.const(b_value))
+    graph = b.graph(product)
+    (eq,) = ufunc_products(graph).equations
+    outer = shapes[0][-1] == 1 and shapes[1][-2] == 1 and dtype != np.complex128
+    assert eq.primitive.impl is (np.multiply if outer else np.matmul)
+    assert_same_bits(run(ufunc_products(graph), a_value), [np.matmul(a_value, b_value)])
 
 
 def test_buffer_reuse_takes_what_an_allocating_primitive_read_and_not_what_a_view_did():

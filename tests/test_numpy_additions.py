@@ -1,6 +1,7 @@
 """funcgrad.numpy's r_, c_, row_stack, real_if_close, scalar-type names, einsum's
-interleaved (operand, sublist) form, the dtype= of reductions and sliding_window_view's
-arguments: against JAX where it has them, else NumPy's values plus check_grads."""
+interleaved (operand, sublist) form, the dtype= of reductions, sliding_window_view's
+arguments and matmul's outer products (computed as multiplies): against JAX where it has
+them, else NumPy's values plus check_grads."""
 import warnings
 
 import hypothesis.strategies as st
@@ -439,3 +440,25 @@ def test_settings_printing_and_files_are_numpys_and_read_traced_values(tmp_path)
     np.testing.assert_allclose(fnp.loadtxt(tmp_path / "x.txt"), x3)
     x3.tofile(tmp_path / "x.bin")
     np.testing.assert_array_equal(fnp.fromfile(tmp_path / "x.bin"), x3)
+
+
+# ---- matmul's outer products -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shapes", [((5, 1), (1, 4)), ((2, 3, 1), (1, 4)), ((3, 1), (2, 1, 6))])
+def test_outer_products_give_numpys_matmul_bits(shapes, dtype):
+    a, b = (rng.standard_normal(shape).astype(dtype) for shape in shapes)
+    ours = fnp.matmul(a, b)
+    assert ours.dtype == np.matmul(a, b).dtype
+    assert ours.tobytes() == np.matmul(a, b).tobytes()
+
+
+def test_vector_times_matrix_gradients_match_jax():
+    # The matrix's cotangent is the outer product of the vector and the output's cotangent.
+    x = rng.standard_normal(7).astype(np.float32)
+    w = rng.standard_normal((7, 3)).astype(np.float32)
+    f = lambda x, w: fnp.sum(fnp.tanh(x @ w) ** 2)  # noqa: E731
+    g = lambda x, w: jnp.sum(jnp.tanh(x @ w) ** 2)  # noqa: E731
+    for ours, theirs in zip(fg.grad(f, argnums=(0, 1))(x, w), jax.grad(g, argnums=(0, 1))(x, w)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)

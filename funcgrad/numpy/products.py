@@ -48,7 +48,20 @@ def _moveaxis(x, source, destination):
 
 # ---- matmul ------------------------------------------------------------------------
 
-_matmul = primitive(np.matmul, "matmul")
+def _matmul_impl(a, b):
+    """``np.matmul``, with outer products of real floats, ``(..., M, 1) @ (..., 1, N)``
+    (the VJP of a vector times a matrix, for the matrix), computed as the product of the
+    broadcasts: NumPy runs them through BLAS as products of inner size 1, several times
+    slower ((1000, 1) @ (1, 100) float32: 104 against 22 us). Each element is one
+    product either way, so the bits are the same."""
+    if (type(a) is np.ndarray and type(b) is np.ndarray and a.ndim > 1 and b.ndim > 1
+            and a.shape[-1] == 1 and b.shape[-2] == 1 and a.dtype.kind == "f"
+            and b.dtype.kind == "f"):
+        return np.multiply(a, b)
+    return np.matmul(a, b)
+
+
+_matmul = primitive(_matmul_impl, "matmul", allocates=True)
 
 
 def _matmul_vjp(argnum):
