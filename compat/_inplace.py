@@ -266,9 +266,13 @@ def assign(t, result, inputs, written=None):
 
 
 def set_history(t, node):
-    """`node` is t's history from now on; a retained gradient is now that of t's new value."""
+    """`node` is t's history from now on; a retained gradient is now that of t's new value.
+    The version counter notes its name under t's id, for the errors of the nodes that saved
+    t (`_record._saved_entry`)."""
     old = t._box
     t._box = TAPE.box(t._data, node)
+    if t._base is None:
+        t._version_counter[id(t)] = node.label
     if t._retains_grad and old is not None and old.node is not node:
         node.sink = old.node.sink
         old.node.sink = None

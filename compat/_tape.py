@@ -40,7 +40,7 @@ VERSION = "version"
 # detach(), .data) are inference tensors, as PyTorch's, which keep no version.
 INFERENCE = "inference"
 # The values of one check in `TapeNode.saved`.
-CHECK_FIELDS = 6
+CHECK_FIELDS = 7
 
 
 def version_counter():
@@ -67,8 +67,9 @@ class TapeNode(Node):
       PyTorch frees exactly the nodes that saved tensors;
     * `saved`: checks made before the node is pulled back, which catch values modified in
       place after they were saved: ``(counter, version, dtype, shape, creator,
-      replay_only)`` each (the value's NumPy dtype, shape and creator's label name it in
-      the error), one after another in one flat tuple (`CHECK_FIELDS` values each): the
+      replay_only, follows)`` each (the value's NumPy dtype, shape and creator's label name
+      it in the error; `follows`: the key of the counter's entry that holds a later label
+      of that creator, see `_record._saved_entry`), one after another in one flat tuple (`CHECK_FIELDS` values each): the
       counter keeps a tuple on the cyclic collector's lists for the node's lifetime, so
       one tuple a node rather than one a check and one of them;
     * `hooks` (functions of the node's complete cotangent, which may replace it), `sink`
@@ -307,7 +308,7 @@ class _Visit:
             for start in range(0, len(saved), CHECK_FIELDS):  # inline: no frame
                 counter = saved[start]
                 if counter[VERSION] != saved[start + 1] and (replaying or not saved[start + 5]):
-                    raise _modified_error(*saved[start:start + 5])
+                    raise _modified_error(*saved[start:start + 5], saved[start + 6])
         if replaying:
             recipe = node.recipe  # (*values, ans); zip stops before ans
             args = tuple([value if parent is None else TAPE.box(value, parent)
@@ -337,14 +338,9 @@ def _freed_error(node):
         "tensors after calling backward.")
 
 
-def _modified_error(counter, version, dtype, shape, creator):
-    if creator is not None and type(creator) is not str:  # a saved input: its creator now
-        box = creator._box
-        # (A view's, after an update of its storage, is the AsStridedBackward0 that PyTorch
-        # makes when the view is next used, where compat keeps the node of an unrecorded
-        # update's views.)
-        creator = None if box is None else \
-            "AsStridedBackward0" if creator._base is not None else box.node.label
+def _modified_error(counter, version, dtype, shape, creator, follows):
+    if follows is not None:  # a saved input: its creator after the updates, if they made one
+        creator = counter.get(follows, creator)
     return RuntimeError(
         f"one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: {_describe(dtype, shape, creator)} is at version "

@@ -392,6 +392,8 @@ class Tensor:
                 "called on these gradients. To fix this error, please refer to the "
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self._box = None
+        if self._base is None:  # (a node that saved it names no creator now: set_history)
+            self._version_counter[id(self)] = None
         return self
 
     @property

@@ -342,6 +342,12 @@ def test_version_error_names_a_complex_tensor_as_pytorch_does():
     # an index or mask, saved though it is no input of the node
     "i = torch.tensor([[2, 0]]); b = a.gather(1, i); i.zero_()",
     "i = torch.tensor([1]); b = a.index_add(1, i, a[:, :1]); i.zero_()",
+    # the saved tensor dropped by the program, its creator after the update all the same
+    "c = a.exp(); b = c.sin(); c.mul_(2); del c",
+    # saved without history, then given one by a recorded update
+    "c = torch.ones(1, 3); b = x * c; c.add_(x)",
+    # saved views of an updated base
+    "v = a[:, 1:]; b = v.exp(); a.add_(1)", "v = a[:, 1:]; b = v.exp(); v.mul_(3)",
 ])
 def test_inplace_error_names_the_saved_tensor_as_torch(statements):
     """PyTorch's error names a saved input by its creator after the in-place operations
