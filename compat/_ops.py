@@ -507,7 +507,6 @@ def clamp(input, min=None, max=None):
         raise TypeError(f"clamp() received an invalid combination of arguments - got "
                         f"min={typename(min)} and max={typename(max)}: the bounds are both "
                         f"Tensors or both numbers (convert the number with torch.tensor)")
-    _refuse_complex_clamp(input, min, max)
     if max is None and _float_and_number(input, min):
         # clamp(min=0) on a float tensor (ReLU): the result has the input's dtype and the
         # bound is taken as it is, what the general path below finds (~1.3 us).
@@ -520,6 +519,7 @@ def clamp(input, min=None, max=None):
             return selected(where_p, "ClampBackward1", raw >= min, input, np.maximum(raw, min))
         value = _relu_value(raw) if zero else _clamped_below(raw, raw, min)
         return wrap(value, "ClampBackward1", (input,))
+    _refuse_complex_clamp(input, min, max)  # (the case above is of real numbers)
     # Lists rather than generator expressions, and the input's dtype looked up once (~1 us).
     dtype = result_type(*[x for x in (input, min, max) if x is not None])
     shape = input._data.shape

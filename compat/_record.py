@@ -364,10 +364,8 @@ def selected(where, label, condition, input, other, ans=None):
     holds the condition: the input's version is checked before backward, as PyTorch's."""
     parent = input._box.node
     t = _recorded(where, label, (input,), (condition, input._data, other),
-                  (None, parent, None), _CONDITION, frees=True, ans=ans)
-    node = t._box.node
-    node.edges = (parent,)  # next_functions: the input alone
-    node.saved = _saved_entry(input, False)
+                  (None, parent, None), _CONDITION, frees=True, ans=ans, saves_inputs=True)
+    t._box.node.edges = (parent,)  # next_functions: the input alone
     return t
 
 

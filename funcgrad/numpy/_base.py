@@ -70,11 +70,16 @@ def as_computed(ans, args):
     The cast is a primitive, so derivatives of the rule still reach the argument; the
     cotangent is cast back to the argument's dtype by `unbroadcast`."""
     target = dtype_of(ans)
-    for arg in args:  # the common case, every dtype the result's, decided by identity
-        if type(arg) not in PYTHON_NUMBERS and getattr(arg, "dtype", None) is not target:
-            break
+    # The common case: every argument a Python number (double precision: never below the
+    # result's), an array of the result's dtype (decided by identity), or one that is not
+    # floating or complex (where's condition), which is never cast.
+    for arg in args:
+        if type(arg) not in PYTHON_NUMBERS:
+            dtype = getattr(arg, "dtype", None)
+            if dtype is not target and (dtype is None or dtype.kind in "fc"):
+                break
     else:
-        return args  # (Python numbers are double precision: never below the result's)
+        return args
     target = _PRECISION.get(target)
     computed = list(args)
     for i, arg in enumerate(args):
