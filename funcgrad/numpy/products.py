@@ -54,8 +54,8 @@ def _matmul_impl(a, b):
     broadcasts: NumPy runs them through BLAS as products of inner size 1, several times
     slower ((1000, 1) @ (1, 100) float32: 104 against 22 us). Each element is one
     product either way, so the bits are the same."""
-    if (type(a) is np.ndarray and type(b) is np.ndarray and a.ndim > 1 and b.ndim > 1
-            and a.shape[-1] == 1 and b.shape[-2] == 1 and a.dtype.kind == "f"
+    if (type(a) is np.ndarray and a.ndim > 1 and a.shape[-1] == 1 and type(b) is np.ndarray
+            and b.ndim > 1 and b.shape[-2] == 1 and a.dtype.kind == "f"
             and b.dtype.kind == "f"):
         return np.multiply(a, b)
     return np.matmul(a, b)
