@@ -197,10 +197,10 @@ def _saved_entry(x, replay_only, output=False):
     (Add after ``a.add_(1)``, CopySlices after an update of a view of it): the entry keeps
     the creator's label now and, for an input that is not a view, the key under which
     `_inplace.set_history` notes x's later ones in its version counter (x's id). Not the
-    tensor itself: the collector would scan it and its box for as long as the node lives
-    (a chain of sin(x) * 1.01 + 0.1 paid ~5% of its instructions for them). A view is
-    named AsStridedBackward0, as PyTorch names a view once its storage was updated; a
-    result by its node."""
+    tensor itself: that would keep a dropped intermediate, and its box, alive and on the
+    cyclic collector's lists for as long as the node lives. A view is named
+    AsStridedBackward0, as PyTorch names a view once its storage was updated; a result by
+    its node."""
     version = x._version_counter
     if not (output or replay_only):
         refuse_saving_inference(version)

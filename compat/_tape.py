@@ -69,9 +69,10 @@ class TapeNode(Node):
       place after they were saved: ``(counter, version, dtype, shape, creator,
       replay_only, follows)`` each (the value's NumPy dtype, shape and creator's label name
       it in the error; `follows`: the key of the counter's entry that holds a later label
-      of that creator, see `_record._saved_entry`), one after another in one flat tuple (`CHECK_FIELDS` values each): the
-      counter keeps a tuple on the cyclic collector's lists for the node's lifetime, so
-      one tuple a node rather than one a check and one of them;
+      of that creator, see `_record._saved_entry`), one after another in one flat tuple
+      (`CHECK_FIELDS` values each): the counter keeps a tuple on the cyclic collector's
+      lists for the node's lifetime, so one tuple a node rather than one a check and one
+      of them;
     * `hooks` (functions of the node's complete cotangent, which may replace it), `sink`
       (a callable returning the tensor whose .grad receives the cotangent: a leaf, or a
       tensor that called retain_grad()), and `label`, `edges` and `meta` (grad_fn's name,
