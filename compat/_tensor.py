@@ -9,7 +9,9 @@ A tensor holds
   operation that made it; None when it does not require grad;
 * ``_version_counter``: the counter of in-place modifications of its storage, shared with
   its views, which lets the backward pass notice values changed after they were saved
-  (``_version`` reads it, an int as PyTorch's);
+  (``_version`` reads it, an int as PyTorch's); under a tensor's id it also holds the
+  name of the history a recorded in-place update gave it, for the errors of nodes that
+  saved it (`_record._saved_entry`);
 * ``_grad``, ``_base`` (the tensor it is a view of), ``_views`` (weak references to the
   views of it, whose history a recorded in-place update of it replaces) and
   ``_retains_grad``.
