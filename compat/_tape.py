@@ -308,8 +308,13 @@ class _Visit:
         if saved:
             for start in range(0, len(saved), CHECK_FIELDS):  # inline: no frame
                 counter = saved[start]
+                follows = saved[start + 6]
+                # (a saved input that had a creator and has none now: detach_() since)
+                if (follows is not None and saved[start + 4] is not None
+                        and counter.get(follows, True) is None):
+                    raise RuntimeError(_DETACHED)
                 if counter[VERSION] != saved[start + 1] and (replaying or not saved[start + 5]):
-                    raise _modified_error(*saved[start:start + 5], saved[start + 6])
+                    raise _modified_error(*saved[start:start + 5], follows)
         if replaying:
             recipe = node.recipe  # (*values, ans); zip stops before ans
             args = tuple([value if parent is None else TAPE.box(value, parent)
@@ -328,6 +333,10 @@ def _run_hooks(node, ct):
         if new_ct is not None:
             ct = new_ct
     return ct
+
+
+_DETACHED = ("Trying to use a saved tensor that has been detached in-place, i.e. with "
+             ".detach_().This is not supported, please use out-of-place `.detach()` instead")
 
 
 def _freed_error(node):

@@ -394,7 +394,7 @@ class Tensor:
                 "called on these gradients. To fix this error, please refer to the "
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self._box = None
-        if self._base is None:  # (a node that saved it names no creator now: set_history)
+        if self._base is None:  # (a node that saved it refuses backward: _tape._Visit)
             self._version_counter[id(self)] = None
         return self
 

@@ -346,6 +346,9 @@ def test_version_error_names_a_complex_tensor_as_pytorch_does():
     "c = a.exp(); b = c.sin(); c.mul_(2); del c",
     # saved without history, then given one by a recorded update
     "c = torch.ones(1, 3); b = x * c; c.add_(x)",
+    # saved, then detached in place (and updated)
+    "c = a.exp(); b = c.sin(); c.detach_()", "c = a.exp(); b = c.sin(); c.mul_(2); c.detach_()",
+    "c = a.exp(); b = c * c; c.detach_()", "b = x.sin(); x.detach_()",
     # saved views of an updated base
     "v = a[:, 1:]; b = v.exp(); a.add_(1)", "v = a[:, 1:]; b = v.exp(); v.mul_(3)",
 ])
