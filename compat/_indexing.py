@@ -13,6 +13,7 @@ from . import _dtypes
 from ._grad_mode import STATE
 from ._inplace import (alias_of, assign, check_inplace, copy_all_, fill_with_wrapped_number_,
                        placed_at, refuse_shared_selection, write)
+from ._ops import expanded_shape
 from ._record import alias, engine, operand, wrap, wrap_view
 from ._tensor import Tensor
 
@@ -332,20 +333,10 @@ def _check_fits(value, target, basic):
     shape = value._data.shape
     while shape and shape[0] == 1:
         shape = shape[1:]
-    lead = len(target) - len(shape)
-    if not basic:
+    if basic:
+        expanded_shape(shape, target, value._data.dtype)
+    else:
         _check_value_shape(shape, target)
-        return
-    if lead < 0:
-        raise RuntimeError(f"expand({value.dtype.type_string}{{{list(shape)}}}, size={list(target)}): the "
-                           f"number of sizes provided ({len(target)}) must be greater or equal "
-                           f"to the number of dimensions in the tensor ({len(shape)})")
-    for i in reversed(range(len(shape))):
-        if shape[i] != 1 and shape[i] != target[lead + i]:
-            raise RuntimeError(f"The expanded size of the tensor ({target[lead + i]}) must "
-                               f"match the existing size ({shape[i]}) at non-singleton "
-                               f"dimension {lead + i}.  Target sizes: {list(target)}.  Tensor "
-                               f"sizes: {list(shape)}")
 
 
 def _check_value_shape(shape, target):
