@@ -43,13 +43,10 @@ def refuse_complex(refusal, *operands):
     raise refusal(dtype)
 
 
-def no_complex(refusal, then=None):
-    """A torch-name row's check: `refuse_complex` over the call's arguments, then the
-    row's other check `then`, if any."""
+def no_complex(refusal):
+    """A torch-name row's check: `refuse_complex` over the call's arguments."""
     def check(*args, **kwargs):
         refuse_complex(refusal, *args, *kwargs.values())
-        if then is not None:
-            then(*args, **kwargs)
     return check
 
 

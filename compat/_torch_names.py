@@ -1681,12 +1681,13 @@ def _refusing_complex(rows):
     """The rows above check for complex operands before their own check."""
     for row in rows:
         if row.name in _COMPLEX_REFUSALS:
-            row.check = no_complex(_COMPLEX_REFUSALS[row.name], then=row.check)
+            row.check = _both(no_complex(_COMPLEX_REFUSALS[row.name]), row.check)
         elif row.name in _COMPLEX_CHECKS:
             row.check = _both(_COMPLEX_CHECKS[row.name], row.check)
 
 
 def _both(first, then):
+    """`first`, then `then` (a row's own check, or None)."""
     def check(*args, **kwargs):
         first(*args, **kwargs)
         if then is not None:

@@ -10,6 +10,9 @@ import pytest
 
 from compat_harness import LIBRARIES, Raised, assert_same_error, check, run, tensors_in
 
+# index_reduce warns that it is in beta (PyTorch and compat, once a process): expected here.
+pytestmark = pytest.mark.filterwarnings("ignore:index_reduce\\(\\) is in beta:UserWarning")
+
 DTYPES = ("complex64", "complex128")
 REAL_OF = {"complex64": "float32", "complex128": "float64"}
 TOLERANCES = {"complex64": dict(rtol=2e-4, atol=2e-5), "complex128": dict(rtol=1e-7, atol=1e-9)}
