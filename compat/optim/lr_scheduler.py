@@ -14,12 +14,16 @@ from ._cycles_and_sequences import (ChainedScheduler, ConstantLR,  # noqa: F401
 from ._plateau import ReduceLROnPlateau  # noqa: F401
 from ._scheduler_base import LRScheduler, load_state_except
 
-class _PerGroupFunctions:
-    """A scheduler driven by lr_lambda(epoch): one function, or one per parameter group.
-    Its state_dict keeps the attributes of each function that is a callable object (plain
-    functions are not saved)."""
+class _PerGroupFunctions(LRScheduler):
+    """A scheduler driven by lr_lambda(epoch): one function, or one per parameter group
+    (checked to be callable where PyTorch checks, `checks_callable`). Its state_dict keeps
+    the attributes of each function that is a callable object (plain functions are not
+    saved)."""
 
-    def _take_functions(self, optimizer, lr_lambda, check_callable):
+    checks_callable = False
+
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+        self.optimizer = optimizer
         if not isinstance(lr_lambda, (list, tuple)):
             self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
         else:
@@ -27,11 +31,12 @@ class _PerGroupFunctions:
                 raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got "
                                  f"{len(lr_lambda)}")
             self.lr_lambdas = list(lr_lambda)
-        if check_callable:
+        if self.checks_callable:
             for function in self.lr_lambdas:
                 if not callable(function):
                     raise TypeError(f"lr_lambda should be a function, but got "
                                     f"{type(function).__name__}")
+        super().__init__(optimizer, last_epoch)
 
     def state_dict(self):
         state = {key: value for key, value in self.__dict__.items()
@@ -47,13 +52,8 @@ class _PerGroupFunctions:
                 function.__dict__.update(saved)
 
 
-class LambdaLR(_PerGroupFunctions, LRScheduler):
+class LambdaLR(_PerGroupFunctions):
     """The base rate times lr_lambda(epoch)."""
-
-    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
-        self.optimizer = optimizer
-        self._take_functions(optimizer, lr_lambda, check_callable=False)
-        super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
         self._current_rates()
@@ -61,13 +61,10 @@ class LambdaLR(_PerGroupFunctions, LRScheduler):
                 for function, base_lr in zip(self.lr_lambdas, self.base_lrs)]
 
 
-class MultiplicativeLR(_PerGroupFunctions, LRScheduler):
+class MultiplicativeLR(_PerGroupFunctions):
     """The rate multiplied by lr_lambda(epoch) at every epoch after the first."""
 
-    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
-        self.optimizer = optimizer
-        self._take_functions(optimizer, lr_lambda, check_callable=True)
-        super().__init__(optimizer, last_epoch)
+    checks_callable = True
 
     def get_lr(self):
         rates = self._current_rates()
