@@ -141,14 +141,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
             self.T_i = self.T_0 * self.T_mult ** n
         self.last_epoch = math.floor(epoch)
-        self._get_lr_called_within_step = True
-        try:
-            rates = self.get_lr()
-        finally:
-            self._get_lr_called_within_step = False
-        for group, lr in zip(self.optimizer.param_groups, rates):
-            group["lr"] = lr
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+        self._set_rates(self.get_lr)
 
 
 def _momentum_setter(scheduler, optimizer, base_momentum, max_momentum, last_epoch):

@@ -72,15 +72,19 @@ class LRScheduler:
     def _update_lr(self, epoch=None):
         """Move to the next epoch (or to `epoch`, by the closed form where there is one)
         and set the groups' rates."""
+        if epoch is None:
+            self.last_epoch += 1
+            self._set_rates(self.get_lr)
+        else:
+            self.last_epoch = epoch
+            self._set_rates(getattr(self, "_get_closed_form_lr", self.get_lr))
+
+    def _set_rates(self, compute):
+        """Set the groups' rates to `compute()` (get_lr or the closed form, whose get_lr
+        does not warn from here)."""
         self._get_lr_called_within_step = True
         try:
-            if epoch is None:
-                self.last_epoch += 1
-                rates = self.get_lr()
-            else:
-                self.last_epoch = epoch
-                closed_form = getattr(self, "_get_closed_form_lr", self.get_lr)
-                rates = closed_form()
+            rates = compute()
         finally:
             self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, rates):
