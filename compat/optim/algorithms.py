@@ -64,7 +64,8 @@ def _decayed(param, grad, group):
 
 
 def _counted_step(state):
-    """The step count, made at the first step and incremented: as a float."""
+    """The step count, made at the first step (the state's first entry, as PyTorch's) and
+    incremented: as a float."""
     if "step" not in state:
         state["step"] = step_counter()
     state["step"]._data += 1
@@ -260,14 +261,13 @@ class RMSprop(Optimizer):
 
     def _update(self, param, grad, state, group):
         alpha, momentum = group["alpha"], group["momentum"]
-        if not state:
-            state["step"] = step_counter()
+        _counted_step(state)
+        if "square_avg" not in state:
             state["square_avg"] = zeros_like(param)
             if momentum > 0:
                 state["momentum_buffer"] = zeros_like(param)
             if group["centered"]:
                 state["grad_avg"] = zeros_like(param)
-        state["step"]._data += 1
         if group["weight_decay"]:
             grad = add_scaled_value(grad, param, group["weight_decay"])
         square = state["square_avg"]._data
@@ -317,8 +317,7 @@ class Adagrad(Optimizer):
     def _update(self, param, grad, state, group):
         if not state:  # a parameter added with add_param_group
             state.update(self._initial_state(param))
-        state["step"]._data += 1
-        step = float(state["step"]._data)
+        step = _counted_step(state)
         if group["weight_decay"]:
             grad = add_scaled_value(grad, param, group["weight_decay"])
         rate = group["lr"] / (1 + (step - 1) * group["lr_decay"])
@@ -344,11 +343,10 @@ class Adadelta(Optimizer):
 
     def _update(self, param, grad, state, group):
         rho, eps = group["rho"], group["eps"]
-        if not state:
-            state["step"] = step_counter()
+        _counted_step(state)
+        if "square_avg" not in state:
             state["square_avg"] = zeros_like(param)
             state["acc_delta"] = zeros_like(param)
-        state["step"]._data += 1
         if group["weight_decay"]:
             grad = add_scaled_value(grad, param, group["weight_decay"])
         square, accumulated = state["square_avg"]._data, state["acc_delta"]._data
@@ -376,12 +374,11 @@ class Rprop(Optimizer):
 
     def _update(self, param, grad, state, group):
         shrink, grow = group["etas"]
-        if not state:
-            state["step"] = step_counter()
+        _counted_step(state)
+        if "prev" not in state:
             state["prev"] = zeros_like(param)
             state["step_size"] = zeros_like(param)
             state["step_size"]._data[...] = group["lr"]
-        state["step"]._data += 1
         previous, sizes = state["prev"]._data, state["step_size"]._data
         # PyTorch's sign (0 at NaN), then each element's factor in its place
         factors = np.array(sgn(grad * previous), dtype=param.dtype)
