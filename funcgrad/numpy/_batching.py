@@ -379,8 +379,8 @@ def plain_value(x):
 
 
 def computed(x):
-    """``x`` as an array with memory, for positions read from values: a lazy (Dask) array
-    is computed; NumPy's and CuPy's are kept."""
+    """``x`` as an array with memory, for indices and for positions read from values: a
+    lazy (Dask) array is computed; NumPy's and CuPy's are kept."""
     return x if has_memory(x) else np.asarray(x)
 
 

@@ -5,13 +5,13 @@ array parts are plain integer or boolean NumPy arrays), so the rules see one for
 """
 import numpy as np
 
-from ..core import (Box, dtype_of, has_memory, is_array, strip_derivatives, unbox_all,
+from ..core import (Box, dtype_of, is_array, strip_derivatives, unbox_all,
                     zeros_in_library_of)
 from ._add_at import added_at
 from ._axes import normalize_axis
 from ..core import Primitive, defbatch, defjvp, defvjp
 from ._base import as_array, getitem_p, transpose_p
-from ._batching import batched_everywhere, ndim_of, with_rank
+from ._batching import batched_everywhere, computed, ndim_of, with_rank
 from ._rules import ArgVJP, aval, reject_out
 from .shape_ops import ravel
 
@@ -123,7 +123,7 @@ def _integer_indices(indices, function):
         indices = unbox_all(indices)
     # CuPy's indices stay on the device; NumPy's conversion computes a Dask index, which
     # Dask's own fancy indexing could not take.
-    indices = indices if has_memory(indices) else np.asarray(indices)
+    indices = computed(indices)
     if indices.dtype.kind not in "iu":
         if indices.size == 0:
             return indices.astype(np.intp)

@@ -149,5 +149,5 @@ def argwhere(a):
     return read_values(np.argwhere, a)
 
 
-__all__ = ["sort", "sort_complex", "argsort", "partition", "argpartition", "lexsort", "searchsorted",
-           "argmax", "argmin", "nonzero", "flatnonzero", "argwhere"]
+__all__ = ["sort", "sort_complex", "argsort", "partition", "argpartition", "lexsort",
+           "searchsorted", "argmax", "argmin", "nonzero", "flatnonzero", "argwhere"]
