@@ -408,7 +408,8 @@ _REPLAY_CHECKS_EVERY_INPUT = pytest.mark.xfail(strict=True, reason=(
     "RollBackward0 saves nothing"))
 
 
-@pytest.mark.parametrize("create_graph", [False, pytest.param(True, marks=_REPLAY_CHECKS_EVERY_INPUT)])
+@pytest.mark.parametrize("create_graph",
+                         [False, pytest.param(True, marks=_REPLAY_CHECKS_EVERY_INPUT)])
 def test_input_of_roll_updated_in_place_before_a_second_order_backward(create_graph):
     """Found by the random higher-order programs (``v0.roll(1, 0)``, then ``v0.neg_()``):
     compat raised the version-counter error under create_graph only."""

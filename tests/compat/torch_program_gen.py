@@ -777,8 +777,9 @@ def nn_training_programs(draw, min_layers=1, max_layers=5):
         loss = f"torch.nn.functional.mse_loss(h, torch.tensor({target!r}, dtype=torch.float64))"
     lines += b.modules
     modules = ", ".join(f"m{i}" for i in range(len(b.modules)))
+    optimizer = draw(st.sampled_from(NN_OPTIMIZERS)).format(p="model.parameters()")
     lines += [f"model = torch.nn.ModuleList([{modules}]).train()",
-              f"optimizer = torch.optim.{draw(st.sampled_from(NN_OPTIMIZERS)).format(p='model.parameters()')}",
+              f"optimizer = torch.optim.{optimizer}",
               "losses = []",
               f"for step in range({draw(st.integers(2, 3))}):",
               "    optimizer.zero_grad()",
