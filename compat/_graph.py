@@ -15,7 +15,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 from funcgrad.core import Box, collector_paused, tuple_get
 
-from . import _dtypes, _layout, _ops, _tape
+from . import _dtypes, _layout, _memory_formats, _ops, _tape
 from ._factories import tensor
 from ._grad_mode import STATE, set_grad_enabled
 from ._quiet import as_user, quiet, quietly_calling_back
@@ -345,16 +345,51 @@ def run_backward(outputs, gradients, retain_graph, create_graph, inputs=None):
         wanted = set(targets)
     with set_grad_enabled(create_graph):
         found = _pull_back(roots, cotangents, retain_graph, create_graph, wanted)
-        for node in tuple(found):
-            ct = pytorch_convention(found.pop(node))
-            t = targets[node] if wanted is not None else node.sink()
-            if t is not None:
-                # Once popped, `ct` is unshared if this frame is all that refers to it, as
-                # to a new object: no other result, hook, view or user's tensor holds it.
-                alone = object()
-                unshared = sys.getrefcount(ct) == sys.getrefcount(alone)
-                quiet().run(_accumulate, t, ct, unshared)
-                _after_accumulating(t)
+        _accumulate_found(found, targets, wanted)
+
+
+def _accumulate_found(found, targets, wanted):
+    """Add the cotangents a backward pass `found` into the .grad of their tensors: those of
+    `targets` ({node: tensor}, backward's inputs) and those of the nodes' sinks: every sink
+    when no nodes were `wanted`, else those of non-leaves that retain their gradient (as
+    PyTorch's autograd.grad and backward(inputs=...) fill them on the way; a wanted leaf
+    that is no target is autograd.grad's input, whose .grad stays as it is)."""
+    for node in tuple(found):
+        t = targets.get(node)
+        if t is None:
+            if node.sink is None or (wanted is not None and not node.parents):
+                continue
+            t = node.sink()
+            if t is None:  # (a tensor that retained its gradient, gone since)
+                continue
+        # Once popped, `ct` is unshared if this frame is all that refers to it, as to a new
+        # object: no other result, hook, view or user's tensor holds it.
+        ct = pytorch_convention(found.pop(node))
+        if node.parents:
+            quiet().run(_retain, t, ct)
+            continue
+        alone = object()
+        unshared = sys.getrefcount(ct) == sys.getrefcount(alone)
+        quiet().run(_accumulate, t, ct, unshared)
+        _after_accumulating(t)
+
+
+def _retain(t, ct):
+    """Keep a gradient (a cotangent made PyTorch's) of non-leaf `t` that retains its
+    gradient, as PyTorch's retain_grad hook does: the first as a row-major copy (a recorded
+    clone under create_graph), each later one added out of place, so that t.grad is a new
+    tensor each time; None is a zero."""
+    if ct is None:
+        if t._grad is None:
+            t._grad = make(np.zeros(t._data.shape, t._data.dtype))
+        return
+    new = _tensor_of(ct)
+    if t._grad is not None:
+        t._grad = t._grad + new
+    elif new._box is not None:
+        t._grad = _ops.clone(new, memory_format=_memory_formats.contiguous_format)
+    else:
+        t._grad = make(np.array(new._data, order="C"))
 
 
 def _grad_fn(self):
@@ -449,11 +484,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     wanted = {t._box.node for t in inputs}
     with set_grad_enabled(create_graph):
         found = _pull_back(roots, cotangents, retain_graph, create_graph, wanted)
+        reached = [found.get(t._box.node, _UNREACHED) for t in inputs]
+        _accumulate_found(found, {}, wanted)  # (the retained gradients on the way)
     grads = []
-    for t in inputs:
-        node = t._box.node
-        if node in found:  # reached: a None cotangent is a zero
-            ct = found[node]
+    for t, ct in zip(inputs, reached):
+        if ct is not _UNREACHED:  # a None cotangent is a zero
             grads.append(make(np.zeros_like(t._data)) if ct is None
                          else tensor_of_cotangent(ct, copy=True))
         elif materialize_grads:
@@ -465,6 +500,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                                f"not have been used in the graph. Set allow_unused=True if "
                                f"this is the desired behavior.")
     return tuple(grads)
+
+
+_UNREACHED = object()
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,

@@ -225,10 +225,12 @@ def _replaced(value, old, new, depth):
 def backward(roots, root_cotangents, retain_graph=False, create_graph=False, wanted=None):
     """Pull cotangents from `roots` back through the eager tape.
 
-    Returns {node: cotangent}: for the nodes in `wanted` (then only the part of the graph
-    that leads to them is visited), or, when `wanted` is None, for every node reached that
-    has a `sink`; None for such a node reached only along paths whose rules gave None
-    (symbolic zeros). Each node's hooks see its complete cotangent, and may replace it,
+    Returns {node: cotangent} for the nodes reached that have a `sink` (leaves, and
+    non-leaves that retain their gradient) or, when `wanted` is given, for the nodes in
+    `wanted` and the non-leaves with a sink (then only the part of the graph that leads to
+    the wanted nodes is visited: PyTorch's autograd.grad and backward(inputs=...) fill the
+    .grad of the tensors that retain it on the way, and of no other leaf); None for such a
+    node reached only along paths whose rules gave None (symbolic zeros). Each node's hooks see its complete cotangent, and may replace it,
     before it is recorded or pulled further. Nodes whose `frees` is set are freed once used
     unless `retain_graph`. With `create_graph`, cotangents may be boxes of the tape and the
     computation is recorded on it (double backward).
@@ -243,12 +245,19 @@ def backward(roots, root_cotangents, retain_graph=False, create_graph=False, wan
     backward_pass(tape, roots, root_cotangents, retain_graph=True, visit=visit.reached)
     results = visit.results
     for node in tape:  # the nodes whose cotangent `_Visit` records, as it tells them
-        if (node.sink is not None if wanted is None else node in wanted) and node not in results:
+        if _collected(node, wanted) and node not in results:
             results[node] = None  # reached, but every path to it contributes zero
     return results
 
 
 _creation_number = operator.attrgetter("number")
+
+
+def _collected(node, wanted):
+    """Whether `backward` returns `node`'s cotangent (`_Visit.reached` inlines it)."""
+    if node.sink is not None and (wanted is None or node.parents):
+        return True
+    return wanted is not None and node in wanted
 
 
 def _reachable(roots):
@@ -296,7 +305,9 @@ class _Visit:
     def reached(self, node, ct):
         if node.hooks:
             ct = _run_hooks(node, ct)
-        if node.sink is not None if self.wanted is None else node in self.wanted:  # wanted
+        wanted = self.wanted  # (`_collected`, inline: a frame less a node)
+        if ((node.sink is not None and (wanted is None or node.parents))
+                or (wanted is not None and node in wanted)):
             self.results[node] = ct
         residuals = node.residuals
         if not node.parents:

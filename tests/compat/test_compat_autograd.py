@@ -166,6 +166,28 @@ def test_retain_grad_like_torch():
     check(case)
 
 
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("view", ["x.t()", "x.t() * 1.0", "x[:, :2]", "x * 1.0"])
+def test_retained_gradient_is_a_new_row_major_tensor_each_backward(view, create_graph):
+    """PyTorch's retain_grad hook keeps the first gradient as a row-major clone (recorded
+    as one under create_graph) and adds each later one out of place: the .grad read after
+    the first backward keeps its values, and a transposed view's gradient is contiguous."""
+    def case(torch):
+        x = torch.tensor([[0.5, 1.25, 2.0], [1.0, -1.0, 3.0]], dtype=torch.float64,
+                         requires_grad=True)
+        y = eval(view, {"x": x})
+        y.retain_grad()
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", r"Using backward\(\) with create_graph=True",
+                                    UserWarning)
+            (y * y).sum().backward(retain_graph=True, create_graph=create_graph)
+            first = y.grad
+            layout = (first.stride(), first.is_contiguous())
+            (y * y).sum().backward(create_graph=create_graph)
+        return first, layout, y.grad, y.grad is first, y.grad.stride(), x.grad is None
+    check(case)
+
+
 def test_non_leaf_grad_is_none_with_a_warning_like_torch():
     def case(torch):
         x = torch.tensor([1.0, 2.0], requires_grad=True)

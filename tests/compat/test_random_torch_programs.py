@@ -423,11 +423,6 @@ def test_input_of_roll_updated_in_place_before_a_second_order_backward(create_gr
     check(case, grad_fn_names=False)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "PyTorch's autograd.grad fills (accumulates into) the .grad of the non-leaf tensors "
-    "that retain_grad() on its way, as backward does; compat's leaves them None: "
-    "compat/_tape.py _Visit.reached keeps only the wanted nodes' cotangents when "
-    "autograd.grad names inputs, and compat/_graph.py grad() stores no retained .grad"))
 @pytest.mark.parametrize("create_graph", [False, True])
 def test_autograd_grad_fills_retained_gradients(create_graph):
     """Found by the random complex programs (``v0 = x0.conj()``, ``v0.retain_grad()``,
@@ -443,6 +438,41 @@ def test_autograd_grad_fills_retained_gradients(create_graph):
         retained = [y.grad, z.grad]
         second = torch.autograd.grad((z * z).sum(), [y])
         return first, second, retained, [y.grad, z.grad]
+    check(case, grad_fn_names=False)
+
+
+@pytest.mark.parametrize("inputs", ["x", "y", "y, w"])
+def test_backward_with_inputs_fills_retained_gradients_on_the_way(inputs):
+    """PyTorch's backward(inputs=...) fills the .grad of the non-leaf tensors that retain
+    it on the paths to the inputs (z, y), and of no other leaf (w) or retaining tensor off
+    those paths (u)."""
+    def case(torch):
+        x = _double(torch)
+        w = torch.tensor([1.5, -2.0], dtype=torch.float64, requires_grad=True)
+        y = x * w
+        y.retain_grad()
+        z = y.sin()
+        z.retain_grad()
+        u = w * 3.0
+        u.retain_grad()
+        out = (z * z + u).sum()
+        out.backward(inputs=eval(f"[{inputs}]"), retain_graph=True)
+        first = [t.grad for t in (x, w, y, z, u)]
+        out.backward(inputs=eval(f"[{inputs}]"))
+        return first, [t.grad for t in (x, w, y, z, u)]
+    check(case, grad_fn_names=False)
+
+
+def test_autograd_grad_fills_retained_gradients_before_refusing_an_unused_input():
+    def case(torch):
+        x = _double(torch)
+        w = torch.tensor([1.5, -2.0], dtype=torch.float64, requires_grad=True)
+        y = x * 2.0
+        y.retain_grad()
+        try:
+            torch.autograd.grad((y * y).sum(), [x, w])
+        except RuntimeError as error:
+            return str(error), y.grad, x.grad, w.grad
     check(case, grad_fn_names=False)
 
 
