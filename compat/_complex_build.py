@@ -28,6 +28,10 @@ def complex_from_parts(real, imag):
 
 
 def polar(abs, angle):
+    """abs (cos angle + i sin angle). PyTorch's node saves the result alone (its gradient
+    is computed from it), so updating abs or angle in place before backward is no error:
+    the parts are computed from copies of them, which the rules keep instead."""
+    abs, angle = fnp.positive(abs), fnp.positive(angle)
     return complex_from_parts(abs * fnp.cos(angle), abs * fnp.sin(angle))
 
 

@@ -161,22 +161,36 @@ def _recorded_nodes(node, input_nodes):
 
 def _note_saved(new_nodes, inputs, out, saves_result, saves_inputs):
     """Record on the result's node the version of every input tensor whose storage the new
-    nodes' VJPs hold, or every input if `saves_inputs` (checked before backward uses them);
-    inputs they do not hold are only checked when create_graph replays the nodes on their
-    inputs."""
+    nodes' VJPs hold, or every input if `saves_inputs` (checked before backward uses them).
+    Inputs they do not hold are checked only when create_graph replays the nodes on their
+    inputs, and only if a node's rule does not declare what it saves: a declared rule's
+    replay reads no value but those it holds."""
     if len(new_nodes) == 1:
         captured = new_nodes[0].held
     else:
         captured = [value for n in new_nodes for value in n.held]
     entries = ()
     if captured or saves_inputs:
+        replay_reads_inputs = None  # (asked once, for the first input not held)
         for x in inputs:
             if isinstance(x, Tensor):
-                entries += _saved_entry(x, not (saves_inputs or _holds(captured, x._data)))
+                if saves_inputs or _holds(captured, x._data):
+                    entries += _saved_entry(x, False)
+                    continue
+                if replay_reads_inputs is None:
+                    replay_reads_inputs = not all(map(_declares_saves, new_nodes))
+                if replay_reads_inputs:
+                    entries += _saved_entry(x, True)
     if saves_result:
         entries += _saved_entry(out, False, output=True)
     if entries:
         new_nodes[0].saved = entries
+
+
+def _declares_saves(node):
+    """Whether `node`'s rule declares the arrays it saves (`ArgVJP.saves`)."""
+    kinds = tuple([parent is not None for parent in node.parents])
+    return _declared_saves(node.primitive, kinds) is not None
 
 
 def _holds(captured, data):
@@ -433,13 +447,14 @@ def _recorded(primitive, label, edges, values, parents, saves, frees=None,
     t._grad = t._base = t._views = None
     t._retains_grad = False
     if saves or saves_result or saves_inputs:
-        # Each input tensor's version, checked if its array is saved or PyTorch saves it
-        # (else on replay only), then the result's if PyTorch saves it.
+        # The version of each input tensor whose array is saved or that PyTorch saves,
+        # then the result's if PyTorch saves it. No other input's: the rule declares what
+        # it saves, so its replay under create_graph reads no other.
         entries = ()
-        if saves or saves_inputs:
-            entries = _saved_entry(edges[0], not saves_inputs and 1 not in saves)
-            if len(edges) == 2 and isinstance(edges[1], Tensor):  # (not a number)
-                entries += _saved_entry(edges[1], not saves_inputs and 2 not in saves)
+        if saves_inputs or 1 in saves:
+            entries = _saved_entry(edges[0], False)
+        if len(edges) == 2 and isinstance(edges[1], Tensor) and (saves_inputs or 2 in saves):
+            entries += _saved_entry(edges[1], False)  # (a tensor, not a number)
         if saves_result:
             entries += _saved_entry(t, False, output=True)
         node.saved = entries

@@ -49,13 +49,13 @@ class Row:
     computed, and which forms exist (``torch.f``, ``Tensor.f``, ``Tensor.f_``)."""
 
     __slots__ = ("name", "compute", "dtypes", "label", "function", "method", "inplace",
-                 "view", "returns", "passes_input", "saves_inputs", "contiguous",
-                 "keeps_layout", "check", "indices", "no_derivative")
+                 "view", "returns", "passes_input", "saves_inputs", "saves_result",
+                 "contiguous", "keeps_layout", "check", "indices", "no_derivative")
 
     def __init__(self, name, compute, dtypes=KEEP, label=None, *, function=True, method=None,
                  inplace=False, view=False, returns=None, passes_input=False,
-                 saves_inputs=False, contiguous=False, keeps_layout=False, check=None,
-                 indices=(), no_derivative=None):
+                 saves_inputs=False, saves_result=False, contiguous=False, keeps_layout=False,
+                 check=None, indices=(), no_derivative=None):
         self.name = name
         self.compute = compute
         self.dtypes = dtypes
@@ -69,6 +69,9 @@ class Row:
         # PyTorch's backward reads the inputs (an in-place update of one before backward is
         # an error), where funcgrad's rule may keep only what it needs (indices, masks).
         self.saves_inputs = saves_inputs
+        # PyTorch's backward reads the result (an in-place update of it before backward is
+        # an error).
+        self.saves_result = saves_result
         # PyTorch's result is contiguous, where NumPy's is a view or of another layout
         # (roll's, index_select's along dimension 1, topk's values).
         self.contiguous = contiguous
@@ -266,7 +269,7 @@ def _result(row, label, value, edges, indices, computing):
         value = _layout.relaid(value, lambda raw: _layout.laid_out(raw, order))
     view_of = _viewed(value, edges) if row.view else None
     return wrap(value, label, edges, others=indices, view_of=view_of,
-                saves_inputs=row.saves_inputs)
+                saves_inputs=row.saves_inputs, saves_result=row.saves_result)
 
 
 def _shares_memory(value, tensors):

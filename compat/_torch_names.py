@@ -1537,7 +1537,7 @@ COMPLEX = [
     Row("complex", _complex_build.complex_from_parts, KEEP, "ComplexBackward0", method=False,
         check=_complex_build.check_parts, saves_inputs=True),
     Row("polar", _complex_build.polar, KEEP, "PolarBackward0", method=False,
-        check=_complex_build.check_parts),
+        check=_complex_build.check_parts, saves_result=True),
     Row("view_as_complex", _complex_build.view_as_complex, KEEP, "ViewAsComplexBackward0",
         method=False, check=_complex_build.check_view_as_complex),
 ]

@@ -19,7 +19,8 @@ Rules are easier to write one argument at a time, so `defvjp(primitive, *rules)`
         pull(g, *residuals) -> this argument's cotangent
         saves: the positions in (ans, *args) of the arrays among save's values, in
                order, where save picks them (its other values are plain data: shapes,
-               dtypes, flags)
+               dtypes, flags, the primitive's parameters); save then reads no other
+               argument's values
 
 Rules are written with funcgrad.numpy, never raw NumPy on cotangents or traced values
 (decision 2): run under an outer transform, that is what makes higher derivatives work.
@@ -36,7 +37,8 @@ class ArgVJP:
     tuple that `pull` (backward pass) receives after the cotangent. `saves` declares that
     tuple's arrays, where `save` picks them from its arguments rather than computing them:
     their positions in ``(ans, *args)``, in order; its other values are plain data (shapes,
-    dtypes, flags). None: undeclared."""
+    dtypes, flags, parameters), and it reads no other argument's values (compat's
+    create_graph replays the rule without checking them). None: undeclared."""
 
     __slots__ = ("save", "pull", "saves")
 

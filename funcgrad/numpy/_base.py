@@ -270,7 +270,7 @@ def _getitem_pull(g, index, unique, shape, dtype):
 
 
 defvjp(getitem_p, ArgVJP(lambda ans, x, index, unique: (index, unique, *aval(x)),
-                         _getitem_pull))
+                         _getitem_pull, saves=()))  # (the index is a parameter)
 defvjp(add_at_zeros, ArgVJP(lambda ans, g, index, unique, shape, dtype: (index, unique),
                             gather))
 defjvp(getitem_p, lambda t, ans, x, index, unique: gather(t, index, unique))

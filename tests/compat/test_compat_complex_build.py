@@ -76,13 +76,7 @@ def test_view_as_complex_strides_of_length_one_dims_and_storage_offset(pairs):
     check(case, messages=True)
 
 
-@pytest.mark.parametrize("build", [
-    "complex",
-    pytest.param("polar", marks=pytest.mark.xfail(strict=True, reason=(
-        "PyTorch's PolarBackward0 saves its result (its gradient is of the result's "
-        "sgn), so an update of abs or angle in place after it is no error; compat's rule "
-        "keeps abs and angle, and refuses the update (and does not refuse one of the "
-        "result)")))])
+@pytest.mark.parametrize("build", ["complex", "polar"])
 @pytest.mark.parametrize("updated", ["first", "second", "result"])
 def test_saved_tensors_of_complex_and_polar(build, updated):
     """Found by the random complex programs (``torch.complex(v0, v0)``, then

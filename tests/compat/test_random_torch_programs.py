@@ -401,15 +401,7 @@ def test_requires_grad_of_a_gradient_through_a_zero_part(before, update):
     check(case, grad_fn_names=False)
 
 
-_REPLAY_CHECKS_EVERY_INPUT = pytest.mark.xfail(strict=True, reason=(
-    "under create_graph compat/_tape.py (_Visit.reached) replays a node's VJP from its "
-    "recorded inputs and raises for any saved input updated in place since, even one the "
-    "rule does not read (roll's gather keeps only the input's shape); PyTorch's "
-    "RollBackward0 saves nothing"))
-
-
-@pytest.mark.parametrize("create_graph",
-                         [False, pytest.param(True, marks=_REPLAY_CHECKS_EVERY_INPUT)])
+@pytest.mark.parametrize("create_graph", [False, True])
 def test_input_of_roll_updated_in_place_before_a_second_order_backward(create_graph):
     """Found by the random higher-order programs (``v0.roll(1, 0)``, then ``v0.neg_()``):
     compat raised the version-counter error under create_graph only."""
