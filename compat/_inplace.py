@@ -20,9 +20,9 @@ from ._layout import memory_owner, positions_in
 from ._ops import (abs, add, bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or,
                    bitwise_right_shift, bitwise_xor, clamp, clamp_max, clamp_min,
                    conj_physical_op, cos, cumsum, div, eq, exp, floor_divide, ge, gt, le, log,
-                   logical_not, lt, masked_fill, mul, ne, neg, pow, reciprocal, relu, remainder,
-                   sigmoid, sin, sqrt, square, squeeze, sub, t, tanh, to_dtype, transpose,
-                   unsqueeze)
+                   logical_not, lt, masked_fill, mul, ne, neg, number_argument, pow,
+                   reciprocal, relu, remainder, sigmoid, sin, sqrt, square, squeeze, sub, t,
+                   tanh, to_dtype, transpose, unsqueeze)
 from ._quiet import quiet
 from ._record import broadcast_error, edge, engine, new_nodes, operand, wrap
 from ._tape import TAPE, VERSION, privatize, retie_saved
@@ -415,8 +415,19 @@ def _copy_op(t, src):
     return wrap(out, "CopyBackwards", (t, src))
 
 
-add_ = inplace(add, ufunc=np.add)
-sub_ = inplace(sub, ufunc=np.subtract)
+def _reading_alpha(update, name):
+    """The in-place `update` (add_'s, sub_'s) with its alpha read as PyTorch reads a Number
+    argument (`_ops.number_argument`: its errors name the in-place method)."""
+    def update_with_alpha(t, other, *, alpha=1):
+        if type(alpha) is int and alpha == 1:
+            return update(t, other)
+        return update(t, other, alpha=number_argument(alpha, name))
+    update_with_alpha.__name__ = name
+    return update_with_alpha
+
+
+add_ = _reading_alpha(inplace(add, ufunc=np.add), "add_")
+sub_ = _reading_alpha(inplace(sub, ufunc=np.subtract), "sub_")
 mul_ = inplace(mul, ufunc=np.multiply)
 div_ = inplace(div, ufunc=np.true_divide)
 pow_ = inplace(pow)

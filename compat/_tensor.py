@@ -27,8 +27,8 @@ import numpy as np
 
 from . import _device, _dtypes, _layout, _memory_formats
 from ._dim_args import no_dimensions
-from ._grad_mode import (OPEN_INFERENCE_BLOCKS, is_inference, is_inference_mode_enabled,
-                         note_if_inference)
+from ._grad_mode import (OPEN_INFERENCE_BLOCKS, STATE, is_inference,
+                         is_inference_mode_enabled, note_if_inference)
 from ._tape import INFERENCE, TAPE, VERSION, leaf_node
 
 _new = object.__new__
@@ -446,7 +446,7 @@ class Tensor:
         return bool(self.item())
 
     def __float__(self):
-        if self._box is not None:
+        if self._box is not None and STATE.enabled:
             _warn_of_a_scalar_that_requires_grad()
         return float(self.item())
 
@@ -502,8 +502,9 @@ _scalar_warning_given = False
 
 
 def _warn_of_a_scalar_that_requires_grad():
-    """float(t) (and '%f' % t) of a tensor that requires grad: PyTorch's warning, given
-    once per process as PyTorch's TORCH_WARN_ONCE gives it (item() and int() give none)."""
+    """float(t) (and '%f' % t) of a tensor that requires grad, with grad mode on:
+    PyTorch's warning, given once per process as PyTorch's TORCH_WARN_ONCE gives it (item()
+    and int() give none)."""
     global _scalar_warning_given
     if not _scalar_warning_given:
         _scalar_warning_given = True

@@ -132,7 +132,16 @@ def test_in_place_and_mixed_forms(expression, dtype):
     "torch.addcmul(x.char(), x.char(), x.char(), value=300)",
     "torch.addcmul(x.bool(), x.bool(), x.bool())",
     "torch.addcdiv(x.long(), x.long(), x.long())", "torch.addcdiv(x, x.bool(), x.long())",
-    "torch.addcdiv(x.long(), x, x.long())", "x.clone().addcdiv_(x.long(), x.long())"])
+    "torch.addcdiv(x.long(), x, x.long())", "x.clone().addcdiv_(x.long(), x.long())",
+    # a 0-d tensor that does not require grad stands for its number (L-BFGS's step lengths)
+    "torch.add(x, x, alpha=torch.tensor(0.25))", "x.clone().sub_(x, alpha=torch.tensor(3))",
+    "x.clone().add_(x, alpha=torch.tensor(float('nan')))",
+    "torch.rsub(x, x, alpha=torch.tensor(float('inf')))",
+    "torch.add(x.long(), x.long(), alpha=torch.tensor(2))",
+    "torch.add(x.long(), x.long(), alpha=torch.tensor(2.5))",
+    "torch.add(x, x, alpha=torch.ones(1))", "x.clone().add_(x, alpha=torch.ones(2))",
+    "x.clone().sub_(x, alpha=torch.tensor(2.0, requires_grad=True))",
+    "torch.sub(x, x, alpha=torch.ones(1, 1))"])
 def test_dtype_rules_and_errors_are_pytorchs(expression):
     def case(torch):
         return eval(expression, {"torch": torch, "x": torch.ones(3)})

@@ -818,8 +818,12 @@ _SCALAR_OF_A_TENSOR_THAT_REQUIRES_GRAD = """
 import warnings
 import {library} as torch
 loss = (torch.tensor([1.5, 2.0], requires_grad=True) ** 2).mean()
-for convert in (lambda: loss.item(), lambda: int(loss), lambda: f"{{loss:.3f}}",
-                lambda: float(loss), lambda: "%.3f" % loss, lambda: float(loss.detach())):
+def without_grad_mode():  # no warning, and the one warning is still to come
+    with torch.no_grad():
+        return float(loss)
+for convert in (lambda: loss.item(), without_grad_mode, lambda: int(loss),
+                lambda: f"{{loss:.3f}}", lambda: float(loss), lambda: "%.3f" % loss,
+                lambda: float(loss.detach())):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         value = convert()
