@@ -1,5 +1,9 @@
 """The constraints a distribution's parameters and values satisfy, printed as PyTorch prints
 them (their names appear in its error messages)."""
+import numpy as np
+
+from .._dtypes import bool as bool_
+from .._factories import tensor
 from .._ops import abs as _abs
 
 
@@ -88,20 +92,57 @@ class _Simplex(Constraint):
         return (value >= 0).all(-1) & (_abs(value.sum(-1) - 1) < 1e-6)
 
 
-class _IndependentReal(Constraint):
-    """Real values, checked per event of one dimension (PyTorch's independent(real, 1))."""
+class _Independent(Constraint):
+    """`base` checked per event of its own and `ndims` more rightmost dimensions."""
 
-    event_dim = 1
+    def __init__(self, base, ndims):
+        self.base, self.ndims = base, ndims
+        self.event_dim = base.event_dim + ndims
 
     def check(self, value):
-        return (value == value).all(-1)
+        valid = self.base.check(value)
+        return valid.reshape(valid.shape[:valid.dim() - self.ndims] + (-1,)).all(-1)
 
     def __repr__(self):
-        return "IndependentConstraint(Real(), 1)"
+        return f"IndependentConstraint({self.base!r}, {self.ndims})"
+
+
+class _LowerCholesky(Constraint):
+    """Lower-triangular square matrices with a positive diagonal."""
+
+    event_dim = 2
+
+    def check(self, value):
+        lower = (value.tril() == value).reshape(value.shape[:-2] + (-1,)).all(-1)
+        return lower & (value.diagonal(dim1=-2, dim2=-1) > 0).all(-1)
+
+
+class _PositiveDefinite(Constraint):
+    """Symmetric matrices with a Cholesky factor (PyTorch's test of definiteness)."""
+
+    event_dim = 2
+
+    def check(self, value):
+        matrices = value.detach().numpy().reshape((-1,) + tuple(value.shape[-2:]))
+        valid = [_has_cholesky_factor(m) for m in matrices]
+        return tensor(valid, dtype=bool_).reshape(value.shape[:-2])
+
+
+def _has_cholesky_factor(matrix):
+    if not np.allclose(matrix, matrix.T, rtol=0.0, atol=1e-6):
+        return False
+    try:
+        np.linalg.cholesky(matrix)
+    except np.linalg.LinAlgError:
+        return False
+    return True
 
 
 real = _Real()
-real_vector = _IndependentReal()
+real_vector = _Independent(real, 1)
+independent = _Independent
+lower_cholesky = _LowerCholesky()
+positive_definite = _PositiveDefinite()
 boolean = _Boolean()
 positive = _GreaterThan(0.0)
 unit_interval = _Interval(0.0, 1.0)
@@ -114,4 +155,4 @@ less_than = _LessThan
 
 __all__ = ["Constraint", "real", "real_vector", "boolean", "positive", "unit_interval",
            "simplex", "interval", "half_open_interval", "integer_interval", "greater_than",
-           "less_than"]
+           "less_than", "independent", "lower_cholesky", "positive_definite"]
