@@ -342,6 +342,8 @@ def inplace(op, fill=None, ufunc=None, overlap=True, written=None):
     (False for the fills PyTorch allows on an expanded tensor); `written(t, *args)` marks
     the elements such a fill writes, where not all (their values win in shared memory)."""
     def update(t, *args, **kwargs):
+        if kwargs and isinstance(kwargs.get("alpha"), Tensor):  # add_'s, sub_'s Number
+            kwargs["alpha"] = number_argument(kwargs["alpha"], update.__name__)
         recording = STATE.enabled and (t._box is not None or any(
             isinstance(a, Tensor) and a._box is not None for a in args + tuple(kwargs.values())))
         if not recording and ufunc is not None and _computed_in_place(ufunc, t, args, kwargs):
@@ -415,19 +417,8 @@ def _copy_op(t, src):
     return wrap(out, "CopyBackwards", (t, src))
 
 
-def _reading_alpha(update, name):
-    """The in-place `update` (add_'s, sub_'s) with its alpha read as PyTorch reads a Number
-    argument (`_ops.number_argument`: its errors name the in-place method)."""
-    def update_with_alpha(t, other, *, alpha=1):
-        if type(alpha) is int and alpha == 1:
-            return update(t, other)
-        return update(t, other, alpha=number_argument(alpha, name))
-    update_with_alpha.__name__ = name
-    return update_with_alpha
-
-
-add_ = _reading_alpha(inplace(add, ufunc=np.add), "add_")
-sub_ = _reading_alpha(inplace(sub, ufunc=np.subtract), "sub_")
+add_ = inplace(add, ufunc=np.add)
+sub_ = inplace(sub, ufunc=np.subtract)
 mul_ = inplace(mul, ufunc=np.multiply)
 div_ = inplace(div, ufunc=np.true_divide)
 pow_ = inplace(pow)

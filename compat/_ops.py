@@ -188,10 +188,9 @@ def _plus_scaled(label, input, other, alpha, edges):
 
 
 def number_argument(value, function, argument="alpha"):
-    """A Number argument as PyTorch's argument parser reads it: a 0-d tensor that does not
-    require grad stands for its value (L-BFGS's step lengths); any other is refused."""
-    if not isinstance(value, Tensor):
-        return value
+    """A tensor given as a Number argument, read as PyTorch's argument parser reads it: a
+    0-d tensor that does not require grad stands for its value (L-BFGS's step lengths);
+    any other is refused."""
     if value.dim() or value.requires_grad:
         raise TypeError(f"{function}(): argument '{argument}' must be Number, not Tensor")
     return value.item()
@@ -199,7 +198,8 @@ def number_argument(value, function, argument="alpha"):
 
 def add(input, other, *, alpha=1):
     """input + alpha * other"""
-    alpha = number_argument(alpha, "add")
+    if isinstance(alpha, Tensor):
+        alpha = number_argument(alpha, "add")
     if alpha == 1 and _float_and_number(input, other):
         return with_number(ADD_NUMBER, input, other)
     if alpha == 1 and _same_float(input, other):
@@ -212,7 +212,8 @@ def add(input, other, *, alpha=1):
 
 def sub(input, other, *, alpha=1):
     """input - alpha * other"""
-    alpha = number_argument(alpha, "sub")
+    if isinstance(alpha, Tensor):
+        alpha = number_argument(alpha, "sub")
     if alpha == 1 and _float_and_number(input, other):
         return with_number(SUB_NUMBER, input, other)
     if alpha == 1 and _same_float(input, other):
@@ -243,7 +244,8 @@ def _bool_subtraction_error(a, b):
 
 def rsub(input, other, *, alpha=1):
     """other - alpha * input (``number - tensor``)"""
-    alpha = number_argument(alpha, "rsub")
+    if isinstance(alpha, Tensor):
+        alpha = number_argument(alpha, "rsub")
     if _is_bool(input) or _is_bool(other):
         raise RuntimeError(_bool_subtraction_error(other, input))
     # PyTorch's node for a tensor `other` lists both; for a number, the input only.
