@@ -169,9 +169,9 @@ def _check_arrays(view, arrays):
     Returns whether the index is such an empty selection, out of range."""
     out_of_range = None
     for number, (array, start) in enumerate(arrays):
-        size = view[start]
         if array.dtype == np.bool_ or not array.size:
-            continue
+            continue  # (a 0-d mask covers no dimension of `view`)
+        size = view[start]
         if not size:
             raise IndexError("index is out of bounds for dimension with size 0")
         if out_of_range is None:

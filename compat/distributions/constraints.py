@@ -43,6 +43,24 @@ class _GreaterThan(Constraint):
         return f"GreaterThan(lower_bound={self.lower_bound})"
 
 
+class _GreaterThanEq(_GreaterThan):
+    def check(self, value):
+        return self.lower_bound <= value
+
+    def __repr__(self):
+        return f"GreaterThanEq(lower_bound={self.lower_bound})"
+
+
+class _IntegerGreaterThan(_GreaterThan):
+    is_discrete = True
+
+    def check(self, value):
+        return (value % 1 == 0) & (value >= self.lower_bound)
+
+    def __repr__(self):
+        return f"IntegerGreaterThan(lower_bound={self.lower_bound})"
+
+
 class _LessThan(Constraint):
     def __init__(self, upper_bound):
         self.upper_bound = upper_bound
@@ -145,14 +163,18 @@ lower_cholesky = _LowerCholesky()
 positive_definite = _PositiveDefinite()
 boolean = _Boolean()
 positive = _GreaterThan(0.0)
+nonnegative = _GreaterThanEq(0.0)
+nonnegative_integer = _IntegerGreaterThan(0)
 unit_interval = _Interval(0.0, 1.0)
 simplex = _Simplex()
 interval = _Interval
 half_open_interval = _HalfOpenInterval
 integer_interval = _IntegerInterval
 greater_than = _GreaterThan
+greater_than_eq = _GreaterThanEq
 less_than = _LessThan
 
-__all__ = ["Constraint", "real", "real_vector", "boolean", "positive", "unit_interval",
-           "simplex", "interval", "half_open_interval", "integer_interval", "greater_than",
-           "less_than", "independent", "lower_cholesky", "positive_definite"]
+__all__ = ["Constraint", "real", "real_vector", "boolean", "positive", "nonnegative",
+           "nonnegative_integer", "unit_interval", "simplex", "interval", "half_open_interval",
+           "integer_interval", "greater_than", "greater_than_eq", "less_than", "independent",
+           "lower_cholesky", "positive_definite"]

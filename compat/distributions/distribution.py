@@ -1,5 +1,6 @@
 """The base of compat's distributions: shapes, argument and sample validation with
 PyTorch's messages, and `sample` as `rsample` without history."""
+import functools
 import numbers
 
 import numpy as np
@@ -51,9 +52,10 @@ class Distribution:
 
     def _validate_parameters(self):
         for name, constraint in self.arg_constraints.items():
-            if name not in vars(self):
+            if name not in vars(self) and isinstance(getattr(type(self), name, None),
+                                                     functools.cached_property):
                 continue  # a parameter given the other way (probs for logits)
-            value = vars(self)[name]
+            value = getattr(self, name)  # may be a property, as HalfNormal's scale
             with np.errstate(invalid="ignore"):  # NaN parameters fail the check, quietly
                 valid = bool(constraint.check(value).all())
             if not valid:
