@@ -2,12 +2,19 @@
 most specific registered pair chosen along the classes' inheritance, as PyTorch does."""
 import math
 
-from .._ops import broadcast_shapes, log
+from .._ops import broadcast_shapes, exp, log
 from .._torch_names import FUNCTIONS
 from ..nn.functional import softplus
 from .bernoulli import Bernoulli
 from .categorical import Categorical
+from .cauchy import Cauchy
+from .exponential import Exponential
+from .geometric import Geometric
+from .gumbel import EULER_CONSTANT, Gumbel
+from .half_normal import HalfNormal
 from .independent import Independent, sum_rightmost
+from .laplace import Laplace
+from .log_normal import LogNormal
 from .multivariate_normal import MultivariateNormal, mahalanobis
 from .normal import Normal
 from .uniform import Uniform
@@ -54,6 +61,45 @@ def _normal_normal(p, q):
     variance_ratio = (p.scale / q.scale).pow(2)
     mean_term = ((p.loc - q.loc) / q.scale).pow(2)
     return 0.5 * (variance_ratio + mean_term - 1 - log(variance_ratio))
+
+
+@register_kl(HalfNormal, HalfNormal)
+@register_kl(LogNormal, LogNormal)
+def _of_the_bases(p, q):
+    # One map of both (|x|, exp x) leaves KL as it is between the distributions it maps.
+    return kl_divergence(p.base_dist, q.base_dist)
+
+
+@register_kl(Exponential, Exponential)
+def _exponential_exponential(p, q):
+    rate_ratio = q.rate / p.rate
+    return -log(rate_ratio) + rate_ratio - 1
+
+
+@register_kl(Laplace, Laplace)
+def _laplace_laplace(p, q):
+    scale_ratio = p.scale / q.scale
+    distance = (p.loc - q.loc).abs()
+    return -log(scale_ratio) + distance / q.scale + scale_ratio * exp(-distance / p.scale) - 1
+
+
+@register_kl(Cauchy, Cauchy)
+def _cauchy_cauchy(p, q):
+    return (log((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2))
+            - log(4 * p.scale * q.scale))
+
+
+@register_kl(Gumbel, Gumbel)
+def _gumbel_gumbel(p, q):
+    scale_ratio = p.scale / q.scale
+    q_loc, p_loc = q.loc / q.scale, p.loc / q.scale  # (in q's scale)
+    return (-log(scale_ratio) - q_loc + p_loc + scale_ratio * EULER_CONSTANT
+            + exp(q_loc + (1 + scale_ratio).lgamma() - p_loc) - (1 + EULER_CONSTANT))
+
+
+@register_kl(Geometric, Geometric)
+def _geometric_geometric(p, q):
+    return -p.entropy() - (-q.probs).log1p() / p.probs - q.logits
 
 
 @register_kl(Bernoulli, Bernoulli)

@@ -1,6 +1,7 @@
-"""compat.distributions' MultivariateNormal, Independent and kl_divergence against
-torch.distributions: samples after the same seed, rsample, log_prob, entropy and KL with
-their gradients, the derived matrices, shapes, printing and validation errors."""
+"""compat.distributions' MultivariateNormal, Independent and kl_divergence (each family
+against its own kind) against torch.distributions: samples after the same seed, rsample,
+log_prob, entropy and KL with their gradients, the derived matrices, shapes, printing and
+validation errors."""
 import pytest
 
 from compat_harness import assert_same_error, check, seeded
@@ -69,6 +70,13 @@ KL = [
     "MultivariateNormal(batch_loc, scale_tril=tril))",
     "kl_divergence(MultivariateNormal(batch_loc, scale_tril=tril), "
     "MultivariateNormal(loc, precision_matrix=cov))",
+    "kl_divergence(Exponential(spread), Exponential(spread.detach().flip(0) + 0.5))",
+    "kl_divergence(Laplace(mean, spread), Laplace(0.25, 1.5))",
+    "kl_divergence(Cauchy(mean, spread), Cauchy(mean.detach() + 1.0, 2.0))",
+    "kl_divergence(Gumbel(mean, spread), Gumbel(0.5, spread.detach() * 2))",
+    "kl_divergence(Geometric(spread.sigmoid()), Geometric(torch.tensor([0.3, 0.9])))",
+    "kl_divergence(HalfNormal(spread), HalfNormal(2.0))",
+    "kl_divergence(LogNormal(mean, spread), LogNormal(torch.zeros(2), 1.5))",
 ]
 
 
