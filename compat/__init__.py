@@ -16,8 +16,8 @@ import os as _os
 from funcgrad import debug as _debug
 
 from . import _dtypes, _graph, _methods  # noqa: F401 -- _methods installs Tensor's methods
-from . import (accelerator, autograd, backends, cuda, distributions, fft, linalg, nn, optim,
-               random, special, testing, utils)
+from . import (accelerator, autograd, backends, cuda, distributions, fft, func, linalg, nn,
+               optim, random, special, testing, utils)
 from ._defaults import (get_default_device, get_device, set_default_device,
                         set_default_tensor_type)
 from ._device import device

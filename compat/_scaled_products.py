@@ -38,8 +38,9 @@ def _gemm(mat1, mat2, alpha):
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
-    if fnp.ndim(mat1) != 2 or fnp.ndim(mat2) != 2:
-        raise RuntimeError("addmm: both matrices must be 2-D")
+    for name, matrix in (("mat1", mat1), ("mat2", mat2)):
+        if fnp.ndim(matrix) != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {fnp.ndim(matrix)}-D tensor")
     (rows, contraction), (length, columns) = fnp.shape(mat1), fnp.shape(mat2)
     if contraction != length:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{contraction} "

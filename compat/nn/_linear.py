@@ -24,6 +24,13 @@ def linear(input, weight, bias=None):
     if input.dtype is not weight.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
                            f"{input.dtype.scalar_name} and {weight.dtype.scalar_name}")
+    if weight.dim() != 2:  # a vector (or PyTorch's t() error): PyTorch's composition
+        weight_t = _ops.t(weight)
+        if bias is not None and (input.dim() == 2 or (input.is_contiguous()
+                                                      and bias.dim() == 1)):
+            return FUNCTIONS["addmm"](bias, input.reshape(-1, input.shape[-1]), weight_t)
+        out = _ops.matmul(input, weight_t)
+        return out if bias is None else _ops.add(out, bias)
     shape = input._data.shape
     rows = int(np.prod(shape[:-1], dtype=np.int64)) if shape else 1
     out_features, in_features = weight._data.shape

@@ -246,6 +246,38 @@ class Module:
         for _, buffer in self.named_buffers(recurse=recurse):
             yield buffer
 
+    def get_submodule(self, target):
+        """The submodule at the dotted path `target` ("" is this module)."""
+        module = self
+        for name in target.split(".") if target else ():
+            if not hasattr(module, name):
+                raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+            module = getattr(module, name)
+            if not isinstance(module, Module):
+                raise AttributeError(f"`{name}` is not an nn.Module")
+        return module
+
+    def get_parameter(self, target):
+        """The parameter at the dotted path `target`."""
+        module, name = self._owner_of(target)
+        if not isinstance(getattr(module, name), Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return getattr(module, name)
+
+    def get_buffer(self, target):
+        """The buffer at the dotted path `target`."""
+        module, name = self._owner_of(target)
+        if name not in module._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return getattr(module, name)
+
+    def _owner_of(self, target):
+        path, _, name = target.rpartition(".")
+        module = self.get_submodule(path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        return module, name
+
     def apply(self, fn):
         """Call fn on every submodule (children first), then on this module."""
         for module in self.children():

@@ -5,6 +5,7 @@ order PyTorch's kernels choose by CPU (MKL takes other kernels on other CPUs), a
 bit for addr (one fused multiply-add per element on every CPU); within float tolerance for
 longer contractions, values and gradients."""
 import numpy as np
+import pytest
 from hypothesis import example, given, strategies as st
 
 from compat_harness import assert_same, check, run_both
@@ -91,3 +92,21 @@ def test_beta_zero_ignores_nan_input_as_torch(name, beta):
     arrays = _operands(3, "float32", *_shapes(name, 3, 4, 2, 2))
     arrays[0][...] = np.nan
     check(_case(name, arrays, beta, 1.5, grad=False), rtol=1e-5)
+
+
+@pytest.mark.parametrize("call", [
+    "torch.addmm(torch.ones(1), torch.ones(3, 2), torch.ones(2))",
+    "torch.addmm(torch.ones(1), torch.ones(2), torch.ones(2, 2))",
+    "torch.addmm(torch.ones(1), torch.ones(2, 2, 2), torch.ones(2, 2))",
+    # F.linear with a vector for its weight: PyTorch's matmul, or its addmm's error
+    "F.linear(torch.ones(1, 2), torch.ones(5))", "F.linear(torch.ones(2), torch.ones(2))",
+    "F.linear(torch.arange(6.0).reshape(3, 2), torch.tensor([1.0, -2.0]))",
+    "F.linear(torch.ones(3, 2), torch.ones(2), torch.ones(1))",
+    "F.linear(torch.ones(4, 3, 2), torch.ones(2), torch.ones(1))",
+    "F.linear(torch.ones(4, 3, 2).transpose(0, 1), torch.ones(2), torch.ones(1))",
+    "F.linear(torch.ones(1, 2), torch.ones(2, 2, 2))",
+    "F.linear(torch.ones(2), torch.ones(3))"])
+def test_matrix_arguments_and_vector_weights_as_torch(call):
+    def case(torch):
+        return eval(call, {"torch": torch, "F": torch.nn.functional})
+    check(case, messages=True)
