@@ -161,7 +161,8 @@ def _recorded_nodes(node, input_nodes):
 
 def _note_saved(new_nodes, inputs, out, saves_result, saves_inputs):
     """Record on the result's node the version of every input tensor whose storage the new
-    nodes' VJPs hold, or every input if `saves_inputs` (checked before backward uses them).
+    nodes' VJPs hold, and of those PyTorch saves (`saves_inputs`: every input if True,
+    else a tuple of some), checked before backward uses them.
     Inputs they do not hold are checked only when create_graph replays the nodes on their
     inputs, and only if a node's rule does not declare what it saves: a declared rule's
     replay reads no value but those it holds."""
@@ -174,7 +175,8 @@ def _note_saved(new_nodes, inputs, out, saves_result, saves_inputs):
         replay_reads_inputs = None  # (asked once, for the first input not held)
         for x in inputs:
             if isinstance(x, Tensor):
-                if saves_inputs or _holds(captured, x._data):
+                if (saves_inputs is True or any(x is saved for saved in saves_inputs or ())
+                        or _holds(captured, x._data)):
                     entries += _saved_entry(x, False)
                     continue
                 if replay_reads_inputs is None:
@@ -241,7 +243,8 @@ def wrap(out, label, edges, others=(), saves_result=False, saves_inputs=False, v
     `edges` are the inputs PyTorch lists in next_functions, `others` further tensors the
     computation read (e.g. a condition); `saves_result` says PyTorch saves the result for
     backward (modifying it in place is then an error), `saves_inputs` that it saves its
-    inputs where funcgrad's rule keeps something else (max's, a mask); `view_of` is the
+    inputs (True), or those in a tuple, where funcgrad's rule keeps something else (max's,
+    a mask; a convolution's padded copy); `view_of` is the
     tensor the result may be a view of (it then shares that tensor's version counter).
     `frees` overrides the tape's default for whether backward frees the operation (PyTorch
     frees exactly the operations that saved something, numbers included).

@@ -111,8 +111,9 @@ def _convolution(input, weight, bias, stride, padding, dilation, groups, dims, n
     out = quiet().run(_convolved, engine(input), engine(weight),
                       None if bias is None else engine(bias), stride, padding, dilation,
                       groups)
-    # PyTorch's node lists the bias's place (None) even without one.
-    return wrap(out, "ConvolutionBackward0", (input, weight, bias))
+    # PyTorch's node lists the bias's place (None) even without one, and saves the input
+    # and the weight (not the bias).
+    return wrap(out, "ConvolutionBackward0", (input, weight, bias), saves_inputs=(input, weight))
 
 
 def _bound(value, dims):
@@ -327,7 +328,7 @@ def _transposed_convolution(input, weight, bias, stride, padding, output_padding
     out = quiet().run(_transposed_convolved, engine(input), engine(weight),
                       None if bias is None else engine(bias), stride, padding, output_padding,
                       dilation, groups)
-    return wrap(out, "ConvolutionBackward0", (input, weight, bias))
+    return wrap(out, "ConvolutionBackward0", (input, weight, bias), saves_inputs=(input, weight))
 
 
 def _check_transposed_convolution(input, weight, bias, stride, padding, output_padding,

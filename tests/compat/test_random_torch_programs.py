@@ -482,3 +482,28 @@ def test_backward_adds_into_a_grad_that_requires_grad_in_place():
         ((first * first).sum() + first.sum()).backward()
         return first, x.grad, x.grad is first
     check(case, grad_fn_names=False)
+
+
+@pytest.mark.parametrize("updated", ["x", "w", "b"])
+@pytest.mark.parametrize("layer", [
+    "F.conv2d(x, w, b, padding=1)", "F.conv2d(x, w, b)", "F.conv2d(x[None], w, b, stride=2)",
+    "F.conv_transpose2d(x, w.transpose(0, 1), b, padding=1)"])
+def test_convolution_saves_its_input_and_weight_not_its_bias(layer, updated):
+    """Found by the random programs (``conv2d(v0[None, None], x1, x2, padding=1)``, then
+    ``v0.zero_()``): PyTorch's ConvolutionBackward0 saves input and weight, so updating
+    either in place before backward raises; compat computed from a padded copy and raised
+    nothing."""
+    def case(torch):
+        F = torch.nn.functional
+        x0 = torch.tensor(np.linspace(-1.0, 1.0, 2 * 5 * 5).reshape(2, 5, 5),
+                          requires_grad=True)
+        names = {"F": F, "x": x0 * 1.0,
+                 "w": torch.tensor(np.linspace(0.5, -0.5, 3 * 2 * 3 * 3).reshape(3, 2, 3, 3),
+                                   requires_grad=True) * 1.0,
+                 "b": torch.tensor([0.1, -0.2, 0.3], dtype=torch.float64, requires_grad=True)
+                 * 1.0}
+        out = eval(layer, names)
+        names[updated].mul_(2.0)
+        out.sin().sum().backward()
+        return x0.grad
+    check(case, messages=True)
