@@ -12,12 +12,13 @@ from .._record import engine, wrap
 
 
 def activation(input, kernel, compute, label, complex_too=False):
-    """`compute`(input's value) recorded as PyTorch's node `label`; integer inputs are
+    """`compute`(input's value) recorded as PyTorch's node `label`, which saves the input
+    (updating it in place before backward is an error, as in PyTorch); integer inputs are
     refused as PyTorch's CPU `kernel` refuses them, and complex ones unless `complex_too`
     (a kernel PyTorch has for complex numbers: silu's)."""
     if not (input.dtype.is_floating_point or complex_too and input.dtype.is_complex):
         raise _dtypes.not_implemented_for(kernel, input.dtype)
-    return wrap(quiet().run(compute, engine(input)), label, (input,))
+    return wrap(quiet().run(compute, engine(input)), label, (input,), saves_inputs=True)
 
 
 def leaky_relu_values(x, negative_slope):
