@@ -170,7 +170,8 @@ def _hardtanh(input, min_val, max_val):
         bounded = np.where(raw < min_val, min_val, np.where(raw > max_val, max_val, raw))
         between = ~((raw <= min_val) | (raw >= max_val))
         return fnp.where(between, x, bounded.astype(raw.dtype))
-    return wrap(quiet().run(compute, engine(input)), "HardtanhBackward0", (input,))
+    return wrap(quiet().run(compute, engine(input)), "HardtanhBackward0", (input,),
+                saves_inputs=True)
 
 
 hardtanh_ = inplace(lambda input, min_val=-1.0, max_val=1.0: _hardtanh(input, min_val, max_val))
@@ -338,7 +339,7 @@ def _threshold(input, threshold, value, label):
     def compute(x):
         raw = unbox_all(x)
         return fnp.where(raw <= threshold, np.asarray(value).astype(raw.dtype), x)
-    return wrap(quiet().run(compute, engine(input)), label, (input,))
+    return wrap(quiet().run(compute, engine(input)), label, (input,), saves_inputs=True)
 
 
 threshold_ = inplace(lambda input, threshold, value: _threshold(input, threshold, value,
