@@ -176,7 +176,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
                            "respect to argument 'weight'. This input cannot have "
                            "requires_grad True.")
     out = quiet().run(compute, engine(input), None if weight is None else weight._data)
-    return wrap(out, "MultiMarginLossBackward0", (input,))
+    return wrap(out, "MultiMarginLossBackward0", (input,), saves_inputs=True)
 
 
 def _check_multi_margin_shapes(input, target, weight):

@@ -58,7 +58,10 @@ def pad(input, pad, mode="constant", value=None):
         label = f"{kernel.capitalize()}Pad{dims}DBackward0"
     positions = [_source_positions(mode, size, before, after)
                  for size, (before, after) in zip(sizes, widths)]
-    return wrap(quiet().run(read_at, engine(input), positions), label, (input,))
+    # (PyTorch's reflection and replication nodes save the input; its slice assignments
+    # do not)
+    return wrap(quiet().run(read_at, engine(input), positions), label, (input,),
+                saves_inputs=mode != "circular")
 
 
 _UNSUPPORTED = ("Padding size {size} is not supported for {ndim}D input tensor.\n"

@@ -610,7 +610,7 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
         raise _dtypes.not_implemented_for(name, input.dtype)
     out, indices = quiet().run(_max_pooled, engine(input), kernel, stride, padding, dilation,
                                output, return_indices)
-    out = wrap(out, f"MaxPool{dims}DWithIndicesBackward0", (input,))
+    out = wrap(out, f"MaxPool{dims}DWithIndicesBackward0", (input,), saves_inputs=True)
     return (out, make(indices)) if return_indices else out
 
 
@@ -761,7 +761,7 @@ def _average_pooled(input, kernel, stride, padding, output, count_include_pad,
                       else np.minimum(ends, size) - np.maximum(starts, 0))
     divisor = divisor_override if divisor_override is not None else _outer_product(counts)
     out = quiet().run(_window_means, engine(input), windows, divisor)
-    return wrap(out, f"AvgPool{dims}DBackward0", (input,))
+    return wrap(out, f"AvgPool{dims}DBackward0", (input,), saves_inputs=True)
 
 
 def _outer_product(counts):
@@ -867,7 +867,7 @@ def _adaptive_avg_pool(input, output_size, dims):
                for size, count in zip(input.shape[-dims:], sizes)]
     out = quiet().run(_window_means, engine(input), windows,
                       _outer_product([ends - starts for starts, ends in windows]))
-    return wrap(out, f"AdaptiveAvgPool{dims}DBackward0", (input,))
+    return wrap(out, f"AdaptiveAvgPool{dims}DBackward0", (input,), saves_inputs=True)
 
 
 # ---- adaptive max pooling ------------------------------------------------------------------
@@ -900,7 +900,7 @@ def _adaptive_max_pool(input, output_size, return_indices, dims):
         raise _dtypes.not_implemented_for(name if dims == 2 else "adaptive_max_pool3d_cpu",
                                           input.dtype)
     out, indices = quiet().run(_adaptive_maxima, engine(input), sizes)
-    out = wrap(out, f"AdaptiveMaxPool{dims}DBackward0", (input,))
+    out = wrap(out, f"AdaptiveMaxPool{dims}DBackward0", (input,), saves_inputs=True)
     return (out, make(indices)) if return_indices else out
 
 

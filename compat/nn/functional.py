@@ -382,16 +382,16 @@ def prelu(input, weight):
     if weight.dtype is not input.dtype:
         raise RuntimeError(f"prelu: Type promoting not supported. Got "
                            f"{input.dtype.scalar_name} and {weight.dtype.scalar_name}")
-    shape = () if count == 1 else (channels,) + (1,) * (input.dim() - 2)
+    if weight.dim() != input.dim():  # PyTorch views it as (1, count, 1, ...) first
+        weight = _ops.reshape(weight, *[count if i == 1 else 1 for i in range(input.dim())])
 
     def compute(x, w):
         # PyTorch's kernel tests x > 0: 0 and NaN take the weight's side, which sees only
         # its own inputs (an infinite positive one would give the weight a NaN derivative).
         positive = unbox_all(x) > 0
-        return fnp.where(positive, x, fnp.multiply(fnp.reshape(w, shape),
-                                                   fnp.where(positive, 0.0, x)))
+        return fnp.where(positive, x, fnp.multiply(w, fnp.where(positive, 0.0, x)))
     return wrap(quiet().run(compute, engine(input), engine(weight)), "PreluKernelBackward0",
-                (input, weight))
+                (input, weight), saves_inputs=True)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
@@ -500,7 +500,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     dtype = result_type(input, target)
     out = quiet().run(_squared_errors, operand(input, dtype), operand(target, dtype),
                       None if weight is None else operand(weight, dtype), reduction)
-    return wrap(out, "MseLossBackward0", (input, target))
+    return wrap(out, "MseLossBackward0", (input, target), saves_inputs=True)
 
 
 def _squared_errors(x, y, weight, reduction):
@@ -573,7 +573,7 @@ def _piecewise_loss(input, target, reduction, label, kernel, inner, outer, thres
         below = unbox_all(difference) < threshold
         return reduced(fnp.where(below, inner(difference), outer(difference)), reduction)
     out = quiet().run(losses, operand(input, dtype), operand(target, dtype))
-    return wrap(out, label, (input, target))
+    return wrap(out, label, (input, target), saves_inputs=True)  # (PyTorch saves both)
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
@@ -853,7 +853,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     out = quiet().run(_logits_cross_entropy, logits, operand(target, dtype),
                       None if weight is None else operand(weight, dtype),
                       None if pos_weight is None else operand(pos_weight, dtype), reduction)
-    return wrap(out, "BinaryCrossEntropyWithLogitsBackward0", (input, target))
+    return wrap(out, "BinaryCrossEntropyWithLogitsBackward0", (input, target),
+                saves_inputs=True)
 
 
 def _logits_cross_entropy(x, t, weight, pos_weight, reduction):
