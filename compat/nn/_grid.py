@@ -122,7 +122,7 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
             out = sample(x, coordinates, sizes)
         return fnp.astype(out, dtype)
     out = quiet().run(compute, engine(input), engine(grid))
-    return wrap(out, f"GridSampler{dims}DBackward0", (input, grid))
+    return wrap(out, f"GridSampler{dims}DBackward0", (input, grid), saves_inputs=True)
 
 
 def _check_sampler(input, grid, mode):

@@ -58,12 +58,16 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     check_broadcast(input, target)
     refuse_complex_into(input.dtype, input, target)
     refuse_complex_derivative("soft_margin_loss", input, target)
+    if target.requires_grad and STATE.enabled:
+        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with "
+                           "respect to argument 'target'. This input cannot have "
+                           "requires_grad True.")
     dtype = result_type(input, target)
 
     def compute(x, t):
         return reduced(_logistic_losses(fnp.multiply(t, x)), reduction)
     out = quiet().run(compute, operand(input, dtype), operand(target, dtype))
-    return wrap(out, "SoftMarginLossBackward0", (input, target))
+    return wrap(out, "SoftMarginLossBackward0", (input, target), saves_inputs=True)
 
 
 def _logistic_losses(margins):

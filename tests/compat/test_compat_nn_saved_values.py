@@ -83,12 +83,19 @@ MORE = [(f"F.{call}", "v") for call in (
     (f"F.{call}", "x") for call in (
         "adaptive_avg_pool2d(x, 1)", "adaptive_avg_pool2d(x, 3)",
         "max_pool2d(x, 2, return_indices=True)[0]", "max_pool3d(x[None], 2)",
-        "avg_pool3d(x[None], 2)")]
+        "avg_pool3d(x[None], 2)")] + [
+    ("F.grid_sample(x, v.reshape(1, 1, 5, 2).expand(2, 1, 5, 2).tanh(), align_corners=False)",
+     leaf)
+    for leaf in "xv"] + [
+    ("F.soft_margin_loss(v, W[:2].sign())", "v"),  # (a target that requires grad: refused)
+    ("F.soft_margin_loss(v, W[:2].sign().detach())", "v"),
+    ("F.bilinear(v, v, W[:3, :5, None].expand(3, 5, 5).contiguous())", "v")]
 # Both raise, but PyTorch names another saved tensor: linear's addmm saves W.t() (a
 # [5, 6] view) and not the bias, which compat checks first (its rule holds the bias);
-# attention's PyTorch saves views of its own composition.
+# attention's and bilinear's PyTorch save views of their own compositions.
 OTHER_TENSOR_NAMED = {("F.linear(v, W, W[:, 0])", "W"),
-                      ("F.scaled_dot_product_attention(h, h, h)", "h")}
+                      ("F.scaled_dot_product_attention(h, h, h)", "h"),
+                      ("F.bilinear(v, v, W[:3, :5, None].expand(3, 5, 5).contiguous())", "v")}
 _OTHER_TENSOR = pytest.mark.xfail(strict=True, reason=(
     "both raise after the update, but PyTorch's error names another saved tensor"))
 
