@@ -67,7 +67,8 @@ class Row:
         self.returns = returns
         self.passes_input = passes_input
         # PyTorch's backward reads the inputs (an in-place update of one before backward is
-        # an error), where funcgrad's rule may keep only what it needs (indices, masks).
+        # an error), where funcgrad's rule may keep only what it needs (indices, masks):
+        # True, or the names of the nodes that do (fmod's by a tensor, not by a number).
         self.saves_inputs = saves_inputs
         # PyTorch's backward reads the result (an in-place update of it before backward is
         # an error).
@@ -268,8 +269,11 @@ def _result(row, label, value, edges, indices, computing):
         order = _layout.order_of_dimensions(edges[0]._data)
         value = _layout.relaid(value, lambda raw: _layout.laid_out(raw, order))
     view_of = _viewed(value, edges) if row.view else None
+    saves_inputs = row.saves_inputs
+    if type(saves_inputs) is not bool:
+        saves_inputs = label in saves_inputs
     return wrap(value, label, edges, others=indices, view_of=view_of,
-                saves_inputs=row.saves_inputs, saves_result=row.saves_result)
+                saves_inputs=saves_inputs, saves_result=row.saves_result)
 
 
 def _shares_memory(value, tensors):

@@ -1050,7 +1050,10 @@ ELEMENTWISE = [
     _same("sign", _sign, check=_real_sign), _same("sgn", _sign, saves_inputs=True), _same("floor", fnp.floor),
     _same("ceil", fnp.ceil), _same("round", _round, _ROUND_LABELS), _same("trunc", fnp.trunc),
     _same("fix", fnp.trunc, "TruncBackward0"), _same("frac", _frac, check=_no_kernel("frac_cpu")),
-    _same("fmod", _fmod),
+    _same("fmod", _fmod, Labels(lambda input, other: "FmodBackward1"
+                                if isinstance(other, Tensor) else "FmodBackward0",
+                                "FmodBackward0", "FmodBackward1"),
+          saves_inputs={"FmodBackward1"}),
     _same("fmax", _nan_ignoring(np.greater_equal), inplace=False, saves_inputs=True),
     _same("fmin", _nan_ignoring(np.less_equal), inplace=False, saves_inputs=True),
     _same("nan_to_num", lambda x, nan=0.0, posinf=None, neginf=None:
@@ -1211,7 +1214,7 @@ REDUCTIONS = [
     Row("nanmean", lambda x, dim=None, keepdim=False, *, dtype=None:  # PyTorch: sum / count
         fnp.nanmean(x, axis=dim_as_axis(dim), keepdims=keepdim), KEEP, "DivBackward0"),
     Row("median", _order_statistics.median, KEEP, _by_dim("MedianBackward"),
-        returns=_named("median"), contiguous=True),
+        returns=_named("median"), contiguous=True, saves_inputs={"MedianBackward0"}),
     Row("nanmedian", _order_statistics.nanmedian, KEEP, _by_dim("NanmedianBackward"),
         returns=_named("nanmedian")),
     Row("mode", _order_statistics.mode, KEEP, returns=_named("mode")),
