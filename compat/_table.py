@@ -71,7 +71,7 @@ class Row:
         # True, or the names of the nodes that do (fmod's by a tensor, not by a number).
         self.saves_inputs = saves_inputs
         # PyTorch's backward reads the result (an in-place update of it before backward is
-        # an error).
+        # an error): True, or the names of the nodes that do (median's over all elements).
         self.saves_result = saves_result
         # PyTorch's result is contiguous, where NumPy's is a view or of another layout
         # (roll's, index_select's along dimension 1, topk's values).
@@ -269,11 +269,13 @@ def _result(row, label, value, edges, indices, computing):
         order = _layout.order_of_dimensions(edges[0]._data)
         value = _layout.relaid(value, lambda raw: _layout.laid_out(raw, order))
     view_of = _viewed(value, edges) if row.view else None
-    saves_inputs = row.saves_inputs
+    saves_inputs, saves_result = row.saves_inputs, row.saves_result
     if type(saves_inputs) is not bool:
         saves_inputs = label in saves_inputs
+    if type(saves_result) is not bool:
+        saves_result = label in saves_result
     return wrap(value, label, edges, others=indices, view_of=view_of,
-                saves_inputs=saves_inputs, saves_result=row.saves_result)
+                saves_inputs=saves_inputs, saves_result=saves_result)
 
 
 def _shares_memory(value, tensors):

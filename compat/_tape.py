@@ -375,7 +375,8 @@ def _modified_error(counter, version, dtype, shape, creator, follows):
 CPP_NODE_NAMES = {"AccumulateGrad": "torch::autograd::AccumulateGrad",
                   "CopySlices": "torch::autograd::CopySlices",
                   "NotImplemented": "torch::autograd::NotImplemented"}
-_BACKWARD_SUFFIX = re.compile(r"Backwards?\d*$")
+# "Backward" and a "0" after it: PowBackward1 is named Pow1, MulBackward0 Mul.
+_BACKWARD_SUFFIX = re.compile(r"Backwards?0?$|Backward(?=\d+$)")
 
 
 def _describe(dtype, shape, creator):
@@ -384,6 +385,6 @@ def _describe(dtype, shape, creator):
     name = f"[{_dtypes.from_numpy_dtype(dtype).type_string} {list(shape)}]"
     if not creator:
         return name
-    # PyTorch names the creating node as name() does, without its "Backward0" suffix.
+    # PyTorch names the creating node as name() does, without "Backward" (and its 0).
     creator = CPP_NODE_NAMES.get(creator, creator)
     return f"{name}, which is output 0 of {_BACKWARD_SUFFIX.sub('', creator)},"
