@@ -232,8 +232,9 @@ def backward(roots, root_cotangents, retain_graph=False, create_graph=False, wan
     .grad of the tensors that retain it on the way, and of no other leaf); None for such a
     node reached only along paths whose rules gave None (symbolic zeros). Each node's hooks
     see its complete cotangent, and may replace it, before it is recorded or pulled
-    further. Nodes whose `frees` is set are freed once used unless `retain_graph`. With `create_graph`, cotangents may be boxes of the tape and the
-    computation is recorded on it (double backward).
+    further. Nodes whose `frees` is set are freed once used unless `retain_graph`. With
+    `create_graph`, cotangents may be boxes of the tape and the computation is recorded on
+    it (double backward).
     """
     nodes = _reachable(roots)
     if wanted is not None:
