@@ -216,13 +216,18 @@ def _saved_entry(x, replay_only, output=False):
     tensor itself: that would keep a dropped intermediate, and its box, alive and on the
     cyclic collector's lists for as long as the node lives. A view is named
     AsStridedBackward0, as PyTorch names a view once its storage was updated; a result by
-    its node."""
+    its node, with its place among the node's outputs past the first ((label, place))."""
     version = x._version_counter
     if not (output or replay_only):
         refuse_saving_inference(version)
     data = x._data
     box = x._box
-    creator = None if box is None else box.node.label
+    creator = None
+    if box is not None:
+        node = box.node
+        creator = node.label
+        if node.primitive is tuple_get and node.params["index"]:
+            creator = (creator, node.params["index"])
     follows = None
     if not (output or replay_only):
         if x._base is None:

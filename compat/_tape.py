@@ -382,10 +382,11 @@ _BACKWARD_SUFFIX = re.compile(r"Backwards?0?$|Backward(?=\d+$)")
 
 def _describe(dtype, shape, creator):
     """PyTorch's name for a saved tensor, from the NumPy dtype, shape and creator's label
-    that `saved` keeps (formatted only if the check fails)."""
+    (and place among its outputs) that `saved` keeps (formatted only if the check fails)."""
     name = f"[{_dtypes.from_numpy_dtype(dtype).type_string} {list(shape)}]"
     if not creator:
         return name
+    creator, place = creator if type(creator) is tuple else (creator, 0)
     # PyTorch names the creating node as name() does, without "Backward" (and its 0).
     creator = CPP_NODE_NAMES.get(creator, creator)
-    return f"{name}, which is output 0 of {_BACKWARD_SUFFIX.sub('', creator)},"
+    return f"{name}, which is output {place} of {_BACKWARD_SUFFIX.sub('', creator)},"

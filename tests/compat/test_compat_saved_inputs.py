@@ -87,14 +87,7 @@ def test_an_update_before_backward_raises_as_in_pytorch(expression, operand):
           messages=True)
 
 
-# PyTorch's error names the saved output's place among a node's outputs; compat's, 0.
-_OUTPUT_NUMBER = pytest.mark.xfail(strict=True, reason=(
-    "PyTorch names the updated result 'output 1 of LinalgSvd'; compat's error says output 0"))
-
-
-@pytest.mark.parametrize("expression", [
-    pytest.param(e, marks=_OUTPUT_NUMBER) if e in ("torch.linalg.svd(m)[1]",
-                                                   "torch.linalg.qr(m)[1]") else e
-    for e in EXPRESSIONS])
+@pytest.mark.parametrize("expression", EXPRESSIONS)
 def test_an_update_of_the_result_before_backward_raises_as_in_pytorch(expression):
     check(lambda torch: _updated(torch, expression), rtol=1e-9, atol=1e-12, messages=True)
+
