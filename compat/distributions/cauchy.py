@@ -1,25 +1,13 @@
 """Cauchy(loc, scale)."""
 import math
-import numbers
 
 from .._factories import full
 from .._tensor import Size
-from . import constraints
-from .distribution import Distribution, broadcast_all
+from .distribution import LocationScale
 
 
-class Cauchy(Distribution):
+class Cauchy(LocationScale):
     """The Cauchy (Lorentz) distribution with median `loc` and half width `scale`."""
-
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.real
-    has_rsample = True
-
-    def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        numbers_only = isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number)
-        super().__init__(Size() if numbers_only else self.loc.size(),
-                         validate_args=validate_args)
 
     mode = property(lambda self: self.loc)
 

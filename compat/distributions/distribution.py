@@ -1,5 +1,7 @@
 """The base of compat's distributions: shapes, argument and sample validation with
-PyTorch's messages, and `sample` as `rsample` without history."""
+PyTorch's messages, and `sample` as `rsample` without history; and the shapes that
+several families share (location-scale families, a parameter given as probabilities or
+logits, functions of a base distribution's draws)."""
 import functools
 import numbers
 
@@ -10,6 +12,8 @@ from .._factories import tensor
 from .._grad_mode import no_grad
 from .._tensor import Size, Tensor
 from .._torch_names import FUNCTIONS
+from . import constraints
+from ._logits import logits_to_probs, probs_to_logits
 
 _broadcast_tensors = FUNCTIONS["broadcast_tensors"]
 
@@ -24,6 +28,14 @@ def broadcast_all(*values):
                  _dtypes.get_default_dtype())
     return _broadcast_tensors(*[v if isinstance(v, Tensor) else tensor(v, dtype=dtype)
                                 for v in values])
+
+
+def broadcast_parameters(*values):
+    """`broadcast_all` of the parameters, and the batch shape PyTorch gives them: () when
+    all are Python numbers, else their broadcast shape."""
+    tensors = broadcast_all(*values)
+    numbers_only = all(isinstance(v, numbers.Number) for v in values)
+    return tensors, Size() if numbers_only else tensors[0].size()
 
 
 class Distribution:
@@ -114,4 +126,52 @@ class Distribution:
         return f"{type(self).__name__}({', '.join(shown)})"
 
 
-__all__ = ["Distribution", "broadcast_all"]
+class LocationScale(Distribution):
+    """A family of real distributions with parameters `loc` and `scale` > 0 (Normal,
+    Laplace, Cauchy), reparameterized."""
+
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        (self.loc, self.scale), batch_shape = broadcast_parameters(loc, scale)
+        super().__init__(batch_shape, validate_args=validate_args)
+
+
+class ProbsOrLogits(Distribution):
+    """A family with one parameter, a probability given as `probs` or as `logits`
+    (Bernoulli, Geometric), the other computed when asked."""
+
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        (value,), batch_shape = broadcast_parameters(probs if probs is not None else logits)
+        vars(self)["probs" if probs is not None else "logits"] = value
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    @functools.cached_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+    @functools.cached_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+
+class OfBase(Distribution):
+    """The distribution of `_from_base` of a draw of `base_dist` (PyTorch's
+    TransformedDistributions: HalfNormal, LogNormal, Gumbel): the base draws the numbers."""
+
+    def sample(self, sample_shape=Size()):
+        with no_grad():
+            return self._from_base(self.base_dist.sample(sample_shape))
+
+    def rsample(self, sample_shape=Size()):
+        return self._from_base(self.base_dist.rsample(sample_shape))
+
+
+__all__ = ["Distribution", "LocationScale", "ProbsOrLogits", "OfBase", "broadcast_all",
+           "broadcast_parameters"]

@@ -1,10 +1,8 @@
 """Exponential(rate)."""
-import numbers
-
 from .._factories import zeros_like
 from .._tensor import Size
 from . import constraints
-from .distribution import Distribution, broadcast_all
+from .distribution import Distribution, broadcast_parameters
 
 
 class Exponential(Distribution):
@@ -15,9 +13,8 @@ class Exponential(Distribution):
     has_rsample = True
 
     def __init__(self, rate, validate_args=None):
-        (self.rate,) = broadcast_all(rate)
-        super().__init__(Size() if isinstance(rate, numbers.Number) else self.rate.size(),
-                         validate_args=validate_args)
+        (self.rate,), batch_shape = broadcast_parameters(rate)
+        super().__init__(batch_shape, validate_args=validate_args)
 
     mean = stddev = property(lambda self: self.rate.reciprocal())
     mode = property(lambda self: zeros_like(self.rate))

@@ -1,30 +1,21 @@
 """Geometric(probs=... or logits=...): the number of failures before the first success of
 Bernoulli trials."""
-import functools
-import numbers
-
 from .._factories import zeros_like
 from .._grad_mode import no_grad
 from .._info import finfo
 from .._tensor import Size
 from . import constraints
-from ._logits import binary_cross_entropy_with_logits, logits_to_probs, probs_to_logits
-from .distribution import Distribution, broadcast_all
+from ._logits import binary_cross_entropy_with_logits
+from .distribution import ProbsOrLogits, broadcast_all
 
 
-class Geometric(Distribution):
+class Geometric(ProbsOrLogits):
     """k = 0, 1, ... with probability (1 - p)^k p, for p = `probs` (or sigmoid(`logits`))."""
 
-    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.nonnegative_integer
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        given = probs if probs is not None else logits
-        (vars(self)["probs" if probs is not None else "logits"],) = broadcast_all(given)
-        super().__init__(Size() if isinstance(given, numbers.Number) else given.size(),
-                         validate_args=validate_args)
+        super().__init__(probs, logits, validate_args=validate_args)
         if self._validate_args and probs is not None:
             value = self.probs
             valid = value > 0  # unit_interval admits 0, which has no geometric law
@@ -33,14 +24,6 @@ class Geometric(Distribution):
                     f"Expected parameter probs ({type(value).__name__} of shape "
                     f"{tuple(value.shape)}) of distribution {self!r} to be positive but "
                     f"found invalid values:\n{value.data[~valid]}")
-
-    @functools.cached_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @functools.cached_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
 
     mean = property(lambda self: 1.0 / self.probs - 1.0)
     mode = property(lambda self: zeros_like(self.probs))

@@ -4,17 +4,15 @@ import math
 import numbers
 
 from .._factories import full_like
-from .._grad_mode import no_grad
 from .._info import finfo
-from .._tensor import Size
 from . import constraints
-from .distribution import Distribution, broadcast_all
+from .distribution import OfBase, broadcast_all
 from .uniform import Uniform
 
 EULER_CONSTANT = 0.57721566490153286060
 
 
-class Gumbel(Distribution):
+class Gumbel(OfBase):
     """The Gumbel (type I extreme value) distribution with location `loc` and scale
     `scale`."""
 
@@ -38,7 +36,7 @@ class Gumbel(Distribution):
     stddev = property(lambda self: (math.pi / math.sqrt(6)) * self.scale)
     variance = property(lambda self: self.stddev.pow(2))
 
-    def _from_uniform(self, u):
+    def _from_base(self, u):
         return self.loc + -self.scale * (-u.log()).log()
 
     def _to_uniform(self, value):
@@ -48,13 +46,6 @@ class Gumbel(Distribution):
         # PyTorch multiplies by the product of its transforms' signs (-1 * sign(-scale))
         sign = -(-self.scale).sign()
         return sign * (value - 0.5) + 0.5
-
-    def sample(self, sample_shape=Size()):
-        with no_grad():
-            return self._from_uniform(self.base_dist.sample(sample_shape))
-
-    def rsample(self, sample_shape=Size()):
-        return self._from_uniform(self.base_dist.rsample(sample_shape))
 
     def log_prob(self, value):
         if self._validate_args:
@@ -69,7 +60,7 @@ class Gumbel(Distribution):
         return self._monotonize_cdf(self.base_dist.cdf(value))
 
     def icdf(self, value):
-        return self._from_uniform(self.base_dist.icdf(self._monotonize_cdf(value)))
+        return self._from_base(self.base_dist.icdf(self._monotonize_cdf(value)))
 
     def entropy(self):
         return self.scale.log() + (1 + EULER_CONSTANT)

@@ -3,15 +3,13 @@ a Normal by the absolute value."""
 import math
 
 from .._factories import zeros_like
-from .._grad_mode import no_grad
 from .._ops import where
-from .._tensor import Size
 from . import constraints
-from .distribution import Distribution
+from .distribution import OfBase
 from .normal import Normal
 
 
-class HalfNormal(Distribution):
+class HalfNormal(OfBase):
     """The half-normal distribution: the absolute value of Normal(0, `scale`)."""
 
     arg_constraints = {"scale": constraints.positive}
@@ -27,12 +25,9 @@ class HalfNormal(Distribution):
     mode = property(lambda self: zeros_like(self.scale))
     variance = property(lambda self: self.scale.pow(2) * (1 - 2 / math.pi))
 
-    def sample(self, sample_shape=Size()):
-        with no_grad():
-            return self.base_dist.sample(sample_shape).abs()
-
-    def rsample(self, sample_shape=Size()):
-        return self.base_dist.rsample(sample_shape).abs()
+    @staticmethod
+    def _from_base(x):
+        return x.abs()
 
     def log_prob(self, value):
         if self._validate_args:

@@ -1,24 +1,12 @@
 """Laplace(loc, scale)."""
-import numbers
 
 from .._info import finfo
 from .._tensor import Size
-from . import constraints
-from .distribution import Distribution, broadcast_all
+from .distribution import LocationScale
 
 
-class Laplace(Distribution):
+class Laplace(LocationScale):
     """The Laplace (double exponential) distribution centred at `loc` with scale `scale`."""
-
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.real
-    has_rsample = True
-
-    def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        numbers_only = isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number)
-        super().__init__(Size() if numbers_only else self.loc.size(),
-                         validate_args=validate_args)
 
     mean = mode = property(lambda self: self.loc)
     variance = property(lambda self: 2 * self.scale.pow(2))

@@ -1,13 +1,11 @@
 """LogNormal(loc, scale): exp(X) for X ~ Normal(loc, scale), as PyTorch's
 TransformedDistribution of a Normal by exp."""
-from .._grad_mode import no_grad
-from .._tensor import Size
 from . import constraints
-from .distribution import Distribution
+from .distribution import OfBase
 from .normal import Normal
 
 
-class LogNormal(Distribution):
+class LogNormal(OfBase):
     """The distribution whose logarithm is Normal(`loc`, `scale`)."""
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
@@ -28,12 +26,9 @@ class LogNormal(Distribution):
         scale_sq = self.scale.pow(2)
         return scale_sq.expm1() * (2 * self.loc + scale_sq).exp()
 
-    def sample(self, sample_shape=Size()):
-        with no_grad():
-            return self.base_dist.sample(sample_shape).exp()
-
-    def rsample(self, sample_shape=Size()):
-        return self.base_dist.rsample(sample_shape).exp()
+    @staticmethod
+    def _from_base(x):
+        return x.exp()
 
     def log_prob(self, value):
         if self._validate_args:

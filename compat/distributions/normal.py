@@ -1,6 +1,5 @@
 """Normal(loc, scale)."""
 import math
-import numbers
 
 from .._factories import empty
 from .._grad_mode import no_grad
@@ -8,24 +7,13 @@ from .._ops import log
 from .._random import normal
 from .._tensor import Size
 from .._torch_names import FUNCTIONS
-from . import constraints
-from .distribution import Distribution, broadcast_all
+from .distribution import LocationScale
 
 _erf, _erfinv = FUNCTIONS["erf"], FUNCTIONS["erfinv"]
 
 
-class Normal(Distribution):
+class Normal(LocationScale):
     """The normal distribution with mean `loc` and standard deviation `scale`."""
-
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.real
-    has_rsample = True
-
-    def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        numbers_only = isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number)
-        super().__init__(Size() if numbers_only else self.loc.size(),
-                         validate_args=validate_args)
 
     mean = mode = property(lambda self: self.loc)
     stddev = property(lambda self: self.scale)

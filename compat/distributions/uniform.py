@@ -1,13 +1,11 @@
 """Uniform(low, high)."""
-import numbers
-
 import numpy as np
 
 from .._ops import log
 from .._random import rand
 from .._tensor import Size
 from . import constraints
-from .distribution import Distribution, broadcast_all
+from .distribution import Distribution, broadcast_parameters
 
 
 class Uniform(Distribution):
@@ -16,10 +14,8 @@ class Uniform(Distribution):
     has_rsample = True
 
     def __init__(self, low, high, validate_args=None):
-        self.low, self.high = broadcast_all(low, high)
-        numbers_only = isinstance(low, numbers.Number) and isinstance(high, numbers.Number)
-        super().__init__(Size() if numbers_only else self.low.size(),
-                         validate_args=validate_args)
+        (self.low, self.high), batch_shape = broadcast_parameters(low, high)
+        super().__init__(batch_shape, validate_args=validate_args)
 
     @property
     def arg_constraints(self):
