@@ -58,16 +58,22 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     check_broadcast(input, target)
     refuse_complex_into(input.dtype, input, target)
     refuse_complex_derivative("soft_margin_loss", input, target)
-    if target.requires_grad and STATE.enabled:
-        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with "
-                           "respect to argument 'target'. This input cannot have "
-                           "requires_grad True.")
+    _refuse_differentiating("soft_margin_loss", "target", target)
     dtype = result_type(input, target)
 
     def compute(x, t):
         return reduced(_logistic_losses(fnp.multiply(t, x)), reduction)
     out = quiet().run(compute, operand(input, dtype), operand(target, dtype))
     return wrap(out, "SoftMarginLossBackward0", (input, target), saves_inputs=True)
+
+
+def _refuse_differentiating(function, argument, tensor):
+    """PyTorch's refusal of a `tensor` that requires grad (with grad mode on) as the
+    `argument` of `function`, which has no derivative in it."""
+    if tensor.requires_grad and STATE.enabled:
+        raise RuntimeError(f"The function '{function}' is not differentiable with respect "
+                           f"to argument '{argument}'. This input cannot have requires_grad "
+                           f"True.")
 
 
 def _logistic_losses(margins):
@@ -175,10 +181,8 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         others = np.arange(classes) != labels[:, None]  # the true class adds nothing
         losses = fnp.true_divide(fnp.sum(fnp.where(others, hinge, 0.0), axis=1), classes)
         return reduced(fnp.reshape(losses, target.shape), reduction)
-    if weight is not None and weight.requires_grad and STATE.enabled:
-        raise RuntimeError("The function 'multi_margin_loss' is not differentiable with "
-                           "respect to argument 'weight'. This input cannot have "
-                           "requires_grad True.")
+    if weight is not None:
+        _refuse_differentiating("multi_margin_loss", "weight", weight)
     out = quiet().run(compute, engine(input), None if weight is None else weight._data)
     return wrap(out, "MultiMarginLossBackward0", (input,), saves_inputs=True)
 
