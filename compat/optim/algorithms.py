@@ -8,7 +8,7 @@ import numpy as np
 
 from .._fused import add_scaled_value, addcdiv_value, addcmul_value, lerp_value, sgn
 from .._tensor import make
-from .optimizer import Optimizer, step_counter, zeros_like
+from .optimizer import Optimizer, check_at_least, step_counter, zeros_like
 
 
 # PyTorch's CPU sqrt (x86-64 build, AVX-512) is not correctly rounded (about 1 float32
@@ -16,11 +16,6 @@ from .optimizer import Optimizer, step_counter, zeros_like
 # Adam and RMSprop whose bits differ from PyTorch's (tests substitute PyTorch's sqrt to
 # check the rest).
 _square_root = np.sqrt
-
-
-def _check_at_least(value, minimum, what):
-    if not minimum <= value:
-        raise ValueError(f"Invalid {what}: {value}")
 
 
 def _check_not_negative(value, what):
@@ -31,12 +26,12 @@ def _check_not_negative(value, what):
 
 
 def _check_adam_settings(lr, eps, betas, weight_decay):
-    _check_at_least(lr, 0.0, "learning rate")
-    _check_at_least(eps, 0.0, "epsilon value")
+    check_at_least(lr, 0.0, "learning rate")
+    check_at_least(eps, 0.0, "epsilon value")
     for index, beta in enumerate(betas):
         if not 0.0 <= beta < 1.0:
             raise ValueError(f"Invalid beta parameter at index {index}: {beta}")
-    _check_at_least(weight_decay, 0.0, "weight_decay value")
+    check_at_least(weight_decay, 0.0, "weight_decay value")
 
 
 def _running_moments(state, param, grad, beta1, beta2):
@@ -183,7 +178,7 @@ class NAdam(Optimizer):
                  momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
                  maximize=False, capturable=False, differentiable=False):
         _check_adam_settings(lr, eps, betas, weight_decay)
-        _check_at_least(momentum_decay, 0.0, "momentum_decay value")
+        check_at_least(momentum_decay, 0.0, "momentum_decay value")
         super().__init__(params, dict(
             lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
             momentum_decay=momentum_decay, decoupled_weight_decay=decoupled_weight_decay,
@@ -249,11 +244,11 @@ class RMSprop(Optimizer):
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, capturable=False, foreach=None, maximize=False,
                  differentiable=False):
-        _check_at_least(lr, 0.0, "learning rate")
-        _check_at_least(eps, 0.0, "epsilon value")
-        _check_at_least(momentum, 0.0, "momentum value")
-        _check_at_least(weight_decay, 0.0, "weight_decay value")
-        _check_at_least(alpha, 0.0, "alpha value")
+        check_at_least(lr, 0.0, "learning rate")
+        check_at_least(eps, 0.0, "epsilon value")
+        check_at_least(momentum, 0.0, "momentum value")
+        check_at_least(weight_decay, 0.0, "weight_decay value")
+        check_at_least(alpha, 0.0, "alpha value")
         super().__init__(params, dict(
             lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
             weight_decay=weight_decay, capturable=capturable, foreach=foreach,
@@ -296,11 +291,11 @@ class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
                  initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
                  differentiable=False, fused=None):
-        _check_at_least(lr, 0.0, "learning rate")
-        _check_at_least(lr_decay, 0.0, "lr_decay value")
-        _check_at_least(weight_decay, 0.0, "weight_decay value")
-        _check_at_least(initial_accumulator_value, 0.0, "initial_accumulator_value value")
-        _check_at_least(eps, 0.0, "epsilon value")
+        check_at_least(lr, 0.0, "learning rate")
+        check_at_least(lr_decay, 0.0, "lr_decay value")
+        check_at_least(weight_decay, 0.0, "weight_decay value")
+        check_at_least(initial_accumulator_value, 0.0, "initial_accumulator_value value")
+        check_at_least(eps, 0.0, "epsilon value")
         super().__init__(params, dict(
             lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
             initial_accumulator_value=initial_accumulator_value, foreach=foreach,
@@ -332,11 +327,11 @@ class Adadelta(Optimizer):
 
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False):
-        _check_at_least(lr, 0.0, "learning rate")
+        check_at_least(lr, 0.0, "learning rate")
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")
-        _check_at_least(eps, 0.0, "epsilon value")
-        _check_at_least(weight_decay, 0.0, "weight_decay value")
+        check_at_least(eps, 0.0, "epsilon value")
+        check_at_least(weight_decay, 0.0, "weight_decay value")
         super().__init__(params, dict(
             lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize,
             capturable=capturable, foreach=foreach, differentiable=differentiable))
@@ -365,7 +360,7 @@ class Rprop(Optimizer):
 
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *,
                  capturable=False, foreach=None, maximize=False, differentiable=False):
-        _check_at_least(lr, 0.0, "learning rate")
+        check_at_least(lr, 0.0, "learning rate")
         if not 0.0 < etas[0] < 1.0 < etas[1]:
             raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
         super().__init__(params, dict(

@@ -7,10 +7,10 @@ parameters' dtype (0-d tensors where PyTorch has them, so that the state holds w
 PyTorch's holds), under no_grad: only the closure records.
 """
 from .. import _ops
-from .._grad_mode import enable_grad, no_grad
+from .._grad_mode import no_grad
 from .._memory_formats import contiguous_format
 from .._torch_names import FUNCTIONS
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_at_least
 
 _STATE_KEYS = ("d", "t", "old_dirs", "old_stps", "ro", "H_diag", "prev_flat_grad",
                "prev_loss")
@@ -28,8 +28,7 @@ class LBFGS(Optimizer):
 
     def __init__(self, params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-7,
                  tolerance_change=1e-9, history_size=100, line_search_fn=None):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_at_least(lr, 0.0, "learning rate")
         if max_eval is None:
             max_eval = max_iter * 5 // 4
         super().__init__(params, dict(
@@ -135,10 +134,6 @@ class LBFGS(Optimizer):
             ro.append(1.0 / ys)
             h_diag = ys / y.dot(y)
         return h_diag
-
-    def _evaluate(self, closure):
-        with enable_grad():
-            return closure()
 
     def _flat_grad(self):
         """Every parameter's gradient, flattened and concatenated (zeros for a parameter

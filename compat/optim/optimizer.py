@@ -106,10 +106,7 @@ class Optimizer:
         recomputes the loss (with gradients), which step returns."""
         if self._update is None:  # a subclass that defines neither: PyTorch's abstract step
             raise NotImplementedError
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
+        loss = None if closure is None else self._evaluate(closure)
         for group in self.param_groups:
             for param in group["params"]:
                 if param.grad is not None:
@@ -121,6 +118,12 @@ class Optimizer:
                     if state:  # as in PyTorch, a parameter whose update keeps nothing has none
                         self.state[param] = state
         return loss
+
+    @staticmethod
+    def _evaluate(closure):
+        """The loss the closure recomputes, with its gradients (grad mode on)."""
+        with enable_grad():
+            return closure()
 
     def _stepped(self, values, gradient, state, group):
         """`_update`; a complex parameter steps as pairs of reals, as in PyTorch (so
@@ -184,6 +187,11 @@ class Optimizer:
                       f"    {key}: {group[key]}\n" for key in sorted(group) if key != "params")
                   for i, group in enumerate(self.param_groups)]
         return type(self).__name__ + " (\n" + "\n".join(groups) + ")"
+
+
+def check_at_least(value, minimum, what):
+    if not minimum <= value:
+        raise ValueError(f"Invalid {what}: {value}")
 
 
 def _cast(param, name, value):
