@@ -255,7 +255,7 @@ _creation_number = operator.attrgetter("number")
 
 
 def _collected(node, wanted):
-    """Whether `backward` returns `node`'s cotangent (`_Visit.reached` inlines it)."""
+    """Whether `backward` returns `node`'s cotangent."""
     if node.sink is not None and (wanted is None or node.parents):
         return True
     return wanted is not None and node in wanted
@@ -306,9 +306,7 @@ class _Visit:
     def reached(self, node, ct):
         if node.hooks:
             ct = _run_hooks(node, ct)
-        wanted = self.wanted  # (`_collected`, inline: a frame less a node)
-        if ((node.sink is not None and (wanted is None or node.parents))
-                or (wanted is not None and node in wanted)):
+        if _collected(node, self.wanted):
             self.results[node] = ct
         residuals = node.residuals
         if not node.parents:
