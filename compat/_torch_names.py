@@ -1018,7 +1018,8 @@ def _gradient(input, *, spacing=1, dim=None, edge_order=1):
 
 ELEMENTWISE = [
     _float("tan", fnp.tan, saves_result=True), _float("asin", fnp.arcsin),
-    _float("acos", fnp.arccos), _float("atan", fnp.arctan), _float("sinh", fnp.sinh), _float("cosh", fnp.cosh),
+    _float("acos", fnp.arccos), _float("atan", fnp.arctan), _float("sinh", fnp.sinh),
+    _float("cosh", fnp.cosh),
     _float("asinh", fnp.arcsinh), _float("acosh", fnp.arccosh), _float("atanh", fnp.arctanh),
     _float("arcsin", fnp.arcsin, "AsinBackward0"), _float("arccos", fnp.arccos, "AcosBackward0"),
     _float("arctan", fnp.arctan, "AtanBackward0"),
