@@ -15,7 +15,7 @@ from .half_normal import HalfNormal
 from .independent import Independent, sum_rightmost
 from .laplace import Laplace
 from .log_normal import LogNormal
-from .multivariate_normal import MultivariateNormal, mahalanobis
+from .multivariate_normal import MultivariateNormal, half_log_det, mahalanobis
 from .normal import Normal
 from .uniform import Uniform
 
@@ -144,8 +144,7 @@ def _multivariate_normal_multivariate_normal(p, q):
         raise ValueError(f"KL-divergence between two Multivariate Normals with{' ' * 26}"
                          f"different event shapes cannot be computed")
     p_factor, q_factor = p._unbroadcasted_scale_tril, q._unbroadcasted_scale_tril
-    half_log_det_ratio = (log(q_factor.diagonal(dim1=-2, dim2=-1)).sum(-1)
-                          - log(p_factor.diagonal(dim1=-2, dim2=-1)).sum(-1))
+    half_log_det_ratio = half_log_det(q_factor) - half_log_det(p_factor)
     n = p.event_shape[0]
     shape = broadcast_shapes(q_factor.shape[:-2], p_factor.shape[:-2]) + (n, n)
     # trace(q_cov^-1 p_cov) = |q_L^-1 p_L|^2 (Frobenius)

@@ -33,7 +33,8 @@ def mahalanobis(factor, x):
     return solved.squeeze(-1).pow(2).sum(-1)
 
 
-def _half_log_det(factor):
+def half_log_det(factor):
+    """log det(L L^T) / 2 for lower factors L: the sum of the logs of their diagonals."""
     return log(factor.diagonal(dim1=-2, dim2=-1)).sum(-1)
 
 
@@ -107,12 +108,12 @@ class MultivariateNormal(Distribution):
             self._validate_sample(value)
         distance = mahalanobis(self._unbroadcasted_scale_tril, value - self.loc)
         return (-0.5 * (self._event_shape[0] * math.log(2 * math.pi) + distance)
-                - _half_log_det(self._unbroadcasted_scale_tril))
+                - half_log_det(self._unbroadcasted_scale_tril))
 
     def entropy(self):
         entropy = (0.5 * self._event_shape[0] * (1.0 + math.log(2 * math.pi))
-                   + _half_log_det(self._unbroadcasted_scale_tril))
+                   + half_log_det(self._unbroadcasted_scale_tril))
         return entropy if len(self._batch_shape) == 0 else entropy.expand(self._batch_shape)
 
 
-__all__ = ["MultivariateNormal"]
+__all__ = ["MultivariateNormal", "half_log_det", "mahalanobis"]
