@@ -40,21 +40,19 @@ def _merged(parameters_and_buffers):
     return merged
 
 
-def _tensor_names(module):
-    """Every name of a parameter or buffer of `module`, shared ones included, in order."""
-    return [name for named in (module.named_parameters(remove_duplicate=False),
-                               module.named_buffers(remove_duplicate=False))
-            for name, _ in named]
+def _named_tensors(module):
+    """(name, tensor) of every parameter and buffer of `module`, shared ones under each of
+    their names, in order."""
+    yield from module.named_parameters(remove_duplicate=False)
+    yield from module.named_buffers(remove_duplicate=False)
 
 
 def _with_tied_names(module, replacements):
     """`replacements` extended to every name of a tensor the module keeps under several,
     one of which is given (all given ones must be the same tensor)."""
     groups = {}
-    for named in (module.named_parameters(remove_duplicate=False),
-                  module.named_buffers(remove_duplicate=False)):
-        for name, value in named:
-            groups.setdefault(id(value), []).append(name)
+    for name, value in _named_tensors(module):
+        groups.setdefault(id(value), []).append(name)
     extended = dict(replacements)
     for names in groups.values():
         given = [name for name in names if name in replacements]
@@ -69,7 +67,7 @@ def _with_tied_names(module, replacements):
 
 
 def _check_keys(module, replacements):
-    names = _tensor_names(module)
+    names = [name for name, _ in _named_tensors(module)]
     unexpected = [name for name in replacements if name not in set(names)]
     missing = [name for name in names if name not in replacements]
     errors = [f"{kind} key(s): {', '.join(repr(name) for name in keys)}."
