@@ -148,12 +148,17 @@ class RemovableHandle:
         self.remove()
 
 
-def register_tensor_hook(node, hook):
+def register_tensor_hook(node, hook, value):
+    """Call `hook` with the gradient of `node`'s tensor, whose array is `value` (its shape
+    and dtype make the zeros of a gradient reached only as a zero)."""
     if node.hooks is None:
         node.hooks = {}
     handle = RemovableHandle(node.hooks)
+    zeros_shape, zeros_dtype = value.shape, value.dtype
 
     def on_cotangent(ct):
+        if ct is None:
+            ct = np.zeros(zeros_shape, zeros_dtype)
         new_grad = as_user(hook, tensor_of_cotangent(ct))
         if new_grad is None:
             return None
@@ -405,7 +410,7 @@ def _register_hook(self, hook):
     if self._box is None:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require "
                            "gradient")
-    return register_tensor_hook(self._box.node, hook)
+    return register_tensor_hook(self._box.node, hook, self._data)
 
 
 # id(leaf) -> (a weak reference to the leaf, its post-accumulate-grad hooks by handle id);

@@ -12,6 +12,8 @@ a backward pass through it after the modification raises PyTorch's error.
 import numpy as np
 
 import funcgrad.numpy as fnp
+from funcgrad.core import ZERO, ArgVJP, Primitive, defvjp
+from funcgrad.numpy._base import unbroadcast
 
 from . import _dtypes, _record
 from ._complex_refusals import fixed, refuse_complex
@@ -376,10 +378,32 @@ def _fill_value(value):
     return value
 
 
+def _overwrite_impl(old, value):
+    # (a tensor value has old's dtype; a number, checked by PyTorch's rules, converts as
+    # C++ converts it: 1.5 into an int64 tensor is 1)
+    out = np.empty(np.shape(old), np.result_type(old))
+    np.copyto(out, value, casting="unsafe")
+    return out
+
+
+def _overwrite_save(ans, old, value):
+    return np.shape(value), np.result_type(value)
+
+
+def _overwrite_pull(g, shape, dtype):
+    return unbroadcast(g, shape, dtype)
+
+
+# ``overwrite(old, value)``: `value` (of old's dtype) broadcast to every element of `old`.
+# The old values get None, PyTorch's zeros_like(grad) of ZeroBackward0, FillBackward and
+# CopyBackwards: a constant, so a create_graph gradient through them has no history.
+overwrite_p = Primitive("compat.overwrite", _overwrite_impl, register=False)
+defvjp(overwrite_p, ZERO, ArgVJP(_overwrite_save, _overwrite_pull, saves=()))
+
+
 def _filled(t, value, label, edges):
     """Every element set to `value` (the old values get a zero gradient)."""
-    full_mask = np.ones(t._data.shape, np.bool_)
-    return wrap(fnp.where(full_mask, operand(value, t.dtype), engine(t)), label, edges)
+    return wrap(overwrite_p(engine(t), operand(value, t.dtype)), label, edges)
 
 
 def _fill_op(t, value):
@@ -409,12 +433,7 @@ def _copy_op(t, src):
     """`src` broadcast to t's shape and cast to t's dtype (t's old values get a zero
     gradient)."""
     _check_source(t, src)
-    shape = t._data.shape
-    value = operand(src, t.dtype)
-    if src._data.shape != shape:
-        value = fnp.broadcast_to(value, shape)
-    out = fnp.where(np.ones(shape, np.bool_), value, engine(t))
-    return wrap(out, "CopyBackwards", (t, src))
+    return wrap(overwrite_p(engine(t), operand(src, t.dtype)), "CopyBackwards", (t, src))
 
 
 add_ = inplace(add, ufunc=np.add)
@@ -490,7 +509,8 @@ def fill(input, value):
     0-d tensor), of zero gradient to input."""
     if isinstance(value, Tensor):
         return _filled(input, _fill_value(value), "FillBackward1", (input, value))
-    return _filled(input, value, "FillBackward0", (input,))
+    return _filled(input, _dtypes.converted_number(value, input.dtype), "FillBackward0",
+                   (input,))
 
 
 def reshaped(op, label):

@@ -19,10 +19,12 @@ checks of saved values, freeing, and re-saving residuals on boxed arguments for
 import itertools
 import operator
 import re
+import weakref
 
 import numpy as np
 
-from funcgrad.core import EAGER_LEVEL, Box, Node, ReverseBox, ReverseTrace, backward_pass
+from funcgrad.core import (EAGER_LEVEL, ZERO_REACHED, Box, Node, ReverseBox, ReverseTrace,
+                           backward_pass)
 
 from . import _dtypes
 
@@ -291,6 +293,11 @@ def _leading_to(nodes, wanted):
     return kept
 
 
+# The primitives whose rule a backward pass runs with None for a cotangent reached only as
+# zeros: autograd.Function's, whose backward then gets zeros tensors, as PyTorch's does.
+RULES_TAKING_NONE = weakref.WeakSet()
+
+
 class _Visit:
     """What a backward pass does at each node it reaches, before pulling its cotangent
     back (`reached`, `funcgrad.core.backward_pass`'s `visit`), and the results it keeps."""
@@ -304,10 +311,18 @@ class _Visit:
         self.results = {}
 
     def reached(self, node, ct):
+        if ct is ZERO_REACHED:
+            # PyTorch's zeros. A node that reads values (its recipe's) gets them as arrays,
+            # so that its rule and checks run as PyTorch's do; hooks, sinks and the rules
+            # in RULES_TAKING_NONE get None (each makes its tensor's zeros, or not); any
+            # other node's rule is linear: skipped, its parents reached the same way.
+            ct = _zeros_of(node.recipe[-1]) if node.recipe is not None else None
         if node.hooks:
             ct = _run_hooks(node, ct)
         if _collected(node, self.wanted):
             self.results[node] = ct
+        if ct is None and node.primitive not in RULES_TAKING_NONE:
+            ct = ZERO_REACHED
         residuals = node.residuals
         if not node.parents:
             return ct, residuals
@@ -335,6 +350,13 @@ class _Visit:
             node.residuals = node.recipe = None
             node.held = node.saved = ()  # (saved inputs' tensors let go with their arrays)
         return ct, residuals
+
+
+def _zeros_of(value):
+    """Zeros of `value`'s shape and dtype (a tuple of them for a node's several results)."""
+    if type(value) is tuple:
+        return tuple([_zeros_of(v) for v in value])
+    return np.zeros_like(value.value if isinstance(value, Box) else value)
 
 
 def _run_hooks(node, ct):

@@ -16,7 +16,7 @@ from .. import _dtypes, _ops, _record
 from .._graph import cotangent_of, tensor_of_cotangent
 from .._grad_mode import STATE, no_grad, refuse_saving_inference
 from .._quiet import as_user
-from .._tape import TAPE, VERSION
+from .._tape import RULES_TAKING_NONE, TAPE, VERSION
 from .._tensor import Tensor, make
 
 
@@ -82,6 +82,7 @@ class _FunctionMeta(type):
         # backward rule runs the user's backward.
         cls._primitive = Primitive(f"{name}Backward", None, register=False)
         defvjp_rule(cls._primitive, None, _run_user_backward)
+        RULES_TAKING_NONE.add(cls._primitive)
 
 
 class Function(metaclass=_FunctionMeta):
@@ -173,7 +174,13 @@ class _Call:
         self.packed = packed  # forward returned a tuple: the node's cotangent is one too
 
     def run(self, g):
-        cts = g if self.packed else (g,)
+        """The user's backward for cotangent `g` (a tuple if `packed`). None: the node was
+        reached only by zeros, which PyTorch's backward gets as zeros tensors whatever
+        ctx.set_materialize_grads says (the outputs that got nothing are zeros too)."""
+        if g is None:
+            cts = tuple([np.zeros(shape, dtype) for shape, dtype in self.outputs])
+        else:
+            cts = g if self.packed else (g,)
         grad_outputs = []
         for i in range(self.n_outputs):
             k = self.slots.get(i)

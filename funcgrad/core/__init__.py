@@ -6,7 +6,7 @@ from .batching import BatchBox, BatchTrace, BatchingFallbackWarning, defbatch
 from .errors import ConversionError, LeakedValueError
 from .forward import JVPBox, JVPTrace, float0
 from .primitive import NO_PARAMS, Primitive, registry, tuple_get
-from .reverse import Node, ReverseBox, ReverseTrace, backward_pass, leaf_node
+from .reverse import ZERO_REACHED, Node, ReverseBox, ReverseTrace, backward_pass, leaf_node
 from .rules import (ZERO, ArgVJP, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg,
                     defvjp_rule)
 from .trace import (EAGER_LEVEL, Box, Trace, collector_paused, every_value, find_top_trace,

@@ -135,6 +135,19 @@ def _first_traced(parents):
     return next(i for i, parent in enumerate(parents) if parent is not None)
 
 
+class _ZeroReached:
+    """The cotangent of a node reached only along paths whose rules gave None (see
+    `backward_pass`)."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "ZERO_REACHED"
+
+
+ZERO_REACHED = _ZeroReached()
+
+
 def backward_pass(tape, roots, root_cotangents, retain_graph=False, visit=None):
     """Pull cotangents from `roots` back through the nodes on `tape`, a topologically
     ordered list of nodes.
@@ -148,7 +161,11 @@ def backward_pass(tape, roots, root_cotangents, retain_graph=False, visit=None):
     `visit(node, cotangent) -> (cotangent, residuals)`, if given, sees each reached
     node's complete cotangent first and says what to pull back with which residuals
     (compat's hooks, saved-value checks and gradient sinks). Nodes without parents (a
-    stateful tape's leaves) are visited and not pulled back.
+    stateful tape's leaves) are visited and not pulled back. With `visit`, a parent that a
+    rule gives None (a symbolic zero) is still reached, as PyTorch's engine reaches it
+    with zeros: visited with `ZERO_REACHED` if nothing else reaches it. `visit` returns
+    zeros of the node's value to pull back, or `ZERO_REACHED` to skip the node's rule and
+    reach its parents the same way.
     """
     cotangents = {}
     for root, ct in zip(roots, root_cotangents):
@@ -165,6 +182,11 @@ def backward_pass(tape, roots, root_cotangents, retain_graph=False, visit=None):
                 ct, residuals = visit(node, ct)
                 if not node.parents:
                     continue
+                if ct is ZERO_REACHED:
+                    for parent in node.parents:
+                        if parent is not None:
+                            cotangents.setdefault(parent, ZERO_REACHED)
+                    continue
             if residuals is None:
                 raise errors.freed_graph(node.primitive.name)
             try:
@@ -179,10 +201,15 @@ def backward_pass(tape, roots, root_cotangents, retain_graph=False, visit=None):
                                           (ct,))
                 raise
             for parent, parent_ct in zip(node.parents, parent_cts):
-                if parent is not None and parent_ct is not None:
+                if parent is None:
+                    continue
+                if parent_ct is not None:
                     previous = cotangents.get(parent)
-                    cotangents[parent] = (parent_ct if previous is None
-                                          else add_cotangents(previous, parent_ct))
+                    cotangents[parent] = (
+                        parent_ct if previous is None or previous is ZERO_REACHED
+                        else add_cotangents(previous, parent_ct))
+                elif visit is not None:
+                    cotangents.setdefault(parent, ZERO_REACHED)
             if not retain_graph:
                 node.residuals = None
     return cotangents
