@@ -13,7 +13,7 @@ import weakref
 import numpy as np
 
 import funcgrad.numpy as fnp
-from funcgrad.core import Box, collector_paused, tuple_get
+from funcgrad.core import ZERO_REACHED, Box, collector_paused, tuple_get
 
 from . import _dtypes, _layout, _memory_formats, _ops, _tape
 from ._factories import tensor
@@ -157,7 +157,7 @@ def register_tensor_hook(node, hook, value):
     zeros_shape, zeros_dtype = value.shape, value.dtype
 
     def on_cotangent(ct):
-        if ct is None:
+        if ct is ZERO_REACHED or ct is None:  # (reached only by zeros: see _tape._Visit)
             ct = np.zeros(zeros_shape, zeros_dtype)
         new_grad = as_user(hook, tensor_of_cotangent(ct))
         if new_grad is None:

@@ -248,7 +248,7 @@ def backward(roots, root_cotangents, retain_graph=False, create_graph=False, wan
     backward_pass(tape, roots, root_cotangents, retain_graph=True, visit=visit.reached)
     results = visit.results
     for node in tape:  # the nodes whose cotangent `_Visit` records, as it tells them
-        if _collected(node, wanted) and node not in results:
+        if _collected(node, wanted) and results.get(node, ZERO_REACHED) is ZERO_REACHED:
             results[node] = None  # reached, but every path to it contributes zero
     return results
 
@@ -312,17 +312,18 @@ class _Visit:
 
     def reached(self, node, ct):
         if ct is ZERO_REACHED:
-            # PyTorch's zeros. A node that reads values (its recipe's) gets them as arrays,
-            # so that its rule and checks run as PyTorch's do; hooks, sinks and the rules
-            # in RULES_TAKING_NONE get None (each makes its tensor's zeros, or not); any
-            # other node's rule is linear: skipped, its parents reached the same way.
-            ct = _zeros_of(node.recipe[-1]) if node.recipe is not None else None
+            # PyTorch's zeros: as arrays for a node that reads values (its recipe's), so
+            # that its rule and checks run as PyTorch's do, and as None for the rules in
+            # RULES_TAKING_NONE. Any other rule is linear: skipped, its parents reached the
+            # same way. Hooks make their tensor's zeros; `backward` gives sinks None.
+            if node.recipe is not None:
+                ct = _zeros_of(node.recipe[-1])
+            elif node.primitive in RULES_TAKING_NONE:
+                ct = None
         if node.hooks:
             ct = _run_hooks(node, ct)
         if _collected(node, self.wanted):
             self.results[node] = ct
-        if ct is None and node.primitive not in RULES_TAKING_NONE:
-            ct = ZERO_REACHED
         residuals = node.residuals
         if not node.parents:
             return ct, residuals
