@@ -27,14 +27,16 @@ from ._ops import (abs, add, bitwise_and, bitwise_left_shift, bitwise_not, bitwi
                    tanh, to_dtype, transpose, unsqueeze)
 from ._quiet import quiet
 from ._record import broadcast_error, edge, engine, new_nodes, operand, wrap
-from ._tape import TAPE, VERSION, privatize, retie_saved
+from ._tape import ALIAS_OF, TAPE, VERSION, privatize, retie_saved
 from ._tensor import Tensor, make, views_of
+from ._view_pieces import InvalidatedBox, after_update, refuse_update
 
 
 def check_inplace(t, recording, view_message=False):
     refuse_inference_update(t, view_message)
     if not recording:
         return
+    refuse_update(t)
     if t._box is not None and not t._box.node.parents:
         what = "a view of a leaf Variable" if view_message else "a leaf Variable"
         raise RuntimeError(f"{what} that requires grad is being used in an in-place "
@@ -137,18 +139,30 @@ def _offset_in_element(view, base):
     return start % base.itemsize
 
 
+def keep_held_values(t):
+    """Before t's memory is written (copy-on-write): the nodes that hold it keep private
+    copies of what they saw. They are t's node, its base's (a view writes the base's
+    memory) and, for an alias made by detach() or .data, those of the tensor it shares its
+    array with; what PyTorch also saves is then refused by the version checks, and what
+    funcgrad's rule alone holds (a quotient, for the divisor's derivative) stays right."""
+    holders = [t, t._base]
+    source = t._version_counter.get(ALIAS_OF)
+    if source is not None:
+        source = source()
+        if source is not None:
+            holders += [source, source._base]
+    for holder in holders:
+        if holder is not None and holder._box is not None:
+            privatize(holder._box.node, holder._data)
+
+
 def write(t, values, index=None, written=None):
     """Overwrite t's storage (at `index`) and count the modification. Where t's array is a
     read-only view of an expand's (NumPy's broadcast views are; PyTorch writes them), the
     memory it views is written, the elements `written` marks (all if None) last."""
-    box = t._box
-    if box is not None:
-        privatize(box.node, t._data)  # the node that made t keeps the values it saw
+    keep_held_values(t)
     try:
         if not t._data.flags.writeable:
-            base = t._base
-            if base is not None and base._box is not None:
-                privatize(base._box.node, base._data)  # the memory written is the base's
             _write_through_owner(t._data, values, index, written)
         elif index is None:
             np.copyto(t._data, values, casting="unsafe")
@@ -159,6 +173,7 @@ def write(t, values, index=None, written=None):
             raise RuntimeError(_SHARED_ELEMENTS) from None
         raise RuntimeError(str(error)) from None
     t._version_counter[VERSION] += 1
+    after_update(t)
 
 
 def _write_through_owner(data, values, index, written):
@@ -216,10 +231,10 @@ def _computed_in_place(ufunc, t, args, kwargs):
     else:
         refuse_overlap(t, ())
     refuse_inference_update(t)
-    if t._box is not None:
-        privatize(t._box.node, data)  # as write() does
+    keep_held_values(t)
     quiet().run(ufunc, data, other, out=data)
     t._version_counter[VERSION] += 1
+    after_update(t)
     return True
 
 
@@ -322,7 +337,8 @@ def _rebase_views(base):
         return
     flat = fnp.reshape(engine(base), (-1,))
     for view in views:
-        set_history(view, _read_from_base(view, base, flat)._box.node)
+        if type(view._box) is not InvalidatedBox:  # (a piece: no history to rebuild)
+            set_history(view, _read_from_base(view, base, flat)._box.node)
 
 
 def placed_at(values, positions, shape):
@@ -526,6 +542,7 @@ def reshaped(op, label):
             result._box.node.label = label if type(label) is str else label(*args, **kwargs)
             set_history(t, result._box.node)
         t._version_counter[VERSION] += 1
+        after_update(t)
         return t
     update.__name__ = op.__name__ + "_"
     return update

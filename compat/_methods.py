@@ -12,6 +12,7 @@ from ._printing import format_tensor
 from ._record import with_number
 from ._runtime import warn_once
 from ._tensor import Tensor
+from ._view_pieces import InvalidatedBox
 
 # Methods that are the operation of the same name.
 _SAME_NAME = (
@@ -208,9 +209,13 @@ def _deprecated_on_scalars(self, subject, advice, stacklevel=3):
 
 
 def _repr(self):
-    grad_fn = self.grad_fn
+    if type(self._box) is InvalidatedBox:  # (its history is an error; PyTorch prints this)
+        grad_fn_name = "Invalid"
+    else:
+        grad_fn = self.grad_fn
+        grad_fn_name = None if grad_fn is None else type(grad_fn).__name__
     return format_tensor(self._data, self.dtype.name, requires_grad=self._box is not None,
-                         grad_fn_name=None if grad_fn is None else type(grad_fn).__name__,
+                         grad_fn_name=grad_fn_name,
                          default_dtype=_dtypes.get_default_dtype().name)
 
 

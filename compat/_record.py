@@ -26,6 +26,7 @@ from ._grad_mode import STATE, refuse_saving_inference
 from ._quiet import quiet
 from ._tape import TAPE, VERSION, TapeNode, _creation_numbers
 from ._tensor import Tensor, make
+from ._view_pieces import note_pieces
 
 _float = _dtypes.FLOAT
 _new = object.__new__
@@ -46,7 +47,7 @@ def operand(x, dtype):
         box = x._box
         value = box if box is not None and STATE.enabled else x._data
         if x._data.dtype != dtype.numpy:
-            value = fnp.astype(value, dtype.numpy)
+            value = _promoted(value, dtype)
         return value
     if type(x) in _PYTHON_NUMBERS:
         return x
@@ -56,8 +57,22 @@ def operand(x, dtype):
         return x
     if isinstance(x, Tensor):  # a subclass (nn.Parameter): off the fast path above
         value = engine(x)
-        return value if x._data.dtype == dtype.numpy else fnp.astype(value, dtype.numpy)
+        return value if x._data.dtype == dtype.numpy else _promoted(value, dtype)
     raise TypeError(f"compat: expected a Tensor or a number, got {type(x).__name__}")
+
+
+# The label of the cast of an operand to an operation's dtype (`_promoted`): PyTorch's
+# kernels promote as they compute and save the input itself, so a node holding the cast
+# saves the input (`_holds_cast`). Casts an operation makes itself (float_power's, as
+# PyTorch's .to(double)) save the copy, which no later update of the input touches.
+PROMOTION = "(promotion)"
+
+
+def _promoted(value, dtype):
+    cast = fnp.astype(value, dtype.numpy)
+    if type(cast) is ReverseBox:
+        cast.node.label = PROMOTION
+    return cast
 
 
 def elementwise(fn, a, b):
@@ -161,8 +176,10 @@ def _recorded_nodes(node, input_nodes):
 
 def _note_saved(new_nodes, inputs, out, saves_result, saves_inputs):
     """Record on the result's node the version of every input tensor whose storage the new
-    nodes' VJPs hold, and of those PyTorch saves (`saves_inputs`: every input if True,
-    else a tuple of some), checked before backward uses them.
+    nodes' VJPs hold, or whose cast to another dtype they hold (PyTorch saves the input
+    itself: `x * w` of a complex x and a real w saves w), and of those PyTorch saves
+    (`saves_inputs`: every input if True, else a tuple of some), checked before backward
+    uses them.
     Inputs they do not hold are checked only when create_graph replays the nodes on their
     inputs, and only if a node's rule does not declare what it saves: a declared rule's
     replay reads no value but those it holds."""
@@ -176,7 +193,7 @@ def _note_saved(new_nodes, inputs, out, saves_result, saves_inputs):
         for x in inputs:
             if isinstance(x, Tensor):
                 if (saves_inputs is True or any(x is saved for saved in saves_inputs or ())
-                        or _holds(captured, x._data)):
+                        or _holds(captured, x._data) or _holds_cast(new_nodes, x)):
                     entries += _saved_entry(x, False)
                     continue
                 if replay_reads_inputs is None:
@@ -187,6 +204,22 @@ def _note_saved(new_nodes, inputs, out, saves_result, saves_inputs):
         entries += _saved_entry(out, False, output=True)
     if entries:
         new_nodes[0].saved = entries
+
+
+def _holds_cast(new_nodes, x):
+    """Whether a new node holds tensor `x` promoted to another dtype (an argument of the
+    node whose parent is `_promoted`'s cast of x)."""
+    box = x._box
+    if box is None:
+        return False
+    for node in new_nodes:
+        if node.recipe is not None:
+            for value, parent in zip(node.recipe, node.parents):
+                if (parent is not None and parent.label is PROMOTION
+                        and parent.parents[0] is box.node
+                        and any(value is held for held in node.held)):
+                    return True
+    return False
 
 
 def _declares_saves(node):
@@ -489,6 +522,8 @@ def pieces(primitive, label, input, params, view=True):
     whole = _node(primitive, label, values, data, box.node, params)
     if instruments.on_result is not None:  # debugging (as Primitive.__call__ calls it)
         instruments.on_result(TAPE, primitive, ReverseBox(values, TAPE, whole))
+    if view:
+        note_pieces(input)
     return tuple([_view(input, value, _node(tuple_get, label, value, values, whole,
                                              {"index": index}), view)
                   for index, value in enumerate(values)])

@@ -41,6 +41,10 @@ VERSION = "version"
 # A counter's mark for storage made in inference_mode: the tensors sharing the counter (views,
 # detach(), .data) are inference tensors, as PyTorch's, which keep no version.
 INFERENCE = "inference"
+# A counter's weak reference to the tensor that detach() or .data made an alias of (they
+# share its array): a write through the alias must leave the values that tensor's node
+# holds as they were (`_inplace.keep_held_values`).
+ALIAS_OF = "alias of"
 # The values of one check in `TapeNode.saved`.
 CHECK_FIELDS = 7
 

@@ -25,11 +25,13 @@ import weakref
 
 import numpy as np
 
+from funcgrad.core import ReverseBox
+
 from . import _device, _dtypes, _layout, _memory_formats
 from ._dim_args import no_dimensions
 from ._grad_mode import (OPEN_INFERENCE_BLOCKS, STATE, is_inference,
                          is_inference_mode_enabled, note_if_inference)
-from ._tape import INFERENCE, TAPE, VERSION, leaf_node
+from ._tape import ALIAS_OF, INFERENCE, TAPE, VERSION, leaf_node, privatize
 
 _new = object.__new__
 
@@ -341,7 +343,9 @@ class Tensor:
         """The gradient accumulated by backward(): set on leaves (and on tensors that called
         retain_grad()); None until then."""
         box = self._box
-        if box is not None and box.node.parents and not self._retains_grad:  # not a leaf
+        # (not a leaf: a piece of a modified storage has no readable node, and is none)
+        if box is not None and not self._retains_grad and (
+                type(box) is not ReverseBox or box.node.parents):
             warnings.warn(
                 "The .grad attribute of a tensor that is not a leaf is being accessed; it is "
                 "not populated by backward(). Call .retain_grad() on it first if you want its "
@@ -383,6 +387,8 @@ class Tensor:
 
     def detach(self):
         """The same storage, without history (shares the version counter)."""
+        if self._box is not None:
+            self._version_counter[ALIAS_OF] = weakref.ref(self)
         return make(self._data, None, self._version_counter)
 
     def detach_(self):
@@ -393,6 +399,8 @@ class Tensor:
                 "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
                 "called on these gradients. To fix this error, please refer to the "
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+        if self._box is not None:  # (later writes reach no node: it keeps what it holds)
+            privatize(self._box.node, self._data)
         self._box = None
         if self._base is None:  # (a node that saved it refuses backward: _tape._Visit)
             self._version_counter[id(self)] = None
@@ -401,9 +409,11 @@ class Tensor:
     @property
     def data(self):
         """The same storage, without history; changes made through it are not tracked."""
-        counter = None
+        counter = {VERSION: 0}
         if is_inference(self):  # (an inference tensor, with a counter of its own)
-            counter = {VERSION: 0, INFERENCE: True}
+            counter[INFERENCE] = True
+        if self._box is not None:
+            counter[ALIAS_OF] = weakref.ref(self)
         return make(self._data, None, counter)
 
     @data.setter
@@ -467,7 +477,7 @@ class Tensor:
     def __iter__(self):
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        return iter(self.unbind(0))  # (PyTorch's rows: UnbindBackward0's pieces)
 
     def __contains__(self, element):
         return bool((self == element).any())

@@ -732,9 +732,10 @@ def _float(name, compute, label=None, inplace=True, **options):
 def _float_power(x, exponent):
     """x ** exponent in double precision: float64, or complex128 for a complex operand."""
     wide = np.complex128 if fnp.result_type(x, exponent).kind == "c" else np.float64
-    if not isinstance(exponent, numbers.Number):
+    if not isinstance(exponent, numbers.Number) and dtype_of(exponent) != wide:
         exponent = fnp.astype(exponent, wide)
-    return fnp.power(fnp.astype(x, wide), exponent)
+    # (PyTorch's .to(double) of a double is the tensor itself, which pow then saves)
+    return fnp.power(x if dtype_of(x) == wide else fnp.astype(x, wide), exponent)
 
 
 def _bessel_j0(x):
