@@ -12,7 +12,7 @@ a backward pass through it after the modification raises PyTorch's error.
 import numpy as np
 
 import funcgrad.numpy as fnp
-from funcgrad.core import ZERO, ArgVJP, Primitive, defvjp
+from funcgrad.core import ZERO, ArgVJP, Primitive, ReverseBox, defvjp
 from funcgrad.numpy._base import unbroadcast
 
 from . import _dtypes, _record
@@ -151,8 +151,8 @@ def keep_held_values(t):
         source = source()
         if source is not None:
             holders += [source, source._base]
-    for holder in holders:
-        if holder is not None and holder._box is not None:
+    for holder in holders:  # (an invalidated piece's node is out of reach, and holds nothing)
+        if holder is not None and type(holder._box) is ReverseBox:
             privatize(holder._box.node, holder._data)
 
 

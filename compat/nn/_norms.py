@@ -123,8 +123,9 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     axes = tuple(range(input.dim() - size, input.dim()))
     out = quiet().run(_layer_normalised, float_operand(input), axes,
                       *_affine_operands(weight, bias, normalized_shape), eps)
+    # PyTorch's node saves the input, weight and bias (compat's rule holds no bias).
     return wrap(out, "NativeLayerNormBackward0",
-                tuple(t for t in (input, weight, bias) if t is not None))
+                tuple(t for t in (input, weight, bias) if t is not None), saves_inputs=True)
 
 
 def _layer_normalised(x, axes, weight, bias, eps):

@@ -14,7 +14,9 @@ F = compat.nn.functional
 CASES = [
     ("F.conv2d(x, w, b)", "xwb"), ("F.conv2d(x, w, b, stride=2, padding=1)", "xw"),
     ("F.conv_transpose2d(x, w.transpose(0, 1), None)", "xw"),
-    ("F.layer_norm(v, (5,), W[0], W[1])", "vW"), ("F.group_norm(x, 3, g, g)", "xg"),
+    ("F.layer_norm(v, (5,), W[0], W[1])", "vW"),
+    # (found by the random programs: PyTorch saves a bias without a weight too)
+    ("F.layer_norm(v, (5,), None, W[1])", "vW"), ("F.group_norm(x, 3, g, g)", "xg"),
     ("F.batch_norm(x, None, None, g, g, True)", "xg"),
     ("F.instance_norm(x, weight=g, bias=g)", "xg"), ("F.linear(v, W, W[:, 0])", "vW"),
     ("F.embedding(compat.tensor([1, 2, 1]), e)", "e"), ("F.max_pool2d(x, 2)", "x"),

@@ -100,3 +100,22 @@ def test_an_update_through_an_alias_that_is_no_view(alias):
         (piece * piece).sum().backward()
         return x.grad
     check(case, messages=True)
+
+
+def test_updates_after_a_piece_is_invalidated():
+    """Found by the random programs (a piece detached, then two optimizer steps on its
+    base: compat's second step read the invalidated piece's history): updates that record
+    nothing still reach the storage, and the piece stays refused."""
+    def case(torch):
+        x = torch.tensor([0.5, -1.0], dtype=torch.float64, requires_grad=True)
+        piece = x.chunk(2)[0]
+        alias = piece.detach()
+        optimizer = torch.optim.SGD([x], lr=0.1)
+        for _ in range(2):
+            (x * x).sum().backward()
+            optimizer.step()
+        with torch.no_grad():
+            piece.add_(1)
+            piece.mul_(2)
+        return x, alias, repr(piece), piece.detach()
+    check(case, messages=True)

@@ -393,6 +393,29 @@ def test_requires_grad_of_a_gradient_through_a_zero_part(before, update):
     check(case, grad_fn_names=False)
 
 
+_CONSTANT_GRADIENT_HAS_HISTORY = pytest.mark.xfail(strict=True, reason=(
+    "PyTorch's backward of relu, leaky_relu and hardtanh reads their input, so under "
+    "create_graph its result has history even where the gradient it gets is a constant; "
+    "compat's rule (a select by a constant mask) gives a constant"))
+
+
+@pytest.mark.parametrize("function", [
+    pytest.param("x.relu()", marks=_CONSTANT_GRADIENT_HAS_HISTORY),
+    pytest.param("torch.nn.functional.leaky_relu(x, 0.1)", marks=_CONSTANT_GRADIENT_HAS_HISTORY),
+    pytest.param("torch.nn.functional.hardtanh(x)", marks=_CONSTANT_GRADIENT_HAS_HISTORY),
+    "x.abs()", "x * 2.0", "x.clamp(-1, 1)", "torch.where(x > 0, x, 0.5 * x)",
+    "torch.maximum(x, x * 0.5)"])
+def test_history_of_a_gradient_that_is_a_constant(function):
+    """Found by the random higher-order programs (``leaky_relu``, then ``zero_()`` of its
+    result: PyTorch's first gradient had history, compat's had none, and the second
+    autograd.grad raised)."""
+    def case(torch):
+        x = _double(torch)
+        (g,) = torch.autograd.grad(eval(function).sum(), [x], create_graph=True)
+        return g.requires_grad, g
+    check(case, grad_fn_names=False)
+
+
 @pytest.mark.parametrize("create_graph", [False, True])
 def test_input_of_roll_updated_in_place_before_a_second_order_backward(create_graph):
     """Found by the random higher-order programs (``v0.roll(1, 0)``, then ``v0.neg_()``):

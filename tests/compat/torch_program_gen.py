@@ -94,7 +94,12 @@ class _Builder(_Drawing):
     def leaf(self, shape=None):
         if shape is None:
             shape = self.draw(hnp.array_shapes(min_dims=1, max_dims=2, min_side=1, max_side=3))
-        entries = self.draw(hnp.arrays(np.float64, shape, elements=floats(-1.5, 1.5)))
+        elements = floats(-1.5, 1.5)
+        if self.second_order:
+            # PyTorch's double backward of prod divides by the input: at 1e-51 its second
+            # derivative was 0 where the function's is 0.0625 (and PyTorch's at 0 too).
+            elements = elements.map(lambda v: 0.0 if abs(v) < 1e-6 else v)
+        entries = self.draw(hnp.arrays(np.float64, shape, elements=elements))
         name = f"x{len(self.leaves)}"
         value = _Value(name, shape, leaf=True, storage=name)
         data = f"torch.tensor({entries.tolist()!r}, dtype=torch.float64"
@@ -236,16 +241,28 @@ def _binary(b):
     return b.emit(f"{x.name} {operator} {b.partner(x.shape)}", x.shape)
 
 
+# Reductions along one dim: var without correction (one entry has none to divide by), norm
+# (0 at a zero row in both), max/min's values (the first of tied entries gets the gradient
+# in both), prod (zeros: relu's, a clamp's).
+REDUCTIONS = ("sum", "mean", "amax", "prod", "logsumexp", "norm", "max", "min", "var")
+
+
 def _reduce(b):
     x = b.pick()
-    name = b.draw(st.sampled_from(["sum", "mean", "amax"]))
+    name = b.draw(st.sampled_from(REDUCTIONS))
     dim = b.draw(st.integers(-len(x.shape), len(x.shape) - 1))
     keepdim = b.draw(st.booleans())
     shape = [1 if i == dim % len(x.shape) else n for i, n in enumerate(x.shape)
              if keepdim or i != dim % len(x.shape)]
+    arguments = f"dim={dim}, keepdim={keepdim}"
+    expression = {"logsumexp": f"torch.logsumexp({x.name}, {arguments})",
+                  "max": f"{x.name}.max({arguments}).values",
+                  "min": f"torch.min({x.name}, {arguments})[0]",
+                  "var": f"{x.name}.var({arguments}, correction=0)"
+                  }.get(name, f"{x.name}.{name}({arguments})")
     if not shape:
-        return _scalar_result(b, f"{x.name}.{name}(dim={dim}, keepdim={keepdim})")
-    return b.emit(f"{x.name}.{name}(dim={dim}, keepdim={keepdim})", shape)
+        return _scalar_result(b, expression)
+    return b.emit(expression, shape)
 
 
 def _view(b):
@@ -266,15 +283,116 @@ def _view(b):
     return b.emit(f"{x.name}.view(-1)", (int(np.prod(x.shape)),), x)
 
 
+# Functions with no pole at any finite input, each of one value: smooth ones and kinked
+# ones (clamps, shrinks, abs inside log1p). Inputs exactly at a kink (0, 1.0, 0.5 are
+# drawn) compare the one-sided derivatives both libraries pick.
+MORE_UNARY = ("torch.erf({x})", "F.gelu({x})", "F.gelu({x}, approximate='tanh')",
+              "F.silu({x})", "F.softplus({x})", "F.elu({x})", "F.leaky_relu({x}, 0.1)",
+              "F.hardtanh({x})", "F.softsign({x})", "F.logsigmoid({x})", "F.hardswish({x})",
+              "F.mish({x})", "F.softshrink({x}, 0.5)", "F.celu({x})", "F.selu({x})",
+              "{x}.clamp(-0.5, 1.0)", "{x}.clamp(min=0.5)", "torch.log1p({x}.abs())",
+              "torch.exp(-{x} * {x})")
+# Zero slopes (their zero gradient reaches the nodes before them as PyTorch's zeros do), of
+# leaves only: computed values may be 0 plus rounding noise (a layer_norm of equal
+# entries), of either sign in either library, which these turn into whole units.
+STEPS = ("{x}.sign()", "{x}.floor()", "{x}.frac()")
+
+
+def _more_unary(b):
+    x = b.pick()
+    steps = x.leaf and b.draw(st.booleans())
+    expression = b.draw(st.sampled_from(STEPS if steps else MORE_UNARY)).format(x=x.name)
+    return b.emit(expression.replace("F.", f"{F}."), x.shape)
+
+
+# Functions of two values of one shape (x and y may be one value: ties in maximum and
+# minimum, whose gradient both libraries split).
+PAIRWISE = ("torch.maximum({x}, {y})", "torch.minimum({x}, {y})", "torch.lerp({x}, {y}, 0.25)",
+            "torch.addcmul({x}, {y}, {y}, value=0.5)", "{x} / (1.0 + {y} * {y})",
+            "torch.atan2({x}, {y}.abs() + 1.0)", "torch.fmax({x}, {y})",
+            "torch.hypot({x}, {y} + 2.0)", "F.mse_loss({x}, {y}, reduction='none')",
+            "F.smooth_l1_loss({x}, {y}, reduction='none', beta=0.5)")
+
+
+def _pairwise(b):
+    x = b.pick()
+    y = b.pick(lambda v: v.shape == x.shape)
+    return b.emit(b.draw(st.sampled_from(PAIRWISE)).format(x=x.name, y=y.name)
+                  .replace("F.", f"{F}."), x.shape)
+
+
+def _more_views(b):
+    """Views of one value: permutations, narrowing, pieces, strided slices, new axes."""
+    x = b.pick()
+    shape, last = x.shape, len(x.shape) - 1
+    dim = b.draw(st.integers(0, last))
+    half = (shape[dim] + 1) // 2
+    kind = b.draw(st.sampled_from(["transpose", "narrow", "chunk", "unbind", "split",
+                                   "step", "unsqueeze", "movedim", "diagonal", "unflatten"]))
+    if kind == "transpose" and len(shape) == 2:
+        return b.emit(f"{x.name}.transpose(0, 1)", shape[::-1], x)
+    if kind == "movedim" and len(shape) == 2:
+        return b.emit(f"{x.name}.movedim(0, -1)", shape[::-1], x)
+    if kind == "diagonal" and len(shape) == 2:
+        return b.emit(f"{x.name}.diagonal()", (min(shape),), x)
+    if kind == "narrow":
+        return b.emit(f"{x.name}.narrow({dim}, {shape[dim] - 1}, 1)",
+                      shape[:dim] + (1,) + shape[dim + 1:], x)
+    if kind == "chunk":
+        return b.emit(f"{x.name}.chunk(2, {dim})[0]", shape[:dim] + (half,) + shape[dim + 1:],
+                      x)
+    if kind == "unbind":
+        return b.emit(f"{x.name}.unbind({dim})[-1]", shape[:dim] + shape[dim + 1:], x) \
+            if len(shape) == 2 else b.emit(f"{x.name}.unbind(0)[0].unsqueeze(0)", (1,), x)
+    if kind == "split":
+        return b.emit(f"{x.name}.split(1, {dim})[-1]", shape[:dim] + (1,) + shape[dim + 1:], x)
+    if kind == "step":
+        return b.emit(f"{x.name}[..., ::2]", shape[:-1] + ((shape[-1] + 1) // 2,), x)
+    if kind == "unflatten":
+        return b.emit(f"{x.name}.unflatten({dim}, ({shape[dim]}, 1))",
+                      shape[:dim] + (shape[dim], 1) + shape[dim + 1:], x)
+    return b.emit(f"{x.name}.unsqueeze(-1)", shape + (1,), x)
+
+
+def _indexing(b):
+    """Gathers by repeated indices (their gradients accumulate) and masked writes."""
+    x = b.pick()
+    rows = b.draw(st.lists(st.integers(0, x.shape[0] - 1), min_size=1, max_size=3))
+    kind = b.draw(st.sampled_from(["advanced", "index_select", "masked_fill", "take",
+                                   "scatter_add"]))
+    if kind == "advanced":
+        return b.emit(f"{x.name}[{rows!r}]", (len(rows),) + x.shape[1:])
+    if kind == "index_select":
+        return b.emit(f"{x.name}.index_select(0, torch.tensor({rows!r}))",
+                      (len(rows),) + x.shape[1:])
+    if kind == "take":
+        return b.emit(f"{x.name}.take(torch.tensor({rows!r}))", (len(rows),))
+    if kind == "scatter_add" and len(x.shape) == 1:
+        y = b.pick(lambda v: v.shape == (len(rows),))
+        if y is not None:
+            return b.emit(f"{x.name}.scatter_add(0, torch.tensor({rows!r}), {y.name})",
+                          x.shape)
+    return b.emit(f"{x.name}.masked_fill({x.name} > 0.25, 0.5)", x.shape)
+
+
 def _in_place(b):
     # Mostly on values that are not leaves; a leaf now and then (an error in both).
     x = b.pick(lambda v: not v.leaf or b.draw(st.integers(0, 9)) == 0)
     if x is None:
         return
     b.updated(x)
-    kind = b.draw(st.sampled_from(["unary", "add_", "mul_", "setitem", "copy_"]))
+    kind = b.draw(st.sampled_from(["unary", "add_", "mul_", "setitem", "copy_", "other",
+                                   "masked"]))
     if kind == "unary":
         b.lines.append(f"{x.name}.{b.draw(st.sampled_from(IN_PLACE_UNARY))}()")
+    elif kind == "other":
+        partner = b.partner(x.shape, x.storage)
+        b.lines.append(f"{x.name}." + b.draw(st.sampled_from([
+            "clamp_(-0.5, 0.5)", "div_(2.0)", f"sub_({partner}, alpha=0.5)",
+            f"lerp_({x.name} * 0.0 + {partner}, 0.5)", "floor_()", "sign_()"])))
+    elif kind == "masked":
+        b.lines.append(b.draw(st.sampled_from([f"{x.name}.masked_fill_({x.name} > 0, 0.5)",
+                                               f"{x.name}[{x.name} < 0] = 0.25"])))
     elif kind == "setitem":
         b.lines.append(f"{x.name}[0] = {b.partner(x.shape[1:] or (1,), x.storage)}")
     elif kind == "copy_":
@@ -319,7 +437,8 @@ def _hook(b):
 
 
 OPERATIONS = (_unary, _unary, _binary, _binary, _reduce, _reordering, _combining, _view,
-              _in_place, _in_place, _detach, _no_grad, _hook, _functional)
+              _in_place, _in_place, _detach, _no_grad, _hook, _functional, _more_unary,
+              _pairwise, _more_views, _indexing)
 
 # Optimizers and their options: eps 1e-3 where the step divides by a root of the squared
 # gradients, so that a gradient of rounding noise (1e-17, where the other library's is 0)
@@ -627,12 +746,13 @@ def complex_programs(draw, min_steps=2, max_steps=8):
 # ---- higher-order derivatives -----------------------------------------------------------
 
 # The real operations whose derivatives are differentiable again (and views: their
-# backward rules are recorded under create_graph). No in-place updates: compat's replay of
-# a recorded rule under create_graph refuses any input updated since (roll's, which
-# PyTorch does not save), and its gradient through an overwrite (zero_, copy_) requires
-# grad where PyTorch's does not (both strict xfails in test_random_torch_programs.py).
+# backward rules are recorded under create_graph). No in-place updates: an overwrite makes
+# the gradient before it a constant, and PyTorch's gradient after a rule that reads its
+# input (relu's, leaky_relu's) then has history where compat's has none (a strict xfail in
+# test_random_torch_programs.py).
 HIGHER_ORDER_OPERATIONS = (_unary, _unary, _binary, _binary, _reduce, _reordering,
-                           _combining, _view, _detach, _functional)
+                           _combining, _view, _detach, _functional, _more_unary, _pairwise,
+                           _more_views, _indexing)
 
 
 # A scalar of the first gradients g0, g1, ...: its derivatives are second derivatives.
@@ -697,6 +817,9 @@ class _NetBuilder:
         self.modules = []
         self.forward = []
         self.shape = None
+        # The mean over the last axis of a LayerNorm's output is 0 plus rounding noise, of
+        # either sign in either library, which later layers carry past the tolerance.
+        self.layer_normed = False
 
     def module(self, constructor):
         name = f"m{len(self.modules)}"
@@ -707,6 +830,7 @@ class _NetBuilder:
         batch, *rest = self.shape
         kind = self.draw(st.sampled_from(["conv", "batch_norm", "layer_norm", "linear",
                                           "activation", "flatten"]))
+        layer_normed, self.layer_normed = self.layer_normed, kind == "layer_norm"
         if kind == "conv" and len(rest) == 2:
             channels, length = rest
             out, padding = self.draw(st.integers(1, 3)), self.draw(st.integers(0, 1))
@@ -727,8 +851,9 @@ class _NetBuilder:
         elif kind == "activation":
             self.forward.append(f"h = {self.draw(st.sampled_from(ACTIVATIONS))}(h)")
         elif len(rest) == 2:  # linear or flatten of (batch, channels, length)
-            self.forward.append("h = h.flatten(1)" if kind == "flatten" else "h = h.mean(2)")
-            self.shape = (batch, rest[0] * rest[1] if kind == "flatten" else rest[0])
+            flatten = kind == "flatten" or layer_normed
+            self.forward.append("h = h.flatten(1)" if flatten else "h = h.mean(2)")
+            self.shape = (batch, rest[0] * rest[1] if flatten else rest[0])
         else:
             self.linear(self.draw(st.integers(1, 3)))
 
