@@ -117,6 +117,14 @@ def laid_out(array, order):
     return out
 
 
+def matrices_column_major(array):
+    """`array`, or a copy of it, with each matrix (its last two dimensions) column-major:
+    LAPACK's layout, in which PyTorch's linear algebra returns its matrices."""
+    if array.ndim < 2:
+        return array
+    return laid_out(array, (*range(array.ndim - 2), array.ndim - 1, array.ndim - 2))
+
+
 def row_major(array):
     """`array`, or a row-major copy of it (NumPy's ascontiguousarray would make a 0-d
     array 1-d)."""

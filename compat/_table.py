@@ -50,12 +50,13 @@ class Row:
 
     __slots__ = ("name", "compute", "dtypes", "label", "function", "method", "inplace",
                  "view", "returns", "passes_input", "saves_inputs", "saves_result",
-                 "contiguous", "keeps_layout", "check", "indices", "no_derivative")
+                 "contiguous", "keeps_layout", "lapack_layout", "check", "indices",
+                 "no_derivative")
 
     def __init__(self, name, compute, dtypes=KEEP, label=None, *, function=True, method=None,
                  inplace=False, view=False, returns=None, passes_input=False,
                  saves_inputs=False, saves_result=False, contiguous=False, keeps_layout=False,
-                 check=None, indices=(), no_derivative=None):
+                 lapack_layout=False, check=None, indices=(), no_derivative=None):
         self.name = name
         self.compute = compute
         self.dtypes = dtypes
@@ -79,6 +80,10 @@ class Row:
         # PyTorch's result has the first input's order of dimensions in memory (sort's
         # values and indices of a transposed input), where NumPy's is row-major.
         self.keeps_layout = keeps_layout
+        # PyTorch's matrices are column-major (LAPACK's layout: .view(-1) of an inverse is
+        # an error), where NumPy's are row-major: True, or the places of the matrices among
+        # several results (svd's U and Vh, not its batches of singular values).
+        self.lapack_layout = lapack_layout
         self.check = check  # called with torch's arguments before any cast: PyTorch's errors
         # The names of compute's arguments that are index tensors or masks, which PyTorch
         # does not differentiate and lists in no next_functions.
@@ -238,16 +243,18 @@ def operation(row):
 
 def _results(row, label, out, edges, indices, computing):
     if isinstance(out, tuple):
-        items = [_result(row, label, item, edges, indices, computing) for item in out]
+        items = [_result(row, label, item, edges, indices, computing, place)
+                 for place, item in enumerate(out)]
         return row.returns(*items) if row.returns is not None else tuple(items)
     if isinstance(out, list):
         return [_result(row, label, item, edges, indices, computing) for item in out]
     return _result(row, label, out, edges, indices, computing)
 
 
-def _result(row, label, value, edges, indices, computing):
-    """`value` as the row's tensor, with the tensors `edges` as its node's inputs and the
-    index tensors `indices` as tensors it read. `computing` is the float dtype the tensors
+def _result(row, label, value, edges, indices, computing, place=0):
+    """`value` (the row's result, or its result at `place`) as the row's tensor, with the
+    tensors `edges` as its node's inputs and the index tensors `indices` as tensors it
+    read. `computing` is the float dtype the tensors
     were cast to (None if not a float): PyTorch's result has it, where funcgrad's special
     functions (as SciPy's) may return a wider one (float32 for float16, float64 for a
     float32 and a Python float)."""
@@ -268,6 +275,8 @@ def _result(row, label, value, edges, indices, computing):
     elif row.keeps_layout and edges:
         order = _layout.order_of_dimensions(edges[0]._data)
         value = _layout.relaid(value, lambda raw: _layout.laid_out(raw, order))
+    elif row.lapack_layout is True or place in (row.lapack_layout or ()):
+        value = _layout.relaid(value, _layout.matrices_column_major)
     view_of = _viewed(value, edges) if row.view else None
     saves_inputs, saves_result = row.saves_inputs, row.saves_result
     if type(saves_inputs) is not bool:

@@ -289,3 +289,45 @@ def test_cat_keeps_channels_last_where_every_input_has_it(expression):
         cl = torch.arange(48.).reshape(2, 3, 4, 2).permute(0, 3, 1, 2)
         return _described(eval(expression, {"torch": torch, "cl": cl}))
     check(case)
+
+
+# PyTorch's linear algebra returns LAPACK's layout: each matrix column-major.
+LAPACK_RESULTS = [
+    "L.linalg.inv(M)", "L.inverse(M)", "L.linalg.inv(B)", "L.linalg.cholesky(M)",
+    "L.linalg.cholesky(B)", "L.linalg.cholesky(M.to(L.complex128))", "L.linalg.solve(M, C)",
+    "L.linalg.solve(M, C[:, 0])", "L.linalg.solve(B, C[None].expand(2, 4, 3))",
+    "L.linalg.qr(M)", "L.linalg.qr(C)", "L.linalg.svd(M)", "L.linalg.svd(C)", "L.linalg.svd(B)",
+    "L.linalg.eigh(M)", "L.linalg.eigh(B)", "L.linalg.eig(M)", "L.linalg.lu_factor(M)",
+    "L.linalg.lstsq(M, C).solution", "L.cholesky_solve(C, L.linalg.cholesky(M))",
+    "L.cholesky_inverse(L.linalg.cholesky(M))",
+    "L.linalg.householder_product(C, L.ones(3, dtype=L.float64))",
+    "L.orgqr(C, L.ones(3, dtype=L.float64))", "L.ormqr(C, L.ones(3, dtype=L.float64), M)",
+    "L.linalg.pinv(M)", "L.linalg.matrix_exp(M * 0.1)", "L.linalg.lu_factor(B)",
+    "L.linalg.solve_triangular(M.triu(), C, upper=True)", "L.linalg.lstsq(B, B).solution",
+    "L.linalg.lu(M)", "L.linalg.inv(M.t())", "L.linalg.matrix_power(M, 2)", "L.linalg.qr(B)",
+    "L.linalg.eig(B)"]
+
+
+@pytest.mark.parametrize("expression", LAPACK_RESULTS)
+def test_linear_algebra_results_are_laid_out_as_pytorchs(expression):
+    """Found in passing: compat's inverse was row-major, so ``.view(-1)`` of it worked
+    where PyTorch refuses it."""
+    rng = np.random.default_rng(0)
+    m = rng.standard_normal((4, 4)) @ rng.standard_normal((4, 4)).T + 4 * np.eye(4)
+    b = rng.standard_normal((2, 4, 4))
+    b = b @ b.transpose(0, 2, 1) + 4 * np.eye(4)
+    c = rng.standard_normal((4, 3))
+
+    def case(L):
+        results = eval(expression, {"L": L, "M": L.tensor(m @ m.T), "B": L.tensor(b),
+                                    "C": L.tensor(c)})
+        results = results if isinstance(results, tuple) else (results,)
+        layouts = []
+        for t in results:
+            try:
+                flat = t.view(-1).shape
+            except RuntimeError as error:
+                flat = str(error)
+            layouts.append((tuple(t.stride()), t.is_contiguous(), flat))
+        return layouts
+    check(case)
