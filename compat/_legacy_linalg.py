@@ -219,15 +219,19 @@ def _swaps(rows, steps):
 def lu_factor(A, *, pivot=True):
     """linalg.lu_factor: (LU, pivots), refusing a singular matrix as PyTorch does."""
     packed, pivots, info = lu_with_info(A, pivot)
+    refuse_zero_pivot("torch.linalg.lu_factor", info)
+    return packed, pivots
+
+
+def refuse_zero_pivot(name, info):
+    """PyTorch's error for the first matrix whose LU factor U has a zero pivot (`info`)."""
     for index, k in enumerate(info.ravel()):
         if k:
             where = f"(Batch element {index}): " if info.ndim else ""
             raise RuntimeError(
-                f"torch.linalg.lu_factor: {where}U[{k},{k}] is zero and using it on lu_solve "
-                f"would result in a division by zero. If you still want to perform the "
-                f"factorization, consider calling linalg.lu(A, pivot) or "
-                f"linalg.lu_factor_ex(A, pivot)")
-    return packed, pivots
+                f"{name}: {where}U[{k},{k}] is zero and using it on lu_solve would result in "
+                f"a division by zero. If you still want to perform the factorization, "
+                f"consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
 
 
 def _row_order(pivots, rows):

@@ -22,8 +22,8 @@ from funcgrad.core import dtype_of, unbox_all
 from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 
 from . import (_complex_build, _dtypes, _fused, _gathering, _householder, _indexing,
-               _legacy_linalg, _order_statistics, _scaled_products, _scans, _view_scatters,
-               _windowed)
+               _legacy_linalg, _linalg_ex, _order_statistics, _scaled_products, _scans,
+               _view_scatters, _windowed)
 from ._complex_refusals import fixed, no_complex, refuse_complex, refuse_complex_derivative
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._inplace import inplace
@@ -370,8 +370,11 @@ def _movedim(x, source, destination):
     return fnp.moveaxis(x, source, destination)
 
 
-def _flip(x, dims):
-    return fnp.flip(x, axis=dim_as_axis(dims))
+def _flip(x, *dims):
+    """flip(x, dims); Tensor.flip also takes the dims one by one (``x.flip(0, 1)``)."""
+    if not dims:
+        raise TypeError('flip() missing 1 required positional arguments: "dims"')
+    return fnp.flip(x, axis=dim_as_axis(dims[0] if len(dims) == 1 else dims))
 
 
 def _rot90(x, k=1, dims=(0, 1)):
@@ -1414,7 +1417,8 @@ PRODUCTS = [
     Row("slogdet", _slogdet, FLOAT, "LinalgSlogdetBackward0",
         returns=_named("slogdet", ("sign", "logabsdet")),
         check=_linalg_input("linalg.slogdet", _low_precision("linalg.slogdet"))),
-    Row("inverse", fla.inv, FLOAT, "LinalgInvExBackward0", saves_result=True, lapack_layout=True,
+    Row("inverse", _linalg_ex.inverse("linalg.inv"), FLOAT, "LinalgInvExBackward0",
+        saves_result=True, lapack_layout=True,
         check=_linalg_input("linalg.inv", _low_precision("linalg.inv"))),
     Row("pinverse", lambda x, rcond=1e-15: fla.pinv(x, rcond), FLOAT, "LinalgPinvBackward0",
         check=_pinv_floats),
@@ -1430,10 +1434,22 @@ LINALG = [
         check=_nuclear_norm_input),
     Row("frobenius_norm", lambda input, dim, keepdim=False: _vector_norm(input, 2, dim, keepdim),
         FLOAT, "NormBackward1", method=False, check=_frobenius_norm_input),
-    Row("linalg.inv", _square(fla.inv, "linalg.inv"), FLOAT, "LinalgInvExBackward0",
-        saves_result=True, lapack_layout=True, check=_linalg_input("linalg.inv", _low_precision("linalg.inv"))),
-    Row("linalg.solve", _solve, FLOAT, "LinalgSolveExBackward0", saves_result=True,
-        lapack_layout=True, check=_linalg_input("linalg.solve", _missing_kernel("lu_cpu"))),
+    Row("linalg.inv", _square(_linalg_ex.inverse("linalg.inv"), "linalg.inv"), FLOAT,
+        "LinalgInvExBackward0", saves_result=True, lapack_layout=True,
+        check=_linalg_input("linalg.inv", _low_precision("linalg.inv"))),
+    Row("linalg.inv_ex", _square(_linalg_ex.inv_ex, "linalg.inv_ex"), FLOAT,
+        "LinalgInvExBackward0", saves_result=True, lapack_layout=(0,),
+        returns=_named("linalg_inv_ex", ("inverse", "info")),
+        check=_linalg_input("linalg.inv_ex", _low_precision("linalg.inv_ex"))),
+    Row("linalg.solve", _linalg_ex.solve(_solve), FLOAT, "LinalgSolveExBackward0",
+        saves_result=True, lapack_layout=True,
+        check=_linalg_input("linalg.solve", _missing_kernel("lu_cpu"))),
+    Row("linalg.solve_ex",
+        lambda A, B, *, left=True, check_errors=False: _linalg_ex.solve_ex(
+            A, B, left=left, check_errors=check_errors, compute=_solve),
+        FLOAT, "LinalgSolveExBackward0", saves_result=True, lapack_layout=(0,),
+        returns=_named("linalg_solve_ex", ("result", "info")),
+        check=_linalg_input("linalg.solve_ex", _missing_kernel("lu_cpu"))),
     Row("linalg.det", _square(fla.det, "linalg.det"), FLOAT, saves_result=True,
         check=_linalg_input("linalg.det", _missing_kernel("lu_cpu"))),
     Row("linalg.slogdet", _slogdet, FLOAT,
@@ -1463,6 +1479,15 @@ LINALG = [
                                    "linalg.cholesky"), FLOAT,
         "LinalgCholeskyExBackward0", saves_result=True, lapack_layout=True,
         check=_linalg_input("linalg.cholesky", _missing_kernel("cholesky_cpu"))),
+    Row("linalg.cholesky_ex", _square(
+        lambda A, *, upper=False, check_errors=False: _linalg_ex.cholesky_ex(
+            A, upper=upper, check_errors=check_errors, factor=_cholesky), "linalg.cholesky_ex"),
+        FLOAT, "LinalgCholeskyExBackward0", saves_result=True, lapack_layout=(0,),
+        returns=_named("linalg_cholesky_ex", ("L", "info")),
+        check=_linalg_input("linalg.cholesky_ex", _missing_kernel("cholesky_cpu"))),
+    Row("linalg.tensorinv", _linalg_ex.tensorinv, FLOAT, "ReshapeAliasBackward0",
+        check=_linalg_input("linalg.inv", _low_precision("linalg.inv"))),
+    Row("linalg.vander", _linalg_ex.vander, KEEP, "CatBackward0"),
     Row("linalg.lstsq", _lstsq, FLOAT, "LinalgLstsqBackward0", lapack_layout=(0,),
         returns=_named("linalg_lstsq", ("solution", "residuals", "rank",
                                         "singular_values")), check=_FLOAT_OR_DOUBLE),
@@ -1514,6 +1539,9 @@ LEGACY_LINALG = [
         returns=_named("linalg_lu", ("P", "L", "U")), check=_lu_input),
     Row("linalg.lu_factor", _legacy_linalg.lu_factor, FLOAT, "LinalgLuFactorExBackward0",
         lapack_layout=(0,), returns=_named("linalg_lu_factor", ("LU", "pivots")),
+        check=_linalg_input("linalg.lu_factor", _missing_kernel("linalg_lu_factor_ex_cpu"))),
+    Row("linalg.lu_factor_ex", _linalg_ex.lu_factor_ex, FLOAT, "LinalgLuFactorExBackward0",
+        lapack_layout=(0,), returns=_named("linalg_lu_factor_ex", ("LU", "pivots", "info")),
         check=_linalg_input("linalg.lu_factor", _missing_kernel("linalg_lu_factor_ex_cpu"))),
     Row("_lu_with_info", _legacy_linalg.lu_with_info, FLOAT, "LinalgLuFactorExBackward0",
         method=False, returns=_named("_lu_with_info", ("LU", "pivots", "info")),
