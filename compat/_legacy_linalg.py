@@ -234,7 +234,7 @@ def refuse_zero_pivot(name, info):
                 f"consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
 
 
-def _row_order(pivots, rows):
+def row_order(pivots, rows):
     """For each matrix's pivots, the order of its `rows` rows in ``P^T b``: the swaps
     applied in order."""
     swaps = np.asarray(pivots, np.int64) - 1
@@ -250,7 +250,8 @@ def _row_order(pivots, rows):
 def pivots_check(name, position):
     """A row's check that the pivots (argument `position`, or ``LU_pivots=``) are int32."""
     def check(*args, **kwargs):
-        pivots = args[position] if len(args) > position else kwargs.get("LU_pivots")
+        pivots = (args[position] if len(args) > position
+                  else kwargs.get("LU_pivots", kwargs.get("pivots")))
         if unbox_all(pivots._data).dtype != np.int32:
             raise RuntimeError(f"{name}: pivots should be a Tensor of scalar type "
                                f"torch.int32")
@@ -266,7 +267,7 @@ def lu_solve(input, LU_data, LU_pivots):
                            f"AX = B ({'x'.join(map(str, fnp.shape(LU)[-2:]))} and "
                            f"{'x'.join(map(str, fnp.shape(B)[-2:]))})")
     LU, B = _broadcast_batches(LU, B)
-    order = np.broadcast_to(_row_order(unbox_all(pivots), fnp.shape(LU)[-2]),
+    order = np.broadcast_to(row_order(unbox_all(pivots), fnp.shape(LU)[-2]),
                             fnp.shape(LU)[:-1])
     rows = fnp.take_along_axis(B, np.broadcast_to(order[..., None], fnp.shape(B)), axis=-2)
     y = fsl.solve_triangular(LU, rows, lower=True, unit_diagonal=True)
@@ -282,7 +283,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     k = min(m, n)
     empty = np.zeros((0,), dtype)
     if unpack_pivots:
-        order = _row_order(unbox_all(pivots), m)
+        order = row_order(unbox_all(pivots), m)
         # Row i of P^T is e_order[i], so P = I[order]^T.
         permutation = np.swapaxes(np.eye(m, dtype=dtype)[order], -1, -2)
     else:

@@ -1,7 +1,8 @@
 """Singular and indefinite matrices as PyTorch's linear algebra reports them: the errors of
 inv and solve, and the ``*_ex`` functions, which return LAPACK's `info` (per matrix: 0, or
 the order of the failing pivot or leading minor, counting from 1) with their result and
-raise only with ``check_errors=True``. Also linalg.tensorinv and linalg.vander.
+raise only with ``check_errors=True``. Also linalg.lu_solve, tensorinv, tensorsolve and
+vander.
 
 Where a matrix fails, PyTorch's result holds whatever LAPACK left (an inverse of infinities,
 a partial Cholesky factor); compat's is computed the same way where that is defined (the
@@ -16,6 +17,7 @@ import funcgrad.numpy.linalg as fla
 from funcgrad.core import unbox_all
 
 from . import _layout, _legacy_linalg
+from ._scipy import linalg as fsl
 from ._table import LinAlgError
 
 
@@ -175,3 +177,57 @@ def vander(x, *, N=None):
     column = fnp.expand_dims(x, -1)
     powers = fnp.cumprod(fnp.broadcast_to(column, fnp.shape(column)[:-1] + (n - 1,)), -1)
     return fnp.concatenate([fnp.ones_like(column), powers], -1)
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
+    """X with ``A X = B`` (``X A = B`` if not `left`; with A's adjoint if `adjoint`) from
+    A's LU factorisation: triangular solves with the factors (of their adjoints), and A's
+    row permutation."""
+    if fnp.ndim(B) < 2:
+        raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 "
+                           "dimensions.")
+    if not left:  # X A = B is A^H X^H = B^H
+        shape = fnp.shape(B)
+        if shape[-1] != fnp.shape(LU)[-1]:
+            raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the "
+                               f"equation XA = B ({_sizes(LU)} and {_sizes(B)})")
+        return fnp.conj(fnp.matrix_transpose(lu_solve(LU, pivots, _adjoint(B),
+                                                      adjoint=not adjoint)))
+    if not adjoint:
+        return _legacy_linalg.lu_solve(B, LU, pivots)
+    if fnp.shape(B)[-2] != fnp.shape(LU)[-1]:
+        raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the "
+                           f"equation AX = B ({_sizes(LU)} and {_sizes(B)})")
+    # A = P L U, so A^H X = B is U^H L^H P^T X = B.
+    y = fsl.solve_triangular(LU, B, trans=2, lower=False)
+    z = fsl.solve_triangular(LU, y, trans=2, lower=True, unit_diagonal=True)
+    order = _legacy_linalg.row_order(unbox_all(pivots), fnp.shape(LU)[-2])
+    back = np.argsort(order, axis=-1)
+    return fnp.take_along_axis(z, np.broadcast_to(back[..., None], fnp.shape(z)), axis=-2)
+
+
+def _adjoint(x):
+    return fnp.conj(fnp.matrix_transpose(x))
+
+
+def _sizes(x):
+    return "x".join(map(str, fnp.shape(x)[-2:]))
+
+
+def tensorsolve(A, B, dims=None):
+    """X with ``tensordot(A, X, X.ndim) = B``: A (its `dims` moved last) reshaped to a
+    square matrix, solved, and reshaped to A's trailing dimensions."""
+    if dims is not None:
+        count = fnp.ndim(A)
+        moved = [d % count for d in dims]
+        A = fnp.moveaxis(A, moved, list(range(count - len(moved), count)))
+    shape = fnp.shape(A)
+    result_shape = shape[fnp.ndim(B):]
+    columns, rows = math.prod(result_shape), math.prod(fnp.shape(B))
+    if columns != rows:
+        raise RuntimeError(f"Expected self to satisfy the requirement "
+                           f"prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), "
+                           f"but got {columns} != {rows}")
+    solution = solve(lambda A, B, left: fla.solve(A, B))(
+        fnp.reshape(A, (rows, columns)), fnp.reshape(B, (rows, 1)))
+    return fnp.reshape(solution, result_shape)

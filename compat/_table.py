@@ -151,6 +151,10 @@ def _dtype_of(rule, tensors, name, args):
     return dtype
 
 
+def _index(x):
+    return x._data
+
+
 def _converter(rule, dtype):
     if rule is DATA:
         return lambda x: x._data
@@ -215,6 +219,8 @@ def operation(row):
     """The torch function of `row`."""
     rule, name = row.dtypes, row.name
     index_places = _index_places(row)
+    index_positions = {position for position, _ in index_places}
+    index_names = {name for _, name in index_places}
 
     def op(*args, **kwargs):
         if row.check is not None:
@@ -222,8 +228,12 @@ def operation(row):
         tensors = _tensors_in(args, kwargs)
         dtype = _dtype_of(rule, tensors, name, args)
         convert = _converter(rule, dtype)
-        out = _computed(row, [_values(a, convert) for a in args],
-                        {key: _values(v, convert) for key, v in kwargs.items()})
+        # (index tensors as they are: an integer tensor cast to the operation's dtype would
+        # no longer index)
+        out = _computed(row, [_values(a, _index if i in index_positions else convert)
+                              for i, a in enumerate(args)],
+                        {key: _values(v, _index if key in index_names else convert)
+                         for key, v in kwargs.items()})
         label = row.label if type(row.label) is str else row.label.choose(*args, **kwargs)
         computing = dtype.numpy if dtype is not None and dtype.category == _FLOAT_CATEGORY \
             else None

@@ -89,3 +89,36 @@ def test_vander_and_tensorinv_arguments(call):
         x = torch.tensor([0.5, -1.0, 2.0, 3.0], dtype=torch.float64)
         return eval(call)
     check(case, messages=True)
+
+
+@pytest.mark.parametrize("name", ["positive definite", "complex", "batch of two"])
+@pytest.mark.parametrize("call", [
+    "torch.linalg.lu_solve(LU, pivots, B)", "torch.linalg.lu_solve(LU, pivots, B, adjoint=True)",
+    "torch.linalg.lu_solve(LU, pivots, B.mT, left=False)",
+    "torch.linalg.lu_solve(LU, pivots, B.mT, left=False, adjoint=True)",
+    "torch.linalg.lu_solve(LU, pivots, B[..., :2, :])", "torch.linalg.lu_solve(LU, pivots, B, left=False)",
+    "torch.linalg.lu_solve(LU, pivots, B[..., 0])", "torch.linalg.lu_solve(LU, pivots.long(), B)"])
+def test_lu_solve(call, name):
+    def case(torch):
+        values = MATRICES["positive definite"] if name == "batch of two" else MATRICES[name]
+        A = _leaf(torch, np.stack([values, 2 * values]) if name == "batch of two" else values)
+        B = torch.tensor(np.arange(12.0).reshape(3, 4) / 7, dtype=A.dtype, requires_grad=True)
+        LU, pivots = torch.linalg.lu_factor(A)
+        out = eval(call)
+        (out.abs() ** 2).sum().backward()
+        return out, A.grad, B.grad, out.grad_fn.name()
+    check(case, rtol=1e-9, atol=1e-11, messages=True)
+
+
+@pytest.mark.parametrize("call", [
+    "torch.linalg.tensorsolve(A.reshape(3, 1, 3), torch.ones(3, 1, dtype=A.dtype))",
+    "torch.linalg.tensorsolve(A, A[0], dims=(0,))", "torch.linalg.tensorsolve(A, A[:, 1])",
+    "torch.linalg.tensorsolve(A.reshape(3, 3, 1), A)", "torch.linalg.tensorsolve(A, A[:2, 0])",
+    "torch.linalg.tensorsolve(A.reshape(9), A[0])"])
+def test_tensorsolve(call):
+    def case(torch):
+        A = _leaf(torch, MATRICES["positive definite"])
+        out = eval(call)
+        (out ** 2).sum().backward()
+        return out, A.grad, out.grad_fn.name()
+    check(case, rtol=1e-9, atol=1e-11, messages=True)

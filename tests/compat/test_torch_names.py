@@ -364,6 +364,8 @@ CASES = {
     "linalg.solve_ex": ["torch.linalg.solve_ex(m, a.T).result"],
     "linalg.tensorinv": ["torch.linalg.tensorinv(m.reshape(3, 1, 3), 1)"],
     "linalg.vander": ["torch.linalg.vander(v[:3])"],
+    "linalg.tensorsolve": ["torch.linalg.tensorsolve(m, a.T[:, 0])"],
+    "linalg.lu_solve": ["torch.linalg.lu_solve(*torch.linalg.lu_factor(m), a.T)"],
     "linalg.solve": ["torch.linalg.solve(m, a.T)", "torch.linalg.solve(m, v[:3])"],
     "linalg.det": ["torch.linalg.det(m)"],
     "linalg.slogdet": ["torch.linalg.slogdet(m)"],
