@@ -416,6 +416,26 @@ def test_history_of_a_gradient_that_is_a_constant(function):
     check(case, grad_fn_names=False)
 
 
+_SECOND_DERIVATIVE_AT_ZERO = pytest.mark.xfail(strict=True, reason=(
+    "PyTorch's elu, celu and selu take their first derivative at 0 from the negative side "
+    "(alpha) and their second from the positive side (0); compat's composition takes both "
+    "from the negative side"))
+
+
+@pytest.mark.parametrize("x", [
+    pytest.param(0.0, marks=_SECOND_DERIVATIVE_AT_ZERO), -1e-300, 1e-300, -0.5, 0.5])
+@pytest.mark.parametrize("function", ["elu", "celu", "selu"])
+def test_second_derivative_of_the_exponential_units(function, x):
+    """Found by the random higher-order programs (``F.elu(x0)`` at 0)."""
+    def case(torch):
+        leaf = torch.tensor([x], dtype=torch.float64, requires_grad=True)
+        (first,) = torch.autograd.grad(getattr(torch.nn.functional, function)(leaf).sum(),
+                                       [leaf], create_graph=True)
+        (second,) = torch.autograd.grad(first.sum(), [leaf])
+        return first, second
+    check(case, grad_fn_names=False)
+
+
 @pytest.mark.parametrize("create_graph", [False, True])
 def test_input_of_roll_updated_in_place_before_a_second_order_backward(create_graph):
     """Found by the random higher-order programs (``v0.roll(1, 0)``, then ``v0.neg_()``):
