@@ -399,6 +399,7 @@ def _modified_error(counter, version, dtype, shape, creator, follows):
 # The nodes PyTorch writes in C++ by hand, which grad_fn.name() and error texts give with
 # their namespace.
 CPP_NODE_NAMES = {"AccumulateGrad": "torch::autograd::AccumulateGrad",
+                  "CopyBackwards": "torch::autograd::CopyBackwards",
                   "CopySlices": "torch::autograd::CopySlices",
                   "NotImplemented": "torch::autograd::NotImplemented"}
 # "Backward" and a "0" after it: PowBackward1 is named Pow1, MulBackward0 Mul.

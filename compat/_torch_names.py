@@ -21,12 +21,12 @@ import funcgrad.numpy.linalg as fla
 from funcgrad.core import dtype_of, unbox_all
 from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 
-from . import (_complex_build, _dtypes, _fused, _gathering, _householder, _indexing,
+from . import (_complex_build, _dtypes, _fused, _gathering, _householder, _indexing, _layout,
                _legacy_linalg, _linalg_ex, _order_statistics, _scaled_products, _scans,
                _view_scatters, _windowed)
 from ._complex_refusals import fixed, no_complex, refuse_complex, refuse_complex_derivative
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
-from ._inplace import inplace
+from ._inplace import inplace, overwrite_p
 from ._not_implemented import without_derivative
 from ._ops import refuse_integer_zero_divisor
 from ._record import result_type
@@ -755,7 +755,23 @@ def _matrix_power(A, n):
     if n < 0 and kind.kind not in "fc":
         raise RuntimeError(f"linalg.inv: Expected a floating point or complex tensor as "
                            f"input. Got {_dtypes.BY_NUMPY_DTYPE[kind].scalar_name}")
-    return fla.matrix_power(A, n)
+    if n == 0:  # PyTorch copies identities into a tensor like A (a zero gradient to A)
+        return overwrite_p(A, np.eye(fnp.shape(A)[-1], dtype=kind))
+    if n > 0:
+        return fla.matrix_power(A, n)
+    inverse = _linalg_ex.inverse("linalg.inv")(A)  # (PyTorch's error for a singular A)
+    if n == -1:  # the inverse itself, in its column-major layout, as PyTorch returns it
+        return _layout.relaid(inverse, _layout.matrices_column_major)
+    return fla.matrix_power(inverse, -n)
+
+
+# PyTorch's node for A ** n is the last operation its composition runs: a copy into an
+# identity, a clone, the inverse, or a product (of a batch: a bmm's reshaped result).
+_MATRIX_POWER_LABELS = Labels(
+    lambda A, n: {0: "CopyBackwards", 1: "CloneBackward0", -1: "LinalgInvExBackward0"}.get(
+        n, "MmBackward0" if A.dim() == 2 else "UnsafeViewBackward0"),
+    "CopyBackwards", "CloneBackward0", "LinalgInvExBackward0", "MmBackward0",
+    "UnsafeViewBackward0")
 
 
 def _logsumexp(x, dim, keepdim=False):
@@ -1407,7 +1423,7 @@ PRODUCTS = [
         saves_inputs=True, saves_result=True),
     Row("chain_matmul", lambda *matrices: fla.multi_dot(list(matrices)), PROMOTE,
         "MmBackward0", method=False),
-    Row("matrix_power", _matrix_power, KEEP, "LinalgMatrixPowerBackward0"),
+    Row("matrix_power", _matrix_power, KEEP, _MATRIX_POWER_LABELS),
     Row("det", fla.det, FLOAT, "LinalgDetBackward0", saves_result=True,
         check=_linalg_input("linalg.det", _missing_kernel("lu_cpu"))),
     Row("logdet", _logdet, FLOAT, Labels(  # PyTorch: log(sign) + logabsdet, if complex
@@ -1496,7 +1512,7 @@ LINALG = [
         returns=_named("linalg_lstsq", ("solution", "residuals", "rank",
                                         "singular_values")), check=_FLOAT_OR_DOUBLE),
     Row("linalg.pinv", _pinv, FLOAT, check=_pinv_floats),
-    Row("linalg.matrix_power", _matrix_power, KEEP),
+    Row("linalg.matrix_power", _matrix_power, KEEP, _MATRIX_POWER_LABELS),
     Row("linalg.matrix_rank", lambda A, *, atol=None, rtol=None, hermitian=False:
         np.asarray(np.linalg.matrix_rank(A, hermitian=hermitian), np.int64), DATA,
         check=_FLOAT_OR_DOUBLE),

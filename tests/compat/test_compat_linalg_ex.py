@@ -122,3 +122,16 @@ def test_tensorsolve(call):
         (out ** 2).sum().backward()
         return out, A.grad, out.grad_fn.name()
     check(case, rtol=1e-9, atol=1e-11, messages=True)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, -1, -2, -3])
+@pytest.mark.parametrize("name", ["positive definite", "batch", "singular"])
+def test_matrix_power(name, n):
+    """The node PyTorch's composition ends with (a copy into identities, a clone, the
+    inverse, a product), its layout, and a singular matrix's error."""
+    def case(torch):
+        A = _leaf(torch, MATRICES[name])
+        out = torch.linalg.matrix_power(A, n)
+        (out ** 2).sum().backward()
+        return out, A.grad, out.grad_fn.name(), tuple(out.stride())
+    check(case, rtol=1e-9, atol=1e-9, messages=True)
