@@ -12,7 +12,7 @@ from funcgrad.core import unbox_all
 from . import _dtypes
 from ._grad_mode import STATE
 from ._inplace import (alias_of, assign, check_inplace, copy_all_, fill_with_wrapped_number_,
-                       placed_at, refuse_shared_selection, write)
+                       placed_at, refuse_shared_selection, warn_if_expanded, write)
 from ._ops import expanded_shape
 from ._record import alias, engine, operand, wrap, wrap_view
 from ._tensor import Tensor
@@ -283,6 +283,12 @@ def setitem(input, index, value):
         isinstance(value, Tensor) and value._box is not None))
     check_inplace(input, recording, view_message=True)
     shared = refuse_shared_selection(input, parts, _is_basic(parts))
+    if not _is_basic(parts):  # (PyTorch's index_put_, and for one mask and a scalar its
+        # masked_fill_: each warns of an expanded input)
+        warn_if_expanded(input, "index_put_", "tensor[indices] = tensor")
+        if (len(parts) == 1 and np.asarray(parts[0]).dtype == np.bool_
+                and (not isinstance(value, Tensor) or not value._data.ndim)):
+            warn_if_expanded(input, "masked_fill_", "tensor[mask] = scalar")
     if not recording:
         new = value
         if isinstance(value, Tensor):

@@ -9,6 +9,8 @@ two ways: the node that made the tensor keeps a private copy of the values it ho
 a backward pass through it after the modification raises PyTorch's error.
 """
 
+import warnings
+
 import numpy as np
 
 import funcgrad.numpy as fnp
@@ -508,7 +510,21 @@ def copy_all_(t, src):
     return _copy_unchecked_(t, src)
 
 
-masked_fill_ = inplace(masked_fill, overlap=False, written=lambda t, mask, value: mask._data)
+_masked_fill_ = inplace(masked_fill, overlap=False, written=lambda t, mask, value: mask._data)
+
+
+def masked_fill_(t, mask, value):
+    warn_if_expanded(t, "masked_fill_", "tensor[mask] = scalar")
+    return _masked_fill_(t, mask, value)
+
+
+def warn_if_expanded(t, operation, example):
+    """PyTorch's deprecation warning for `operation` writing a tensor whose elements share
+    memory (an expand's), which it still writes."""
+    if _internally_overlaps(t._data):
+        warnings.warn(f"Use of {operation} on expanded tensors is deprecated. Please clone() "
+                      f"the tensor before performing this operation. This also applies to "
+                      f"advanced indexing e.g. {example}", UserWarning, stacklevel=3)
 sin_ = inplace(sin)
 cos_ = inplace(cos)
 square_ = inplace(square)

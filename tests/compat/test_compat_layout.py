@@ -331,3 +331,19 @@ def test_linear_algebra_results_are_laid_out_as_pytorchs(expression):
             layouts.append((tuple(t.stride()), t.is_contiguous(), flat))
         return layouts
     check(case)
+
+
+@pytest.mark.parametrize("update", [
+    "x.masked_fill_(x > 1, 0.5)", "x.masked_fill_(x > 1, L.tensor(0.5))", "x[x > 1] = 0.25",
+    "x[x > 1] = L.tensor(0.25)", "x[[0]] = 0.5", "x[[0]] = L.ones(1, 3)", "x[0] = 0.5",
+    "x[:, 0] = 1.0", "x.fill_(1.0)", "x.zero_()"])
+def test_writes_of_an_expanded_tensor_warn_as_pytorchs(update):
+    """PyTorch writes an expanded tensor by a mask or index arrays, warning that this is
+    deprecated (its message, up to where PyTorch names its own source line)."""
+    def case(L):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            x = L.tensor([1.0, 2.0, 3.0]).expand(2, 3)
+            exec(update)
+        return x, [str(w.message).split(" (Triggered internally")[0] for w in caught]
+    check(case)

@@ -33,6 +33,9 @@ def check_program(program):
         # reference cycle through .grad.
         warnings.filterwarnings("ignore", r"Using backward\(\) with create_graph=True",
                                 UserWarning)
+        # A masked write of an expanded tensor: both warn of the deprecation.
+        warnings.filterwarnings("ignore", r"Use of \w+ on expanded tensors is deprecated",
+                                UserWarning)
         # grad_fn names are not compared: after an update that records nothing (under
         # no_grad, or of a detach()ed alias), a view keeps its grad_fn in compat;
         # PyTorch's becomes an AsStridedBackward0 (guide-compat.md, In-place updates).
