@@ -90,9 +90,23 @@ def elu(input, alpha=1.0, inplace=False):
 
 
 def _elu(x, alpha):
-    # PyTorch's kernel tests x <= 0: NaN takes the identity's side, derivative 1 included.
-    negative = unbox_all(x) <= 0
-    return fnp.where(negative, fnp.multiply(alpha, fnp.expm1(fnp.where(negative, x, 0.0))), x)
+    return _exponential_unit(x, alpha)
+
+
+def _exponential_unit(x, alpha, scale=None):
+    """``alpha * expm1(x / scale)`` where x < 0 (elu: no scale, celu: alpha), x where x > 0
+    or NaN (PyTorch's kernel tests x <= 0: NaN takes the identity's side, derivative 1
+    included), and at 0 ``alpha * x / scale``: that exponential's value and first
+    derivative, with no second derivative, as PyTorch's (its first derivative at 0 comes
+    from the negative side, its second from the positive one)."""
+    raw = unbox_all(x)
+    negative = raw < 0
+    inner = fnp.where(negative, x, 0.0)
+    linear = x
+    if scale is not None:
+        inner, linear = fnp.true_divide(inner, scale), fnp.true_divide(x, scale)
+    return fnp.where(negative, fnp.multiply(alpha, fnp.expm1(inner)),
+                     fnp.where(raw == 0, fnp.multiply(alpha, linear), x))
 
 
 _elu_ = inplace(lambda input, alpha: activation(input, "elu_cpu", lambda x: _elu(x, alpha),
@@ -275,9 +289,7 @@ def celu(input, alpha=1.0, inplace=False):
 
 
 def _celu(x, alpha):
-    negative = unbox_all(x) <= 0  # (NaN takes the identity's side, as in elu)
-    scaled = fnp.true_divide(fnp.where(negative, x, 0.0), alpha)
-    return fnp.where(negative, fnp.multiply(alpha, fnp.expm1(scaled)), x)
+    return _exponential_unit(x, alpha, scale=alpha)
 
 
 _celu_ = inplace(lambda input, alpha=1.0: activation(

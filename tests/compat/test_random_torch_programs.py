@@ -419,23 +419,18 @@ def test_history_of_a_gradient_that_is_a_constant(function):
     check(case, grad_fn_names=False)
 
 
-_SECOND_DERIVATIVE_AT_ZERO = pytest.mark.xfail(strict=True, reason=(
-    "PyTorch's elu, celu and selu take their first derivative at 0 from the negative side "
-    "(alpha) and their second from the positive side (0); compat's composition takes both "
-    "from the negative side"))
-
-
-@pytest.mark.parametrize("x", [
-    pytest.param(0.0, marks=_SECOND_DERIVATIVE_AT_ZERO), -1e-300, 1e-300, -0.5, 0.5])
-@pytest.mark.parametrize("function", ["elu", "celu", "selu"])
+@pytest.mark.parametrize("x", [0.0, -0.0, -1e-300, 1e-300, -0.5, 0.5, float("nan")])
+@pytest.mark.parametrize("function", ["F.elu(x)", "F.elu(x, alpha=2.0)", "F.celu(x, alpha=2.0)",
+                                      "F.celu(x, alpha=-0.5)", "F.selu(x)"])
 def test_second_derivative_of_the_exponential_units(function, x):
-    """Found by the random higher-order programs (``F.elu(x0)`` at 0)."""
+    """Found by the random higher-order programs (``F.elu(x0)`` at 0: PyTorch takes the
+    first derivative there from the negative side, the second from the positive one)."""
     def case(torch):
         leaf = torch.tensor([x], dtype=torch.float64, requires_grad=True)
-        (first,) = torch.autograd.grad(getattr(torch.nn.functional, function)(leaf).sum(),
-                                       [leaf], create_graph=True)
+        value = eval(function, {"F": torch.nn.functional, "x": leaf})
+        (first,) = torch.autograd.grad(value.sum(), [leaf], create_graph=True)
         (second,) = torch.autograd.grad(first.sum(), [leaf])
-        return first, second
+        return value, first, second, str(value)
     check(case, grad_fn_names=False)
 
 

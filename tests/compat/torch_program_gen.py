@@ -298,17 +298,10 @@ MORE_UNARY = ("torch.erf({x})", "F.gelu({x})", "F.gelu({x}, approximate='tanh')"
 STEPS = ("{x}.sign()", "{x}.floor()", "{x}.frac()")
 
 
-# Their second derivatives at 0 differ (a strict xfail in test_random_torch_programs.py).
-_FIRST_ORDER_ONLY = ("F.elu({x})", "F.celu({x})", "F.selu({x})")
-
-
 def _more_unary(b):
     x = b.pick()
     steps = x.leaf and b.draw(st.booleans())
-    choices = STEPS if steps else MORE_UNARY
-    if b.second_order:
-        choices = tuple(c for c in choices if c not in _FIRST_ORDER_ONLY)
-    expression = b.draw(st.sampled_from(choices)).format(x=x.name)
+    expression = b.draw(st.sampled_from(STEPS if steps else MORE_UNARY)).format(x=x.name)
     return b.emit(expression.replace("F.", f"{F}."), x.shape)
 
 
