@@ -59,6 +59,15 @@ def refuse_overlap(t, arrays):
     refuse_partial_overlap(data, arrays)
 
 
+def warn_if_expanded(t, operation, example):
+    """PyTorch's deprecation warning for `operation` writing a tensor whose elements share
+    memory (an expand's), which it still writes."""
+    if _internally_overlaps(t._data):
+        warnings.warn(f"Use of {operation} on expanded tensors is deprecated. Please clone() "
+                      f"the tensor before performing this operation. This also applies to "
+                      f"advanced indexing e.g. {example}", UserWarning, stacklevel=3)
+
+
 _SHARED_ELEMENTS = ("unsupported operation: more than one element of the written-to tensor "
                     "refers to a single memory location. Please clone() the tensor before "
                     "performing the operation.")
@@ -518,13 +527,6 @@ def masked_fill_(t, mask, value):
     return _masked_fill_(t, mask, value)
 
 
-def warn_if_expanded(t, operation, example):
-    """PyTorch's deprecation warning for `operation` writing a tensor whose elements share
-    memory (an expand's), which it still writes."""
-    if _internally_overlaps(t._data):
-        warnings.warn(f"Use of {operation} on expanded tensors is deprecated. Please clone() "
-                      f"the tensor before performing this operation. This also applies to "
-                      f"advanced indexing e.g. {example}", UserWarning, stacklevel=3)
 sin_ = inplace(sin)
 cos_ = inplace(cos)
 square_ = inplace(square)

@@ -5,8 +5,8 @@ raise only with ``check_errors=True``. Also linalg.lu_solve, tensorinv, tensorso
 vander.
 
 Where a matrix fails, PyTorch's result holds whatever LAPACK left (an inverse of infinities,
-a partial Cholesky factor); compat's is computed the same way where that is defined (the
-factor, column by column as LAPACK's potf2 stops) and from the LU factors otherwise.
+a partial Cholesky factor); compat's partial factor is LAPACK's (potf2's, column by
+column), its failed inverse or solution NaN.
 """
 import math
 

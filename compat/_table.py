@@ -264,10 +264,9 @@ def _results(row, label, out, edges, indices, computing):
 def _result(row, label, value, edges, indices, computing, place=0):
     """`value` (the row's result, or its result at `place`) as the row's tensor, with the
     tensors `edges` as its node's inputs and the index tensors `indices` as tensors it
-    read. `computing` is the float dtype the tensors
-    were cast to (None if not a float): PyTorch's result has it, where funcgrad's special
-    functions (as SciPy's) may return a wider one (float32 for float16, float64 for a
-    float32 and a Python float)."""
+    read. `computing` is the float dtype the tensors were cast to (None if not a float):
+    PyTorch's result has it, where funcgrad's special functions (as SciPy's) may return a
+    wider one (float32 for float16, float64 for a float32 and a Python float)."""
     if computing is not None:
         dtype = fnp.result_type(value)
         if dtype.kind == "f" and dtype.itemsize > computing.itemsize:

@@ -361,7 +361,7 @@ def _zeros_of(value):
     """Zeros of `value`'s shape and dtype (a tuple of them for a node's several results)."""
     if type(value) is tuple:
         return tuple([_zeros_of(v) for v in value])
-    return np.zeros_like(value.value if isinstance(value, Box) else value)
+    return np.zeros_like(value)
 
 
 def _run_hooks(node, ct):

@@ -164,8 +164,8 @@ def backward_pass(tape, roots, root_cotangents, retain_graph=False, visit=None):
     stateful tape's leaves) are visited and not pulled back. With `visit`, a parent that a
     rule gives None (a symbolic zero) is still reached, as PyTorch's engine reaches it
     with zeros: visited with `ZERO_REACHED` if nothing else reaches it. `visit` returns
-    zeros of the node's value to pull back, or `ZERO_REACHED` to skip the node's rule and
-    reach its parents the same way.
+    the cotangent to pull back (zeros of the node's value, or whatever its rule takes for
+    them), or `ZERO_REACHED` to skip the node's rule and reach its parents the same way.
     """
     cotangents = {}
     for root, ct in zip(roots, root_cotangents):

@@ -96,7 +96,8 @@ def test_vander_and_tensorinv_arguments(call):
     "torch.linalg.lu_solve(LU, pivots, B)", "torch.linalg.lu_solve(LU, pivots, B, adjoint=True)",
     "torch.linalg.lu_solve(LU, pivots, B.mT, left=False)",
     "torch.linalg.lu_solve(LU, pivots, B.mT, left=False, adjoint=True)",
-    "torch.linalg.lu_solve(LU, pivots, B[..., :2, :])", "torch.linalg.lu_solve(LU, pivots, B, left=False)",
+    "torch.linalg.lu_solve(LU, pivots, B[..., :2, :])",
+    "torch.linalg.lu_solve(LU, pivots, B, left=False)",
     "torch.linalg.lu_solve(LU, pivots, B[..., 0])", "torch.linalg.lu_solve(LU, pivots.long(), B)"])
 def test_lu_solve(call, name):
     def case(torch):
