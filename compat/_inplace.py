@@ -167,6 +167,13 @@ def keep_held_values(t):
             privatize(holder._box.node, holder._data)
 
 
+def count_update(t):
+    """Count an in-place update of t's storage (its version), which ends the use of its
+    pieces (`_view_pieces`)."""
+    t._version_counter[VERSION] += 1
+    after_update(t)
+
+
 def write(t, values, index=None, written=None):
     """Overwrite t's storage (at `index`) and count the modification. Where t's array is a
     read-only view of an expand's (NumPy's broadcast views are; PyTorch writes them), the
@@ -183,8 +190,7 @@ def write(t, values, index=None, written=None):
         if not t._data.flags.writeable:
             raise RuntimeError(_SHARED_ELEMENTS) from None
         raise RuntimeError(str(error)) from None
-    t._version_counter[VERSION] += 1
-    after_update(t)
+    count_update(t)
 
 
 def _write_through_owner(data, values, index, written):
@@ -244,8 +250,7 @@ def _computed_in_place(ufunc, t, args, kwargs):
     refuse_inference_update(t)
     keep_held_values(t)
     quiet().run(ufunc, data, other, out=data)
-    t._version_counter[VERSION] += 1
-    after_update(t)
+    count_update(t)
     return True
 
 
@@ -559,8 +564,7 @@ def reshaped(op, label):
         if recording:
             result._box.node.label = label if type(label) is str else label(*args, **kwargs)
             set_history(t, result._box.node)
-        t._version_counter[VERSION] += 1
-        after_update(t)
+        count_update(t)
         return t
     update.__name__ = op.__name__ + "_"
     return update

@@ -15,11 +15,9 @@ import funcgrad.numpy as fnp
 
 from . import _layout, _view_scatters
 from ._grad_mode import STATE
-from ._inplace import check_inplace, set_history
+from ._inplace import check_inplace, count_update, set_history
 from ._record import check_tensor, engine, wrap
-from ._tape import VERSION
 from ._tensor import Tensor, make
-from ._view_pieces import after_update
 
 
 def _int_sequence(value, name, position):
@@ -135,8 +133,7 @@ def as_strided_(self, size, stride, storage_offset=None):
     if recording:
         result._box.node.label = "AsStridedBackward1"
         set_history(self, result._box.node)
-    self._version_counter[VERSION] += 1
-    after_update(self)
+    count_update(self)
     return self
 
 
