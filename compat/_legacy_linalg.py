@@ -76,16 +76,27 @@ def positive_definite(name, factor):
         if kwargs.get("upper", args[0] if args else False):  # (read from the upper triangle)
             matrices = np.conj(np.swapaxes(matrices, -1, -2))
         stack = matrices.reshape((-1,) + matrices.shape[-2:])
-        for index, matrix in enumerate(stack):
-            order = _first_failing_minor(matrix)
-            if order:
-                where = f"(Batch element {index}): " if matrices.ndim > 2 else ""
-                raise LinAlgError(
-                    f"{name}: {where}The factorization could not be completed because the "
-                    f"input is not positive-definite (the leading minor of order {order} is "
-                    f"not positive-definite).")
+        orders = np.array([_first_failing_minor(matrix) for matrix in stack], np.int32)
+        refuse_failure(name, orders.reshape(matrices.shape[:-2]), not_positive_definite)
         raise LinAlgError(f"{name}: the factorization could not be completed")
     return checked
+
+
+def refuse_failure(name, info, describe, error=LinAlgError):
+    """PyTorch's error for the first matrix whose LAPACK `info` is not 0, if any: named
+    `name`, with its place in a batch, and `describe(info)`."""
+    flat = info.reshape(-1)
+    failing = np.flatnonzero(flat)
+    if failing.size:
+        index = int(failing[0])
+        where = f"(Batch element {index}): " if info.ndim else ""
+        raise error(f"{name}: {where}{describe(int(flat[index]))}")
+
+
+def not_positive_definite(order):
+    return (f"The factorization could not be completed because the input is not "
+            f"positive-definite (the leading minor of order {order} is not "
+            f"positive-definite).")
 
 
 def _first_failing_minor(matrix):
@@ -225,13 +236,13 @@ def lu_factor(A, *, pivot=True):
 
 def refuse_zero_pivot(name, info):
     """PyTorch's error for the first matrix whose LU factor U has a zero pivot (`info`)."""
-    for index, k in enumerate(info.ravel()):
-        if k:
-            where = f"(Batch element {index}): " if info.ndim else ""
-            raise RuntimeError(
-                f"{name}: {where}U[{k},{k}] is zero and using it on lu_solve would result in "
-                f"a division by zero. If you still want to perform the factorization, "
-                f"consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+    refuse_failure(name, info, _zero_pivot, RuntimeError)
+
+
+def _zero_pivot(k):
+    return (f"U[{k},{k}] is zero and using it on lu_solve would result in a division by "
+            f"zero. If you still want to perform the factorization, consider calling "
+            f"linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
 
 
 def row_order(pivots, rows):

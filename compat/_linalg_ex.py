@@ -17,23 +17,13 @@ import funcgrad.numpy.linalg as fla
 from funcgrad.core import unbox_all
 
 from . import _layout, _legacy_linalg
+from ._legacy_linalg import not_positive_definite, refuse_failure
 from ._scipy import linalg as fsl
-from ._table import LinAlgError
 
 
 def _info_of_lu(A):
     """LAPACK getrf's info of each matrix of `A` (int32, of A's batch shape)."""
     return _legacy_linalg.lu_with_info(unbox_all(A))[2]
-
-
-def _refuse(name, info, describe):
-    """PyTorch's LinAlgError for the first matrix whose `info` is not 0, if any."""
-    flat = info.reshape(-1)
-    failing = np.flatnonzero(flat)
-    if failing.size:
-        index = int(failing[0])
-        where = f"(Batch element {index}): " if info.ndim else ""
-        raise LinAlgError(f"{name}: {where}{describe(int(flat[index]))}")
 
 
 def _singular_inverse(order):
@@ -45,12 +35,6 @@ def _singular_solve(order):
     return "The solver failed because the input matrix is singular."
 
 
-def _not_positive_definite(order):
-    return (f"The factorization could not be completed because the input is not "
-            f"positive-definite (the leading minor of order {order} is not "
-            f"positive-definite).")
-
-
 def inverse(name):
     """linalg.inv (and torch.inverse, tensorinv, named `name` in the error): the inverse,
     refusing a singular matrix in PyTorch's words."""
@@ -58,7 +42,7 @@ def inverse(name):
         try:
             return fla.inv(A)
         except np.linalg.LinAlgError:
-            _refuse(name, _info_of_lu(A), _singular_inverse)
+            refuse_failure(name, _info_of_lu(A), _singular_inverse)
             raise
     return compute
 
@@ -69,7 +53,7 @@ def solve(compute):
         try:
             return compute(A, B, left=left)
         except np.linalg.LinAlgError:
-            _refuse("torch.linalg.solve", _info_of_lu(A), _singular_solve)
+            refuse_failure("torch.linalg.solve", _info_of_lu(A), _singular_solve)
             raise
     return checked
 
@@ -91,14 +75,14 @@ def _where_singular(info, A, compute):
 def inv_ex(A, *, check_errors=False):
     info = _info_of_lu(A)
     if check_errors:
-        _refuse("linalg.inv_ex", info, _singular_inverse)
+        refuse_failure("linalg.inv_ex", info, _singular_inverse)
     return _where_singular(info, A, fla.inv), info
 
 
 def solve_ex(A, B, *, left=True, check_errors=False, compute=None):
     info = _info_of_lu(A)
     if check_errors:
-        _refuse("torch.linalg.solve_ex", info, _singular_solve)
+        refuse_failure("torch.linalg.solve_ex", info, _singular_solve)
     return _where_singular(info, A, lambda A: compute(A, B, left=left)), info
 
 
@@ -118,7 +102,7 @@ def cholesky_ex(A, *, upper=False, check_errors=False, factor=None):
         partial[index], info[index] = _potf2(matrix)
     info = info.reshape(lower.shape[:-2])
     if check_errors:
-        _refuse("linalg.cholesky_ex", info, _not_positive_definite)
+        refuse_failure("linalg.cholesky_ex", info, not_positive_definite)
     partial = partial.reshape(lower.shape)
     if upper:
         partial = np.conj(np.swapaxes(partial, -1, -2))

@@ -151,13 +151,13 @@ def _dtype_of(rule, tensors, name, args):
     return dtype
 
 
-def _index(x):
+def _array(x):
     return x._data
 
 
 def _converter(rule, dtype):
     if rule is DATA:
-        return lambda x: x._data
+        return _array
     if dtype is None:
         return engine
     return lambda x: operand(x, dtype)
@@ -230,9 +230,9 @@ def operation(row):
         convert = _converter(rule, dtype)
         # (index tensors as they are: an integer tensor cast to the operation's dtype would
         # no longer index)
-        out = _computed(row, [_values(a, _index if i in index_positions else convert)
+        out = _computed(row, [_values(a, _array if i in index_positions else convert)
                               for i, a in enumerate(args)],
-                        {key: _values(v, _index if key in index_names else convert)
+                        {key: _values(v, _array if key in index_names else convert)
                          for key, v in kwargs.items()})
         label = row.label if type(row.label) is str else row.label.choose(*args, **kwargs)
         computing = dtype.numpy if dtype is not None and dtype.category == _FLOAT_CATEGORY \
