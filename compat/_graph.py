@@ -20,6 +20,7 @@ from ._factories import tensor
 from ._grad_mode import STATE, set_grad_enabled
 from ._quiet import as_user, quiet, quietly_calling_back
 from ._tensor import Tensor, make
+from ._view_modes import is_dropped_leaf
 
 # Names of nodes recorded by funcgrad itself (VJP rules run under create_graph, casts).
 _PRIMITIVE_LABELS = {
@@ -117,6 +118,8 @@ def grad_fn_of(node):
 
 def _target(node):
     if not node.parents:
+        if is_dropped_leaf(node):  # (PyTorch's edge to nowhere)
+            return None, 0
         if node.meta is None:
             node.meta = AccumulateGrad(node)
         return node.meta, 0
@@ -489,7 +492,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     wanted = {t._box.node for t in inputs}
     with set_grad_enabled(create_graph):
         found = _pull_back(roots, cotangents, retain_graph, create_graph, wanted)
-        reached = [found.get(t._box.node, _UNREACHED) for t in inputs]
+        reached = [_UNREACHED if is_dropped_leaf(t._box.node)
+                   else found.get(t._box.node, _UNREACHED) for t in inputs]
         _accumulate_found(found, {}, wanted)  # (the retained gradients on the way)
     grads = []
     for t, ct in zip(inputs, reached):

@@ -29,15 +29,17 @@ from ._ops import (abs, add, bitwise_and, bitwise_left_shift, bitwise_not, bitwi
                    tanh, to_dtype, transpose, unsqueeze)
 from ._quiet import quiet
 from ._record import broadcast_error, edge, engine, new_nodes, operand, wrap
-from ._tape import ALIAS_OF, TAPE, VERSION, privatize, retie_saved
+from ._tape import ALIAS_OF, TAPE, VERSION, InvalidatedBox, privatize, retie_saved
 from ._tensor import Tensor, make, views_of
-from ._view_pieces import InvalidatedBox, after_update, refuse_update
+from . import _view_modes
+from ._view_pieces import after_update, refuse_update
 
 
 def check_inplace(t, recording, view_message=False):
     refuse_inference_update(t, view_message)
     if not recording:
         return
+    _view_modes.refuse_update(t)
     refuse_update(t)
     if t._box is not None and not t._box.node.parents:
         what = "a view of a leaf Variable" if view_message else "a leaf Variable"
@@ -169,9 +171,11 @@ def keep_held_values(t):
 
 def count_update(t):
     """Count an in-place update of t's storage (its version), which ends the use of its
-    pieces (`_view_pieces`)."""
+    pieces (`_view_pieces`) and, if its base requires grad, of its views made in no_grad
+    mode (`_view_modes`)."""
     t._version_counter[VERSION] += 1
     after_update(t)
+    _view_modes.after_update(t)
 
 
 def write(t, values, index=None, written=None):
@@ -348,6 +352,7 @@ def _rebase_views(base):
     """After a recorded update of `base`, each of its views reads its values back from the
     base's new history (PyTorch's AsStridedBackward0), so that a view taken before the
     update and used after it differentiates the values it now holds."""
+    _view_modes.after_update(base)  # (the base requires grad now)
     views = views_of(base)
     if not views:
         return

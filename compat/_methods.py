@@ -11,8 +11,8 @@ from ._factories import empty, empty_strided, full, legacy_new, ones, tensor, ze
 from ._printing import format_tensor
 from ._record import with_number
 from ._runtime import warn_once
+from ._tape import InvalidatedBox
 from ._tensor import Tensor
-from ._view_pieces import InvalidatedBox
 
 # Methods that are the operation of the same name.
 _SAME_NAME = (

@@ -26,6 +26,7 @@ from ._grad_mode import STATE, refuse_saving_inference
 from ._quiet import quiet
 from ._tape import TAPE, VERSION, TapeNode, _creation_numbers
 from ._tensor import Tensor, make
+from ._view_modes import note_view
 from ._view_pieces import note_pieces
 
 _float = _dtypes.FLOAT
@@ -299,10 +300,15 @@ def wrap(out, label, edges, others=(), saves_result=False, saves_inputs=False, v
         version = view_of._version_counter
         base = view_of._base if view_of._base is not None else view_of
     if not boxed:
-        return make(data, None, version, base)
+        t = make(data, None, version, base)
+        if base is not None:
+            note_view(view_of, t)
+        return t
     t = make(data, out, version, base)
     node = out.node
     node.label = label
+    if base is not None:
+        note_view(view_of, t)
     # One or two inputs, the common cases: the tuple built directly, not by a comprehension
     # or map (~0.4 us an operation).
     if len(edges) == 1:
@@ -518,7 +524,7 @@ def pieces(primitive, label, input, params, view=True):
     values = primitive.impl(data, **params)
     box = input._box
     if box is None or not STATE.enabled:
-        return tuple([_view(input, value, view=view) for value in values])
+        return tuple([_view(input, value, view=view, several=True) for value in values])
     whole = _node(primitive, label, values, data, box.node, params)
     if instruments.on_result is not None:  # debugging (as Primitive.__call__ calls it)
         instruments.on_result(TAPE, primitive, ReverseBox(values, TAPE, whole))
@@ -548,9 +554,10 @@ def _node(primitive, label, ans, value, parent, params):
                     primitive.vjp.save(ans, (value,), params, parents), label=label)
 
 
-def _view(input, value, node=None, view=True):
+def _view(input, value, node=None, view=True, several=False):
     """A tensor over `value`, a view of tensor `input`'s storage (its version counter and
-    base; neither if not `view`), whose history is `node` (None: it does not require grad)."""
+    base; neither if not `view`), whose history is `node` (None: it does not require grad);
+    `several`: one of the views a function returns."""
     box = None
     if node is not None:
         box = ReverseBox(value, TAPE, node)
@@ -559,7 +566,9 @@ def _view(input, value, node=None, view=True):
     if not view:
         return make(value, box)
     base = input._base
-    return make(value, box, input._version_counter, input if base is None else base)
+    t = make(value, box, input._version_counter, input if base is None else base)
+    note_view(input, t, several)
+    return t
 
 
 def check_tensor(x, name):

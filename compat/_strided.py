@@ -18,6 +18,7 @@ from ._grad_mode import STATE
 from ._inplace import check_inplace, count_update, set_history
 from ._record import check_tensor, engine, wrap
 from ._tensor import Tensor, make
+from ._view_modes import note_view
 
 
 def _int_sequence(value, name, position):
@@ -113,7 +114,9 @@ def _viewed(input, checked, memory=None):
     view = strided_view(memory, size, stride, offset)
     base = input if input._base is None else input._base
     if input._box is None or not STATE.enabled:
-        return make(view, None, base._version_counter, base)
+        t = make(view, None, base._version_counter, base)
+        note_view(input, t)
+        return t
     return wrap(_read_from_storage(input, memory, view), "AsStridedBackward0", (input,),
                 view_of=base)
 

@@ -155,6 +155,25 @@ class Tape(ReverseTrace):
 
 TAPE = Tape(EAGER_LEVEL)
 
+class InvalidatedBox(ReverseBox):
+    """The box of a view whose storage was modified in place where PyTorch forbids it (a
+    piece's, `_view_pieces`; one made in no_grad mode, `_view_modes`): its value is the
+    view's, its history the error `message`; `name` is the view's name in the errors
+    ("Output 0 of Split"), None for one that had no history (a leaf to retain_grad)."""
+
+    __slots__ = ("message", "name")
+
+    def __init__(self, value, message, name):
+        self.value = value
+        self._trace = TAPE
+        self.message = message
+        self.name = name
+
+    @property
+    def node(self):
+        raise RuntimeError(self.message)
+
+
 # ---- saved values --------------------------------------------------------------------------
 
 _SAVED_TYPES = (np.ndarray, np.generic, Box)

@@ -31,7 +31,7 @@ from . import _device, _dtypes, _layout, _memory_formats
 from ._dim_args import no_dimensions
 from ._grad_mode import (OPEN_INFERENCE_BLOCKS, STATE, is_inference,
                          is_inference_mode_enabled, note_if_inference)
-from ._tape import ALIAS_OF, INFERENCE, TAPE, VERSION, leaf_node, privatize
+from ._tape import ALIAS_OF, INFERENCE, TAPE, VERSION, InvalidatedBox, leaf_node, privatize
 
 _new = object.__new__
 
@@ -379,8 +379,11 @@ class Tensor:
 
     def retain_grad(self):
         """Keep this non-leaf tensor's gradient in .grad after backward()."""
-        if self._box is None:
+        box = self._box
+        if box is None:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if type(box) is InvalidatedBox and box.name is None:  # (a leaf, to PyTorch's check)
+            return
         if not self.is_leaf and not self._retains_grad:
             self._retains_grad = True
             self._box.node.sink = weakref.ref(self)

@@ -22,7 +22,7 @@ import weakref
 
 from funcgrad.core import ReverseBox, tuple_get
 
-from ._tape import TAPE
+from ._tape import InvalidatedBox
 from ._tensor import views_of
 
 MULTI_OUTPUT = "multi-output views"  # a version counter's mark
@@ -45,9 +45,9 @@ def refuse_update(t):
     if MULTI_OUTPUT in t._version_counter and t._base is not None:
         box = t._box
         if type(box) is InvalidatedBox:
-            name = box._name
+            name = box.name
         elif box is not None and _from_pieces(box.node, t._base):
-            name = _output_name(box.node)
+            name = output_name(box.node)
         else:
             return
         raise RuntimeError(f"{name} is a view and is being modified inplace. {_ADVICE}")
@@ -62,7 +62,10 @@ def after_update(t):
         for view in views_of(base) if base is not None else ():
             box = view._box
             if type(box) is ReverseBox and _from_pieces(box.node, base):
-                view._box = InvalidatedBox(view._data, _output_name(box.node))
+                name = output_name(box.node)
+                view._box = InvalidatedBox(
+                    view._data, f"{name} is a view and its base or another view of its base "
+                                f"has been modified inplace. {_ADVICE}", name)
 
 
 def _from_pieces(node, base):
@@ -79,25 +82,8 @@ def _from_pieces(node, base):
     return False
 
 
-def _output_name(node):
+def output_name(node):
     """"Output 1 of Split": the node's name as PyTorch's errors give it (a piece's names
     its place among the results and the node that made them)."""
     place = node.params["index"] if node.primitive is tuple_get else 0
     return f"Output {place} of {_SUFFIX.sub('', node.label or '')}"
-
-
-class InvalidatedBox(ReverseBox):
-    """The box of a piece whose storage was modified in place: its value is the piece's,
-    its history an error."""
-
-    __slots__ = ("_name",)
-
-    def __init__(self, value, name):
-        self.value = value
-        self._trace = TAPE
-        self._name = name
-
-    @property
-    def node(self):
-        raise RuntimeError(f"{self._name} is a view and its base or another view of its base "
-                           f"has been modified inplace. {_ADVICE}")

@@ -1,0 +1,116 @@
+"""Views PyTorch does not let follow an in-place update because of the way they were made
+(its CreationMeta other than DEFAULT): views made in no_grad mode, and pieces (chunk,
+split, unbind) of a tensor without history. Pieces of a tensor with history are
+`_view_pieces`'.
+
+A view made in no_grad mode of a tensor that requires grad has no history, yet requires
+grad as its base does: it is a leaf whose gradient goes nowhere (`leaf_node(None)`: no
+.grad, None in next_functions). A recorded in-place update of such a view raises at once
+("... is being modified inplace with grad mode enabled"); after an update of its storage
+that leaves its base requiring grad (recorded or not, through any alias), every use of its
+history raises ("... its base or another view of its base has been modified inplace"): its
+box becomes an `InvalidatedBox`. Its values stay readable. A view of such a view made in
+grad mode inherits its mode, as PyTorch's propagate_creation_meta.
+
+The storage's version counter holds under `CREATED` a (weak reference, mode) entry for each
+such view: an update of any other storage costs one dict lookup here.
+"""
+import weakref
+
+from ._grad_mode import STATE
+from ._tape import TAPE, InvalidatedBox, leaf_node
+from ._view_pieces import output_name
+
+CREATED = "views made in no_grad mode"  # a version counter's key
+NO_GRAD = "no_grad"
+SEVERAL = "several"  # pieces of a tensor without history, made in grad mode
+
+_ADVICE = {
+    NO_GRAD: ("Given that this use case is ambiguous and error-prone, it is forbidden. You "
+              "can clarify your code by moving both the view and the inplace either both "
+              "inside the no_grad block (if you don't want the inplace to be tracked) or both "
+              "outside (if you want the inplace to be tracked)."),
+    SEVERAL: ("This view is the output of a function that returns multiple views. Such "
+              "functions do not allow the output views to be modified inplace. You should "
+              "replace the inplace operation by an out-of-place one.")}
+
+
+def note_view(input, view, several=False):
+    """`view` of tensor `input` was made (`several`: as one of the pieces of a function
+    that returns several views): note its mode, if not the default."""
+    if STATE.enabled:
+        if several and view._box is None:
+            mode = SEVERAL
+        else:
+            mode = _mode_of(input)
+            if mode is None:  # the common case: a view made in grad mode of a plain tensor
+                return
+    elif STATE.inference:  # (inference-mode views: `_grad_mode`'s refusals)
+        return
+    else:
+        mode = NO_GRAD
+    if view._data.dtype.kind not in "fc":  # (views that can never require grad)
+        return
+    if view._box is None and view._base._box is not None:
+        view._box = TAPE.box(view._data, leaf_node(None))
+    counter = view._version_counter
+    entries = counter.get(CREATED)
+    if entries is None:
+        entries = counter[CREATED] = []
+    entries.append((weakref.ref(view), mode))
+    if len(entries) >= 32 and len(entries) & (len(entries) - 1) == 0:  # amortized pruning
+        entries[:] = [entry for entry in entries if entry[0]() is not None]
+
+
+def _mode_of(t):
+    entries = t._version_counter.get(CREATED)
+    for ref, mode in entries or ():
+        if ref() is t:
+            return mode
+    return None
+
+
+def refuse_update(t):
+    """PyTorch's refusal of a recorded in-place update of view `t` made in a mode."""
+    mode = _mode_of(t)
+    if mode is not None:
+        raise RuntimeError(_message(t, mode, "is being"))
+
+
+def after_update(t):
+    """Tensor `t`'s storage was modified in place: the views made in a mode whose base
+    requires grad can no longer be used for their history."""
+    entries = t._version_counter.get(CREATED)
+    for ref, mode in entries or ():
+        view = ref()
+        if (view is not None and view._base._box is not None
+                and type(view._box) is not InvalidatedBox):
+            message = _message(view, mode, "its base or another view of its base has been")
+            view._box = InvalidatedBox(view._data, message, _name(view))
+
+
+def _name(view):
+    """"Output 0 of View" for a view with history, else None."""
+    box = view._box
+    if type(box) is InvalidatedBox:
+        return box.name
+    if box is not None and box.node.parents:
+        return output_name(box.node)
+    return None
+
+
+def _message(view, mode, modified):
+    name = _name(view)
+    made = (f"{name} is a view of a view which was created in" if name
+            else "A view was created in")
+    return (f"{made} no_grad mode and {modified} modified inplace with grad mode enabled. "
+            f"{_ADVICE[mode]}")
+
+
+def is_dropped_leaf(node):
+    """Whether `node` is the history of a view made in no_grad mode: a leaf whose gradient
+    goes nowhere."""
+    return not node.parents and node.sink is None
+
+
+__all__ = ["CREATED", "note_view", "refuse_update", "after_update", "is_dropped_leaf"]
