@@ -404,6 +404,10 @@ def put(x, index, source, accumulate=False):
 
 
 def index_fill(x, dim, index, value):
+    return fnp.at(x)[_index_fill_selection(x, dim, index)].set(value)
+
+
+def _index_fill_selection(x, dim, index):
     index, dim = np.asarray(index), checked_dims(x, dim)
     if index.dtype != np.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
@@ -412,7 +416,14 @@ def index_fill(x, dim, index, value):
     _check_in_range(index, (fnp.shape(x) or (1,))[dim], dim, IndexError, negatives=True)
     grid = [slice(None)] * max(fnp.ndim(x), 1)
     grid[dim] = index
-    return fnp.at(x)[tuple(grid)].set(value)
+    return tuple(grid)
+
+
+def index_fill_written(t, dim, index, value):
+    """The elements index_fill_ writes in tensor `t` (`_inplace.inplace`'s `written`)."""
+    marks = np.zeros(t._data.shape or (1,), np.bool_)
+    marks[_index_fill_selection(t._data, dim, index._data)] = True
+    return marks.reshape(t._data.shape)
 
 
 def _check_in_range(index, size, dim, error, negatives):

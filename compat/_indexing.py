@@ -11,8 +11,9 @@ from funcgrad.core import unbox_all
 
 from . import _dtypes
 from ._grad_mode import STATE
-from ._inplace import (alias_of, assign, check_inplace, copy_all_, fill_with_wrapped_number_,
-                       placed_at, refuse_shared_selection, warn_if_expanded, write)
+from ._inplace import (SHARED_ELEMENTS, alias_of, assign, check_inplace, copy_all_,
+                       fill_with_wrapped_number_, placed_at, refuse_shared_selection,
+                       warn_if_expanded, write)
 from ._ops import expanded_shape
 from ._record import alias, engine, operand, wrap, wrap_view
 from ._tensor import Tensor
@@ -379,6 +380,17 @@ def index_put(x, indices, values, accumulate=False):
         return x
     where = fnp.at(x)[parts]
     return where.add(values) if accumulate else where.set(values)
+
+
+def index_put_written(t, indices, values, accumulate=False):
+    """The elements index_put_ writes in tensor `t` (`_inplace.inplace`'s `written`, asked
+    where elements of t share memory). Accumulating into shared memory is refused: each
+    element's sum would be written over the others' (PyTorch adds them all)."""
+    if accumulate:
+        raise RuntimeError(SHARED_ELEMENTS)
+    marks = np.zeros(t._data.shape, np.bool_)
+    marks[tuple(_index_array(part._data) for part in indices)] = True
+    return marks
 
 
 def _placed(value, parts, shape):

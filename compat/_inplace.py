@@ -57,7 +57,7 @@ def refuse_overlap(t, arrays):
     otherwise)."""
     data = t._data
     if _internally_overlaps(data):
-        raise RuntimeError(_SHARED_ELEMENTS)
+        raise RuntimeError(SHARED_ELEMENTS)
     refuse_partial_overlap(data, arrays)
 
 
@@ -70,7 +70,7 @@ def warn_if_expanded(t, operation, example):
                       f"advanced indexing e.g. {example}", UserWarning, stacklevel=3)
 
 
-_SHARED_ELEMENTS = ("unsupported operation: more than one element of the written-to tensor "
+SHARED_ELEMENTS = ("unsupported operation: more than one element of the written-to tensor "
                     "refers to a single memory location. Please clone() the tensor before "
                     "performing the operation.")
 
@@ -192,7 +192,7 @@ def write(t, values, index=None, written=None):
             t._data[index] = values
     except ValueError as error:
         if not t._data.flags.writeable:
-            raise RuntimeError(_SHARED_ELEMENTS) from None
+            raise RuntimeError(SHARED_ELEMENTS) from None
         raise RuntimeError(str(error)) from None
     count_update(t)
 
@@ -224,7 +224,7 @@ def refuse_shared_selection(t, index, basic):
         return False
     targets = positions_in(data, memory_owner(data))[index]
     if basic and np.unique(targets).size < targets.size:
-        raise RuntimeError(_SHARED_ELEMENTS)
+        raise RuntimeError(SHARED_ELEMENTS)
     return True
 
 
@@ -373,14 +373,18 @@ def placed_at(values, positions, shape):
     return fnp.reshape(fnp.getitem(fnp.reshape(values, (-1,)), source), shape)
 
 
-def inplace(op, fill=None, ufunc=None, overlap=True, written=None):
+def inplace(op, fill=None, ufunc=None, overlap=True, written=None, expanded=None):
     """The in-place form ``t.op_(...)`` of the out-of-place operation `op`. When nothing
     is recorded, `fill(t, *args)` (if given) gives the new values without computing `op`,
     and the binary `ufunc` (if given) computes into t's storage where that gives `op`'s
     result (see `_computed_in_place`). `overlap`: refuse t or an argument that overlaps
     (False for the fills PyTorch allows on an expanded tensor); `written(t, *args)` marks
-    the elements such a fill writes, where not all (their values win in shared memory)."""
+    the elements such a fill writes, where not all (their values win in shared memory);
+    `expanded`: the (operation, example) of PyTorch's deprecation warning for such a fill
+    of an expanded tensor, where it warns (and, recorded, fails the backward pass)."""
     def update(t, *args, **kwargs):
+        if expanded is not None:
+            warn_if_expanded(t, *expanded)
         if kwargs and isinstance(kwargs.get("alpha"), Tensor):  # add_'s, sub_'s Number
             kwargs["alpha"] = number_argument(kwargs["alpha"], update.__name__)
         recording = STATE.enabled and (t._box is not None or any(
@@ -388,7 +392,9 @@ def inplace(op, fill=None, ufunc=None, overlap=True, written=None):
         if not recording and ufunc is not None and _computed_in_place(ufunc, t, args, kwargs):
             return t  # an SGD step's update, without the general checks (2.2 -> 1.6 us)
         check_inplace(t, recording)
-        if overlap:
+        # (PyTorch's backward of the fills it warns of fails on an expanded tensor: refused
+        # here, when recorded)
+        if overlap or (recording and expanded is not None):
             refuse_overlap(t, [a._data for a in args + tuple(kwargs.values())
                                if isinstance(a, Tensor)])
         if not recording and fill is not None:

@@ -63,6 +63,8 @@ class Row:
         self.label = label or default_label(name)
         self.function = function
         self.method = "." not in name if method is None else method
+        # Tensor.f_ exists: True, or the options of `_inplace.inplace` for it (a fill that
+        # PyTorch writes into an expanded tensor, with a warning).
         self.inplace = inplace
         self.view = view
         self.returns = returns
@@ -326,7 +328,8 @@ def install(rows):
         if row.method and not hasattr(Tensor, row.short_name):
             setattr(Tensor, row.short_name, op)
         if row.inplace and not hasattr(Tensor, row.short_name + "_"):
-            setattr(Tensor, row.short_name + "_", inplace(op))
+            options = row.inplace if isinstance(row.inplace, dict) else {}
+            setattr(Tensor, row.short_name + "_", inplace(op, **options))
     return functions
 
 

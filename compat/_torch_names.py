@@ -1313,14 +1313,17 @@ INDEXING = [
         check=_tensor_arguments("index_copy", index=2, source=3)),
     Row("index_reduce", _gathering.index_reduce, KEEP, inplace=True, indices=("index",),
         saves_inputs=True, check=_index_reduce_arguments),
-    Row("index_put", _indexing.index_put, KEEP, inplace=True, indices=("indices",),
+    Row("index_put", _indexing.index_put, KEEP, inplace=dict(
+        overlap=False, written=_indexing.index_put_written,
+        expanded=("index_put_", "tensor[indices] = tensor")), indices=("indices",),
         check=_index_put_arguments),
     Row("put", _gathering.put, KEEP, inplace=True, indices=("index",),
         check=_tensor_arguments("put", index=1, source=2)),
     Row("index_fill", _gathering.index_fill, KEEP, Labels(
         lambda x, dim, index, value: "IndexFillBackward1" if isinstance(value, Tensor)
-        else "IndexFillBackward0", "IndexFillBackward0", "IndexFillBackward1"), inplace=True,
-        indices=("index",)),
+        else "IndexFillBackward0", "IndexFillBackward0", "IndexFillBackward1"), inplace=dict(
+        overlap=False, written=_gathering.index_fill_written,
+        expanded=("index_fill_", "tensor[mask] = scalar")), indices=("index",)),
     Row("narrow", _gathering.narrow, KEEP, "SliceBackward0", view=True),
     Row("narrow_copy", _narrow_copy, KEEP, "NarrowCopyBackward0"),
     Row("unfold", _windows_along, KEEP, "UnfoldBackward0", function=False, view=True),

@@ -69,7 +69,7 @@ def torch_names_markdown():
         "",
         f"- {len(rows)} torch names come from the table, in "
         f"{sum(r.function for r in rows)} functions, {sum(r.method for r in rows)} Tensor "
-        f"methods and {sum(r.inplace for r in rows)} in-place methods;",
+        f"methods and {sum(bool(r.inplace) for r in rows)} in-place methods;",
         f"- {len(functions)} torch functions and {len(methods)} Tensor members are written "
         f"by hand (`compat/_ops.py`, `_factories.py`, `_random/`, ...), listed at the end;",
         f"- {len(missing)} torch names are left out, listed with the reason; "

@@ -5,6 +5,8 @@ running maxima, sign 0 at NaN, a running sum kept in float64 for float32), and N
 often decides otherwise; a script ported to compat must print PyTorch's values.
 """
 import numpy as np
+import warnings
+
 import pytest
 
 from compat_harness import check
@@ -194,12 +196,46 @@ def test_writing_into_an_expanded_view_is_torchs(statement, requires_grad):
     "v = base.expand(2, 1); v[[0]] = 0.5",
     "v = base.expand(2, 1); v[torch.tensor([True, False])] = 0.5"])
 def test_an_index_array_writes_an_expanded_views_memory(statement):
-    """(PyTorch deprecates it, with a warning compat does not give, and its backward raises.)"""
+    """(PyTorch deprecates it, with a warning, and its backward raises.)"""
     def case(torch):
         env = {"torch": torch, "base": torch.tensor([0.0], dtype=torch.float64)}
         exec(statement, env)
         return env["base"], env["v"]
     check(case, rtol=0, atol=0)
+
+
+_ADDED_INTO_SHARED_MEMORY = pytest.mark.xfail(strict=True, reason=(
+    "PyTorch's index_put_(accumulate=True) adds every value into an expanded tensor's shared "
+    "memory; compat refuses it"))
+_ACCUMULATED = "v.index_put_((torch.tensor([{}]), torch.tensor([{}])), ws{}, accumulate=True)"
+_EXPANDED_FILLS = [
+    "v.index_fill_(1, torch.tensor([0, 2]), 5.0)", "v.index_fill_(0, torch.tensor([1]), w)",
+    "v.index_fill_(-1, torch.tensor([1]), w * 2.0)",
+    "v.index_put_((torch.tensor([0, 1]), torch.tensor([1, 1])), ws)",
+    "v.index_put_((torch.tensor([1]),), ws[None, :1].expand(1, 3) * 1.0)",
+    _ACCUMULATED.format("0, 1", "1, 1", ""), _ACCUMULATED.format("0", "2", "[:1]")]
+
+
+@pytest.mark.parametrize("statement, requires_grad", [
+    pytest.param(statement, requires_grad, marks=[_ADDED_INTO_SHARED_MEMORY] if
+                 "accumulate" in statement and not requires_grad else [])
+    for statement in _EXPANDED_FILLS for requires_grad in (False, True)])
+def test_index_fill_and_index_put_write_an_expanded_views_memory(statement, requires_grad):
+    """As PyTorch, with its deprecation warning. Recorded, PyTorch's backward pass refuses
+    them; compat refuses the update."""
+    def case(torch):
+        leaf = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=requires_grad)
+        w = torch.tensor(3.0, dtype=torch.float64, requires_grad=requires_grad)
+        ws = torch.tensor([4.0, 7.0], dtype=torch.float64, requires_grad=requires_grad)
+        base = leaf * 1.0
+        env = {"torch": torch, "v": base.unsqueeze(0).expand(2, 3), "w": w, "ws": ws}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            exec(statement, env)
+        if requires_grad:
+            (base * torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)).sum().backward()
+        return base, env["v"], leaf.grad, w.grad, ws.grad, [str(c.message)[:60] for c in caught]
+    check(case, rtol=0, atol=0, messages=True)
 
 
 # (ord 0 counts the nonzero elements: PyTorch's result lets no gradient reach x, compat's
