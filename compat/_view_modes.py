@@ -1,7 +1,7 @@
 """Views PyTorch does not let follow an in-place update because of the way they were made
-(its CreationMeta other than DEFAULT): views made in no_grad mode, and pieces (chunk,
-split, unbind) of a tensor without history. Pieces of a tensor with history are
-`_view_pieces`'.
+(its CreationMeta other than DEFAULT): views made in no_grad mode or in inference_mode (of
+a tensor that is not an inference tensor), and pieces (chunk, split, unbind) of a tensor
+without history. Pieces of a tensor with history are `_view_pieces`'.
 
 A view made in no_grad mode of a tensor that requires grad has no history, yet requires
 grad as its base does: it is a leaf whose gradient goes nowhere (`leaf_node(None)`: no
@@ -9,8 +9,10 @@ grad as its base does: it is a leaf whose gradient goes nowhere (`leaf_node(None
 ("... is being modified inplace with grad mode enabled"); after an update of its storage
 that leaves its base requiring grad (recorded or not, through any alias), every use of its
 history raises ("... its base or another view of its base has been modified inplace"): its
-box becomes an `InvalidatedBox`. Its values stay readable. A view of such a view made in
-grad mode inherits its mode, as PyTorch's propagate_creation_meta.
+box becomes an `InvalidatedBox`. Its values stay readable. A view of such a view inherits
+its mode, unless made in another mode (inference_mode's is never replaced), as PyTorch's
+propagate_creation_meta. A view made in inference_mode behaves as one made in no_grad
+mode, with its own texts ("... modified inplace in normal mode").
 
 The storage's version counter holds under `CREATED` a (weak reference, mode) entry for each
 such view: an update of any other storage costs one dict lookup here.
@@ -18,19 +20,24 @@ such view: an update of any other storage costs one dict lookup here.
 import weakref
 
 from ._grad_mode import STATE
-from ._tape import TAPE, InvalidatedBox, leaf_node
+from ._tape import INFERENCE, TAPE, InvalidatedBox, leaf_node
 from ._view_pieces import output_name
 
 CREATED = "views made in no_grad mode"  # a version counter's key
 NO_GRAD = "no_grad"
+INFERENCE_MODE = "inference_mode"
 SEVERAL = "several"  # pieces of a tensor without history, made in grad mode
 
-_ADVICE = {
-    NO_GRAD: ("Given that this use case is ambiguous and error-prone, it is forbidden. You "
-              "can clarify your code by moving both the view and the inplace either both "
-              "inside the no_grad block (if you don't want the inplace to be tracked) or both "
-              "outside (if you want the inplace to be tracked)."),
-    SEVERAL: ("This view is the output of a function that returns multiple views. Such "
+_UNCLEAR = ("Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+            "clarify your code by moving both the view and the inplace either both inside the "
+            "{} block (if you don't want the inplace to be tracked) or both outside (if you "
+            "want the inplace to be tracked).")
+# Each mode's words: how the view was made, when the update came, and PyTorch's advice.
+_TEXTS = {
+    NO_GRAD: ("no_grad mode", "with grad mode enabled", _UNCLEAR.format("no_grad")),
+    INFERENCE_MODE: ("inference mode", "in normal mode", _UNCLEAR.format("inference_mode")),
+    SEVERAL: ("no_grad mode", "with grad mode enabled",
+              "This view is the output of a function that returns multiple views. Such "
               "functions do not allow the output views to be modified inplace. You should "
               "replace the inplace operation by an out-of-place one.")}
 
@@ -39,18 +46,18 @@ def note_view(input, view, several=False):
     """`view` of tensor `input` was made (`several`: as one of the pieces of a function
     that returns several views): note its mode, if not the default."""
     if STATE.enabled:
-        if several and view._box is None:
-            mode = SEVERAL
-        else:
-            mode = _mode_of(input)
-            if mode is None:  # the common case: a view made in grad mode of a plain tensor
-                return
-    elif STATE.inference:  # (inference-mode views: `_grad_mode`'s refusals)
-        return
+        made = SEVERAL if several and view._box is None else None
+    elif STATE.inference:
+        if INFERENCE in view._version_counter:  # (an inference tensor's: never updated
+            return                               # outside inference_mode, `_grad_mode`)
+        made = INFERENCE_MODE
     else:
-        mode = NO_GRAD
-    if view._data.dtype.kind not in "fc":  # (views that can never require grad)
-        return
+        made = NO_GRAD
+    mode = _mode_of(input)
+    if mode is None or (made is not None and mode is not INFERENCE_MODE):
+        mode = made
+    if mode is None or view._data.dtype.kind not in "fc":  # (the common case: a view made in
+        return  # grad mode of a plain tensor; and views that can never require grad)
     if view._box is None and view._base._box is not None:
         view._box = TAPE.box(view._data, leaf_node(None))
     counter = view._version_counter
@@ -103,8 +110,8 @@ def _message(view, mode, modified):
     name = _name(view)
     made = (f"{name} is a view of a view which was created in" if name
             else "A view was created in")
-    return (f"{made} no_grad mode and {modified} modified inplace with grad mode enabled. "
-            f"{_ADVICE[mode]}")
+    mode_words, when, advice = _TEXTS[mode]
+    return f"{made} {mode_words} and {modified} modified inplace {when}. {advice}"
 
 
 def is_dropped_leaf(node):

@@ -1,6 +1,6 @@
-"""Views made in no_grad mode, and pieces (chunk, split, unbind) of a tensor without
-history, after an in-place update of their storage, compared with PyTorch: which uses it
-refuses (error texts compared) and what stays allowed."""
+"""Views made in no_grad mode or inference_mode, and pieces (chunk, split, unbind) of a
+tensor without history, after an in-place update of their storage, compared with PyTorch:
+which uses it refuses (error texts compared) and what stays allowed."""
 import warnings
 
 import pytest
@@ -28,8 +28,8 @@ def _program(view, made_in, base, update, use):
     def case(torch):
         w = torch.tensor([1.5, 2.0, -0.5, 4.0], dtype=torch.float64, requires_grad=True)
         scope = {"torch": torch, "w": w, "base": eval(_BASES[base], {"torch": torch})}
-        if made_in == "no_grad":
-            with torch.no_grad():
+        if made_in in ("no_grad", "inference_mode"):
+            with getattr(torch, made_in)():
                 scope["view"] = eval(_VIEWS[view], scope)
         else:
             scope["view"] = eval(_VIEWS[view], scope)
@@ -45,8 +45,9 @@ def _program(view, made_in, base, update, use):
 @pytest.mark.parametrize("update", sorted(_UPDATES))
 @pytest.mark.parametrize("base", sorted(_BASES))
 @pytest.mark.parametrize("view", ["slice", "chunk", "view of chunk"])
-def test_a_view_made_in_no_grad_mode(view, base, update, use):
-    check(_program(view, "no_grad", base, update, use), messages=True)
+@pytest.mark.parametrize("mode", ["no_grad", "inference_mode"])
+def test_a_view_made_in_no_grad_or_inference_mode(mode, view, base, update, use):
+    check(_program(view, mode, base, update, use), messages=True)
 
 
 _STALE_HISTORY = pytest.mark.xfail(strict=True, reason=(
@@ -71,8 +72,25 @@ def test_a_view_of_a_tensor_without_history(view, update, use):
 @pytest.mark.parametrize("view", sorted(_VIEWS))
 @pytest.mark.parametrize("update", ["base with grad", "view with grad"])
 @pytest.mark.parametrize("base", sorted(_BASES))
-def test_each_view_function_in_no_grad_mode(view, base, update):
-    check(_program(view, "no_grad", base, update, "view * 2"), messages=True)
+@pytest.mark.parametrize("mode", ["no_grad", "inference_mode"])
+def test_each_view_function_in_no_grad_or_inference_mode(mode, view, base, update):
+    check(_program(view, mode, base, update, "view * 2"), messages=True)
+
+
+@pytest.mark.parametrize("outer, inner", [("inference_mode", "no_grad"),
+                                          ("no_grad", "inference_mode"),
+                                          ("inference_mode", "enable_grad")])
+def test_a_view_of_a_view_made_in_another_mode(outer, inner):
+    """The first non-default mode stays, except that inference_mode's is never replaced."""
+    def case(torch):
+        x, y, view = _no_grad_view_of_history(torch)
+        with getattr(torch, outer)():
+            first = y[:3]
+        with getattr(torch, inner)():
+            second = first[1:]
+        y.mul_(2)
+        return second.grad_fn
+    check(case, messages=True)
 
 
 def _no_grad_view_of_history(torch):
