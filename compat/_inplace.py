@@ -302,6 +302,24 @@ def assign(t, result, inputs, written=None):
     return t
 
 
+def take_history(t, box):
+    """Tensor `t`, whose storage an autograd.Function's forward modified and marked dirty,
+    takes `box`, the Function's recorded result, as its value's history, as a recorded
+    in-place update gives it one (a view's through its base: CopySlices), its version
+    counted once more (PyTorch's mark_dirty)."""
+    node = t._box.node if t._box is not None else None
+    if node is not None and not node.parents:
+        raise RuntimeError("a leaf Variable that requires grad has been used in an in-place "
+                           "operation.")
+    check_inplace(t, True)
+    if t._base is not None:
+        _assign_through_base(t, make(t._data, box))
+        return
+    count_update(t)
+    set_history(t, box.node)
+    _rebase_views(t)
+
+
 def set_history(t, node):
     """`node` is t's history from now on; a retained gradient is now that of t's new value.
     The version counter notes its name under t's id, for the errors of the nodes that saved

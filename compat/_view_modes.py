@@ -1,7 +1,8 @@
 """Views PyTorch does not let follow an in-place update because of the way they were made
 (its CreationMeta other than DEFAULT): views made in no_grad mode or in inference_mode (of
-a tensor that is not an inference tensor), and pieces (chunk, split, unbind) of a tensor
-without history. Pieces of a tensor with history are `_view_pieces`'.
+a tensor that is not an inference tensor), pieces (chunk, split, unbind) of a tensor
+without history, and the outputs of an autograd.Function that are its inputs or views of
+them (`note_function_output`). Pieces of a tensor with history are `_view_pieces`'.
 
 A view made in no_grad mode of a tensor that requires grad has no history, yet requires
 grad as its base does: it is a leaf whose gradient goes nowhere (`leaf_node(None)`: no
@@ -27,19 +28,23 @@ CREATED = "views made in no_grad mode"  # a version counter's key
 NO_GRAD = "no_grad"
 INFERENCE_MODE = "inference_mode"
 SEVERAL = "several"  # pieces of a tensor without history, made in grad mode
+IN_FUNCTION = "custom Function"  # an autograd.Function's output that views an input
 
 _UNCLEAR = ("Given that this use case is ambiguous and error-prone, it is forbidden. You can "
             "clarify your code by moving both the view and the inplace either both inside the "
             "{} block (if you don't want the inplace to be tracked) or both outside (if you "
             "want the inplace to be tracked).")
-# Each mode's words: how the view was made, when the update came, and PyTorch's advice.
-_TEXTS = {
-    NO_GRAD: ("no_grad mode", "with grad mode enabled", _UNCLEAR.format("no_grad")),
-    INFERENCE_MODE: ("inference mode", "in normal mode", _UNCLEAR.format("inference_mode")),
-    SEVERAL: ("no_grad mode", "with grad mode enabled",
-              "This view is the output of a function that returns multiple views. Such "
+_ADVICE = {
+    NO_GRAD: _UNCLEAR.format("no_grad"),
+    INFERENCE_MODE: _UNCLEAR.format("inference_mode"),
+    SEVERAL: ("This view is the output of a function that returns multiple views. Such "
               "functions do not allow the output views to be modified inplace. You should "
-              "replace the inplace operation by an out-of-place one.")}
+              "replace the inplace operation by an out-of-place one."),
+    IN_FUNCTION: ("This view was created inside a custom Function (or because an input was "
+                  "returned as-is) and the autograd logic to handle view+inplace would "
+                  "override the custom backward associated with the custom Function, leading "
+                  "to incorrect gradients. This behavior is forbidden. You can fix this by "
+                  "cloning the output of the custom Function.")}
 
 
 def note_view(input, view, several=False):
@@ -60,6 +65,16 @@ def note_view(input, view, several=False):
         return  # grad mode of a plain tensor; and views that can never require grad)
     if view._box is None and view._base._box is not None:
         view._box = TAPE.box(view._data, leaf_node(None))
+    _note(view, mode)
+
+
+def note_function_output(output, several):
+    """`output`, a view of an input of the autograd.Function whose node is its history,
+    was made (PyTorch's IN_CUSTOM_FUNCTION; MULTI_OUTPUT_NODE among `several` outputs)."""
+    _note(output, SEVERAL if several else IN_FUNCTION)
+
+
+def _note(view, mode):
     counter = view._version_counter
     entries = counter.get(CREATED)
     if entries is None:
@@ -107,11 +122,18 @@ def _name(view):
 
 
 def _message(view, mode, modified):
+    """PyTorch's text: a view without history, or made in no_grad or inference mode, is
+    named by the way it was made; any other by its node."""
     name = _name(view)
-    made = (f"{name} is a view of a view which was created in" if name
-            else "A view was created in")
-    mode_words, when, advice = _TEXTS[mode]
-    return f"{made} {mode_words} and {modified} modified inplace {when}. {advice}"
+    if mode is NO_GRAD or mode is INFERENCE_MODE or name is None:
+        made = (f"{name} is a view of a view which was created in" if name
+                else "A view was created in")
+        if mode is INFERENCE_MODE:
+            return (f"{made} inference mode and {modified} modified inplace in normal mode. "
+                    f"{_ADVICE[mode]}")
+        return (f"{made} no_grad mode and {modified} modified inplace with grad mode "
+                f"enabled. {_ADVICE[mode]}")
+    return f"{name} is a view and {modified} modified inplace. {_ADVICE[mode]}"
 
 
 def is_dropped_leaf(node):
@@ -120,4 +142,5 @@ def is_dropped_leaf(node):
     return not node.parents and node.sink is None
 
 
-__all__ = ["CREATED", "note_view", "refuse_update", "after_update", "is_dropped_leaf"]
+__all__ = ["CREATED", "note_view", "note_function_output", "refuse_update", "after_update",
+           "is_dropped_leaf"]

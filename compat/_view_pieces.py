@@ -85,5 +85,10 @@ def _from_pieces(node, base):
 def output_name(node):
     """"Output 1 of Split": the node's name as PyTorch's errors give it (a piece's names
     its place among the results and the node that made them)."""
-    place = node.params["index"] if node.primitive is tuple_get else 0
-    return f"Output {place} of {_SUFFIX.sub('', node.label or '')}"
+    place = 0
+    label = node.label
+    if node.primitive is tuple_get:
+        place = node.params["index"]
+        if label is None:  # (a custom Function's result: named by its node)
+            label = node.parents[0].label
+    return f"Output {place} of {_SUFFIX.sub('', label or '')}"

@@ -17,7 +17,9 @@ from .._graph import cotangent_of, tensor_of_cotangent
 from .._grad_mode import STATE, no_grad, refuse_saving_inference
 from .._quiet import as_user
 from .._tape import RULES_TAKING_NONE, TAPE, VERSION
+from .._inplace import count_update, take_history
 from .._tensor import Tensor, make
+from .._view_modes import note_function_output
 
 
 class FunctionCtx:
@@ -28,6 +30,7 @@ class FunctionCtx:
         self._saved = ()
         self._saved_versions = ()
         self._non_differentiable = ()
+        self._dirty = ()
         self._materialize_grads = True
         self.needs_input_grad = ()
 
@@ -62,7 +65,9 @@ class FunctionCtx:
         self._non_differentiable = outputs
 
     def mark_dirty(self, *tensors):
-        """Accepted for compatibility: inputs modified in place by forward."""
+        """These inputs were modified in place by forward (and are returned): each takes
+        the Function's node as its history, as after an in-place operation."""
+        self._dirty = tensors
 
     def set_materialize_grads(self, value):
         """With False, backward receives None (not zeros) for outputs that got no gradient."""
@@ -118,7 +123,7 @@ class Function(metaclass=_FunctionMeta):
             else:
                 outputs = cls.forward(ctx, *args)
         if not (STATE.enabled and any(ctx.needs_input_grad)):
-            return outputs
+            return _unrecorded(ctx, args, outputs)
         return _attach_node(cls, ctx, args, outputs)
 
     @staticmethod
@@ -130,6 +135,26 @@ def _overrides(cls, name):
     return getattr(cls, name) is not getattr(Function, name)
 
 
+def _unrecorded(ctx, args, outputs):
+    """forward's outputs when nothing is recorded, as PyTorch returns them: an input marked
+    dirty counts one more update and comes back itself; any other input returned as it is
+    comes back as a view of it; under no_grad, an input that requires grad comes back as a
+    new tensor sharing its storage, without its history."""
+    single = not isinstance(outputs, tuple)
+    outs = [outputs] if single else list(outputs)
+    for i, out in enumerate(outs):
+        if isinstance(out, Tensor) and any(out is a for a in args):
+            dirty = any(out is t for t in ctx._dirty)
+            if dirty:
+                count_update(out)
+            if not STATE.enabled and out._box is not None:
+                outs[i] = make(out._data, None, out._version_counter)
+            elif not dirty:
+                outs[i] = make(out._data, None, out._version_counter,
+                               out if out._base is None else out._base)
+    return outs[0] if single else tuple(outs)
+
+
 def _attach_node(cls, ctx, args, outputs):
     """Tie the outputs of forward to one new node whose backward rule runs cls.backward."""
     single = not isinstance(outputs, tuple)
@@ -138,9 +163,17 @@ def _attach_node(cls, ctx, args, outputs):
     differentiable = [i for i, out in enumerate(outs)
                       if isinstance(out, Tensor) and _dtypes.differentiable(out.dtype)
                       and id(out) not in excluded]
+    dirty = [i for i in differentiable if any(outs[i] is t for t in ctx._dirty)]
+    viewing = {}  # output -> the input it is, or is a view of (not one marked dirty)
     for i in differentiable:
-        if any(outs[i] is a for a in args) or outs[i]._box is not None:
-            outs[i] = make(outs[i]._data, None, outs[i]._version_counter)  # an alias of an input
+        if i not in dirty:
+            source = _viewed_input(outs[i], args)
+            if source is not None:
+                viewing[i] = source
+                outs[i] = make(outs[i]._data, None, source._version_counter,
+                               source if source._base is None else source._base)
+            elif outs[i]._box is not None:  # (a tensor with history, from outside forward)
+                outs[i] = make(outs[i]._data, None, outs[i]._version_counter)
     parents = tuple(a._box.node if needs else None
                     for a, needs in zip(args, ctx.needs_input_grad))
     call = _Call(cls, ctx, args, outs, differentiable, packed=not single)
@@ -151,12 +184,26 @@ def _attach_node(cls, ctx, args, outputs):
     node.label = cls._primitive.name
     node.edges = tuple(_record.edge(a) for a in args if isinstance(a, Tensor))
     node.frees = True  # backward releases ctx and the tensors it saved
-    if single and differentiable:
-        outs[0]._box = box
-    elif differentiable:
-        for k, i in enumerate(differentiable):
-            outs[i]._box = tuple_get(box, index=k)
+    boxes = ([box] if single else [tuple_get(box, index=k) for k in range(len(differentiable))]
+             ) if differentiable else []
+    for i, result in zip(differentiable, boxes):
+        if i in dirty:
+            take_history(outs[i], result)
+        else:
+            outs[i]._box = result
+            if i in viewing:
+                note_function_output(outs[i], several=len(outs) > 1)
     return outs[0] if single else tuple(outs)
+
+
+def _viewed_input(output, args):
+    """The input tensor among `args` that `output` is, or is a view of (PyTorch's view
+    outputs of a custom Function), or None."""
+    for a in args:
+        if isinstance(a, Tensor) and (output is a or (
+                output._base is not None and output._version_counter is a._version_counter)):
+            return a
+    return None
 
 
 class _Call:
