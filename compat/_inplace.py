@@ -174,8 +174,8 @@ def count_update(t):
     pieces (`_view_pieces`) and, if its base requires grad, of its views made in no_grad
     mode (`_view_modes`)."""
     t._version_counter[VERSION] += 1
+    _view_modes.after_update(t)  # (first: a view's mode is PyTorch's one CreationMeta)
     after_update(t)
-    _view_modes.after_update(t)
 
 
 def write(t, values, index=None, written=None):

@@ -17,7 +17,7 @@ from .._graph import cotangent_of, tensor_of_cotangent
 from .._grad_mode import STATE, no_grad, refuse_saving_inference
 from .._quiet import as_user
 from .._tape import RULES_TAKING_NONE, TAPE, VERSION
-from .._inplace import count_update, take_history
+from .._inplace import alias_of, count_update, take_history
 from .._tensor import Tensor, make
 from .._view_modes import note_function_output
 
@@ -174,8 +174,16 @@ def _attach_node(cls, ctx, args, outputs):
                                source if source._base is None else source._base)
             elif outs[i]._box is not None:  # (a tensor with history, from outside forward)
                 outs[i] = make(outs[i]._data, None, outs[i]._version_counter)
-    parents = tuple(a._box.node if needs else None
-                    for a, needs in zip(args, ctx.needs_input_grad))
+    parents = [a._box.node if needs else None for a, needs in zip(args, ctx.needs_input_grad)]
+    for i in dirty:
+        if outs[i]._base is not None:
+            _refuse_several_outputs(len(outs))
+            j = next(j for j, a in enumerate(args) if a is outs[i])
+            if parents[j] is not None and outs[i]._base._box is not None:
+                # As PyTorch's CopySlices: the view's gradient reaches its base's history,
+                # past the view's node (and the hooks registered on it).
+                parents[j] = alias_of(outs[i])._box.node
+    parents = tuple(parents)
     call = _Call(cls, ctx, args, outs, differentiable, packed=not single)
     values = tuple(outs[i]._data for i in differentiable)
     box = TAPE.record(cls._primitive, NO_PARAMS, parents, (call,),
@@ -194,6 +202,18 @@ def _attach_node(cls, ctx, args, outputs):
             if i in viewing:
                 note_function_output(outs[i], several=len(outs) > 1)
     return outs[0] if single else tuple(outs)
+
+
+def _refuse_several_outputs(count):
+    if count > 1:
+        raise RuntimeError(
+            "If your Function modifies inplace an input that is a view of another Tensor, your "
+            "Function cannot return more than one Tensor. This is not supported by the current "
+            "autograd engine. You should either make sure the input is not a view (using "
+            ".clone() for example) or make your Function only return one Tensor (potentially "
+            "splitting it into two Functions: one doing the inplace that returns a single "
+            "Tensor and a second one that does the other operations). You can ask on the "
+            "forum https://discuss.pytorch.org/ if you need help to do this change.")
 
 
 def _viewed_input(output, args):

@@ -128,3 +128,25 @@ def test_outputs_when_nothing_is_recorded(function, inputs):
         return (out is y, out._base is y, out.requires_grad, out.grad_fn, out, y._version,
                 out._version)
     check(case, messages=True)
+
+
+@pytest.mark.parametrize("program", [
+    "v = y.sum().reshape(1); v.register_hook(lambda g: g * 2.0); o = fn.Double.apply(v)",
+    "v = y[:2]; v.register_hook(lambda g: g * 2.0); z = v * 3.0; o = fn.Double.apply(v)",
+    "y.register_hook(lambda g: g * 2.0); o = fn.Double.apply(y)",
+    "v = y[:2]; v.retain_grad(); o = fn.Double.apply(v)",
+    "o = fn.AddInto.apply(y[:2], w[:2])"])
+def test_hooks_of_an_input_marked_dirty(program):
+    """A view marked dirty reaches its base's history past its own node and hooks (PyTorch's
+    CopySlices); a Function cannot return several tensors then."""
+    def case(torch):
+        x = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+        w = torch.tensor([0.5, 1.0, -1.0], dtype=torch.float64, requires_grad=True)
+        y = x * 1.0
+        scope = {"torch": torch, "fn": type("fn", (), _functions(torch)), "y": y, "w": w}
+        exec(program, scope)
+        total = (scope["o"] * scope["o"]).sum() + (scope["z"].sum() if "z" in scope else 0.0)
+        total.backward()
+        v = scope.get("v")
+        return x.grad, w.grad, v.grad if v is not None and v.retains_grad else None
+    check(case, messages=True)
