@@ -832,12 +832,14 @@ def _frexp(x):
 
 def _angle(x):
     """The argument of complex numbers, with PyTorch's derivative 0 at 0 (arctan2's is 0 / 0
-    there); of real ones, PyTorch's ``x < 0 ? pi : 0`` (0 at -0.0, where NumPy's arctan2
-    gives pi), NaN at NaN, with a derivative 0 everywhere (sign's times 0 carries the NaN)."""
+    there), row-major whatever x's layout (PyTorch computes it into a new tensor); of real
+    ones, PyTorch's ``x < 0 ? pi : 0`` (0 at -0.0, where NumPy's arctan2 gives pi), NaN at
+    NaN, with a derivative 0 everywhere (sign's times 0 carries the NaN)."""
     raw = unbox_all(x)
     if raw.dtype.kind == "c":
         zero = raw == 0
-        return fnp.where(zero, np.angle(raw), fnp.angle(fnp.where(zero, 1, x)))
+        return _layout.relaid(fnp.where(zero, np.angle(raw), fnp.angle(fnp.where(zero, 1, x))),
+                              _layout.row_major)
     return fnp.sign(x) * 0 + np.where(raw < 0, np.pi, 0).astype(raw.dtype)
 
 

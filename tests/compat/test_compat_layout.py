@@ -279,6 +279,20 @@ def test_sorts_scans_and_joins_lay_out_results_like_torch(layout, data):
     check(case)
 
 
+@given(layout=layouts())
+def test_elementwise_results_of_complex_tensors_are_laid_out_like_torchs(layout):
+    """Most keep the input's layout (abs, exp, ...); angle's is row-major (PyTorch computes
+    it into a new tensor). Found by the random complex programs: view_as_complex of an
+    angle of a transposed tensor."""
+    def case(torch):
+        x = (_tensor(torch, layout) * (1 + 1j)).requires_grad_()
+        results = [x.angle(), torch.angle(x), x.abs(), x.exp(), x.sgn(), x + 1.5]
+        results = [_described(r, length_one_strides=False) for r in results]
+        sum(r[0].real.sum() for r in results).backward()
+        return results + [x.grad]
+    check(case)
+
+
 @pytest.mark.parametrize("expression", [
     "torch.cat([cl, cl])", "torch.cat([cl, cl], 1)", "torch.cat([cl, cl.contiguous()])",
     "torch.cat([cl.contiguous(), cl], 3)", "torch.cat([cl.permute(0, 1, 3, 2), cl])",
