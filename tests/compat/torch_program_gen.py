@@ -423,6 +423,56 @@ def _no_grad(b):
         b.lines += ["with torch.no_grad():", f"    {x.name}.mul_(0.5)"]
 
 
+def _no_grad_view(b):
+    """A view taken under no_grad (PyTorch's NO_GRAD_MODE view: it requires grad if its
+    base does, and refuses its history once its storage is updated)."""
+    x = b.pick()
+    name = next(b.names)
+    kind = b.draw(st.sampled_from(["slice", "flat", "chunk"]))
+    if kind == "slice":
+        expression, shape = f"{x.name}[:1]", (1,) + x.shape[1:]
+    elif kind == "chunk":
+        expression, shape = f"{x.name}.chunk(2)[0]", ((x.shape[0] + 1) // 2,) + x.shape[1:]
+    else:
+        expression, shape = f"{x.name}.view(-1)", (int(np.prod(x.shape)),)
+    b.lines += ["with torch.no_grad():", f"    {name} = {expression}"]
+    b.values.append(_Value(name, shape, storage=x.storage))
+    b.hookless.add(name)
+
+
+# autograd.Functions: one that saves its input, one that returns it as it is, one that
+# returns a view of it, one that updates it in place and marks it dirty.
+# Each: the lines of forward(ctx, x), then those of backward(ctx, g).
+FUNCTIONS = {
+    "Square": (("ctx.save_for_backward(x)", "return x * x"),
+               ("(x,) = ctx.saved_tensors", "return 2.0 * g * x")),
+    "Same": (("return x",), ("return g * 2.0",)),
+    "Flat": (("ctx.shape = x.shape", "return x.view(-1)"), ("return g.reshape(ctx.shape)",)),
+    "Halve": (("x.mul_(0.5)", "ctx.mark_dirty(x)", "return x"), ("return g * 0.5",))}
+
+
+def _custom_function(b):
+    x = b.pick(lambda v: not v.leaf or b.draw(st.integers(0, 4)) == 0)
+    if x is None:
+        return
+    kind = b.draw(st.sampled_from(sorted(FUNCTIONS)))
+    forward, backward = FUNCTIONS[kind]
+    name = next(b.names)
+    b.lines += [f"class {kind}{name}(torch.autograd.Function):",
+                "    @staticmethod", "    def forward(ctx, x):",
+                *("        " + line for line in forward),
+                "    @staticmethod", "    def backward(ctx, g):",
+                *("        " + line for line in backward),
+                f"{name} = {kind}{name}.apply({x.name})"]
+    if kind == "Halve":
+        b.updated(x)
+    view_of = x if kind in ("Same", "Flat", "Halve") else None
+    shape = (int(np.prod(x.shape)),) if kind == "Flat" else x.shape
+    value = _Value(name, shape, storage=view_of.storage if view_of else name)
+    b.values.append(value)
+    b.hookless.add(name)
+
+
 def _hook(b):
     x = b.pick(lambda v: v.name not in b.hookless
                and (v.name == v.storage or v.storage not in b.quietly_updated))
@@ -438,7 +488,7 @@ def _hook(b):
 
 OPERATIONS = (_unary, _unary, _binary, _binary, _reduce, _reordering, _combining, _view,
               _in_place, _in_place, _detach, _no_grad, _hook, _functional, _more_unary,
-              _pairwise, _more_views, _indexing)
+              _pairwise, _more_views, _indexing, _no_grad_view, _custom_function)
 
 # Optimizers and their options: eps 1e-3 where the step divides by a root of the squared
 # gradients, so that a gradient of rounding noise (1e-17, where the other library's is 0)
