@@ -531,7 +531,7 @@ def pieces(primitive, label, input, params, view=True):
     if view:
         note_pieces(input)
     return tuple([_view(input, value, _node(tuple_get, label, value, values, whole,
-                                             {"index": index}), view)
+                                             {"index": index}), view, several=True)
                   for index, value in enumerate(values)])
 
 

@@ -51,7 +51,7 @@ def note_view(input, view, several=False):
     """`view` of tensor `input` was made (`several`: as one of the pieces of a function
     that returns several views): note its mode, if not the default."""
     if STATE.enabled:
-        made = SEVERAL if several and view._box is None else None
+        made = SEVERAL if several else None
     elif STATE.inference:
         if INFERENCE in view._version_counter:  # (an inference tensor's: never updated
             return                               # outside inference_mode, `_grad_mode`)
@@ -59,7 +59,11 @@ def note_view(input, view, several=False):
     else:
         made = NO_GRAD
     mode = _mode_of(input)
-    if mode is None or (made is not None and mode is not INFERENCE_MODE):
+    if mode is None:
+        if made is SEVERAL and view._box is not None:  # (pieces with history of a tensor
+            return                                     # made in no mode: `_view_pieces`')
+        mode = made
+    elif made is not None and mode is not INFERENCE_MODE:
         mode = made
     if mode is None or view._data.dtype.kind not in "fc":  # (the common case: a view made in
         return  # grad mode of a plain tensor; and views that can never require grad)

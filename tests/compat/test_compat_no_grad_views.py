@@ -143,3 +143,17 @@ def test_pieces_of_a_detached_tensor_after_it_gained_history():
         alias.add_(x.sin())
         return [alias, piece.requires_grad, repr(piece), piece.detach(), piece * 2]
     check(case, messages=True)
+
+
+@pytest.mark.parametrize("pieces", ["view.chunk(2)[0]", "view.unbind()[1]",
+                                    "view.split(1)[0].view(-1)"])
+def test_pieces_of_a_no_grad_view_are_refused_as_pieces(pieces):
+    """Found by the random PyTorch programs: a function of several views applied in grad
+    mode to a view made in no_grad mode gives views of its own mode (MULTI_OUTPUT_NODE)."""
+    def case(torch):
+        x, y, view = _no_grad_view_of_history(torch)
+        piece = eval(pieces)
+        with torch.no_grad():
+            y.mul_(0.5)
+        return piece.requires_grad, piece.is_leaf
+    check(case, messages=True)
