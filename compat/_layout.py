@@ -83,19 +83,34 @@ def joined_order(arrays):
 
 def order_of_dimensions(array):
     """`array`'s dimensions from the outermost to the innermost in memory, as PyTorch's
-    TensorIterator orders them: a larger stride outside; where either of two dimensions
-    has stride 0 (expanded) their order is ambiguous and stays as in the shape."""
-    shape, strides = array.shape, array.strides
-    inner_first = list(range(array.ndim - 1, -1, -1))
+    TensorIterator orders them (`iterator_order` of one operand)."""
+    return iterator_order((array,), array.shape)
+
+
+def iterator_order(arrays, shape):
+    """The dimensions of an elementwise result of `shape` from the outermost to the
+    innermost in memory, as PyTorch's TensorIterator orders them from its operands `arrays`
+    (broadcast to `shape`): for two dimensions the first operand whose strides tell them
+    apart decides, a larger stride outside (equal strides put the longer dimension
+    outside); an operand broadcast along either is passed over; where none decides, the
+    order stays as in the shape."""
+    ndim = len(shape)
+    operands = [(0,) * (ndim - array.ndim) + tuple(
+        0 if n == 1 and shape[d] != 1 else stride for d, n, stride in
+        zip(range(ndim - array.ndim, ndim), array.shape, array.strides)) for array in arrays]
+    inner_first = list(range(ndim - 1, -1, -1))
 
     def outside(a, b):  # 1: `a` (now inner of `b`) belongs outside it; -1: inside; 0: either
-        if strides[a] == 0 or strides[b] == 0:
-            return 0
-        if strides[a] != strides[b]:
-            return 1 if strides[a] > strides[b] else -1
-        return 1 if shape[a] > shape[b] else 0
+        for strides in operands:
+            if strides[a] == 0 or strides[b] == 0:
+                continue
+            if strides[a] != strides[b]:
+                return 1 if strides[a] > strides[b] else -1
+            if shape[a] > shape[b]:
+                return 1
+        return 0
 
-    for i in range(1, array.ndim):  # insertion sort, stable for ambiguous pairs
+    for i in range(1, ndim):  # insertion sort, stable for ambiguous pairs
         moving = i
         for j in range(i - 1, -1, -1):
             verdict = outside(inner_first[j], inner_first[moving])
@@ -105,6 +120,22 @@ def order_of_dimensions(array):
             elif verdict < 0:
                 break
     return inner_first[::-1]
+
+
+def laid_out_as_iterator(value, operands):
+    """`value`, a fresh elementwise result of `operands` (arrays and numbers), laid out as
+    PyTorch's TensorIterator lays it out (`iterator_order`), where NumPy's result is
+    row-major because the operands' layouts differ."""
+    # Row-major operands give a row-major result in both, unless the strides of their
+    # dimensions of length 1 are another layout's (a permutation's), which PyTorch reads.
+    for x in operands:  # (a loop, not all() of a generator: ~0.3 us an operation)
+        if type(x) is np.ndarray and not (x.flags.c_contiguous and (
+                1 not in x.shape or x.strides == row_major_strides(x.shape, x.itemsize))):
+            break
+    else:
+        return value
+    arrays = [x for x in operands if type(x) is np.ndarray]
+    return relaid(value, lambda raw: laid_out(raw, iterator_order(arrays, raw.shape)))
 
 
 def laid_out(array, order):

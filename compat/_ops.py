@@ -546,6 +546,7 @@ def clamp(input, min=None, max=None):
             shape = np.broadcast_shapes(shape, bound._data.shape)
     value = _clamped(operand(input, dtype), _bound(min, dtype), _bound(max, dtype))
     tensor_bounds = tuple([b for b in (min, max) if isinstance(b, Tensor)])
+    value = _layout.laid_out_as_iterator(value, [input._data] + [b._data for b in tensor_bounds])
     label = "ClampBackward0" if tensor_bounds else "ClampBackward1"
     # PyTorch saves the input and tensor bounds: modifying one before backward is an error.
     return wrap(value, label, (input,) + tensor_bounds, saves_inputs=True)
@@ -646,7 +647,7 @@ def _logical(numpy_fn):
         if dtype.category >= _float:
             raise _dtypes.not_implemented_for(f"{numpy_fn.__name__}_cpu", dtype)
         b = other._data if isinstance(other, Tensor) else other
-        return make(np.asarray(numpy_fn(input._data, b), dtype.numpy))
+        return make(np.asarray(elementwise(numpy_fn, input._data, b), dtype.numpy))
     return op
 
 
@@ -667,7 +668,8 @@ def _shift(numpy_fn, kernel, beyond):
         b = np.asarray(other._data if isinstance(other, Tensor) else other, dtype.numpy)
         out_of_range = (b < 0) | (b >= 8 * dtype.numpy.itemsize)
         shifted = numpy_fn(a, np.where(out_of_range, 0, b))
-        return make(np.asarray(np.where(out_of_range, beyond(a), shifted), dtype.numpy))
+        return make(_layout.laid_out_as_iterator(
+            np.asarray(np.where(out_of_range, beyond(a), shifted), dtype.numpy), (a, b)))
     op.__name__ = f"bitwise_{numpy_fn.__name__}"
     return op
 
@@ -951,7 +953,7 @@ def _product(a, b, label):
     has nothing to multiply (an empty result or no columns), skips its dtype check and
     gives zeros of `b`'s dtype."""
     if _same_dtype(a, b):
-        return binary(matmul_p, label, a, b)  # recorded with no boxes, dispatch or search
+        return binary(matmul_p, label, a, b, product=True)  # (no boxes, dispatch or search)
     recorded = isinstance(engine(a), Box)
     if recorded and not (b.dtype.is_floating_point or b.dtype.is_complex):
         raise RuntimeError(f"Autograd not support dtype: {b.dtype.scalar_name}")
@@ -1478,6 +1480,8 @@ def where(condition, input=None, other=None):
         shape = np.broadcast_shapes(shape, np.shape(x._data if isinstance(x, Tensor) else x))
     dtype = result_type(input, other)
     out = fnp.where(cond, operand(input, dtype), operand(other, dtype))
+    out = _layout.laid_out_as_iterator(out, [cond] + [x._data for x in (input, other)
+                                                      if isinstance(x, Tensor)])
     others = (condition,) if isinstance(condition, Tensor) else ()
     return wrap(out, "WhereBackward0", (input, other), others=others)
 

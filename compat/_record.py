@@ -20,7 +20,7 @@ import funcgrad.numpy as fnp
 from funcgrad.numpy._base import reshape_p
 from funcgrad.core import NO_PARAMS, Box, Primitive, ReverseBox, instruments, tuple_get
 
-from . import _dtypes
+from . import _dtypes, _layout
 from ._dtypes import DEFAULTS
 from ._grad_mode import STATE, refuse_saving_inference
 from ._quiet import quiet
@@ -77,11 +77,14 @@ def _promoted(value, dtype):
 
 
 def elementwise(fn, a, b):
-    """fn(a, b), with NumPy's broadcasting error raised as PyTorch's RuntimeError."""
+    """fn(a, b), laid out as PyTorch's, with NumPy's broadcasting error raised as PyTorch's
+    RuntimeError."""
     try:
-        return quiet().run(fn, a, b)
+        out = quiet().run(fn, a, b)
     except ValueError as error:
         raise RuntimeError(broadcast_error(np.shape(a), np.shape(b)) or str(error)) from None
+    return _layout.laid_out_as_iterator(out, (a.value if isinstance(a, Box) else a,
+                                              b.value if isinstance(b, Box) else b))
 
 
 def broadcast_error(a, b):
@@ -399,8 +402,9 @@ def with_number(operation, input, number):
     return wrap(quiet().run(primitive, box, number), label, (input, number), frees=frees)
 
 
-def binary(primitive, label, a, b, frees=None, saves_result=False, saves_inputs=False):
-    """`primitive` (elementwise, or a matrix product whose shapes the caller checked) of
+def binary(primitive, label, a, b, frees=None, saves_result=False, saves_inputs=False,
+           product=False):
+    """`primitive` (elementwise, or a matrix `product` whose shapes the caller checked) of
     tensors `a` and `b` of one dtype, which the result has; both are its edges.
     `saves_inputs`: PyTorch saves both (their versions are checked before backward) where
     the rule may keep something else."""
@@ -409,10 +413,16 @@ def binary(primitive, label, a, b, frees=None, saves_result=False, saves_inputs=
     if STATE.enabled and (box_a is not None or box_b is not None):
         saves = _declared_saves(primitive, (box_a is not None, box_b is not None))
         if saves is not None:
+            ans = None
+            if not (product or (a._data.flags.c_contiguous and b._data.flags.c_contiguous)):
+                ans = elementwise(primitive.impl, a._data, b._data)  # (laid out as PyTorch's)
             return _recorded(primitive, label, (a, b), (a._data, b._data),
                              (None if box_a is None else box_a.node,
                               None if box_b is None else box_b.node),
-                             saves, frees, saves_result, saves_inputs=saves_inputs)
+                             saves, frees, saves_result, ans=ans, saves_inputs=saves_inputs)
+    if product:
+        return wrap(quiet().run(primitive, engine(a), engine(b)), label, (a, b), frees=frees,
+                    saves_result=saves_result, saves_inputs=saves_inputs)
     return wrap(elementwise(primitive, engine(a), engine(b)), label, (a, b), frees=frees,
                 saves_result=saves_result, saves_inputs=saves_inputs)
 

@@ -50,13 +50,14 @@ class Row:
 
     __slots__ = ("name", "compute", "dtypes", "label", "function", "method", "inplace",
                  "view", "returns", "passes_input", "saves_inputs", "saves_result",
-                 "contiguous", "keeps_layout", "lapack_layout", "check", "indices",
-                 "no_derivative")
+                 "contiguous", "keeps_layout", "elementwise", "lapack_layout", "check",
+                 "indices", "no_derivative")
 
     def __init__(self, name, compute, dtypes=KEEP, label=None, *, function=True, method=None,
                  inplace=False, view=False, returns=None, passes_input=False,
                  saves_inputs=False, saves_result=False, contiguous=False, keeps_layout=False,
-                 lapack_layout=False, check=None, indices=(), no_derivative=None):
+                 elementwise=False, lapack_layout=False, check=None, indices=(),
+                 no_derivative=None):
         self.name = name
         self.compute = compute
         self.dtypes = dtypes
@@ -82,6 +83,9 @@ class Row:
         # PyTorch's result has the first input's order of dimensions in memory (sort's
         # values and indices of a transposed input), where NumPy's is row-major.
         self.keeps_layout = keeps_layout
+        # An elementwise function: PyTorch lays out its result of several tensors as its
+        # TensorIterator does (`_layout.iterator_order`), where NumPy's is row-major.
+        self.elementwise = elementwise
         # PyTorch's matrices are column-major (LAPACK's layout: .view(-1) of an inverse is
         # an error), where NumPy's are row-major: True, or the places of the matrices among
         # several results (svd's U and Vh, not its batches of singular values).
@@ -286,6 +290,8 @@ def _result(row, label, value, edges, indices, computing, place=0):
     elif row.keeps_layout and edges:
         order = _layout.order_of_dimensions(edges[0]._data)
         value = _layout.relaid(value, lambda raw: _layout.laid_out(raw, order))
+    elif row.elementwise and len(edges) > 1:
+        value = _layout.laid_out_as_iterator(value, [x._data for x in edges])
     elif row.lapack_layout is True or place in (row.lapack_layout or ()):
         value = _layout.relaid(value, _layout.matrices_column_major)
     view_of = _viewed(value, edges) if row.view else None

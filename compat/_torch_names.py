@@ -729,7 +729,7 @@ def _spacing_labels(without_x):
 
 def _float(name, compute, label=None, inplace=True, **options):
     """An elementwise function of floats (integers compute in the default float dtype)."""
-    return Row(name, compute, FLOAT, label, inplace=inplace, **options)
+    return Row(name, compute, FLOAT, label, inplace=inplace, elementwise=True, **options)
 
 
 def _float_power(x, exponent):
@@ -977,7 +977,7 @@ def _same_dtypes_to_compare(x, other, *args, **kwargs):
 
 def _same(name, compute, label=None, inplace=True, **options):
     """An elementwise function that keeps the dtype (PyTorch's promotion between operands)."""
-    return Row(name, compute, PROMOTE, label, inplace=inplace, **options)
+    return Row(name, compute, PROMOTE, label, inplace=inplace, elementwise=True, **options)
 
 
 def _test(name, compute, **options):
@@ -1067,11 +1067,12 @@ ELEMENTWISE = [
     _float("copysign", _fused.copysign_p, Labels(
         lambda input, other: "CopysignBackward0" if isinstance(other, Tensor)
         else "CopysignBackward1", "CopysignBackward0", "CopysignBackward1")),
-    Row("lerp", _fused.lerp, KEEP, _LERP_LABELS, inplace=True),
+    Row("lerp", _fused.lerp, KEEP, _LERP_LABELS, inplace=True, elementwise=True),
     Row("float_power", _float_power, KEEP, Labels(
         lambda x, exponent: "PowBackward1" if isinstance(exponent, Tensor) else "PowBackward0",
-        "PowBackward0", "PowBackward1"), inplace=True),
-    _same("sign", _sign, check=_real_sign), _same("sgn", _sign, saves_inputs=True), _same("floor", fnp.floor),
+        "PowBackward0", "PowBackward1"), inplace=True, elementwise=True),
+    _same("sign", _sign, check=_real_sign), _same("sgn", _sign, saves_inputs=True),
+    _same("floor", fnp.floor),
     _same("ceil", fnp.ceil), _same("round", _round, _ROUND_LABELS), _same("trunc", fnp.trunc),
     _same("fix", fnp.trunc, "TruncBackward0"), _same("frac", _frac, check=_no_kernel("frac_cpu")),
     _same("fmod", _fmod, Labels(lambda input, other: "FmodBackward1"
@@ -1082,12 +1083,14 @@ ELEMENTWISE = [
     _same("fmin", _nan_ignoring(np.less_equal), inplace=False, saves_inputs=True),
     _same("nan_to_num", lambda x, nan=0.0, posinf=None, neginf=None:
           fnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf), saves_inputs=True),
-    Row("heaviside", _heaviside, DATA, inplace=True),  # no derivative in PyTorch either
+    # (no derivative in PyTorch either)
+    Row("heaviside", _heaviside, DATA, inplace=True, elementwise=True),
     _same("nextafter", _nextafter, inplace=True, check=_no_kernel("nextafter_cpu")),
     Row("frexp", _frexp, KEEP, "FrexpBackward0", returns=_named("frexp", ("mantissa", "exponent")),
         check=_floats_only(lambda dtype: RuntimeError(
             "torch.frexp() only supports floating-point dtypes"))),
-    Row("gcd", np.gcd, DATA, inplace=True), Row("lcm", np.lcm, DATA, inplace=True),
+    Row("gcd", np.gcd, DATA, inplace=True, elementwise=True),
+    Row("lcm", np.lcm, DATA, inplace=True, elementwise=True),
     _float("ldexp", lambda x, other: x * fnp.power(2.0, other)),
     _same("addcmul", lambda x, t1, t2, *, value=1: _fused.addcmul(x, t1, t2, value)),
     _same("addcdiv", lambda x, t1, t2, *, value=1: _fused.addcdiv(x, t1, t2, value),
@@ -1097,8 +1100,8 @@ ELEMENTWISE = [
     Row("special.erfinv", fsp.erfinv, FLOAT, "ErfinvBackward0"),
     Row("special.expit", _expit, FLOAT, "SigmoidBackward0"),
     Row("special.logit", _logit, FLOAT, "LogitBackward0"),
-    Row("special.xlogy", _xlogy, FLOAT, "XlogyBackward0"),
-    Row("special.xlog1py", fsp.xlog1py, FLOAT, "SpecialXlog1PyBackward0"),
+    Row("special.xlogy", _xlogy, FLOAT, "XlogyBackward0", elementwise=True),
+    Row("special.xlog1py", fsp.xlog1py, FLOAT, "SpecialXlog1PyBackward0", elementwise=True),
     Row("special.entr", fsp.entr, FLOAT, "SpecialEntrBackward0"),
     Row("special.ndtr", fsp.ndtr, FLOAT, "MulBackward1"),  # PyTorch: 0.5 * erfc(...)
     Row("special.ndtri", fsp.ndtri, FLOAT, "SpecialNdtriBackward0", saves_result=True),
@@ -1107,13 +1110,15 @@ ELEMENTWISE = [
     Row("special.digamma", fsp.digamma, FLOAT, "DigammaBackward0"),
     Row("special.psi", fsp.digamma, FLOAT, "DigammaBackward0"),
     Row("special.multigammaln", _multigammaln, FLOAT, "MvlgammaBackward0", saves_inputs=True),
-    Row("special.zeta", lambda x, q: fsp.zeta(x, q), FLOAT),
-    Row("igamma", _igamma, FLOAT, inplace=True, check=_incomplete_gamma_input("igamma")),
-    Row("igammac", _igammac, FLOAT, inplace=True, check=_incomplete_gamma_input("igammac")),
+    Row("special.zeta", lambda x, q: fsp.zeta(x, q), FLOAT, elementwise=True),
+    Row("igamma", _igamma, FLOAT, inplace=True, check=_incomplete_gamma_input("igamma"),
+        elementwise=True),
+    Row("igammac", _igammac, FLOAT, inplace=True, check=_incomplete_gamma_input("igammac"),
+        elementwise=True),
     Row("special.gammainc", _igamma, FLOAT, "IgammaBackward0",
-        check=_incomplete_gamma_input("igamma")),
+        check=_incomplete_gamma_input("igamma"), elementwise=True),
     Row("special.gammaincc", _igammac, FLOAT, "IgammacBackward0",
-        check=_incomplete_gamma_input("igammac")),
+        check=_incomplete_gamma_input("igammac"), elementwise=True),
     Row("special.bessel_j0", _bessel_j0, DATA),  # no derivative in PyTorch either
     Row("mvlgamma", _multigammaln, FLOAT, inplace=True, saves_inputs=True),
     Row("special.polygamma", lambda n, x: fsp.polygamma(n, x), FLOAT, "PolygammaBackward0"),
@@ -1133,14 +1138,16 @@ ELEMENTWISE = [
 COMPARISONS = [
     _test("isclose", lambda x, other, rtol=1e-05, atol=1e-08, equal_nan=False:
           np.isclose(x, other, rtol=rtol, atol=atol, equal_nan=equal_nan),
-          check=_same_dtypes_to_compare),
+          check=_same_dtypes_to_compare, elementwise=True),
     _test("isfinite", np.isfinite), _test("isinf", np.isinf), _test("isposinf", np.isposinf),
     _test("isneginf", np.isneginf), _test("isreal", np.isreal), _test("signbit", np.signbit),
-    _test("logical_and", np.logical_and, inplace=True),
-    _test("logical_or", np.logical_or, inplace=True),
-    _test("logical_xor", np.logical_xor, inplace=True),
-    _test("greater", np.greater), _test("less", np.less), _test("greater_equal", np.greater_equal),
-    _test("less_equal", np.less_equal), _test("not_equal", np.not_equal),
+    _test("logical_and", np.logical_and, inplace=True, elementwise=True),
+    _test("logical_or", np.logical_or, inplace=True, elementwise=True),
+    _test("logical_xor", np.logical_xor, inplace=True, elementwise=True),
+    _test("greater", np.greater, elementwise=True), _test("less", np.less, elementwise=True),
+    _test("greater_equal", np.greater_equal, elementwise=True),
+    _test("less_equal", np.less_equal, elementwise=True),
+    _test("not_equal", np.not_equal, elementwise=True),
     _test("isin", lambda elements, test_elements, *, assume_unique=False, invert=False:
           np.isin(elements, test_elements, invert=invert), method=False),
     _test("count_nonzero", _count_nonzero),
@@ -1599,9 +1606,9 @@ COMPLEX = [
     # complex tensors from real ones (copies: compat's view_as_complex is not a view)
     # (PyTorch's node saves both parts, though its gradient reads neither)
     Row("complex", _complex_build.complex_from_parts, KEEP, "ComplexBackward0", method=False,
-        check=_complex_build.check_parts, saves_inputs=True),
+        check=_complex_build.check_parts, saves_inputs=True, elementwise=True),
     Row("polar", _complex_build.polar, KEEP, "PolarBackward0", method=False,
-        check=_complex_build.check_parts, saves_result=True),
+        check=_complex_build.check_parts, saves_result=True, elementwise=True),
     Row("view_as_complex", _complex_build.view_as_complex, KEEP, "ViewAsComplexBackward0",
         method=False, check=_complex_build.check_view_as_complex),
 ]

@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import compat
@@ -275,6 +275,72 @@ def test_sorts_scans_and_joins_lay_out_results_like_torch(layout, data):
         total = sum(r[0].sum() for r in results if r[0].dtype.is_floating_point)
         total.backward()
         results.append(x.grad)
+        return results
+    check(case)
+
+
+@st.composite
+def operand_layouts(draw, count):
+    """`count` layouts of operands that broadcast together: one shape, each operand's
+    dimensions in its own order in memory, some with a step, some broadcast (leading
+    dimensions dropped, or a length made 1). An operand with a dimension of length 1 is
+    row-major: the strides of such dimensions are NumPy's in compat's results (see
+    `_described`), and PyTorch's TensorIterator reads them to break ties."""
+    shape = tuple(draw(st.lists(st.integers(1, 4), min_size=1, max_size=3)))
+    operands = []
+    for _ in range(count):
+        own = list(shape)
+        if draw(st.booleans()):
+            own[draw(st.integers(0, len(own) - 1))] = 1
+        own = own[draw(st.integers(0, len(own) - 1)):] if draw(st.booleans()) else own
+        order = tuple(range(len(own))) if 1 in own else tuple(
+            draw(st.permutations(range(len(own)))))
+        step = draw(st.booleans())
+        operands.append((tuple(own), order, step))
+    return operands
+
+
+def _operand(torch, layout, offset, dtype="float64"):
+    """A tensor of shape `own` laid out with its dimensions in `order` (outermost first),
+    perhaps with a step of 2 along its last dimension in memory."""
+    own, order, step = layout
+    stored = [own[d] for d in order]
+    if step:
+        stored[-1] *= 2
+    x = torch.arange(int(np.prod(stored)), dtype=getattr(torch, dtype)).reshape(stored)
+    if x.dtype.is_floating_point:
+        x = x / 7 + offset
+    if step:
+        x = x[..., ::2]
+    return x.permute(tuple(np.argsort(order))).detach()
+
+
+_ELEMENTWISE = ["a + b", "a * b", "a - b", "torch.atan2(a, b)", "torch.maximum(a, b)",
+                "torch.hypot(a, b)", "torch.complex(a, b)", "a > b", "torch.lerp(a, b, 0.5)",
+                "torch.fmod(a, b + 1.0)", "torch.copysign(a, b)", "torch.xlogy(a, b + 1.0)",
+                "torch.where(c > 0.5, a, b)", "torch.clamp(a, b, b + 1.0)",
+                "torch.addcmul(a, b, c)", "i & j", "i << (j % 3)"]
+
+
+@settings(max_examples=60)
+@given(layouts=operand_layouts(3), recorded=st.booleans())
+def test_elementwise_results_of_several_tensors_are_laid_out_like_torchs(layouts, recorded):
+    """PyTorch's TensorIterator orders the result's dimensions by its operands' strides,
+    the first operand first, where NumPy's result is row-major when the layouts differ:
+    view() of such a result succeeds or fails as PyTorch's does."""
+    def case(torch):
+        a, b, c = (_operand(torch, layout, k) for k, layout in enumerate(layouts))
+        i, j = (_operand(torch, layout, 0, "int64") for layout in layouts[:2])
+        if recorded:
+            a.requires_grad_()
+            b.requires_grad_()
+        results = []
+        for expression in _ELEMENTWISE:
+            r = eval(expression)
+            results.append(_described(r, length_one_strides=False))
+        if recorded:
+            sum(r.abs().sum() for r, _, _ in results if r.requires_grad).backward()
+            results += [a.grad, b.grad]
         return results
     check(case)
 
