@@ -138,8 +138,9 @@ def _overrides(cls, name):
 def _unrecorded(ctx, args, outputs):
     """forward's outputs when nothing is recorded, as PyTorch returns them: an input marked
     dirty counts one more update and comes back itself; any other input returned as it is
-    comes back as a view of it; under no_grad, an input that requires grad comes back as a
-    new tensor sharing its storage, without its history."""
+    comes back as a view of it, refused in place as the Function's views are; under
+    no_grad, an input that requires grad comes back as a new tensor sharing its storage,
+    without its history."""
     single = not isinstance(outputs, tuple)
     outs = [outputs] if single else list(outputs)
     for i, out in enumerate(outs):
@@ -152,6 +153,7 @@ def _unrecorded(ctx, args, outputs):
             elif not dirty:
                 outs[i] = make(out._data, None, out._version_counter,
                                out if out._base is None else out._base)
+                note_function_output(outs[i], several=len(outs) > 1)
     return outs[0] if single else tuple(outs)
 
 

@@ -150,3 +150,16 @@ def test_hooks_of_an_input_marked_dirty(program):
         v = scope.get("v")
         return x.grad, w.grad, v.grad if v is not None and v.retains_grad else None
     check(case, messages=True)
+
+
+@pytest.mark.parametrize("then", ["plain.add_(w)", "out.add_(w)", "plain.add_(1.0)"])
+def test_an_input_returned_when_nothing_is_recorded_is_refused_in_place(then):
+    """Found by the random PyTorch programs: it is refused once its base gains history, as
+    the views a Function returns are."""
+    def case(torch):
+        w = torch.tensor([0.5, 1.0, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
+        plain = torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64)
+        out = type("fn", (), _functions(torch)).Same.apply(plain)
+        exec(then)
+        return out.requires_grad, out.grad_fn, out * 2
+    check(case, messages=True)
