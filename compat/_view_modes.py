@@ -24,10 +24,10 @@ from ._grad_mode import STATE
 from ._tape import INFERENCE, TAPE, InvalidatedBox, leaf_node
 from ._view_pieces import output_name
 
-CREATED = "views made in no_grad mode"  # a version counter's key
+CREATED = "views made in a mode"  # a version counter's key
 NO_GRAD = "no_grad"
 INFERENCE_MODE = "inference_mode"
-SEVERAL = "several"  # pieces of a tensor without history, made in grad mode
+SEVERAL = "several"  # one of several views (pieces, a Function's outputs) made in grad mode
 IN_FUNCTION = "custom Function"  # an autograd.Function's output that views an input
 
 _UNCLEAR = ("Given that this use case is ambiguous and error-prone, it is forbidden. You can "

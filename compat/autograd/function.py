@@ -166,12 +166,12 @@ def _attach_node(cls, ctx, args, outputs):
                       if isinstance(out, Tensor) and _dtypes.differentiable(out.dtype)
                       and id(out) not in excluded]
     dirty = [i for i in differentiable if any(outs[i] is t for t in ctx._dirty)]
-    viewing = {}  # output -> the input it is, or is a view of (not one marked dirty)
+    viewing = set()  # the outputs that are inputs or views of them (not marked dirty)
     for i in differentiable:
         if i not in dirty:
             source = _viewed_input(outs[i], args)
             if source is not None:
-                viewing[i] = source
+                viewing.add(i)
                 outs[i] = make(outs[i]._data, None, source._version_counter,
                                source if source._base is None else source._base)
             elif outs[i]._box is not None:  # (a tensor with history, from outside forward)
@@ -194,8 +194,10 @@ def _attach_node(cls, ctx, args, outputs):
     node.label = cls._primitive.name
     node.edges = tuple(_record.edge(a) for a in args if isinstance(a, Tensor))
     node.frees = True  # backward releases ctx and the tensors it saved
-    boxes = ([box] if single else [tuple_get(box, index=k) for k in range(len(differentiable))]
-             ) if differentiable else []
+    if single:
+        boxes = [box] if differentiable else []
+    else:
+        boxes = [tuple_get(box, index=k) for k in range(len(differentiable))]
     for i, result in zip(differentiable, boxes):
         if i in dirty:
             take_history(outs[i], result)
