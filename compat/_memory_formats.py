@@ -74,6 +74,23 @@ def empty_in(array, format, name, dtype=None):
     return np.empty([array.shape[d] for d in order], dtype).transpose(np.argsort(order))
 
 
+def suggested_order(array):
+    """`array`'s dimensions from the outermost to the innermost as PyTorch's
+    suggest_memory_format lays out a result made from it (a pad's, an interpolation's):
+    channels-last for a 4-d or 5-d array laid out so and not row-major, else row-major."""
+    if not array.flags.c_contiguous:
+        for format, (rank, order) in _CHANNELS_LAST.items():
+            if array.ndim == rank and is_in(array, format):
+                return order
+    return tuple(range(array.ndim))
+
+
+def in_suggested_format(value, like):
+    """`value`, a fresh result made from array `like`, laid out by `suggested_order`."""
+    order = suggested_order(like)
+    return _layout.relaid(value, lambda raw: _layout.laid_out(raw, order))
+
+
 def is_in(array, format, name="is_contiguous"):
     """Whether `array` is laid out densely in `format` (dimensions of length 1 do not
     count, as in PyTorch); never for a channels-last format of another rank."""

@@ -13,7 +13,8 @@ import numpy as np
 
 import funcgrad.numpy as fnp
 
-from .. import _dtypes
+from .. import _dtypes, _layout
+from .._memory_formats import in_suggested_format
 from .._quiet import quiet
 from .._record import engine, wrap
 from .._tensor import Tensor
@@ -58,10 +59,13 @@ def pad(input, pad, mode="constant", value=None):
         label = f"{kernel.capitalize()}Pad{dims}DBackward0"
     positions = [_source_positions(mode, size, before, after)
                  for size, (before, after) in zip(sizes, widths)]
+    value = quiet().run(read_at, engine(input), positions)
+    # (PyTorch's circular padding is row-major; the others keep a channels-last input's)
+    value = (_layout.relaid(value, _layout.row_major) if mode == "circular"
+             else in_suggested_format(value, input._data))
     # (PyTorch's reflection and replication nodes save the input; its slice assignments
     # do not)
-    return wrap(quiet().run(read_at, engine(input), positions), label, (input,),
-                saves_inputs=mode != "circular")
+    return wrap(value, label, (input,), saves_inputs=mode != "circular")
 
 
 _UNSUPPORTED = ("Padding size {size} is not supported for {ndim}D input tensor.\n"
@@ -104,7 +108,8 @@ def _constant_padded(input, widths, value):
 
     def padded(x):
         return fnp.pad(fnp.getitem(x, crop), padding, constant_values=fill)
-    return wrap(quiet().run(padded, engine(input)), "ConstantPadNdBackward0", (input,))
+    return wrap(in_suggested_format(quiet().run(padded, engine(input)), input._data),
+                "ConstantPadNdBackward0", (input,))
 
 
 def _check_edge_padding(input, widths, mode):

@@ -25,6 +25,7 @@ import funcgrad.numpy as fnp
 
 from .. import _dtypes
 from .._complex_refusals import refuse_complex
+from .._memory_formats import in_suggested_format
 from .._quiet import quiet
 from .._record import engine, wrap
 from ._padding import read_at
@@ -80,12 +81,14 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         mixes = [_linear_mix(n_in, n_out, scale, bool(align_corners), compute)
                  for n_in, n_out, scale in zip(spatial, sizes, scales)]
         label = f"Upsample{mode.capitalize()}{dims}DBackward0"
-        return wrap(quiet().run(_mixed, engine(input), mixes), label, (input,))
+        return wrap(in_suggested_format(quiet().run(_mixed, engine(input), mixes),
+                                        input._data), label, (input,))
     exact = mode == "nearest-exact"
     positions = [_source_positions(n_in, n_out, scale, exact)
                  for n_in, n_out, scale in zip(spatial, sizes, scales)]
     label = f"UpsampleNearest{'Exact' if exact else ''}{dims}DBackward0"
-    return wrap(quiet().run(read_at, engine(input), positions), label, (input,))
+    return wrap(in_suggested_format(quiet().run(read_at, engine(input), positions),
+                                    input._data), label, (input,))
 
 
 def _complex_kernel(mode, dims):

@@ -427,3 +427,26 @@ def test_writes_of_an_expanded_tensor_warn_as_pytorchs(update):
             exec(update)
         return x, [str(w.message).split(" (Triggered internally")[0] for w in caught]
     check(case)
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last", "transposed"])
+@pytest.mark.parametrize("expression", [
+    "F.pad(x, (1, 2, 1, 0), 'reflect')", "F.pad(x, (1, 1, 0, 2), 'replicate')",
+    "F.pad(x, (1, 2, 2, 1), 'circular')", "F.pad(x, (1, 1, -1, 1))",
+    "F.interpolate(x, scale_factor=2)", "F.interpolate(x, scale_factor=2, mode='bilinear')",
+    "F.interpolate(x, size=(5, 3), mode='nearest-exact')"])
+def test_pads_and_interpolations_are_laid_out_like_torchs(expression, layout):
+    """Row-major, or channels-last for a channels-last input (circular padding aside), as
+    PyTorch's suggest_memory_format; compat's were batch-last (reads along the spatial
+    dimensions) before."""
+    def case(torch):
+        x = torch.arange(24.0).reshape(1, 2, 3, 4)
+        if layout == "channels_last":
+            x = x.contiguous(memory_format=torch.channels_last)
+        elif layout == "transposed":
+            x = torch.arange(24.0).reshape(1, 2, 4, 3).transpose(2, 3)
+        x.requires_grad_()
+        out = eval(expression, {"F": torch.nn.functional, "x": x})
+        (out * torch.arange(float(out.numel())).reshape(out.shape)).sum().backward()
+        return _described(out, length_one_strides=False), x.grad
+    check(case)
