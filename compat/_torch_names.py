@@ -1560,7 +1560,7 @@ LEGACY_LINALG = [
         check=_legacy_linalg.deprecated("qr", _linalg_input("linalg.qr",
                                                             _missing_kernel("geqrf_cpu")))),
     Row("triangular_solve", _legacy_linalg.triangular_solve, FLOAT,
-        "TriangularSolveBackward0",
+        "TriangularSolveBackward0", lapack_layout=True,
         returns=_named("triangular_solve", ("solution", "cloned_coefficient")),
         check=_legacy_linalg.deprecated("triangular_solve",
                                         _no_kernel("triangular_solve_cpu", half=True))),

@@ -385,9 +385,11 @@ LAPACK_RESULTS = [
     "L.linalg.pinv(M)", "L.linalg.matrix_exp(M * 0.1)", "L.linalg.lu_factor(B)",
     "L.linalg.solve_triangular(M.triu(), C, upper=True)", "L.linalg.lstsq(B, B).solution",
     "L.linalg.lu(M)", "L.linalg.inv(M.t())", "L.linalg.matrix_power(M, 2)", "L.linalg.qr(B)",
-    "L.linalg.eig(B)"]
+    "L.linalg.eig(B)", "L.triangular_solve(C, M.triu())",
+    "L.triangular_solve(B, B.tril(), upper=False)"]
 
 
+@pytest.mark.filterwarnings("ignore:torch.triangular_solve is deprecated:UserWarning")
 @pytest.mark.parametrize("expression", LAPACK_RESULTS)
 def test_linear_algebra_results_are_laid_out_as_pytorchs(expression):
     """Found in passing: compat's inverse was row-major, so ``.view(-1)`` of it worked
