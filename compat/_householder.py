@@ -10,6 +10,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 from funcgrad.core import unbox_all
 
+from . import _layout
 from ._not_implemented import without_derivative
 from ._return_types import return_type
 from ._tensor import Tensor, make
@@ -78,5 +79,6 @@ def geqrf(input, *, out=None):
         raise NotImplementedError(f"\"geqrf_cpu\" not implemented for "
                                   f"'{input.dtype.scalar_name}'")
     transposed, tau = np.linalg.qr(values, "raw")  # (NumPy returns a's transpose)
-    a = np.ascontiguousarray(np.swapaxes(transposed, -1, -2)).astype(values.dtype)
+    # (each matrix column-major, LAPACK's layout and PyTorch's)
+    a = _layout.matrices_column_major(np.swapaxes(transposed, -1, -2).astype(values.dtype))
     return _GEQRF(*_GEQRF_NODE.apply(input, make(a), make(tau.astype(values.dtype))))

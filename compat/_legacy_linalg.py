@@ -13,6 +13,7 @@ import funcgrad.numpy as fnp
 import funcgrad.numpy.linalg as fla
 from funcgrad.core import unbox_all
 
+from . import _layout
 from ._record import broadcast_error
 from ._runtime import warn_once
 from ._scipy import linalg as fsl
@@ -295,12 +296,12 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     empty = np.zeros((0,), dtype)
     if unpack_pivots:
         order = row_order(unbox_all(pivots), m)
-        # Row i of P^T is e_order[i], so P = I[order]^T.
-        permutation = np.swapaxes(np.eye(m, dtype=dtype)[order], -1, -2)
+        # Row i of P^T is e_order[i], so P = I[order]^T (row-major, as PyTorch's).
+        permutation = np.ascontiguousarray(np.swapaxes(np.eye(m, dtype=dtype)[order], -1, -2))
     else:
         permutation = empty
     if not unpack_data:  # (empty, but recorded as PyTorch's L and U are)
         nothing = fnp.reshape(LU, (-1,))[:0]
         return permutation, nothing, nothing
     lower = fnp.tril(LU, -1)[..., :k] + np.eye(m, k, dtype=dtype)
-    return permutation, lower, fnp.triu(LU)[..., :k, :]
+    return permutation, lower, _layout.relaid(fnp.triu(LU)[..., :k, :], _layout.row_major)

@@ -386,7 +386,9 @@ LAPACK_RESULTS = [
     "L.linalg.solve_triangular(M.triu(), C, upper=True)", "L.linalg.lstsq(B, B).solution",
     "L.linalg.lu(M)", "L.linalg.inv(M.t())", "L.linalg.matrix_power(M, 2)", "L.linalg.qr(B)",
     "L.linalg.eig(B)", "L.triangular_solve(C, M.triu())",
-    "L.triangular_solve(B, B.tril(), upper=False)"]
+    "L.triangular_solve(B, B.tril(), upper=False)", "L.geqrf(C)", "L.geqrf(B[:, :, :3])",
+    "L.geqrf(C.t().contiguous().t())", "L.lu_unpack(*L.linalg.lu_factor(C))",
+    "L.lu_unpack(*L.linalg.lu_factor(B[:, :, :3]))", "L.lu_unpack(*L.linalg.lu_factor(M))"]
 
 
 @pytest.mark.filterwarnings("ignore:torch.triangular_solve is deprecated:UserWarning")
