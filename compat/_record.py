@@ -302,16 +302,13 @@ def wrap(out, label, edges, others=(), saves_result=False, saves_inputs=False, v
     if view_of is not None and (not data.size or np.may_share_memory(data, view_of._data)):
         version = view_of._version_counter
         base = view_of._base if view_of._base is not None else view_of
-    if not boxed:
-        t = make(data, None, version, base)
-        if base is not None:
-            note_view(view_of, t)
-        return t
-    t = make(data, out, version, base)
-    node = out.node
-    node.label = label
+    t = make(data, out if boxed else None, version, base)
     if base is not None:
         note_view(view_of, t)
+    if not boxed:
+        return t
+    node = out.node
+    node.label = label
     # One or two inputs, the common cases: the tuple built directly, not by a comprehension
     # or map (~0.4 us an operation).
     if len(edges) == 1:
@@ -414,7 +411,7 @@ def binary(primitive, label, a, b, frees=None, saves_result=False, saves_inputs=
         saves = _declared_saves(primitive, (box_a is not None, box_b is not None))
         if saves is not None:
             ans = None
-            if not (product or (a._data.flags.c_contiguous and b._data.flags.c_contiguous)):
+            if not (product or _layout.all_row_major((a._data, b._data))):
                 ans = elementwise(primitive.impl, a._data, b._data)  # (laid out as PyTorch's)
             return _recorded(primitive, label, (a, b), (a._data, b._data),
                              (None if box_a is None else box_a.node,

@@ -454,3 +454,15 @@ def test_pads_and_interpolations_are_laid_out_like_torchs(expression, layout):
         (out * torch.arange(float(out.numel())).reshape(out.shape)).sum().backward()
         return _described(out, length_one_strides=False), x.grad
     check(case)
+
+
+@pytest.mark.parametrize("recorded", [False, True])
+def test_an_operand_with_length_one_dimensions_out_of_order(recorded):
+    """Found in review: a recorded product of two tensors asked a laxer question of its
+    operands' layout than an unrecorded one, and was row-major where PyTorch's is not."""
+    def case(torch):
+        a = torch.arange(2.0, dtype=torch.float64).reshape(1, 2, 1).permute(2, 0, 1).detach()
+        b = torch.arange(4.0, dtype=torch.float64).reshape(2, 2)
+        a.requires_grad_(recorded)
+        return [_described(r, length_one_strides=False) for r in (b - a, b * a, a + b)]
+    check(case)
