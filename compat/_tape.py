@@ -155,6 +155,7 @@ class Tape(ReverseTrace):
 
 TAPE = Tape(EAGER_LEVEL)
 
+
 class InvalidatedBox(ReverseBox):
     """The box of a view whose storage was modified in place where PyTorch forbids it (a
     piece's, `_view_pieces`; one made in no_grad mode, `_view_modes`): its value is the
