@@ -32,7 +32,6 @@ from ._record import broadcast_error, edge, engine, new_nodes, operand, wrap
 from ._tape import ALIAS_OF, TAPE, VERSION, InvalidatedBox, privatize, retie_saved
 from ._tensor import Tensor, make, views_of
 from . import _view_modes
-from ._view_pieces import after_update, refuse_update
 
 
 def check_inplace(t, recording, view_message=False):
@@ -40,7 +39,6 @@ def check_inplace(t, recording, view_message=False):
     if not recording:
         return
     _view_modes.refuse_update(t)
-    refuse_update(t)
     if t._box is not None and not t._box.node.parents:
         what = "a view of a leaf Variable" if view_message else "a leaf Variable"
         raise RuntimeError(f"{what} that requires grad is being used in an in-place "
@@ -170,12 +168,11 @@ def keep_held_values(t):
 
 
 def count_update(t):
-    """Count an in-place update of t's storage (its version), which ends the use of its
-    pieces (`_view_pieces`) and, if its base requires grad, of its views made in no_grad
-    mode (`_view_modes`)."""
+    """Count an in-place update of t's storage (its version), which ends the use of the
+    history of its views made in a mode (`_view_modes`: pieces, views made in no_grad
+    mode) if their base requires grad."""
     t._version_counter[VERSION] += 1
-    _view_modes.after_update(t)  # (first: a view's mode is PyTorch's one CreationMeta)
-    after_update(t)
+    _view_modes.after_update(t)
 
 
 def write(t, values, index=None, written=None):
@@ -391,15 +388,18 @@ def placed_at(values, positions, shape):
     return fnp.reshape(fnp.getitem(fnp.reshape(values, (-1,)), source), shape)
 
 
+UNRECORDED = "unrecorded"  # `inplace`'s overlap: allowed only where nothing is recorded
+
+
 def inplace(op, fill=None, ufunc=None, overlap=True, written=None, expanded=None):
     """The in-place form ``t.op_(...)`` of the out-of-place operation `op`. When nothing
     is recorded, `fill(t, *args)` (if given) gives the new values without computing `op`,
     and the binary `ufunc` (if given) computes into t's storage where that gives `op`'s
     result (see `_computed_in_place`). `overlap`: refuse t or an argument that overlaps
-    (False for the fills PyTorch allows on an expanded tensor); `written(t, *args)` marks
-    the elements such a fill writes, where not all (their values win in shared memory);
-    `expanded`: the (operation, example) of PyTorch's deprecation warning for such a fill
-    of an expanded tensor, where it warns (and, recorded, fails the backward pass)."""
+    (False for the fills PyTorch allows on an expanded tensor; UNRECORDED for those whose
+    backward pass PyTorch fails there); `written(t, *args)` marks the elements such a fill
+    writes, where not all (their values win in shared memory); `expanded`: the (operation,
+    example) of PyTorch's deprecation warning for such a fill of an expanded tensor."""
     def update(t, *args, **kwargs):
         if expanded is not None:
             warn_if_expanded(t, *expanded)
@@ -410,9 +410,7 @@ def inplace(op, fill=None, ufunc=None, overlap=True, written=None, expanded=None
         if not recording and ufunc is not None and _computed_in_place(ufunc, t, args, kwargs):
             return t  # an SGD step's update, without the general checks (2.2 -> 1.6 us)
         check_inplace(t, recording)
-        # (PyTorch's backward of the fills it warns of fails on an expanded tensor: refused
-        # here, when recorded)
-        if overlap or (recording and expanded is not None):
+        if overlap is True or (recording and overlap is UNRECORDED):
             refuse_overlap(t, [a._data for a in args + tuple(kwargs.values())
                                if isinstance(a, Tensor)])
         if not recording and fill is not None:
@@ -553,12 +551,9 @@ def copy_all_(t, src):
     return _copy_unchecked_(t, src)
 
 
-_masked_fill_ = inplace(masked_fill, overlap=False, written=lambda t, mask, value: mask._data)
-
-
-def masked_fill_(t, mask, value):
-    warn_if_expanded(t, "masked_fill_", "tensor[mask] = scalar")
-    return _masked_fill_(t, mask, value)
+masked_fill_ = inplace(masked_fill, overlap=False,
+                       written=lambda t, mask, value: mask._data,
+                       expanded=("masked_fill_", "tensor[mask] = scalar"))
 
 
 sin_ = inplace(sin)

@@ -27,7 +27,6 @@ from ._quiet import quiet
 from ._tape import TAPE, VERSION, TapeNode, _creation_numbers
 from ._tensor import Tensor, make
 from ._view_modes import note_view
-from ._view_pieces import note_pieces
 
 _float = _dtypes.FLOAT
 _new = object.__new__
@@ -535,8 +534,6 @@ def pieces(primitive, label, input, params, view=True):
     whole = _node(primitive, label, values, data, box.node, params)
     if instruments.on_result is not None:  # debugging (as Primitive.__call__ calls it)
         instruments.on_result(TAPE, primitive, ReverseBox(values, TAPE, whole))
-    if view:
-        note_pieces(input)
     return tuple([_view(input, value, _node(tuple_get, label, value, values, whole,
                                              {"index": index}), view, several=True)
                   for index, value in enumerate(values)])

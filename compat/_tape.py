@@ -158,7 +158,7 @@ TAPE = Tape(EAGER_LEVEL)
 
 class InvalidatedBox(ReverseBox):
     """The box of a view whose storage was modified in place where PyTorch forbids it (a
-    piece's, `_view_pieces`; one made in no_grad mode, `_view_modes`): its value is the
+    piece's, one made in no_grad mode: `_view_modes`): its value is the
     view's, its history the error `message`; `name` is the view's name in the errors
     ("Output 0 of Split"), None for one that had no history (a leaf to retain_grad)."""
 

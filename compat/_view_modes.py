@@ -1,8 +1,12 @@
 """Views PyTorch does not let follow an in-place update because of the way they were made
 (its CreationMeta other than DEFAULT): views made in no_grad mode or in inference_mode (of
-a tensor that is not an inference tensor), pieces (chunk, split, unbind) of a tensor
-without history, and the outputs of an autograd.Function that are its inputs or views of
-them (`note_function_output`). Pieces of a tensor with history are `_view_pieces`'.
+a tensor that is not an inference tensor), pieces (chunk, split, unbind: the views of a
+function that returns several), and the outputs of an autograd.Function that are its
+inputs or views of them (`note_function_output`).
+
+A recorded in-place update of a piece raises "Output 0 of Split is a view and is being
+modified inplace. ..."; after an update of its storage, every use of its history raises
+"... its base or another view of its base has been modified inplace. ...".
 
 A view made in no_grad mode of a tensor that requires grad has no history, yet requires
 grad as its base does: it is a leaf whose gradient goes nowhere (`leaf_node(None)`: no
@@ -18,11 +22,13 @@ mode, with its own texts ("... modified inplace in normal mode").
 The storage's version counter holds under `CREATED` a (weak reference, mode) entry for each
 such view: an update of any other storage costs one dict lookup here.
 """
+import re
 import weakref
+
+from funcgrad.core import tuple_get
 
 from ._grad_mode import STATE
 from ._tape import INFERENCE, TAPE, InvalidatedBox, leaf_node
-from ._view_pieces import output_name
 
 CREATED = "views made in a mode"  # a version counter's key
 NO_GRAD = "no_grad"
@@ -60,8 +66,6 @@ def note_view(input, view, several=False):
         made = NO_GRAD
     mode = _mode_of(input)
     if mode is None:
-        if made is SEVERAL and view._box is not None:  # (pieces with history of a tensor
-            return                                     # made in no mode: `_view_pieces`')
         mode = made
     elif made is not None and mode is not INFERENCE_MODE:
         mode = made
@@ -140,6 +144,21 @@ def _message(view, mode, modified):
     return f"{name} is a view and {modified} modified inplace. {_ADVICE[mode]}"
 
 
+_SUFFIX = re.compile(r"Backward\d*$")
+
+
+def output_name(node):
+    """"Output 1 of Split": the node's name as PyTorch's errors give it (a piece's names
+    its place among the results and the node that made them)."""
+    place = 0
+    label = node.label
+    if node.primitive is tuple_get:
+        place = node.params["index"]
+        if label is None:  # (a custom Function's result: named by its node)
+            label = node.parents[0].label
+    return f"Output {place} of {_SUFFIX.sub('', label or '')}"
+
+
 def is_dropped_leaf(node):
     """Whether `node` is the history of a view made in no_grad mode: a leaf whose gradient
     goes nowhere."""
@@ -147,4 +166,4 @@ def is_dropped_leaf(node):
 
 
 __all__ = ["CREATED", "note_view", "note_function_output", "refuse_update", "after_update",
-           "is_dropped_leaf"]
+           "output_name", "is_dropped_leaf"]
