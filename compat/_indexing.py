@@ -310,7 +310,7 @@ def setitem(input, index, value):
     inputs = (old, value)
     result = wrap(fnp.where(mask, placed, engine(old)), label, inputs,
                   others=_index_tensors(index))
-    assign(input, result, inputs, mask if shared else None)
+    assign(input, result, inputs, mask if shared else None, selected=_is_basic(parts))
 
 
 def _selected_shape(array, parts, view, arrays):

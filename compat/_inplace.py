@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 
+import funcgrad
 import funcgrad.numpy as fnp
 from funcgrad.core import ZERO, ArgVJP, Primitive, ReverseBox, defvjp
 from funcgrad.numpy._base import unbroadcast
@@ -267,10 +268,11 @@ def check_written_shape(shape, value_shape):
                            f"{list(broadcast)}")
 
 
-def assign(t, result, inputs, written=None):
+def assign(t, result, inputs, written=None, selected=False):
     """Make `result` (computed from `inputs`, one of them standing for t) t's new value and,
     if recorded, t's new history. `written`, for a view whose elements share memory (an
-    expand's), marks the elements the update wrote: theirs are the shared memory's values."""
+    expand's), marks the elements the update wrote: theirs are the shared memory's values;
+    `selected`: PyTorch updates a view of t that basic indices select, not t itself."""
     if result._data.shape != t._data.shape:
         check_written_shape(t._data.shape, result._data.shape)
     made = result
@@ -287,7 +289,7 @@ def assign(t, result, inputs, written=None):
     for node in recorded:
         privatize(node, t._data)
     if t._base is not None:
-        _assign_through_base(t, result, written)
+        _assign_through_base(t, result, written, selected)
     else:
         write(t, result._data, written=written)
         set_history(t, box.node)
@@ -330,10 +332,12 @@ def set_history(t, node):
         old.node.sink = None
 
 
-def _assign_through_base(view, result, written=None):
+def _assign_through_base(view, result, written=None, selected=False):
     """A recorded update of a view is an update of its base (PyTorch's CopySlices): the base
     takes `result` at the view's positions (and the view is then read back from the base);
-    where elements of the view share a position, a `written` one's value."""
+    where elements of the view share a position, a `written` one's value. An update of a
+    whole view whose elements share memory (not `selected` from it) is recorded, but its
+    backward raises, as PyTorch's CopySlices' (it writes the gradient into the view)."""
     base = view._base
     positions = positions_in(view._data, base._data)
     shape = base._data.shape
@@ -346,10 +350,25 @@ def _assign_through_base(view, result, written=None):
         positions = positions.ravel()[order]
         values = fnp.getitem(fnp.reshape(values, (-1,)), order)
     placed = _completed(view, base, placed_at(values, positions, shape), engine(old))
-    updated = wrap(fnp.where(mask, placed, engine(old)), "CopySlices", (old, result))
+    new = fnp.where(mask, placed, engine(old))
+    if not selected and _internally_overlaps(view._data):
+        new = _refused_in_backward(new)
+    updated = wrap(new, "CopySlices", (old, result))
     # PyTorch lists the base's history, then the update's other inputs.
     updated._box.node.edges = (edge(old),) + result._box.node.edges[1:]
     assign(base, updated, (old, result))
+
+
+@funcgrad.custom_vjp
+def _refused_in_backward(values):
+    return values
+
+
+def _refuse_shared_elements(residuals, cotangent):
+    raise RuntimeError(SHARED_ELEMENTS)
+
+
+_refused_in_backward.defvjp(lambda values: (values, None), _refuse_shared_elements)
 
 
 def _completed(view, base, placed, old):
@@ -388,16 +407,13 @@ def placed_at(values, positions, shape):
     return fnp.reshape(fnp.getitem(fnp.reshape(values, (-1,)), source), shape)
 
 
-UNRECORDED = "unrecorded"  # `inplace`'s overlap: allowed only where nothing is recorded
-
-
 def inplace(op, fill=None, ufunc=None, overlap=True, written=None, expanded=None):
     """The in-place form ``t.op_(...)`` of the out-of-place operation `op`. When nothing
     is recorded, `fill(t, *args)` (if given) gives the new values without computing `op`,
     and the binary `ufunc` (if given) computes into t's storage where that gives `op`'s
     result (see `_computed_in_place`). `overlap`: refuse t or an argument that overlaps
-    (False for the fills PyTorch allows on an expanded tensor; UNRECORDED for those whose
-    backward pass PyTorch fails there); `written(t, *args)` marks the elements such a fill
+    (False for the fills PyTorch allows on an expanded tensor, whose backward pass it
+    fails: `_assign_through_base`); `written(t, *args)` marks the elements such a fill
     writes, where not all (their values win in shared memory); `expanded`: the (operation,
     example) of PyTorch's deprecation warning for such a fill of an expanded tensor."""
     def update(t, *args, **kwargs):
@@ -410,7 +426,7 @@ def inplace(op, fill=None, ufunc=None, overlap=True, written=None, expanded=None
         if not recording and ufunc is not None and _computed_in_place(ufunc, t, args, kwargs):
             return t  # an SGD step's update, without the general checks (2.2 -> 1.6 us)
         check_inplace(t, recording)
-        if overlap is True or (recording and overlap is UNRECORDED):
+        if overlap:
             refuse_overlap(t, [a._data for a in args + tuple(kwargs.values())
                                if isinstance(a, Tensor)])
         if not recording and fill is not None:

@@ -26,7 +26,7 @@ from . import (_complex_build, _dtypes, _fused, _gathering, _householder, _index
                _view_scatters, _windowed)
 from ._complex_refusals import fixed, no_complex, refuse_complex, refuse_complex_derivative
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
-from ._inplace import UNRECORDED, inplace, overwrite_p
+from ._inplace import inplace, overwrite_p
 from ._not_implemented import without_derivative
 from ._ops import refuse_integer_zero_divisor
 from ._record import result_type
@@ -1323,7 +1323,7 @@ INDEXING = [
     Row("index_reduce", _gathering.index_reduce, KEEP, inplace=True, indices=("index",),
         saves_inputs=True, check=_index_reduce_arguments),
     Row("index_put", _indexing.index_put, KEEP, inplace=dict(
-        overlap=UNRECORDED, written=_indexing.index_put_written,
+        overlap=False, written=_indexing.index_put_written,
         expanded=("index_put_", "tensor[indices] = tensor")), indices=("indices",),
         check=_index_put_arguments),
     Row("put", _gathering.put, KEEP, inplace=True, indices=("index",),
@@ -1331,7 +1331,7 @@ INDEXING = [
     Row("index_fill", _gathering.index_fill, KEEP, Labels(
         lambda x, dim, index, value: "IndexFillBackward1" if isinstance(value, Tensor)
         else "IndexFillBackward0", "IndexFillBackward0", "IndexFillBackward1"), inplace=dict(
-        overlap=UNRECORDED, written=_gathering.index_fill_written,
+        overlap=False, written=_gathering.index_fill_written,
         expanded=("index_fill_", "tensor[mask] = scalar")), indices=("index",)),
     Row("narrow", _gathering.narrow, KEEP, "SliceBackward0", view=True),
     Row("narrow_copy", _narrow_copy, KEEP, "NarrowCopyBackward0"),

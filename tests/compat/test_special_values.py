@@ -206,23 +206,25 @@ def test_an_index_array_writes_an_expanded_views_memory(statement):
 
 _ADDED_INTO_SHARED_MEMORY = pytest.mark.xfail(strict=True, reason=(
     "PyTorch's index_put_(accumulate=True) adds every value into an expanded tensor's shared "
-    "memory; compat refuses it"))
+    "memory (recorded, its backward pass then raises); compat refuses it at once"))
 _ACCUMULATED = "v.index_put_((torch.tensor([{}]), torch.tensor([{}])), ws{}, accumulate=True)"
 _EXPANDED_FILLS = [
     "v.index_fill_(1, torch.tensor([0, 2]), 5.0)", "v.index_fill_(0, torch.tensor([1]), w)",
     "v.index_fill_(-1, torch.tensor([1]), w * 2.0)",
     "v.index_put_((torch.tensor([0, 1]), torch.tensor([1, 1])), ws)",
     "v.index_put_((torch.tensor([1]),), ws[None, :1].expand(1, 3) * 1.0)",
-    _ACCUMULATED.format("0, 1", "1, 1", ""), _ACCUMULATED.format("0", "2", "[:1]")]
+    _ACCUMULATED.format("0, 1", "1, 1", ""), _ACCUMULATED.format("0", "2", "[:1]"),
+    "v.zero_()", "v.fill_(2.0)", "v.masked_fill_(torch.tensor([True, False, True]), w)",
+    "v[torch.tensor([0])] = 1.5", "v[torch.tensor([[False] * 3, [True] * 3])] = w"]
 
 
 @pytest.mark.parametrize("statement, requires_grad", [
     pytest.param(statement, requires_grad, marks=[_ADDED_INTO_SHARED_MEMORY] if
-                 "accumulate" in statement and not requires_grad else [])
+                 "accumulate" in statement else [])
     for statement in _EXPANDED_FILLS for requires_grad in (False, True)])
 def test_index_fill_and_index_put_write_an_expanded_views_memory(statement, requires_grad):
     """As PyTorch, with its deprecation warning. Recorded, PyTorch's backward pass refuses
-    them; compat refuses the update."""
+    them, as compat's does."""
     def case(torch):
         leaf = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=requires_grad)
         w = torch.tensor(3.0, dtype=torch.float64, requires_grad=requires_grad)
@@ -231,7 +233,10 @@ def test_index_fill_and_index_put_write_an_expanded_views_memory(statement, requ
         env = {"torch": torch, "v": base.unsqueeze(0).expand(2, 3), "w": w, "ws": ws}
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            exec(statement, env)
+            try:
+                exec(statement, env)
+            except RuntimeError as error:  # (refused at once, not by the backward pass)
+                return "refused", str(error)
         if requires_grad:
             (base * torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)).sum().backward()
         return base, env["v"], leaf.grad, w.grad, ws.grad, [str(c.message)[:60] for c in caught]
