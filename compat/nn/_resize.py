@@ -1,4 +1,5 @@
-"""F.interpolate and nn.Upsample: nearest-neighbour and (bi/tri)linear resizes.
+"""F.interpolate and nn.Upsample: nearest-neighbour and (bi/tri)linear resizes here; the
+bicubic and antialiased ones in `_resize_filters`, uint8 images' in `_resize_uint8`.
 
 Nearest: each output position along a resized dimension reads one input position,
 computed as PyTorch's 2-d kernels compute it (in float32): ``floor(i * scale)`` for
@@ -24,17 +25,19 @@ import numpy as np
 import funcgrad.numpy as fnp
 
 from .. import _dtypes
-from .._complex_refusals import refuse_complex
 from .._memory_formats import in_suggested_format
 from .._quiet import quiet
 from .._record import engine, wrap
 from ._padding import read_at
-from ._spatial import adaptive_avg_pool1d, adaptive_avg_pool2d
+from ._resize_filters import antialiased_taps, cubic_taps, resized
+from ._resize_uint8 import resized_uint8
+from ._spatial import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
 _NEAREST = ("nearest", "nearest-exact")
 _LINEAR = {"linear": 1, "bilinear": 2, "trilinear": 3}  # the number of spatial dimensions
-_INTERPOLATING = ("linear", "bilinear", "bicubic", "trilinear")
-_AREA = {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d}
+_FOUR_D = ("bicubic", "lanczos")  # (modes of 4-d inputs only)
+_MODES = _NEAREST + tuple(_LINEAR) + _FOUR_D + ("area",)
+_AREA = {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d, 3: adaptive_avg_pool3d}
 _ALL_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
 
 
@@ -44,25 +47,27 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     along its spatial dimensions: each output element a copy of its nearest input element
     ('nearest': the one at or left of its scaled position; 'nearest-exact': the one
     nearest its scaled centre), a mix of the two around it ('linear', 'bilinear',
-    'trilinear' for K = 1, 2, 3), or the mean of its window ('area', K = 1 or 2)."""
+    'trilinear' for K = 1, 2, 3), of the four around it ('bicubic', K = 2), of all those
+    under a filter widened when shrinking (antialias=True: 'bilinear', 'bicubic' and
+    'lanczos', K = 2), or the mean of its window ('area')."""
     dims = input.dim() - 2
     # PyTorch's checks, in its order
-    if align_corners is not None and mode not in _INTERPOLATING:
+    if align_corners is not None and mode in _NEAREST + ("area",):
         raise ValueError("align_corners option can only be set with the interpolating "
                          "modes: linear | bilinear | bicubic | trilinear")
     sizes, scales = _output_sizes(input, dims, size, scale_factor, recompute_scale_factor)
     if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
                          "modes and requires a 4-D tensor as input")
+    if dims == 2 and mode == "lanczos":
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
     if mode in _LINEAR and dims in (1, 2, 3) and dims != _LINEAR[mode]:
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
                                   f"{_LINEAR[mode] + 2}D input")
-    if dims not in (1, 2, 3) or mode not in _NEAREST + tuple(_LINEAR) + ("area",):
-        if dims == 2 and mode in ("bicubic", "lanczos"):  # (PyTorch's, for 4-d inputs)
-            raise NotImplementedError(
-                f"compat.nn.functional.interpolate: mode {mode!r} is not implemented; "
-                f"compat resizes in the modes 'nearest', 'nearest-exact', 'linear', "
-                f"'bilinear', 'trilinear' and 'area'")
+    if dims not in (1, 2, 3) or mode not in _MODES or mode in _FOUR_D and dims != 2:
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
                                   f"(got {input.dim()}D) for the modes: {_ALL_MODES} (got "
                                   f"{mode})")
@@ -73,9 +78,12 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         names = "WHD"[:dims][::-1]
         raise RuntimeError(
             f"Input and output sizes should be greater than 0, but got input "
-            f"({', '.join(f'{a}: {n}' for a, n in zip(names, spatial))}) and output "
+            f"({', '.join(f'{a}: {n}' for a, n in zip(names, spatial))})"
+            f"{' and' if dims == 1 else ''} output "  # (PyTorch's 1-d text alone has "and")
             f"({', '.join(f'{a}: {n}' for a, n in zip(names, sizes))})")
-    refuse_complex(_complex_kernel(mode, dims), input)
+    _refuse_dtype(input, mode, dims, antialias)
+    if antialias or mode == "bicubic" or input.dtype is _dtypes.uint8 and mode == "bilinear":
+        return _filtered(input, sizes, scales, bool(align_corners), mode, antialias)
     if mode in _LINEAR:
         compute = np.float64 if input.dtype is _dtypes.float64 else np.float32
         mixes = [_linear_mix(n_in, n_out, scale, bool(align_corners), compute)
@@ -91,13 +99,59 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
                                     input._data), label, (input,))
 
 
-def _complex_kernel(mode, dims):
-    """The kernel whose missing complex loop PyTorch reports: its 2-d resizes' own, else
-    the one computing the source indices and weights."""
-    kind = "nearest" if mode in _NEAREST else "linear"
-    if dims == 2:
-        return f"upsample_{'nearest' if kind == 'nearest' else 'bilinear'}2d_channels_last"
-    return f"compute_indices_weights_{kind}"
+def _refuse_dtype(input, mode, dims, antialias):
+    """PyTorch's refusal of a dtype its resize kernel has no loop for (any but float32 and
+    float64; float16 but with antialias; uint8 but for (tri)linear of 1 or 3 dimensions),
+    naming the kernel."""
+    if antialias:
+        kernel, takes_uint8 = "compute_index_ranges_weights", True
+    elif mode in _NEAREST:
+        kernel = ("upsample_nearest2d_channels_last" if dims == 2
+                  else "compute_indices_weights_nearest")
+        takes_uint8 = True
+    elif mode == "bicubic":
+        kernel, takes_uint8 = "compute_indices_weights_cubic", True
+    elif dims == 2:
+        kernel, takes_uint8 = "upsample_bilinear2d_channels_last", True
+    else:
+        kernel, takes_uint8 = "compute_indices_weights_linear", False
+    dtype = input.dtype
+    if not (dtype in (_dtypes.float32, _dtypes.float64)
+            or dtype is _dtypes.float16 and not antialias
+            or dtype is _dtypes.uint8 and takes_uint8):
+        raise _dtypes.not_implemented_for(kernel, dtype)
+
+
+def _filtered(input, sizes, scales, align_corners, mode, antialias):
+    """A resize of a 4-d input by the filters of `_resize_filters` (for uint8, PyTorch's
+    integer kernels: `_resize_uint8`)."""
+    data = input._data
+    if data.dtype == np.uint8:  # (no gradient: integers never require grad)
+        return wrap(in_suggested_format(resized_uint8(
+            data, sizes, scales, align_corners, mode, antialias), data), None, (input,))
+    axes = {}
+    if antialias:
+        label = f"Upsample{mode.capitalize()}2DAaBackward0"
+        compute = data.dtype.type
+        for axis, n_out, scale in zip((2, 3), sizes, scales):
+            if data.shape[axis] != n_out:
+                axes[axis] = antialiased_taps(data.shape[axis], n_out, scale, align_corners,
+                                              compute, mode)
+    else:
+        label = "UpsampleBicubic2DBackward0"
+        compute = np.float64 if data.dtype == np.float64 else np.float32
+        for axis, n_out, scale in zip((2, 3), sizes, scales):
+            positions, weights = cubic_taps(data.shape[axis], n_out, scale, align_corners,
+                                            compute)
+            # (the kernel keeps its weights in the input's type)
+            axes[axis] = positions, weights.astype(data.dtype).astype(compute)
+
+    def resize(x):
+        if not axes:  # PyTorch's antialiased kernels copy an input of the output's size
+            return fnp.positive(x)  # (a recorded copy)
+        return fnp.astype(resized(fnp.astype(x, compute), axes), data.dtype)
+    return wrap(in_suggested_format(quiet().run(resize, engine(input)), data), label,
+                (input,))
 
 
 def _output_sizes(input, dims, size, scale_factor, recompute_scale_factor):

@@ -759,9 +759,3 @@ def test_interpolating_resizes_match_torch(shape, mode, keywords, dtype):
 def test_interpolating_modes_refuse_other_ranks_as_torch(call):
     assert_same_error(lambda torch: eval(call, {"F": torch.nn.functional, "torch": torch}))
 
-
-def test_bicubic_says_it_is_not_implemented():
-    import compat
-    with pytest.raises(NotImplementedError, match="mode 'bicubic' is not implemented"):
-        compat.nn.functional.interpolate(compat.ones(1, 1, 2, 2), scale_factor=2,
-                                         mode="bicubic")
