@@ -75,7 +75,8 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
                            f"and other non-zero dimensions for input, but got: "
                            f"{list(input.shape)}")
     _check_block_settings(kernel, dilation, padding, stride)
-    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+    if not (input.dtype.is_floating_point or input.dtype.is_complex
+            or input.dtype is _dtypes.bool):
         raise _dtypes.not_implemented_for("im2col_out_cpu", input.dtype)
     spatial = tuple(input.shape[-2:])
     blocks = _block_counts(spatial, kernel, dilation, padding, stride)
@@ -116,7 +117,8 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                            f"number of sliding blocks {blocks[0]} * {blocks[1]} = "
                            f"{blocks[0] * blocks[1]}, but got input.size({input.dim() - 1})="
                            f"{count}.")
-    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+    if not (input.dtype.is_floating_point or input.dtype.is_complex
+            or input.dtype is _dtypes.bool):
         raise _dtypes.not_implemented_for("col2im_out_cpu", input.dtype)
 
     def compute(x):

@@ -977,8 +977,8 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     size = _pooled_size(input.shape[-1], kernel, stride, padding, dilation, ceil_mode)
     if size < 1:
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {size}")
-    if input.dtype is _dtypes.bool or input.dtype.is_complex:
-        raise _dtypes.not_implemented_for("max_pool1d_impl", input.dtype)
+    if not (input.dtype.is_floating_point or return_indices):  # (PyTorch's kernel without
+        raise _dtypes.not_implemented_for("max_pool1d_impl", input.dtype)  # indices: floats)
     pooled = max_pool2d(_ops.unsqueeze(input, -2), (1, kernel), (1, stride), (0, padding),
                         (1, dilation), ceil_mode, return_indices)
     if return_indices:

@@ -137,6 +137,9 @@ def gelu(input, approximate="none"):
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     compute = _gelu_tanh if approximate == "tanh" else _gelu
+    if input.dtype is _dtypes.float16:  # (in float32, rounded once: SciPy's erf has no
+        exact = compute                 # float16 loop, and gave float64)
+        compute = lambda x: fnp.astype(exact(fnp.astype(x, np.float32)), np.float16)  # noqa: E731
     return activation(input, "GeluKernelImpl", compute, "GeluBackward0")
 
 
@@ -177,6 +180,10 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
 
 def _hardtanh(input, min_val, max_val):
     refuse_complex(CLAMP, input)
+    if input.dtype is _dtypes.bool:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if input.dtype is _dtypes.uint8 and (min_val < 0 or max_val < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
 
     def compute(x):
         raw = unbox_all(x)
@@ -347,6 +354,8 @@ def threshold(input, threshold, value, inplace=False):
 
 def _threshold(input, threshold, value, label):
     refuse_complex("threshold_cpu", input)
+    if input.dtype is _dtypes.bool:
+        raise _dtypes.not_implemented_for("threshold_cpu", input.dtype)
 
     def compute(x):
         raw = unbox_all(x)
