@@ -53,6 +53,8 @@ def test_max_norm_on_a_saved_weight_is_refused_at_backward_as_torch(make):
     "F.embedding(torch.tensor([-3, 5]), torch.tensor([[3., 4], [0, 1]]), max_norm=1.0)",
     "F.embedding(torch.tensor([-1, 0]), torch.tensor([[3., 4], [0, 1]]), max_norm=1.0)",
     "F.embedding(torch.tensor([0.]), torch.tensor([[3., 4], [0, 1]]), max_norm=1.0)",
+    "F.embedding(torch.tensor([0]), None)", "F.embedding([0], torch.ones(2, 2))",
+    "F.embedding(None, [[1.0]])",
 ])
 def test_embedding_option_errors_as_torch(expression):
     assert_same_error(lambda torch: eval(expression, {"torch": torch,
