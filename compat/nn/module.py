@@ -5,6 +5,7 @@ assigning attributes (``self.fc = Linear(3, 4)``, ``self.w = Parameter(...)``); 
 that walks a model (parameters(), state_dict(), train(), repr) walks these dicts in
 registration order, which is what makes names and orders match PyTorch's.
 """
+import functools
 from collections import OrderedDict, namedtuple
 
 from .. import _device, _dtypes
@@ -47,6 +48,7 @@ class Module:
         object.__setattr__(self, "_modules", OrderedDict())
         object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
         object.__setattr__(self, "_forward_hooks", OrderedDict())
+        object.__setattr__(self, "_load_state_dict_pre_hooks", OrderedDict())
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(
@@ -384,13 +386,18 @@ class Module:
         if not isinstance(state_dict, dict):
             raise TypeError(f"Expected state_dict to be dict-like, got "
                             f"{type(state_dict)}.")
-        errors, expected = [], set()
+        state_dict = OrderedDict(state_dict)  # (the pre-hooks may rename the caller's keys)
+        missing, unexpected, errors, expected = [], [], [], set()
         with no_grad():
             for module_prefix, module in self.named_modules(remove_duplicate=False):
                 prefix = module_prefix + ("." if module_prefix else "")
+                # PyTorch's hooks are told strict=True whatever the caller asked.
+                for hook in module._load_state_dict_pre_hooks.values():
+                    hook(state_dict, prefix, {}, True, missing, unexpected, errors)
                 module._load_from_state_dict(state_dict, prefix, expected, errors)
-        missing = [key for key in self.state_dict() if key not in state_dict]
-        unexpected = [key for key in state_dict if key not in expected]
+                missing += [prefix + name for name, _ in module._state_members()
+                            if prefix + name not in state_dict]
+        unexpected += [key for key in state_dict if key not in expected]
         if strict:
             if unexpected:
                 errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
@@ -402,6 +409,21 @@ class Module:
             raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
                 type(self).__name__, "\n\t".join(errors)))
         return _IncompatibleKeys(missing, unexpected)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        """Call ``hook(state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` (after `module` when `with_module`) before this
+        module's members are loaded: it may rename or add keys of the (copied) state_dict.
+        compat keeps no metadata: local_metadata is an empty dict."""
+        handle = RemovableHandle(self._load_state_dict_pre_hooks)
+        self._load_state_dict_pre_hooks[handle.id] = (
+            functools.partial(hook, self) if with_module else hook)
+        return handle
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """Call ``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` before this module's members are loaded."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
     def _load_from_state_dict(self, state_dict, prefix, expected, errors):
         """Copy this module's own members' values from `state_dict` (keys under `prefix`),
