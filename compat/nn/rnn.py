@@ -15,6 +15,7 @@ last step, as PyTorch's packed kernels do.
 import math
 import numbers
 import warnings
+import weakref
 
 from .. import _dtypes, _ops
 from .._factories import empty, zeros
@@ -170,6 +171,7 @@ class RNNBase(Module):
         self._all_weights = []
         self._create_parameters(_GATES[mode] * hidden_size, _floating(dtype), device)
         self.reset_parameters()
+        self._init_flat_weights()
 
     def _create_parameters(self, gate_size, dtype, device):
         """Each layer's and direction's weights, registered in PyTorch's order (which is
@@ -205,14 +207,43 @@ class RNNBase(Module):
 
     def _weights(self, layer, direction):
         """(w_ih, w_hh, b_ih, b_hh, w_hr) of one layer and direction (None where it has
-        none)."""
+        none), as the forward's `_update_flat_weights` read them."""
         suffix = _suffix(layer, direction)
-        return tuple(getattr(self, name + suffix, None) for name in
+        weights = dict(zip(self._flat_weights_names, self._flat_weights))
+        return tuple(weights.get(name + suffix) for name in
                      ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"))
+
+    # PyTorch's forward reads the weights (into _flat_weights) only when one of them is no
+    # longer the tensor last read, and reads a weight by hasattr, then getattr: a
+    # parametrized weight (a new tensor at each access) is computed four times a forward,
+    # which a parametrization with state (spectral_norm's power iteration) counts.
+
+    def _init_flat_weights(self):
+        self._flat_weights = [getattr(self, name) if hasattr(self, name) else None
+                              for name in self._flat_weights_names]
+        self._flat_weight_refs = [None if weight is None else weakref.ref(weight)
+                                  for weight in self._flat_weights]
+
+    def _update_flat_weights(self):
+        for ref, name in zip(self._flat_weight_refs, self._flat_weights_names):
+            weight = getattr(self, name) if hasattr(self, name) else None
+            if weight is not None and ref is not None and ref() is not weight:
+                self._init_flat_weights()
+                return
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        del state["_flat_weight_refs"]  # (weak references cannot be pickled)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._init_flat_weights()
 
     # ---- forward ---------------------------------------------------------------------------
 
     def forward(self, input, hx=None):
+        self._update_flat_weights()
         if isinstance(input, PackedSequence):
             return self._forward_packed(input, hx)
         if input.dim() not in (2, 3):
@@ -321,7 +352,7 @@ class RNNBase(Module):
 
     def _check_input(self, input, dims):
         """PyTorch's checks of the input (`dims`: 3 for a batch, 2 for packed data)."""
-        weight_dtype = self.weight_ih_l0.dtype
+        weight_dtype = self._flat_weights[0].dtype
         if input.dtype is not weight_dtype:
             raise ValueError(f"RNN input dtype ({input.dtype}) does not match weight dtype "
                              f"({weight_dtype}). Convert input: input.to({weight_dtype}), or "

@@ -139,7 +139,7 @@ def test_a_parametrized_tensor_computes_trains_and_saves_as_torchs(kind):
                 getattr(module, name), module.state_dict(),
                 P.is_parametrized(module), P.is_parametrized(module, name),
                 P.is_parametrized(module, "other"))
-    check(seeded(case), grad_fn_names=kind != "rnn")
+    check(seeded(case))
 
 
 def test_a_parametrized_module_prints_as_torchs():
@@ -267,6 +267,23 @@ def test_cached_computes_each_tensor_once_per_block():
             inside = counting.calls
         after = module.weight is module.weight
         return uncached, same, nested, inside, counting.calls, after, gradients(module)
+    check(seeded(case))
+
+
+@pytest.mark.parametrize("layer", ["RNN", "LSTM", "GRU"])
+def test_a_recurrent_layer_computes_a_parametrized_weight_as_often_as_torchs(layer):
+    def case(torch):
+        module = getattr(torch.nn, layer)(3, 4, num_layers=2)
+        counting = _make(torch, "Counting")
+        torch.nn.utils.parametrize.register_parametrization(module, "weight_hh_l1", counting)
+        x = torch.randn(2, 1, 3)
+        calls = []
+        for _ in range(2):
+            out = module(x)[0]
+            calls.append(counting.calls)
+        with torch.nn.utils.parametrize.cached():
+            module(x)
+        return calls, counting.calls, out
     check(seeded(case))
 
 
