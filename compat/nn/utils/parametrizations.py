@@ -1,16 +1,17 @@
-"""nn.utils.parametrizations: weight normalization and spectral normalization as
-parametrizations (`parametrize.register_parametrization`), the modern forms of the legacy
-hooks in nn.utils.weight_norm and nn.utils.spectral_norm."""
+"""nn.utils.parametrizations: weight normalization, spectral normalization and orthogonal
+matrices as parametrizations (`parametrize.register_parametrization`); the first two are
+the modern forms of the legacy hooks in nn.utils.weight_norm and nn.utils.spectral_norm."""
 from ..._grad_mode import no_grad
 from ..._tensor import Tensor
 from ..conv import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from ..functional import normalize
 from ..module import Module
 from . import parametrize
+from ._orthogonal import orthogonal
 from ._weight_norm_kernel import norm_except_dim
 from ._weight_norm_kernel import weight_norm as _scaled_to_norm
 
-__all__ = ["spectral_norm", "weight_norm"]
+__all__ = ["orthogonal", "spectral_norm", "weight_norm"]
 
 
 class _WeightNorm(Module):
