@@ -4,6 +4,7 @@ remove_spectral_norm against PyTorch 2.13: parameters and buffers (``weight_g``,
 forward (the power iteration's vectors after the same seed, in training and evaluation
 mode), gradients, optimizer steps, state_dicts (a version-0 spectral_norm checkpoint too),
 removal, weight_norm's deprecation warning and PyTorch's error texts."""
+import copy
 import warnings
 
 import pytest
@@ -24,6 +25,10 @@ def _names(module):
     return (type(module).__name__, [name for name, _ in module.named_parameters()],
             [name for name, _ in module.named_buffers()], list(module.state_dict()),
             len(module._forward_pre_hooks))
+
+
+def _buffers(module):
+    return [buffer.clone() for _, buffer in module.named_buffers()]
 
 
 def _trained(torch, module, x, steps=3):
@@ -97,16 +102,15 @@ def test_spectral_norm_after_a_seed_is_torchs(kind, n_power_iterations):
 
     def case(torch):
         module = torch.nn.utils.spectral_norm(make(torch.nn), name, n_power_iterations)
-        buffers = lambda: [b.clone() for _, b in module.named_buffers()]  # noqa: E731
-        registered = (_names(module), repr(module), getattr(module, name), buffers())
+        registered = (_names(module), repr(module), getattr(module, name), _buffers(module))
         x = input(torch)
         training = []
         for _ in range(3):
             out = _output(module, x)
             out.sum().backward()
-            training.append((out, getattr(module, name), buffers()))
+            training.append((out, getattr(module, name), _buffers(module)))
         module.eval()
-        evaluation = [(_output(module, x), buffers()) for _ in range(2)]
+        evaluation = [(_output(module, x), _buffers(module)) for _ in range(2)]
         module.train()
         return (registered, training, gradients(module), evaluation,
                 _trained(torch, module, x), module.state_dict())
@@ -172,6 +176,8 @@ ERRORS = {
         torch.nn.LazyLinear(3)),
     "weight_norm dim out of range": lambda torch: torch.nn.utils.weight_norm(
         torch.nn.Linear(2, 3), dim=3),
+    "deepcopy with weight_norm": lambda torch: copy.deepcopy(
+        torch.nn.utils.weight_norm(torch.nn.Linear(2, 3))),
     "remove_weight_norm without one": lambda torch: torch.nn.utils.remove_weight_norm(
         torch.nn.utils.spectral_norm(torch.nn.Linear(2, 3))),
     "spectral_norm twice": lambda torch: torch.nn.utils.spectral_norm(

@@ -170,6 +170,19 @@ def test_right_inverse_sets_the_original_at_registration_and_on_assignment():
     check(seeded(case))
 
 
+def test_assigning_after_a_forward_invalidates_its_backward():
+    # (Assignment updates the original in place, as PyTorch's set_ does: a product that
+    # saved it can no longer be differentiated.)
+    def case(torch):
+        P = torch.nn.utils.parametrize
+        module = torch.nn.Linear(3, 3)
+        P.register_parametrization(module, "weight", _make(torch, "Returns", lambda X: X * X))
+        loss = module(torch.ones(1, 3)).sum()
+        module.weight = torch.ones(3, 3)
+        loss.backward()
+    assert_same_error(seeded(case))
+
+
 def test_a_parametrization_of_several_tensors():
     def case(torch):
         P = torch.nn.utils.parametrize
@@ -207,6 +220,18 @@ def test_right_inverse_raising_not_implemented_is_the_identity():
         module = torch.nn.Linear(2, 2)
         P.register_parametrization(module, "weight", _make(torch, "NoInverse"))
         return module.parametrizations.weight.original, module.weight
+    check(seeded(case))
+
+
+def test_removing_an_unsafe_parametrization_of_another_shape():
+    def case(torch):
+        P = torch.nn.utils.parametrize
+        module = torch.nn.Linear(3, 4)
+        weight = module.weight
+        P.register_parametrization(module, "weight", _make(torch, "Returns", lambda X: X.T),
+                                   unsafe=True)
+        P.remove_parametrizations(module, "weight")
+        return module.weight, module.weight is weight, _names(torch, module)
     check(seeded(case))
 
 
@@ -469,9 +494,22 @@ def _remove(name, leave_parametrized=True, kind="Double"):
     return case
 
 
+def _remove_unsafe_dtype(name):
+    """A case leaving parametrized a tensor whose dtype an unsafe parametrization changed."""
+    def case(torch):
+        P = torch.nn.utils.parametrize
+        module = torch.nn.BatchNorm1d(3)
+        P.register_parametrization(module, name, _make(torch, "Returns", lambda X: X.double()),
+                                   unsafe=True)
+        P.remove_parametrizations(module, name)
+    return case
+
+
 @pytest.mark.parametrize("case", [
-    _remove("bias"), _remove("missing"), _remove("weight", False, "Halves")],
-    ids=["not parametrized", "no such tensor", "several originals left unparametrized"])
+    _remove("bias"), _remove("missing"), _remove("weight", False, "Halves"),
+    _remove_unsafe_dtype("weight"), _remove_unsafe_dtype("running_mean")],
+    ids=["not parametrized", "no such tensor", "several originals left unparametrized",
+         "a parameter of another dtype", "a buffer of another dtype"])
 def test_removal_errors_as_torchs(case):
     assert_same_error(case)
 

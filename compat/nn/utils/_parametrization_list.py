@@ -22,8 +22,12 @@ def register_parameter_or_buffer(module, name, tensor):
 
 
 def take_values(destination, source):
-    """Make `destination` hold `source`'s storage, keeping its identity (an optimizer
-    holding it keeps updating it): PyTorch's set_, an in-place update of `destination`."""
+    """Make `destination` hold `source`'s storage (and shape), keeping its identity (an
+    optimizer holding it keeps updating it): PyTorch's set_, an in-place update of
+    `destination`, which refuses another dtype."""
+    if source.dtype != destination.dtype:
+        raise RuntimeError(f"Could not set tensor of type {source.dtype.cpp_name} to a "
+                           f"tensor of type {destination.dtype.cpp_name}")
     destination.data = source
     _inplace.count_update(destination)
 

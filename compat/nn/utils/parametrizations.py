@@ -46,7 +46,7 @@ def weight_norm(module, name="weight", dim=0):
     return module
 
 
-def weight_as_matrix(weight, dim):
+def _as_matrix(weight, dim):
     """`weight` as a matrix whose rows run along `dim` (moved to the front), the other
     dimensions flattened into the columns."""
     if dim != 0:
@@ -73,7 +73,7 @@ class _SpectralNorm(Module):
         self.eps = eps
         if ndim > 1:
             self.n_power_iterations = n_power_iterations
-            matrix = weight_as_matrix(weight, self.dim)
+            matrix = _as_matrix(weight, self.dim)
             rows, columns = matrix.size()
             # Drawn in this order (u, then v), as PyTorch draws them.
             u = matrix.new_empty(rows).normal_(0, 1)
@@ -93,7 +93,7 @@ class _SpectralNorm(Module):
     def forward(self, weight):
         if weight.ndim == 1:
             return normalize(weight, dim=0, eps=self.eps)
-        matrix = weight_as_matrix(weight, self.dim)
+        matrix = _as_matrix(weight, self.dim)
         if self.training:
             self._power_method(matrix, self.n_power_iterations)
         # Copies: a later step updates the buffers, which this result's backward reads.

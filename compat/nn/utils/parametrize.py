@@ -183,8 +183,7 @@ def remove_parametrizations(module, tensor_name, leave_parametrized=True):
     if parametrizations.is_tensor:
         original = parametrizations.original
         if leave_parametrized:
-            with no_grad():
-                take_values(original, getattr(module, tensor_name))
+            _leave_parametrized_value(module, tensor_name, original)
     elif leave_parametrized:
         # (Outside no_grad: whether it requires grad says whether it is to be a Parameter.)
         value = getattr(module, tensor_name)
@@ -199,6 +198,25 @@ def remove_parametrizations(module, tensor_name, leave_parametrized=True):
         delattr(module, "parametrizations")
         module.__class__ = type(module).__bases__[0]
     return module
+
+
+def _leave_parametrized_value(module, tensor_name, original):
+    """`original` takes the current value of ``module.<tensor_name>`` (an unsafe
+    parametrization may have changed its dtype, which PyTorch's set_ refuses: for a
+    Parameter, in words about tensor subclasses)."""
+    try:
+        with no_grad():
+            take_values(original, getattr(module, tensor_name))
+    except RuntimeError as error:
+        if not isinstance(original, Parameter):
+            raise
+        raise RuntimeError(
+            "Calling remove_parametrizations() with leave_parametrized=True for a parameter "
+            "that is an instance of a tensor subclass requires set_() to be implemented "
+            "correctly for the tensor subclass.Alternatively, one can opt into the "
+            "swap_tensors pathEither set leave_parametrized=False or provide a working "
+            "implementationfor set_() in the tensor subclass or set "
+            "torch.__future__.set_swap_module_params_on_conversion(True).") from error
 
 
 def type_before_parametrizations(module):
