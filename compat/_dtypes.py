@@ -42,8 +42,9 @@ class dtype:
     @property
     def type_string(self):
         """PyTorch's name of a CPU tensor type in its C++ messages: torch.FloatTensor, or
-        CPUComplexFloatType for complex dtypes (which have no legacy tensor class there)."""
-        if self.category == COMPLEX:
+        CPUBoolType, CPUComplexFloatType for bool and complex dtypes (which have no legacy
+        tensor class there)."""
+        if self.category in (_BOOL, COMPLEX):
             return f"CPU{self.scalar_name}Type"
         return f"torch.{self.legacy_name}"
 
@@ -241,6 +242,13 @@ __all__ = ["dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16
 def not_implemented_for(kernel, dtype):
     """PyTorch's error for an operation without a kernel for `dtype`."""
     return NotImplementedError(f'"{kernel}" not implemented for \'{dtype.scalar_name}\'')
+
+
+def require_floating(kernel, dtype):
+    """PyTorch's refusal of `dtype` (an integer, bool or complex one) by a `kernel` that
+    has floating loops only."""
+    if not dtype.is_floating_point:
+        raise not_implemented_for(kernel, dtype)
 
 
 # PyTorch's spelling of each type in its overflow message (its C++ scalar type list).

@@ -124,7 +124,8 @@ def _gram(factor, upper):
     return adjoint @ factor if upper else factor @ adjoint
 
 
-def _require_square(A, name=""):
+def require_square(A, name=""):
+    """PyTorch's refusal of what is not a (batch of) square matrices."""
     shape = fnp.shape(A)
     if len(shape) < 2 or shape[-1] != shape[-2]:
         prefix = f"{name}: " if name else ""
@@ -157,22 +158,22 @@ def _check_sizes(name, A, B):
 def cholesky_solve(input, input2, upper=False):
     """X with ``A X = B`` for B = `input` and ``A = L L^H`` (``U^H U`` if `upper`), L =
     `input2` (PyTorch's names)."""
-    _require_square(input2)
+    require_square(input2)
     _check_sizes("cholesky_solve", input2, input)
     A, B = _broadcast_batches(_gram(input2, upper), input)
     return fla.solve(A, B)
 
 
 def cholesky_inverse(input, upper=False):
-    """The inverse of ``L L^H`` (``U^H U`` if `upper`) for L = `input`."""
-    _require_square(input, "cholesky_inverse")
+    """The inverse of ``L L^H`` (``U^H U`` if `upper`) for L = `input` (square: its row's
+    check)."""
     return fla.inv(_gram(input, upper))
 
 
 def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):
     """(X with ``op(T) X = B``, a copy of A) for B = `input`, T the `upper` (else lower)
     triangle of A and op its transpose if `transpose`."""
-    _require_square(A)
+    require_square(A)
     _check_sizes("triangular_solve", A, input)
     A, B = _broadcast_batches(A, input)
     solution = fsl.solve_triangular(A, B, trans=1 if transpose else 0, lower=not upper,
@@ -273,7 +274,7 @@ def pivots_check(name, position):
 def lu_solve(input, LU_data, LU_pivots):
     """X with ``A X = B`` (B = `input`) from ``A``'s factorisation ``(LU, pivots)``."""
     B, LU, pivots = input, LU_data, LU_pivots
-    _require_square(LU, "torch.linalg.lu_solve")
+    require_square(LU, "torch.linalg.lu_solve")
     if fnp.shape(B)[-2] != fnp.shape(LU)[-1]:
         raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
                            f"AX = B ({'x'.join(map(str, fnp.shape(LU)[-2:]))} and "

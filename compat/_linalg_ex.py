@@ -136,9 +136,9 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False):
     return packed, pivots, info
 
 
-def tensorinv(A, ind=2):
-    """The inverse of A as a tensor of `ind` output dimensions: A reshaped to a square
-    matrix, inverted (PyTorch's inv, named in its error), and reshaped back."""
+def tensorinv_shape(A, ind=2):
+    """PyTorch's refusals of a tensorinv of what is no square matrix once reshaped (before
+    its dtype's)."""
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
     shape = fnp.shape(A)
@@ -146,6 +146,14 @@ def tensorinv(A, ind=2):
     if rows != columns:
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) "
                            f"== prod(self.shape[:ind]), but got {columns} != {rows}")
+
+
+def tensorinv(A, ind=2):
+    """The inverse of A as a tensor of `ind` output dimensions: A reshaped to a square
+    matrix, inverted (PyTorch's inv, named in its error), and reshaped back (its shape
+    checked by `tensorinv_shape`, its row's check)."""
+    shape = fnp.shape(A)
+    rows, columns = math.prod(shape[:ind]), math.prod(shape[ind:])
     inverse_matrix = inverse("inv")(fnp.reshape(A, (rows, columns)))
     # (PyTorch's inverse is column-major, which the reshape views: its strides)
     inverse_matrix = _layout.relaid(inverse_matrix, _layout.matrices_column_major)
@@ -159,6 +167,8 @@ def vander(x, *, N=None):
     if n <= 1:
         raise RuntimeError("N must be greater than 1.")
     column = fnp.expand_dims(x, -1)
+    if fnp.result_type(x).kind == "u":  # (PyTorch's products of uint8 are int64, NumPy's
+        column = fnp.astype(column, np.int64)  # uint64)
     powers = fnp.cumprod(fnp.broadcast_to(column, fnp.shape(column)[:-1] + (n - 1,)), -1)
     return fnp.concatenate([fnp.ones_like(column), powers], -1)
 

@@ -419,7 +419,7 @@ sqrt = _unary(fnp.sqrt, "SqrtBackward0", saves_result=True)
 def abs(input):
     """|input|, with PyTorch's derivative sgn(input): 0 at 0 and at NaN."""
     if input.dtype is _bool:
-        return make(input._data.copy())
+        raise _dtypes.not_implemented_for("abs_cpu", input.dtype)
     value = engine(input)
     if input._data.dtype.kind == "c":  # the modulus (sign(z) is z / |z|)
         # (PyTorch's node saves the input, where funcgrad's rule keeps z / |z|)

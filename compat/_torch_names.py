@@ -122,7 +122,9 @@ def _repeat(x, *sizes):
     return fnp.tile(x, sizes)
 
 
-def _repeat_interleave(x, repeats, dim=None, *, output_size=None):
+def _repeat_interleave(x, repeats=None, dim=None, *, output_size=None):
+    if repeats is None:  # repeat_interleave(repeats): each index repeated so many times
+        return _repeated_indices(unbox_all(x), output_size)
     counts = np.asarray(unbox_all(repeats)) if not isinstance(repeats, int) else repeats
     if isinstance(repeats, int) and repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
@@ -131,6 +133,21 @@ def _repeat_interleave(x, repeats, dim=None, *, output_size=None):
     if dim is None:
         return fnp.repeat(fnp.reshape(x, (-1,)), counts, axis=0)
     return fnp.repeat(x, counts, axis=dim)
+
+
+def _repeated_indices(repeats, output_size):
+    """0, 1, ... each repeated repeats[i] times (in repeats' integer dtype), with PyTorch's
+    checks."""
+    if repeats.dtype not in (np.int32, np.int64):
+        raise _dtypes.not_implemented_for("repeat_interleave_cpu",
+                                          _dtypes.from_numpy_dtype(repeats.dtype))
+    if repeats.ndim != 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    if (repeats < 0).any():
+        raise RuntimeError("repeats can not be negative")
+    if output_size is not None and output_size != repeats.sum():
+        raise RuntimeError("allocated size does not match required size")
+    return np.repeat(np.arange(repeats.size, dtype=repeats.dtype), repeats)
 
 
 def _matrices(x, name):
@@ -208,7 +225,12 @@ def _diag_embed(x, offset=0, dim1=-2, dim2=-1):
 def _trace(x):
     if fnp.ndim(x) != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {fnp.ndim(x)}")
-    return fnp.trace(x)
+    return fnp.trace(_summable(x))
+
+
+def _summable(x):
+    """x, as int64 where it is unsigned: NumPy sums uint8 into uint64, PyTorch into int64."""
+    return fnp.astype(x, np.int64) if fnp.result_type(x).kind == "u" else x
 
 
 def _cdist(x1, x2, p=2.0, compute_mode=None):
@@ -344,6 +366,27 @@ def _einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], list):
         operands = operands[0]
     return fnp.einsum(equation, *operands)
+
+
+def _einsum_arguments(*args, **kwargs):
+    if len(args) < 2:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
+
+
+def _chain_matmul(*matrices):
+    if len(matrices) == 1:  # a copy: PyTorch's clone (integer arrays are never traced)
+        matrix = matrices[0]
+        return fnp.positive(matrix) if fnp.result_type(matrix).kind in "fc" else fnp.copy(matrix)
+    return fla.multi_dot(list(matrices))
+
+
+def _chain_matmul_arguments(*matrices):
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    for matrix in matrices:
+        if isinstance(matrix, Tensor) and matrix.dim() != 2:
+            raise RuntimeError(f"Tensor dimension is {matrix.dim()}, expected 2 instead.")
 
 
 def _tensordot(a, b, dims=2):
@@ -546,24 +589,32 @@ def _solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     return fsl.solve_triangular(A, B, lower=not upper, unit_diagonal=unitriangular)
 
 
+def _both(first, then):
+    """`first`, then `then` (a row's own check, or None)."""
+    def check(*args, **kwargs):
+        first(*args, **kwargs)
+        if then is not None:
+            then(*args, **kwargs)
+    return check
+
+
 def _square(compute, name):
     """`compute`, refusing what is not a (batch of) square matrices as PyTorch does."""
     def checked(A, *args, **kwargs):
-        shape = fnp.shape(A)
-        if len(shape) < 2 or shape[-1] != shape[-2]:
-            raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
-                               f"{' by '.join(map(str, shape[-2:]))} matrices")
+        _legacy_linalg.require_square(A, name)
         return compute(A, *args, **kwargs)
     return checked
 
 
-def _inexact(A):
-    """A, refused as PyTorch's eig refuses integer and bool matrices."""
-    dtype = unbox_all(A).dtype
-    if not np.issubdtype(dtype, np.inexact):
-        raise RuntimeError(f"Unknown Complex ScalarType for "
-                           f"{_dtypes.from_numpy_dtype(dtype).scalar_name}")
-    return A
+def _square_first(name, check):
+    """A row's check: PyTorch's refusal of what is not a (batch of) square matrices (named
+    by `name`), before `check`'s of its dtype, in PyTorch's order."""
+    def checked(*args, **kwargs):
+        A = args[0] if args else kwargs.get("A", kwargs.get("input"))
+        if isinstance(A, Tensor):
+            _legacy_linalg.require_square(A._data, name)
+        check(*args, **kwargs)
+    return checked
 
 
 def _svd(A, full_matrices=True, *, driver=None):
@@ -807,8 +858,11 @@ def _nan_ignoring(wins):
 def _sign(x):
     """PyTorch's sign: ``(0 < x) - (x < 0)`` for real numbers, so 0 (never -0.0) at zeros
     and at NaN, where NumPy's is NaN (`_fused.sgn`); z / |z| for complex ones (sgn), 0 at 0;
-    NumPy's for integers."""
-    return _fused.sgn(x) if dtype_of(x).kind in "fc" else fnp.sign(x)
+    NumPy's for integers; a bool is its own sign (NumPy has no bool loop)."""
+    kind = dtype_of(x).kind
+    if kind == "b":
+        return fnp.copy(x)
+    return _fused.sgn(x) if kind in "fc" else fnp.sign(x)
 
 
 def _heaviside(x, values):
@@ -983,6 +1037,18 @@ def _same(name, compute, label=None, inplace=True, **options):
 def _test(name, compute, **options):
     """A function without a derivative (comparisons, tests of values): bool results."""
     return Row(name, compute, DATA, **options)
+
+
+def _bincount(x, weights=None, minlength=0):
+    """How often each value 0, 1, ... occurs in x (summing `weights`), with PyTorch's
+    checks in its order."""
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if np.ndim(x) != 1 or (np.size(x) and np.min(x) < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is not None and np.shape(weights) != np.shape(x):
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    return np.bincount(x, weights, minlength)
 
 
 def _histogram(x, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
@@ -1168,10 +1234,9 @@ COMPARISONS = [
     _test("unique_consecutive", lambda x, return_inverse=False, return_counts=False, dim=None:
           _unique_consecutive(x, return_inverse, return_counts, dim),
           no_derivative=lambda *args, **kwargs: _UNIQUE_CONSECUTIVE),
-    _test("bincount", lambda x, weights=None, minlength=0:
-          np.bincount(x, weights, minlength)),
+    _test("bincount", _bincount),
     _test("histogram", _histogram, returns=_named("histogram", ("hist", "bin_edges")),
-          check=_no_kernel("histogramdd")),
+          check=_no_kernel("histogramdd", half=True)),
     _test("histc", lambda x, bins=100, min=0, max=0: np.histogram(
         x, bins, None if min == max == 0 else (min, max))[0].astype(x.dtype),
         check=_no_kernel("histogram_cpu")),
@@ -1241,7 +1306,8 @@ def _unique_consecutive(x, return_inverse, return_counts, dim):
 REDUCTIONS = [
     Row("logsumexp", _logsumexp, FLOAT, saves_inputs=True, saves_result=True),
     Row("nansum", lambda x, dim=None, keepdim=False, *, dtype=None:
-        fnp.nansum(x, axis=dim_as_axis(dim), keepdims=keepdim), KEEP, saves_inputs=True),
+        fnp.nansum(_summable(x), axis=dim_as_axis(dim), keepdims=keepdim), KEEP,
+        saves_inputs=True),
     Row("nanmean", lambda x, dim=None, keepdim=False, *, dtype=None:  # PyTorch: sum / count
         fnp.nanmean(x, axis=dim_as_axis(dim), keepdims=keepdim), KEEP, "DivBackward0"),
     Row("median", _order_statistics.median, KEEP, _by_dim("MedianBackward"),
@@ -1362,7 +1428,7 @@ SHAPES = [
     Row("repeat", _repeat, KEEP, function=False),
     Row("tile", lambda x, dims: fnp.tile(x, tuple(dims)), KEEP, "RepeatBackward0"),
     Row("repeat_interleave", _repeat_interleave, KEEP, Labels(
-        lambda x, repeats, dim=None, *, output_size=None: "ViewBackward0"
+        lambda x, repeats=None, dim=None, *, output_size=None: "ViewBackward0"
         if isinstance(repeats, int) else "IndexSelectBackward0",
         "ViewBackward0", "IndexSelectBackward0"), indices=("repeats",)),
     Row("movedim", _movedim, KEEP, "PermuteBackward0", view=True),
@@ -1418,8 +1484,15 @@ def _block_diag(tensors):
     return out
 
 
+# Checks shared by two rows each: not a (batch of) square matrices first, as PyTorch.
+_DET_INPUT = _square_first("linalg.det", _linalg_input("linalg.det", _missing_kernel("lu_cpu")))
+_SLOGDET_INPUT = _square_first("linalg.slogdet", _linalg_input(
+    "linalg.slogdet", _low_precision("linalg.slogdet")))
+_INV_INPUT = _square_first("linalg.inv", _linalg_input("linalg.inv", _low_precision("linalg.inv")))
+_EIGH_INPUT = _square_first("linalg.eigh", _no_kernel("linalg_eigh_cpu", half=True))
+
 PRODUCTS = [
-    Row("einsum", _einsum, PROMOTE, method=False),
+    Row("einsum", _einsum, PROMOTE, method=False, check=_einsum_arguments),
     Row("outer", fnp.outer, PROMOTE, "MulBackward0"),
     Row("ger", fnp.outer, PROMOTE, "MulBackward0"),
     Row("inner", fnp.inner, PROMOTE), Row("kron", fnp.kron, PROMOTE),
@@ -1433,21 +1506,20 @@ PRODUCTS = [
     Row("addbmm", _scaled_products.addbmm, PROMOTE, inplace=True, check=_product_dtypes),
     Row("cdist", _cdist, PROMOTE, "CdistBackward0", method=False, check=_cdist_floats,
         saves_inputs=True, saves_result=True),
-    Row("chain_matmul", lambda *matrices: fla.multi_dot(list(matrices)), PROMOTE,
-        "MmBackward0", method=False),
+    Row("chain_matmul", _chain_matmul, PROMOTE, Labels(
+        lambda *matrices: "CloneBackward0" if len(matrices) == 1 else "MmBackward0",
+        "CloneBackward0", "MmBackward0"), method=False, check=_chain_matmul_arguments),
     Row("matrix_power", _matrix_power, KEEP, _MATRIX_POWER_LABELS),
     Row("det", fla.det, FLOAT, "LinalgDetBackward0", saves_result=True,
-        check=_linalg_input("linalg.det", _missing_kernel("lu_cpu"))),
+        check=_DET_INPUT),
     Row("logdet", _logdet, FLOAT, Labels(  # PyTorch: log(sign) + logabsdet, if complex
         lambda A: "AddBackward0" if A.dtype.is_complex else "LogdetBackward0",
         "LogdetBackward0", "AddBackward0"),
-        check=_linalg_input("logdet", _low_precision("logdet"))),
+        check=_square_first("logdet", _linalg_input("logdet", _low_precision("logdet")))),
     Row("slogdet", _slogdet, FLOAT, "LinalgSlogdetBackward0",
-        returns=_named("slogdet", ("sign", "logabsdet")),
-        check=_linalg_input("linalg.slogdet", _low_precision("linalg.slogdet"))),
+        returns=_named("slogdet", ("sign", "logabsdet")), check=_SLOGDET_INPUT),
     Row("inverse", _linalg_ex.inverse("linalg.inv"), FLOAT, "LinalgInvExBackward0",
-        saves_result=True, lapack_layout=True,
-        check=_linalg_input("linalg.inv", _low_precision("linalg.inv"))),
+        saves_result=True, lapack_layout=True, check=_INV_INPUT),
     Row("pinverse", lambda x, rcond=1e-15: fla.pinv(x, rcond), FLOAT, "LinalgPinvBackward0",
         check=_pinv_floats),
 ]
@@ -1462,13 +1534,13 @@ LINALG = [
         check=_nuclear_norm_input),
     Row("frobenius_norm", lambda input, dim, keepdim=False: _vector_norm(input, 2, dim, keepdim),
         FLOAT, "NormBackward1", method=False, check=_frobenius_norm_input),
-    Row("linalg.inv", _square(_linalg_ex.inverse("linalg.inv"), "linalg.inv"), FLOAT,
-        "LinalgInvExBackward0", saves_result=True, lapack_layout=True,
-        check=_linalg_input("linalg.inv", _low_precision("linalg.inv"))),
-    Row("linalg.inv_ex", _square(_linalg_ex.inv_ex, "linalg.inv_ex"), FLOAT,
+    Row("linalg.inv", _linalg_ex.inverse("linalg.inv"), FLOAT, "LinalgInvExBackward0",
+        saves_result=True, lapack_layout=True, check=_INV_INPUT),
+    Row("linalg.inv_ex", _linalg_ex.inv_ex, FLOAT,
         "LinalgInvExBackward0", saves_result=True, lapack_layout=(0,),
         returns=_named("linalg_inv_ex", ("inverse", "info")),
-        check=_linalg_input("linalg.inv_ex", _low_precision("linalg.inv_ex"))),
+        check=_square_first("linalg.inv", _linalg_input("linalg.inv_ex",
+                                                        _low_precision("linalg.inv_ex")))),
     Row("linalg.solve", _linalg_ex.solve(_solve), FLOAT, "LinalgSolveExBackward0",
         saves_result=True, lapack_layout=True,
         check=_linalg_input("linalg.solve", _missing_kernel("lu_cpu"))),
@@ -1478,23 +1550,20 @@ LINALG = [
         FLOAT, "LinalgSolveExBackward0", saves_result=True, lapack_layout=(0,),
         returns=_named("linalg_solve_ex", ("result", "info")),
         check=_linalg_input("linalg.solve_ex", _missing_kernel("lu_cpu"))),
-    Row("linalg.det", _square(fla.det, "linalg.det"), FLOAT, saves_result=True,
-        check=_linalg_input("linalg.det", _missing_kernel("lu_cpu"))),
+    Row("linalg.det", fla.det, FLOAT, saves_result=True, check=_DET_INPUT),
     Row("linalg.slogdet", _slogdet, FLOAT,
-        returns=_named("linalg_slogdet", ("sign", "logabsdet")),
-        check=_linalg_input("linalg.slogdet", _low_precision("linalg.slogdet"))),
-    Row("linalg.eigh", _square(_eigh, "linalg.eigh"), FLOAT,
+        returns=_named("linalg_slogdet", ("sign", "logabsdet")), check=_SLOGDET_INPUT),
+    Row("linalg.eigh", _eigh, FLOAT,
         returns=_named("linalg_eigh", ("eigenvalues", "eigenvectors")), saves_result=True,
-        lapack_layout=(1,), check=_no_kernel("linalg_eigh_cpu", half=True)),
-    Row("linalg.eig", _square(lambda A: tuple(fla.eig(_inexact(A))), "linalg.eig"), PROMOTE,
+        lapack_layout=(1,), check=_EIGH_INPUT),
+    Row("linalg.eig", _square(lambda A: tuple(fla.eig(A)), "linalg.eig"), PROMOTE,
         "LinalgEigBackward0", returns=_named("linalg_eig", ("eigenvalues", "eigenvectors")),
         lapack_layout=(1,)),
-    Row("linalg.eigvals", _square(lambda A: fla.eigvals(_inexact(A)), "linalg.eigvals"),
+    Row("linalg.eigvals", _square(fla.eigvals, "linalg.eigvals"),
         PROMOTE, "LinalgEigBackward0"),
     Row("linalg.solve_triangular", _square(_solve_triangular, "linalg.solve_triangular"),
         FLOAT),
-    Row("linalg.eigvalsh", _eigvalsh, FLOAT,
-        "LinalgEighBackward0", check=_no_kernel("linalg_eigh_cpu", half=True)),
+    Row("linalg.eigvalsh", _eigvalsh, FLOAT, "LinalgEighBackward0", check=_EIGH_INPUT),
     Row("linalg.svd", _svd, FLOAT, returns=_named("linalg_svd", ("U", "S", "Vh")),
         saves_result=True, lapack_layout=(0, 2),
         check=_linalg_input("linalg.svd", _missing_kernel("linalg_svd_cpu"))),
@@ -1503,19 +1572,20 @@ LINALG = [
         check=_linalg_input("linalg.svd", _missing_kernel("linalg_svd_cpu"))),
     Row("linalg.qr", _qr, FLOAT, returns=_named("linalg_qr", ("Q", "R")), saves_result=True,
         lapack_layout=True, check=_linalg_input("linalg.qr", _missing_kernel("geqrf_cpu"))),
-    Row("linalg.cholesky", _square(_legacy_linalg.positive_definite("linalg.cholesky",
-                                                                     _cholesky),
-                                   "linalg.cholesky"), FLOAT,
-        "LinalgCholeskyExBackward0", saves_result=True, lapack_layout=True,
-        check=_linalg_input("linalg.cholesky", _missing_kernel("cholesky_cpu"))),
-    Row("linalg.cholesky_ex", _square(
+    Row("linalg.cholesky", _legacy_linalg.positive_definite("linalg.cholesky", _cholesky),
+        FLOAT, "LinalgCholeskyExBackward0", saves_result=True, lapack_layout=True,
+        check=_square_first("linalg.cholesky", _linalg_input(
+            "linalg.cholesky", _missing_kernel("cholesky_cpu")))),
+    Row("linalg.cholesky_ex",
         lambda A, *, upper=False, check_errors=False: _linalg_ex.cholesky_ex(
-            A, upper=upper, check_errors=check_errors, factor=_cholesky), "linalg.cholesky_ex"),
+            A, upper=upper, check_errors=check_errors, factor=_cholesky),
         FLOAT, "LinalgCholeskyExBackward0", saves_result=True, lapack_layout=(0,),
         returns=_named("linalg_cholesky_ex", ("L", "info")),
-        check=_linalg_input("linalg.cholesky_ex", _missing_kernel("cholesky_cpu"))),
+        check=_square_first("linalg.cholesky", _linalg_input(
+            "linalg.cholesky_ex", _missing_kernel("cholesky_cpu")))),
     Row("linalg.tensorinv", _linalg_ex.tensorinv, FLOAT, "ReshapeAliasBackward0",
-        check=_linalg_input("linalg.inv", _low_precision("linalg.inv"))),
+        check=_both(lambda A, ind=2: _linalg_ex.tensorinv_shape(A._data, ind),
+                    _linalg_input("linalg.inv", _low_precision("linalg.inv")))),
     Row("linalg.vander", _linalg_ex.vander, KEEP, "CatBackward0"),
     Row("linalg.tensorsolve", _linalg_ex.tensorsolve, FLOAT, "ViewBackward0",
         check=_linalg_input("linalg.solve", _missing_kernel("lu_cpu"))),
@@ -1543,18 +1613,18 @@ LINALG = [
 ]
 
 # torch's older names for factorisations and solves (torch.cholesky, lu_solve, ...).
-_LEGACY_CHOLESKY = _square(_legacy_linalg.positive_definite("cholesky", _legacy_cholesky),
-                           "cholesky")
-_MATRIX_EXP = _square(fsl.expm, "linalg.matrix_exp")
+_LEGACY_CHOLESKY = _legacy_linalg.positive_definite("cholesky", _legacy_cholesky)
+_MATRIX_EXP_INPUT = _square_first("linalg.matrix_exp", _expects_floats("linalg.matrix_exp"))
 LEGACY_LINALG = [
     Row("cholesky", lambda input, upper=False: _LEGACY_CHOLESKY(input, upper), FLOAT,
         "CholeskyBackward0", lapack_layout=True,
-        check=_legacy_linalg.deprecated("cholesky", _no_kernel("cholesky_cpu", half=True))),
+        check=_legacy_linalg.deprecated("cholesky", _square_first(
+            "cholesky", _no_kernel("cholesky_cpu", half=True)))),
     Row("cholesky_solve", _legacy_linalg.cholesky_solve, FLOAT, "CholeskySolveBackward0",
         lapack_layout=True, check=_no_kernel("cholesky_solve_cpu", half=True)),
     Row("cholesky_inverse", _legacy_linalg.cholesky_inverse, FLOAT,
         "CholeskyInverseBackward0", lapack_layout=True,
-        check=_no_kernel("cholesky_inverse_cpu", half=True)),
+        check=_square_first("cholesky_inverse", _no_kernel("cholesky_inverse_cpu", half=True))),
     Row("qr", lambda input, some=True: _qr(input, "reduced" if some else "complete"), FLOAT,
         "LinalgQrBackward0", returns=_named("qr", ("Q", "R")), lapack_layout=True,
         check=_legacy_linalg.deprecated("qr", _linalg_input("linalg.qr",
@@ -1564,23 +1634,22 @@ LEGACY_LINALG = [
         returns=_named("triangular_solve", ("solution", "cloned_coefficient")),
         check=_legacy_linalg.deprecated("triangular_solve",
                                         _no_kernel("triangular_solve_cpu", half=True))),
-    Row("matrix_exp", lambda input: _MATRIX_EXP(input), FLOAT,
-        "LinalgMatrixExpBackward0", check=_expects_floats("linalg.matrix_exp")),
-    Row("linalg.matrix_exp", _MATRIX_EXP, FLOAT,
-        "LinalgMatrixExpBackward0", check=_expects_floats("linalg.matrix_exp")),
+    Row("matrix_exp", lambda input: fsl.expm(input), FLOAT,
+        "LinalgMatrixExpBackward0", check=_MATRIX_EXP_INPUT),
+    Row("linalg.matrix_exp", fsl.expm, FLOAT,
+        "LinalgMatrixExpBackward0", check=_MATRIX_EXP_INPUT),
     Row("linalg.lu", _legacy_linalg.lu, FLOAT, "LinalgLuBackward0",
         returns=_named("linalg_lu", ("P", "L", "U")), check=_lu_input),
     Row("linalg.lu_factor", _legacy_linalg.lu_factor, FLOAT, "LinalgLuFactorExBackward0",
         lapack_layout=(0,), returns=_named("linalg_lu_factor", ("LU", "pivots")),
-        check=_linalg_input("linalg.lu_factor", _missing_kernel("linalg_lu_factor_ex_cpu"))),
+        check=_no_kernel("lu_cpu", half=True)),
     Row("linalg.lu_factor_ex", _linalg_ex.lu_factor_ex, FLOAT, "LinalgLuFactorExBackward0",
         lapack_layout=(0,), returns=_named("linalg_lu_factor_ex", ("LU", "pivots", "info")),
-        check=_linalg_input("linalg.lu_factor", _missing_kernel("linalg_lu_factor_ex_cpu"))),
+        check=_no_kernel("lu_cpu", half=True)),
     Row("_lu_with_info", _legacy_linalg.lu_with_info, FLOAT, "LinalgLuFactorExBackward0",
         method=False, returns=_named("_lu_with_info", ("LU", "pivots", "info")),
         lapack_layout=(0,),
-        check=_legacy_linalg.deprecated("_lu_with_info", _linalg_input(
-            "linalg.lu_factor", _missing_kernel("linalg_lu_factor_ex_cpu")))),
+        check=_legacy_linalg.deprecated("_lu_with_info", _no_kernel("lu_cpu", half=True))),
     Row("lu_solve", _legacy_linalg.lu_solve, FLOAT, "LinalgLuSolveBackward0",
         indices=("LU_pivots",), check=_legacy_linalg.deprecated(
             "lu_solve", _legacy_linalg.pivots_check("linalg.lu_solve", 2))),
@@ -1635,10 +1704,14 @@ ROWS = (ELEMENTWISE + COMPARISONS + REDUCTIONS + INDEXING + SHAPES + PRODUCTS + 
         + LEGACY_LINALG + COMPLEX + FFT)
 
 
-def _kernel_by_dim(kernel, kernel_along_dim):
-    """A refusal whose kernel PyTorch picks by whether a `dim` is given (median's)."""
+def _kernel_by_dim(kernel, kernel_along_dim, bools=False):
+    """A refusal of complex tensors (and bool ones if `bools`: median's), whose kernel
+    PyTorch picks by whether a `dim` is given."""
     def check(x, dim=None, *args, **kwargs):
         refuse_complex(kernel if dim is None else kernel_along_dim, x)
+        if bools and isinstance(x, Tensor) and x.dtype is _dtypes.bool:
+            raise _dtypes.not_implemented_for(kernel if dim is None else kernel_along_dim,
+                                              x.dtype)
     return check
 
 
@@ -1733,8 +1806,8 @@ _COMPLEX_CHECKS = {
     "unique": _kernel_by_dim("unique", "unique_dim"),
     "nan_to_num": lambda x, *args, **kwargs: refuse_complex_derivative("nan_to_num", x),
     "unique_consecutive": _unique_consecutive_refusal,
-    "median": _kernel_by_dim("median_cpu", "median_out"),
-    "nanmedian": _kernel_by_dim("median_cpu", "median_out"),
+    "median": _kernel_by_dim("median_cpu", "median_out", bools=True),
+    "nanmedian": _kernel_by_dim("median_cpu", "median_out", bools=True),
     # two operands of different dtypes (a complex and a real one), which PyTorch refuses
     "inner": _one_dtype(lambda a, b: "both inputs should have same dtype"),
     "cross": _one_dtype(lambda a, b: f"expected scalar type {a} but found {b}"),
@@ -1748,22 +1821,76 @@ _COMPLEX_CHECKS = {
 }
 
 
+_BOOL = (_dtypes.bool,)
+_INTEGRAL = (_dtypes.uint8, _dtypes.int8, _dtypes.int16, _dtypes.int32, _dtypes.int64,
+             _dtypes.bool)
+_HALF = (_dtypes.float16,)
+_INEXACT = (_dtypes.float16, _dtypes.float32, _dtypes.float64, _dtypes.complex64,
+            _dtypes.complex128)
+_HALF_FFT = (_HALF, fixed(RuntimeError, "Unsupported dtype Half"))
+_BOOL_TRAPEZOID = (_BOOL, fixed(RuntimeError, "trapezoid: received a bool input for `y`, but "
+                                              "bool is not supported"))
+_EIG_INTEGERS = (_INTEGRAL, lambda dtype: RuntimeError(
+    f"Unknown Complex ScalarType for {dtype.scalar_name}"))
+_BOOL_COV = (_BOOL, fixed(RuntimeError, "cov(): bool dtype is not supported for input"))
+
+# The rows PyTorch refuses some real dtypes of (compat's NumPy would compute them, or
+# compute them in another dtype): (those dtypes of the first tensor, the refusal: a
+# kernel's name or a function of the dtype giving the error).
+_DTYPE_REFUSALS = {
+    "round": (_BOOL, "round_vml_cpu"), "special.round": (_INTEGRAL, "round_vml_cpu"),
+    "ceil": (_BOOL, "ceil_vml_cpu"), "floor": (_BOOL, "floor_vml_cpu"),
+    "trunc": (_BOOL, "trunc_vml_cpu"), "fix": (_BOOL, "trunc_vml_cpu"),
+    "nanmean": (_INTEGRAL, lambda dtype: RuntimeError(
+        f"nanmean(): expected input to have floating point or complex dtype but got "
+        f"{dtype.scalar_name}")),
+    "trace": (_BOOL, "trace"), "cov": _BOOL_COV, "corrcoef": _BOOL_COV,
+    "trapezoid": _BOOL_TRAPEZOID, "trapz": _BOOL_TRAPEZOID,
+    "cumulative_trapezoid": (_BOOL, fixed(
+        RuntimeError, "cumulative_trapezoid: received a bool input for `y`, but bool is not "
+                      "supported")),
+    "linalg.vander": (_BOOL + _HALF, lambda dtype: RuntimeError(
+        f"linalg.vander supports floating point, complex, and integer tensors, but got "
+        f"{dtype.scalar_name}")),
+    "histc": (_BOOL, "linspace_cpu"), "special.bessel_j0": (_HALF, "bessel_j0_cpu"),
+    "bincount": (_BOOL + _INEXACT, "bincount_cpu"),
+    "gradient": ((_dtypes.uint8, _dtypes.bool), lambda dtype: RuntimeError(
+        "torch.gradient does not support uint8 input." if dtype is _dtypes.uint8 else
+        "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+        "or `logical_xor()` operator instead.")),
+    "linalg.eig": _EIG_INTEGERS, "linalg.eigvals": _EIG_INTEGERS,
+    "special.log_ndtr": (_HALF, "log_ndtr_cpu"), "special.ndtri": (_HALF, "ndtri_cpu"),
+    **{f"fft.{name}": _HALF_FFT for name in (
+        "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2",
+        "rfftn", "irfftn", "hfft", "ihfft")},
+}
+
+
+def _refuses(dtypes, refusal):
+    """A check: `refusal` (a kernel's name, or a function of the dtype giving the error)
+    where the first tensor's dtype is one of `dtypes`."""
+    if isinstance(refusal, str):
+        refusal = _missing_kernel(refusal)
+
+    def check(*args, **kwargs):
+        for x in (*args, *kwargs.values()):
+            if isinstance(x, Tensor):
+                if x.dtype in dtypes:
+                    raise refusal(x.dtype)
+                return
+    return check
+
+
 def _refusing_complex(rows):
-    """The rows above check for complex operands before their own check."""
+    """The rows above check for complex operands (and the dtypes of `_DTYPE_REFUSALS`)
+    before their own check."""
     for row in rows:
         if row.name in _COMPLEX_REFUSALS:
             row.check = _both(no_complex(_COMPLEX_REFUSALS[row.name]), row.check)
         elif row.name in _COMPLEX_CHECKS:
             row.check = _both(_COMPLEX_CHECKS[row.name], row.check)
-
-
-def _both(first, then):
-    """`first`, then `then` (a row's own check, or None)."""
-    def check(*args, **kwargs):
-        first(*args, **kwargs)
-        if then is not None:
-            then(*args, **kwargs)
-    return check
+        if row.name in _DTYPE_REFUSALS:
+            row.check = _both(_refuses(*_DTYPE_REFUSALS[row.name]), row.check)
 
 
 _refusing_complex(ROWS)

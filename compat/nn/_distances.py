@@ -6,6 +6,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 from funcgrad.core import unbox_all
 
+from .. import _dtypes
 from .._grad_mode import no_grad
 from .._quiet import quiet
 from .._record import engine, result_type, wrap
@@ -43,6 +44,8 @@ def pdist(input, p=2):
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
     if not input.dtype.is_floating_point:
         raise RuntimeError("pdist only supports floating-point dtypes")
+    if input.dtype is _dtypes.float16:
+        raise _dtypes.not_implemented_for("pdist", input.dtype)
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
     first, second = np.triu_indices(input.shape[0], k=1)

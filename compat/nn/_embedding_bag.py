@@ -40,7 +40,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                                   f"mode='{mode}'). Please open a feature request on GitHub.")
     _check_integers(input)
     _check_integers(offsets)
-    if weight.dtype.is_complex:  # PyTorch's kernel takes floats only
+    if not weight.dtype.is_floating_point:  # PyTorch's kernel takes floats only
         raise RuntimeError(f"Expected tensor for argument #1 'weight' to have one of the "
                            f"following scalar types: Half, BFloat16, Float, Double; but got "
                            f"{weight.dtype.type_string} instead (while checking "

@@ -37,7 +37,10 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same "
                            f"dimension but got sizes: input1: {input1.size()}, input2: "
                            f"{input2.size()}, target: {target.size()} ")
-    losses = ((-target) * (input1 - input2) + margin).clamp_min(0)
+    # (PyTorch's C++ subtracts first, and adds the margin as a double: integer inputs give
+    # the default float dtype)
+    difference = input1 - input2
+    losses = ((-target) * difference + float(margin)).clamp_min(0)
     return reduced_tensor(losses, reduction)
 
 
@@ -57,6 +60,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     reduction = reduction_of(size_average, reduce, reduction)
     check_broadcast(input, target)
     refuse_complex_into(input.dtype, input, target)
+    _refuse_integer_soft_margin(input, target)
     refuse_complex_derivative("soft_margin_loss", input, target)
     _refuse_differentiating("soft_margin_loss", "target", target)
     dtype = result_type(input, target)
@@ -65,6 +69,18 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
         return reduced(_logistic_losses(fnp.multiply(t, x)), reduction)
     out = quiet().run(compute, operand(input, dtype), operand(target, dtype))
     return wrap(out, "SoftMarginLossBackward0", (input, target), saves_inputs=True)
+
+
+def _refuse_integer_soft_margin(input, target):
+    """PyTorch's errors for an integer or bool input, which its kernel negates, multiplies
+    by target and exponentiates in place in the input's dtype."""
+    if input.dtype.is_floating_point or input.dtype.is_complex:
+        return
+    if input.dtype is _dtypes.bool:
+        _ops.neg(input)  # (PyTorch's refusal to negate a bool tensor)
+    into = target.dtype if target.dtype.is_floating_point else _dtypes.get_default_dtype()
+    raise RuntimeError(f"result type {into.scalar_name} can't be cast to the desired output "
+                       f"type {input.dtype.scalar_name}")
 
 
 def _refuse_differentiating(function, argument, tensor):
@@ -167,7 +183,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise ValueError("weight must be one-dimensional")
     rows, classes = _check_multi_margin_shapes(input, target, weight)
     labels = target._data.reshape(rows)
-    if not input.dtype.is_floating_point:
+    if not input.dtype.is_floating_point or input.dtype is _dtypes.float16:
         raise _dtypes.not_implemented_for("multi_margin_loss_cpu_kernel", input.dtype)
 
     def compute(x, w):

@@ -20,13 +20,6 @@ from ._padding import pad
 from ._spatial import avg_pool2d, avg_pool3d
 
 
-def _refuse_non_float(kernel, input):
-    """PyTorch's refusal of an input its normalisation `kernel` has no loop for: any but a
-    floating one (compat computed integers in float32)."""
-    if not input.dtype.is_floating_point:
-        raise _dtypes.not_implemented_for(kernel, input.dtype)
-
-
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
                momentum=0.1, eps=1e-5):
     """Each channel (dimension 1) normalised by the batch's mean and (biased) variance when
@@ -45,7 +38,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if statistic is not None and statistic.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not "
                                f"{statistic.numel()}")
-    _refuse_non_float("batch_norm", input)
+    _dtypes.require_floating("batch_norm", input.dtype)
     axes = (0,) + tuple(range(2, input.dim()))
     shape = (1, channels) + (1,) * (input.dim() - 2)  # a channel's values, broadcast
     edges = tuple(t for t in (input, weight, bias) if t is not None)
@@ -125,7 +118,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
                                f"got {name} of shape {list(parameter.shape)} and "
                                f"normalized_shape = {list(normalized_shape)}")
-    _refuse_non_float("LayerNormKernelImpl", input)
+    _dtypes.require_floating("LayerNormKernelImpl", input.dtype)
     axes = tuple(range(input.dim() - size, input.dim()))
     out = quiet().run(_layer_normalised, float_operand(input), axes,
                       *_affine_operands(weight, bias, normalized_shape), eps)
@@ -162,7 +155,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
                                f"of channels in input, but got {name} of shape "
                                f"{weight_shape} and input of shape {shape}")
     channel_shape = (shape[1],) + (1,) * (len(shape) - 2)
-    _refuse_non_float("GroupNormKernelImpl", input)
+    _dtypes.require_floating("GroupNormKernelImpl", input.dtype)
     out = quiet().run(_group_normalised, float_operand(input), num_groups,
                       *_affine_operands(weight, bias, channel_shape), eps)
     return wrap(out, "NativeGroupNormBackward0", (input, weight, bias))

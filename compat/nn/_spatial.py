@@ -413,7 +413,8 @@ def _check_transposed_dtypes(input, weight, bias):
                            f"be the same or input should be a MKLDNN tensor and bias is a "
                            f"dense tensor")
     dims = max(input.dim() - 2, 2)  # (a 1-d one runs the 2-d kernel)
-    if input.dtype is _dtypes.bool:
+    if input.dtype.category is not _dtypes.FLOAT and input.dtype is not _dtypes.int64 \
+            and not input.dtype.is_complex:  # (its kernels: floats, complex and int64)
         raise _dtypes.not_implemented_for(f"slow_conv_transpose{dims}d_out_cpu", input.dtype)
     if other_bias and dims == 3:
         raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "

@@ -517,8 +517,8 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     warn_of_broadcasting(input, target)
     reduction = reduction_of(size_average, reduce, reduction)
     check_broadcast(input, target)
-    refuse_complex("mse_cpu", input, target)
     dtype = result_type(input, target)
+    _dtypes.require_floating("mse_cpu", dtype)
     out = quiet().run(_squared_errors, operand(input, dtype), operand(target, dtype),
                       None if weight is None else operand(weight, dtype), reduction)
     return wrap(out, "MseLossBackward0", (input, target), saves_inputs=True)
@@ -584,10 +584,10 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
 
 def _piecewise_loss(input, target, reduction, label, kernel, inner, outer, threshold):
     """`inner`(d) where the absolute difference d of input and target is below
-    `threshold`, else `outer`(d); reduced. (PyTorch's `kernel` has no complex loop.)"""
+    `threshold`, else `outer`(d); reduced. (PyTorch's `kernel` has floating loops only.)"""
     check_broadcast(input, target)
-    refuse_complex(kernel, input, target)
     dtype = result_type(input, target)
+    _dtypes.require_floating(kernel, dtype)
 
     def losses(x, y):
         difference = fnp.absolute(fnp.subtract(x, y))
@@ -659,8 +659,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     shape, targets = input._data.shape, target._data.astype(np.int64)
     _check_class_shapes(shape, targets.shape)
     _check_class_target(target)
-    refuse_complex("nll_loss2d_forward_out_frame" if len(shape) > 2 else "nll_loss_out_frame",
-                   input)
+    _dtypes.require_floating(
+        "nll_loss2d_forward_out_frame" if len(shape) > 2 else "nll_loss_out_frame", input.dtype)
     if len(shape) == 1:  # one sample: a target of one element is its class
         targets = targets.reshape(())
     classes = shape[1] if len(shape) >= 2 else shape[0]
@@ -834,7 +834,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if target.dtype is not input.dtype:
         raise RuntimeError(f"Found dtype {target.dtype.scalar_name} but expected "
                            f"{input.dtype.scalar_name}")
-    refuse_complex("binary_cross_entropy", input)
+    _dtypes.require_floating("binary_cross_entropy", input.dtype)
     values = input._data
     if ((values < 0) | (values > 1)).any() or np.isnan(values).any():
         raise RuntimeError("all elements of input should be between 0 and 1")
@@ -862,7 +862,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     _check_same_size(input, target, "Target size ({target}) must be the same as input size "
                      "({input})")
     reduction = reduction_of(size_average, reduce, reduction)
-    refuse_complex("log_sigmoid_cpu", input)
+    _dtypes.require_floating("log_sigmoid_cpu", input.dtype)
     if not (target.dtype.is_floating_point or target.dtype.is_complex):
         raise RuntimeError(f"result type {input.dtype.scalar_name} can't be cast to the "
                            f"desired output type {target.dtype.scalar_name}")

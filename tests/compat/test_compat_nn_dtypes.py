@@ -1,6 +1,6 @@
 """torch.nn.functional over every dtype: each call gives PyTorch's result and result dtype,
 or raises PyTorch's error, never a computation in another dtype (compat computed integer
-normalisations in float32 and float16 GELU in float64)."""
+normalisations in float32, float16 GELU in float64 and integer losses in float64)."""
 import pytest
 
 from compat_harness import check, seeded
@@ -18,15 +18,29 @@ CALLS = [
     "F.normalize(x)", "F.layer_norm(x, (6,))", "F.group_norm(x, 1)", "F.instance_norm(x)",
     "F.batch_norm(x, None, None, training=True)", "F.rms_norm(x, (6,))",
     "F.local_response_norm(x, 2)", "F.pixel_shuffle(x, 1)", "F.channel_shuffle(x, 2)",
-    "F.dropout(x, training=False)", "F.one_hot(x)",
+    "F.dropout(x, training=False)", "F.one_hot(x)", "F.softsign(x)", "F.pdist(x[0, 0])",
+    "F.conv_transpose1d(x[0], y[0, :, :, :2].transpose(0, 1))",
+    "F.embedding_bag(torch.tensor([[0, 1]]), x[0, 0])",
+    # losses of an input and a target of its dtype
+    "F.mse_loss(x, y)", "F.l1_loss(x, y)", "F.smooth_l1_loss(x, y)", "F.huber_loss(x, y)",
+    "F.soft_margin_loss(x, y)", "F.margin_ranking_loss(x, y, y)", "F.kl_div(x, y)",
+    "F.poisson_nll_loss(x, y)", "F.binary_cross_entropy(x, y)",
+    "F.binary_cross_entropy_with_logits(x, y)", "F.hinge_embedding_loss(x, y)",
+    "F.multilabel_soft_margin_loss(x[0, 0], y[0, 0])", "F.triplet_margin_loss(x, y, x)",
+    "F.nll_loss(x[0, 0], torch.tensor([0, 1, 2, 0, 1]))",
+    "F.cross_entropy(x[0, 0], torch.tensor([0, 1, 2, 0, 1]))",
+    "F.multi_margin_loss(x[0, 0], torch.tensor([0, 1, 2, 0, 1]))",
+    "F.cosine_embedding_loss(x[0, 0], y[0, 0], torch.ones(5))",
 ]
 
 
+@pytest.mark.filterwarnings("ignore:reduction. 'mean' divides the total loss:UserWarning")
 @pytest.mark.parametrize("call", CALLS)
 def test_functional_calls_take_the_dtypes_torch_takes(call):
     for dtype in DTYPES:
         def case(torch, dtype=dtype):
             x = torch.randint(0, 4, (1, 2, 5, 6)).to(getattr(torch, dtype))
-            result = eval(call, {"F": torch.nn.functional, "x": x})
+            y = torch.randint(0, 2, (1, 2, 5, 6)).to(getattr(torch, dtype))
+            result = eval(call, {"F": torch.nn.functional, "torch": torch, "x": x, "y": y})
             return result, (result[0] if isinstance(result, tuple) else result).dtype
         check(seeded(case), rtol=2e-3, atol=2e-3, messages=True)

@@ -1,0 +1,60 @@
+"""Every function of compat's table that takes one tensor, over every dtype, against
+PyTorch: the same result (dtype, shape and values) or the same error with the same text.
+compat computed what PyTorch refuses in another dtype (nanmean of integers in float64,
+round of bools in float16), crashed on uint8 sums (NumPy's uint64) and checked matrices'
+dtypes before their shapes."""
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+from compat import _torch_names
+from compat_harness import check, seeded
+
+DTYPES = ["uint8", "int8", "int16", "int32", "int64", "bool", "float16", "float32",
+          "float64", "complex64"]
+# Results defined up to the signs of singular vectors: compared by shape and dtype.
+UP_TO_SIGNS = {"linalg.svd"}
+# PyTorch's message prints the tensor as its C++ code does.
+PRINTS_THE_TENSOR = {"meshgrid"}
+
+
+def _function(library, name):
+    function = library
+    for part in name.split("."):
+        function = getattr(function, part, None)
+    return function
+
+
+def _takes_one_tensor(name):
+    """Whether PyTorch has `name` and calls it on one tensor (no argument missing)."""
+    function = _function(torch, name)
+    if function is None:
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            function(torch.ones(2, 3))
+    except TypeError as error:
+        return "argument" not in str(error)
+    except Exception:
+        return True
+    return True
+
+
+ROW_NAMES = sorted(name for name in {row.name for row in _torch_names.ROWS}
+                   if name not in PRINTS_THE_TENSOR and _takes_one_tensor(name))
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning", "ignore::FutureWarning")
+@pytest.mark.parametrize("name", ROW_NAMES)
+def test_each_dtype_gives_torchs_result_or_error(name):
+    for dtype in DTYPES:
+        def case(library, dtype=dtype):
+            x = library.tensor([[0, 1, 2], [3, 1, 0]]).to(getattr(library, dtype))
+            result = _function(library, name)(x)
+            if name in UP_TO_SIGNS:
+                return [(t.shape, t.dtype) for t in result]
+            return result
+        check(seeded(case), rtol=1e-3, atol=1e-3, messages=True)
