@@ -988,6 +988,14 @@ def _check_mm(shape, mat2_shape, mat1, mat2):
     if not _same_dtype(mat1, mat2):
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                            f"{mat1.dtype.cpp_name} != {mat2.dtype.cpp_name}")
+    refuse_bool_product(mat1, "addmm_impl_cpu_")
+
+
+def refuse_bool_product(t, kernel):
+    """PyTorch's refusal of a product of bool tensors (it has no bool loop in `kernel`);
+    after its shape and dtype checks."""
+    if isinstance(t, Tensor) and t._data.dtype == np.bool_:
+        raise _dtypes.not_implemented_for(kernel, t.dtype)
 
 
 def mv(input, vec):
@@ -1013,6 +1021,7 @@ def _check_mv(shape, length, matrix, vector):
         vec, mat = vector.dtype.scalar_name, matrix.dtype.scalar_name
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {vec}, "
                            f"{mat}, and {vec}")
+    refuse_bool_product(matrix, "addmv_impl_cpu")
 
 
 def dot(input, other):
@@ -1028,6 +1037,7 @@ def dot(input, other):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.numel()}] and "
                            f"src [{other.numel()}] to have the same number of elements, but "
                            f"got {input.numel()} and {other.numel()} elements respectively")
+    refuse_bool_product(input, "dot")
     return _product(input, other, "DotBackward0")
 
 
@@ -1043,6 +1053,7 @@ def bmm(input, mat2):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{batch}, {columns}] but got: [{batch2}, {rows}].")
     _check_bmm_dtypes(input, mat2, batch * input._data.shape[1] * mat2._data.shape[2] * columns)
+    refuse_bool_product(input, "bmm")
     return _product(input, mat2, "BmmBackward0")
 
 
@@ -1127,7 +1138,9 @@ def _check_batched_matmul(input, other):
     a, b = input._data.shape, other._data.shape
     if (a[-1] == (b[-2] if len(b) > 1 else b[0]) and _same_dtype(input, other)
             and not broadcast_error(a[:-2], b[:-2])):
-        return  # no error: which kernel PyTorch would pick does not show
+        if input._data.dtype == np.bool_:  # (the kernel PyTorch picks names the error)
+            refuse_bool_product(input, _batched_kernel(input, other))
+        return
     if len(b) <= 2 and _folds(input._data, other, input):
         _check_folded(input, other, a, b)
         return
@@ -1140,6 +1153,30 @@ def _check_batched_matmul(input, other):
     _check_batches(a, b)
     batch = math.prod(np.broadcast_shapes(a[:-2], b[:-2]))
     _check_bmm_dtypes(input, other, batch * a[-2] * a[-1] * b[-1])
+
+
+def refuse_bool_matmul(input, other):
+    """PyTorch's refusal of matmul's bool operands, naming the kernel it picks by their
+    dimensions."""
+    if input._data.dtype != np.bool_:
+        return
+    a, b = input.dim(), other.dim()
+    if a == b == 1:
+        kernel = "dot"
+    elif a <= 2 and b <= 2:
+        kernel = "addmv_impl_cpu" if b == 1 else "addmm_impl_cpu_"
+    else:
+        kernel = _batched_kernel(input, other)
+    refuse_bool_product(input, kernel)
+
+
+def _batched_kernel(input, other):
+    """The kernel PyTorch's product with a batch dimension runs (`_check_batched_matmul`)."""
+    if other.dim() <= 2 and _folds(input._data, other, input):
+        return "addmv_impl_cpu" if other.dim() == 1 else "addmm_impl_cpu_"
+    if input.dim() <= 2 and _folds(np.swapaxes(other._data, -1, -2), input, input):
+        return "addmm_impl_cpu_"
+    return "bmm"
 
 
 def _folds(larger, smaller, input):

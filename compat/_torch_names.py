@@ -28,8 +28,9 @@ from ._complex_refusals import fixed, no_complex, refuse_complex, refuse_complex
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._inplace import inplace, overwrite_p
 from ._not_implemented import without_derivative
-from ._ops import refuse_integer_zero_divisor
+from ._ops import refuse_bool_matmul, refuse_bool_product, refuse_integer_zero_divisor
 from ._record import result_type
+from ._typename import typename
 from ._return_types import return_type
 from ._runtime import warn_once
 from ._scipy import linalg as fsl
@@ -365,13 +366,30 @@ def _sinc(x):
 def _einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], list):
         operands = operands[0]
+    if len(operands) == 1 and fnp.result_type(operands[0]).kind in "biu" and _sums(equation):
+        operands = [fnp.astype(operands[0], np.int64)]  # (PyTorch's sum of integers)
     return fnp.einsum(equation, *operands)
+
+
+def _sums(equation):
+    """Whether the einsum `equation` (a string) of one operand sums over an index."""
+    if not isinstance(equation, str):
+        return False
+    inputs, arrow, output = equation.replace(" ", "").partition("->")
+    indices = [c for c in inputs if c.isalpha()]
+    if not arrow:  # (the implicit output: the indices that occur once)
+        output = [c for c in indices if indices.count(c) == 1]
+    return bool(set(indices) - set(output))
 
 
 def _einsum_arguments(*args, **kwargs):
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
                          "or at least one operand and its subscripts list")
+    operands = args[1] if len(args) == 2 and isinstance(args[1], list) else args[1:]
+    tensors = [x for x in operands if isinstance(x, Tensor)]
+    if len(tensors) > 1:  # (a product: PyTorch's bmm has no bool loop)
+        refuse_bool_product(tensors[0], "bmm")
 
 
 def _chain_matmul(*matrices):
@@ -387,6 +405,8 @@ def _chain_matmul_arguments(*matrices):
     for matrix in matrices:
         if isinstance(matrix, Tensor) and matrix.dim() != 2:
             raise RuntimeError(f"Tensor dimension is {matrix.dim()}, expected 2 instead.")
+    if len(matrices) > 1:
+        refuse_bool_product(matrices[0], "addmm_impl_cpu_")
 
 
 def _tensordot(a, b, dims=2):
@@ -1509,7 +1529,8 @@ PRODUCTS = [
     Row("chain_matmul", _chain_matmul, PROMOTE, Labels(
         lambda *matrices: "CloneBackward0" if len(matrices) == 1 else "MmBackward0",
         "CloneBackward0", "MmBackward0"), method=False, check=_chain_matmul_arguments),
-    Row("matrix_power", _matrix_power, KEEP, _MATRIX_POWER_LABELS),
+    Row("matrix_power", _matrix_power, KEEP, _MATRIX_POWER_LABELS,
+        check=lambda A, n: refuse_bool_product(A, "addmm_impl_cpu_") if n > 1 else None),
     Row("det", fla.det, FLOAT, "LinalgDetBackward0", saves_result=True,
         check=_DET_INPUT),
     Row("logdet", _logdet, FLOAT, Labels(  # PyTorch: log(sign) + logabsdet, if complex
@@ -1607,7 +1628,7 @@ LINALG = [
         fnp.cross(x, other, axis=existing_dims(x, dim)), PROMOTE),
     Row("linalg.vecdot", lambda x, y, *, dim=-1: fnp.sum(fnp.conj(x) * y, axis=dim), PROMOTE,
         "SumBackward1", check=_expects_floats("linalg.vecdot")),
-    Row("linalg.matmul", fnp.matmul, PROMOTE, "MmBackward0"),
+    Row("linalg.matmul", fnp.matmul, PROMOTE, "MmBackward0", check=refuse_bool_matmul),
     Row("linalg.diagonal", lambda A, *, offset=0, dim1=-2, dim2=-1:
         _view_scatters.diagonal(A, offset, dim1, dim2), KEEP, "DiagonalBackward0", view=True),
 ]
@@ -1702,6 +1723,15 @@ FFT = [
 
 ROWS = (ELEMENTWISE + COMPARISONS + REDUCTIONS + INDEXING + SHAPES + PRODUCTS + LINALG
         + LEGACY_LINALG + COMPLEX + FFT)
+
+
+def _inner_operands(input, other):
+    """inner's refusals of a number as `other`, and of bool tensors (by the kernel PyTorch
+    runs: dot for vectors)."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"inner(): argument 'other' (position 2) must be Tensor, not "
+                        f"{typename(other)}")
+    refuse_bool_product(input, "dot" if input.dim() == 1 else "addmm_impl_cpu_")
 
 
 def _kernel_by_dim(kernel, kernel_along_dim, bools=False):
@@ -1809,7 +1839,8 @@ _COMPLEX_CHECKS = {
     "median": _kernel_by_dim("median_cpu", "median_out", bools=True),
     "nanmedian": _kernel_by_dim("median_cpu", "median_out", bools=True),
     # two operands of different dtypes (a complex and a real one), which PyTorch refuses
-    "inner": _one_dtype(lambda a, b: "both inputs should have same dtype"),
+    "inner": _both(_one_dtype(lambda a, b: "both inputs should have same dtype"),
+                   _inner_operands),
     "cross": _one_dtype(lambda a, b: f"expected scalar type {a} but found {b}"),
     "linalg.cross": _one_dtype(lambda a, b: f"expected scalar type {a} but found {b}"),
     "linalg.vecdot": _one_dtype(
@@ -1859,6 +1890,11 @@ _DTYPE_REFUSALS = {
         "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
         "or `logical_xor()` operator instead.")),
     "linalg.eig": _EIG_INTEGERS, "linalg.eigvals": _EIG_INTEGERS,
+    # products of bool tensors: PyTorch's kernels have no bool loop
+    "vdot": (_BOOL, "dot"), "tensordot": (_BOOL, "addmm_impl_cpu_"),
+    "linalg.multi_dot": (_BOOL, "addmm_impl_cpu_"), "addmm": (_BOOL, "addmm_impl_cpu_"),
+    "addbmm": (_BOOL, "addmm_impl_cpu_"), "addmv": (_BOOL, "addmv_impl_cpu"),
+    "baddbmm": (_BOOL, "baddbmm"),
     "special.log_ndtr": (_HALF, "log_ndtr_cpu"), "special.ndtri": (_HALF, "ndtri_cpu"),
     **{f"fft.{name}": _HALF_FFT for name in (
         "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2",
@@ -1868,12 +1904,14 @@ _DTYPE_REFUSALS = {
 
 def _refuses(dtypes, refusal):
     """A check: `refusal` (a kernel's name, or a function of the dtype giving the error)
-    where the first tensor's dtype is one of `dtypes`."""
+    where the first tensor's dtype (in a list too: multi_dot's) is one of `dtypes`."""
     if isinstance(refusal, str):
         refusal = _missing_kernel(refusal)
 
     def check(*args, **kwargs):
         for x in (*args, *kwargs.values()):
+            if isinstance(x, (list, tuple)) and x:
+                x = x[0]
             if isinstance(x, Tensor):
                 if x.dtype in dtypes:
                     raise refusal(x.dtype)

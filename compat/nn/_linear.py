@@ -4,7 +4,7 @@ import numpy as np
 
 import funcgrad.numpy as fnp
 
-from .. import _ops, _scaled_products
+from .. import _dtypes, _ops, _scaled_products
 from .._quiet import quiet
 from .._record import engine, wrap
 from .._tensor import Tensor
@@ -54,8 +54,8 @@ def linear(input, weight, bias=None):
 def _addmm(bias, matrix, weight_t):
     """torch.addmm(bias, matrix, weight_t), recorded directly where the dtypes agree: the
     table's dispatch would cost a small layer's forward and backward a tenth more."""
-    if bias.dtype is not matrix.dtype:  # (the table raises PyTorch's error)
-        return FUNCTIONS["addmm"](bias, matrix, weight_t)
+    if bias.dtype is not matrix.dtype or matrix.dtype is _dtypes.bool:  # (the table
+        return FUNCTIONS["addmm"](bias, matrix, weight_t)  # raises PyTorch's errors)
     out = quiet().run(_scaled_products.addmm, engine(bias), engine(matrix), engine(weight_t))
     return wrap(out, "AddmmBackward0", (bias, matrix, weight_t))
 

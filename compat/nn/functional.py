@@ -472,6 +472,7 @@ def bilinear(input1, input2, weight, bias=None):
                            for name, dtype in dtypes.items())
         raise RuntimeError(f"All tensors must have the same dtype, got {listed}")
     refuse_complex_derivative("_trilinear", input1, input2, weight, bias)
+    _ops.refuse_bool_product(input1, "bmm")
     out = quiet().run(fnp.einsum, "...i,oij,...j->...o", engine(input1), engine(weight),
                       engine(input2))
     out = wrap(out, "ViewBackward0", (input1, weight, input2))

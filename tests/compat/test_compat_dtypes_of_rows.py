@@ -58,3 +58,31 @@ def test_each_dtype_gives_torchs_result_or_error(name):
                 return [(t.shape, t.dtype) for t in result]
             return result
         check(seeded(case), rtol=1e-3, atol=1e-3, messages=True)
+
+
+PRODUCTS = [
+    "a @ a", "m @ m", "m @ a", "a @ m", "b @ b", "b @ m", "m @ b", "b @ a", "a @ b",
+    "torch.mm(m, m)", "torch.mv(m, a)", "torch.dot(a, a)", "torch.vdot(a, a)",
+    "torch.bmm(b, b)", "torch.inner(a, a)", "torch.inner(m, m)", "torch.outer(a, a)",
+    "torch.tensordot(m, m, 1)", "torch.kron(m, m)", "torch.addmm(m, m, m)",
+    "torch.addmv(a, m, a)", "torch.addr(m, a, a)", "torch.baddbmm(b, b, b)",
+    "torch.addbmm(m, b, b)", "torch.linalg.multi_dot([m, m])", "torch.linalg.matmul(b, m)",
+    "torch.chain_matmul(m, m)", "torch.chain_matmul(m)", "torch.matrix_power(m, 2)",
+    "torch.einsum('ij,jk', m, m)", "torch.einsum('ii', m)", "torch.einsum('ij->', m)",
+    "torch.einsum('ij->i', m)", "torch.einsum('ij->ji', m)",
+    "torch.nn.functional.linear(m, m)", "torch.nn.functional.linear(m, m, a)",
+    "torch.nn.functional.bilinear(m, m, b)",
+]
+
+
+@pytest.mark.filterwarnings("ignore:torch.chain_matmul is deprecated:UserWarning")
+@pytest.mark.parametrize("expression", PRODUCTS)
+def test_products_take_the_dtypes_torch_takes(expression):
+    """PyTorch has no bool loops in its product kernels (whose names its errors give) and
+    sums integers of a one-operand einsum into int64."""
+    for dtype in DTYPES:
+        def case(library, dtype=dtype):
+            values = library.tensor([[3, 1], [2, 0]]).to(getattr(library, dtype))
+            return eval(expression, {"torch": library, "m": values, "a": values[0],
+                                     "b": values.expand(2, 2, 2)})
+        check(seeded(case), rtol=1e-3, atol=1e-3, messages=True)
