@@ -37,7 +37,9 @@ def _product(A, tau, columns):
     return Q
 
 
-def _check(A, tau, name):
+def check_shapes(A, tau, name):
+    """PyTorch's refusals of reflectors `A` and scales `tau` of mismatched shapes (its
+    row's check)."""
     m, n = fnp.shape(A)[-2:]
     if m < n:
         raise RuntimeError(f"{name}: input.shape[-2] must be greater than or equal to "
@@ -49,7 +51,6 @@ def _check(A, tau, name):
 
 def householder_product(input, tau):
     """The m x n matrix of the first n columns of Q."""
-    _check(input, tau, "torch.linalg.householder_product")
     return _product(input, tau, fnp.shape(input)[-1])
 
 

@@ -157,8 +157,7 @@ def _check_sizes(name, A, B):
 
 def cholesky_solve(input, input2, upper=False):
     """X with ``A X = B`` for B = `input` and ``A = L L^H`` (``U^H U`` if `upper`), L =
-    `input2` (PyTorch's names)."""
-    require_square(input2)
+    `input2` (PyTorch's names; square: its row's check)."""
     _check_sizes("cholesky_solve", input2, input)
     A, B = _broadcast_batches(_gram(input2, upper), input)
     return fla.solve(A, B)
@@ -172,8 +171,7 @@ def cholesky_inverse(input, upper=False):
 
 def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):
     """(X with ``op(T) X = B``, a copy of A) for B = `input`, T the `upper` (else lower)
-    triangle of A and op its transpose if `transpose`."""
-    require_square(A)
+    triangle of A and op its transpose if `transpose` (square: its row's check)."""
     _check_sizes("triangular_solve", A, input)
     A, B = _broadcast_batches(A, input)
     solution = fsl.solve_triangular(A, B, trans=1 if transpose else 0, lower=not upper,

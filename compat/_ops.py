@@ -1155,21 +1155,6 @@ def _check_batched_matmul(input, other):
     _check_bmm_dtypes(input, other, batch * a[-2] * a[-1] * b[-1])
 
 
-def refuse_bool_matmul(input, other):
-    """PyTorch's refusal of matmul's bool operands, naming the kernel it picks by their
-    dimensions."""
-    if input._data.dtype != np.bool_:
-        return
-    a, b = input.dim(), other.dim()
-    if a == b == 1:
-        kernel = "dot"
-    elif a <= 2 and b <= 2:
-        kernel = "addmv_impl_cpu" if b == 1 else "addmm_impl_cpu_"
-    else:
-        kernel = _batched_kernel(input, other)
-    refuse_bool_product(input, kernel)
-
-
 def _batched_kernel(input, other):
     """The kernel PyTorch's product with a batch dimension runs (`_check_batched_matmul`)."""
     if other.dim() <= 2 and _folds(input._data, other, input):

@@ -28,7 +28,7 @@ from ._complex_refusals import fixed, no_complex, refuse_complex, refuse_complex
 from ._dim_args import checked_dims, dim_as_axis, existing_dims
 from ._inplace import inplace, overwrite_p
 from ._not_implemented import without_derivative
-from ._ops import refuse_bool_matmul, refuse_bool_product, refuse_integer_zero_divisor
+from ._ops import refuse_bool_product, refuse_integer_zero_divisor
 from ._record import result_type
 from ._typename import typename
 from ._return_types import return_type
@@ -626,11 +626,15 @@ def _square(compute, name):
     return checked
 
 
-def _square_first(name, check):
-    """A row's check: PyTorch's refusal of what is not a (batch of) square matrices (named
-    by `name`), before `check`'s of its dtype, in PyTorch's order."""
+def _square_first(name, check, position=0, keyword=None):
+    """A row's check: PyTorch's refusal of what is not a (batch of) square matrices (the
+    argument at `position`, or `keyword`: A or input by default; named by `name`), before
+    `check`'s of its dtype, in PyTorch's order."""
     def checked(*args, **kwargs):
-        A = args[0] if args else kwargs.get("A", kwargs.get("input"))
+        if len(args) > position:
+            A = args[position]
+        else:
+            A = kwargs.get(keyword) if keyword else kwargs.get("A", kwargs.get("input"))
         if isinstance(A, Tensor):
             _legacy_linalg.require_square(A._data, name)
         check(*args, **kwargs)
@@ -932,14 +936,17 @@ def _floats_only(refusal, first=False, half=False):
     return check
 
 
-def _linalg_input(name, half):
-    """A linalg row's check: integer tensors refused by the function's `name`, float16 ones
-    with `half(dtype)` (the error PyTorch raises for them)."""
+def _linalg_input(name, half, square=False):
+    """A linalg row's check: integer tensors refused by the function's `name`, then (if
+    `square`) what is not a (batch of) square matrices, then float16 tensors with
+    `half(dtype)` (the errors PyTorch raises for them, in its order)."""
     integers = _expects_floats(name)
     halves = _floats_only(half, first=True, half=True)
 
     def check(*args, **kwargs):
         integers(*args, **kwargs)
+        if square and args and isinstance(args[0], Tensor):
+            _legacy_linalg.require_square(args[0]._data, name)
         halves(*args, **kwargs)
     return check
 
@@ -1059,6 +1066,83 @@ def _test(name, compute, **options):
     return Row(name, compute, DATA, **options)
 
 
+def _searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None,
+                  sorter=None):
+    """Where each value would be inserted into `sorted_sequence` (sorted by `sorter` if
+    given): along its last dimension, one row per row of `values` when it has more than
+    one dimension, as PyTorch's."""
+    if right and side == "left":
+        raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, "
+                           "got side of left while right was True")
+    side = side or ("right" if right else "left")
+    sequence = np.asarray(sorted_sequence)
+    if sorter is not None:
+        sequence = np.take_along_axis(sequence, np.asarray(sorter), -1)
+    values = np.asarray(values)
+    dtype = np.int32 if out_int32 else np.int64
+    if sequence.ndim == 1:
+        return np.asarray(np.searchsorted(sequence, values, side=side)).astype(dtype)
+    if sequence.shape[:-1] != values.shape[:-1]:
+        raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or "
+                           f"the first N-1 dimensions of boundaries tensor and input value "
+                           f"tensor must match, but we got boundaries tensor "
+                           f"{list(sequence.shape)} and input value tensor "
+                           f"{list(values.shape)}")
+    rows = zip(sequence.reshape(-1, sequence.shape[-1]), values.reshape(-1, values.shape[-1]))
+    found = [np.searchsorted(row, row_values, side=side) for row, row_values in rows]
+    return np.array(found, dtype).reshape(values.shape)
+
+
+def _bucketize(x, boundaries, *, out_int32=False, right=False):
+    """The index of the bucket of `boundaries` (1-d) each element of x falls in."""
+    if np.ndim(boundaries) != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got "
+                           f"dim({np.ndim(boundaries)})")
+    dtype = np.result_type(x, boundaries)
+    if dtype.kind == "c":  # (after the dimension's check, as PyTorch)
+        raise _dtypes.not_implemented_for("searchsorted_out_cpu",
+                                          _dtypes.from_numpy_dtype(dtype))
+    return _searchsorted(boundaries, x, out_int32=out_int32, right=right)
+
+
+def _integers_only(kernel):
+    """A check: PyTorch's refusal by an integer-only `kernel` (gcd's) of operands whose
+    result type is not an integer one."""
+    def check(*args, **kwargs):
+        tensors = [x for x in (*args, *kwargs.values()) if isinstance(x, Tensor)]
+        dtype = result_type(*tensors) if tensors else None
+        if dtype is not None and (dtype is _dtypes.bool or dtype.category >= _dtypes.FLOAT):
+            raise _dtypes.not_implemented_for(kernel, dtype)
+    return check
+
+
+def _vectors_outer(input, vec2):
+    for name, t in (("self", input), ("vec2", vec2)):
+        if isinstance(t, Tensor) and t.dim() != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
+
+
+def _vectors_vdot(input, other):
+    if isinstance(input, Tensor) and isinstance(other, Tensor) and (
+            input.dim() != 1 or other.dim() != 1):
+        raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {other.dim()}D "
+                           f"tensors")
+    refuse_bool_product(input, "dot")
+
+
+def _masked_select_mask(input, mask):
+    if isinstance(mask, Tensor) and mask.dtype is not _dtypes.bool:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+
+
+def _tensordot_bools(a, b, dims=2):
+    """PyTorch's refusal of bool tensors, by the kernel its tensordot runs: dot where every
+    dimension is contracted, else mm."""
+    contracted = dims if isinstance(dims, int) else len(dims[0])
+    full = isinstance(a, Tensor) and isinstance(b, Tensor) and contracted == a.dim() == b.dim()
+    refuse_bool_product(a, "dot" if full else "addmm_impl_cpu_")
+
+
 def _bincount(x, weights=None, minlength=0):
     """How often each value 0, 1, ... occurs in x (summing `weights`), with PyTorch's
     checks in its order."""
@@ -1175,8 +1259,8 @@ ELEMENTWISE = [
     Row("frexp", _frexp, KEEP, "FrexpBackward0", returns=_named("frexp", ("mantissa", "exponent")),
         check=_floats_only(lambda dtype: RuntimeError(
             "torch.frexp() only supports floating-point dtypes"))),
-    Row("gcd", np.gcd, DATA, inplace=True, elementwise=True),
-    Row("lcm", np.lcm, DATA, inplace=True, elementwise=True),
+    Row("gcd", np.gcd, DATA, inplace=True, elementwise=True, check=_integers_only("gcd_cpu")),
+    Row("lcm", np.lcm, DATA, inplace=True, elementwise=True, check=_integers_only("lcm_cpu")),
     _float("ldexp", lambda x, other: x * fnp.power(2.0, other)),
     _same("addcmul", lambda x, t1, t2, *, value=1: _fused.addcmul(x, t1, t2, value)),
     _same("addcdiv", lambda x, t1, t2, *, value=1: _fused.addcdiv(x, t1, t2, value),
@@ -1240,13 +1324,8 @@ COMPARISONS = [
     _test("nonzero", _nonzero), _test("nonzero_static", _nonzero_static),
     _test("argwhere", lambda x: np.argwhere(x).astype(np.int64)),
     _test("argsort", _order_statistics.argsort, keeps_layout=True),
-    _test("searchsorted", lambda sorted_sequence, values, *, out_int32=False, right=False,
-          side=None, sorter=None: np.searchsorted(
-              sorted_sequence, values, side=side or ("right" if right else "left")).astype(
-              np.int32 if out_int32 else np.int64), method=False),
-    _test("bucketize", lambda x, boundaries, *, out_int32=False, right=False:
-          np.searchsorted(boundaries, x, side="left" if not right else "right").astype(
-              np.int32 if out_int32 else np.int64), method=False),
+    _test("searchsorted", _searchsorted, method=False),
+    _test("bucketize", _bucketize, method=False),
     _test("unique", lambda x, sorted=True, return_inverse=False, return_counts=False, dim=None:
           _unique(x, return_inverse, return_counts, dim),
           no_derivative=lambda x, *args, dim=None, **kwargs:
@@ -1395,7 +1474,8 @@ INDEXING = [
     Row("masked_select", lambda x, mask: fnp.getitem(
         fnp.broadcast_to(x, np.broadcast_shapes(fnp.shape(x), np.shape(mask))),
         np.broadcast_to(mask, np.broadcast_shapes(fnp.shape(x), np.shape(mask)))), KEEP,
-        indices=("mask",), saves_inputs=True),
+        indices=("mask",), saves_inputs=True,
+        check=_masked_select_mask),
     Row("scatter_add", _gathering.scatter_add, KEEP, inplace=True, indices=("index",)),
     Row("scatter", _gathering.scatter, KEEP, Labels(
         lambda x, dim, index, src=None, *, value=None, reduce=None:
@@ -1513,12 +1593,12 @@ _EIGH_INPUT = _square_first("linalg.eigh", _no_kernel("linalg_eigh_cpu", half=Tr
 
 PRODUCTS = [
     Row("einsum", _einsum, PROMOTE, method=False, check=_einsum_arguments),
-    Row("outer", fnp.outer, PROMOTE, "MulBackward0"),
-    Row("ger", fnp.outer, PROMOTE, "MulBackward0"),
+    Row("outer", fnp.outer, PROMOTE, "MulBackward0", check=_vectors_outer),
+    Row("ger", fnp.outer, PROMOTE, "MulBackward0", check=_vectors_outer),
     Row("inner", fnp.inner, PROMOTE), Row("kron", fnp.kron, PROMOTE),
-    Row("tensordot", _tensordot, PROMOTE, method=False),
+    Row("tensordot", _tensordot, PROMOTE, method=False, check=_tensordot_bools),
     Row("cross", _cross, PROMOTE, "LinalgCrossBackward0"),
-    Row("vdot", fnp.vdot, PROMOTE),
+    Row("vdot", fnp.vdot, PROMOTE, check=_vectors_vdot),
     Row("addmm", _scaled_products.addmm, PROMOTE, inplace=True, check=_product_dtypes),
     Row("addmv", _scaled_products.addmv, PROMOTE, inplace=True, check=_addmv_dtypes),
     Row("addr", _scaled_products.addr, PROMOTE, inplace=True),
@@ -1564,13 +1644,13 @@ LINALG = [
                                                         _low_precision("linalg.inv_ex")))),
     Row("linalg.solve", _linalg_ex.solve(_solve), FLOAT, "LinalgSolveExBackward0",
         saves_result=True, lapack_layout=True,
-        check=_linalg_input("linalg.solve", _missing_kernel("lu_cpu"))),
+        check=_linalg_input("linalg.solve", _missing_kernel("lu_cpu"), square=True)),
     Row("linalg.solve_ex",
         lambda A, B, *, left=True, check_errors=False: _linalg_ex.solve_ex(
             A, B, left=left, check_errors=check_errors, compute=_solve),
         FLOAT, "LinalgSolveExBackward0", saves_result=True, lapack_layout=(0,),
         returns=_named("linalg_solve_ex", ("result", "info")),
-        check=_linalg_input("linalg.solve_ex", _missing_kernel("lu_cpu"))),
+        check=_linalg_input("linalg.solve", _missing_kernel("lu_cpu"), square=True)),
     Row("linalg.det", fla.det, FLOAT, saves_result=True, check=_DET_INPUT),
     Row("linalg.slogdet", _slogdet, FLOAT,
         returns=_named("linalg_slogdet", ("sign", "logabsdet")), check=_SLOGDET_INPUT),
@@ -1628,13 +1708,16 @@ LINALG = [
         fnp.cross(x, other, axis=existing_dims(x, dim)), PROMOTE),
     Row("linalg.vecdot", lambda x, y, *, dim=-1: fnp.sum(fnp.conj(x) * y, axis=dim), PROMOTE,
         "SumBackward1", check=_expects_floats("linalg.vecdot")),
-    Row("linalg.matmul", fnp.matmul, PROMOTE, "MmBackward0", check=refuse_bool_matmul),
     Row("linalg.diagonal", lambda A, *, offset=0, dim1=-2, dim2=-1:
         _view_scatters.diagonal(A, offset, dim1, dim2), KEEP, "DiagonalBackward0", view=True),
 ]
 
 # torch's older names for factorisations and solves (torch.cholesky, lu_solve, ...).
 _LEGACY_CHOLESKY = _legacy_linalg.positive_definite("cholesky", _legacy_cholesky)
+_HOUSEHOLDER_INPUT = _both(  # (its shapes' errors before its dtype's, as PyTorch)
+    lambda input, tau: _householder.check_shapes(input._data, tau._data,
+                                                 "torch.linalg.householder_product"),
+    _no_kernel("linalg_householder_product_cpu", half=True))
 _MATRIX_EXP_INPUT = _square_first("linalg.matrix_exp", _expects_floats("linalg.matrix_exp"))
 LEGACY_LINALG = [
     Row("cholesky", lambda input, upper=False: _LEGACY_CHOLESKY(input, upper), FLOAT,
@@ -1642,7 +1725,9 @@ LEGACY_LINALG = [
         check=_legacy_linalg.deprecated("cholesky", _square_first(
             "cholesky", _no_kernel("cholesky_cpu", half=True)))),
     Row("cholesky_solve", _legacy_linalg.cholesky_solve, FLOAT, "CholeskySolveBackward0",
-        lapack_layout=True, check=_no_kernel("cholesky_solve_cpu", half=True)),
+        lapack_layout=True,
+        check=_square_first("", _no_kernel("cholesky_solve_cpu", half=True), position=1,
+                            keyword="input2")),
     Row("cholesky_inverse", _legacy_linalg.cholesky_inverse, FLOAT,
         "CholeskyInverseBackward0", lapack_layout=True,
         check=_square_first("cholesky_inverse", _no_kernel("cholesky_inverse_cpu", half=True))),
@@ -1653,8 +1738,8 @@ LEGACY_LINALG = [
     Row("triangular_solve", _legacy_linalg.triangular_solve, FLOAT,
         "TriangularSolveBackward0", lapack_layout=True,
         returns=_named("triangular_solve", ("solution", "cloned_coefficient")),
-        check=_legacy_linalg.deprecated("triangular_solve",
-                                        _no_kernel("triangular_solve_cpu", half=True))),
+        check=_legacy_linalg.deprecated("triangular_solve", _square_first(
+            "", _no_kernel("triangular_solve_cpu", half=True), position=1, keyword="A"))),
     Row("matrix_exp", lambda input: fsl.expm(input), FLOAT,
         "LinalgMatrixExpBackward0", check=_MATRIX_EXP_INPUT),
     Row("linalg.matrix_exp", fsl.expm, FLOAT,
@@ -1675,11 +1760,9 @@ LEGACY_LINALG = [
         indices=("LU_pivots",), check=_legacy_linalg.deprecated(
             "lu_solve", _legacy_linalg.pivots_check("linalg.lu_solve", 2))),
     Row("linalg.householder_product", _householder.householder_product, FLOAT,
-        "LinalgHouseholderProductBackward0", lapack_layout=True,
-        check=_no_kernel("linalg_householder_product_cpu", half=True)),
+        "LinalgHouseholderProductBackward0", lapack_layout=True, check=_HOUSEHOLDER_INPUT),
     Row("orgqr", _householder.householder_product, FLOAT,
-        "LinalgHouseholderProductBackward0", lapack_layout=True,
-        check=_no_kernel("linalg_householder_product_cpu", half=True)),
+        "LinalgHouseholderProductBackward0", lapack_layout=True, check=_HOUSEHOLDER_INPUT),
     Row("ormqr", _householder.ormqr, FLOAT, "OrmqrBackward0", lapack_layout=True,
         check=_no_kernel("ormqr_cpu", half=True)),
     Row("lu_unpack", _legacy_linalg.lu_unpack, KEEP, "LuUnpackBackward0", method=False,
@@ -1815,11 +1898,11 @@ _COMPLEX_REFUSALS = {
         f"Unsupported input type encountered for isin(): {dtype.scalar_name}"),
     "argsort": _SORT, "sort": _SORT, "msort": _SORT,
     "topk": fixed(RuntimeError, " topk does not support complex dtypes on CPU"),
-    "searchsorted": "searchsorted_out_cpu", "bucketize": "searchsorted_out_cpu",
+    "searchsorted": "searchsorted_out_cpu",
     "histogram": "histogramdd", "histc": "aminmax_cpu", "aminmax": "aminmax_cpu",
     "nansum": _NANSUM, "nanmean": _NANSUM,
     "mode": "mode_cpu", "kthvalue": "kthvalue_cpu", "cummax": "cummax_cpu",
-    "cummin": "cummin_cpu", "gcd": "gcd_cpu", "lcm": "lcm_cpu",
+    "cummin": "cummin_cpu",
     "fft.rfft": _expects_real("rfft expects a real input tensor"),
     "fft.ihfft": _expects_real("ihfft expects a real input tensor"),
     "fft.rfft2": _expects_real("rfftn expects a real-valued input tensor"),
@@ -1890,8 +1973,15 @@ _DTYPE_REFUSALS = {
         "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
         "or `logical_xor()` operator instead.")),
     "linalg.eig": _EIG_INTEGERS, "linalg.eigvals": _EIG_INTEGERS,
+    "isin": (_BOOL, lambda dtype: RuntimeError(
+        f"Unsupported input type encountered for isin(): {dtype.scalar_name}")),
+    "fmod": (_BOOL, "fmod_cpu"), "cross": (_BOOL, "cross"), "linalg.cross": (_BOOL, "cross"),
+    "special.zeta": (_HALF, "zeta_cpu"), "polar": (_HALF, "polar_cpu"),
+    "dist": (_BOOL, fixed(RuntimeError, "Subtraction, the `-` operator, with two bool "
+                                        "tensors is not supported. Use the `^` or "
+                                        "`logical_xor()` operator instead.")),
     # products of bool tensors: PyTorch's kernels have no bool loop
-    "vdot": (_BOOL, "dot"), "tensordot": (_BOOL, "addmm_impl_cpu_"),
+    "searchsorted": (_BOOL, "searchsorted_out_cpu"),
     "linalg.multi_dot": (_BOOL, "addmm_impl_cpu_"), "addmm": (_BOOL, "addmm_impl_cpu_"),
     "addbmm": (_BOOL, "addmm_impl_cpu_"), "addmv": (_BOOL, "addmv_impl_cpu"),
     "baddbmm": (_BOOL, "baddbmm"),

@@ -5,7 +5,6 @@ round of bools in float16), crashed on uint8 sums (NumPy's uint64) and checked m
 dtypes before their shapes."""
 import warnings
 
-import numpy as np
 import pytest
 import torch
 
@@ -86,3 +85,80 @@ def test_products_take_the_dtypes_torch_takes(expression):
             return eval(expression, {"torch": library, "m": values, "a": values[0],
                                      "b": values.expand(2, 2, 2)})
         check(seeded(case), rtol=1e-3, atol=1e-3, messages=True)
+
+
+def _takes_two_tensors(name):
+    """Whether PyTorch's `name` needs a second argument and is called on two tensors (no
+    argument missing)."""
+    function = _function(torch, name)
+    if function is None:
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            function(torch.ones(2, 3))
+        except TypeError:
+            pass
+        except Exception:
+            return False
+        else:
+            return False
+        try:
+            function(torch.ones(2, 3), torch.ones(2, 3))
+        except TypeError as error:
+            return "argument" not in str(error)
+        except Exception:
+            return True
+    return True
+
+
+# Calls that misuse an argument (a matrix where PyTorch wants a scalar, sizes or pivots),
+# whose errors compat gives in another order or words.
+_MISUSED = pytest.mark.xfail(strict=True, reason=(
+    "a matrix passed where PyTorch wants a scalar, a size or pivots: compat's error comes "
+    "in another order or words"))
+MISUSING = {"stft", "quantile", "nanquantile", "lu_unpack", "unravel_index",
+            "linalg.tensorsolve"}
+TWO_TENSOR_NAMES = sorted(name for name in {row.name for row in _torch_names.ROWS}
+                          if _takes_two_tensors(name))
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning", "ignore::FutureWarning")
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=[_MISUSED] if name in MISUSING else []) for name in
+    TWO_TENSOR_NAMES])
+def test_each_dtype_of_two_tensors_gives_torchs_result_or_error(name):
+    for dtype in DTYPES:
+        if name == "complex" and dtype == "float16":
+            continue  # (compat has no complex32: docs/guide-compat.md)
+        def case(library, dtype=dtype):
+            x = library.tensor([[0, 1, 2], [3, 1, 0]]).to(getattr(library, dtype))
+            y = library.tensor([[1, 1, 0], [2, 3, 1]]).to(getattr(library, dtype))
+            return _function(library, name)(x, y)
+        check(seeded(case), rtol=1e-3, atol=1e-3, messages=True)
+
+
+@pytest.mark.parametrize("call", [
+    "torch.searchsorted(rows, torch.tensor([[3, 6], [4, 0]]))",
+    "torch.searchsorted(rows, torch.tensor([[3, 6], [4, 0]]), side='right')",
+    "torch.searchsorted(rows, torch.tensor([[3, 6], [4, 0]]), right=True, out_int32=True)",
+    "torch.searchsorted(rows, torch.tensor([[3], [4]]), right=True, side='left')",
+    "torch.searchsorted(rows, torch.tensor([3, 4]))",
+    "torch.searchsorted(rows[0], torch.tensor([[3], [4]]))",
+    "torch.searchsorted(rows[0], 4)",
+    "torch.searchsorted(shuffled, torch.tensor([[3, 6], [4, 0]]), sorter=order)",
+    "torch.searchsorted(shuffled[1], torch.tensor([3, 7]), sorter=order[1])",
+    "torch.searchsorted(rows.float(), torch.tensor([[2.5], [float('nan')]]))",
+    "torch.bucketize(torch.tensor([[1, 4], [6, 9]]), rows[0], right=True)",
+    "torch.bucketize(torch.tensor([1, 4]), rows)",
+])
+def test_searchsorted_searches_each_row_as_torch(call):
+    """Rows of a sorted sequence of more than one dimension, each searched for the values
+    in its row of `values`, and `sorter` (compat searched the unsorted sequence)."""
+    def case(torch):
+        rows = torch.tensor([[1, 3, 5, 7], [0, 2, 4, 8]])
+        shuffled = torch.tensor([[5, 1, 7, 3], [8, 0, 4, 2]])
+        order = torch.argsort(shuffled, dim=-1)
+        return eval(call, {"torch": torch, "rows": rows, "shuffled": shuffled,
+                           "order": order})
+    check(case, messages=True)

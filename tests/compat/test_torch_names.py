@@ -395,7 +395,6 @@ CASES = {
     "linalg.multi_dot": ["torch.linalg.multi_dot([a, m, v[:3]])"],
     "linalg.cross": ["torch.linalg.cross(a, p)"],
     "linalg.vecdot": ["torch.linalg.vecdot(a, p)"],
-    "linalg.matmul": ["torch.linalg.matmul(a, m)"],
     "linalg.diagonal": ["torch.linalg.diagonal(b)"],
     # torch's older linear-algebra names
     "cholesky": ["torch.cholesky(m)", "m.cholesky(True)"],
