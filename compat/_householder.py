@@ -76,7 +76,7 @@ def geqrf(input, *, out=None):
     if input.dim() < 2:
         raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
     values = input.detach().numpy()
-    if values.dtype.kind not in "fc":
+    if values.dtype.kind not in "fc" or values.dtype == np.float16:
         raise NotImplementedError(f"\"geqrf_cpu\" not implemented for "
                                   f"'{input.dtype.scalar_name}'")
     transposed, tau = np.linalg.qr(values, "raw")  # (NumPy returns a's transpose)

@@ -115,7 +115,7 @@ def _install():
     Tensor.__floordiv__ = _operator(_ops.floor_divide)
     Tensor.__rfloordiv__ = _operator(lambda self, other: _ops.floor_divide(other, self))
     Tensor.__neg__ = _ops.neg
-    Tensor.__pos__ = lambda self: self
+    Tensor.__pos__ = _ops.positive
     Tensor.__abs__ = _ops.abs
     Tensor.__invert__ = _ops.invert
     Tensor.__repr__ = Tensor.__str__ = _repr

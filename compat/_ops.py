@@ -377,6 +377,8 @@ def square(input):
 
 def positive(input):
     """The input itself, as PyTorch's positive (no copy, no history)."""
+    if input.dtype is _bool:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
     return input
 
 
@@ -396,8 +398,13 @@ def conj_physical(input):
 
 def conj_physical_op(input):
     """conj_physical_'s result: PyTorch records its node for a real tensor too."""
-    return wrap(fnp.conj(engine(input)) if input._data.dtype.kind == "c"
-                else fnp.positive(engine(input)), "ConjPhysicalBackward1", (input,))
+    kind = input._data.dtype.kind
+    value = engine(input)
+    if kind == "c":
+        value = fnp.conj(value)
+    elif kind != "b":  # (NumPy's positive has no bool loop; a bool array is never traced)
+        value = fnp.positive(value)
+    return wrap(value, "ConjPhysicalBackward1", (input,))
 
 
 def neg(input):
@@ -723,6 +730,8 @@ def argmin(input, dim=None, keepdim=False):
 def _arg_reduce(numpy_fn, input, dim, keepdim):
     name = numpy_fn.__name__
     refuse_complex(fixed(RuntimeError, f"{name}(): does not support complex input"), input)
+    if input.dtype is _bool:
+        raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
         if not input._data.size:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for "
@@ -736,12 +745,17 @@ def _arg_reduce(numpy_fn, input, dim, keepdim):
 
 def any(input, dim=None, keepdim=False):
     axis = None if dim is None else input._dim(dim)
-    return make(np.asarray(np.any(input._data, axis=axis, keepdims=keepdim)))
+    return make(_as_test_result(np.any(input._data, axis=axis, keepdims=keepdim), input))
 
 
 def all(input, dim=None, keepdim=False):
     axis = None if dim is None else input._dim(dim)
-    return make(np.asarray(np.all(input._data, axis=axis, keepdims=keepdim)))
+    return make(_as_test_result(np.all(input._data, axis=axis, keepdims=keepdim), input))
+
+
+def _as_test_result(found, input):
+    """any's or all's result: bool, but uint8 for a uint8 input (PyTorch's legacy)."""
+    return np.asarray(found, np.uint8 if input._data.dtype == np.uint8 else np.bool_)
 
 
 # ---- reductions -------------------------------------------------------------------------
@@ -1357,6 +1371,10 @@ def sum_to_size(input, *size):
 
 def broadcast_shapes(*shapes):
     """The shape tensors of `shapes` (sizes or ints) broadcast to, without making them."""
+    for shape in shapes:
+        if not isinstance(shape, (numbers.Integral, tuple, list)):
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list "
+                               f"of ints, got {shape}")
     shapes = [(shape,) if isinstance(shape, numbers.Integral) else tuple(shape)
               for shape in shapes]
     result = [1] * builtins.max(map(len, shapes), default=0)

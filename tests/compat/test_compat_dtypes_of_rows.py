@@ -162,3 +162,55 @@ def test_searchsorted_searches_each_row_as_torch(call):
         return eval(call, {"torch": torch, "rows": rows, "shuffled": shuffled,
                            "order": order})
     check(case, messages=True)
+
+
+# The functions written by hand (not from the table) that take one tensor.
+_NOT_CALLED = {  # (setting state, reading files or memory: not a function of a tensor)
+    "manual_seed", "seed", "set_default_dtype", "set_default_device", "set_printoptions",
+    "set_num_threads", "set_num_interop_threads", "save", "load", "set_rng_state",
+    "use_deterministic_algorithms", "set_warn_always", "set_flush_denormal",
+    "set_default_tensor_type", "set_float32_matmul_precision", "from_numpy", "frombuffer",
+    "from_dlpack", "set_grad_enabled", "empty", "empty_strided",
+    "empty_like"}  # (uninitialised values)
+
+
+def _hand_written_one_tensor_names():
+    import inspect
+
+    import compat
+    table = {row.name for row in _torch_names.ROWS}
+    names = []
+    for name in dir(compat):
+        theirs = getattr(torch, name, None)
+        if (name.startswith("_") or name in table or name in _NOT_CALLED
+                or not callable(getattr(compat, name)) or not callable(theirs)
+                or inspect.isclass(theirs) or inspect.ismodule(theirs)):
+            continue
+        if _takes_one_tensor(name):
+            names.append(name)
+    return sorted(names)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning", "ignore::FutureWarning")
+@pytest.mark.parametrize("name", _hand_written_one_tensor_names())
+def test_each_dtype_of_a_hand_written_function_gives_torchs_result_or_error(name):
+    """(compat gave bool for any/all of uint8, computed argmax of bools and +bools, and
+    crashed on conj_physical_ of bools.)"""
+    for dtype in DTYPES:
+        def case(library, dtype=dtype):
+            x = library.tensor([[0, 1, 2], [3, 1, 0]]).to(getattr(library, dtype))
+            result = getattr(library, name)(x)
+            if name == "svd":  # (singular vectors: up to signs)
+                return [(t.shape, t.dtype) for t in result]
+            return result
+        check(seeded(case), rtol=1e-3, atol=1e-3, messages=True)
+
+
+@pytest.mark.parametrize("expression", ["+x", "x.positive()", "x.conj_physical_()",
+                                        "x.all()", "x.any(0)", "x.argmax()"])
+def test_tensor_methods_and_operators_take_the_dtypes_torch_takes(expression):
+    for dtype in DTYPES:
+        def case(library, dtype=dtype):
+            x = library.tensor([[0, 1, 2], [3, 1, 0]]).to(getattr(library, dtype))
+            return eval(expression, {"x": x})
+        check(case, messages=True)
