@@ -5,6 +5,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 from funcgrad.core import unbox_all
 
+from . import _dtypes
 from ._record import broadcast_error
 from ._tensor import Tensor
 
@@ -37,6 +38,13 @@ def polar(abs, angle):
 
 def view_as_complex(x):
     return complex_from_parts(x[..., 0], x[..., 1])
+
+
+def check_polar(abs, angle, **kwargs):
+    """polar's checks: complex's, but PyTorch's polar has no float16 kernel."""
+    if abs.dtype.numpy == np.float16 == angle.dtype.numpy:
+        raise _dtypes.not_implemented_for("polar_cpu", abs.dtype)
+    check_parts(abs, angle)
 
 
 def check_parts(first, second, **kwargs):

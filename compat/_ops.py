@@ -308,6 +308,8 @@ def _rounded_div(input, other, rounding_mode):
                            f"'floor' but found {rounding_mode!r}")
     refuse_complex(f"div_{rounding_mode}_cpu", input, other)
     dtype = result_type(input, other)
+    if dtype is _bool:
+        raise _dtypes.not_implemented_for(f"div_{rounding_mode}_cpu", dtype)
     refuse_integer_zero_divisor(dtype.numpy, other)
     if rounding_mode == "floor":
         return _binary(fnp.floor_divide, "DivBackward2", input, other, dtype)
@@ -324,6 +326,8 @@ def remainder(input, other):
     """The remainder with the sign of `other`, as Python's %."""
     refuse_complex("remainder_cpu", input, other)
     dtype = result_type(input, other)
+    if dtype is _bool:
+        raise _dtypes.not_implemented_for("remainder_cpu", dtype)
     refuse_integer_zero_divisor(dtype.numpy, other)
     if not isinstance(other, Tensor):
         return _binary(fnp.remainder, "RemainderBackward0", input, other, dtype, (input,))
@@ -351,6 +355,8 @@ def pow(input, exponent):
         return _binary(_power(exponent), "PowBackward2", input, exponent, edges=(exponent,),
                        saves_result=True)
     if isinstance(exponent, Tensor):
+        if input.dtype is _bool is exponent.dtype:
+            raise _dtypes.not_implemented_for("pow", _bool)
         return _binary(_power(input, exponent), "PowBackward1", input, exponent,
                        saves_result=True)
     if _float_and_number(input, exponent) and exponent == 2:  # a number: == is a bool

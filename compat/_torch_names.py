@@ -618,6 +618,15 @@ def _both(first, then):
     return check
 
 
+def _one_dtype(message):
+    """A check: PyTorch's refusal of two tensors of different dtypes (a real and a complex
+    one, say), which it promotes to none; `message` of their dtypes' names."""
+    def check(x, other, *args, **kwargs):
+        if isinstance(x, Tensor) and isinstance(other, Tensor) and x.dtype is not other.dtype:
+            raise RuntimeError(message(x.dtype.scalar_name, other.dtype.scalar_name))
+    return check
+
+
 def _square(compute, name):
     """`compute`, refusing what is not a (batch of) square matrices as PyTorch does."""
     def checked(A, *args, **kwargs):
@@ -1105,6 +1114,14 @@ def _bucketize(x, boundaries, *, out_int32=False, right=False):
     return _searchsorted(boundaries, x, out_int32=out_int32, right=right)
 
 
+def _ldexp_exponent(input, other):
+    """PyTorch's refusal of a bool exponent of a floating input (its exp2 kernel has no
+    bool loop; integer inputs are promoted first)."""
+    if (isinstance(input, Tensor) and input.dtype.is_floating_point
+            and isinstance(other, Tensor) and other.dtype is _dtypes.bool):
+        raise _dtypes.not_implemented_for("ldexp_cpu_exp", other.dtype)
+
+
 def _integers_only(kernel):
     """A check: PyTorch's refusal by an integer-only `kernel` (gcd's) of operands whose
     result type is not an integer one."""
@@ -1254,14 +1271,16 @@ ELEMENTWISE = [
     _same("nan_to_num", lambda x, nan=0.0, posinf=None, neginf=None:
           fnp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf), saves_inputs=True),
     # (no derivative in PyTorch either)
-    Row("heaviside", _heaviside, DATA, inplace=True, elementwise=True),
+    Row("heaviside", _heaviside, DATA, inplace=True, elementwise=True,
+        check=_one_dtype(lambda a, b: "heaviside is not yet implemented for tensors with "
+                                      "different dtypes.")),
     _same("nextafter", _nextafter, inplace=True, check=_no_kernel("nextafter_cpu")),
     Row("frexp", _frexp, KEEP, "FrexpBackward0", returns=_named("frexp", ("mantissa", "exponent")),
         check=_floats_only(lambda dtype: RuntimeError(
             "torch.frexp() only supports floating-point dtypes"))),
     Row("gcd", np.gcd, DATA, inplace=True, elementwise=True, check=_integers_only("gcd_cpu")),
     Row("lcm", np.lcm, DATA, inplace=True, elementwise=True, check=_integers_only("lcm_cpu")),
-    _float("ldexp", lambda x, other: x * fnp.power(2.0, other)),
+    _float("ldexp", lambda x, other: x * fnp.power(2.0, other), check=_ldexp_exponent),
     _same("addcmul", lambda x, t1, t2, *, value=1: _fused.addcmul(x, t1, t2, value)),
     _same("addcdiv", lambda x, t1, t2, *, value=1: _fused.addcdiv(x, t1, t2, value),
           check=_fused.check_addcdiv),
@@ -1781,7 +1800,7 @@ COMPLEX = [
     Row("complex", _complex_build.complex_from_parts, KEEP, "ComplexBackward0", method=False,
         check=_complex_build.check_parts, saves_inputs=True, elementwise=True),
     Row("polar", _complex_build.polar, KEEP, "PolarBackward0", method=False,
-        check=_complex_build.check_parts, saves_result=True, elementwise=True),
+        check=_complex_build.check_polar, saves_result=True, elementwise=True),
     Row("view_as_complex", _complex_build.view_as_complex, KEEP, "ViewAsComplexBackward0",
         method=False, check=_complex_build.check_view_as_complex),
 ]
@@ -1825,15 +1844,6 @@ def _kernel_by_dim(kernel, kernel_along_dim, bools=False):
         if bools and isinstance(x, Tensor) and x.dtype is _dtypes.bool:
             raise _dtypes.not_implemented_for(kernel if dim is None else kernel_along_dim,
                                               x.dtype)
-    return check
-
-
-def _one_dtype(message):
-    """A check: PyTorch's refusal of two tensors of different dtypes (a real and a complex
-    one, say), which it promotes to none; `message` of their dtypes' names."""
-    def check(x, other, *args, **kwargs):
-        if isinstance(x, Tensor) and isinstance(other, Tensor) and x.dtype is not other.dtype:
-            raise RuntimeError(message(x.dtype.scalar_name, other.dtype.scalar_name))
     return check
 
 
@@ -1976,7 +1986,7 @@ _DTYPE_REFUSALS = {
     "isin": (_BOOL, lambda dtype: RuntimeError(
         f"Unsupported input type encountered for isin(): {dtype.scalar_name}")),
     "fmod": (_BOOL, "fmod_cpu"), "cross": (_BOOL, "cross"), "linalg.cross": (_BOOL, "cross"),
-    "special.zeta": (_HALF, "zeta_cpu"), "polar": (_HALF, "polar_cpu"),
+    "special.zeta": (_HALF, "zeta_cpu"),
     "dist": (_BOOL, fixed(RuntimeError, "Subtraction, the `-` operator, with two bool "
                                         "tensors is not supported. Use the `^` or "
                                         "`logical_xor()` operator instead.")),
@@ -1994,18 +2004,21 @@ _DTYPE_REFUSALS = {
 
 def _refuses(dtypes, refusal):
     """A check: `refusal` (a kernel's name, or a function of the dtype giving the error)
-    where the first tensor's dtype (in a list too: multi_dot's) is one of `dtypes`."""
+    where the tensors' result type (of those in a list too: multi_dot's) is one of
+    `dtypes`."""
     if isinstance(refusal, str):
         refusal = _missing_kernel(refusal)
 
     def check(*args, **kwargs):
+        tensors = []
         for x in (*args, *kwargs.values()):
-            if isinstance(x, (list, tuple)) and x:
-                x = x[0]
-            if isinstance(x, Tensor):
-                if x.dtype in dtypes:
-                    raise refusal(x.dtype)
-                return
+            if isinstance(x, (list, tuple)):
+                tensors += [item for item in x if isinstance(item, Tensor)]
+            elif isinstance(x, Tensor):
+                tensors.append(x)
+        dtype = result_type(*tensors) if tensors else None
+        if dtype in dtypes:
+            raise refusal(dtype)
     return check
 
 

@@ -214,3 +214,31 @@ def test_tensor_methods_and_operators_take_the_dtypes_torch_takes(expression):
             x = library.tensor([[0, 1, 2], [3, 1, 0]]).to(getattr(library, dtype))
             return eval(expression, {"x": x})
         check(case, messages=True)
+
+
+BINARY = ["add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder", "fmod",
+          "pow", "atan2", "hypot", "maximum", "minimum", "fmax", "fmin", "eq", "ne", "lt",
+          "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "bitwise_and",
+          "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
+          "copysign", "nextafter", "xlogy", "logaddexp", "logaddexp2", "heaviside", "ldexp",
+          "float_power", "dot", "outer", "isclose", "gcd", "lcm", "special.xlog1py",
+          "special.zeta", "igamma", "igammac", "polar", "complex"]
+# (compat has no complex32: docs/guide-compat.md)
+_MAKES_COMPLEX32 = {("complex", "float16", "float16"), ("ldexp", "complex64", "float16")}
+
+
+@pytest.mark.filterwarnings("ignore:ComplexHalf support is experimental:UserWarning")
+@pytest.mark.parametrize("name", BINARY)
+def test_each_pair_of_dtypes_gives_torchs_result_or_error(name):
+    """PyTorch's promotion, or its refusal of the pair (compat computed pow and // of bools,
+    heaviside of two dtypes and ldexp by a bool exponent)."""
+    for first in DTYPES:
+        for second in DTYPES:
+            if (name, first, second) in _MAKES_COMPLEX32:
+                continue
+
+            def case(library, first=first, second=second):
+                x = library.tensor([0, 1, 2, 3]).to(getattr(library, first))
+                y = library.tensor([1, 1, 2, 0]).to(getattr(library, second))
+                return _function(library, name)(x, y)
+            check(case, rtol=1e-3, atol=1e-3, messages=True)
