@@ -39,20 +39,43 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
             raise RuntimeError(f"{name} should contain {channels} elements not "
                                f"{statistic.numel()}")
     _dtypes.require_floating("batch_norm", input.dtype)
+    _refuse_mixed_dtypes(input, weight, bias, running_mean, running_var)
     axes = (0,) + tuple(range(2, input.dim()))
     shape = (1, channels) + (1,) * (input.dim() - 2)  # a channel's values, broadcast
     edges = tuple(t for t in (input, weight, bias) if t is not None)
     if not training:
         statistics = (running_mean._data.reshape(shape), running_var._data.reshape(shape))
-        out = quiet().run(_normalised_by, float_operand(input), *statistics,
+        out = quiet().run(_normalised_by, _computing(input), *statistics,
                           *_affine_operands(weight, bias, shape), eps)
-        return wrap(out, "NativeBatchNormBackward0", edges)
-    out, mean, variance = quiet().run(_batch_normalised, float_operand(input), axes,
+        return wrap(_in_dtype_of(out, input), "NativeBatchNormBackward0", edges)
+    out, mean, variance = quiet().run(_batch_normalised, _computing(input), axes,
                                       *_affine_operands(weight, bias, shape), eps)
+    out = _in_dtype_of(out, input)
     if running_mean is not None:
         _update_running_statistics(running_mean, running_var, mean, variance,
                                    input.numel() // channels, momentum)
     return wrap(out, "NativeBatchNormBackward0", edges)
+
+
+def _refuse_mixed_dtypes(input, *parameters):
+    """PyTorch's CPU normalisations take parameters of the input's dtype, or float32 ones
+    for a float16 input (whose result stays float16)."""
+    for parameter in parameters:
+        if parameter is not None and parameter.dtype is not input.dtype and not (
+                input.dtype is _dtypes.float16 and parameter.dtype is _dtypes.float32):
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+
+
+def _computing(input):
+    """The input's value as PyTorch's kernels compute with it: float16 in float32."""
+    x = float_operand(input)
+    return fnp.astype(x, np.float32) if input._data.dtype == np.float16 else x
+
+
+def _in_dtype_of(out, input):
+    """A normalisation's result in the input's dtype (float16's computed in float32)."""
+    return fnp.astype(out, input._data.dtype) if fnp.result_type(out) != input._data.dtype \
+        else out
 
 
 def _verify_batch_size(size):
@@ -118,6 +141,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
                                f"got {name} of shape {list(parameter.shape)} and "
                                f"normalized_shape = {list(normalized_shape)}")
+    _refuse_mixed_dtypes(input, weight, bias)
     _dtypes.require_floating("LayerNormKernelImpl", input.dtype)
     axes = tuple(range(input.dim() - size, input.dim()))
     out = quiet().run(_layer_normalised, float_operand(input), axes,
@@ -155,10 +179,11 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
                                f"of channels in input, but got {name} of shape "
                                f"{weight_shape} and input of shape {shape}")
     channel_shape = (shape[1],) + (1,) * (len(shape) - 2)
+    _refuse_mixed_dtypes(input, weight, bias)
     _dtypes.require_floating("GroupNormKernelImpl", input.dtype)
-    out = quiet().run(_group_normalised, float_operand(input), num_groups,
+    out = quiet().run(_group_normalised, _computing(input), num_groups,
                       *_affine_operands(weight, bias, channel_shape), eps)
-    return wrap(out, "NativeGroupNormBackward0", (input, weight, bias))
+    return wrap(_in_dtype_of(out, input), "NativeGroupNormBackward0", (input, weight, bias))
 
 
 def _group_normalised(x, groups, weight, bias, eps):
@@ -194,7 +219,11 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     dims = tuple(range(input.dim() - size, input.dim()))
     scale = (upcast.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
     out = (upcast * scale).type_as(input)
-    return out if weight is None else out * weight
+    if weight is None:
+        return out
+    out = out * weight
+    return out if out.dtype is input.dtype or not input.dtype.is_floating_point \
+        else out.type_as(input)  # (a float16 input times a float32 weight: float16)
 
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,

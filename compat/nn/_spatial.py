@@ -391,9 +391,12 @@ def _per_dimension(setting, values, separator=" "):
 
 
 def _check_weight_dtype(input, weight):
-    """PyTorch's error for a weight of another dtype: its float32 path names the tensor
-    types, its other kernels the scalar types."""
+    """PyTorch's error for a weight of another dtype: its float32 and complex paths name
+    the tensor types, its other kernels the scalar types."""
     if weight.dtype is not input.dtype:
+        if input.dtype.is_complex:
+            raise RuntimeError(f"Input type ({input.dtype.type_string}) and weight type "
+                               f"({weight.type()}) should be the same")
         if input.dtype is _dtypes.float32:
             raise RuntimeError(f"Input type ({input.type()}) and weight type "
                                f"({weight.type()}) should be the same or input should be a "
@@ -406,16 +409,16 @@ def _check_transposed_dtypes(input, weight, bias):
     """PyTorch's errors for a transposed convolution's operands of different dtypes: the
     weight's first, then the bias's on the float32 path and by the 3-d kernel (the 2-d
     kernel converts it)."""
+    dims = max(input.dim() - 2, 2)  # (a 1-d one runs the 2-d kernel)
+    if input.dtype.category is not _dtypes.FLOAT and input.dtype is not _dtypes.int64 \
+            and not input.dtype.is_complex:  # (its kernels: floats, complex and int64)
+        raise _dtypes.not_implemented_for(f"slow_conv_transpose{dims}d_out_cpu", input.dtype)
     _check_weight_dtype(input, weight)
     other_bias = bias is not None and bias.dtype is not input.dtype
     if other_bias and input.dtype is _dtypes.float32:
         raise RuntimeError(f"Input type ({input.type()}) and bias type ({bias.type()}) should "
                            f"be the same or input should be a MKLDNN tensor and bias is a "
                            f"dense tensor")
-    dims = max(input.dim() - 2, 2)  # (a 1-d one runs the 2-d kernel)
-    if input.dtype.category is not _dtypes.FLOAT and input.dtype is not _dtypes.int64 \
-            and not input.dtype.is_complex:  # (its kernels: floats, complex and int64)
-        raise _dtypes.not_implemented_for(f"slow_conv_transpose{dims}d_out_cpu", input.dtype)
     if other_bias and dims == 3:
         raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
                            f"{bias.dtype.scalar_name}")

@@ -390,8 +390,6 @@ def celu_(input, alpha=1.0):
 def prelu(input, weight):
     """input where it is positive, else weight * input: one weight for every channel
     (dimension 1) or one for all."""
-    if not input.dtype.is_floating_point:
-        raise _dtypes.not_implemented_for("prelu_cpu", input.dtype)
     if weight.dim() > 1:
         raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
                            f"ndim = {weight.dim()}")
@@ -403,6 +401,8 @@ def prelu(input, weight):
     if weight.dtype is not input.dtype:
         raise RuntimeError(f"prelu: Type promoting not supported. Got "
                            f"{input.dtype.scalar_name} and {weight.dtype.scalar_name}")
+    if not input.dtype.is_floating_point:
+        raise _dtypes.not_implemented_for("prelu_cpu", input.dtype)
     if weight.dim() != input.dim():  # PyTorch views it as (1, count, 1, ...) first
         weight = _ops.reshape(weight, *[count if i == 1 else 1 for i in range(input.dim())])
 

@@ -1,6 +1,8 @@
 """torch.nn.functional over every dtype: each call gives PyTorch's result and result dtype,
 or raises PyTorch's error, never a computation in another dtype (compat computed integer
 normalisations in float32, float16 GELU in float64 and integer losses in float64)."""
+import math
+
 import pytest
 
 from compat_harness import check, seeded
@@ -43,4 +45,33 @@ def test_functional_calls_take_the_dtypes_torch_takes(call):
             y = torch.randint(0, 2, (1, 2, 5, 6)).to(getattr(torch, dtype))
             result = eval(call, {"F": torch.nn.functional, "torch": torch, "x": x, "y": y})
             return result, (result[0] if isinstance(result, tuple) else result).dtype
+        check(seeded(case), rtol=2e-3, atol=2e-3, messages=True)
+
+
+# (a module, the input's shape): layers of float32 parameters given inputs of every dtype
+MODULES = [
+    ("nn.Linear(3, 2)", (2, 3)), ("nn.Conv1d(2, 2, 2)", (1, 2, 5)),
+    ("nn.Conv2d(2, 2, 2)", (1, 2, 4, 4)), ("nn.ConvTranspose2d(2, 2, 2)", (1, 2, 3, 3)),
+    ("nn.BatchNorm1d(3)", (2, 3)), ("nn.BatchNorm2d(2)", (2, 2, 3, 3)),
+    ("nn.BatchNorm1d(3).eval()", (2, 3)), ("nn.LayerNorm(3)", (2, 3)),
+    ("nn.LayerNorm(3, elementwise_affine=False)", (2, 3)), ("nn.GroupNorm(1, 2)", (2, 2, 3)),
+    ("nn.InstanceNorm1d(2)", (2, 2, 3)), ("nn.RMSNorm(3)", (2, 3)),
+    ("nn.Embedding(5, 2)", (2, 3)), ("nn.LSTM(3, 2)", (2, 1, 3)), ("nn.GRU(3, 2)", (2, 1, 3)),
+    ("nn.MaxPool2d(2)", (1, 2, 4, 4)), ("nn.AvgPool2d(2)", (1, 2, 4, 4)),
+    ("nn.AdaptiveAvgPool2d(2)", (1, 2, 4, 4)), ("nn.PReLU()", (2, 3)),
+    ("nn.Upsample(scale_factor=2)", (1, 2, 3)),
+]
+
+
+@pytest.mark.filterwarnings("ignore:Mismatch dtype between input and weight:UserWarning")
+@pytest.mark.parametrize("module, shape", MODULES)
+def test_layers_take_the_input_dtypes_torch_takes(module, shape):
+    """A float16 input of float32 parameters stays float16 (compat gave float32) where
+    PyTorch computes it; other mixes are refused with PyTorch's texts."""
+    for dtype in DTYPES:
+        def case(torch, dtype=dtype):
+            layer = eval(module, {"nn": torch.nn})
+            x = (torch.arange(math.prod(shape)) % 4).reshape(shape).to(getattr(torch, dtype))
+            result = layer(x)
+            return result[0] if isinstance(result, tuple) else result
         check(seeded(case), rtol=2e-3, atol=2e-3, messages=True)
