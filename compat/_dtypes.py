@@ -254,6 +254,9 @@ def require_floating(kernel, dtype):
 # PyTorch's spelling of each type in its overflow message (its C++ scalar type list).
 _SCALAR_NAMES = {**_CPP_NAMES, "int64": "int64_t", "int16": "int16_t", "int8": "int8_t",
                  "uint8": "uint8_t"}
+# torch.tensor's spelling of the integer types in the same message.
+TYPE_NAMES = {name: name for name in ("uint8", "int8", "int16", "int32", "int64")}
+INTEGER = _INT
 
 
 def converted_number(number, to):
@@ -265,7 +268,7 @@ def converted_number(number, to):
     return number
 
 
-def check_convertible(number, to):
+def check_convertible(number, to, names=_SCALAR_NAMES):
     """PyTorch's check before it converts the Python `number` to dtype `to` (a factory's
     bounds, an alpha, a clamp bound): values beyond the type's range are an error (inf and
     NaN stay for floating types; a negative integer wraps into an unsigned type if its
@@ -276,7 +279,7 @@ def check_convertible(number, to):
         number = number.item()
     if isinstance(number, complex):
         if number.imag and to.category != COMPLEX:  # (its imaginary part would be lost)
-            raise RuntimeError(f"value cannot be converted to type {_SCALAR_NAMES[to.name]} "
+            raise RuntimeError(f"value cannot be converted to type {names[to.name]} "
                                f"without overflow")
         parts = (number.real, number.imag)
     else:
@@ -294,5 +297,5 @@ def check_convertible(number, to):
         else:
             overflows = not lowest <= part <= highest
         if overflows:
-            raise RuntimeError(f"value cannot be converted to type {_SCALAR_NAMES[to.name]} "
+            raise RuntimeError(f"value cannot be converted to type {names[to.name]} "
                                f"without overflow")

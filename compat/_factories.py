@@ -82,8 +82,8 @@ def full(size, fill_value, *, dtype=None, requires_grad=False, device=None):
     """A tensor of `size` filled with `fill_value` (its dtype follows the value's kind)."""
     _device.check(device)
     d = _dtype(dtype, _dtypes.scalar_dtype(fill_value))
-    _dtypes.check_convertible(fill_value, d)
-    return _finish(np.full(_size((size,), "full"), fill_value, d.numpy), requires_grad)
+    value = np.asarray(_dtypes.converted_number(fill_value, d)).astype(d.numpy)  # (C++'s
+    return _finish(np.full(_size((size,), "full"), value, d.numpy), requires_grad)  # cast)
 
 
 def eye(n, m=None, *, dtype=None, requires_grad=False, device=None):
@@ -102,7 +102,7 @@ def arange(start, end=None, step=1, *, dtype=None, requires_grad=False, device=N
     numbers_given = (start, end, step)
     integral = all(isinstance(x, numbers.Integral) for x in numbers_given)
     d = _dtype(dtype, _dtypes.int64 if integral else None)
-    if d.is_complex:
+    if d.is_complex or d is _dtypes.bool:
         raise _dtypes.not_implemented_for("arange_cpu", d)
     _check_range(start, end, step)
     values = np.arange(start, end, step, dtype=np.int64 if integral else np.float64)
@@ -283,6 +283,10 @@ def _array_of(data, dtype, where):
             inferred = (_dtypes.bool if kind == "b" else _dtypes.int64 if kind in "iu"
                         else _dtypes.default_complex() if kind == "c" else _dtypes.get_default_dtype())
     d = _dtypes.as_dtype(dtype) if dtype is not None else inferred
+    if dtype is not None and d.category == _dtypes.INTEGER and not isinstance(data, np.ndarray):
+        for x in _leaves(data):  # (PyTorch checks each Python number against the range)
+            if isinstance(x, (int, float)) and not isinstance(x, bool):
+                _dtypes.check_convertible(x, d, _dtypes.TYPE_NAMES)
     if array.dtype.kind == "c" and not (d.is_complex or d is _dtypes.bool):
         if not isinstance(data, np.ndarray):
             _check_complex_to_real(data, d)

@@ -1160,6 +1160,14 @@ def _tensordot_bools(a, b, dims=2):
     refuse_bool_product(a, "dot" if full else "addmm_impl_cpu_")
 
 
+def _triangle_indices(indices, dtype, name):
+    """tril_indices' and triu_indices' rows and columns, in `dtype` (int64 or int32)."""
+    d = _dtypes.int64 if dtype is None else _dtypes.as_dtype(dtype)
+    if d not in (_dtypes.int64, _dtypes.int32):
+        raise _dtypes.not_implemented_for(name, d)
+    return np.stack(indices).astype(d.numpy)
+
+
 def _bincount(x, weights=None, minlength=0):
     """How often each value 0, 1, ... occurs in x (summing `weights`), with PyTorch's
     checks in its order."""
@@ -1583,9 +1591,11 @@ SHAPES = [
     Row("unravel_index", _unravel_index, DATA, method=False, check=_integer_indices),
     Row("gradient", _gradient, FLOAT, "CatBackward0", method=False),
     Row("tril_indices", lambda row, col, offset=0, *, dtype=None:
-        np.stack(np.tril_indices(row, offset, col)).astype(np.int64), DATA, method=False),
+        _triangle_indices(np.tril_indices(row, offset, col), dtype, "tril_indices"), DATA,
+        method=False),
     Row("triu_indices", lambda row, col, offset=0, *, dtype=None:
-        np.stack(np.triu_indices(row, offset, col)).astype(np.int64), DATA, method=False),
+        _triangle_indices(np.triu_indices(row, offset, col), dtype, "triu_indices"), DATA,
+        method=False),
 ]
 
 
@@ -1987,6 +1997,7 @@ _DTYPE_REFUSALS = {
         f"Unsupported input type encountered for isin(): {dtype.scalar_name}")),
     "fmod": (_BOOL, "fmod_cpu"), "cross": (_BOOL, "cross"), "linalg.cross": (_BOOL, "cross"),
     "special.zeta": (_HALF, "zeta_cpu"),
+    "topk": (_BOOL, fixed(RuntimeError, "topk does not support bool dtypes on CPU")),
     "dist": (_BOOL, fixed(RuntimeError, "Subtraction, the `-` operator, with two bool "
                                         "tensors is not supported. Use the `^` or "
                                         "`logical_xor()` operator instead.")),

@@ -18,6 +18,8 @@ def _window(name, shape):
                device=None, pin_memory=False, requires_grad=False):
         _device.check(device)
         d = _dtype(dtype)
+        if d.is_complex:  # (PyTorch's arange of the points refuses it first)
+            raise _dtypes.not_implemented_for("arange_cpu", d)
         if not d.is_floating_point:
             raise RuntimeError(f"{name} expects floating point dtypes, got: TensorOptions("
                                f"dtype={d.cpp_name}, device=cpu, layout=Strided (default), "

@@ -242,3 +242,30 @@ def test_each_pair_of_dtypes_gives_torchs_result_or_error(name):
                 y = library.tensor([1, 1, 2, 0]).to(getattr(library, second))
                 return _function(library, name)(x, y)
             check(case, rtol=1e-3, atol=1e-3, messages=True)
+
+
+FACTORIES = [
+    "torch.zeros(2, 3, dtype=d)", "torch.full((2,), 3, dtype=d)", "torch.full((2,), 2.5, dtype=d)",
+    "torch.full((2,), -1, dtype=d)", "torch.full((2,), 300, dtype=d)", "torch.arange(5, dtype=d)",
+    "torch.arange(-3, 3, dtype=d)", "torch.linspace(0, 3, 4, dtype=d)", "torch.eye(3, dtype=d)",
+    "torch.rand(3, dtype=d)", "torch.randn(3, dtype=d)", "torch.randint(0, 5, (4,), dtype=d)",
+    "torch.randperm(5, dtype=d)", "torch.tensor([1.5, -2.0], dtype=d)",
+    "torch.tensor([1, 300], dtype=d)", "torch.tensor([[1, 2], [3, -4]], dtype=d)",
+    "torch.tensor([float('nan')], dtype=d)", "torch.tensor(3.5, dtype=d)",
+    "torch.full_like(torch.ones(2), 7, dtype=d)", "torch.tril_indices(3, 3, dtype=d)",
+    "torch.triu_indices(3, 2, 1, dtype=d)", "torch.hann_window(4, dtype=d)",
+    "torch.kaiser_window(4, dtype=d)", "torch.ones(3, dtype=d).topk(2)[0]",
+]
+
+
+@pytest.mark.parametrize("call", FACTORIES)
+def test_factories_take_the_dtypes_torch_takes(call):
+    """(compat wrapped [1, 300] into uint8 where PyTorch refuses it, ignored
+    tril_indices' dtype, refused full(-1) of uint8 that PyTorch wraps, and took arange of
+    bools.)"""
+    for dtype in ["uint8", "int8", "int16", "int32", "int64", "bool", "float16", "float32",
+                  "float64", "complex64", "complex128"]:
+        def case(torch, dtype=dtype):
+            return eval(call, {"torch": torch, "d": getattr(torch, dtype)})
+        # (PyTorch computes a float16 window in float16: 0.4998 where compat rounds 0.5)
+        check(seeded(case), rtol=1e-3, atol=1e-3, messages=True)
