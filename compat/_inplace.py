@@ -181,6 +181,10 @@ def write(t, values, index=None, written=None):
     read-only view of an expand's (NumPy's broadcast views are; PyTorch writes them), the
     memory it views is written, the elements `written` marks (all if None) last."""
     keep_held_values(t)
+    if isinstance(values, (int, float, complex)):  # (cast as C++ casts: -1 into uint8 is
+        values = np.asarray(values)                 # 255, where NumPy refuses the number)
+    if isinstance(values, np.ndarray) and values.dtype.kind == "c" and t._data.dtype.kind != "c":
+        values = _record.discard_imaginary(values)
     try:
         if not t._data.flags.writeable:
             _write_through_owner(t._data, values, index, written)
@@ -533,9 +537,26 @@ def abs_(input):
     return _abs_(input)
 
 
-clamp_ = inplace(clamp)
-clamp_min_ = inplace(clamp_min)
-clamp_max_ = inplace(clamp_max)
+def _clamp_in_place(op):
+    """The in-place clamp `op`: where every bound is a number, PyTorch's kernel names the
+    tensor's C++ type when the result type cannot be cast back to it."""
+    update = inplace(op)
+
+    def clamp_(t, *bounds, **kwargs):
+        given = [b for b in (*bounds, *kwargs.values()) if b is not None]
+        if not any(isinstance(b, Tensor) for b in given):
+            dtype = _record.result_type(t, *given)
+            if dtype is not t.dtype and not _dtypes.can_cast(dtype, t.dtype):
+                raise RuntimeError(f"result type {dtype.scalar_name} can't be cast to the "
+                                   f"desired output type {t.dtype.cpp_name}")
+        return update(t, *bounds, **kwargs)
+    clamp_.__name__ = update.__name__
+    return clamp_
+
+
+clamp_ = _clamp_in_place(clamp)
+clamp_min_ = _clamp_in_place(clamp_min)
+clamp_max_ = _clamp_in_place(clamp_max)
 _fill_any_ = inplace(_fill_op, fill=_raw_value, overlap=False)
 
 

@@ -25,8 +25,8 @@ from ._dtypes import DEFAULTS
 from ._factories import shape_argument
 from ._grad_mode import STATE
 from ._quiet import quiet, quieted
-from ._record import (binary, broadcast_error, check_tensor, elementwise, engine,
-                      float_operand, operand, reduced, result_type, selected,
+from ._record import (binary, broadcast_error, check_tensor, discard_imaginary, elementwise,
+                      engine, float_operand, operand, reduced, result_type, selected,
                       unary, with_number, wrap, wrap_view)
 from ._return_types import return_type
 from ._tensor import Size, Tensor, make
@@ -808,6 +808,8 @@ def _reduction(name, fn, labels, integer_dtype=None, primitive=None, saves=False
             return reduced(primitive, labels[dim is not None], input, axes=axes,
                            keepdims=bool(keepdim))
         out = quiet().run(fn, operand(input, target), axes, bool(keepdim))
+        if fnp.result_type(out) != target.numpy:  # (NumPy sums small integers into int64)
+            out = fnp.astype(out, target.numpy)
         return wrap(out, labels[dim is not None], (input,), saves_inputs=saves,
                     saves_result=saves)
     reduce.__name__ = name
@@ -960,7 +962,8 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 
 def cumsum(input, dim, *, dtype=None):
     """Running sums along `dim`, as PyTorch's kernel sums (see `_scans`)."""
-    value = quiet().run(_scans.scanned, fnp.cumsum, engine(input), input._dim(dim), dtype)
+    value = engine(input) if dtype is None else operand(input, _dtypes.as_dtype(dtype))
+    value = quiet().run(_scans.scanned, fnp.cumsum, value, input._dim(dim), dtype)
     value = _layout.relaid(value, _layout.row_major)  # PyTorch's, of any input
     return wrap(value, "CumsumBackward0", (input,), frees=False)
 
@@ -1543,8 +1546,8 @@ def masked_fill(input, mask, value):
         raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.dim()} dimension(s).")
     dtype = input.dtype
-    if not isinstance(value, Tensor):
-        value = _dtypes.converted_number(value, dtype)
+    if not isinstance(value, Tensor):  # (cast as C++ casts: 2.5 into an integer dtype is 2)
+        value = np.asarray(_dtypes.converted_number(value, dtype)).astype(dtype.numpy).item()
     out = fnp.where(mask._data, operand(value, dtype), engine(input))
     if isinstance(value, Tensor):  # PyTorch's overload for a tensor value
         return wrap(out, "MaskedFillBackward1", (input, value), others=(mask,))
@@ -1646,10 +1649,12 @@ def to_dtype(input, dtype):
     dtype = _dtypes.as_dtype(dtype)
     if input.dtype is dtype:
         return input
-    if dtype.category < _float and input._box is not None and STATE.enabled:
-        return make(quiet().run(input._data.astype, dtype.numpy))
-    return wrap(quiet().run(fnp.astype, engine(input), dtype.numpy), "ToCopyBackward0",
-                (input,))
+    value = engine(input)
+    if input.dtype.is_complex and not dtype.is_complex:
+        value = discard_imaginary(value)
+    if dtype.category < _float:  # (an integer result has no history)
+        return make(quiet().run(unbox_all(value).astype, dtype.numpy))
+    return wrap(quiet().run(fnp.astype, value, dtype.numpy), "ToCopyBackward0", (input,))
 
 
 __all__ = [

@@ -18,12 +18,14 @@ import numpy as np
 
 import funcgrad.numpy as fnp
 from funcgrad.numpy._base import reshape_p
-from funcgrad.core import NO_PARAMS, Box, Primitive, ReverseBox, instruments, tuple_get
+from funcgrad.core import (NO_PARAMS, Box, Primitive, ReverseBox, instruments, tuple_get,
+                           unbox_all)
 
 from . import _dtypes, _layout
 from ._dtypes import DEFAULTS
 from ._grad_mode import STATE, refuse_saving_inference
 from ._quiet import quiet
+from ._runtime import warn_once
 from ._tape import TAPE, VERSION, TapeNode, _creation_numbers
 from ._tensor import Tensor, make
 from ._view_modes import note_view
@@ -69,10 +71,19 @@ PROMOTION = "(promotion)"
 
 
 def _promoted(value, dtype):
+    if dtype.category != _dtypes.COMPLEX and np.result_type(unbox_all(value)).kind == "c":
+        value = discard_imaginary(value)
     cast = fnp.astype(value, dtype.numpy)
     if type(cast) is ReverseBox:
         cast.node.label = PROMOTION
     return cast
+
+
+def discard_imaginary(value):
+    """The real part of complex `value`, cast to a real dtype, with PyTorch's warning
+    (NumPy's would be a ComplexWarning)."""
+    warn_once("Casting complex values to real discards the imaginary part", 4)
+    return fnp.real(value)
 
 
 def elementwise(fn, a, b):

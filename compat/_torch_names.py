@@ -1998,6 +1998,7 @@ _DTYPE_REFUSALS = {
     "fmod": (_BOOL, "fmod_cpu"), "cross": (_BOOL, "cross"), "linalg.cross": (_BOOL, "cross"),
     "special.zeta": (_HALF, "zeta_cpu"),
     "topk": (_BOOL, fixed(RuntimeError, "topk does not support bool dtypes on CPU")),
+    "kthvalue": (_BOOL, "kthvalue_cpu"),
     "dist": (_BOOL, fixed(RuntimeError, "Subtraction, the `-` operator, with two bool "
                                         "tensors is not supported. Use the `^` or "
                                         "`logical_xor()` operator instead.")),

@@ -269,3 +269,43 @@ def test_factories_take_the_dtypes_torch_takes(call):
             return eval(call, {"torch": torch, "d": getattr(torch, dtype)})
         # (PyTorch computes a float16 window in float16: 0.4998 where compat rounds 0.5)
         check(seeded(case), rtol=1e-3, atol=1e-3, messages=True)
+
+
+METHODS = [
+    'x.sum(0, dtype=torch.float64)', 'x.sum(dtype=torch.int8)', 'x.sum(0, keepdim=True)',
+    'x.mean(0)', 'x.mean(dtype=torch.float64)', 'x.cumsum(0, dtype=torch.float32)',
+    'x.cumprod(0)', 'x.prod(0, dtype=torch.int64)', 'x.nansum(0)', 'x.std(0)',
+    'x.var(0, correction=0)', 'x.amax(0)', 'x.amin((0, 1))', 'x.max(0)[0]', 'x.min(1)[1]',
+    'x.median(0)[0]', 'x.mode(0)[0]', 'x.count_nonzero(0)', 'x.logsumexp(0)', 'x.norm(dim=0)',
+    'x.all(0)', 'x.any(1)', 'x.argsort(0)', 'x.sort(0, descending=True)[0]',
+    'x.kthvalue(1, 0)[0]', 'x.cummax(0)[0]', 'x.aminmax()[0]', 'x.diff(dim=0)', 'x.flip(0)',
+    'x.roll(1, 0)', 'x.tril()', 'x.diag()', 'x.trace()', 'x.t().contiguous()', 'x.unique(dim=0)',
+    'x.clamp(min=1)', 'x.clamp(max=1.5)', 'x.clamp(0, 2)', 'x.where(x > 0, 5)',
+    'x.masked_fill(x > 1, 2.5)', 'x.index_select(0, torch.tensor([1]))',
+    'x.gather(0, torch.tensor([[1, 0, 1]]))', 'x.scatter(0, torch.tensor([[1, 0, 1]]), 9)',
+    'x.scatter_add(0, torch.tensor([[1, 0, 1]]), x[:1])',
+    'x.index_add(0, torch.tensor([1]), x[:1])', 'x.put(torch.tensor([1]), x.flatten()[:1])',
+    'x.clone().add_(1.5)', 'x.clone().mul_(2)', 'x.clone().div_(2)', 'x.clone().sub_(True)',
+    'x.clone().clamp_(0, 1.5)', 'x.clone().fill_(2.5)', 'x.clone().pow_(2)', 'x.clone().neg_()',
+    'x.clone().abs_()', 'x.clone().floor_()', 'x.clone().sqrt_()',
+    'x.clone().copy_(torch.tensor([1.5, 2.5, 3.5]))', 'x.clone().masked_fill_(x > 1, 1.5)',
+    'x.clone().index_fill_(0, torch.tensor([0]), 2.5)', 'x.clone().zero_()',
+    'x.clone().clamp_min_(1)', 'x.clone().lerp_(x, 0.5)', 'x.clone().addcmul_(x, x)',
+    'x.clone().exp_()', 'x.clone().sigmoid_()', 'x.clone().bitwise_and_(x)',
+    'x.clone().logical_not_()', 'x.clone()[0].fill_(-1)', 'x.clone().__setitem__(0, 1.5)',
+    'x.clone().__setitem__((0, 0), -1)',
+]
+
+
+@pytest.mark.filterwarnings("ignore:Casting complex values to real:UserWarning")
+@pytest.mark.parametrize("call", METHODS)
+def test_reductions_and_updates_take_the_dtypes_torch_takes(call):
+    """A reduction's `dtype`, an update's cast back into the tensor's dtype (C++'s: 2.5
+    into an integer tensor is 2, -1 into uint8 is 255) or PyTorch's refusal of the cast
+    (compat ignored sum's dtype without dim, computed masked_fill of an integer tensor by a
+    float in float64, and refused -1 into uint8)."""
+    for dtype in DTYPES:
+        def case(torch, dtype=dtype):
+            x = torch.tensor([[0, 1, 2], [3, 1, 0]]).to(getattr(torch, dtype))
+            return eval(call, {"torch": torch, "x": x})
+        check(case, rtol=1e-3, atol=1e-3, messages=True)
