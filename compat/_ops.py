@@ -808,8 +808,8 @@ def _reduction(name, fn, labels, integer_dtype=None, primitive=None, saves=False
             return reduced(primitive, labels[dim is not None], input, axes=axes,
                            keepdims=bool(keepdim))
         out = quiet().run(fn, operand(input, target), axes, bool(keepdim))
-        if fnp.result_type(out) != target.numpy:  # (NumPy sums small integers into int64)
-            out = fnp.astype(out, target.numpy)
+        if target.category < _float and fnp.result_type(out) != target.numpy:
+            out = fnp.astype(out, target.numpy)  # (NumPy sums small integers into int64)
         return wrap(out, labels[dim is not None], (input,), saves_inputs=saves,
                     saves_result=saves)
     reduce.__name__ = name
