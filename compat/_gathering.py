@@ -42,8 +42,9 @@ def _check_index(index, name, x, dim, src=None):
     against x's and src's (a tensor; None for a number), unless it is empty; within
     [0, size) along `dim` (PyTorch counts no index from the end here)."""
     index = np.asarray(index)
-    if index.dtype not in (np.int64, np.int32):
-        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+    if index.dtype not in (np.int64, np.int32):  # (PyTorch names scatter for its variants)
+        kernel = "gather" if name == "gather" else "scatter"
+        raise RuntimeError(f"{kernel}(): Expected dtype int32/int64 for index")
     axis = checked_dims(x, dim)
     if index.size:
         _check_index_shape(name, index.shape, fnp.shape(x), axis,

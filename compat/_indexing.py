@@ -49,7 +49,7 @@ def _index_parts(index):
 def _index_array(data):
     """An index tensor's array, checked as PyTorch does: integers or a mask (a uint8 tensor
     is a mask, as PyTorch still reads it: see `warn_of_byte_index`)."""
-    if data.dtype.kind not in "biu":
+    if data.dtype not in (np.int64, np.int32, np.uint8, np.bool_):
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     return data.astype(np.bool_) if data.dtype == np.uint8 else data
 

@@ -127,6 +127,9 @@ def _repeat_interleave(x, repeats=None, dim=None, *, output_size=None):
     if repeats is None:  # repeat_interleave(repeats): each index repeated so many times
         return _repeated_indices(unbox_all(x), output_size)
     counts = np.asarray(unbox_all(repeats)) if not isinstance(repeats, int) else repeats
+    if not isinstance(repeats, int) and counts.dtype not in (np.int32, np.int64):
+        raise _dtypes.not_implemented_for("repeat_interleave_cpu",
+                                          _dtypes.from_numpy_dtype(counts.dtype))
     if isinstance(repeats, int) and repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
     if np.any(np.asarray(counts) < 0):
@@ -1209,7 +1212,8 @@ def _unravel_index(indices, shape):
 
 
 def _integer_indices(indices, shape):
-    if isinstance(indices, Tensor) and indices.dtype.category >= _dtypes.FLOAT:
+    if isinstance(indices, Tensor) and (indices.dtype.category >= _dtypes.FLOAT
+                                        or indices.dtype is _dtypes.bool):
         raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
 
 

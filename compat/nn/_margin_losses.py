@@ -215,7 +215,7 @@ def _check_multi_margin_shapes(input, target, weight):
                            f"to the number of input samples (batch size). Expected target "
                            f"size [{rows}], but got {list(target.shape)}. Input has shape "
                            f"{list(input.shape)}.")
-    if not isinstance(target, Tensor) or target.dtype.is_floating_point:
+    if not isinstance(target, Tensor) or target.dtype is not _dtypes.int64:
         raise RuntimeError(f"expected scalar type Long but found {target.dtype.scalar_name}")
     if weight is not None and weight.numel() != classes:
         raise RuntimeError(f"inconsistent weight size, expected {classes} but got "

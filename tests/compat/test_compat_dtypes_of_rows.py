@@ -309,3 +309,35 @@ def test_reductions_and_updates_take_the_dtypes_torch_takes(call):
             x = torch.tensor([[0, 1, 2], [3, 1, 0]]).to(getattr(torch, dtype))
             return eval(call, {"torch": torch, "x": x})
         check(case, rtol=1e-3, atol=1e-3, messages=True)
+
+
+INDEXED = [
+    'F.nll_loss(x.log_softmax(1), t)', 'F.multi_margin_loss(x, t)', 'F.embedding(t, w)',
+    'F.one_hot(t, 3)', 'x.gather(1, t[:, None])', 'x.index_select(0, t)',
+    'x.scatter(1, t[:, None], 1.0)', 'x.scatter_add(1, t[:, None], x)', 'x.index_add(0, t, x)',
+    'x.index_copy(0, t, x)', 'x.index_fill(0, t, 1.0)', 'x.take(t)', 'x.put(t, x[0, :2])', 'x[t]',
+    'x.index_put((t,), x[0])', 'x.masked_select(t.bool()[:, None])', 'torch.bincount(t)',
+    'x.take_along_dim(t[:, None], 1)', 'F.embedding_bag(t[None], w)',
+    "x.scatter_reduce(1, t[:, None], x, 'sum')", 'torch.unravel_index(t, (2, 2))',
+    "x.index_reduce(0, t, x, 'prod')",
+    'F.ctc_loss(x[None].log_softmax(2).expand(3, 2, 3), torch.tensor([[1], [2]]), t + 3,'
+    ' torch.tensor([1, 1]))',
+    'x.repeat_interleave(t, dim=0)', 'torch.tril_indices(3, 3)[0].float()[t]',
+    'F.cross_entropy(x, t)',
+]
+
+
+@pytest.mark.filterwarnings("ignore:indexing with dtype torch.uint8 is now deprecated",
+                            "ignore:index_reduce.. is in beta:UserWarning")
+@pytest.mark.parametrize("call", INDEXED)
+def test_index_and_target_tensors_take_the_dtypes_torch_takes(call):
+    """(compat indexed with int8 tensors and took multi_margin_loss's non-Long targets,
+    bool unravel_index indices and non-integer repeats, where PyTorch refuses them.)"""
+    for dtype in [d for d in DTYPES if d != "complex64"]:
+        def case(torch, dtype=dtype):
+            x = torch.tensor([[0.5, 1.0, 2.0], [1.5, -1.0, 0.0]])
+            w = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+            t = torch.tensor([1, 0]).to(getattr(torch, dtype))
+            return eval(call, {"torch": torch, "F": torch.nn.functional, "x": x, "w": w,
+                               "t": t})
+        check(seeded(case), rtol=1e-4, atol=1e-5, messages=True)
