@@ -1,4 +1,4 @@
-"""SGD, Adam, AdamW, Adamax, NAdam, RAdam, RMSprop, Adagrad, Adadelta and Rprop: PyTorch's
+"""SGD, Adam, AdamW, Adamax, NAdam, RAdam, RMSprop, Adagrad, Adadelta, Rprop and ASGD: PyTorch's
 single-tensor update rules
 (the ones its CPU runs), operation for operation, on NumPy arrays in the parameter's
 dtype, with PyTorch's kernels where NumPy would round differently (`compat._fused`: add
@@ -387,5 +387,41 @@ class Rprop(Optimizer):
         return addcmul_value(param, sgn(grad), sizes, -1)
 
 
+class ASGD(Optimizer):
+    """Averaged SGD: steps of size eta = lr / (1 + lambd lr t)^alpha, each also shrinking
+    the parameter by lambd eta, and a running average of the parameters (`ax`) over the
+    steps after t0. eta and the averaging weight mu are float32 0-d tensors in the state,
+    as PyTorch's (eta's rounding reaches a float64 parameter)."""
+
+    def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
+                 foreach=None, maximize=False, differentiable=False, capturable=False):
+        check_at_least(lr, 0.0, "learning rate")
+        check_at_least(weight_decay, 0.0, "weight_decay value")
+        super().__init__(params, dict(
+            lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay,
+            foreach=foreach, maximize=maximize, differentiable=differentiable,
+            capturable=capturable))
+
+    def _update(self, param, grad, state, group):
+        lr, lambd = group["lr"], group["lambd"]
+        if "step" not in state:  # (PyTorch's order: step, eta, mu, ax)
+            state["step"] = step_counter()
+            state["eta"] = make(np.asarray(lr, np.float32))
+            state["mu"] = make(np.ones((), np.float32))
+            state["ax"] = zeros_like(param)
+        step = _counted_step(state)
+        param, grad = _decayed(param, grad, group)
+        eta = float(state["eta"]._data)
+        param = add_scaled_value(param * (1 - lambd * eta), grad, -eta)
+        average, mu = state["ax"]._data, state["mu"]._data
+        if float(mu) != 1:
+            average += (param - average) * mu
+        else:
+            average[...] = param
+        state["eta"]._data[...] = lr / ((1 + lambd * lr * step) ** group["alpha"])
+        mu[...] = 1 / max(1, step - group["t0"])
+        return param
+
+
 __all__ = ["SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad",
-           "Adadelta", "Rprop"]
+           "Adadelta", "Rprop", "ASGD"]

@@ -31,6 +31,7 @@ CONFIGURATIONS = [
     ("NAdam", dict(lr=0.01)),
     ("RAdam", dict(lr=0.01)),
     ("Rprop", dict(lr=0.01)),
+    ("ASGD", dict(lr=0.01)),
 ]
 
 
@@ -98,6 +99,8 @@ EXACT_CONFIGURATIONS = [
     ("RAdam", dict(lr=0.01, weight_decay=0.3, decoupled_weight_decay=True, maximize=True)),
     ("Rprop", dict()),
     ("Rprop", dict(lr=0.05, etas=(0.3, 1.5), step_sizes=(1e-3, 0.2), maximize=True)),
+    ("ASGD", dict()),
+    ("ASGD", dict(lr=0.05, lambd=0.01, alpha=0.5, t0=20, weight_decay=0.1, maximize=True)),
 ]
 
 
@@ -283,6 +286,8 @@ MISUSES = {
                                                            momentum_decay=-1.0),
     "RAdam lr": lambda torch: torch.optim.RAdam(_params(torch), lr=-1.0),
     "Rprop etas": lambda torch: torch.optim.Rprop(_params(torch), etas=(0.5, 0.9)),
+    "ASGD lr": lambda torch: torch.optim.ASGD(_params(torch), lr=-0.1),
+    "ASGD weight decay": lambda torch: torch.optim.ASGD(_params(torch), weight_decay=-1),
     "groups differ": lambda torch: torch.optim.SGD(_params(torch), lr=0.1).load_state_dict(
         {"state": {}, "param_groups": []}),
 }
