@@ -750,13 +750,13 @@ def _arg_reduce(numpy_fn, input, dim, keepdim):
 
 
 def any(input, dim=None, keepdim=False):
-    axis = None if dim is None else input._dim(dim)
-    return make(_as_test_result(np.any(input._data, axis=axis, keepdims=keepdim), input))
+    return make(_as_test_result(np.any(input._data, axis=_axes(input, dim),
+                                       keepdims=keepdim), input))
 
 
 def all(input, dim=None, keepdim=False):
-    axis = None if dim is None else input._dim(dim)
-    return make(_as_test_result(np.all(input._data, axis=axis, keepdims=keepdim), input))
+    return make(_as_test_result(np.all(input._data, axis=_axes(input, dim),
+                                       keepdims=keepdim), input))
 
 
 def _as_test_result(found, input):

@@ -272,6 +272,7 @@ def test_factories_take_the_dtypes_torch_takes(call):
 
 
 METHODS = [
+    'x.all(dim=(0, 1))', 'x.any(dim=(0,), keepdim=True)', 'x.all(dim=[1])',
     'x.sum(0, dtype=torch.float64)', 'x.sum(dtype=torch.int8)', 'x.sum(0, keepdim=True)',
     'x.mean(0)', 'x.mean(dtype=torch.float64)', 'x.cumsum(0, dtype=torch.float32)',
     'x.cumprod(0)', 'x.prod(0, dtype=torch.int64)', 'x.nansum(0)', 'x.std(0)',
