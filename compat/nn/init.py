@@ -11,6 +11,7 @@ import warnings
 from .. import _factories, _ops
 from .._factories import empty_like
 from .._grad_mode import no_grad
+from .._random.api import randperm
 from ..linalg import qr
 
 
@@ -140,6 +141,37 @@ def eye_(tensor):
     return tensor
 
 
+def dirac_(tensor, groups=1):
+    """The convolution kernels that pass each input channel to its output channel (in each
+    of `groups` groups) unchanged: a one at the centre of kernel [d, d], zeros elsewhere."""
+    if tensor.dim() not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    if tensor.shape[0] % groups:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = tensor.shape[0] // groups
+    centre = tuple(size // 2 for size in tensor.shape[2:])
+    with no_grad():
+        tensor.zero_()
+        for group in range(groups):
+            for channel in range(min(per_group, tensor.shape[1])):
+                tensor[(group * per_group + channel, channel) + centre] = 1
+    return tensor
+
+
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """Normals of deviation `std` with the fraction `sparsity` of each column's rows (the
+    first of a random permutation, drawn column after column) set to zero."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, columns = tensor.shape
+    zeros = int(math.ceil(sparsity * rows))
+    with no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for column in range(columns):
+            tensor[randperm(rows, generator=generator)[:zeros], column] = 0
+    return tensor
+
+
 def orthogonal_(tensor, gain=1, generator=None):
     """A (semi-)orthogonal matrix, from the QR factorisation of normals drawn as PyTorch
     draws them (the dimensions after the first flattened), times `gain`."""
@@ -222,7 +254,9 @@ xavier_normal = _deprecated(xavier_normal_)
 kaiming_uniform = _deprecated(kaiming_uniform_)
 kaiming_normal = _deprecated(kaiming_normal_)
 orthogonal = _deprecated(orthogonal_)
+sparse = _deprecated(sparse_)
+dirac = _deprecated(dirac_)
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
-           "zeros_", "eye_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
-           "kaiming_normal_", "orthogonal_"]
+           "zeros_", "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
+           "kaiming_normal_", "orthogonal_", "sparse_"]

@@ -342,3 +342,31 @@ def test_index_and_target_tensors_take_the_dtypes_torch_takes(call):
             return eval(call, {"torch": torch, "F": torch.nn.functional, "x": x, "w": w,
                                "t": t})
         check(seeded(case), rtol=1e-4, atol=1e-5, messages=True)
+
+
+FILLS = [
+    'x.uniform_()', 'x.uniform_(-2, 3)', 'x.normal_()', 'x.normal_(2, 0.5)', 'x.bernoulli_()',
+    'x.bernoulli_(0.3)', 'x.random_()', 'x.random_(10)', 'x.random_(2, 9)', 'x.exponential_()',
+    'x.geometric_(0.3)', 'x.cauchy_()', 'x.log_normal_()', 'x.fill_(2)',
+    'torch.nn.init.uniform_(x)', 'torch.nn.init.normal_(x)', 'torch.nn.init.constant_(x, 0.5)',
+    'torch.nn.init.ones_(x)', 'torch.nn.init.zeros_(x)', 'torch.nn.init.eye_(x)',
+    'torch.nn.init.xavier_uniform_(x)', 'torch.nn.init.xavier_normal_(x)',
+    'torch.nn.init.kaiming_uniform_(x)', 'torch.nn.init.kaiming_normal_(x)',
+    'torch.nn.init.orthogonal_(x)', 'torch.nn.init.trunc_normal_(x)',
+    'torch.nn.init.sparse_(x, 0.5)', 'torch.nn.init.dirac_(x[None])', 'x.new_zeros(2)',
+    'x.new_ones(2)', 'x.new_full((2,), 1.5)', 'x.new_tensor([1.5, 2])', 'x.new_empty(2).fill_(1)',
+    'torch.bernoulli(x)', 'torch.poisson(x)', 'torch.multinomial(x.abs() + 1, 2)',
+    'torch.normal(x, 1.0)', 'torch.rand_like(x)', 'torch.randn_like(x)',
+    'torch.randint_like(x, 5)', 'torch.randint_like(x, 2, 5)',
+]
+
+
+@pytest.mark.parametrize("call", FILLS)
+def test_random_fills_and_initialisations_take_the_dtypes_torch_takes(call):
+    """The same draws after the same seed in every dtype PyTorch fills, its error in the
+    others (compat had no nn.init.sparse_ nor dirac_)."""
+    for dtype in DTYPES:
+        def case(torch, dtype=dtype):
+            x = torch.zeros(2, 3).to(getattr(torch, dtype))
+            return eval(call, {"torch": torch, "x": x})
+        check(seeded(case), rtol=1e-3, atol=1e-3, messages=True)
