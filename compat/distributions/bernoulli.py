@@ -13,6 +13,14 @@ class Bernoulli(ProbsOrLogits):
     support = constraints.boolean
 
     mean = property(lambda self: self.probs)
+
+    @property
+    def mode(self):
+        """1 where probs > 1/2, 0 below, NaN at 1/2 (as PyTorch's)."""
+        mode = (self.probs >= 0.5).to(self.probs.dtype)
+        mode[self.probs == 0.5] = float("nan")
+        return mode
+
     variance = property(lambda self: self.probs * (1 - self.probs))
 
     def sample(self, sample_shape=Size()):

@@ -88,6 +88,34 @@ class Distribution:
     def stddev(self):
         return self.variance.sqrt()
 
+    @property
+    def mode(self):
+        raise NotImplementedError(f"{type(self)} does not implement mode")
+
+    def cdf(self, value):
+        raise NotImplementedError
+
+    def icdf(self, value):
+        raise NotImplementedError
+
+    def perplexity(self):
+        return self.entropy().exp()
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its batch broadcast to `batch_shape`: each parameter (and
+        base distribution) expanded over the new batch dimensions, without copies."""
+        batch_shape = Size(batch_shape)
+        kept = len(self._batch_shape)
+        new = object.__new__(type(self))
+        for name, value in vars(self).items():
+            if isinstance(value, Tensor):
+                value = value.expand(batch_shape + value.shape[kept:])
+            elif isinstance(value, Distribution):
+                value = value.expand(batch_shape + value.batch_shape[kept:])
+            vars(new)[name] = value
+        new._batch_shape = batch_shape
+        return new
+
     def _extended_shape(self, sample_shape=Size()):
         return Size(tuple(sample_shape) + self._batch_shape + self._event_shape)
 

@@ -27,6 +27,7 @@ class Uniform(Distribution):
         return constraints.interval(self.low, self.high)
 
     mean = property(lambda self: (self.high + self.low) / 2)
+    mode = property(lambda self: self.high * float("nan"))  # (every point is a mode)
     stddev = property(lambda self: (self.high - self.low) / 12 ** 0.5)
     variance = property(lambda self: (self.high - self.low).pow(2) / 12)
 
