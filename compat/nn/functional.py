@@ -836,9 +836,10 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise RuntimeError(f"Found dtype {target.dtype.scalar_name} but expected "
                            f"{input.dtype.scalar_name}")
     _dtypes.require_floating("binary_cross_entropy", input.dtype)
-    values = input._data
-    if ((values < 0) | (values > 1)).any() or np.isnan(values).any():
-        raise RuntimeError("all elements of input should be between 0 and 1")
+    for name, t in (("input", input), ("target", target)):
+        values = t._data
+        if ((values < 0) | (values > 1)).any() or np.isnan(values).any():
+            raise RuntimeError(f"all elements of {name} should be between 0 and 1")
     dtype = input.dtype
     out = quiet().run(_binary_cross_entropy, float_operand(input), operand(target, dtype),
                       None if weight is None else operand(weight, dtype), reduction)
