@@ -183,7 +183,7 @@ def write(t, values, index=None, written=None):
     keep_held_values(t)
     if isinstance(values, (int, float, complex)):  # (cast as C++ casts: -1 into uint8 is
         values = np.asarray(values)                 # 255, where NumPy refuses the number)
-    if isinstance(values, np.ndarray) and values.dtype.kind == "c" and t._data.dtype.kind != "c":
+    if isinstance(values, np.ndarray) and values.dtype.kind == "c" and t._data.dtype.kind in "iuf":
         values = _record.discard_imaginary(values)
     try:
         if not t._data.flags.writeable:

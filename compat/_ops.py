@@ -1650,8 +1650,8 @@ def to_dtype(input, dtype):
     if input.dtype is dtype:
         return input
     value = engine(input)
-    if input.dtype.is_complex and not dtype.is_complex:
-        value = discard_imaginary(value)
+    if input.dtype.is_complex and dtype.category in (_dtypes.INTEGER, _float):
+        value = discard_imaginary(value)  # (bool is z != 0: no part is discarded)
     if dtype.category < _float:  # (an integer result has no history)
         return make(quiet().run(unbox_all(value).astype, dtype.numpy))
     return wrap(quiet().run(fnp.astype, value, dtype.numpy), "ToCopyBackward0", (input,))

@@ -71,7 +71,8 @@ PROMOTION = "(promotion)"
 
 
 def _promoted(value, dtype):
-    if dtype.category != _dtypes.COMPLEX and np.result_type(unbox_all(value)).kind == "c":
+    if dtype.category in (_dtypes.INTEGER, _dtypes.FLOAT) and \
+            np.result_type(unbox_all(value)).kind == "c":  # (bool is z != 0: nothing lost)
         value = discard_imaginary(value)
     cast = fnp.astype(value, dtype.numpy)
     if type(cast) is ReverseBox:

@@ -1,5 +1,6 @@
 """compat._printing.format_tensor against repr() of real PyTorch tensors holding the same values."""
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -7,6 +8,7 @@ import torch
 from hypothesis import given, strategies as st
 
 from compat._printing import format_tensor, get_printoptions, printoptions, set_printoptions
+from compat_harness import check_printed
 
 nan, inf = math.nan, math.inf
 
@@ -250,3 +252,25 @@ def test_random_tensors_with_print_options(t, options):
     set_printoptions(**options)
     torch.set_printoptions(**options)
     assert_prints_like_torch(t)
+
+
+SPECIAL_VALUES = [
+    "[0.0, -0.0, 1.5]", "[1e-8, 1.0, 1e8]", "[float('nan'), float('inf'), -float('inf')]",
+    "[123456789.0, 1.0]", "[0.1, 0.25, 1e-5]", "[[1.5, 2], [3, 4e10]]", "[1, -2, 300]",
+    "[True, False]", "[1e-20, 1e20]", "[2.0**60]", "[]", "[[[]]]", "3.25", "[1+2j, -0.5j, 0j]",
+    "[float('nan') + 1j]", "[1.0] * 1001", "[[0.12345678] * 8] * 3", "[5e-324]",
+    "[65504.0, 1e-7]",
+]
+
+
+@pytest.mark.parametrize("values", SPECIAL_VALUES)
+def test_every_dtype_of_special_values_prints_as_torchs(values):
+    """(compat converted complex numbers to bool by their real part: -0.5j was False.)"""
+    for dtype in ["uint8", "int8", "int32", "int64", "bool", "float16", "float32", "float64",
+                  "complex64", "complex128"]:
+        def case(torch, dtype=dtype):
+            x = torch.tensor(eval(values)).to(getattr(torch, dtype))
+            print(repr(x), x.tolist())
+        with warnings.catch_warnings():  # (casts of complex values to real ones warn)
+            warnings.simplefilter("ignore")
+            check_printed(case)
