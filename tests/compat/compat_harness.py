@@ -67,6 +67,23 @@ def gradients(module):
     return [(name, p.grad) for name, p in module.named_parameters()]
 
 
+def module_output(module, x):
+    """module(x), or its first output where it returns a tuple (an RNN's output, state)."""
+    out = module(x)
+    return out[0] if isinstance(out, tuple) else out
+
+
+def trained(torch, module, x, steps=3):
+    """The module's parameters and buffers, by name, after a few SGD steps (momentum) on
+    its squared output."""
+    optimizer = torch.optim.SGD(module.parameters(), lr=0.05, momentum=0.9)
+    for _ in range(steps):
+        optimizer.zero_grad()
+        module_output(module, x).square().sum().backward()
+        optimizer.step()
+    return list(module.named_parameters()), list(module.named_buffers())
+
+
 def check(case, rtol=1e-5, atol=1e-6, grad_fn_names=True, messages=False):
     """Run `case` under both libraries and assert they agree; returns compat's result.
     `grad_fn_names=False` skips comparing the grad_fn of result tensors (PyTorch names the

@@ -9,16 +9,11 @@ import warnings
 
 import pytest
 
-from compat_harness import assert_same_error, check, gradients, seeded
+from compat_harness import assert_same_error, check, gradients, module_output, seeded, trained
 
 DEPRECATED = ("`torch.nn.utils.weight_norm` is deprecated in favor of "
               "`torch.nn.utils.parametrizations.weight_norm`.")
 pytestmark = pytest.mark.filterwarnings(f"ignore:{DEPRECATED}:FutureWarning")
-
-
-def _output(module, x):
-    out = module(x)
-    return out[0] if isinstance(out, tuple) else out
 
 
 def _names(module):
@@ -29,15 +24,6 @@ def _names(module):
 
 def _buffers(module):
     return [buffer.clone() for _, buffer in module.named_buffers()]
-
-
-def _trained(torch, module, x, steps=3):
-    optimizer = torch.optim.SGD(module.parameters(), lr=0.05, momentum=0.9)
-    for _ in range(steps):
-        optimizer.zero_grad()
-        _output(module, x).square().sum().backward()
-        optimizer.step()
-    return list(module.named_parameters()), list(module.named_buffers())
 
 
 KINDS = {
@@ -73,11 +59,11 @@ def test_weight_norm_computes_trains_and_saves_as_torchs(kind, dim):
         module = torch.nn.utils.weight_norm(make(torch.nn), name, dim)
         registered = (_names(module), repr(module), getattr(module, name))
         x = input(torch)
-        out = _output(module, x)
+        out = module_output(module, x)
         out.square().sum().backward()
-        trained = _trained(torch, module, x)
-        _output(module, x)  # the hook recomputes the weight from the trained g and v
-        return (registered, out, gradients(module), trained, getattr(module, name),
+        after_steps = trained(torch, module, x)
+        module_output(module, x)  # the hook recomputes the weight from the trained g and v
+        return (registered, out, gradients(module), after_steps, getattr(module, name),
                 module.state_dict())
     check(seeded(case))
 
@@ -86,7 +72,7 @@ def test_remove_weight_norm():
     def case(torch):
         utils = torch.nn.utils
         module = utils.weight_norm(torch.nn.Linear(3, 4))
-        _trained(torch, module, torch.randn(2, 3))
+        trained(torch, module, torch.randn(2, 3))
         utils.remove_weight_norm(module)
         return _names(module), module.weight, module.weight.is_leaf
     check(seeded(case))
@@ -106,14 +92,14 @@ def test_spectral_norm_after_a_seed_is_torchs(kind, n_power_iterations):
         x = input(torch)
         training = []
         for _ in range(3):
-            out = _output(module, x)
+            out = module_output(module, x)
             out.sum().backward()
             training.append((out, getattr(module, name), _buffers(module)))
         module.eval()
-        evaluation = [(_output(module, x), _buffers(module)) for _ in range(2)]
+        evaluation = [(module_output(module, x), _buffers(module)) for _ in range(2)]
         module.train()
         return (registered, training, gradients(module), evaluation,
-                _trained(torch, module, x), module.state_dict())
+                trained(torch, module, x), module.state_dict())
     check(seeded(case))
 
 

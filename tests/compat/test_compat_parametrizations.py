@@ -5,27 +5,13 @@ map; gradients, optimizer steps, state_dicts (the legacy weight_norm's loading t
 assignment, reprs, removal and PyTorch's error texts."""
 import pytest
 
-from compat_harness import assert_same_error, check, check_printed, gradients, seeded
-
-
-def _output(module, x):
-    out = module(x)
-    return out[0] if isinstance(out, tuple) else out
+from compat_harness import (assert_same_error, check, check_printed, gradients, module_output,
+                            seeded, trained)
 
 
 def _names(module):
     return (type(module).__name__, [name for name, _ in module.named_parameters()],
             [name for name, _ in module.named_buffers()], list(module.state_dict()))
-
-
-def _trained(torch, module, x, steps=3):
-    """The module's parameters and buffers after a few SGD steps on a squared output."""
-    optimizer = torch.optim.SGD(module.parameters(), lr=0.05, momentum=0.9)
-    for _ in range(steps):
-        optimizer.zero_grad()
-        _output(module, x).square().sum().backward()
-        optimizer.step()
-    return list(module.named_parameters()), list(module.named_buffers())
 
 
 # ---- weight_norm -------------------------------------------------------------------------
@@ -52,10 +38,10 @@ def test_weight_norm_computes_trains_and_saves_as_torchs(kind, dim):
         module = torch.nn.utils.parametrizations.weight_norm(make(torch.nn), name, dim)
         chain = module.parametrizations[name]
         x = input(torch)
-        out = _output(module, x)
+        out = module_output(module, x)
         out.square().sum().backward()
         return (_names(module), getattr(module, name), chain.original0, chain.original1,
-                out, gradients(module), _trained(torch, module, x), getattr(module, name),
+                out, gradients(module), trained(torch, module, x), getattr(module, name),
                 module.state_dict())
     check(seeded(case))
 
@@ -130,14 +116,14 @@ def test_spectral_norm_after_a_seed_is_torchs(kind, n_power_iterations):
         registered = _vectors(module, name)
         training = []
         for _ in range(3):  # each access steps the power iteration
-            out = _output(module, x)
+            out = module_output(module, x)
             out.sum().backward()
             training.append((out, getattr(module, name), _vectors(module, name)))
         module.eval()
-        evaluation = [(_output(module, x), _vectors(module, name)) for _ in range(2)]
+        evaluation = [(module_output(module, x), _vectors(module, name)) for _ in range(2)]
         module.train()
         return (_names(module), registered, training, gradients(module), evaluation,
-                _trained(torch, module, x), module.state_dict())
+                trained(torch, module, x), module.state_dict())
     check(seeded(case))
 
 
@@ -246,13 +232,13 @@ def test_orthogonal_computes_trains_and_assigns_as_torchs(kind, orthogonal_map,
         out = module(x)
         out.square().sum().backward()
         first = (out, gradients(module))
-        trained = (_trained(torch, module, x), module.weight)
+        after_steps = (trained(torch, module, x), module.weight)
         target = _orthogonalized(torch, torch.randn(module.weight.shape, dtype=torch.float64))
         try:
             module.weight = target
         except NotImplementedError as error:  # matrix_exp and cayley without a base
-            return registered, first, trained, str(error)
-        return registered, first, trained, target, module.weight, module.state_dict()
+            return registered, first, after_steps, str(error)
+        return registered, first, after_steps, target, module.weight, module.state_dict()
     check(seeded(case))
 
 

@@ -10,7 +10,8 @@ import pickle
 
 import pytest
 
-from compat_harness import assert_same_error, check, check_printed, gradients, seeded
+from compat_harness import (assert_same_error, check, check_printed, gradients, module_output,
+                            seeded, trained)
 
 
 @functools.lru_cache(maxsize=None)
@@ -94,21 +95,6 @@ KINDS = {
 }
 
 
-def _output(module, x):
-    out = module(x)
-    return out[0] if isinstance(out, tuple) else out
-
-
-def _steps(torch, module, x, steps=3):
-    """The parametrized module trained a few SGD steps (momentum) on a squared output."""
-    optimizer = torch.optim.SGD(module.parameters(), lr=0.05, momentum=0.9)
-    for _ in range(steps):
-        optimizer.zero_grad()
-        _output(module, x).square().sum().backward()
-        optimizer.step()
-    return list(module.named_parameters())
-
-
 def _names(torch, module):
     return (type(module).__name__,
             torch.nn.utils.parametrize.type_before_parametrizations(module).__name__,
@@ -131,11 +117,11 @@ def test_a_parametrized_tensor_computes_trains_and_saves_as_torchs(kind):
         P.register_parametrization(module, name, _make(torch, "Symmetric"))
         original = module.parametrizations[name].original
         x = input(torch)
-        out = _output(module, x)
+        out = module_output(module, x)
         out.square().sum().backward()
         grads = gradients(module)
         return (_names(torch, module), original is before, original._version - version,
-                getattr(module, name), out, grads, _steps(torch, module, x),
+                getattr(module, name), out, grads, trained(torch, module, x),
                 getattr(module, name), module.state_dict(),
                 P.is_parametrized(module), P.is_parametrized(module, name),
                 P.is_parametrized(module, "other"))
