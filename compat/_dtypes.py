@@ -7,7 +7,7 @@ Every compat operation asks `result_type` for its dtype and casts its operands t
 """
 import numpy as np
 
-_BOOL, _INT, FLOAT, COMPLEX = 0, 1, 2, 3
+_BOOL, INTEGER, FLOAT, COMPLEX = 0, 1, 2, 3
 _py_bool = type(True)  # `bool` below is the tensor dtype, as in torch
 
 
@@ -71,11 +71,11 @@ _CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
               "complex128": "c10::complex<double>"}
 
 bool = dtype("bool", np.bool_, _BOOL, "BoolTensor")  # noqa: A001 -- torch's name
-uint8 = dtype("uint8", np.uint8, _INT, "ByteTensor")
-int8 = dtype("int8", np.int8, _INT, "CharTensor")
-int16 = dtype("int16", np.int16, _INT, "ShortTensor")
-int32 = dtype("int32", np.int32, _INT, "IntTensor")
-int64 = dtype("int64", np.int64, _INT, "LongTensor")
+uint8 = dtype("uint8", np.uint8, INTEGER, "ByteTensor")
+int8 = dtype("int8", np.int8, INTEGER, "CharTensor")
+int16 = dtype("int16", np.int16, INTEGER, "ShortTensor")
+int32 = dtype("int32", np.int32, INTEGER, "IntTensor")
+int64 = dtype("int64", np.int64, INTEGER, "LongTensor")
 float16 = dtype("float16", np.float16, FLOAT, "HalfTensor")
 float32 = dtype("float32", np.float32, FLOAT, "FloatTensor")
 float64 = dtype("float64", np.float64, FLOAT, "DoubleTensor")
@@ -256,7 +256,6 @@ _SCALAR_NAMES = {**_CPP_NAMES, "int64": "int64_t", "int16": "int16_t", "int8": "
                  "uint8": "uint8_t"}
 # torch.tensor's spelling of the integer types in the same message.
 TYPE_NAMES = {name: name for name in ("uint8", "int8", "int16", "int32", "int64")}
-INTEGER = _INT
 
 
 def converted_number(number, to):
