@@ -2,7 +2,8 @@
 
 Knows nothing about NumPy functions; `funcgrad.numpy` declares the primitives.
 """
-from .batching import BatchBox, BatchTrace, BatchingFallbackWarning, defbatch
+from .batching import (BatchBox, BatchTrace, BatchingFallbackWarning, DiagonalBatchBox,
+                       defbatch, defdiagonal, diagonal_batch)
 from .errors import ConversionError, LeakedValueError
 from .forward import JVPBox, JVPTrace, float0
 from .primitive import NO_PARAMS, Primitive, registry, tuple_get

@@ -15,6 +15,11 @@ primitives (so outer transforms record it, DESIGN.md decision 15) and says where
 batch sits in its result (`out_axis`: a tuple, one per part, for a primitive with several
 results; None for a part that does not depend on the batch). A primitive without a rule
 is run once per batch element and the results stacked: correct, slow, and reported once.
+
+A `DiagonalBatchBox` is a batch known to be the identity's rows, as jacrev's and jacfwd's
+bases are, or an elementwise function of them: it holds the diagonal and what is off it,
+primitives with a diagonal rule (`defdiagonal`) compute on those alone, and any other
+reader gets the dense batch.
 """
 import warnings
 
@@ -57,18 +62,82 @@ class BatchBox(Box):
         return int(np.prod(self.shape, dtype=np.int64))
 
 
-class BatchTrace(Trace):
-    """One `vmap` call: a batch of `size` elements."""
+_dense_value = Box.value  # the slot that a DiagonalBatchBox fills when first read
 
-    __slots__ = ("size",)
+
+class DiagonalBatchBox(BatchBox):
+    """A batch of ``N = diagonal.size`` elements of ``diagonal``'s shape, element i equal
+    to ``off_diagonal`` but at flat position i, which holds ``diagonal[i]`` (flat): the
+    identity's rows, as jacrev's and jacfwd's bases are, and what elementwise functions
+    make of them. Diagonal rules (`defdiagonal`) compute on the two arrays alone: O(N)
+    for an elementwise function instead of O(N^2), and a matrix product by it is a scaling
+    of the matrix instead of an O(N^3) product. Everything else reads `value`, the dense
+    batch (batch axis 0), made on first read."""
+
+    __slots__ = ("diagonal", "off_diagonal")
+
+    @property
+    def value(self):
+        try:
+            return _dense_value.__get__(self)
+        except AttributeError:
+            diagonal = self.diagonal
+            count = diagonal.size
+            dense = np.empty((count, count), diagonal.dtype)
+            dense[...] = self.off_diagonal.reshape(-1)
+            dense.reshape(-1)[::count + 1] = diagonal.reshape(-1)
+            dense = dense.reshape((count,) + diagonal.shape)
+            _dense_value.__set__(self, dense)
+            return dense
+
+    shape = property(lambda self: self.diagonal.shape)
+    dtype = property(lambda self: self.diagonal.dtype)
+
+
+def diagonal_batch(trace, diagonal, off_diagonal):
+    """The `DiagonalBatchBox` of NumPy arrays `diagonal` and `off_diagonal` (one shape and
+    dtype), watched by batch `trace`."""
+    trace.diagonal = True
+    box = _new(DiagonalBatchBox)
+    box.diagonal = diagonal
+    box.off_diagonal = off_diagonal
+    box._trace = trace
+    box.axis = 0
+    return box
+
+
+# The diagonal rule of each primitive that has one (see `defdiagonal`).
+_diagonal_rules = {}
+
+
+def defdiagonal(primitive, rule):
+    """Give `primitive` a rule for diagonal batches: ``rule(primitive, trace, args,
+    params)`` returns the result (a box of `trace`) computed from the arguments' two
+    arrays, with the dense batch's values bit for bit, or None where it cannot (the
+    structure does not survive, or the dense batch's bits depend on more than the rule
+    knows): the batch is then computed dense, as any other."""
+    _diagonal_rules[primitive] = rule
+
+
+class BatchTrace(Trace):
+    """One `vmap` call: a batch of `size` elements. `diagonal`: whether it watches a
+    `DiagonalBatchBox`, whose rules are then tried first."""
+
+    __slots__ = ("size", "diagonal")
     transform = "vmap"
     batches = True
 
     def __init__(self, level, size):
         super().__init__(level)
         self.size = size
+        self.diagonal = False
 
     def process_primitive(self, primitive, args, params):
+        if self.diagonal:
+            rule = _diagonal_rules.get(primitive)
+            out = None if rule is None else rule(primitive, self, args, params)
+            if out is not None:
+                return out
         values = []
         axes = []
         for arg in args:

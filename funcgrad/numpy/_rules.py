@@ -1,7 +1,8 @@
 """What rule modules share: declaring primitives, and what a rule saves of an argument."""
 # The rule declarations are re-exported so each rule module imports from one place.
-from ..core import (ZERO, ArgVJP, Primitive, defbatch, defjvp, defjvp_any_arg, defvjp,  # noqa: F401
-                    defvjp_any_arg, defvjp_rule, dtype_of, errors, shape_of)
+from ..core import (ZERO, ArgVJP, Primitive, defbatch, defdiagonal, defjvp,  # noqa: F401
+                    defjvp_any_arg, defvjp, defvjp_any_arg, defvjp_rule, dtype_of, errors,
+                    shape_of)
 
 
 def primitive(impl, name=None, multiple_results=False, allocates=False):

@@ -20,8 +20,10 @@ from ..core import (NO_PARAMS, ArgVJP, Box, Primitive, as_dtype, errors, strip_d
                    unbox_all)
 from ._base import astype, as_computed, broadcast_to_p, chunked_like, real, unbroadcast
 from ._batching import elementwise as batch_elementwise
+from ._diagonal import elementwise as diagonal_elementwise
 from ._batching import may_hold
-from ._rules import aval, defbatch, defjvp, defvjp, dtype_of, primitive, reject_out, shape_of
+from ._rules import (aval, defbatch, defdiagonal, defjvp, defvjp, dtype_of, primitive,
+                     reject_out, shape_of)
 
 # ---- ufunc primitives ----------------------------------------------------------------
 
@@ -44,6 +46,8 @@ class Ufunc(Primitive):
         super().__init__(name or ufunc.__name__, ufunc, multiple_results, register)
         self.nin = ufunc.nin
         self.batch_rule = batch_elementwise
+        if ufunc.nin <= 2 and not multiple_results:
+            defdiagonal(self, diagonal_elementwise)
 
     def traced_keywords(self, args, kwargs):
         """The params of a traced call: none, once the keywords are found to change nothing

@@ -9,10 +9,10 @@ import numpy as np
 from ..core import Box, constant_like, dtype_of, shape_of, unbox_all, zeros_in_library_of
 from . import reductions
 from ._axes import normalize_axis
-from ._rules import (ArgVJP, aval, defbatch, defjvp, defjvp_any_arg, defvjp, defvjp_any_arg, primitive,
-                     reject_out)
+from ._rules import (ArgVJP, aval, defbatch, defdiagonal, defjvp, defjvp_any_arg, defvjp,
+                     defvjp_any_arg, primitive, reject_out)
 from ._base import astype, reshape_p, transpose_p, unbroadcast
-from . import _batching
+from . import _batching, _diagonal
 from ._batching import holds_anywhere
 from .creation import asarray
 from .elementwise import (add, clip, conjugate, imag, multiply, negative, real, sqrt,
@@ -460,6 +460,7 @@ def _tensordot_batch(primitive, size, values, axes, params):
 
 
 defbatch(_matmul, _batching.matmul)
+defdiagonal(_matmul, _diagonal.matrix_product)
 defbatch(_einsum, _batching.einsum)
 defbatch(_tensordot, _tensordot_batch)
 defvjp(_dot, _dot_vjp(0), _dot_vjp(1))

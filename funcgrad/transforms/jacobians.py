@@ -11,13 +11,14 @@ import math
 import numpy as np
 
 from .. import numpy as fnp
-from ..core import dtype_of, library_array, ones_like_value, shape_of, zeros_like_value
+from ..core import (BatchBox, BatchTrace, diagonal_batch, dtype_of, library_array, new_trace,
+                    ones_like_value, shape_of, zeros_like_value)
 from ..tree_util import tree_flatten, tree_unflatten
 from ._checks import check_callable, check_differentiable_inputs, normalize_argnums
 from ._ownership import Owners
 from .forward import jvp
 from .reverse import _Linearized, differentiated, grad
-from .vmap import batched_call, unbatched
+from .vmap import unbatched
 
 
 def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False,
@@ -185,6 +186,11 @@ def _over_basis(fun, x, chunk_size, axis):
         if count == 0:
             return same, [None] * len(derivatives)
         return same, [fnp.expand_dims(d, axis) for d in derivatives]
+    if (chunk_size is None or chunk_size >= count) and library_array(x) is None:
+        # Every row at once: the identity as a diagonal batch, which elementwise functions
+        # keep diagonal, computed in O(count) (funcgrad.numpy._diagonal).
+        return _batched(fun, count, lambda trace: diagonal_batch(
+            trace, np.ones(shape, dtype), np.zeros(shape, dtype)), axis)
     step = count if chunk_size is None else chunk_size
     chunks = []
     for start in range(0, count, step):
@@ -192,19 +198,22 @@ def _over_basis(fun, x, chunk_size, axis):
         seeds = np.eye(stop - start, count, start, dtype)  # rows start..stop of the identity
         if library_array(x) is not None:  # a CuPy or Dask value's basis in its library
             seeds = np.asarray(seeds, like=library_array(x))
-        chunks.append(_batched(fun, seeds.reshape((stop - start,) + shape), axis))
+        seeds = seeds.reshape((stop - start,) + shape)
+        chunks.append(_batched(fun, stop - start,
+                               lambda trace, seeds=seeds: BatchBox(seeds, trace, 0), axis))
     if len(chunks) == 1:
         return chunks[0]
     return chunks[0][0], [fnp.concatenate(parts, axis=axis)
                           for parts in zip(*[derivatives for _, derivatives in chunks])]
 
 
-def _batched(fun, seeds, axis):
-    """``fun`` on a batch of ``seeds`` (along their first axis), as `vmap` with ``out_axes=
-    (None, axis)`` gives it, less vmap's work on pytrees and copies: ``same``'s leaves
-    come out as they are, the derivatives with the batch at ``axis``."""
-    size = shape_of(seeds)[0]
-    (same, derivatives), trace = batched_call(fun, (seeds,), (0,), size)
+def _batched(fun, size, seeds, axis):
+    """``fun`` on a batch of ``size`` seeds, the box ``seeds(trace)`` of a new batch
+    trace, as `vmap` with ``out_axes=(None, axis)`` gives it, less vmap's work on pytrees
+    and copies: ``same``'s leaves come out as they are, the derivatives with the batch at
+    ``axis``."""
+    with new_trace(BatchTrace, size) as trace:
+        same, derivatives = fun(seeds(trace))
     leaves, structure = tree_flatten(same)
     same = structure.unflatten([unbatched(leaf, trace, None, size, i)
                                 for i, leaf in enumerate(leaves)])

@@ -1,0 +1,129 @@
+"""Diagonal rules: primitives on jacrev's and jacfwd's basis that keep it diagonal.
+
+A `DiagonalBatchBox` is a batch whose element i is the array ``off`` but at flat position
+i, where it holds ``diagonal[i]`` (see `funcgrad.core.batching`); the identity's rows
+have ``off`` zero and ``diagonal`` one. A rule computes a primitive from those two arrays
+and plain operands (NumPy arrays and numbers, no trace's boxes) in NumPy directly, and
+gives the dense batch's values bit for bit: an elementwise function computes each element
+from the same operands either way, NaNs and signed zeros included (0 * inf off the
+diagonal is in ``off``). A rule returns None where it cannot; the batch is then computed
+dense. Each primitive's rule is registered beside its batching rule.
+"""
+import numpy as np
+
+from ..core import PYTHON_NUMBERS, BatchBox, DiagonalBatchBox, diagonal_batch
+
+
+def _diagonal_box(x, trace):
+    return x if type(x) is DiagonalBatchBox and x._trace is trace else None
+
+
+def elementwise(primitive, trace, args, params):
+    """A function of one or two arrays, elementwise (a ufunc, a cast): element i of the
+    result is the function of element i of each operand. Of diagonal batches and
+    constants that broadcast to the batch's element shape, the result is diagonal (the
+    function of the diagonals, and of what is off them); of a diagonal batch and a dense
+    one, it is dense, computed without making the diagonal batch dense first."""
+    function = primitive.impl
+    if len(args) == 1:
+        box = _diagonal_box(args[0], trace)
+        if box is None:
+            return None
+        return diagonal_batch(trace, function(box.diagonal, **params),
+                              function(box.off_diagonal, **params))
+    if len(args) != 2 or params:
+        return None
+    a, b = args
+    box_a, box_b = _diagonal_box(a, trace), _diagonal_box(b, trace)
+    if box_a is not None and box_b is not None:
+        if box_a.diagonal.shape != box_b.diagonal.shape:
+            return None
+        return diagonal_batch(trace, function(box_a.diagonal, box_b.diagonal),
+                              function(box_a.off_diagonal, box_b.off_diagonal))
+    box, other = (box_a, b) if box_a is not None else (box_b, a)
+    if box is None:
+        return None
+    first = box is box_a
+    if isinstance(other, BatchBox):
+        return _with_dense(function, trace, box, other, first)
+    shape = box.diagonal.shape
+    if type(other) is np.ndarray:
+        if other.shape != shape and not _fits(other.shape, shape):
+            return None
+    elif not (type(other) in PYTHON_NUMBERS or isinstance(other, np.generic)):
+        return None  # another trace's box
+    if first:
+        return diagonal_batch(trace, function(box.diagonal, other),
+                              function(box.off_diagonal, other))
+    return diagonal_batch(trace, function(other, box.diagonal),
+                          function(other, box.off_diagonal))
+
+
+def _fits(shape, into):
+    """Whether an operand of `shape` broadcasts to `into` without enlarging it."""
+    return len(shape) <= len(into) and all(
+        n == 1 or n == m for n, m in zip(shape[::-1], into[::-1]))
+
+
+def _with_dense(function, trace, box, dense, first):
+    """`function` (a ufunc) of a diagonal batch and a dense batch of the same element shape
+    (in that order if `first`): what is off the diagonal against the dense values, then
+    the diagonal against theirs, into one new array (batch axis 0)."""
+    values = dense.value
+    if dense._trace is not trace or type(values) is not np.ndarray \
+            or dense.shape != box.diagonal.shape:
+        return None
+    if dense.axis:
+        values = np.moveaxis(values, dense.axis, 0)
+    count = box.diagonal.size
+    diagonal = box.diagonal.reshape(-1)
+    theirs = np.diagonal(values.reshape(count, count))  # element i's value at position i
+    if first:
+        out = function(box.off_diagonal, values, order="C")
+        on_diagonal = out.reshape(-1)[::count + 1]  # (a view: out is a new C-order array)
+        function(diagonal, theirs, out=on_diagonal)
+    else:
+        out = function(values, box.off_diagonal, order="C")
+        on_diagonal = out.reshape(-1)[::count + 1]
+        function(theirs, diagonal, out=on_diagonal)
+    return trace.box(out, 0)
+
+
+def reshape(primitive, trace, args, params):
+    """A C-order reshape keeps each element's flat positions: both arrays reshaped."""
+    box = _diagonal_box(args[0], trace)
+    if box is None or params["order"] != "C":
+        return None
+    shape = params["shape"]
+    if np.prod(shape, dtype=np.int64) != box.diagonal.size:
+        return None
+    return diagonal_batch(trace, box.diagonal.reshape(shape), box.off_diagonal.reshape(shape))
+
+
+def matrix_product(primitive, trace, args, params):
+    """A diagonal batch of vectors with zeros off the diagonal, times a plain matrix or
+    vector (or a plain matrix times it): element i is diagonal[i] times row i (column i)
+    of the matrix, without the O(N^3) product. The dense product sums that product and
+    zeros, which leave it as it is unless it is zero (then the sign of the zero sum is
+    the BLAS kernel's to choose) or not finite (then the zeros times it are NaNs): both
+    are declined."""
+    a, b = args
+    box_a, box_b = _diagonal_box(a, trace), _diagonal_box(b, trace)
+    if box_a is not None and box_b is None and box_a.diagonal.ndim == 1 \
+            and type(b) is np.ndarray and 1 <= b.ndim <= 2 and b.shape[0] == box_a.diagonal.size:
+        box = box_a
+        out = box.diagonal[:, None] * b if b.ndim == 2 else box.diagonal * b
+    elif box_b is not None and box_a is None and box_b.diagonal.ndim == 1 \
+            and type(a) is np.ndarray and a.ndim == 2 and a.shape[1] == box_b.diagonal.size:
+        box = box_b
+        out = a.T * box.diagonal[:, None]
+    else:
+        return None
+    if box.off_diagonal.any() or not _finite_and_nonzero(out):
+        return None
+    return trace.box(out, 0)
+
+
+def _finite_and_nonzero(x):
+    flat = x.reshape(-1)
+    return bool(np.isfinite(flat.dot(flat))) and np.count_nonzero(flat) == flat.size
