@@ -9,6 +9,8 @@ from the same operands either way, NaNs and signed zeros included (0 * inf off t
 diagonal is in ``off``). A rule returns None where it cannot; the batch is then computed
 dense. Each primitive's rule is registered beside its batching rule.
 """
+import cmath
+
 import numpy as np
 
 from ..core import PYTHON_NUMBERS, BatchBox, DiagonalBatchBox, diagonal_batch
@@ -35,28 +37,31 @@ def elementwise(primitive, trace, args, params):
         return None
     a, b = args
     box_a, box_b = _diagonal_box(a, trace), _diagonal_box(b, trace)
-    if box_a is not None and box_b is not None:
-        if box_a.diagonal.shape != box_b.diagonal.shape:
-            return None
-        return diagonal_batch(trace, function(box_a.diagonal, box_b.diagonal),
-                              function(box_a.off_diagonal, box_b.off_diagonal))
-    box, other = (box_a, b) if box_a is not None else (box_b, a)
-    if box is None:
+    if box_a is not None:
+        if box_b is not None:
+            if box_a.diagonal.shape != box_b.diagonal.shape:
+                return None
+            return diagonal_batch(trace, function(box_a.diagonal, box_b.diagonal),
+                                  function(box_a.off_diagonal, box_b.off_diagonal))
+        if not _constant_within(b, box_a):
+            return (_with_dense(function, trace, box_a, b, True)
+                    if isinstance(b, BatchBox) else None)
+        return diagonal_batch(trace, function(box_a.diagonal, b),
+                              function(box_a.off_diagonal, b))
+    if box_b is None:
         return None
-    first = box is box_a
-    if isinstance(other, BatchBox):
-        return _with_dense(function, trace, box, other, first)
-    shape = box.diagonal.shape
-    if type(other) is np.ndarray:
-        if other.shape != shape and not _fits(other.shape, shape):
-            return None
-    elif not (type(other) in PYTHON_NUMBERS or isinstance(other, np.generic)):
-        return None  # another trace's box
-    if first:
-        return diagonal_batch(trace, function(box.diagonal, other),
-                              function(box.off_diagonal, other))
-    return diagonal_batch(trace, function(other, box.diagonal),
-                          function(other, box.off_diagonal))
+    if not _constant_within(a, box_b):
+        return _with_dense(function, trace, box_b, a, False) if isinstance(a, BatchBox) else None
+    return diagonal_batch(trace, function(a, box_b.diagonal), function(a, box_b.off_diagonal))
+
+
+def _constant_within(x, box):
+    """Whether `x` is a constant (a NumPy array or number, no trace's box) that broadcasts
+    to the element shape of diagonal batch `box` without enlarging it."""
+    if type(x) is np.ndarray:
+        shape, into = x.shape, box.diagonal.shape
+        return shape == into or _fits(shape, into)
+    return type(x) in PYTHON_NUMBERS or isinstance(x, np.generic)
 
 
 def _fits(shape, into):
@@ -126,4 +131,4 @@ def matrix_product(primitive, trace, args, params):
 
 def _finite_and_nonzero(x):
     flat = x.reshape(-1)
-    return bool(np.isfinite(flat.dot(flat))) and np.count_nonzero(flat) == flat.size
+    return cmath.isfinite(flat.dot(flat)) and np.count_nonzero(flat) == flat.size
