@@ -37,6 +37,10 @@ CASES = [
     ("wide matrix times vector", lambda np_, x: B @ np_.sin(x), V),
     ("vector times matrix", lambda np_, x: np_.cos(x @ A), V),
     ("vector times vector", lambda np_, x: np_.sin(x) @ V * x, V),
+    ("where and maximum (ReLUs)",
+     lambda np_, x: np_.where(x > 0, x, 0.0) * V + np_.maximum(x, 0.0) * 2.0,
+     np.array([0.5, -1.0, 0.0, 2.0, -0.25])),
+    ("clip", lambda np_, x: np_.clip(x * 3.0, -1.0, 1.0), V),
     ("reshape", lambda np_, x: np_.reshape(np_.sin(x), (-1,)) * np_.arange(6.0),
      RNG.standard_normal((2, 3))),
     ("a matrix input", lambda np_, x: np_.tanh(x @ A[:3]) * 2.0, RNG.standard_normal((4, 3))),
@@ -154,7 +158,9 @@ BINARY = ["add", "subtract", "multiply", "true_divide", "maximum", "arctan2", "p
 OPERANDS = ["diagonal, constant", "constant, diagonal", "diagonal, diagonal", "diagonal, dense",
             "dense, diagonal", "diagonal, row", "number, diagonal"]
 CALLS = ([(name, operands) for name in BINARY for operands in OPERANDS]
-         + [(name, "diagonal") for name in ["sin", "negative", "exp", "real", "conjugate"]])
+         + [(name, "diagonal") for name in ["sin", "negative", "exp", "real", "conjugate"]]
+         + [("where", "mask, diagonal, number"), ("where", "mask, constant, diagonal"),
+            ("where", "mask, diagonal, diagonal")])
 
 
 @pytest.mark.parametrize("name, operands", CALLS, ids=[" of ".join(call) for call in CALLS])
@@ -167,6 +173,7 @@ def test_elementwise_rules_give_the_dense_bits(name, operands):
                                              rng.standard_normal(SHAPE)),
                 "row": lambda: rng.standard_normal(3),
                 "number": lambda: -2.5,
+                "mask": lambda: rng.random(SHAPE) < 0.5,
                 "dense": lambda: batching.BatchBox(rng.standard_normal((2, 6, 3)), trace, 1)}
         args = [made[kind]() for kind in operands.split(", ")]
         dense_args = [batching.BatchBox(_dense_of(a), trace, 0)

@@ -21,46 +21,50 @@ def _diagonal_box(x, trace):
 
 
 def elementwise(primitive, trace, args, params):
-    """A function of one or two arrays, elementwise (a ufunc, a cast): element i of the
+    """A broadcasting elementwise function (a ufunc, a cast, where): element i of the
     result is the function of element i of each operand. Of diagonal batches and
     constants that broadcast to the batch's element shape, the result is diagonal (the
     function of the diagonals, and of what is off them); of a diagonal batch and a dense
     one, it is dense, computed without making the diagonal batch dense first."""
     function = primitive.impl
-    if len(args) == 1:
-        box = _diagonal_box(args[0], trace)
+    if len(args) == 2 and not params:  # the common case, first: a product by a constant
+        a, b = args
+        box_a, box_b = _diagonal_box(a, trace), _diagonal_box(b, trace)
+        if box_a is not None and box_b is None:
+            if _constant_within(b, box_a.diagonal.shape):
+                return diagonal_batch(trace, function(box_a.diagonal, b),
+                                      function(box_a.off_diagonal, b))
+            return _with_dense(function, trace, box_a, b, True)
+        if box_b is not None and box_a is None:
+            if _constant_within(a, box_b.diagonal.shape):
+                return diagonal_batch(trace, function(a, box_b.diagonal),
+                                      function(a, box_b.off_diagonal))
+            return _with_dense(function, trace, box_b, a, False)
+    shape = None
+    diagonals, off_diagonals = [], []
+    for x in args:
+        box = _diagonal_box(x, trace)
         if box is None:
+            diagonals.append(x)
+            off_diagonals.append(x)
+        elif shape is None or box.diagonal.shape == shape:
+            shape = box.diagonal.shape
+            diagonals.append(box.diagonal)
+            off_diagonals.append(box.off_diagonal)
+        else:
             return None
-        return diagonal_batch(trace, function(box.diagonal, **params),
-                              function(box.off_diagonal, **params))
-    if len(args) != 2 or params:
+    if shape is None or not all(_diagonal_box(x, trace) is not None
+                                or _constant_within(x, shape) for x in args):
         return None
-    a, b = args
-    box_a, box_b = _diagonal_box(a, trace), _diagonal_box(b, trace)
-    if box_a is not None:
-        if box_b is not None:
-            if box_a.diagonal.shape != box_b.diagonal.shape:
-                return None
-            return diagonal_batch(trace, function(box_a.diagonal, box_b.diagonal),
-                                  function(box_a.off_diagonal, box_b.off_diagonal))
-        if not _constant_within(b, box_a):
-            return (_with_dense(function, trace, box_a, b, True)
-                    if isinstance(b, BatchBox) else None)
-        return diagonal_batch(trace, function(box_a.diagonal, b),
-                              function(box_a.off_diagonal, b))
-    if box_b is None:
-        return None
-    if not _constant_within(a, box_b):
-        return _with_dense(function, trace, box_b, a, False) if isinstance(a, BatchBox) else None
-    return diagonal_batch(trace, function(a, box_b.diagonal), function(a, box_b.off_diagonal))
+    return diagonal_batch(trace, function(*diagonals, **params),
+                          function(*off_diagonals, **params))
 
 
-def _constant_within(x, box):
+def _constant_within(x, shape):
     """Whether `x` is a constant (a NumPy array or number, no trace's box) that broadcasts
-    to the element shape of diagonal batch `box` without enlarging it."""
+    to `shape` without enlarging it."""
     if type(x) is np.ndarray:
-        shape, into = x.shape, box.diagonal.shape
-        return shape == into or _fits(shape, into)
+        return x.shape == shape or _fits(x.shape, shape)
     return type(x) in PYTHON_NUMBERS or isinstance(x, np.generic)
 
 
@@ -74,9 +78,11 @@ def _with_dense(function, trace, box, dense, first):
     """`function` (a ufunc) of a diagonal batch and a dense batch of the same element shape
     (in that order if `first`): what is off the diagonal against the dense values, then
     the diagonal against theirs, into one new array (batch axis 0)."""
-    values = dense.value
-    if dense._trace is not trace or type(values) is not np.ndarray \
+    if not (isinstance(dense, BatchBox) and dense._trace is trace) \
             or dense.shape != box.diagonal.shape:
+        return None
+    values = dense.value
+    if type(values) is not np.ndarray:
         return None
     if dense.axis:
         values = np.moveaxis(values, dense.axis, 0)

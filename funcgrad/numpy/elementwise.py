@@ -46,7 +46,7 @@ class Ufunc(Primitive):
         super().__init__(name or ufunc.__name__, ufunc, multiple_results, register)
         self.nin = ufunc.nin
         self.batch_rule = batch_elementwise
-        if ufunc.nin <= 2 and not multiple_results:
+        if not multiple_results:
             defdiagonal(self, diagonal_elementwise)
 
     def traced_keywords(self, args, kwargs):
@@ -731,6 +731,7 @@ def _selectable(value, condition, dtype):
 _where = primitive(_where_impl, name="where")
 for _primitive in (imag, isneginf, isposinf, isreal, iscomplex, _where):
     defbatch(_primitive, batch_elementwise)
+    defdiagonal(_primitive, diagonal_elementwise)
 define_rules(_where, ZERO_SLOPE, lambda v, condition: _where(condition, v, 0.0),
              lambda v, condition: _where(condition, 0.0, v))
 

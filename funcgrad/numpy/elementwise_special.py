@@ -7,9 +7,10 @@ import operator
 import numpy as np
 
 from ..core import ZERO, ArgVJP, Box, as_dtype, unbox_all
-from ._rules import defbatch, defjvp, defvjp, dtype_of, primitive, reject_out
+from ._rules import defbatch, defdiagonal, defjvp, defvjp, dtype_of, primitive, reject_out
 from ._base import astype
 from ._batching import elementwise as batch_elementwise
+from ._diagonal import elementwise as diagonal_elementwise
 from .elementwise import (IDENTITY, ZERO_SLOPE, Ufunc, absolute, add, constant_slope,
                           define_rules, exp, float_power_p, imag, multiply, negative, real,
                           replace_where, subtract, true_divide, unary_rules, where)
@@ -232,6 +233,7 @@ i0 = primitive(np.i0, "i0")
 _bessel_i1 = primitive(_bessel_i1_impl, "bessel_i1")
 for _primitive in (_round, _sinc, i0, _bessel_i1):
     defbatch(_primitive, batch_elementwise)
+    defdiagonal(_primitive, diagonal_elementwise)
 unary_rules(i0, lambda v, x: multiply(v, _bessel_i1(x)))
 
 

@@ -6,7 +6,8 @@ from ... import numpy as fnp
 from ...core import Box, as_dtype
 from ...numpy._base import as_computed, unbroadcast
 from ...numpy._batching import elementwise as batch_elementwise
-from ...numpy._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive
+from ...numpy._diagonal import elementwise as diagonal_elementwise
+from ...numpy._rules import ArgVJP, aval, defbatch, defdiagonal, defjvp, defvjp, primitive
 
 
 def _vjp_from(partial, argnum):
@@ -36,6 +37,7 @@ def elementwise(impl, name, *partials):
     defvjp(prim, *(None if p is None else _vjp_from(p, i) for i, p in enumerate(partials)))
     defjvp(prim, *(None if p is None else _jvp_from(p) for p in partials))
     defbatch(prim, batch_elementwise)
+    defdiagonal(prim, diagonal_elementwise)
     return prim
 
 
