@@ -9,6 +9,7 @@ import pytest
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
+import funcgrad.scipy.special as fss
 from funcgrad.core import batching
 
 jax.config.update("jax_enable_x64", True)
@@ -160,12 +161,15 @@ OPERANDS = ["diagonal, constant", "constant, diagonal", "diagonal, diagonal", "d
 CALLS = ([(name, operands) for name in BINARY for operands in OPERANDS]
          + [(name, "diagonal") for name in ["sin", "negative", "exp", "real", "conjugate"]]
          + [("where", "mask, diagonal, number"), ("where", "mask, constant, diagonal"),
-            ("where", "mask, diagonal, diagonal")])
+            ("where", "mask, diagonal, diagonal")]
+         # a special function implemented in Python (not a ufunc), of a constant order
+         + [("scipy.special.iv", "number, diagonal")])
 
 
 @pytest.mark.parametrize("name, operands", CALLS, ids=[" of ".join(call) for call in CALLS])
 def test_elementwise_rules_give_the_dense_bits(name, operands):
-    primitive = getattr(fnp, name)
+    primitive = (getattr(fss, name.rpartition(".")[2]) if name.startswith("scipy")
+                 else getattr(fnp, name))
     rng = np.random.default_rng(3)
     with fg.core.new_trace(batching.BatchTrace, 6) as trace:
         made = {"diagonal": lambda: _diagonal_pair(trace, 1),

@@ -75,11 +75,11 @@ def _fits(shape, into):
 
 
 def _with_dense(function, trace, box, dense, first):
-    """`function` (a ufunc) of a diagonal batch and a dense batch of the same element shape
+    """Ufunc `function` of a diagonal batch and a dense batch of the same element shape
     (in that order if `first`): what is off the diagonal against the dense values, then
     the diagonal against theirs, into one new array (batch axis 0)."""
     if not (isinstance(dense, BatchBox) and dense._trace is trace) \
-            or dense.shape != box.diagonal.shape:
+            or dense.shape != box.diagonal.shape or type(function) is not np.ufunc:
         return None
     values = dense.value
     if type(values) is not np.ndarray:
@@ -89,14 +89,11 @@ def _with_dense(function, trace, box, dense, first):
     count = box.diagonal.size
     diagonal = box.diagonal.reshape(-1)
     theirs = np.diagonal(values.reshape(count, count))  # element i's value at position i
-    if first:
-        out = function(box.off_diagonal, values, order="C")
-        on_diagonal = out.reshape(-1)[::count + 1]  # (a view: out is a new C-order array)
-        function(diagonal, theirs, out=on_diagonal)
-    else:
-        out = function(values, box.off_diagonal, order="C")
-        on_diagonal = out.reshape(-1)[::count + 1]
-        function(theirs, diagonal, out=on_diagonal)
+    operands = (box.off_diagonal, values) if first else (values, box.off_diagonal)
+    out = function(*operands, order="C")
+    # Element i's position i, a view: out is a new C-order array.
+    out.reshape(-1)[::count + 1] = function(diagonal, theirs) if first else function(
+        theirs, diagonal)
     return trace.box(out, 0)
 
 
