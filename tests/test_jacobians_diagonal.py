@@ -213,3 +213,33 @@ def test_matrix_product_rule_gives_the_dense_bits(order, matrix, diagonal):
             out = fnp.matmul(*operands(box))
             expected = fnp.matmul(*operands(dense))
         assert _dense_of(out).tobytes() == _dense_of(expected).tobytes()
+
+
+def _nested(np_):
+    return lambda x: np_.tanh(A @ x) * x + np_.sin(x) ** 2
+
+
+# Inside another transform the residuals are that transform's boxes, not constants: the
+# rules decline and the basis is dense.
+NESTED = {
+    "vmap(jacrev)": (lambda m: m.vmap(m.jacrev(_nested(m.numpy))), 2),
+    "vmap(jacfwd)": (lambda m: m.vmap(m.jacfwd(_nested(m.numpy))), 2),
+    "grad of a jacrev": (lambda m: m.grad(lambda x: m.numpy.sum(
+        m.jacrev(_nested(m.numpy))(x) ** 2)), 1),
+    "jacrev(jacrev)": (lambda m: m.jacrev(m.jacrev(_nested(m.numpy))), 1),
+    "jacfwd(jacfwd)": (lambda m: m.jacfwd(m.jacfwd(_nested(m.numpy))), 1),
+    "jacrev(checkpoint)": (lambda m: m.jacrev(m.checkpoint(_nested(m.numpy))), 1),
+}
+
+
+class _Jax:
+    numpy = jnp
+    vmap, jacrev, jacfwd, grad, checkpoint = jax.vmap, jax.jacrev, jax.jacfwd, jax.grad, \
+        jax.checkpoint
+
+
+@pytest.mark.parametrize("name", list(NESTED))
+def test_jacobians_inside_other_transforms_match_jax(name):
+    make, rank = NESTED[name]
+    x = RNG.standard_normal((3, N)) if rank == 2 else V
+    np.testing.assert_allclose(make(fg)(x), np.asarray(make(_Jax)(x)), rtol=1e-12, atol=1e-12)
