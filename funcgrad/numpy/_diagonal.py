@@ -1,13 +1,13 @@
 """Diagonal rules: primitives on jacrev's and jacfwd's basis that keep it diagonal.
 
-A `DiagonalBatchBox` is a batch whose element i is the array ``off`` but at flat position
-i, where it holds ``diagonal[i]`` (see `funcgrad.core.batching`); the identity's rows
-have ``off`` zero and ``diagonal`` one. A rule computes a primitive from those two arrays
-and plain operands (NumPy arrays and numbers, no trace's boxes) in NumPy directly, and
-gives the dense batch's values bit for bit: an elementwise function computes each element
-from the same operands either way, NaNs and signed zeros included (0 * inf off the
-diagonal is in ``off``). A rule returns None where it cannot; the batch is then computed
-dense. Each primitive's rule is registered beside its batching rule.
+A `DiagonalBatchBox` is a batch whose element i is the array ``off_diagonal`` but at flat
+position i, where it holds ``diagonal[i]`` (see `funcgrad.core.batching`); the identity's
+rows have ``off_diagonal`` zero and ``diagonal`` one. A rule computes a primitive from
+those two arrays and plain operands (NumPy arrays and numbers, no trace's boxes) in NumPy
+directly, and gives the dense batch's values bit for bit: an elementwise function computes
+each element from the same operands either way, NaNs and signed zeros included (0 * inf
+off the diagonal is in ``off_diagonal``). A rule returns None where it cannot; the batch is
+then computed dense. Each primitive's rule is registered beside its batching rule.
 """
 import cmath
 
@@ -113,8 +113,8 @@ def matrix_product(primitive, trace, args, params):
     vector (or a plain matrix times it): element i is diagonal[i] times row i (column i)
     of the matrix, without the O(N^3) product. The dense product sums that product and
     zeros, which leave it as it is unless it is zero (then the sign of the zero sum is
-    the BLAS kernel's to choose) or not finite (then the zeros times it are NaNs): both
-    are declined."""
+    the BLAS kernel's to choose) or not finite (an infinite entry of the matrix times
+    the other rows' zeros is NaN): both are declined."""
     a, b = args
     box_a, box_b = _diagonal_box(a, trace), _diagonal_box(b, trace)
     if box_a is not None and box_b is None and box_a.diagonal.ndim == 1 \
