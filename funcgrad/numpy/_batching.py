@@ -24,7 +24,7 @@ import numpy as np
 from ..core import (BatchingFallbackWarning, Box, Primitive, defbatch, defdiagonal, every_value,
                     has_memory, is_array, registry, shape_of, unbox_all)
 from ..tree_util import tree_flatten
-from . import _diagonal as diagonal
+from . import _diagonal
 from ._base import (add_at_zeros, astype, broadcast_to_p, concatenate_p, getitem_p, real,
                     reshape_p, stack_p, sum_p, transpose_p)
 
@@ -520,9 +520,9 @@ def read_along(function, x, axis, keepdims=None, **options):
 
 defbatch(astype, first_operand)
 defbatch(real, elementwise)
-defdiagonal(astype, diagonal.elementwise)
-defdiagonal(real, diagonal.elementwise)
-defdiagonal(reshape_p, diagonal.reshape)
+defdiagonal(astype, _diagonal.elementwise)
+defdiagonal(real, _diagonal.elementwise)
+defdiagonal(reshape_p, _diagonal.reshape)
 defbatch(sum_p, reduction)
 defbatch(reshape_p, _reshape)
 defbatch(transpose_p, _transpose)

@@ -20,8 +20,8 @@ from ..core import (NO_PARAMS, ArgVJP, Box, Primitive, as_dtype, errors, strip_d
                    unbox_all)
 from ._base import astype, as_computed, broadcast_to_p, chunked_like, real, unbroadcast
 from ._batching import elementwise as batch_elementwise
-from ._diagonal import elementwise as diagonal_elementwise
 from ._batching import may_hold
+from ._diagonal import elementwise as diagonal_elementwise
 from ._rules import (aval, defbatch, defdiagonal, defjvp, defvjp, dtype_of, primitive,
                      reject_out, shape_of)
 
