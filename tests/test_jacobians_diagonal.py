@@ -117,9 +117,8 @@ def test_non_finite_constants_give_the_dense_jacobian(transform, name, fun):
     np.testing.assert_allclose(ours, theirs, rtol=1e-12)
 
 
-def test_rules_take_the_diagonal_path(monkeypatch):
-    """jacrev of tanh(A @ x) * x (the vmap benchmark's) computes on the diagonal: products
-    by the residuals, the matrix product as a scaling, the sum into a dense batch."""
+def _recording_rules(monkeypatch):
+    """The names of the primitives whose diagonal rule computed a result, as they do."""
     kept = []
     for primitive, rule in list(batching._diagonal_rules.items()):
         def recording(primitive, trace, args, params, rule=rule):
@@ -128,6 +127,13 @@ def test_rules_take_the_diagonal_path(monkeypatch):
                 kept.append(primitive.name)
             return out
         monkeypatch.setitem(batching._diagonal_rules, primitive, recording)
+    return kept
+
+
+def test_rules_take_the_diagonal_path(monkeypatch):
+    """jacrev of tanh(A @ x) * x (the vmap benchmark's) computes on the diagonal: products
+    by the residuals, the matrix product as a scaling, the sum into a dense batch."""
+    kept = _recording_rules(monkeypatch)
     materialized = []
     dense_value = batching.DiagonalBatchBox.value.fget
     monkeypatch.setattr(batching.DiagonalBatchBox, "value",
@@ -243,3 +249,19 @@ def test_jacobians_inside_other_transforms_match_jax(name):
     make, rank = NESTED[name]
     x = RNG.standard_normal((3, N)) if rank == 2 else V
     np.testing.assert_allclose(make(fg)(x), np.asarray(make(_Jax)(x)), rtol=1e-12, atol=1e-12)
+
+
+def test_jit_records_the_diagonal_path_and_guards_its_decisions(monkeypatch):
+    """Under jit the residuals are jit's values: the rules compute with primitives, which
+    jit records, and the matrix product's tests of the values are guards. A zero in x
+    zeroes a row of the scaled matrix: the guard fails, jit traces the dense product, and
+    each call has eager's bits."""
+    kept = _recording_rules(monkeypatch)
+    fun = lambda x: fnp.tanh(A @ x) * x  # noqa: E731
+    staged, eager = fg.jit(fg.jacrev(fun)), fg.jacrev(fun)
+    with_zero = V.copy()
+    with_zero[2] = 0.0
+    for x, traces in [(V, 1), (V * 2.0, 1), (with_zero, 2), (V, 2)]:
+        assert staged(x).tobytes() == eager(x).tobytes()
+        assert staged.trace_count == traces
+    assert "matmul" in kept[:4] and kept[:4].count("multiply") == 3  # the first trace's

@@ -81,12 +81,7 @@ class DiagonalBatchBox(BatchBox):
         try:
             return _dense_value.__get__(self)
         except AttributeError:
-            diagonal = self.diagonal
-            count = diagonal.size
-            dense = np.empty((count, count), diagonal.dtype)
-            dense[...] = self.off_diagonal.reshape(-1)
-            dense.reshape(-1)[::count + 1] = diagonal.reshape(-1)
-            dense = dense.reshape((count,) + diagonal.shape)
+            dense = _dense(self.diagonal, self.off_diagonal)
             _dense_value.__set__(self, dense)
             return dense
 
@@ -94,9 +89,23 @@ class DiagonalBatchBox(BatchBox):
     dtype = property(lambda self: self.diagonal.dtype)
 
 
+def _dense(diagonal, off_diagonal):
+    """The batch a diagonal batch box stands for, batch axis 0."""
+    count = diagonal.size
+    if isinstance(diagonal, Box) or isinstance(off_diagonal, Box):
+        # Traced arrays (jit's): a selection, recorded by their trace (np.where dispatches
+        # to funcgrad.numpy's).
+        identity = np.eye(count, dtype=bool).reshape((count,) + tuple(diagonal.shape))
+        return np.where(identity, diagonal, off_diagonal)
+    dense = np.empty((count, count), diagonal.dtype)
+    dense[...] = off_diagonal.reshape(-1)
+    dense.reshape(-1)[::count + 1] = diagonal.reshape(-1)
+    return dense.reshape((count,) + diagonal.shape)
+
+
 def diagonal_batch(trace, diagonal, off_diagonal):
-    """The `DiagonalBatchBox` of NumPy arrays `diagonal` and `off_diagonal` (one shape and
-    dtype), watched by batch `trace`."""
+    """The `DiagonalBatchBox` of arrays `diagonal` and `off_diagonal` (one shape and dtype;
+    NumPy's, or a staging trace's boxes), watched by batch `trace`."""
     trace.diagonal = True
     box = _new(DiagonalBatchBox)
     box.diagonal = diagonal

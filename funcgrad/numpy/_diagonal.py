@@ -3,17 +3,21 @@
 A `DiagonalBatchBox` is a batch whose element i is the array ``off_diagonal`` but at flat
 position i, where it holds ``diagonal[i]`` (see `funcgrad.core.batching`); the identity's
 rows have ``off_diagonal`` zero and ``diagonal`` one. A rule computes a primitive from
-those two arrays and plain operands (NumPy arrays and numbers, no trace's boxes) in NumPy
-directly, and gives the dense batch's values bit for bit: an elementwise function computes
+those two arrays and constants of the batch (NumPy arrays and numbers, computed with
+NumPy directly; or values of an enclosing jit, computed with the primitive, which jit
+records), and gives the dense batch's values bit for bit: an elementwise function computes
 each element from the same operands either way, NaNs and signed zeros included (0 * inf
-off the diagonal is in ``off_diagonal``). A rule returns None where it cannot; the batch is
-then computed dense. Each primitive's rule is registered beside its batching rule.
+off the diagonal is in ``off_diagonal``). Under jit the two arrays are jit's values and
+what a rule decides from them is a guard, so jit's program computes what eager funcgrad
+does. A rule returns None where it cannot (the boxes of any other transform among the
+operands); the batch is then computed dense. Each primitive's rule is registered beside
+its batching rule.
 """
 import cmath
 
 import numpy as np
 
-from ..core import PYTHON_NUMBERS, BatchBox, DiagonalBatchBox, diagonal_batch
+from ..core import PYTHON_NUMBERS, BatchBox, Box, DiagonalBatchBox, diagonal_batch
 
 
 def _diagonal_box(x, trace):
@@ -26,20 +30,21 @@ def elementwise(primitive, trace, args, params):
     constants that broadcast to the batch's element shape, the result is diagonal (the
     function of the diagonals, and of what is off them); of a diagonal batch and a dense
     one, it is dense, computed without making the diagonal batch dense first."""
-    function = primitive.impl
     if len(args) == 2 and not params:  # the common case, first: a product by a constant
         a, b = args
         box_a, box_b = _diagonal_box(a, trace), _diagonal_box(b, trace)
         if box_a is not None and box_b is None:
             if _constant_within(b, box_a.diagonal.shape):
+                function = _applied(primitive, b, box_a)
                 return diagonal_batch(trace, function(box_a.diagonal, b),
                                       function(box_a.off_diagonal, b))
-            return _with_dense(function, trace, box_a, b, True)
+            return _with_dense(primitive.impl, trace, box_a, b, True)
         if box_b is not None and box_a is None:
             if _constant_within(a, box_b.diagonal.shape):
+                function = _applied(primitive, a, box_b)
                 return diagonal_batch(trace, function(a, box_b.diagonal),
                                       function(a, box_b.off_diagonal))
-            return _with_dense(function, trace, box_b, a, False)
+            return _with_dense(primitive.impl, trace, box_b, a, False)
     shape = None
     diagonals, off_diagonals = [], []
     for x in args:
@@ -56,15 +61,26 @@ def elementwise(primitive, trace, args, params):
     if shape is None or not all(_diagonal_box(x, trace) is not None
                                 or _constant_within(x, shape) for x in args):
         return None
+    traced = any(isinstance(x, Box) for x in diagonals + off_diagonals)
+    function = primitive if traced else primitive.impl
     return diagonal_batch(trace, function(*diagonals, **params),
                           function(*off_diagonals, **params))
 
 
+def _applied(primitive, constant, box):
+    """What computes `primitive` on a constant and a diagonal batch's arrays: NumPy's
+    function where all are NumPy's, else the primitive (jit records it)."""
+    if isinstance(constant, Box) or isinstance(box.diagonal, Box) \
+            or isinstance(box.off_diagonal, Box):
+        return primitive
+    return primitive.impl
+
+
 def _constant_within(x, shape):
-    """Whether `x` is a constant (a NumPy array or number, no trace's box) that broadcasts
-    to `shape` without enlarging it."""
-    if type(x) is np.ndarray:
-        return x.shape == shape or _fits(x.shape, shape)
+    """Whether `x` is a constant of the batch (a NumPy array or number, or a value of an
+    enclosing jit) that broadcasts to `shape` without enlarging it."""
+    if type(x) is np.ndarray or (isinstance(x, Box) and x.staged):
+        return x.shape == shape or _fits(tuple(x.shape), shape)
     return type(x) in PYTHON_NUMBERS or isinstance(x, np.generic)
 
 
@@ -82,8 +98,8 @@ def _with_dense(function, trace, box, dense, first):
             or dense.shape != box.diagonal.shape or type(function) is not np.ufunc:
         return None
     values = dense.value
-    if type(values) is not np.ndarray:
-        return None
+    if not (type(values) is type(box.diagonal) is type(box.off_diagonal) is np.ndarray):
+        return None  # (jit's values: the dense path, which jit records)
     if dense.axis:
         values = np.moveaxis(values, dense.axis, 0)
     count = box.diagonal.size
@@ -109,30 +125,38 @@ def reshape(primitive, trace, args, params):
 
 
 def matrix_product(primitive, trace, args, params):
-    """A diagonal batch of vectors with zeros off the diagonal, times a plain matrix or
-    vector (or a plain matrix times it): element i is diagonal[i] times row i (column i)
-    of the matrix, without the O(N^3) product. The dense product sums that product and
+    """A diagonal batch of vectors with zeros off the diagonal, times a constant matrix or
+    vector (or a constant matrix times it): element i is diagonal[i] times row i (column
+    i) of the matrix, without the O(N^3) product. The dense product sums that product and
     zeros, which leave it as it is unless it is zero (then the sign of the zero sum is
     the BLAS kernel's to choose) or not finite (an infinite entry of the matrix times
     the other rows' zeros is NaN): both are declined."""
     a, b = args
     box_a, box_b = _diagonal_box(a, trace), _diagonal_box(b, trace)
     if box_a is not None and box_b is None and box_a.diagonal.ndim == 1 \
-            and type(b) is np.ndarray and 1 <= b.ndim <= 2 and b.shape[0] == box_a.diagonal.size:
+            and _constant(b) and 1 <= b.ndim <= 2 and b.shape[0] == box_a.diagonal.size:
         box = box_a
         out = box.diagonal[:, None] * b if b.ndim == 2 else box.diagonal * b
     elif box_b is not None and box_a is None and box_b.diagonal.ndim == 1 \
-            and type(a) is np.ndarray and a.ndim == 2 and a.shape[1] == box_b.diagonal.size:
+            and _constant(a) and a.ndim == 2 and a.shape[1] == box_b.diagonal.size:
         box = box_b
         out = a.T * box.diagonal[:, None]
     else:
         return None
-    # (count_nonzero: NumPy's cheapest test for any nonzero element)
-    if np.count_nonzero(box.off_diagonal) or not _finite_and_nonzero(out):
+    if not isinstance(out, Box):
+        # (count_nonzero: NumPy's cheapest test for any nonzero element)
+        if np.count_nonzero(box.off_diagonal) or not (
+                cmath.isfinite(out.reshape(-1).dot(out.reshape(-1)))
+                and np.count_nonzero(out) == out.size):
+            return None
+    # jit's values: the same tests as funcgrad.numpy functions, which jit records, each
+    # answer a guard (count_nonzero would read the value itself, a guard on all of it).
+    elif bool(np.any(box.off_diagonal != 0)) or not (
+            bool(np.isfinite(out.reshape(-1).dot(out.reshape(-1)))) and bool(np.all(out != 0))):
         return None
     return trace.box(out, 0)
 
 
-def _finite_and_nonzero(x):
-    flat = x.reshape(-1)
-    return cmath.isfinite(flat.dot(flat)) and np.count_nonzero(flat) == flat.size
+def _constant(x):
+    """Whether `x` is a NumPy array, or a value of an enclosing jit."""
+    return type(x) is np.ndarray or (isinstance(x, Box) and x.staged)
