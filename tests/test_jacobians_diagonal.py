@@ -259,9 +259,10 @@ def test_jit_records_the_diagonal_path_and_guards_its_decisions(monkeypatch):
     kept = _recording_rules(monkeypatch)
     fun = lambda x: fnp.tanh(A @ x) * x  # noqa: E731
     staged, eager = fg.jit(fg.jacrev(fun)), fg.jacrev(fun)
-    with_zero = V.copy()
-    with_zero[2] = 0.0
-    for x, traces in [(V, 1), (V * 2.0, 1), (with_zero, 2), (V, 2)]:
+    with_zero, with_another_zero = V.copy(), V.copy()
+    with_zero[2] = with_another_zero[4] = 0.0
+    # (the guards are on the decisions: another zero decides the same, no new trace)
+    for x, traces in [(V, 1), (V * 2.0, 1), (with_zero, 2), (with_another_zero, 2), (V, 2)]:
         assert staged(x).tobytes() == eager(x).tobytes()
         assert staged.trace_count == traces
     assert "matmul" in kept[:4] and kept[:4].count("multiply") == 3  # the first trace's

@@ -149,10 +149,13 @@ def matrix_product(primitive, trace, args, params):
                 cmath.isfinite(out.reshape(-1).dot(out.reshape(-1)))
                 and np.count_nonzero(out) == out.size):
             return None
-    # jit's values: the same tests as funcgrad.numpy functions, which jit records, each
-    # answer a guard (count_nonzero would read the value itself, a guard on all of it).
-    elif bool(np.any(box.off_diagonal != 0)) or not (
-            bool(np.isfinite(out.reshape(-1).dot(out.reshape(-1)))) and bool(np.all(out != 0))):
+    # jit's values: the same tests as reductions to a number, which jit records, and each
+    # answer a guard on that number (count_nonzero would read the whole array: a guard
+    # comparing all of it). A NaN's comparisons are False: it counts as nonzero and not
+    # finite, as above.
+    elif bool(np.abs(box.off_diagonal).max() != 0) or not (
+            bool(np.isfinite(out.reshape(-1).dot(out.reshape(-1))))
+            and bool(np.abs(out).min() > 0)):
         return None
     return trace.box(out, 0)
 
