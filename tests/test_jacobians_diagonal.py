@@ -42,6 +42,12 @@ CASES = [
      lambda np_, x: np_.where(x > 0, x, 0.0) * V + np_.maximum(x, 0.0) * 2.0,
      np.array([0.5, -1.0, 0.0, 2.0, -0.25])),
     ("clip", lambda np_, x: np_.clip(x * 3.0, -1.0, 1.0), V),
+    ("softmax (a sum over the element)",
+     lambda np_, x: np_.exp(x - np_.max(x)) / np_.sum(np_.exp(x - np_.max(x))), V),
+    ("a sum over a matrix input, kept", lambda np_, x: x * np_.sum(x * x, keepdims=True),
+     RNG.standard_normal((2, 3))),
+    ("a sum over one axis of a matrix input", lambda np_, x: np_.sum(np_.sin(x), axis=1),
+     RNG.standard_normal((2, 3))),
     ("reshape", lambda np_, x: np_.reshape(np_.sin(x), (-1,)) * np_.arange(6.0),
      RNG.standard_normal((2, 3))),
     ("a matrix input", lambda np_, x: np_.tanh(x @ A[:3]) * 2.0, RNG.standard_normal((4, 3))),
@@ -266,3 +272,23 @@ def test_jit_records_the_diagonal_path_and_guards_its_decisions(monkeypatch):
         assert staged(x).tobytes() == eager(x).tobytes()
         assert staged.trace_count == traces
     assert "matmul" in kept[:4] and kept[:4].count("multiply") == 3  # the first trace's
+
+
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("diagonal", ["random", "with a zero", "with a NaN", "nonzero off it"])
+def test_sum_rule_gives_the_dense_bits(diagonal, keepdims):
+    scales = RNG.standard_normal(SHAPE)
+    off = np.full(SHAPE, -0.0)
+    if diagonal == "with a zero":
+        scales[0, 1] = -0.0
+    elif diagonal == "with a NaN":
+        scales[1, 0] = np.nan
+    elif diagonal == "nonzero off it":
+        off[1, 2] = 1e-300
+    with fg.core.new_trace(batching.BatchTrace, 6) as trace:
+        box = batching.diagonal_batch(trace, scales, off)
+        dense = batching.BatchBox(_dense_of(box), trace, 0)
+        out = fnp.sum(box, keepdims=keepdims)
+        expected = fnp.sum(dense, keepdims=keepdims)
+        assert _dense_of(out).tobytes() == _dense_of(expected).tobytes()
+        assert _dense_of(out).shape == _dense_of(expected).shape

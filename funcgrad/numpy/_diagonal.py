@@ -124,6 +124,28 @@ def reshape(primitive, trace, args, params):
     return diagonal_batch(trace, box.diagonal.reshape(shape), box.off_diagonal.reshape(shape))
 
 
+def total(primitive, trace, args, params):
+    """A sum over every axis of the element: element i sums diagonal[i] and zeros, which
+    is diagonal[i] itself unless it is zero (then the zero sum's sign depends on the
+    order of the summation): the diagonal, as a batch of numbers."""
+    box = _diagonal_box(args[0], trace)
+    if box is None or sorted(params["axes"]) != list(range(box.diagonal.ndim)) \
+            or box.dtype.kind not in "fc":
+        return None
+    diagonal, off_diagonal = box.diagonal, box.off_diagonal
+    if not isinstance(diagonal, Box) and not isinstance(off_diagonal, Box):
+        if np.count_nonzero(off_diagonal) or np.count_nonzero(diagonal) != diagonal.size:
+            return None
+        out = diagonal.reshape(-1).copy()  # (a result of its own, as the sum's)
+    elif bool(np.abs(off_diagonal).max() != 0) or not bool(np.abs(diagonal).min() > 0):
+        return None  # (jit's values: as in matrix_product)
+    else:
+        out = diagonal.reshape(-1)  # (a view jit records as one)
+    if params["keepdims"]:
+        out = out.reshape((diagonal.size,) + (1,) * diagonal.ndim)
+    return trace.box(out, 0)
+
+
 def matrix_product(primitive, trace, args, params):
     """A diagonal batch of vectors with zeros off the diagonal, times a constant matrix or
     vector (or a constant matrix times it): element i is diagonal[i] times row i (column
