@@ -11,6 +11,7 @@ import funcgrad as fg
 import funcgrad.numpy as fnp
 import funcgrad.scipy.special as fss
 from funcgrad.core import batching
+from funcgrad.numpy import _diagonal as diagonal_rules
 
 jax.config.update("jax_enable_x64", True)
 
@@ -292,3 +293,44 @@ def test_sum_rule_gives_the_dense_bits(diagonal, keepdims):
         expected = fnp.sum(dense, keepdims=keepdims)
         assert _dense_of(out).tobytes() == _dense_of(expected).tobytes()
         assert _dense_of(out).shape == _dense_of(expected).shape
+
+
+# Every ufunc primitive with the shared elementwise diagonal rule (NumPy's and SciPy's, in
+# the registry once funcgrad.scipy.special is imported), in every layout its arity
+# allows: the rule gives the dense batch's bits, or both raise the same error (an
+# integer-only ufunc on floats).
+ELEMENTWISE = sorted(
+    (name, primitive.impl.nin) for name, primitive in fg.core.registry.items()
+    if batching._diagonal_rules.get(primitive) is diagonal_rules.elementwise
+    and isinstance(primitive.impl, np.ufunc) and primitive.impl.nin <= 2)
+LAYOUTS = {1: ["diagonal"], 2: ["diagonal, constant", "constant, diagonal",
+                                "diagonal, diagonal", "diagonal, dense", "dense, diagonal"]}
+REGISTRY_CALLS = [(name, layout) for name, arity in ELEMENTWISE for layout in LAYOUTS[arity]]
+
+
+@pytest.mark.parametrize("name, operands", REGISTRY_CALLS,
+                         ids=[" of ".join(call) for call in REGISTRY_CALLS])
+def test_every_elementwise_primitive_gives_the_dense_bits(name, operands):
+    primitive = fg.core.registry[name]
+    rng = np.random.default_rng(5)
+    with fg.core.new_trace(batching.BatchTrace, 6) as trace:
+        made = {"diagonal": lambda: _diagonal_pair(trace, 2),
+                "constant": lambda: np.where(rng.random(SHAPE) < 0.3, SPECIAL,
+                                             rng.standard_normal(SHAPE)),
+                "dense": lambda: batching.BatchBox(rng.standard_normal((2, 6, 3)), trace, 1)}
+        args = [made[kind]() for kind in operands.split(", ")]
+        dense_args = [batching.BatchBox(_dense_of(a), trace, 0)
+                      if isinstance(a, batching.BatchBox) else a for a in args]
+        outcomes = []
+        for operands_of_a_run in (args, dense_args):
+            try:
+                with np.errstate(all="ignore"):
+                    out = primitive(*operands_of_a_run)
+                outcomes.append(_dense_of(out))
+            except TypeError as error:  # (ufuncs of integers: both refuse floats)
+                outcomes.append(type(error))
+        ours, dense = outcomes
+        if isinstance(dense, type):
+            assert ours is dense
+        else:
+            assert ours.dtype == dense.dtype and ours.tobytes() == dense.tobytes()
