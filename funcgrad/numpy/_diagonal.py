@@ -35,13 +35,13 @@ def elementwise(primitive, trace, args, params):
         box_a, box_b = _diagonal_box(a, trace), _diagonal_box(b, trace)
         if box_a is not None and box_b is None:
             if _constant_within(b, box_a.diagonal.shape):
-                function = _applied(primitive, b, box_a)
+                function = _applied(primitive, b, box_a.diagonal, box_a.off_diagonal)
                 return diagonal_batch(trace, function(box_a.diagonal, b),
                                       function(box_a.off_diagonal, b))
             return _with_dense(primitive.impl, trace, box_a, b, True)
         if box_b is not None and box_a is None:
             if _constant_within(a, box_b.diagonal.shape):
-                function = _applied(primitive, a, box_b)
+                function = _applied(primitive, a, box_b.diagonal, box_b.off_diagonal)
                 return diagonal_batch(trace, function(a, box_b.diagonal),
                                       function(a, box_b.off_diagonal))
             return _with_dense(primitive.impl, trace, box_b, a, False)
@@ -61,18 +61,17 @@ def elementwise(primitive, trace, args, params):
     if shape is None or not all(_diagonal_box(x, trace) is not None
                                 or _constant_within(x, shape) for x in args):
         return None
-    traced = any(isinstance(x, Box) for x in diagonals + off_diagonals)
-    function = primitive if traced else primitive.impl
+    function = _applied(primitive, *diagonals, *off_diagonals)
     return diagonal_batch(trace, function(*diagonals, **params),
                           function(*off_diagonals, **params))
 
 
-def _applied(primitive, constant, box):
-    """What computes `primitive` on a constant and a diagonal batch's arrays: NumPy's
-    function where all are NumPy's, else the primitive (jit records it)."""
-    if isinstance(constant, Box) or isinstance(box.diagonal, Box) \
-            or isinstance(box.off_diagonal, Box):
-        return primitive
+def _applied(primitive, *arrays):
+    """What computes `primitive` on `arrays`: NumPy's function where all are NumPy's,
+    else the primitive (jit records it)."""
+    for x in arrays:  # (a loop: any() of a generator would cost a call per primitive)
+        if isinstance(x, Box):
+            return primitive
     return primitive.impl
 
 
@@ -132,15 +131,10 @@ def total(primitive, trace, args, params):
     if box is None or sorted(params["axes"]) != list(range(box.diagonal.ndim)) \
             or box.dtype.kind not in "fc":
         return None
-    diagonal, off_diagonal = box.diagonal, box.off_diagonal
-    if not isinstance(diagonal, Box) and not isinstance(off_diagonal, Box):
-        if np.count_nonzero(off_diagonal) or np.count_nonzero(diagonal) != diagonal.size:
-            return None
-        out = diagonal.reshape(-1).copy()  # (a result of its own, as the sum's)
-    elif bool(np.abs(off_diagonal).max() != 0) or not bool(np.abs(diagonal).min() > 0):
-        return None  # (jit's values: as in matrix_product)
-    else:
-        out = diagonal.reshape(-1)  # (a view jit records as one)
+    diagonal = box.diagonal
+    if _any_nonzero(box.off_diagonal) or not _all_nonzero(diagonal):
+        return None
+    out = np.copy(diagonal.reshape(-1))  # (a result of its own, as the sum's)
     if params["keepdims"]:
         out = out.reshape((diagonal.size,) + (1,) * diagonal.ndim)
     return trace.box(out, 0)
@@ -165,19 +159,7 @@ def matrix_product(primitive, trace, args, params):
         out = a.T * box.diagonal[:, None]
     else:
         return None
-    if not isinstance(out, Box):
-        # (count_nonzero: NumPy's cheapest test for any nonzero element)
-        if np.count_nonzero(box.off_diagonal) or not (
-                cmath.isfinite(out.reshape(-1).dot(out.reshape(-1)))
-                and np.count_nonzero(out) == out.size):
-            return None
-    # jit's values: the same tests as reductions to a number, which jit records, and each
-    # answer a guard on that number (count_nonzero would read the whole array: a guard
-    # comparing all of it). A NaN's comparisons are False: it counts as nonzero and not
-    # finite, as above.
-    elif bool(np.abs(box.off_diagonal).max() != 0) or not (
-            bool(np.isfinite(out.reshape(-1).dot(out.reshape(-1))))
-            and bool(np.abs(out).min() > 0)):
+    if _any_nonzero(box.off_diagonal) or not (_all_finite(out) and _all_nonzero(out)):
         return None
     return trace.box(out, 0)
 
@@ -185,3 +167,31 @@ def matrix_product(primitive, trace, args, params):
 def _constant(x):
     """Whether `x` is a NumPy array, or a value of an enclosing jit."""
     return type(x) is np.ndarray or (isinstance(x, Box) and x.staged)
+
+
+# Tests of a rule's values. Of jit's values, each reduces them to a number, which jit
+# records, and its answer is a guard on that number (NumPy's count_nonzero would read the
+# whole array: a guard comparing all of it).
+
+def _any_nonzero(x):
+    """Whether an element of `x` is not zero (a NaN is not)."""
+    if isinstance(x, Box):
+        return bool(np.abs(x).max() != 0)
+    return bool(np.count_nonzero(x))  # (NumPy's cheapest test for any nonzero element)
+
+
+def _all_nonzero(x):
+    """Whether no element of `x` is zero (of jit's values, a NaN counts as a zero: the
+    rule declines, which costs only the dense computation)."""
+    if isinstance(x, Box):
+        return bool(np.abs(x).min() > 0)
+    return np.count_nonzero(x) == x.size
+
+
+def _all_finite(x):
+    """Whether every element of `x` is finite: the sum of their squares is (one pass; an
+    overflowing sum declines too, which only costs the dense computation)."""
+    flat = x.reshape(-1)
+    if isinstance(x, Box):
+        return bool(np.isfinite(flat.dot(flat)))
+    return cmath.isfinite(flat.dot(flat))
