@@ -127,9 +127,8 @@ def _repeat_interleave(x, repeats=None, dim=None, *, output_size=None):
     if repeats is None:  # repeat_interleave(repeats): each index repeated so many times
         return _repeated_indices(unbox_all(x), output_size)
     counts = np.asarray(unbox_all(repeats)) if not isinstance(repeats, int) else repeats
-    if not isinstance(repeats, int) and counts.dtype not in (np.int32, np.int64):
-        raise _dtypes.not_implemented_for("repeat_interleave_cpu",
-                                          _dtypes.from_numpy_dtype(counts.dtype))
+    if not isinstance(repeats, int):
+        _check_repeat_counts(counts)
     if isinstance(repeats, int) and repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
     if np.any(np.asarray(counts) < 0):
@@ -139,12 +138,17 @@ def _repeat_interleave(x, repeats=None, dim=None, *, output_size=None):
     return fnp.repeat(x, counts, axis=dim)
 
 
+def _check_repeat_counts(counts):
+    """PyTorch's refusal of repeat counts (an array) that are not int32 or int64."""
+    if counts.dtype not in (np.int32, np.int64):
+        raise _dtypes.not_implemented_for("repeat_interleave_cpu",
+                                          _dtypes.from_numpy_dtype(counts.dtype))
+
+
 def _repeated_indices(repeats, output_size):
     """0, 1, ... each repeated repeats[i] times (in repeats' integer dtype), with PyTorch's
     checks."""
-    if repeats.dtype not in (np.int32, np.int64):
-        raise _dtypes.not_implemented_for("repeat_interleave_cpu",
-                                          _dtypes.from_numpy_dtype(repeats.dtype))
+    _check_repeat_counts(repeats)
     if repeats.ndim != 1:
         raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
     if (repeats < 0).any():
