@@ -1129,17 +1129,6 @@ def _ldexp_exponent(input, other):
         raise _dtypes.not_implemented_for("ldexp_cpu_exp", other.dtype)
 
 
-def _integers_only(kernel):
-    """A check: PyTorch's refusal by an integer-only `kernel` (gcd's) of operands whose
-    result type is not an integer one."""
-    def check(*args, **kwargs):
-        tensors = [x for x in (*args, *kwargs.values()) if isinstance(x, Tensor)]
-        dtype = result_type(*tensors) if tensors else None
-        if dtype is not None and (dtype is _dtypes.bool or dtype.category >= _dtypes.FLOAT):
-            raise _dtypes.not_implemented_for(kernel, dtype)
-    return check
-
-
 def _vectors_outer(input, vec2):
     for name, t in (("self", input), ("vec2", vec2)):
         if isinstance(t, Tensor) and t.dim() != 1:
@@ -1294,8 +1283,8 @@ ELEMENTWISE = [
     Row("frexp", _frexp, KEEP, "FrexpBackward0", returns=_named("frexp", ("mantissa", "exponent")),
         check=_floats_only(lambda dtype: RuntimeError(
             "torch.frexp() only supports floating-point dtypes"))),
-    Row("gcd", np.gcd, DATA, inplace=True, elementwise=True, check=_integers_only("gcd_cpu")),
-    Row("lcm", np.lcm, DATA, inplace=True, elementwise=True, check=_integers_only("lcm_cpu")),
+    Row("gcd", np.gcd, DATA, inplace=True, elementwise=True),
+    Row("lcm", np.lcm, DATA, inplace=True, elementwise=True),
     _float("ldexp", lambda x, other: x * fnp.power(2.0, other), check=_ldexp_exponent),
     _same("addcmul", lambda x, t1, t2, *, value=1: _fused.addcmul(x, t1, t2, value)),
     _same("addcdiv", lambda x, t1, t2, *, value=1: _fused.addcdiv(x, t1, t2, value),
@@ -1996,6 +1985,7 @@ _DTYPE_REFUSALS = {
         f"{dtype.scalar_name}")),
     "histc": (_BOOL, "linspace_cpu"), "special.bessel_j0": (_HALF, "bessel_j0_cpu"),
     "bincount": (_BOOL + _INEXACT, "bincount_cpu"),
+    "gcd": (_BOOL + _INEXACT, "gcd_cpu"), "lcm": (_BOOL + _INEXACT, "lcm_cpu"),
     "gradient": ((_dtypes.uint8, _dtypes.bool), lambda dtype: RuntimeError(
         "torch.gradient does not support uint8 input." if dtype is _dtypes.uint8 else
         "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
