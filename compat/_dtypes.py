@@ -267,6 +267,12 @@ def converted_number(number, to):
     return number
 
 
+def cast_number(number, to):
+    """`number` (a fill value) checked and cast to dtype `to` as C++ casts it (2.5 into an
+    integer dtype is 2, -1 into uint8 is 255): a 0-d array."""
+    return np.asarray(converted_number(number, to)).astype(to.numpy)
+
+
 def check_convertible(number, to, names=_SCALAR_NAMES):
     """PyTorch's check before it converts the Python `number` to dtype `to` (a factory's
     bounds, an alpha, a clamp bound): values beyond the type's range are an error (inf and

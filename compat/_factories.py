@@ -82,8 +82,8 @@ def full(size, fill_value, *, dtype=None, requires_grad=False, device=None):
     """A tensor of `size` filled with `fill_value` (its dtype follows the value's kind)."""
     _device.check(device)
     d = _dtype(dtype, _dtypes.scalar_dtype(fill_value))
-    value = np.asarray(_dtypes.converted_number(fill_value, d)).astype(d.numpy)  # (C++'s
-    return _finish(np.full(_size((size,), "full"), value, d.numpy), requires_grad)  # cast)
+    value = _dtypes.cast_number(fill_value, d)
+    return _finish(np.full(_size((size,), "full"), value, d.numpy), requires_grad)
 
 
 def eye(n, m=None, *, dtype=None, requires_grad=False, device=None):

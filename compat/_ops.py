@@ -1546,8 +1546,8 @@ def masked_fill(input, mask, value):
         raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.dim()} dimension(s).")
     dtype = input.dtype
-    if not isinstance(value, Tensor):  # (cast as C++ casts: 2.5 into an integer dtype is 2)
-        value = np.asarray(_dtypes.converted_number(value, dtype)).astype(dtype.numpy).item()
+    if not isinstance(value, Tensor):
+        value = _dtypes.cast_number(value, dtype).item()
     out = fnp.where(mask._data, operand(value, dtype), engine(input))
     if isinstance(value, Tensor):  # PyTorch's overload for a tensor value
         return wrap(out, "MaskedFillBackward1", (input, value), others=(mask,))
