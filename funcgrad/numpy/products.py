@@ -53,7 +53,9 @@ def _matmul_impl(a, b):
     (the VJP of a vector times a matrix, for the matrix), computed as the product of the
     broadcasts: NumPy runs them through BLAS as products of inner size 1, several times
     slower ((1000, 1) @ (1, 100) float32: 104 against 22 us). Each element is one
-    product either way, so the bits are the same."""
+    product either way, so the bits are the same but for a zero's sign: BLAS adds the
+    product to +0.0, turning a -0.0 into +0.0 (JAX's XLA, which also rewrites such a
+    product into a multiply, keeps the -0.0, as this does)."""
     if (type(a) is np.ndarray and a.ndim > 1 and a.shape[-1] == 1 and type(b) is np.ndarray
             and b.ndim > 1 and b.shape[-2] == 1 and a.dtype.kind == "f"
             and b.dtype.kind == "f"):

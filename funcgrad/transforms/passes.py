@@ -360,8 +360,9 @@ def _shape_and_kind(atom):
 
 def ufunc_products(graph):
     """Rewrite each matmul into NumPy's matmul ufunc, or, where both operands are real
-    float arrays of shapes ``(..., M, 1)`` and ``(..., 1, N)``, into its multiply, which
-    gives the same bits (one product an element) in a fraction of the time."""
+    float arrays of shapes ``(..., M, 1)`` and ``(..., 1, N)``, into its multiply, as
+    the primitive's implementation computes them when called (one product an element, in
+    a fraction of matmul's time)."""
     matmul, multiply = registry["matmul"], registry["multiply"]
     equations = []
     changed = False
