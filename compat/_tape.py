@@ -270,9 +270,9 @@ def backward(roots, root_cotangents, retain_graph=False, create_graph=False, wan
     # The bound method, not the object: CPython calls a bound method faster than an object's
     # __call__ (~0.1 us a node)
     backward_pass(tape, roots, root_cotangents, retain_graph=True, visit=visit.reached)
-    results = visit.results
-    for node in tape:  # the nodes whose cotangent `_Visit` records, as it tells them
-        if _collected(node, wanted) and results.get(node, ZERO_REACHED) is ZERO_REACHED:
+    results = visit.results  # (every node on the tape is reached: its parents are)
+    for node, ct in results.items():
+        if ct is ZERO_REACHED:
             results[node] = None  # reached, but every path to it contributes zero
     return results
 
