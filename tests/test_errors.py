@@ -1,4 +1,6 @@
 """Bad input gets a clear error that says what was wrong and how to fix it."""
+import re
+
 import numpy as np
 import pytest
 
@@ -150,3 +152,44 @@ def test_out_arguments_are_refused_in_one_wording(name, call):
     with pytest.raises(TypeError) as info:
         fg.grad(lambda x: fnp.sum(call(x)))(np.ones(3))
     assert str(info.value) == str(errors.out_argument(f"funcgrad.numpy.{name}"))
+
+
+# Where NumPy answers something a user did not mean, funcgrad refuses and says why.
+@pytest.mark.parametrize("call, pattern", [
+    # NumPy truncates a float shift
+    (lambda: fnp.roll(np.arange(4.0), 1.5), r"roll: shifts must be integers, got .*1\.5"),
+    # NumPy bins a mix of the parts, with a ComplexWarning
+    (lambda: fnp.histogram(np.array([1 + 1j, 2 - 1j])), r"histogram: complex samples.*real"),
+    (lambda: fnp.histogram_bin_edges(np.array([1j])), "histogram_bin_edges: complex"),
+    (lambda: fnp.histogramdd(np.array([[1j, 2.0]])), "histogramdd: complex"),
+])
+def test_refused_where_numpy_answers_something_else(call, pattern):
+    with pytest.raises(TypeError, match=pattern):
+        call()
+
+
+@pytest.mark.parametrize("axis, got", [
+    (np.zeros((0, 2)), r"an array of shape \(0, 2\) and dtype float64"),
+    (1.0, "float 1.0"),
+    ("0", "str '0'"),
+])
+def test_a_bad_axis_is_named_with_what_it_was(axis, got):
+    with pytest.raises(TypeError, match=r"funcgrad\.numpy\.sum: axis must be an int, a tuple "
+                                        r"of ints or None, got " + got):
+        fnp.sum(np.ones((2, 2)), axis)
+    with pytest.raises(TypeError, match=r"funcgrad\.numpy\.cumsum: axis must be an int, got "
+                                        + got):
+        fnp.cumsum(np.ones((2, 2)), axis)
+
+
+@pytest.mark.parametrize("function, a, initial, dtype", [
+    ("sum", np.array([1, 2], np.int8), 2.5, "int64"),  # (NumPy's sum of int8 is int64)
+    ("prod", np.array([1, 2], np.int8), 2.5, "int64"),
+    ("max", np.array([1, 2], np.int8), 2.5, "int8"),
+    ("min", np.array([True, False]), 5, "bool"),
+    ("nanmax", np.array([1.0, np.nan]), 1 + 1j, "float64"),
+])
+def test_an_initial_value_numpy_would_change_is_refused(function, a, initial, dtype):
+    with pytest.raises(TypeError, match=re.escape(f"{function}: initial={initial!r} would change "
+                                                  f"when cast to the reduction's dtype, {dtype}")):
+        getattr(fnp, function)(a, initial=initial)

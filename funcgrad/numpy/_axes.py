@@ -1,26 +1,47 @@
-"""Axis arguments, normalized once so every rule sees a tuple of non-negative ints."""
+"""Axis arguments, normalized once so every rule sees non-negative ints.
+
+As in NumPy, an axis is an int (or a NumPy integer), and several axes a tuple of them;
+anything else is refused, however it could be read: an array passed where an axis goes
+(``sum(x, y)`` for ``sum(x + y)``) would otherwise pick axes by its values, or none at
+all when it is empty."""
 import operator
 
 import numpy as np
 
 
 def normalize_axis(axis, ndim, function, namespace="funcgrad.numpy"):
-    """``axis`` (None, int or tuple) as a sorted tuple of non-negative ints; errors name
-    ``namespace.function``."""
+    """``axis`` (None, an int, or a tuple or list of ints) as a sorted tuple of
+    non-negative ints; errors name ``namespace.function``."""
     if axis is None:
         return tuple(range(ndim))
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    result = []
-    for a in axes:
-        a = operator.index(a)
-        if not -ndim <= a < ndim:
-            # (axis, ndim, prefix): the exception then carries both, for callers that
-            # word it their own way (compat's "Dimension out of range")
-            raise np.exceptions.AxisError(a, ndim, f"{namespace}.{function}")
-        result.append(a % ndim)
+    if isinstance(axis, (tuple, list)):
+        axes = axis
+    else:
+        axes = (_as_int(axis, function, namespace, "an int, a tuple of ints or None"),)
+    result = [normalize_one_axis(a, ndim, function, namespace) for a in axes]
     if len(set(result)) != len(result):
         raise ValueError(f"{namespace}.{function}: repeated axis in {axis!r}")
     return tuple(sorted(result))
+
+
+def normalize_one_axis(axis, ndim, function, namespace="funcgrad.numpy"):
+    """``axis``, a single axis (an int, possibly negative), as a non-negative int."""
+    axis = _as_int(axis, function, namespace, "an int")
+    if not -ndim <= axis < ndim:
+        # (axis, ndim, prefix): the exception then carries both, for callers that word it
+        # their own way (compat's "Dimension out of range")
+        raise np.exceptions.AxisError(axis, ndim, f"{namespace}.{function}")
+    return axis % ndim
+
+
+def _as_int(axis, function, namespace, expected):
+    try:
+        return operator.index(axis)
+    except TypeError:
+        got = (f"an array of shape {axis.shape} and dtype {axis.dtype}"
+               if isinstance(axis, np.ndarray) else f"{type(axis).__name__} {axis!r}")
+        raise TypeError(f"{namespace}.{function}: axis must be {expected}, got {got}"
+                        ) from None
 
 
 def kept_shape(shape, axes):

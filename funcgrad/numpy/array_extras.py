@@ -12,8 +12,8 @@ import operator
 
 import numpy as np
 
-from ..core import Box, full_of_part, shape_of, zeros_in_library_of
-from ._axes import normalize_axis
+from ..core import Box, dtype_of, full_of_part, shape_of, zeros_in_library_of
+from ._axes import normalize_axis, normalize_one_axis
 from ._rules import reject_out
 from ._base import astype
 from ._batching import plain_value, read_values
@@ -82,7 +82,7 @@ def _axis_or_flat(arr, axis, function):
     arr = asarray(arr)
     if axis is None:
         return ravel(arr), 0
-    return arr, normalize_axis(axis, arr.ndim, function)[0]
+    return arr, normalize_one_axis(axis, arr.ndim, function)
 
 
 def delete(arr, obj, axis=None):
@@ -189,7 +189,7 @@ def rollaxis(a, axis, start=0):
     """``numpy.rollaxis``: move ``axis`` to before position ``start`` (prefer moveaxis)."""
     a = asarray(a)
     ndim = a.ndim
-    axis = normalize_axis(axis, ndim, "rollaxis")[0]
+    axis = normalize_one_axis(axis, ndim, "rollaxis")
     start = operator.index(start)
     if not -ndim <= start <= ndim:
         raise np.exceptions.AxisError(f"funcgrad.numpy.rollaxis: start {start} is out of "
@@ -327,7 +327,7 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     its result's axes take the place of ``axis``."""
     arr = asarray(arr)
     ndim = arr.ndim
-    axis = normalize_axis(axis, ndim, "apply_along_axis")[0]
+    axis = normalize_one_axis(axis, ndim, "apply_along_axis")
     lines = moveaxis(arr, axis, -1)
     outer = shape_of(lines)[:-1]
     if 0 in outer:
@@ -356,7 +356,7 @@ def _cumulative(function, scan, initial, x, axis, dtype, out, include_initial):
         x, axis = reshape(x, (-1,)), 0
     result = scan(x, axis=axis, dtype=dtype)
     if include_initial:
-        axis = normalize_axis(axis, x.ndim, function)[0]
+        axis = normalize_one_axis(axis, x.ndim, function)
         shape = shape_of(result)
         edge = full_of_part(result, (slice(None),) * axis + (slice(0, 1),),
                             shape[:axis] + (1,) + shape[axis + 1:], initial, result.dtype)
@@ -380,9 +380,17 @@ def ediff1d(ary, to_end=None, to_begin=None):
     """``numpy.ediff1d``: differences of the flattened ``ary``, between ``to_begin`` and
     ``to_end`` (cast to ary's dtype; differentiable too)."""
     ary = ravel(asarray(ary))
+    _refuse_booleans(ary, "ediff1d")
     parts = [_cast(ravel(asarray(extra)), ary.dtype) if extra is not None else None
              for extra in (to_begin, diff(ary), to_end)]
     return concatenate([part for part in parts if part is not None])
+
+
+def _refuse_booleans(x, function):
+    """NumPy's refusal of differences of booleans (its subtract has no boolean loop)."""
+    if x.dtype == np.bool_:
+        raise TypeError(f"funcgrad.numpy.{function}: booleans have no differences, as in "
+                        f"NumPy; convert them first, e.g. with astype(int)")
 
 
 def _gradient_along(f, axis, step, edge_order):
@@ -409,6 +417,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     central differences inside, one-sided ones of ``edge_order`` (1 or 2) at the edges.
     Coordinate arrays as spacings are not supported."""
     f = asarray(f)
+    _refuse_booleans(f, "gradient")
     if f.dtype.kind not in "fc":
         f = astype(f, np.float64)
     axes = normalize_axis(tuple(range(f.ndim)) if axis is None else axis, f.ndim, "gradient")
@@ -440,7 +449,7 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
     p = asarray(p)
     if p.dtype.kind not in "fc":
         p = astype(p, np.result_type(p, period, np.float64))
-    axis = normalize_axis(axis, p.ndim, "unwrap")[0]
+    axis = normalize_one_axis(axis, p.ndim, "unwrap")
     if discont is None:
         discont = period / 2
     dd = diff(p, axis=axis)
@@ -458,16 +467,21 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
 # ---- vector products -------------------------------------------------------------------
 
 
-def vecdot(x1, x2, /, *, axis=-1):
+def vecdot(x1, x2, /, *, axis=-1, keepdims=False):
     """``numpy.vecdot``: the dot product of vectors along ``axis`` (broadcast over the
-    others), conjugating ``x1``."""
+    others), conjugating ``x1``, in the operands' common dtype (as NumPy's gufunc: small
+    integers are not widened, and wrap)."""
     x1, x2 = asarray(x1), asarray(x2)
-    x1 = moveaxis(x1, normalize_axis(axis, x1.ndim, "vecdot")[0], -1)
-    x2 = moveaxis(x2, normalize_axis(axis, x2.ndim, "vecdot")[0], -1)
+    x1 = moveaxis(x1, normalize_one_axis(axis, x1.ndim, "vecdot"), -1)
+    x2 = moveaxis(x2, normalize_one_axis(axis, x2.ndim, "vecdot"), -1)
     if x1.shape[-1] != x2.shape[-1]:
         raise ValueError(f"funcgrad.numpy.vecdot: the vectors' lengths differ: "
                          f"{x1.shape[-1]} and {x2.shape[-1]}")
-    return sum(conj(x1) * x2, axis=-1)
+    products = (conj(x1) if dtype_of(x1).kind == "c" else x1) * x2  # (conj of bool is int8)
+    result = sum(products, axis=-1, dtype=dtype_of(products), keepdims=bool(keepdims))
+    if keepdims:  # the vectors' axis, of length 1, where `axis` says in the result
+        result = moveaxis(result, -1, normalize_one_axis(axis, result.ndim, "vecdot"))
+    return result
 
 
 def _at_least(x, ndim, function, argument):
@@ -544,7 +558,7 @@ def put_along_axis(arr, indices, values, axis, inplace=True, *, mode=None):
     if indices.ndim != arr.ndim:
         raise ValueError(f"funcgrad.numpy.put_along_axis: indices (shape {indices.shape}) "
                          f"and arr (shape {shape}) must have the same number of dimensions")
-    axis = normalize_axis(axis, arr.ndim, "put_along_axis")[0]
+    axis = normalize_one_axis(axis, arr.ndim, "put_along_axis")
     return at(arr)[_along_axis_index(shape, indices, axis)].set(values, mode=mode)
 
 

@@ -8,7 +8,7 @@ import operator
 import numpy as np
 
 from ..core import Box, constant_like, dtype_of, library_array, unbox_all
-from ._axes import normalize_axis
+from ._axes import normalize_one_axis
 from ._base import array, asarray, cast, is_traced
 from ._batching import holds_anywhere
 from .elementwise import log10, multiply, power, sign, true_divide
@@ -175,7 +175,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     samples = start + fractions * (delta / divisions if divisions > 0 else delta)
     if endpoint and num > 1:  # the last sample is exactly stop, as in NumPy
         samples = concatenate([samples[:-1], reshape(stop, (1,) + np.shape(stop))], axis=0)
-    axis = normalize_axis(axis, np.ndim(samples), "linspace")[0]
+    axis = normalize_one_axis(axis, np.ndim(samples), "linspace")
     samples = cast(moveaxis(samples, 0, axis), dtype)
     if retstep:
         step = delta / divisions if divisions > 0 else delta * np.nan

@@ -11,13 +11,14 @@ import operator
 import numpy as np
 
 from ..core import constant_like, zeros_in_library_of
+from ._axes import normalize_one_axis
 from ._base import unbroadcast
 from ._batching import over_axes as batch_over_axes
 from ._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive
 from .creation import asarray
 from .elementwise import conjugate, multiply, real
 from .indexing import getitem
-from .shape_ops import concatenate
+from .shape_ops import concatenate, roll
 
 _NORMS = ("backward", "ortho", "forward")
 # Scaling by 1/n on the way in is the transpose of scaling by 1/n on the way out.
@@ -130,12 +131,7 @@ def _check_length(n, function, what="n"):
 def _normalize_axes(axes, ndim, function):
     """``axes`` as a tuple of non-negative ints, in the given order (it matters for the
     real transforms, whose last axis is the real one)."""
-    result = []
-    for axis in axes:
-        axis = operator.index(axis)
-        if not -ndim <= axis < ndim:
-            raise np.exceptions.AxisError(axis, ndim, f"funcgrad.numpy.fft.{function}")
-        result.append(axis % ndim)
+    result = [normalize_one_axis(axis, ndim, function, "funcgrad.numpy.fft") for axis in axes]
     if len(set(result)) != len(result):
         raise ValueError(f"funcgrad.numpy.fft.{function}: repeated axis in {tuple(axes)}; "
                          f"transform along each axis once")
@@ -292,17 +288,6 @@ def irfft2(a, s=None, axes=(-2, -1), norm=None):
     return _real_inverse("irfft2", a, s, axes, norm)
 
 
-def _roll(x, shift, axis):
-    """``x`` rotated by ``shift`` places along ``axis``, as two slices joined."""
-    n = np.shape(x)[axis]
-    split = (n - shift) % n
-    if split == 0:
-        return x
-    before = (slice(None),) * axis
-    return concatenate([getitem(x, before + (slice(split, None),)),
-                        getitem(x, before + (slice(0, split),))], axis=axis)
-
-
 def _shift(x, axes, function, inverse):
     x = asarray(x)
     ndim = np.ndim(x)
@@ -310,10 +295,9 @@ def _shift(x, axes, function, inverse):
         axes = range(ndim)
     elif isinstance(axes, (int, np.integer)):
         axes = (axes,)
-    for axis in _normalize_axes(tuple(axes), ndim, function):
-        n = np.shape(x)[axis]
-        x = _roll(x, -(n // 2) if inverse else n // 2, axis)
-    return x
+    axes = _normalize_axes(tuple(axes), ndim, function)
+    halves = [np.shape(x)[axis] // 2 for axis in axes]
+    return roll(x, [-half for half in halves] if inverse else halves, axes)
 
 
 def fftshift(x, axes=None):

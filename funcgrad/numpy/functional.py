@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 
-from ._axes import normalize_axis
+from ._axes import normalize_axis, normalize_one_axis
 from .creation import asarray
 from .shape_ops import broadcast_to, expand_dims, reshape
 
@@ -136,7 +136,7 @@ def apply_over_axes(func, a, axes):
     a result with one dimension fewer gets it back (size 1), as with keepdims."""
     value = asarray(a)
     for axis in np.atleast_1d(axes):
-        axis = normalize_axis(int(axis), value.ndim, "apply_over_axes")[0]
+        axis = normalize_one_axis(axis, value.ndim, "apply_over_axes")
         result = asarray(func(value, axis))
         if result.ndim == value.ndim - 1:
             result = expand_dims(result, axis)

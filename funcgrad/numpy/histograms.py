@@ -65,6 +65,15 @@ def _data_edges(a, function):
     return where(same, first - 0.5, first), where(same, last + 0.5, last)
 
 
+def _real(samples, function):
+    """The samples, refused if complex: bins order them, and complex numbers have no order
+    (NumPy bins a mix of their parts, with a ComplexWarning)."""
+    if samples.dtype.kind == "c":
+        raise TypeError(f"funcgrad.numpy.{function}: complex samples have no order to bin "
+                        f"them by; pass their real part, imaginary part or abs")
+    return samples
+
+
 def _edges(a, bins, range, weights, dtype, function):
     """Bin edges of the flat samples ``a`` (dtype: that of computed ones, None: NumPy's)."""
     if isinstance(bins, str):
@@ -89,7 +98,8 @@ def _edges(a, bins, range, weights, dtype, function):
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
     """``numpy.histogram_bin_edges``: the edges `histogram` would use."""
-    return _edges(ravel(asarray(a)), bins, range, weights, None, "histogram_bin_edges")
+    a = _real(ravel(asarray(a)), "histogram_bin_edges")
+    return _edges(a, bins, range, weights, None, "histogram_bin_edges")
 
 
 # ---- counting ----------------------------------------------------------------------------
@@ -139,7 +149,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     """``numpy.histogram``: counts (or sums of ``weights``, differentiable) of the
     flattened ``a`` in ``bins``, and the edges; ``density`` divides by the total and the
     bins' widths."""
-    a = asarray(a)
+    a = _real(asarray(a), "histogram")
     weights = _check_weights(weights, a.shape, "histogram")
     a = ravel(a)
     weights = None if weights is None else ravel(weights)
@@ -173,8 +183,8 @@ def _per_dimension(value, count, what, function):
 def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     """``numpy.histogramdd``: counts (float64; or sums of ``weights``, differentiable) of
     the N points of ``sample`` (an (N, D) array, or D sequences of N coordinates) in a
-    grid of bins, and the D arrays of edges (float64)."""
-    sample = _as_columns(sample)
+    grid of bins, and the D arrays of edges."""
+    sample = _real(_as_columns(sample), "histogramdd")
     points, dims = sample.shape
     weights = _check_weights(weights, (points,), "histogramdd")
     if weights is not None:
@@ -187,8 +197,9 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
         if isinstance(all_bins[d], str):
             raise TypeError("funcgrad.numpy.histogramdd: bins cannot be a string (NumPy's "
                             "estimators are for one dimension); pass a number or edges")
-        edges.append(_edges(getitem(sample, (slice(None), d)), all_bins[d], ranges[d], None,
-                            np.dtype(np.float64), "histogramdd"))
+        column = getitem(sample, (slice(None), d))
+        edges.append(_edges(column, all_bins[d], ranges[d], None,
+                            _computed_edges_dtype(column, ranges[d]), "histogramdd"))
     flat = read_values(_flat_bins, plain_value(sample), [plain_value(e) for e in edges])
     grid = tuple(e.shape[0] + 1 for e in edges)
     counts = _counted(flat, grid, weights, np.dtype(np.float64))
@@ -200,6 +211,17 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
             counts = counts / reshape(diff(e), tuple(shape))
         counts = counts / total
     return counts, edges
+
+
+def _computed_edges_dtype(column, range):
+    """The dtype of histogramdd's edges computed for a column, as NumPy's linspace gives
+    them: the samples' float dtype when they span the edges, else that of the range's
+    numbers (Python floats: float64); float64 for integers."""
+    if range is None:
+        dtype = column.dtype if column.shape[0] else np.dtype(np.float64)
+    else:
+        dtype = np.result_type(*range)
+    return dtype if dtype.kind == "f" else np.dtype(np.float64)
 
 
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):

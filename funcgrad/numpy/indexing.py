@@ -8,7 +8,7 @@ import numpy as np
 from ..core import (Box, dtype_of, is_array, strip_derivatives, unbox_all,
                     zeros_in_library_of)
 from ._add_at import added_at
-from ._axes import normalize_axis
+from ._axes import normalize_axis, normalize_one_axis
 from ..core import Primitive, defbatch, defjvp, defvjp
 from ._base import as_array, getitem_p, transpose_p
 from ._batching import batched_everywhere, computed, ndim_of, with_rank
@@ -154,7 +154,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     a = as_array(a)
     if axis is None:
         a, axis = ravel(a), 0
-    axis = normalize_axis(axis, np.ndim(a), "take")[0]
+    axis = normalize_one_axis(axis, np.ndim(a), "take")
     length = np.shape(a)[axis]
     if batched_indices(indices) is not None:
         indices = _apply_index_mode(batched_indices(indices), length, mode, "take")
@@ -353,7 +353,7 @@ def permute_along_axis(arr, indices, axis, unique=True, function="take_along_axi
         indices = batched_indices(indices)
         if axis is None:
             arr, axis = ravel(arr), 0
-        axis = normalize_axis(axis, np.ndim(arr), function)[0]
+        axis = normalize_one_axis(axis, np.ndim(arr), function)
         return gather_batched(arr, _along_axis_index(np.shape(arr), indices, axis))
     indices = _integer_indices(indices, function)
     if axis is None:
@@ -365,7 +365,7 @@ def permute_along_axis(arr, indices, axis, unique=True, function="take_along_axi
     if indices.ndim != len(shape):
         raise ValueError(f"funcgrad.numpy.{function}: indices (shape {indices.shape}) and "
                          f"arr (shape {shape}) must have the same number of dimensions")
-    axis = normalize_axis(axis, len(shape), function)[0]
+    axis = normalize_one_axis(axis, len(shape), function)
     # Where indices are longer than arr in another dimension, arr's single line there is
     # read more than once: not unique then.
     broadcasts = any(n > m for d, (n, m) in enumerate(zip(indices.shape, shape)) if d != axis)

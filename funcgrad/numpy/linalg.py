@@ -18,7 +18,7 @@ from numpy.linalg import LinAlgError
 from ..core import (Box, constant_like, dtype_of, every_value, shape_of, unbox_all,
                     zeros_in_library_of)
 from . import reductions
-from ._axes import normalize_axis
+from ._axes import normalize_axis, normalize_one_axis
 from ._batching import holds_anywhere, read_stacked, read_values
 from ._batching import leading as batch_leading
 from ._rules import ArgVJP, aval, defbatch, defvjp, primitive, reject_out
@@ -906,7 +906,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
         except TypeError:
             raise TypeError("funcgrad.numpy.linalg.norm: axis must be None, an integer or "
                             "a tuple of integers") from None
-    axes = tuple(normalize_axis(a, ndim, "linalg.norm")[0] for a in axis)
+    axes = tuple(normalize_one_axis(a, ndim, "linalg.norm") for a in axis)
     if len(axes) == 1:
         return _vector_norm(x, ord, axes, keepdims)
     if len(axes) == 2:

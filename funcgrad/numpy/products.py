@@ -8,7 +8,7 @@ import numpy as np
 
 from ..core import Box, constant_like, dtype_of, shape_of, unbox_all, zeros_in_library_of
 from . import reductions
-from ._axes import normalize_axis
+from ._axes import normalize_axis, normalize_one_axis
 from ._rules import (ArgVJP, aval, defbatch, defdiagonal, defjvp, defjvp_any_arg, defvjp,
                      defvjp_any_arg, primitive, reject_out)
 from ._base import astype, reshape_p, transpose_p, unbroadcast
@@ -316,8 +316,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     a, b = asarray(a), asarray(b)
     if np.ndim(a) < 1 or np.ndim(b) < 1:
         raise ValueError("funcgrad.numpy.cross: at least one array has zero dimension")
-    a = _moveaxis(a, normalize_axis(axisa, np.ndim(a), "cross")[0], np.ndim(a) - 1)
-    b = _moveaxis(b, normalize_axis(axisb, np.ndim(b), "cross")[0], np.ndim(b) - 1)
+    a = _moveaxis(a, normalize_one_axis(axisa, np.ndim(a), "cross"), np.ndim(a) - 1)
+    b = _moveaxis(b, normalize_one_axis(axisb, np.ndim(b), "cross"), np.ndim(b) - 1)
     a_size, b_size = np.shape(a)[-1], np.shape(b)[-1]
     if a_size not in (2, 3) or b_size not in (2, 3):
         raise ValueError(f"funcgrad.numpy.cross: incompatible dimensions for cross product "
@@ -337,7 +337,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         x = subtract(multiply(a1, b2), multiply(a2, b1))
         y = subtract(multiply(a2, b0), multiply(a0, b2))
     components = [broadcast_to(c, np.shape(z)) for c in (x, y, z)]
-    return stack(components, axis=normalize_axis(axisc, np.ndim(z) + 1, "cross")[0])
+    return stack(components, axis=normalize_one_axis(axisc, np.ndim(z) + 1, "cross"))
 
 
 # ---- einsum --------------------------------------------------------------------------
@@ -603,7 +603,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     sample points ``x`` (1-D, or shaped like ``y``) or a constant spacing ``dx``."""
     y = asarray(y)
     ndim = np.ndim(y)
-    axis = normalize_axis(axis, ndim, "trapezoid")[0]
+    axis = normalize_one_axis(axis, ndim, "trapezoid")
 
     def part(array_, start, stop):
         return getitem(array_, (slice(None),) * axis + (slice(start, stop),))
@@ -617,8 +617,9 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
             spacing = reshape(spacing, tuple(-1 if i == axis else 1 for i in range(ndim)))
         else:
             spacing = subtract(part(x, 1, None), part(x, None, -1))
-    heights = true_divide(add(part(y, 1, None), part(y, None, -1)), 2.0)
-    return reductions.sum(multiply(spacing, heights), axis=axis)
+    # In NumPy's order, which rounds (and, for integers, wraps) as NumPy does.
+    areas = true_divide(multiply(spacing, add(part(y, 1, None), part(y, None, -1))), 2.0)
+    return reductions.sum(areas, axis=axis)
 
 
 def polyval(p, x):

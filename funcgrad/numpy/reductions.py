@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 
 from ..core import Box, as_dtype, dtype_of, full_of_part, shape_of, unbox_all
-from ._axes import kept_shape, normalize_axis
+from ._axes import kept_shape, normalize_axis, normalize_one_axis
 from ._base import asarray, astype, cast, chunked_like, gather, spread, sum_p, ufunc_reduction
 from ._batching import may_hold, read_along
 from ._batching import reduction as batch_reduction
@@ -267,11 +267,24 @@ def check_nan_dtype(function, a, dtype):
                         f"{function} must be float or complex too, as in NumPy")
 
 
-def _one_axis(function, axis, ndim):
-    """A single axis (an int, possibly negative) as a non-negative int."""
-    if not isinstance(axis, (int, np.integer)):
-        raise TypeError(f"funcgrad.numpy.{function}: axis must be an integer, got {axis!r}")
-    return normalize_axis(axis, ndim, function)[0]
+def _initial(initial, dtype, function):
+    """``initial`` in the reduction's ``dtype``, into which NumPy casts it, refused where
+    the cast would change it beyond rounding (NumPy makes 2.5 into 2 in an integer
+    reduction, 5 into True in a boolean one, and drops an imaginary part)."""
+    dtype = np.dtype(dtype)
+    if isinstance(initial, Box):
+        return initial if dtype_of(initial) == dtype else astype(initial, dtype)
+    value = np.asarray(initial)
+    if value.dtype.kind == "c" and dtype.kind != "c":
+        cast = None
+    else:
+        with np.errstate(invalid="ignore"):  # (NaN into an integer: refused below)
+            cast = np.asarray(initial, dtype)  # (a Python int out of range: OverflowError)
+    if cast is None or (dtype.kind not in "fc" and cast != value):
+        raise TypeError(f"funcgrad.numpy.{function}: initial={initial!r} would change when "
+                        f"cast to the reduction's dtype, {dtype} (NumPy casts it silently); "
+                        f"pass a {dtype} value, or convert the array first with astype")
+    return cast
 
 
 def _mask(function, where_, shape):
@@ -312,17 +325,21 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     """``numpy.sum``: the sum over ``axis`` (None, int or tuple), differentiable."""
     a, axes = _prepare("sum", a, axis, dtype, out)
     result = sum_p(_masked("sum", a, where, 0), axes=axes, keepdims=bool(keepdims))
+    if initial is not None:
+        result = add(result, _initial(initial, dtype or dtype_of(result), "sum"))
     # In dtype= (also prod's and the scans'): NumPy's reductions of small integers widen
     # to int64 unless dtype= says otherwise. Cast back: the values are those NumPy
     # computes in dtype (integer sums and products wrap modulo the width either way).
-    return cast(result if initial is None else add(result, initial), dtype)
+    return cast(result, dtype)
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
     """``numpy.prod``; derivatives are products of the other elements, exact at zeros."""
     a, axes = _prepare("prod", a, axis, dtype, out)
     result = _prod(_masked("prod", a, where, 1), axes=axes, keepdims=bool(keepdims))
-    return cast(result if initial is None else multiply(result, initial), dtype)
+    if initial is not None:
+        result = multiply(result, _initial(initial, dtype or dtype_of(result), "prod"))
+    return cast(result, dtype)
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
@@ -355,6 +372,8 @@ def _divide_by_count(total, mask, axes, keepdims):
 
 def _extremum(function, primitive_, combine, fill, a, axis, out, keepdims, initial, where_):
     a, axes = _prepare(function, a, axis, out=out)
+    if initial is not None:
+        initial = _initial(initial, dtype_of(a), function)
     mask = _mask(function, where_, shape_of(a))
     if mask is not None:
         if initial is None:
@@ -442,6 +461,8 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 
 def _nan_extremum(function, extremum, fill, a, axis, out, keepdims, initial, where_):
     a = asarray(a)
+    if initial is not None:  # (checked here, for errors that name this function)
+        initial = _initial(initial, dtype_of(a), function)
     nans = _nan_mask(a)
     if nans is None:
         return extremum(a, axis, out, keepdims, initial, where_)
@@ -477,8 +498,8 @@ def _scanner(primitive_, name):
         a, _ = _prepare(name, a, None, dtype, out)
         if axis is None:
             a, axis = reshape(a, (-1,)), 0
-        return cast(primitive_(a, axis=_one_axis(name, axis, len(shape_of(a))), reverse=False),
-                    dtype)
+        axis = normalize_one_axis(axis, len(shape_of(a)), name)
+        return cast(primitive_(a, axis=axis, reverse=False), dtype)
     scan.__name__ = name
     return scan
 
@@ -501,7 +522,7 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
     shape = shape_of(a)
     if not shape:
         raise ValueError("funcgrad.numpy.diff: the input must be at least one-dimensional")
-    axis = _one_axis("diff", axis, len(shape))
+    axis = normalize_one_axis(axis, len(shape), "diff")
     parts = [a]
     if prepend is not None:
         parts.insert(0, _edge(prepend, shape, axis))
@@ -567,7 +588,7 @@ def _arg_extremum(function, numpy_function):
         _reject(function, out=out)
         a = _values(a)
         if axis is not None:
-            axis = _one_axis(function, axis, a.ndim)
+            axis = normalize_one_axis(axis, a.ndim, function)
         return read_along(numpy_function, a, axis, keepdims=keepdims)
     arg_extremum.__name__ = function
     arg_extremum.__doc__ = f"``numpy.{function}`` (a constant: no derivative)."

@@ -15,7 +15,7 @@ import operator
 import numpy as np
 
 from ..core import Box
-from ._axes import normalize_axis
+from ._axes import normalize_axis, normalize_one_axis
 from ._base import astype
 from ._batching import computed, plain_value, read_values
 from .creation import asarray
@@ -105,7 +105,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     original = asarray(ar)
     inverse_axis = axis  # NumPy shapes the inverse of the flattened ar as ar
     x = ravel(original) if axis is None else original
-    axis = 0 if axis is None else normalize_axis(axis, x.ndim, "unique")[0]
+    axis = 0 if axis is None else normalize_one_axis(axis, x.ndim, "unique")
     if size and not x.shape[axis] and fill_value is None:
         raise ValueError("funcgrad.numpy.unique: an empty input has no value to pad "
                          "size= entries with; pass fill_value")

@@ -12,7 +12,7 @@ import operator
 import numpy as np
 
 from ..core import Box, constant_like, is_array, shape_of, unbox_all, zeros_in_library_of
-from ._axes import normalize_axis
+from ._axes import normalize_axis, normalize_one_axis
 from ._base import (add_at_zeros, as_array, astype, broadcast_to_p, concatenate_p, gather,
                     reshape_p, stack_p, transpose_p)
 from ._batching import scan as batch_scan
@@ -80,13 +80,15 @@ defbatch(_split, batch_scan)
 defbatch(_unstack, batch_unstack)
 
 
-def _shape_tuple(shape):
-    return (operator.index(shape),) if not isinstance(shape, (tuple, list)) else \
-        tuple(operator.index(n) for n in shape)
-
-
-def _one_axis(axis, ndim, function):
-    return normalize_axis(operator.index(axis), ndim, function)[0]
+def _shape_tuple(shape, function, argument="shape"):
+    """A shape (an int, or a sequence or 1-D array of ints) as a tuple of ints."""
+    try:
+        if isinstance(shape, (tuple, list)) or np.ndim(shape) == 1:
+            return tuple([operator.index(n) for n in shape])
+        return (operator.index(shape),)
+    except TypeError:
+        raise TypeError(f"funcgrad.numpy.{function}: {argument} must be an int or a sequence "
+                        f"of ints, got {shape!r}") from None
 
 
 # ---- reshaping ---------------------------------------------------------------------------
@@ -100,7 +102,7 @@ def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
     if order != "C" and order != "F":
         raise ValueError(f"funcgrad.numpy.reshape: order must be 'C' or 'F', got {order!r}")
     if type(shape) is not tuple or not all(type(n) is int for n in shape):
-        shape = _shape_tuple(shape)
+        shape = _shape_tuple(shape, "reshape")
     old = shape_of(a)
     if -1 in shape:  # resolve it now, so the rules and graphs see the real shape
         shape = _infer_length(shape, old)
@@ -237,7 +239,7 @@ def moveaxis(a, source, destination):
 def _axes_in_order(axes, ndim, function, argument):
     """Like normalize_axis, but keeping the order given (moveaxis pairs them up)."""
     axes = (axes,) if isinstance(axes, (int, np.integer)) else tuple(axes)
-    result = [normalize_axis(operator.index(ax), ndim, function)[0] for ax in axes]
+    result = [normalize_one_axis(ax, ndim, function) for ax in axes]
     if len(set(result)) != len(result):
         raise ValueError(f"funcgrad.numpy.{function}: repeated axis in `{argument}`")
     return result
@@ -247,7 +249,7 @@ def swapaxes(a, axis1, axis2):
     """``numpy.swapaxes``: exchange two axes."""
     ndim = np.ndim(a)
     order = list(range(ndim))
-    i, j = _one_axis(axis1, ndim, "swapaxes"), _one_axis(axis2, ndim, "swapaxes")
+    i, j = normalize_one_axis(axis1, ndim, "swapaxes"), normalize_one_axis(axis2, ndim, "swapaxes")
     order[i], order[j] = order[j], order[i]
     return transpose(a, order)
 
@@ -257,7 +259,7 @@ def swapaxes(a, axis1, axis2):
 
 def broadcast_to(array, shape):
     """``numpy.broadcast_to``; the VJP sums over the broadcast axes."""
-    shape = _shape_tuple(shape)
+    shape = _shape_tuple(shape, "broadcast_to")
     old = np.shape(array)
     if old == shape:
         return array
@@ -305,7 +307,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if ndim == 0:
         raise ValueError("funcgrad.numpy.concatenate: zero-dimensional arrays cannot be "
                          "concatenated; use stack")
-    axis = _one_axis(axis, ndim, "concatenate")
+    axis = normalize_one_axis(axis, ndim, "concatenate")
     for shape in shapes:
         if len(shape) != ndim or shape[:axis] + shape[axis + 1:] != \
                 shapes[0][:axis] + shapes[0][axis + 1:]:
@@ -325,7 +327,7 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if len(shapes) != 1:
         raise ValueError(f"funcgrad.numpy.stack: all input arrays must have the same shape, "
                          f"got {sorted(shapes)}")
-    axis = _one_axis(axis, np.ndim(arrays[0]) + 1, "stack")
+    axis = normalize_one_axis(axis, np.ndim(arrays[0]) + 1, "stack")
     return stack_p(*arrays, axis=axis)
 
 
@@ -402,7 +404,7 @@ def _split_along(ary, indices_or_sections, axis, equal, function):
     ndim = np.ndim(ary)
     if ndim == 0:
         raise ValueError(f"funcgrad.numpy.{function}: a zero-dimensional array cannot be split")
-    axis = _one_axis(axis, ndim, function)
+    axis = normalize_one_axis(axis, ndim, function)
     length = np.shape(ary)[axis]
     ranges = _piece_ranges(length, _split_bounds(length, indices_or_sections, equal, function))
     if all(stop == start for (_, stop), (start, _) in zip(ranges, ranges[1:])):
@@ -451,7 +453,7 @@ def unstack(x, /, *, axis=0):
     x = as_array(x)
     if np.ndim(x) == 0:
         raise ValueError("funcgrad.numpy.unstack: a zero-dimensional array cannot be unstacked")
-    return _unstack(x, axis=_one_axis(axis, np.ndim(x), "unstack"))
+    return _unstack(x, axis=normalize_one_axis(axis, np.ndim(x), "unstack"))
 
 
 # ---- reordering elements: flip, rot90, roll --------------------------------------------
@@ -488,7 +490,7 @@ def rot90(m, k=1, axes=(0, 1)):
     ndim = np.ndim(m)
     if len(axes) != 2:
         raise ValueError("funcgrad.numpy.rot90: axes must name exactly two axes")
-    first, second = (_one_axis(ax, ndim, "rot90") for ax in axes)
+    first, second = (normalize_one_axis(ax, ndim, "rot90") for ax in axes)
     if first == second:
         raise ValueError("funcgrad.numpy.rot90: the two axes must be different")
     k = operator.index(k) % 4
@@ -510,10 +512,17 @@ def roll(a, shift, axis=None):
     if axis is None:
         return reshape(roll(ravel(a), shift, 0), np.shape(a))
     ndim = np.ndim(a)
+    if np.ndim(shift) > 1 or np.ndim(axis) > 1:
+        raise ValueError(f"funcgrad.numpy.roll: shift and axis must be ints or 1-D sequences "
+                         f"of ints, got shapes {np.shape(shift)} and {np.shape(axis)}")
     shifts = {}
     for sh, ax in np.broadcast(shift, axis):
-        ax = _one_axis(ax, ndim, "roll")
-        shifts[ax] = shifts.get(ax, 0) + int(sh)
+        ax = normalize_one_axis(ax, ndim, "roll")
+        try:  # (NumPy truncates a float shift)
+            sh = operator.index(sh)
+        except TypeError:
+            raise TypeError(f"funcgrad.numpy.roll: shifts must be integers, got {sh!r}") from None
+        shifts[ax] = shifts.get(ax, 0) + sh
     for ax, sh in sorted(shifts.items()):
         length = np.shape(a)[ax]
         if length and sh % length:
@@ -528,7 +537,7 @@ def roll(a, shift, axis=None):
 def tile(A, reps):
     """``numpy.tile``: one broadcast between two reshapes, so the VJP is one sum."""
     A = as_array(A)
-    reps = _shape_tuple(reps)
+    reps = _shape_tuple(reps, "tile", "reps")
     shape = np.shape(A)
     ndim = max(len(shape), len(reps))
     shape = (1,) * (ndim - len(shape)) + shape
@@ -547,7 +556,7 @@ def repeat(a, repeats, axis=None):
     if axis is None:
         a, axis = ravel(a), 0
     shape = np.shape(a)
-    axis = _one_axis(axis, len(shape), "repeat")
+    axis = normalize_one_axis(axis, len(shape), "repeat")
     repeats = np.asarray(unbox_all(repeats))  # (a guard on its value under jit)
     if repeats.dtype.kind not in "iu" or (repeats.size and repeats.min() < 0):
         raise ValueError(f"funcgrad.numpy.repeat: repeats must be non-negative integers, got "
@@ -664,7 +673,8 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     if ndim < 2:
         raise ValueError(f"funcgrad.numpy.diagonal: the array must be at least 2-D, got shape "
                          f"{np.shape(a)}")
-    first, second = _one_axis(axis1, ndim, "diagonal"), _one_axis(axis2, ndim, "diagonal")
+    first = normalize_one_axis(axis1, ndim, "diagonal")
+    second = normalize_one_axis(axis2, ndim, "diagonal")
     if first == second:
         raise ValueError("funcgrad.numpy.diagonal: axis1 and axis2 cannot be the same")
     moved = moveaxis(a, (first, second), (-2, -1))

@@ -3,7 +3,7 @@ array gathers it through the sorting permutation, so its derivative is that perm
 import numpy as np
 
 from ..core import Box, unbox_all
-from ._axes import normalize_axis
+from ._axes import normalize_axis, normalize_one_axis
 from ._base import astype
 from ._batching import read_along, read_values
 from ._rules import reject_out
@@ -26,7 +26,7 @@ def _no_order(order, function):
 
 
 def _axis(axis, x, function):
-    return None if axis is None else normalize_axis(axis, np.ndim(x), function)[0]
+    return None if axis is None else normalize_one_axis(axis, np.ndim(x), function)
 
 
 def _stable_argsort(values, axis, kind, stable):

@@ -4,6 +4,7 @@ All are compositions of differentiable functions, so they need no rules of their
 Order statistics pick elements by a stable sort of the values, so among tied elements
 the derivative goes to the one a stable sort puts at the chosen place, as in JAX.
 """
+import math
 import warnings
 
 import numpy as np
@@ -369,7 +370,8 @@ def _take_sorted(values, order, index):
     axis, whose stable sort is ``order``."""
     batch = order.shape[:-1]
     q_ndim = index.ndim - len(batch)
-    positions = np.take_along_axis(order, index.reshape(batch + (-1,)), axis=-1)
+    places = math.prod(index.shape[len(batch):])  # (not -1: the batch may be empty)
+    positions = np.take_along_axis(order, index.reshape(batch + (places,)), axis=-1)
     grid = tuple(g.reshape(g.shape + (1,) * q_ndim) for g in np.indices(batch, sparse=True))
     return getitem(values, grid + (positions.reshape(index.shape),))
 

@@ -61,10 +61,16 @@ def _histogramdd(np, x, y, z, w, **options):
     return counts, tuple(edges)
 
 
-def _in_float64(results):
-    """JAX's counts and edges with NumPy's dtype for histogram2d and histogramdd."""
-    return tuple(_in_float64(r) if isinstance(r, (tuple, list)) else r.astype(numpy.float64)
-                 for r in results)
+def _numpy_dtypes(results, coordinates):
+    """JAX's counts and edges in NumPy's dtypes for histogram2d and histogramdd: counts in
+    float64, edges in the samples' float dtype (float64 for integer samples)."""
+    sample = numpy.result_type(*coordinates)
+    edges_dtype = sample if sample.kind == "f" else numpy.dtype(numpy.float64)
+
+    def edges(e):
+        return tuple(edges(part) for part in e) if isinstance(e, tuple) else e.astype(edges_dtype)
+    counts, *rest = results
+    return (counts.astype(numpy.float64), *(edges(e) for e in rest))
 
 
 CASES = [
@@ -75,7 +81,9 @@ CASES = [
              lambda a: ((a[0][0],), {"bins": a[1]["bins"] if isinstance(a[1]["bins"], int)
                                      else 3})), order=2, costly_oracle=True),
     Case("histogram2d", _histogram2d, points_args(2),
-         jax_fun=lambda *a, **s: _in_float64(_histogram2d(jnp, *a, **s)), costly_oracle=True),
+         jax_fun=lambda *a, **s: _numpy_dtypes(_histogram2d(jnp, *a, **s), a[:2]),
+         costly_oracle=True),
     Case("histogramdd", _histogramdd, points_args(3),
-         jax_fun=lambda *a, **s: _in_float64(_histogramdd(jnp, *a, **s)), costly_oracle=True),
+         jax_fun=lambda *a, **s: _numpy_dtypes(_histogramdd(jnp, *a, **s), a[:3]),
+         costly_oracle=True),
 ]
