@@ -204,3 +204,32 @@ def test_derivatives_in_x_keep_double_precision_beside_single_precision_paramete
         value = derivative(np.float64(x))
         assert value.dtype == np.float64
         np.testing.assert_allclose(value, exact(order), rtol=1e-12)
+
+
+# Functions SciPy computes in double precision only, which funcgrad rounds to the arguments'
+# precision (as JAX): Python numbers, integers and booleans are double's, not single's.
+@pytest.mark.parametrize("name, args", [
+    ("gammainc", (0.7, 0.7)), ("gammaincc", (2.0, 1.5)), ("iv", (0.7, 0.7)),
+    ("ive", (0.5, 2.0)), ("betainc", (0.5, 0.5, 0.25)),
+    ("gammainc", (np.array([1, 2], np.uint8), np.array([1, 3], np.uint8))),
+    ("expn", (np.array([1, 2], np.uint8), np.array([1, 3], np.uint8))),
+    ("yn", (np.array([1, 2], np.uint8), np.array([1, 3], np.uint8))),
+    ("polygamma", (np.array([1, 2], np.uint8), np.array([1, 3], np.uint8))),
+    ("gammaincc", (np.array([True, False]), 1.5)),
+])
+def test_numbers_integers_and_booleans_compute_in_double_precision(name, args):
+    ours, scipys = getattr(special, name)(*args), getattr(scipy.special, name)(*args)
+    assert np.result_type(ours) == np.float64
+    np.testing.assert_allclose(ours, scipys, rtol=1e-14)
+
+
+@pytest.mark.parametrize("a, b", [
+    (np.array([1, 2, 3], np.uint8), None),  # (a - max(a) in uint8 wrapped: inf)
+    (np.array([True, False]), None),  # (a boolean subtraction raised)
+    (np.array([1, 2, 3]), np.array([1, 0, 2], np.uint8)),
+    (np.array([0.5, 1.0], np.float32), np.array([1, 2], np.uint8)),
+])
+def test_logsumexp_of_integers_and_booleans_computes_in_floating_point(a, b):
+    ours, scipys = special.logsumexp(a, b=b), scipy.special.logsumexp(a, b=b)
+    assert np.result_type(ours) == np.result_type(scipys)
+    np.testing.assert_allclose(ours, scipys, rtol=1e-6)

@@ -445,14 +445,19 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     Entries where ``b == 0`` do not count (nor receive gradient). With ``return_sign``,
     returns (log|sum|, sign of sum); otherwise a negative sum gives nan.
     """
+    # SciPy computes in the common floating type (a float32 a beside a float64 b: double;
+    # integers and booleans in double: uint8's a - max(a) would wrap around)
     a = fnp.asarray(a)
+    common = fnp.result_type(a)
     if b is not None:
         b = fnp.asarray(b)
         check_broadcastable("logsumexp", a=a, b=b)
-        # SciPy computes in the common type (a float32 a beside a float64 b: double)
-        common = np.result_type(fnp.result_type(a), fnp.result_type(b))
-        if common.kind in "fc":
-            a, b = fnp.asarray(a, common), fnp.asarray(b, common)
+        common = np.result_type(common, fnp.result_type(b))
+    if common.kind not in "fc":
+        common = np.dtype(np.float64)
+    a = fnp.asarray(a, common)
+    if b is not None:
+        b = fnp.asarray(b, common)
         a = fnp.where(fnp.not_equal(b, 0), a, -np.inf)
     axes = normalize_axis(axis, np.ndim(a), "logsumexp", "funcgrad.scipy.special")
     shift = _max_shift(a, axes, finite_only=True)

@@ -62,10 +62,11 @@ def in_precision_of(impl, *positions):
     ``positions`` (SciPy's ufuncs compute some functions only in double precision; JAX keeps
     single precision)."""
     def cast(*args):
-        dtype = np.result_type(*(args[i] for i in positions), np.float32)
-        if dtype.kind not in "fc":
+        # (Python numbers are weak beside arrays, and float64 alone, as in NumPy)
+        dtype = np.result_type(*(args[i] for i in positions))
+        if dtype.kind not in "fc":  # integers and booleans: double, as SciPy computes them
             dtype = np.dtype(np.float64)
-        return as_dtype(impl(*args), dtype)
+        return as_dtype(impl(*args), np.result_type(dtype, np.float32))  # (half: single)
     cast.__name__ = cast.__qualname__ = getattr(impl, "__name__", "impl")
     return cast
 
