@@ -1,4 +1,5 @@
 """Every primitive, checked against JAX (values, vjp, grad, value_and_grad, dtypes)."""
+import contextlib
 import importlib
 import pkgutil
 
@@ -76,9 +77,15 @@ def test_every_registered_primitive_has_an_oracle_case(monkeypatch):
         args, static = data.draw(case.args)
         diff = case.diff if case.diff is not None else tuple(
             i for i, a in enumerate(args) if np.result_type(a).kind in "fc")
-        if not (case.differentiable and diff):
+        if not diff:
             return
         fun = bind(case.funcgrad_fun(), args, static, diff)
+        if not case.differentiable:
+            # Applied to traced values (it has no VJP to trace); a primitive that refuses
+            # them (nextafter) is seen as it raises.
+            with contextlib.suppress(NotImplementedError):
+                fg.vjp(fun, *(args[i] for i in diff))
+            return
 
         def pulled_back(*diff_args):
             out, pullback = fg.vjp(fun, *diff_args)

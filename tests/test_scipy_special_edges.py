@@ -233,3 +233,12 @@ def test_logsumexp_of_integers_and_booleans_computes_in_floating_point(a, b):
     ours, scipys = special.logsumexp(a, b=b), scipy.special.logsumexp(a, b=b)
     assert np.result_type(ours) == np.result_type(scipys)
     np.testing.assert_allclose(ours, scipys, rtol=1e-6)
+
+
+def test_riemann_zeta_below_one_is_scipys():
+    # Hurwitz's zeta(x, 1) is NaN below 1, which zeta(x) without q gave.
+    x = np.array([0.5, 0.0, -1.0, -2.5, 3.0])
+    np.testing.assert_allclose(special.zeta(x), scipy.special.zeta(x), rtol=1e-15)
+    assert special.zeta(-1.0) == pytest.approx(-1 / 12, rel=1e-15)
+    with pytest.raises(NotImplementedError, match="zeta: the derivative with respect to x"):
+        fg.grad(special.zeta)(0.5)

@@ -194,6 +194,11 @@ def _binary(name, first, second, order=1, layouts=_BROADCAST):
                 pairs(first, second, layouts), order=order)
 
 
+def _mpmath_zeta(x):
+    """Riemann's zeta of each element of x, from mpmath, in x's dtype."""
+    return numpy.vectorize(lambda v: float(mpmath.zeta(v)), otypes=[x.dtype])(x)
+
+
 def _negative_non_integers(dtype):
     return floats(-2.9, -2.1, dtype) | floats(-0.9, -0.1, dtype)
 
@@ -353,6 +358,11 @@ CASES = [
     # x the two sides round differently (3e-6 relative, found by the explore profile).
     Case("special.zeta", lambda np, x, q: special(np).zeta(x, q),
          pairs((1.5, 5.0), (0.3, 4.0)), diff=(1,), order=2, rtol=1e-5),
+    # Riemann's zeta (no q), below x = 1 too, where JAX has none: mpmath's values. It has
+    # no derivative (in x, as zeta above).
+    Case("special.riemann_zeta", lambda np, x: special(np).zeta(x),
+         values(-4.5, 6.0, lambda dtype: floats(-4.5, 0.75, dtype) | floats(1.25, 6.0, dtype)),
+         differentiable=False, jax_fun=_mpmath_zeta),
     Case("special.gammainc", lambda np, a, x: special(np).gammainc(a, x),
          pairs((0.5, 5.0), (0.05, 8.0)), costly_oracle=True),
     Case("special.gammainc_in_x", lambda np, a, x: special(np).gammainc(a, x),

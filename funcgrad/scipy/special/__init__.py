@@ -205,9 +205,10 @@ def comb(N, k, exact=False, repetition=False):
 
 def zeta(x, q=None):
     """``scipy.special.zeta``: Hurwitz's zeta function sum_n (n + q)**-x, differentiable in
-    ``q``; ``q=None`` is Riemann's (q = 1)."""
+    ``q``; ``q=None`` is Riemann's, defined below x = 1 too (by analytic continuation, as
+    SciPy's; Hurwitz's is NaN there)."""
     if q is None:
-        q = 1.0
+        return _gamma_family.riemann_zeta(x)
     check_broadcastable("zeta", x=x, q=q)
     return _gamma_family.zeta(x, q)
 

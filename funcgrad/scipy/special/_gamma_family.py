@@ -1,5 +1,6 @@
 """Functions built on the gamma function: beta, 1/gamma, the sign of gamma, complex-capable
-log gamma, Pochhammer's symbol, binomial coefficients and Hurwitz's zeta."""
+log gamma, Pochhammer's symbol, binomial coefficients, and the zeta functions of Hurwitz
+and Riemann."""
 import scipy.special as _scipy
 
 from ._core import digamma
@@ -20,7 +21,10 @@ binom = elementwise(_scipy.binom, "binom",
                     lambda ans, n, k: ans * (digamma(n - k + 1.0) - digamma(k + 1.0)))
 # d/dq zeta(x, q) = -x zeta(x + 1, q); the derivative in x is a sum of log(n + q) / (n + q)**x
 # with no implementation here.
-zeta = elementwise(
-    _scipy.zeta, "zeta",
-    no_derivative("zeta", "x", "the derivative in the exponent has no implementation"),
-    lambda ans, x, q: -x * zeta(x + 1.0, q))
+_IN_THE_EXPONENT = no_derivative("zeta", "x",
+                                 "the derivative in the exponent has no implementation")
+zeta = elementwise(_scipy.zeta, "zeta", _IN_THE_EXPONENT,
+                   lambda ans, x, q: -x * zeta(x + 1.0, q))
+# Riemann's zeta, zeta(x) with no q: SciPy continues it below x = 1 (zeta(-1) = -1/12),
+# where Hurwitz's zeta(x, 1) is NaN.
+riemann_zeta = elementwise(_scipy.zeta, "riemann_zeta", _IN_THE_EXPONENT)
