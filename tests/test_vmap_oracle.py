@@ -21,9 +21,10 @@ VALUE_DEPENDENT = {"bincount_counts", "trim_zeros", "linalg_lstsq", "polynomial_
                    "polynomial_roots", "polynomial_polyfit_vander", "intersect1d",
                    "union1d", "setdiff1d", "setxor1d"}
 # Cases compared with a loop over the batch rather than with jax.vmap: the value-dependent
-# ones, and schur, whose JAX transcription orders its eigenvalues by SciPy's diagonal, an
-# argument that the batch's permutations do not keep in step with the matrix.
-COMPARED_WITH_A_LOOP = VALUE_DEPENDENT | {"scipy_linalg_schur"}
+# ones; schur, whose JAX transcription orders its eigenvalues by SciPy's diagonal, an
+# argument that the batch's permutations do not keep in step with the matrix; and
+# Riemann's zeta, whose oracle is mpmath's, no JAX function.
+COMPARED_WITH_A_LOOP = VALUE_DEPENDENT | {"scipy_linalg_schur", "special.riemann_zeta"}
 
 # Cases whose arguments' entries must stay where they are (see oracle._BATCH_ELEMENTS).
 # polydiv: the divisor's leading coefficient is non-zero; solve_banded: the diagonal

@@ -173,7 +173,9 @@ CASES = [
     _case("gamma", "pdf", (-2.0, 5.0), (0.5, 4.0), LOC, SCALE),
     # k is a count (a constant); values that are not non-negative integers have mass 0.
     _case("poisson", "logpmf", (0.0, 6.0), (0.1, 5.0), diff=(1,), order=2),
-    _case("poisson", "pmf", (-2.0, 6.0), (0.1, 5.0), (-1.0, 1.0), diff=(1,)),
+    # With a loc, k - loc must be a count, as SciPy's (JAX's checks k itself): JAX's of it.
+    _case("poisson", "pmf", (-2.0, 6.0), (0.1, 5.0), (-1.0, 1.0), diff=(1,),
+          jax_fun=lambda k, mu, loc: jax.scipy.stats.poisson.pmf(k - loc, mu)),
     Case("stats.dirichlet.logpdf", lambda np, x, alpha: stats(np).dirichlet.logpdf(x, alpha),
          dirichlet_args()),
     Case("stats.dirichlet.pdf", lambda np, x, alpha: stats(np).dirichlet.pdf(x, alpha),
@@ -195,8 +197,11 @@ CASES = [
     *(_case("gamma", f, (0.05, 6.0), SHAPE) for f in ("logcdf", "logsf")),
     *(_case("chi2", f, (0.05, 8.0), (0.5, 6.0)) for f in ("logpdf", "logcdf", "logsf")),
     *(_case("chi2", f, (0.05, 8.0), (0.5, 6.0), LOC_BELOW, SCALE) for f in ("pdf", "cdf", "sf")),
-    # k is a count (a constant): the cdf is a step function of it.
-    _case("poisson", "cdf", (-1.0, 6.0), (0.1, 5.0), (-1.0, 1.0), diff=(1,)),
+    # k is a count (a constant): the cdf is a step function of it. SciPy's floor(k - loc),
+    # not JAX's floor(1 + k - loc), which rounds up just below a count (k - loc = 1 - 1e-16).
+    _case("poisson", "cdf", (-1.0, 6.0), (0.1, 5.0), (-1.0, 1.0), diff=(1,),
+          jax_fun=lambda k, mu, loc: jnp.where(k < loc, 0.0, jax.scipy.special.gammaincc(
+              jnp.floor(k - loc) + 1.0, mu))),
     # From mpmath (tests/test_poisson_entropy.py: up to mu = 1e5, where the sum gives way to
     # the asymptotic series).
     Case("stats.poisson.entropy", lambda np, mu, loc: stats(np).poisson.entropy(mu, loc),
@@ -219,7 +224,9 @@ CASES = [
     _case("uniform", "ppf", (-0.5, 1.5), LOC, SCALE),
     *(_case("bernoulli", f, Counts((-1, 2)), PROBABILITY, diff=(1,)) for f in ("logpmf", "pmf")),
     _case("bernoulli", "cdf", (-1.0, 2.0), PROBABILITY, diff=(1,)),
-    _case("bernoulli", "ppf", (-0.5, 1.5), PROBABILITY, diff=(1,)),
+    # At q = 0 SciPy's discrete quantile is one below the support, -1 (JAX's: 0).
+    _case("bernoulli", "ppf", (-0.5, 1.5), PROBABILITY, diff=(1,),
+          jax_fun=lambda q, p: jnp.where(q == 0, -1.0, jax.scipy.stats.bernoulli.ppf(q, p))),
     *(_case("binom", f, Counts((-1, 6)), Counts((0, 5)), PROBABILITY, diff=(2,))
       for f in ("logpmf", "pmf")),
     *(_case("geom", f, Counts((-1, 6)), PROBABILITY, diff=(1,)) for f in ("logpmf", "pmf")),

@@ -1,4 +1,5 @@
 """Argument handling shared by the distributions."""
+import functools
 import numbers
 
 import numpy as np
@@ -26,11 +27,42 @@ def standardize(x, loc, scale):
 
 
 def not_a_count(count):
-    """A constant mask: where ``count`` is negative or not an integer (mass 0 there)."""
+    """A constant mask: where ``count`` is negative or not an integer (mass 0 there); not
+    where it is NaN (the mass is NaN, as SciPy's)."""
     values = plain_value(count)
-    return fnp.less(count, 0) | (np.round(values) != values)
+    return fnp.less(count, 0) | (np.isfinite(values) & (np.round(values) != values))
 
 
 def outside_unit_interval(q):
-    """A constant mask: where a probability ``q`` is outside [0, 1] (quantiles are nan)."""
-    return fnp.less(q, 0) | fnp.greater(q, 1)
+    """A constant mask: where a probability ``q`` is outside [0, 1], or NaN."""
+    return fnp.logical_not(fnp.greater_equal(q, 0) & fnp.less_equal(q, 1))
+
+
+def nan_where_invalid(invalid):
+    """A decorator for a distribution's function ``f(x, *parameters)``: NaN wherever
+    ``invalid(*parameters)`` holds (a mask; ``invalid`` has the function's defaults), as
+    SciPy answers for parameters outside their domain (a scale <= 0, a probability outside
+    [0, 1]); the formulas would give numbers there (a survival function of 33)."""
+    def decorate(function):
+        @functools.wraps(function)
+        def checked(x, *parameters, **named):
+            value = function(x, *parameters, **named)
+            mask = invalid(*parameters, **named)
+            # Valid NumPy parameters: the value as it is. (Others are masked whatever they
+            # hold: reading a Dask array's mask would compute it.)
+            if isinstance(mask, (bool, np.bool_, np.ndarray)) and not np.any(mask):
+                return value
+            return fnp.where(mask, np.nan, value)
+        return checked
+    return decorate
+
+
+def not_positive(*values):
+    """A mask: where any of ``values`` (a scale, or a shape parameter) is <= 0, or NaN."""
+    return functools.reduce(fnp.logical_or,
+                            [fnp.logical_not(fnp.greater(v, 0)) for v in values])
+
+
+def negative(value):
+    """A mask: where ``value`` is < 0, or NaN."""
+    return fnp.logical_not(fnp.greater_equal(value, 0))

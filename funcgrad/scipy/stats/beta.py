@@ -3,9 +3,14 @@ import numpy as np
 
 from ... import numpy as fnp
 from .. import special
-from ._args import promote_inexact
+from ._args import nan_where_invalid, not_positive, promote_inexact
 
 
+def _invalid(a, b, loc=0, scale=1):  # (SciPy's domain of the parameters)
+    return not_positive(a, b, scale)
+
+
+@nan_where_invalid(_invalid)
 def logpdf(x, a, b, loc=0, scale=1):
     """Log of the beta density at ``x``: -inf outside [loc, loc + scale], nan unless a, b
     and scale are positive (as in JAX)."""
@@ -14,9 +19,7 @@ def logpdf(x, a, b, loc=0, scale=1):
     log_density = (special.xlogy(a - 1.0, y) + special.xlog1py(b - 1.0, -y)
                    - special.betaln(a, b) - fnp.log(scale))
     outside = fnp.greater(x, fnp.add(loc, scale)) | fnp.less(x, loc)
-    log_density = fnp.where(outside, -np.inf, log_density)
-    invalid = fnp.less_equal(a, 0) | fnp.less_equal(b, 0) | fnp.less_equal(scale, 0)
-    return fnp.where(invalid, np.nan, log_density)
+    return fnp.where(outside, -np.inf, log_density)
 
 
 def pdf(x, a, b, loc=0, scale=1):
@@ -24,6 +27,7 @@ def pdf(x, a, b, loc=0, scale=1):
     return fnp.exp(logpdf(x, a, b, loc, scale))
 
 
+@nan_where_invalid(_invalid)
 def cdf(x, a, b, loc=0, scale=1):
     """P(X <= x) = betainc(a, b, (x - loc) / scale): 0 below loc, 1 above loc + scale.
     Differentiable in x, loc and scale (as JAX's; a derivative in a or b is an error)."""
@@ -39,6 +43,7 @@ def logcdf(x, a, b, loc=0, scale=1):
     return fnp.log(cdf(x, a, b, loc, scale))
 
 
+@nan_where_invalid(_invalid)
 def sf(x, a, b, loc=0, scale=1):
     """P(X > x) = betainc(b, a, 1 - y), y = (x - loc) / scale."""
     x, a, b, loc, scale = promote_inexact(x, a, b, loc, scale)

@@ -3,9 +3,14 @@ import numpy as np
 
 from ... import numpy as fnp
 from .. import special
-from ._args import not_a_count, promote_inexact
+from ._args import nan_where_invalid, not_a_count, outside_unit_interval, promote_inexact
 
 
+def _invalid(n, p, loc=0):  # (SciPy's domain of the parameters)
+    return not_a_count(n) | outside_unit_interval(p)
+
+
+@nan_where_invalid(_invalid)
 def logpmf(k, n, p, loc=0):
     """log P(K = k): -inf unless k - loc is an integer in [0, n]. Differentiable in p (and
     in n, through the log binomial coefficient)."""

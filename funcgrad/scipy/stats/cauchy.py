@@ -1,10 +1,17 @@
 """funcgrad.scipy.stats.cauchy: the Cauchy distribution."""
 import math
 
+import numpy as np
+
 from ... import numpy as fnp
-from ._args import promote_inexact, standardize
+from ._args import nan_where_invalid, not_positive, outside_unit_interval, promote_inexact, standardize
 
 
+def _invalid(loc=0, scale=1):  # (SciPy's domain of the parameters)
+    return not_positive(scale)
+
+
+@nan_where_invalid(_invalid)
 def logpdf(x, loc=0, scale=1):
     """Log of the density at ``x``."""
     y, _, _, scale = standardize(x, loc, scale)
@@ -16,6 +23,7 @@ def pdf(x, loc=0, scale=1):
     return fnp.exp(logpdf(x, loc, scale))
 
 
+@nan_where_invalid(_invalid)
 def cdf(x, loc=0, scale=1):
     """P(X <= x)."""
     return 0.5 + fnp.arctan(standardize(x, loc, scale)[0]) / math.pi
@@ -26,6 +34,7 @@ def logcdf(x, loc=0, scale=1):
     return fnp.log(cdf(x, loc, scale))
 
 
+@nan_where_invalid(_invalid)
 def sf(x, loc=0, scale=1):
     """P(X > x)."""
     return 0.5 - fnp.arctan(standardize(x, loc, scale)[0]) / math.pi
@@ -36,16 +45,29 @@ def logsf(x, loc=0, scale=1):
     return fnp.log(sf(x, loc, scale))
 
 
+@nan_where_invalid(_invalid)
 def ppf(q, loc=0, scale=1):
-    """The quantile function, the inverse of ``cdf``."""
-    q, loc, scale = promote_inexact(q, loc, scale)
-    return loc + scale * fnp.tan(math.pi * (q - 0.5))
+    """The quantile function, the inverse of ``cdf``: -inf and inf at 0 and 1, nan outside
+    [0, 1]."""
+    return _quantile(q, loc, scale, 1.0)
 
 
+@nan_where_invalid(_invalid)
 def isf(q, loc=0, scale=1):
     """The inverse of ``sf``."""
+    return _quantile(q, loc, scale, -1.0)
+
+
+def _quantile(q, loc, scale, sign):
+    """loc + sign scale tan(pi (q - 1/2)), exact at the ends (tan(pi / 2) is 1.6e16 in
+    floating point)."""
     q, loc, scale = promote_inexact(q, loc, scale)
-    return loc + scale * fnp.tan(math.pi * (0.5 - q))
+    outside, at_ends = outside_unit_interval(q), fnp.equal(q, 0) | fnp.equal(q, 1)
+    inner = fnp.where(outside | at_ends, 0.5, q)
+    value = loc + sign * scale * fnp.tan(math.pi * (inner - 0.5))
+    value = fnp.where(fnp.equal(q, 0), -sign * np.inf, value)
+    value = fnp.where(fnp.equal(q, 1), sign * np.inf, value)
+    return fnp.where(outside, np.nan, value)
 
 
 __all__ = ["logpdf", "pdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf"]

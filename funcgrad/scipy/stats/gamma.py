@@ -3,7 +3,11 @@ import numpy as np
 
 from ... import numpy as fnp
 from .. import special
-from ._args import promote_inexact
+from ._args import nan_where_invalid, not_positive, promote_inexact
+
+
+def _invalid(a, loc=0, scale=1):  # (SciPy's domain of the parameters)
+    return not_positive(a, scale)
 
 
 def _standardized(x, a, loc, scale):
@@ -14,6 +18,7 @@ def _standardized(x, a, loc, scale):
     return fnp.where(below, 1.0, fnp.true_divide(fnp.subtract(x, loc), scale)), below, a, scale
 
 
+@nan_where_invalid(_invalid)
 def logpdf(x, a, loc=0, scale=1):
     """Log of the gamma density at ``x``; -inf below ``loc``, where the gradient is 0."""
     y, below, a, scale = _standardized(x, a, loc, scale)
@@ -26,6 +31,7 @@ def pdf(x, a, loc=0, scale=1):
     return fnp.exp(logpdf(x, a, loc, scale))
 
 
+@nan_where_invalid(_invalid)
 def cdf(x, a, loc=0, scale=1):
     """P(X <= x) = gammainc(a, (x - loc) / scale), differentiable in every argument."""
     y, below, a, _ = _standardized(x, a, loc, scale)
@@ -37,6 +43,7 @@ def logcdf(x, a, loc=0, scale=1):
     return fnp.log(cdf(x, a, loc, scale))
 
 
+@nan_where_invalid(_invalid)
 def sf(x, a, loc=0, scale=1):
     """P(X > x) = gammaincc(a, (x - loc) / scale)."""
     y, below, a, _ = _standardized(x, a, loc, scale)

@@ -4,9 +4,14 @@ import numpy as np
 
 from ... import numpy as fnp
 from .. import special
-from ._args import not_a_count, promote_inexact
+from ._args import nan_where_invalid, not_a_count, not_positive, promote_inexact
 
 
+def _invalid(p, loc=0):  # (SciPy's domain of the parameters)
+    return not_positive(p) | fnp.greater(p, 1)
+
+
+@nan_where_invalid(_invalid)
 def logpmf(k, p, loc=0):
     """log P(K = k) = (k - 1) log(1 - p) + log p: -inf unless k - loc is a positive
     integer. Differentiable in p."""

@@ -7,20 +7,22 @@ import scipy.special as _scipy
 from ... import numpy as fnp
 from ...core import dtype_of
 from ...core.trace import every_value
-from ...numpy._batching import plain_value
 from .. import special
-from ._args import promote_inexact
+from ._args import nan_where_invalid, negative, not_a_count, promote_inexact
 
 
+def _invalid(mu, loc=0):  # (SciPy's domain of the parameters)
+    return negative(mu)
+
+
+@nan_where_invalid(_invalid)
 def logpmf(k, mu, loc=0):
     """Log of P(K = k) for K - loc Poisson with mean ``mu``: -inf unless ``k - loc`` is a
     non-negative integer. Differentiable in ``mu``."""
     k, mu, loc = promote_inexact(k, mu, loc)
     count = fnp.subtract(k, loc)
     log_mass = special.xlogy(count, mu) - special.gammaln(fnp.add(count, 1)) - mu
-    k_values = plain_value(k)
-    impossible = fnp.less(count, 0) | (np.round(k_values) != k_values)
-    return fnp.where(impossible, -np.inf, log_mass)
+    return fnp.where(not_a_count(count), -np.inf, log_mass)
 
 
 def pmf(k, mu, loc=0):
@@ -28,6 +30,7 @@ def pmf(k, mu, loc=0):
     return fnp.exp(logpmf(k, mu, loc))
 
 
+@nan_where_invalid(_invalid)
 def cdf(k, mu, loc=0):
     """P(K <= k) = gammaincc(floor(k - loc) + 1, mu): 0 below loc. Differentiable in mu."""
     k, mu, loc = promote_inexact(k, mu, loc)
@@ -94,7 +97,7 @@ def entropy(mu, loc=0):
     entropies = fnp.where(
         summed, _summed_entropy(fnp.where(summed, mu, 1.0)),
         _asymptotic_entropy(fnp.where(summed | ~positive, _ASYMPTOTIC_FROM, mu)))
-    entropies = fnp.where(fnp.equal(mu, 0), 0.0, fnp.where(fnp.less(mu, 0), np.nan, entropies))
+    entropies = fnp.where(fnp.equal(mu, 0), 0.0, fnp.where(negative(mu), np.nan, entropies))
     return fnp.broadcast_to(entropies, np.broadcast_shapes(np.shape(mu), np.shape(loc)))
 
 

@@ -3,9 +3,14 @@ import math
 
 from ... import numpy as fnp
 from .. import special
-from ._args import promote_inexact
+from ._args import nan_where_invalid, not_positive, promote_inexact
 
 
+def _invalid(df, loc=0, scale=1):  # (SciPy's domain of the parameters)
+    return not_positive(df, scale)
+
+
+@nan_where_invalid(_invalid)
 def logpdf(x, df, loc=0, scale=1):
     """Log of the density of ``loc + scale * T`` at ``x``, T with ``df`` degrees of freedom."""
     x, df, loc, scale = promote_inexact(x, df, loc, scale)
@@ -30,6 +35,7 @@ def _tail(x, df, loc, scale):
     return tail, fnp.less(z, 0)
 
 
+@nan_where_invalid(_invalid)
 def cdf(x, df, loc=0, scale=1):
     """P(X <= x). Differentiable in x, loc and scale; a derivative in df is an error (it
     needs betainc's in its parameters)."""
@@ -42,6 +48,7 @@ def logcdf(x, df, loc=0, scale=1):
     return fnp.log(cdf(x, df, loc, scale))
 
 
+@nan_where_invalid(_invalid)
 def sf(x, df, loc=0, scale=1):
     """P(X > x)."""
     tail, lower = _tail(x, df, loc, scale)

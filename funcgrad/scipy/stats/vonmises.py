@@ -4,9 +4,14 @@ import math
 
 from ... import numpy as fnp
 from .. import special
-from ._args import promote_inexact
+from ._args import nan_where_invalid, negative, promote_inexact
 
 
+def _invalid(kappa):  # (SciPy's domain of the parameters)
+    return negative(kappa)
+
+
+@nan_where_invalid(_invalid)
 def logpdf(x, kappa):
     """Log of the density kappa cos(x) - log(2 pi I0(kappa)), computed with the scaled
     i0e(kappa) = exp(-kappa) I0(kappa) so that large concentrations do not overflow."""
