@@ -1,9 +1,9 @@
 """Axis arguments, normalized once so every rule sees non-negative ints.
 
-As in NumPy, an axis is an int (or a NumPy integer), and several axes a tuple of them;
-anything else is refused, however it could be read: an array passed where an axis goes
-(``sum(x, y)`` for ``sum(x + y)``) would otherwise pick axes by its values, or none at
-all when it is empty."""
+As in NumPy, an axis is an int (or a NumPy integer), and several axes a tuple of them (or,
+as in JAX, a list); anything else is refused, however it could be read: an array passed
+where an axis goes (``sum(x, y)`` for ``sum(x + y)``) would otherwise pick axes by its
+values, or none at all when it is empty."""
 import operator
 
 import numpy as np
