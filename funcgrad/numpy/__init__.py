@@ -19,6 +19,7 @@ from .products import *  # noqa: F401,F403
 from .reductions import *  # noqa: F401,F403
 from .statistics import *  # noqa: F401,F403
 from .shape_ops import *  # noqa: F401,F403
+from .padding import *  # noqa: F401,F403
 from .sorting import *  # noqa: F401,F403
 from .index_update import *  # noqa: F401,F403
 from .polynomial import *  # noqa: F401,F403

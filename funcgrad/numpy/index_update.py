@@ -25,7 +25,8 @@ from ._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive
 from .indexing import (batched_indices, canonical_index, gather_p, has_integer_array, index_template,
                        scatter_last_p, scatter_zeros_p)
 from .elementwise import where as where_
-from .shape_ops import broadcast_to, pad, ravel, reshape
+from .padding import pad
+from .shape_ops import broadcast_to, ravel, reshape
 
 # ---- primitives: updates at an index, which the front end makes unique where needed ------
 

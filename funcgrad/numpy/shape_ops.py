@@ -573,68 +573,6 @@ def repeat(a, repeats, axis=None):
     return gather(a, (slice(None),) * axis + (source,), unique=bool(repeats.max() <= 1))
 
 
-# ---- padding ---------------------------------------------------------------------------
-
-_PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
-
-
-def _pad_widths(pad_width, ndim):
-    widths = np.asarray(unbox_all(pad_width))  # (a guard on its value under jit)
-    if widths.dtype.kind not in "iu":
-        raise TypeError(f"funcgrad.numpy.pad: pad_width must be integers, got {pad_width!r}")
-    try:
-        widths = np.broadcast_to(widths, (ndim, 2))
-    except ValueError:
-        raise ValueError(f"funcgrad.numpy.pad: pad_width {pad_width!r} does not fit an array "
-                         f"of {ndim} dimensions") from None
-    if widths.size and widths.min() < 0:
-        raise ValueError(f"funcgrad.numpy.pad: pad_width must not be negative, got "
-                         f"{pad_width!r}")
-    return [(int(before), int(after)) for before, after in widths]
-
-
-def pad(array, pad_width, mode="constant", **kwargs):
-    """``numpy.pad`` in the modes 'constant', 'edge', 'reflect', 'symmetric' and 'wrap'.
-
-    Constant padding places the array into zeros (its VJP is a slice); the other modes
-    are one gather whose source positions NumPy's own pad of ``arange`` computes.
-    """
-    array = as_array(array)
-    shape = np.shape(array)
-    widths = _pad_widths(pad_width, len(shape))
-    if mode not in _PAD_MODES:
-        raise NotImplementedError(f"funcgrad.numpy.pad: mode={mode!r} is not supported; use "
-                                  f"one of {', '.join(_PAD_MODES)}")
-    allowed = {"constant": {"constant_values"}, "reflect": {"reflect_type"},
-               "symmetric": {"reflect_type"}}.get(mode, set())
-    unexpected = set(kwargs) - allowed
-    if unexpected:
-        raise TypeError(f"funcgrad.numpy.pad: unsupported keyword arguments {sorted(unexpected)} "
-                        f"for mode {mode!r}")
-    if kwargs.get("reflect_type", "even") != "even":
-        raise NotImplementedError("funcgrad.numpy.pad: only reflect_type='even' is supported")
-    if mode == "constant":
-        return _pad_constant(array, shape, widths, kwargs.get("constant_values", 0))
-    sources = [np.pad(np.arange(n), w, mode=mode) for n, w in zip(shape, widths)]
-    return gather(array, np.ix_(*sources), unique=False)
-
-
-def _pad_constant(array, shape, widths, constant_values):
-    if isinstance(constant_values, Box) or (
-            isinstance(constant_values, (list, tuple)) and
-            any(isinstance(c, Box) for c in np.ravel(np.asarray(constant_values, object)))):
-        raise TypeError("funcgrad.numpy.pad: constant_values cannot be traced; pad with zeros "
-                        "and add the traced value where funcgrad.numpy.pad(ones_like(x), ...) "
-                        "is zero")
-    dtype = np.result_type(array)
-    padded = tuple(n + before + after for n, (before, after) in zip(shape, widths))
-    inner = tuple(slice(before, before + n) for n, (before, _) in zip(shape, widths))
-    out = add_at_zeros(array, index=inner, unique=True, shape=padded, dtype=dtype)
-    if np.any(np.asarray(constant_values) != 0):
-        out = out + np.pad(np.zeros(shape, dtype), widths, constant_values=constant_values)
-    return out
-
-
 # ---- triangles and diagonals -------------------------------------------------------------
 
 
@@ -710,6 +648,6 @@ __all__ = [
     "broadcast_arrays", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack",
     "column_stack",
     "append", "split", "array_split", "hsplit", "vsplit", "dsplit", "unstack", "flip",
-    "fliplr", "flipud", "rot90", "roll", "tile", "repeat", "pad", "tril", "triu", "diagonal",
+    "fliplr", "flipud", "rot90", "roll", "tile", "repeat", "tril", "triu", "diagonal",
     "diag", "diagflat",
 ]

@@ -25,8 +25,9 @@ from ..numpy.elementwise import multiply, negative
 from ..numpy.reductions import sum as total
 from ..numpy.indexing import getitem
 from ..numpy.products import matmul
-from ..numpy.shape_ops import (concatenate, diagonal, expand_dims, pad, reshape, stack,
-                               tril, triu)
+from ..numpy.padding import pad
+from ..numpy.shape_ops import (concatenate, diagonal, expand_dims, reshape, stack, tril,
+                               triu)
 from . import _schur
 from ._dense import det, inv, qr, solve, svd  # noqa: F401 (scipy.linalg's names)
 from ._special_matrices import (circulant, dft, hadamard, hankel, helmert,  # noqa: F401

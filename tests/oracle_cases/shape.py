@@ -145,6 +145,23 @@ def paddable(draw):
 
 
 @st.composite
+def paddable_from_values(draw):
+    """pad in the modes that compute the padding from the values, axis after axis."""
+    x = draw(an_array(min_dims=1, max_dims=2))
+    mode = draw(st.sampled_from(["maximum", "minimum", "mean", "median", "linear_ramp",
+                                 "reflect", "symmetric"]))
+    widths = draw(st.sampled_from([2, ((0, 4),) * x.ndim, 7]))
+    static = {"pad_width": widths, "mode": mode}
+    if mode in ("reflect", "symmetric"):
+        static["reflect_type"] = "odd"
+    elif mode == "linear_ramp":
+        static["end_values"] = draw(st.sampled_from([0, 1.5, ((1, -2),) * x.ndim]))
+    else:
+        static["stat_length"] = draw(st.sampled_from([None, 1, ((2, 1),) * x.ndim]))
+    return _one(x, static)
+
+
+@st.composite
 def with_offset(draw, min_dims, max_dims=3):
     x = draw(an_array(min_dims=min_dims, max_dims=max_dims))
     return _one(x, {"k": draw(st.sampled_from([0, -1, 2]))})
@@ -289,6 +306,8 @@ CASES = [
     Case("repeat", lambda np, x, repeats, axis: np.repeat(x, repeats, axis), repeatable()),
     Case("pad", lambda np, x, pad_width, **kw: np.pad(x, pad_width, **kw), paddable(),
          order=2),
+    Case("pad_from_values", lambda np, x, pad_width, **kw: np.pad(x, pad_width, **kw),
+         paddable_from_values()),
     Case("tril_triu", lambda np, x, k: [np.tril(x, k), np.triu(x, k)], with_offset(2)),
     Case("diag", lambda np, x, k: [np.diag(x, k), np.diagflat(x, k)], with_offset(1, 2),
          order=2),
