@@ -57,6 +57,12 @@ def nan_where_invalid(invalid):
     return decorate
 
 
+def invalid_scale(loc=0, scale=1):
+    """Where a location-scale family's parameters are outside their domain (the
+    `nan_where_invalid` check of norm, cauchy, expon, ...): a scale that is not positive."""
+    return not_positive(scale)
+
+
 def not_positive(*values):
     """A mask: where any of ``values`` (a scale, or a shape parameter) is <= 0, or NaN."""
     return functools.reduce(fnp.logical_or,

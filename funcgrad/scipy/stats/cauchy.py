@@ -4,14 +4,11 @@ import math
 import numpy as np
 
 from ... import numpy as fnp
-from ._args import nan_where_invalid, not_positive, outside_unit_interval, promote_inexact, standardize
+from ._args import (invalid_scale, nan_where_invalid, outside_unit_interval, promote_inexact,
+                    standardize)
 
 
-def _invalid(loc=0, scale=1):  # (SciPy's domain of the parameters)
-    return not_positive(scale)
-
-
-@nan_where_invalid(_invalid)
+@nan_where_invalid(invalid_scale)
 def logpdf(x, loc=0, scale=1):
     """Log of the density at ``x``."""
     y, _, _, scale = standardize(x, loc, scale)
@@ -23,7 +20,7 @@ def pdf(x, loc=0, scale=1):
     return fnp.exp(logpdf(x, loc, scale))
 
 
-@nan_where_invalid(_invalid)
+@nan_where_invalid(invalid_scale)
 def cdf(x, loc=0, scale=1):
     """P(X <= x)."""
     return 0.5 + fnp.arctan(standardize(x, loc, scale)[0]) / math.pi
@@ -34,7 +31,7 @@ def logcdf(x, loc=0, scale=1):
     return fnp.log(cdf(x, loc, scale))
 
 
-@nan_where_invalid(_invalid)
+@nan_where_invalid(invalid_scale)
 def sf(x, loc=0, scale=1):
     """P(X > x)."""
     return 0.5 - fnp.arctan(standardize(x, loc, scale)[0]) / math.pi
@@ -45,14 +42,14 @@ def logsf(x, loc=0, scale=1):
     return fnp.log(sf(x, loc, scale))
 
 
-@nan_where_invalid(_invalid)
+@nan_where_invalid(invalid_scale)
 def ppf(q, loc=0, scale=1):
     """The quantile function, the inverse of ``cdf``: -inf and inf at 0 and 1, nan outside
     [0, 1]."""
     return _quantile(q, loc, scale, 1.0)
 
 
-@nan_where_invalid(_invalid)
+@nan_where_invalid(invalid_scale)
 def isf(q, loc=0, scale=1):
     """The inverse of ``sf``."""
     return _quantile(q, loc, scale, -1.0)

@@ -3,11 +3,8 @@ loc + scale."""
 import numpy as np
 
 from ... import numpy as fnp
-from ._args import nan_where_invalid, not_positive, outside_unit_interval, promote_inexact, standardize
-
-
-def _invalid(loc=0, scale=1):  # (SciPy's domain of the parameters)
-    return not_positive(scale)
+from ._args import (invalid_scale, nan_where_invalid, outside_unit_interval, promote_inexact,
+                    standardize)
 
 
 def _inside(x, loc, scale):
@@ -17,7 +14,7 @@ def _inside(x, loc, scale):
     return fnp.where(below, 0.0, y), below, scale
 
 
-@nan_where_invalid(_invalid)
+@nan_where_invalid(invalid_scale)
 def logpdf(x, loc=0, scale=1):
     """Log of the density at ``x``: -inf below ``loc``."""
     y, below, scale = _inside(x, loc, scale)
@@ -29,35 +26,35 @@ def pdf(x, loc=0, scale=1):
     return fnp.exp(logpdf(x, loc, scale))
 
 
-@nan_where_invalid(_invalid)
+@nan_where_invalid(invalid_scale)
 def cdf(x, loc=0, scale=1):
     """P(X <= x)."""
     y, below, _ = _inside(x, loc, scale)
     return fnp.where(below, 0.0, -fnp.expm1(-y))
 
 
-@nan_where_invalid(_invalid)
+@nan_where_invalid(invalid_scale)
 def logcdf(x, loc=0, scale=1):
     """log P(X <= x)."""
     y, below, _ = _inside(x, loc, scale)
     return fnp.where(below, -np.inf, fnp.log(-fnp.expm1(-y)))
 
 
-@nan_where_invalid(_invalid)
+@nan_where_invalid(invalid_scale)
 def sf(x, loc=0, scale=1):
     """P(X > x)."""
     y, below, _ = _inside(x, loc, scale)
     return fnp.where(below, 1.0, fnp.exp(-y))
 
 
-@nan_where_invalid(_invalid)
+@nan_where_invalid(invalid_scale)
 def logsf(x, loc=0, scale=1):
     """log P(X > x)."""
     y, below, _ = _inside(x, loc, scale)
     return fnp.where(below, 0.0, -y)
 
 
-@nan_where_invalid(_invalid)
+@nan_where_invalid(invalid_scale)
 def ppf(q, loc=0, scale=1):
     """The quantile function: nan outside [0, 1]."""
     q, loc, scale = promote_inexact(q, loc, scale)

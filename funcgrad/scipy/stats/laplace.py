@@ -2,14 +2,10 @@
 import math
 
 from ... import numpy as fnp
-from ._args import nan_where_invalid, not_positive, standardize
+from ._args import invalid_scale, nan_where_invalid, standardize
 
 
-def _invalid(loc=0, scale=1):  # (SciPy's domain of the parameters)
-    return not_positive(scale)
-
-
-@nan_where_invalid(_invalid)
+@nan_where_invalid(invalid_scale)
 def logpdf(x, loc=0, scale=1):
     """Log of the density at ``x``."""
     y, _, _, scale = standardize(x, loc, scale)
@@ -21,7 +17,7 @@ def pdf(x, loc=0, scale=1):
     return fnp.exp(logpdf(x, loc, scale))
 
 
-@nan_where_invalid(_invalid)
+@nan_where_invalid(invalid_scale)
 def cdf(x, loc=0, scale=1):
     """P(X <= x): exp(y) / 2 below loc, 1 - exp(-y) / 2 above (y standardized)."""
     y = standardize(x, loc, scale)[0]

@@ -2,11 +2,8 @@
 import numpy as np
 
 from ... import numpy as fnp
-from ._args import nan_where_invalid, not_positive, outside_unit_interval, promote_inexact, standardize
-
-
-def _invalid(loc=0, scale=1):  # (SciPy's domain of the parameters)
-    return not_positive(scale)
+from ._args import (invalid_scale, nan_where_invalid, outside_unit_interval, promote_inexact,
+                    standardize)
 
 
 def _below_above(x, loc, scale):
@@ -15,7 +12,7 @@ def _below_above(x, loc, scale):
     return fnp.less(x, loc), fnp.greater(x, fnp.add(loc, scale))
 
 
-@nan_where_invalid(_invalid)
+@nan_where_invalid(invalid_scale)
 def logpdf(x, loc=0, scale=1):
     """Log of the density at ``x``: -log(scale) on [loc, loc + scale], -inf elsewhere."""
     x, loc, scale = promote_inexact(x, loc, scale)
@@ -28,7 +25,7 @@ def pdf(x, loc=0, scale=1):
     return fnp.exp(logpdf(x, loc, scale))
 
 
-@nan_where_invalid(_invalid)
+@nan_where_invalid(invalid_scale)
 def cdf(x, loc=0, scale=1):
     """P(X <= x): 0 below loc, 1 above loc + scale."""
     y, x, loc, scale = standardize(x, loc, scale)
@@ -36,7 +33,7 @@ def cdf(x, loc=0, scale=1):
     return fnp.where(below, 0.0, fnp.where(above, 1.0, y))
 
 
-@nan_where_invalid(_invalid)
+@nan_where_invalid(invalid_scale)
 def ppf(q, loc=0, scale=1):
     """The quantile function: nan outside [0, 1]."""
     q, loc, scale = promote_inexact(q, loc, scale)
