@@ -67,12 +67,18 @@ def pad(array, pad_width, mode="constant", **kwargs):
     if mode in _GATHERED and reflect_type == "even":
         sources = [np.pad(np.arange(n), w, mode=mode) for n, w in zip(shape, widths)]
         return gather(array, np.ix_(*sources), unique=False)
-    for axis, (before, after) in enumerate(widths):
+    if mode in _STATISTICS:
+        pairs = _pairs(kwargs.get("stat_length"), len(shape), "stat_length")
+    elif mode == "linear_ramp":
+        pairs = _pairs(kwargs.get("end_values", 0), len(shape), "end_values")
+    else:  # (the odd reflections take no option)
+        pairs = [None] * len(shape)
+    for axis, ((before, after), pair) in enumerate(zip(widths, pairs)):
         if before or after:
             if shape[axis] == 0:
                 raise ValueError(f"funcgrad.numpy.pad: can't extend empty axis {axis} using "
                                  f"modes other than 'constant' or 'empty'")
-            array = _pad_axis(array, axis, before, after, mode, kwargs)
+            array = _pad_axis(array, axis, before, after, mode, pair)
     return array
 
 
@@ -92,15 +98,13 @@ def _pad_constant(array, shape, widths, constant_values):
     return out
 
 
-def _pad_axis(x, axis, before, after, mode, options):
-    """``x`` padded along ``axis`` (by values computed from it, in its dtype)."""
-    ndim = len(np.shape(x))
+def _pad_axis(x, axis, before, after, mode, pair):
+    """``x`` padded along ``axis`` (by values computed from it, in its dtype); ``pair``:
+    the axis's stat_length or end_values."""
     if mode in _STATISTICS:
-        lengths = _pairs(options.get("stat_length"), ndim, "stat_length")[axis]
-        left, right = _statistics(x, axis, _STATISTICS[mode], lengths)
+        left, right = _statistics(x, axis, _STATISTICS[mode], pair)
     elif mode == "linear_ramp":
-        ends = _pairs(options.get("end_values", 0), ndim, "end_values")[axis]
-        left, right = _ramps(x, axis, before, after, ends)
+        left, right = _ramps(x, axis, before, after, pair)
     else:
         return _reflected_odd(x, axis, before, after, include_edge=mode == "symmetric")
     shape = list(np.shape(x))
