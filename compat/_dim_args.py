@@ -19,6 +19,31 @@ def checked_dims(x, dim):
     return dim % ndim if isinstance(dim, int) else tuple(d % ndim for d in dim)
 
 
+def dims_as_axes(x, dim):
+    """PyTorch's `dim` of a reduction or flip of `x` (None for all, an int or a sequence)
+    as funcgrad's axis, with PyTorch's errors for a dim out of range or named twice. A 0-d
+    tensor's dims 0 and -1 are the tensor itself: no axis of its array (``()``)."""
+    if dim is None:
+        return None
+    axes = checked_dims(x, dim)
+    if not isinstance(axes, int):
+        refuse_repeated(axes)
+    return axes if fnp.ndim(x) else ()
+
+
+def refuse_repeated(axes):
+    """PyTorch's error for non-negative `axes` that name one dimension twice."""
+    for i, axis in enumerate(axes):
+        if axis in axes[:i]:
+            raise RuntimeError(f"dim {axis} appears multiple times in the list of dims")
+
+
+def empty_dim(function, axis):
+    """PyTorch's error for a reduction without an identity (a maximum, a median) along
+    `axis`, which is empty (`function`: the name the message gives, "amax()" or "aminmax")."""
+    return IndexError(f"{function}: Expected reduction dim {axis} to have non-zero size.")
+
+
 def no_dimensions(dim):
     """PyTorch's error for dimension `dim` of a 0-d tensor, where an operation needs that
     dimension to exist (a size, a roll, an FFT along it)."""

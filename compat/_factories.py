@@ -66,6 +66,8 @@ def _filled(fill, name):
         _device.check(device)
         if out is not None:
             raise TypeError(f"compat.{name}(): out= is not supported")
+        if not size:  # (an empty sequence is a shape, of a 0-d tensor; no argument is none)
+            raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
         d = _dtype(dtype)
         return _finish(fill(_size(size, name), d.numpy), requires_grad)
     factory.__name__ = name
@@ -196,7 +198,7 @@ def _linspace(start, end, steps, dtype):
 
 def _like(factory, name):
     def like(input, *, dtype=None, requires_grad=False, device=None, **kwargs):
-        return factory(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad,
+        return factory(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad,
                        device=device, **kwargs)
     like.__name__ = name
     return like

@@ -206,6 +206,9 @@ def lu_with_info(A, pivot=True):
         packed = upper + fnp.concatenate(
             [strict_lower, np.zeros(fnp.shape(A)[:-2] + (m, n - m), unbox_all(upper).dtype)],
             -1)
+    if not min(m, n):  # nothing factored: no pivots, and no zero on U's diagonal
+        batch = fnp.shape(A)[:-2]
+        return packed, np.zeros(batch + (0,), np.int32), np.zeros(batch, np.int32)
     zero = np.diagonal(unbox_all(packed), axis1=-2, axis2=-1) == 0
     info = np.where(zero.any(axis=-1), zero.argmax(axis=-1) + 1, 0).astype(np.int32)
     # Column i of P holds the row of A that became row i of L U.

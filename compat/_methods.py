@@ -257,6 +257,9 @@ def _type(self, dtype=None, non_blocking=False):
 
 def _new_factory(factory):
     def new(self, *size, dtype=None, requires_grad=False, device=None):
+        if not size:  # (PyTorch's message names the method)
+            raise TypeError(f'new_{factory.__name__}() missing 1 required positional '
+                            f'arguments: "size"')
         return factory(*size, dtype=dtype or self.dtype, requires_grad=requires_grad,
                        device=device)
     new.__name__ = "new_" + factory.__name__

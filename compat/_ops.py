@@ -22,6 +22,7 @@ from funcgrad.numpy.products import _matmul as matmul_p
 from . import _dtypes, _fused, _layout, _memory_formats, _scans
 from ._complex_refusals import CLAMP, fixed, refuse_complex
 from ._dtypes import DEFAULTS
+from ._dim_args import empty_dim, refuse_repeated
 from ._factories import shape_argument
 from ._grad_mode import STATE
 from ._quiet import quiet, quieted
@@ -745,7 +746,7 @@ def _arg_reduce(numpy_fn, input, dim, keepdim):
         return make(np.asarray(numpy_fn(input._data), np.int64))
     axis = input._dim(dim)
     if input._data.ndim and not input._data.shape[axis]:
-        raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+        raise empty_dim(f"{name}()", axis)
     return make(np.asarray(numpy_fn(input._data, axis=axis, keepdims=keepdim), np.int64))
 
 
@@ -772,15 +773,10 @@ def _axes(input, dim):
     if dim is None:
         return None
     dims = (dim,) if isinstance(dim, numbers.Integral) else tuple(dim)
-    if input._data.ndim == 0:
-        for d in dims:
-            input._dim(d)
-        return ()
-    axes = tuple(input._dim(d) for d in dims)
+    axes = tuple(input._dim(d) for d in dims)  # (a 0-d tensor's dims 0 and -1 are one dim)
     if len(set(axes)) != len(axes):
-        repeated = next(a for i, a in enumerate(axes) if a in axes[:i])
-        raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
-    return axes
+        refuse_repeated(axes)
+    return axes if input._data.ndim else ()
 
 
 def _reduction(name, fn, labels, integer_dtype=None, primitive=None, saves=False):
@@ -848,6 +844,8 @@ def _extreme(input, dim, keepdim, which):
                     saves_inputs=True)
     axis = input._dim(dim)
     refuse_complex(fixed(RuntimeError, f"{which}(): does not support complex input"), input)
+    if input._data.ndim and not input._data.shape[axis]:
+        raise empty_dim(f"{which}()", axis)
     if input._data.ndim == 0:
         index = np.zeros((), np.int64)
         values = wrap(fnp.reshape(engine(input), ()), f"{name}Backward0", (input,))
@@ -881,17 +879,35 @@ def min(input, dim=None, keepdim=False):
 
 def amax(input, dim=(), keepdim=False):
     refuse_complex("max_values_cpu", input)
-    axes = _axes(input, dim) if dim != () else None
+    axes = _extreme_axes("amax", input, dim)
     return wrap(fnp.max(engine(input), axis=axes, keepdims=keepdim), "AmaxBackward0",
                 (input,), saves_result=True, saves_inputs=True)
 
 
 def amin(input, dim=(), keepdim=False):
     refuse_complex("min_values_cpu", input)
-    axes = _axes(input, dim) if dim != () else None
+    axes = _extreme_axes("amin", input, dim)
     return wrap(fnp.min(engine(input), axis=axes, keepdims=keepdim), "AminBackward0",
                 (input,), saves_result=True, saves_inputs=True)
 
+
+
+def _extreme_axes(name, input, dim):
+    """amax's or amin's axes (None: all, as for an empty `dim`), with PyTorch's errors for
+    an empty tensor: a maximum of no elements has no value."""
+    everything = dim is None or not isinstance(dim, numbers.Integral) and not len(dim)
+    axes = None if everything else _axes(input, dim)
+    shape = input._data.shape
+    if axes is None:
+        if 0 in shape:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
+                               f"input.numel() == 0. Specify the reduction dim with the 'dim' "
+                               f"argument.")
+        return None
+    for axis in axes:  # (in the order given: PyTorch names the first empty one)
+        if shape[axis] == 0:
+            raise empty_dim(f"{name}()", axis)
+    return axes
 
 def _variance(input, dim, unbiased, keepdim, correction, name):
     if input.dtype.category < _float:
@@ -1222,7 +1238,10 @@ _SHAPE_ARGUMENTS = {"view": "size", "reshape": "shape", "permute": "dims", "expa
 
 
 def _shape_args(shape, name):
-    return shape_argument(shape, name, _SHAPE_ARGUMENTS[name])
+    argument = _SHAPE_ARGUMENTS[name]
+    if not shape:  # (an empty sequence is a shape; no argument is none)
+        raise TypeError(f'{name}() missing 1 required positional arguments: "{argument}"')
+    return shape_argument(shape, name, argument)
 
 
 def _as_view(input, view_shape, strides, label, fn=reshape_p, **params):
@@ -1365,6 +1384,8 @@ def expand(input, *sizes):
 def sum_to_size(input, *size):
     """The sum of `input` over the dimensions that expanding `size` to its shape would
     stretch or add: the input itself when its shape is `size`."""
+    if not size:
+        raise TypeError('sum_to_size() missing 1 required positional arguments: "size"')
     size = tuple(shape_argument(size, "sum_to_size"))
     shape = input._data.shape
     lead = len(shape) - len(size)
@@ -1403,15 +1424,15 @@ def broadcast_shapes(*shapes):
 
 
 def expand_as(input, other):
-    return expand(input, *other.shape)
+    return expand(input, other.shape)
 
 
 def view_as(input, other):
-    return view(input, *other.shape)
+    return view(input, other.shape)
 
 
 def reshape_as(input, other):
-    return reshape(input, *other.shape)
+    return reshape(input, other.shape)
 
 
 def unsqueeze(input, dim):
@@ -1429,14 +1450,23 @@ def squeeze(input, dim=None):
     if dim is None:
         return wrap_view(input, fnp.reshape, "SqueezeBackward0",
                          shape=tuple(n for n in shape if n != 1))
-    axes = (dim,) if isinstance(dim, numbers.Integral) else tuple(dim)
-    axes = {input._dim(a) for a in axes} if shape else set()
+    axes = [input._dim(a) for a in ((dim,) if isinstance(dim, numbers.Integral) else dim)]
+    refuse_repeated(axes)
     kept = tuple(n for i, n in enumerate(shape) if not (i in axes and n == 1))
     label = "SqueezeBackward1" if isinstance(dim, numbers.Integral) else "SqueezeBackward2"
     return wrap_view(input, fnp.reshape, label, shape=kept)
 
 
+def refuse_one_tensor(tensors, function):
+    """PyTorch's error for a tensor where `function` takes a sequence of tensors (a tensor
+    would be taken as the sequence of its rows)."""
+    if isinstance(tensors, Tensor):
+        raise TypeError(f"{function}(): argument 'tensors' (position 1) must be tuple of "
+                        f"Tensors, not Tensor")
+
+
 def _join_dtype(tensors, name):
+    refuse_one_tensor(tensors, name)
     tensors = list(tensors)
     if not tensors:  # PyTorch's error types differ between the two
         if name == "cat":
@@ -1469,7 +1499,13 @@ def cat(tensors, dim=0):
 
 def concatenate(tensors, dim=0, *, axis=None):
     """cat, also taking NumPy's name `axis` for `dim` (as PyTorch's arguments do)."""
+    refuse_one_tensor(tensors, "concatenate")
     return cat(tensors, dim if axis is None else axis)
+
+
+def concat(tensors, dim=0):
+    refuse_one_tensor(tensors, "concat")
+    return cat(tensors, dim)
 
 
 def _joined_layout(value, tensors):
@@ -1496,8 +1532,6 @@ def _check_cat_shapes(tensors, reference, axis):
                                    f"number {i} in the list.")
 
 
-concat = cat
-
 
 def stack(tensors, dim=0):
     """Join tensors of one shape along a new dimension."""
@@ -1513,10 +1547,16 @@ def stack(tensors, dim=0):
     return wrap(out, "StackBackward0", tuple(tensors))
 
 
+def nonzero_indices(array):
+    """The int64 indices of `array`'s nonzero elements, one array per dimension (a 0-d
+    array's as a 1-D array's, as PyTorch's nonzero(as_tuple=True) gives them)."""
+    return tuple([i.astype(np.int64) for i in np.nonzero(np.atleast_1d(array))])
+
+
 def where(condition, input=None, other=None):
     """Elements of `input` where `condition` holds, else of `other`."""
     if input is None and other is None:
-        return tuple(make(np.asarray(i, np.int64)) for i in np.nonzero(condition._data))
+        return tuple(make(i) for i in nonzero_indices(condition._data))
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if cond.dtype != np.bool_:
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a "
@@ -1565,6 +1605,12 @@ def softmax_dim(input, dim, name, stacklevel=3):
     return input._dim(dim)
 
 
+def _required_dim(dim, function):
+    if dim is None:
+        raise TypeError(f"{function}(): argument 'dim' (position 2) must be int, not NoneType")
+    return dim
+
+
 def _shifted(input, axis, dtype, name):
     """input minus its maximum along `axis`; the maximum is a constant, which changes
     neither softmax nor its derivative where it is finite. Also the axes to normalize
@@ -1582,9 +1628,10 @@ def _shifted(input, axis, dtype, name):
     return input, quiet().run(fnp.subtract, value, top), axes
 
 
-def softmax(input, dim=None, dtype=None):
-    """exp(input) normalized to sum to 1 along `dim`."""
-    axis = softmax_dim(input, dim, "softmax")
+def softmax(input, dim, dtype=None):
+    """exp(input) normalized to sum to 1 along `dim` (torch.softmax's is required:
+    torch.nn.functional's may be left to `softmax_dim`)."""
+    axis = input._dim(_required_dim(dim, "softmax"))
     input, shifted, axes = _shifted(input, axis, dtype, "softmax")
     out = quiet().run(_softmax, shifted, axes)
     return wrap(out, "SoftmaxBackward0", (input,), saves_result=True)
@@ -1595,9 +1642,9 @@ def _softmax(shifted, axes):
     return fnp.true_divide(e, fnp.sum(e, axis=axes, keepdims=True))
 
 
-def log_softmax(input, dim=None, dtype=None):
+def log_softmax(input, dim, dtype=None):
     """log(softmax(input)), computed without forming softmax."""
-    axis = softmax_dim(input, dim, "log_softmax")
+    axis = input._dim(_required_dim(dim, "log_softmax"))
     input, shifted, axes = _shifted(input, axis, dtype, "log_softmax")
     return wrap(quiet().run(_log_softmax, shifted, axes), "LogSoftmaxBackward0", (input,),
                 saves_result=True)

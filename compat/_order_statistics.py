@@ -6,7 +6,7 @@ import numpy as np
 import funcgrad.numpy as fnp
 from funcgrad.core import unbox_all
 
-from ._dim_args import checked_dims, keep_dim
+from ._dim_args import checked_dims, empty_dim, keep_dim
 
 
 def sort(x, dim=-1, descending=False, stable=False):
@@ -40,21 +40,41 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
     return fnp.getitem(values, tuple(part)), indices[tuple(part)]
 
 
-def kthvalue(x, k, dim=-1, keepdim=False):
-    values, indices = sort(x, dim)
+def kthvalue(x, k, dim=-1, keepdim=False, name="kthvalue"):
+    """The k-th smallest element along `dim` (k from 1) and its index (`name`: the function
+    PyTorch's errors name)."""
+    axis = checked_dims(x, dim)
+    size = fnp.shape(x)[axis] if fnp.ndim(x) else 1
+    if size == 0:
+        raise empty_dim(f"{name}()", axis)
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {axis}")
+    if fnp.ndim(x) == 0:
+        return x, np.zeros((), np.int64)
+    values, indices = sort(x, axis)
     picked = [slice(None)] * fnp.ndim(x)
-    picked[dim] = k - 1
+    picked[axis] = k - 1
     value, index = fnp.getitem(values, tuple(picked)), indices[tuple(picked)]
-    return keep_dim(value, x, dim, keepdim), keep_dim(index, x, dim, keepdim)
+    return keep_dim(value, x, axis, keepdim), keep_dim(index, x, axis, keepdim)
+
+
+def _median_of_nothing(x):
+    """PyTorch's median of an empty tensor: NaN, cast to x's dtype as its kernel casts it
+    (the smallest int32 or int64, 0 for smaller integers, True)."""
+    with np.errstate(invalid="ignore"):
+        nan = np.array(np.nan).astype(fnp.result_type(x))
+    return fnp.reshape(fnp.sum(x), ()) * 0 + nan if fnp.result_type(x).kind in "fc" else nan
 
 
 def median(x, dim=None, keepdim=False):
     """The lower median (PyTorch's: an element, not a mean of two), or the first NaN of a
     slice that holds one (PyTorch's median propagates NaN); with `dim`, also its index."""
     if dim is None:
+        if fnp.size(x) == 0:
+            return _median_of_nothing(x)
         return median(fnp.reshape(x, (-1,)), 0)[0]
     n = fnp.shape(x)[dim] if fnp.ndim(x) else 1
-    value, index = kthvalue(x, (n + 1) // 2, dim, keepdim)
+    value, index = kthvalue(x, (n + 1) // 2, dim, keepdim, "median")
     raw = unbox_all(x)
     if raw.ndim == 0 or raw.dtype.kind != "f":
         return value, index
@@ -74,11 +94,15 @@ def nanmedian(x, dim=None, keepdim=False):
     """The lower median of the non-NaN elements (NaN where all are NaN); with `dim`, also
     its index."""
     if dim is None:
+        if fnp.size(x) == 0:
+            return _median_of_nothing(x)
         x = fnp.reshape(x, (-1,))
     elif fnp.ndim(x) == 0:
         checked_dims(x, dim)
         return x, np.zeros((), np.int64)
     axis = 0 if dim is None else checked_dims(x, dim)
+    if not fnp.shape(x)[axis]:
+        raise empty_dim("median()", axis)  # (PyTorch's message names median)
     values, indices = sort(x, axis)  # NaN sorts last
     numbers = np.sum(~np.isnan(unbox_all(x)), axis=axis, keepdims=True)
     middle = np.maximum(numbers - 1, 0) // 2
@@ -99,7 +123,7 @@ def mode(x, dim=-1, keepdim=False):
         return x, np.zeros((), np.int64)
     axis = checked_dims(x, dim)
     if fnp.shape(x)[axis] == 0:
-        raise IndexError(f"mode(): Expected reduction dim {axis} to have non-zero size.")
+        raise empty_dim("mode()", axis)
     rows = np.moveaxis(unbox_all(x), axis, -1)
     ordered = np.sort(rows, axis=-1)
     positions = np.broadcast_to(np.arange(rows.shape[-1]), rows.shape)
@@ -126,6 +150,9 @@ def cummin(x, dim):
 
 def _running_best(x, dim, which):
     """The running maximum or minimum (`which`) along `dim`, with the index of its element."""
+    if fnp.ndim(x) == 0:  # (the element itself)
+        checked_dims(x, dim)
+        return x, np.zeros((), np.int64)
     raw = unbox_all(x)
     best = which.accumulate(raw, axis=dim)
     positions = np.indices(raw.shape)[dim % raw.ndim]

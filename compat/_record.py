@@ -303,6 +303,10 @@ def wrap(out, label, edges, others=(), saves_result=False, saves_inputs=False, v
     frees exactly the operations that saved something, numbers included).
     """
     boxed = isinstance(out, Box)
+    if boxed and _is_an_input(out, edges):
+        # An input returned as it is (a squeeze with nothing to squeeze): PyTorch's result is
+        # a new tensor with a node of its own, not the input's node renamed.
+        out = reshape_p(out, shape=out.value.shape, order="C")
     data = out.value if boxed else out
     if type(data) is not np.ndarray:
         data = np.asarray(data)
@@ -346,6 +350,13 @@ def wrap(out, label, edges, others=(), saves_result=False, saves_inputs=False, v
         for n in recorded:
             n.frees = frees
     return t
+
+
+def _is_an_input(box, edges):
+    for x in edges:
+        if isinstance(x, Tensor) and x._box is box:
+            return True
+    return False
 
 
 def _declared_saves(primitive, kinds):

@@ -25,10 +25,11 @@ from . import (_complex_build, _dtypes, _fused, _gathering, _householder, _index
                _legacy_linalg, _linalg_ex, _order_statistics, _scaled_products, _scans,
                _view_scatters, _windowed)
 from ._complex_refusals import fixed, no_complex, refuse_complex, refuse_complex_derivative
-from ._dim_args import checked_dims, dim_as_axis, existing_dims
+from ._dim_args import checked_dims, dim_as_axis, dims_as_axes, empty_dim, existing_dims
 from ._inplace import inplace, overwrite_p
 from ._not_implemented import without_derivative
-from ._ops import refuse_bool_product, refuse_integer_zero_divisor
+from ._ops import (nonzero_indices, refuse_bool_product, refuse_integer_zero_divisor,
+                   refuse_one_tensor)
 from ._record import result_type
 from ._typename import typename
 from ._return_types import return_type
@@ -106,16 +107,27 @@ def _logcumsumexp(x, dim):
 
 
 def _var_mean(x, dim=None, *, correction=1, keepdim=False, which=fnp.var):
-    axis = dim_as_axis(dim)
+    axis = dims_as_axes(x, dim)
     return (which(x, axis=axis, ddof=correction, keepdims=keepdim),
             fnp.mean(x, axis=axis, keepdims=keepdim))
 
 
 def _aminmax(x, *, dim=None, keepdim=False):
-    return fnp.min(x, axis=dim, keepdims=keepdim), fnp.max(x, axis=dim, keepdims=keepdim)
+    if dim is not None and not isinstance(dim, numbers.Integral):
+        raise TypeError(f"aminmax(): argument 'dim' must be int, not {type(dim).__name__}")
+    axis = dims_as_axes(x, dim)
+    shape = fnp.shape(x)
+    if 0 in shape and (axis is None or shape[axis] == 0):  # (no identity to give)
+        if axis is None:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as "
+                               "the operation has no identity.")
+        raise empty_dim("aminmax", axis)
+    return fnp.min(x, axis=axis, keepdims=keepdim), fnp.max(x, axis=axis, keepdims=keepdim)
 
 
 def _repeat(x, *sizes):
+    if not sizes:
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
     sizes = tuple(sizes[0]) if len(sizes) == 1 and not isinstance(sizes[0], int) else sizes
     if len(sizes) < fnp.ndim(x):
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
@@ -346,7 +358,16 @@ def _round(x, *, decimals=0):
 
 
 def _logit(x, eps=None):
-    return fsp.logit(x if eps is None else fnp.clip(x, eps, 1 - eps))
+    """PyTorch's logit: NaN outside [0, 1], where its gradient is NaN too (the formula's
+    would be a number); with `eps`, of x clamped to [eps, 1 - eps], with a zero gradient
+    outside (a clamp's zero times the infinite slope at eps = 0 would be NaN)."""
+    raw = unbox_all(x)
+    if eps is not None:
+        return fsp.logit(fnp.where(raw < eps, eps, fnp.where(raw > 1 - eps, 1 - eps, x)))
+    outside = (raw < 0) | (raw > 1)
+    if outside.any():
+        x = x * np.where(outside, np.nan, 1.0).astype(raw.dtype)
+    return fsp.logit(x)
 
 
 # PyTorch's overloads: two tensors, a number and a tensor, a tensor and a number.
@@ -426,10 +447,48 @@ def _cross(input, other, dim=None):
     return fnp.cross(input, other, axis=existing_dims(input, dim))
 
 
+def _at_least(which):
+    """atleast_1d, _2d or _3d (`which`) of tensors given one by one or in one sequence
+    (a tuple of results, as PyTorch's)."""
+    def compute(*tensors):
+        if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+            return tuple([which(x) for x in tensors[0]])
+        return which(*tensors)
+    return compute
+
+
+def _at_least_label(*tensors):
+    """PyTorch's node of atleast_2d or _3d: a view of a 0-d tensor, else an unsqueeze (the
+    first tensor's, given to every result)."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    return "ViewBackward0" if tensors and tensors[0].dim() == 0 else "UnsqueezeBackward0"
+
+
+_AT_LEAST_LABELS = Labels(_at_least_label, "ViewBackward0", "UnsqueezeBackward0")
+
+
+def _sequence_of_tensors(function):
+    """A row's check: PyTorch's error for a tensor passed as its sequence of tensors."""
+    return lambda tensors, *args, **kwargs: refuse_one_tensor(tensors, function)
+
+
 def _meshgrid(*tensors, indexing="ij"):
     if len(tensors) == 1 and isinstance(tensors[0], list):
         tensors = tensors[0]
     return tuple(fnp.meshgrid(*tensors, indexing=indexing))
+
+
+def _meshgrid_input(*tensors, indexing="ij"):
+    """PyTorch's error for a tensor of two or more dimensions (NumPy's meshgrid flattens
+    it). PyTorch's message goes on to print the tensor's values as its C++ code does:
+    left out here."""
+    if len(tensors) == 1 and isinstance(tensors[0], list):
+        tensors = tensors[0]
+    for x in tensors:
+        if isinstance(x, Tensor) and x.dim() > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
+                               f"but got: [ {typename(x)}{{{','.join(map(str, x.shape))}}} ]")
 
 
 def _broadcast_tensors(*tensors):
@@ -444,7 +503,7 @@ def _flip(x, *dims):
     """flip(x, dims); Tensor.flip also takes the dims one by one (``x.flip(0, 1)``)."""
     if not dims:
         raise TypeError('flip() missing 1 required positional arguments: "dims"')
-    return fnp.flip(x, axis=dim_as_axis(dims[0] if len(dims) == 1 else dims))
+    return fnp.flip(x, axis=dims_as_axes(x, dims[0] if len(dims) == 1 else dims))
 
 
 def _rot90(x, k=1, dims=(0, 1)):
@@ -452,15 +511,15 @@ def _rot90(x, k=1, dims=(0, 1)):
 
 
 def _count_nonzero(x, dim=None):
-    return np.asarray(np.count_nonzero(x, axis=dim_as_axis(dim)), np.int64)
+    return np.asarray(np.count_nonzero(x, axis=dims_as_axes(x, dim)), np.int64)
 
 
 def _nonzero(x, *, as_tuple=False):
     if np.ndim(x) == 0 and not as_tuple:  # (NumPy refuses a 0-d array) one row per nonzero
         return np.zeros((int(x != 0), 0), np.int64)
-    found = np.nonzero(x)
     if as_tuple:
-        return tuple(i.astype(np.int64) for i in found)
+        return nonzero_indices(x)
+    found = np.nonzero(x)
     return np.stack(found, axis=-1).astype(np.int64) if found else np.zeros((1, 0), np.int64)
 
 
@@ -485,7 +544,7 @@ def _quantile(x, q, dim=None, keepdim=False, *, interpolation="linear", which=fn
 
 def _std_or_var(which):
     def compute(x, dim=None, *, correction=1, keepdim=False):
-        return which(x, axis=dim_as_axis(dim), ddof=correction, keepdims=keepdim)
+        return which(x, axis=dims_as_axes(x, dim), ddof=correction, keepdims=keepdim)
     return compute
 
 
@@ -530,13 +589,13 @@ def _frobenius_norm_input(input, dim, keepdim=False):
     if input.dtype.category < _dtypes.FLOAT:
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
                            f"Got {input.dtype.scalar_name} instead.")
-    if len(dim) > 2:
+    if not isinstance(dim, numbers.Integral) and len(dim) > 2:
         raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dim)} dimensions "
                            f"instead.")
 
 
 def _vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
-    return _fused.vector_norm(x, ord, dim_as_axis(dim), keepdim)
+    return _fused.vector_norm(x, ord, dims_as_axes(x, dim), keepdim)
 
 
 def _linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
@@ -866,10 +925,7 @@ _MATRIX_POWER_LABELS = Labels(
 
 
 def _logsumexp(x, dim, keepdim=False):
-    axes = checked_dims(x, dim)
-    if fnp.ndim(x) == 0:  # PyTorch's 0-d tensor has one element along dim 0 or -1
-        axes = ()
-    return _fused.logsumexp_p(x, axes=axes, keepdims=keepdim)
+    return _fused.logsumexp_p(x, axes=dims_as_axes(x, dim), keepdims=keepdim)
 
 
 def _lgamma(x):
@@ -1429,10 +1485,10 @@ def _unique_consecutive(x, return_inverse, return_counts, dim):
 REDUCTIONS = [
     Row("logsumexp", _logsumexp, FLOAT, saves_inputs=True, saves_result=True),
     Row("nansum", lambda x, dim=None, keepdim=False, *, dtype=None:
-        fnp.nansum(_summable(x), axis=dim_as_axis(dim), keepdims=keepdim), KEEP,
+        fnp.nansum(_summable(x), axis=dims_as_axes(x, dim), keepdims=keepdim), KEEP,
         saves_inputs=True),
     Row("nanmean", lambda x, dim=None, keepdim=False, *, dtype=None:  # PyTorch: sum / count
-        fnp.nanmean(x, axis=dim_as_axis(dim), keepdims=keepdim), KEEP, "DivBackward0"),
+        fnp.nanmean(x, axis=dims_as_axes(x, dim), keepdims=keepdim), KEEP, "DivBackward0"),
     Row("median", _order_statistics.median, KEEP, _by_dim("MedianBackward"),
         returns=_named("median"), contiguous=True, saves_inputs={"MedianBackward0"},
         saves_result={"MedianBackward0"}),
@@ -1567,19 +1623,27 @@ SHAPES = [
         "ExpandBackward0", view=True),
     Row("broadcast_tensors", _broadcast_tensors, KEEP, "ExpandBackward0", method=False,
         passes_input=True, view=True),
-    Row("meshgrid", _meshgrid, KEEP, "ExpandBackward0", method=False, view=True),
+    Row("meshgrid", _meshgrid, KEEP, "ExpandBackward0", method=False, view=True,
+        check=_meshgrid_input),
     Row("cartesian_prod", _cartesian_prod, KEEP, "StackBackward0", method=False,
         passes_input=True),
     Row("combinations", _combinations, KEEP, "StackBackward0", method=False, saves_inputs=True),
-    Row("atleast_1d", fnp.atleast_1d, KEEP, "ViewBackward0", method=False, view=True),
-    Row("atleast_2d", fnp.atleast_2d, KEEP, "UnsqueezeBackward0", method=False, view=True),
-    Row("atleast_3d", fnp.atleast_3d, KEEP, "UnsqueezeBackward0", method=False, view=True),
-    Row("hstack", lambda tensors: fnp.hstack(tensors), PROMOTE, "CatBackward0", method=False),
-    Row("vstack", lambda tensors: fnp.vstack(tensors), PROMOTE, "CatBackward0", method=False),
-    Row("row_stack", lambda tensors: fnp.vstack(tensors), PROMOTE, "CatBackward0", method=False),
-    Row("dstack", lambda tensors: fnp.dstack(tensors), PROMOTE, "CatBackward0", method=False),
+    Row("atleast_1d", _at_least(fnp.atleast_1d), KEEP, "ViewBackward0", method=False, view=True,
+        passes_input=True),
+    Row("atleast_2d", _at_least(fnp.atleast_2d), KEEP, _AT_LEAST_LABELS, method=False,
+        view=True, passes_input=True),
+    Row("atleast_3d", _at_least(fnp.atleast_3d), KEEP, _AT_LEAST_LABELS, method=False,
+        view=True, passes_input=True),
+    Row("hstack", lambda tensors: fnp.hstack(tensors), PROMOTE, "CatBackward0", method=False,
+        check=_sequence_of_tensors("hstack")),
+    Row("vstack", lambda tensors: fnp.vstack(tensors), PROMOTE, "CatBackward0", method=False,
+        check=_sequence_of_tensors("vstack")),
+    Row("row_stack", lambda tensors: fnp.vstack(tensors), PROMOTE, "CatBackward0", method=False,
+        check=_sequence_of_tensors("row_stack")),
+    Row("dstack", lambda tensors: fnp.dstack(tensors), PROMOTE, "CatBackward0", method=False,
+        check=_sequence_of_tensors("dstack")),
     Row("column_stack", lambda tensors: fnp.column_stack(tensors), PROMOTE, "CatBackward0",
-        method=False),
+        method=False, check=_sequence_of_tensors("column_stack")),
     Row("block_diag", lambda *tensors: _block_diag(tensors), PROMOTE, "BlockDiagBackward0",
         method=False),
     Row("vander", _vander, KEEP, Labels(
@@ -1729,7 +1793,7 @@ LINALG = [
     Row("linalg.cond", lambda A, p=None: fla.cond(A, p), FLOAT, "LinalgVectorNormBackward0",
         check=_linalg_input("linalg.svd", _missing_kernel("linalg_svd_cpu"))),
     Row("linalg.multi_dot", lambda tensors: fla.multi_dot(list(tensors)), PROMOTE,
-        "MmBackward0"),
+        "MmBackward0", check=_sequence_of_tensors("linalg_multi_dot")),
     Row("linalg.cross", lambda x, other, *, dim=-1:
         fnp.cross(x, other, axis=existing_dims(x, dim)), PROMOTE),
     Row("linalg.vecdot", lambda x, y, *, dim=-1: fnp.sum(fnp.conj(x) * y, axis=dim), PROMOTE,

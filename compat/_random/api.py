@@ -474,6 +474,8 @@ def _named_node(name):
 
 
 _POISSON = _named_node("PoissonBackward0")
+_BERNOULLI = _named_node("BernoulliBackward0")
+_BERNOULLI_P = not_implemented("bernoulli")
 
 
 _BINOMIAL = not_implemented("binomial")
@@ -505,8 +507,11 @@ def bernoulli(input, p=None, *, generator=None, out=None):
         raise TypeError("bernoulli(): p must be a number; to draw with a tensor of "
                         "probabilities, pass it as the input")
     result = np.empty(input._data.shape, input._data.dtype)
-    return _finish(bernoulli_values(result, input if p is None else p, generator=generator),
-                   False)
+    values = _finish(bernoulli_values(result, input if p is None else p, generator=generator),
+                     False)
+    # PyTorch's nodes: a zero derivative in the probabilities, none with a number p
+    return _BERNOULLI.apply(input, None, values) if p is None else \
+        _BERNOULLI_P.apply(input, values)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):

@@ -1,0 +1,116 @@
+"""compat against PyTorch at the arguments a sweep of every torch function and Tensor method
+of one tensor found compat answering differently: 0-d tensors with dims 0 and -1 (one
+dimension, named twice in a tuple), empty tensors (reductions without an identity, LU
+factorisations, medians), a tensor where a sequence of tensors is taken, missing size
+arguments, and gradients outside a function's domain. Each case gives PyTorch's result
+and gradient, or raises PyTorch's exception (with its text, unless noted)."""
+import warnings
+
+import pytest
+
+from compat_harness import check, seeded
+
+
+def _case(expression):
+    def case(T):
+        x0 = T.tensor(0.7, dtype=T.float64, requires_grad=True)
+        e = T.zeros(0, 3, dtype=T.float64, requires_grad=True)
+        e30 = T.zeros(3, 0, dtype=T.float64, requires_grad=True)
+        one = T.tensor([0.3], dtype=T.float64, requires_grad=True)
+        m = T.tensor([[0.5, -1.5, 2.0], [0.25, 3.0, -0.75]], dtype=T.float64,
+                     requires_grad=True)
+        p = T.tensor([-0.5, 0.0, 0.3, 1.0, 1.5, float("nan")], dtype=T.float32,
+                     requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (std of one element; deprecated names)
+            return eval(expression)
+    return seeded(case)
+
+
+def _gradient(T, output, input):
+    return output, T.autograd.grad(output.sum(), input, allow_unused=True)
+
+
+# A 0-d tensor has one dimension for reductions, scans and order statistics: 0 or -1.
+ZERO_D = [
+    "T.sum(x0, dim=(0, -1))", "T.mean(x0, (0, -1))", "T.amax(x0, (0, -1))",
+    "T.all(x0, (0, -1))", "T.any(x0, dim=(0, -1))", "T.logsumexp(x0, (0, -1))",
+    "T.logsumexp(x0, 0)", "T.norm(x0, dim=(0, -1))", "T.std(x0, (0, -1))",
+    "T.var(x0, (0, -1))", "T.count_nonzero(x0, (0, -1))", "T.count_nonzero(x0, 0)",
+    "T.squeeze(x0, (0, -1))", "T.squeeze(x0, 2)", "T.squeeze_copy(x0, 2)",
+    "T.flip(x0, (0,))", "T.flip(x0, (0, -1))", "T.linalg.vector_norm(x0, 2, (0, -1))",
+    "_gradient(T, T.aminmax(x0, dim=0).max, x0)", "T.aminmax(x0, dim=-1, keepdim=True)",
+    "T.aminmax(x0, dim=1)", "_gradient(T, T.cummax(x0, 0).values, x0)", "T.cummin(x0, -1)",
+    "_gradient(T, T.median(x0, 0).values, x0)", "T.median(x0, -1, True)",
+    "T.kthvalue(x0, 1, 0)", "T.kthvalue(x0, 2, 0)", "_gradient(T, T.nanmean(x0, 0), x0)",
+    "T.nansum(x0, -1, True)", "T.nansum(x0, (0, -1))", "T.std_mean(x0, 0)",
+    "T.var_mean(x0, (0, -1))", "T.frobenius_norm(x0, 0)", "T.frobenius_norm(x0, (0,))",
+    "T.where(x0)", "T.where(x0 * 0)", "T.nonzero(x0, as_tuple=True)",
+    "_gradient(T, T.max(x0, 0).values, x0)", "T.min(x0, 0)",
+]
+
+EMPTY = [
+    "T.amax(e)", "T.amax(e, 0)", "T.amin(e, (1, 0))", "T.amax(e, 1)", "T.amin(e30, (0, 1))",
+    "T.amax(m, [])", "T.aminmax(e)", "T.aminmax(e, dim=0)", "T.aminmax(e, dim=1)",
+    "T.max(e, 0)", "T.min(e30, 1, True)", "T.kthvalue(e, 1, 0)", "T.median(e, 0)",
+    "T.nanmedian(e, 0)", "_gradient(T, T.median(e), e)", "_gradient(T, T.nanmedian(e), e)",
+    "T.median(T.zeros(0, dtype=T.int32))", "T.median(T.zeros(0, dtype=T.int8))",
+    "T.nanmedian(T.zeros(0, dtype=T.int64))", "T.median(T.zeros(0, dtype=T.float16))",
+    "T.linalg.lu_factor(e)", "T.linalg.lu_factor_ex(e30)", "T.lu(T.zeros(2, 0, 0))",
+    "T.lu(e, get_infos=True)", "T.lu(e30)", "T.linalg.lu_factor(T.zeros(0, 0))",
+    "_gradient(T, T.linalg.lu_factor(e).LU, e)",
+]
+
+ARGUMENTS = [
+    "T.kthvalue(m, 4, 1)", "T.kthvalue(m, 0, -2)", "T.kthvalue(m, 2, 0, True)",
+    "T.hstack(m)", "T.vstack(m)", "T.row_stack(m)", "T.dstack(m)", "T.column_stack(m)",
+    "T.cat(m)", "T.concat(m)", "T.concatenate(m)", "T.stack(m)", "T.linalg.multi_dot(m)",
+    "T.concat([m, m], 1)", "T.concatenate((m, m), axis=-1)",
+    "T.meshgrid(e, indexing='ij')", "T.meshgrid([one, one], indexing='ij')",
+    "T.permute(x0)", "x0.reshape()", "x0.expand()", "x0.repeat()",
+    "x0.sum_to_size()", "x0.new_zeros()", "x0.new_ones()", "x0.new_empty()", "T.zeros()",
+    "T.ones()", "T.empty()", "T.zeros(())", "x0.new_zeros(())", "m.view_as(m)",
+    "x0.expand_as(x0)", "x0.reshape_as(x0)",
+    "T.atleast_1d(e)", "T.atleast_2d(m)", "T.atleast_1d(x0)", "T.atleast_2d(x0)",
+    "T.atleast_3d(x0)", "T.atleast_2d([x0, x0])", "T.atleast_1d([])", "T.atleast_3d((one,))",
+    "T.special.softmax(m, 0)", "T.special.log_softmax(m, 0, dtype=T.float32)",
+    "T.softmax(m, None)", "T.log_softmax(m, None)",
+]
+
+# Python's own message for a missing argument ("argument: 'dim'") is not PyTorch's, nor
+# are view()'s list of overloads and meshgrid's print of the tensor.
+TYPE_ONLY = ["T.softmax(m)", "m.softmax()", "T.log_softmax(m)", "T.meshgrid(m, indexing='ij')",
+             "x0.view()"]
+
+# An input returned as it is gets a node of its own (its own node keeps its name).
+IDENTITIES = [
+    "(lambda y: (y.squeeze(), y.grad_fn))(m.exp())", "T.squeeze(x0)", "x0.squeeze(-1)",
+    "T.ravel(one)", "one.ravel()", "T.meshgrid(one, indexing='ij')", "x0.contiguous()",
+]
+
+GRADIENTS = [
+    "_gradient(T, T.logit(p), p)", "_gradient(T, T.logit(p, 0.1), p)",
+    "_gradient(T, T.logit(p, 0.0), p)", "_gradient(T, T.logit(p.double()), p)",
+    "_gradient(T, T.special.logit(p), p)", "_gradient(T, T.bernoulli(p.detach().clamp(0, 1)"
+    ".requires_grad_()), p)",
+    "(lambda q: _gradient(T, T.bernoulli(q), q))(T.full((3,), 0.5, requires_grad=True))",
+    "(lambda q: T.bernoulli(q, 0.3).grad_fn.name())(T.full((3,), 0.5, requires_grad=True))",
+    "(lambda q: T.bernoulli(q).requires_grad)(T.full((3,), 0.5))",
+]
+
+
+@pytest.mark.parametrize("expression", ZERO_D + EMPTY + ARGUMENTS + IDENTITIES + GRADIENTS)
+def test_odd_arguments_as_torch(expression):
+    check(_case(expression), rtol=1e-6, atol=1e-7, messages=True)
+
+
+@pytest.mark.parametrize("expression", TYPE_ONLY)
+def test_odd_arguments_raise_torchs_exception_type(expression):
+    check(_case(expression), messages=False)
+
+
+def test_bernoulli_with_a_number_has_no_derivative():
+    def case(T):
+        q = T.full((3,), 0.5, requires_grad=True)
+        return T.autograd.grad(T.bernoulli(q, 0.3).sum(), q)
+    check(seeded(case), messages=True)
