@@ -469,6 +469,9 @@ def _bound(bound, dtype):
         return None
     if dtype is _dtypes.float16 and isinstance(bound, numbers.Real):
         _half_scalar(bound)
+    if isinstance(bound, numbers.Number) and dtype.category < _float:
+        # PyTorch's cast of a number to an integer dtype: 300 refused for uint8, -1 wraps
+        return _dtypes.cast_number(bound, dtype).item()
     return operand(bound, dtype)
 
 
@@ -594,8 +597,8 @@ def _one_sided(input, low, high, name):
     if isinstance(bound, Tensor):  # clamp_min(input, tensor) is maximum's kernel
         refuse_complex(_bounds_kernel(low, high), input, bound)
     _refuse_complex_clamp(input, low, high)
-    value = _clamped(operand(input, input.dtype), _bound(low, input.dtype),
-                     _bound(high, input.dtype))
+    dtype = result_type(input, bound)  # (clamp's: an int tensor and a float bound give floats)
+    value = _clamped(operand(input, dtype), _bound(low, dtype), _bound(high, dtype))
     if isinstance(bound, Tensor):
         return wrap(value, f"{name}Backward1", (input, bound), saves_inputs=True)
     return wrap(value, f"{name}Backward0", (input,), saves_inputs=True)

@@ -480,15 +480,17 @@ def _meshgrid(*tensors, indexing="ij"):
 
 
 def _meshgrid_input(*tensors, indexing="ij"):
-    """PyTorch's error for a tensor of two or more dimensions (NumPy's meshgrid flattens
-    it). PyTorch's message goes on to print the tensor's values as its C++ code does:
-    left out here."""
+    """PyTorch's errors for a tensor of two or more dimensions (NumPy's meshgrid flattens
+    it; PyTorch's message goes on to print its values as its C++ code does: left out
+    here) and for tensors of several dtypes (NumPy's meshgrid keeps each one's)."""
     if len(tensors) == 1 and isinstance(tensors[0], list):
         tensors = tensors[0]
     for x in tensors:
         if isinstance(x, Tensor) and x.dim() > 1:
             raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
                                f"but got: [ {typename(x)}{{{','.join(map(str, x.shape))}}} ]")
+    if len({x.dtype for x in tensors if isinstance(x, Tensor)}) > 1:
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
 
 
 def _broadcast_tensors(*tensors):

@@ -2,7 +2,8 @@
 of one tensor found compat answering differently: 0-d tensors with dims 0 and -1 (one
 dimension, named twice in a tuple), empty tensors (reductions without an identity, LU
 factorisations, medians), a tensor where a sequence of tensors is taken, missing size
-arguments, and gradients outside a function's domain. Each case gives PyTorch's result
+arguments, and gradients outside a function's domain; and clamp_min and clamp_max's
+dtypes, found by a sweep of functions of two tensors. Each case gives PyTorch's result
 and gradient, or raises PyTorch's exception (with its text, unless noted)."""
 import warnings
 
@@ -75,6 +76,16 @@ ARGUMENTS = [
     "T.atleast_3d(x0)", "T.atleast_2d([x0, x0])", "T.atleast_1d([])", "T.atleast_3d((one,))",
     "T.special.softmax(m, 0)", "T.special.log_softmax(m, 0, dtype=T.float32)",
     "T.softmax(m, None)", "T.log_softmax(m, None)",
+    "T.meshgrid(one, T.tensor([1, 2]), indexing='ij')",
+    # clamp_min/clamp_max compute in the operands' result type, as clamp does, and cast a
+    # number bound to an integer dtype as PyTorch casts it
+    "T.clamp_min(T.tensor(1.5, requires_grad=True), m)", "T.clamp_max(T.tensor([1.5]), m)",
+    "T.clamp_min(T.tensor([1, 5]), 2.5)", "T.clamp_min(T.tensor([1, 5]), T.tensor(2.5))",
+    "T.tensor([1, 5]).clamp_min_(2.5)", "_gradient(T, T.clamp_min(m, T.tensor(0.5)), m)",
+    "T.clamp_max(T.tensor([1, 2], dtype=T.uint8), 300)",
+    "T.clamp(T.tensor([1, 2], dtype=T.uint8), max=300)",
+    "T.clamp_min(T.tensor([1, 2], dtype=T.uint8), -1)",
+    "T.clamp(T.tensor([1, 2], dtype=T.int8), -200, 5)",
 ]
 
 # Python's own message for a missing argument ("argument: 'dim'") is not PyTorch's, nor
