@@ -468,6 +468,11 @@ def _at_least_label(*tensors):
 _AT_LEAST_LABELS = Labels(_at_least_label, "ViewBackward0", "UnsqueezeBackward0")
 
 
+# PyTorch's inner multiplies by a 0-d operand, and reshapes a tensordot's result otherwise.
+_INNER_LABELS = Labels(lambda input, other: "MulBackward0" if not (input.dim() and other.dim())
+                       else "ViewBackward0", "MulBackward0", "ViewBackward0")
+
+
 def _sequence_of_tensors(function):
     """A row's check: PyTorch's error for a tensor passed as its sequence of tensors."""
     return lambda tensors, *args, **kwargs: refuse_one_tensor(tensors, function)
@@ -1687,7 +1692,7 @@ PRODUCTS = [
     Row("einsum", _einsum, PROMOTE, method=False, check=_einsum_arguments),
     Row("outer", fnp.outer, PROMOTE, "MulBackward0", check=_vectors_outer),
     Row("ger", fnp.outer, PROMOTE, "MulBackward0", check=_vectors_outer),
-    Row("inner", fnp.inner, PROMOTE), Row("kron", fnp.kron, PROMOTE),
+    Row("inner", fnp.inner, PROMOTE, _INNER_LABELS), Row("kron", fnp.kron, PROMOTE),
     Row("tensordot", _tensordot, PROMOTE, method=False, check=_tensordot_bools),
     Row("cross", _cross, PROMOTE, "LinalgCrossBackward0"),
     Row("vdot", fnp.vdot, PROMOTE, check=_vectors_vdot),
@@ -1901,12 +1906,16 @@ ROWS = (ELEMENTWISE + COMPARISONS + REDUCTIONS + INDEXING + SHAPES + PRODUCTS + 
 
 
 def _inner_operands(input, other):
-    """inner's refusals of a number as `other`, and of bool tensors (by the kernel PyTorch
-    runs: dot for vectors)."""
+    """inner's refusals of a number as `other`, and of tensors of two dtypes or bool ones
+    (by the kernel PyTorch runs: dot for vectors); a 0-d operand is multiplied, with
+    PyTorch's promotion."""
     if not isinstance(other, Tensor):
         raise TypeError(f"inner(): argument 'other' (position 2) must be Tensor, not "
                         f"{typename(other)}")
-    refuse_bool_product(input, "dot" if input.dim() == 1 else "addmm_impl_cpu_")
+    if input.dim() and other.dim():
+        _one_dtype(lambda a, b: "both inputs should have same dtype")(input, other)
+        refuse_bool_product(input, "dot" if input.dim() == 1 else "addmm_impl_cpu_")
+
 
 
 def _kernel_by_dim(kernel, kernel_along_dim, bools=False):
@@ -2005,8 +2014,7 @@ _COMPLEX_CHECKS = {
     "median": _kernel_by_dim("median_cpu", "median_out", bools=True),
     "nanmedian": _kernel_by_dim("median_cpu", "median_out", bools=True),
     # two operands of different dtypes (a complex and a real one), which PyTorch refuses
-    "inner": _both(_one_dtype(lambda a, b: "both inputs should have same dtype"),
-                   _inner_operands),
+    "inner": _inner_operands,
     "cross": _one_dtype(lambda a, b: f"expected scalar type {a} but found {b}"),
     "linalg.cross": _one_dtype(lambda a, b: f"expected scalar type {a} but found {b}"),
     "linalg.vecdot": _one_dtype(
@@ -2078,10 +2086,11 @@ _DTYPE_REFUSALS = {
 }
 
 
-def _refuses(dtypes, refusal):
+def _refuses(dtypes, refusal, with_numbers=False):
     """A check: `refusal` (a kernel's name, or a function of the dtype giving the error)
     where the tensors' result type (of those in a list too: multi_dot's) is one of
-    `dtypes`."""
+    `dtypes`; `with_numbers`: the Python numbers among the operands count too, as for
+    the rows that compute in their result type (fmod(bool tensor, 3) runs on int64)."""
     if isinstance(refusal, str):
         refusal = _missing_kernel(refusal)
 
@@ -2092,6 +2101,8 @@ def _refuses(dtypes, refusal):
                 tensors += [item for item in x if isinstance(item, Tensor)]
             elif isinstance(x, Tensor):
                 tensors.append(x)
+        if with_numbers:  # (as `_table` promotes them: the operands after the first)
+            tensors += [a for a in args[1:] if type(a) in (int, float)]
         dtype = result_type(*tensors) if tensors else None
         if dtype in dtypes:
             raise refusal(dtype)
@@ -2107,7 +2118,8 @@ def _refusing_complex(rows):
         elif row.name in _COMPLEX_CHECKS:
             row.check = _both(_COMPLEX_CHECKS[row.name], row.check)
         if row.name in _DTYPE_REFUSALS:
-            row.check = _both(_refuses(*_DTYPE_REFUSALS[row.name]), row.check)
+            row.check = _both(_refuses(*_DTYPE_REFUSALS[row.name],
+                                       with_numbers=row.dtypes is PROMOTE), row.check)
 
 
 _refusing_complex(ROWS)

@@ -86,6 +86,13 @@ ARGUMENTS = [
     "T.clamp(T.tensor([1, 2], dtype=T.uint8), max=300)",
     "T.clamp_min(T.tensor([1, 2], dtype=T.uint8), -1)",
     "T.clamp(T.tensor([1, 2], dtype=T.int8), -200, 5)",
+    # a bool tensor and a number compute in their result type (fmod's kernel has no bools)
+    "T.fmod(T.tensor([True, False]), 2.5)", "T.tensor([True, False]).fmod(3)",
+    "T.fmod(T.tensor([True, False]), T.tensor([True, True]))",
+    "T.tensor([True, False]).fmod_(2)",
+    # inner multiplies by a 0-d operand, promoting (and names its node as PyTorch does)
+    "_gradient(T, T.inner(m, x0), m)", "T.inner(T.tensor(1.5), m)", "T.inner(m, m)",
+    "T.inner(T.ones(3, dtype=T.int64), T.tensor(2.5))", "T.inner(m, T.ones(3))",
 ]
 
 # Python's own message for a missing argument ("argument: 'dim'") is not PyTorch's, nor
