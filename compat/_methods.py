@@ -8,6 +8,7 @@ from funcgrad.core import tuple_get
 from . import _device, _dtypes, _indexing, _inplace, _ops, _pieces, _python_maps, _strided
 from . import _random, _storage_methods
 from ._factories import empty, empty_strided, full, legacy_new, ones, tensor, zeros
+from ._memory_formats import preserve_format
 from ._printing import format_tensor
 from ._record import with_number
 from ._runtime import warn_once
@@ -220,19 +221,21 @@ def _repr(self):
 
 
 def _caster(d):
-    def cast(self, memory_format=None):
-        return _ops.to_dtype(self, d)
+    def cast(self, memory_format=preserve_format):
+        return _ops.to_dtype(self, d, memory_format)
     cast.__name__ = d.name
     cast.__doc__ = f"This tensor as {d!r} (itself if it already is)."
     return cast
 
 
 def _to(self, *args, **kwargs):
-    """``to(dtype)``, ``to(device)``, ``to(device, dtype)`` or ``to(other_tensor)``."""
+    """``to(dtype)``, ``to(device)``, ``to(device, dtype)`` or ``to(other_tensor)``, and
+    `memory_format=`."""
     dtype = kwargs.pop("dtype", None)
     kwargs.pop("non_blocking", None)
     copy = kwargs.pop("copy", False)
     device = kwargs.pop("device", None)
+    memory_format = kwargs.pop("memory_format", preserve_format)
     if kwargs:
         raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
     for arg in args:
@@ -243,7 +246,7 @@ def _to(self, *args, **kwargs):
         elif arg is not None:
             dtype = arg
     _device.check(device)
-    result = self if dtype is None else _ops.to_dtype(self, dtype)
+    result = _ops.to_dtype(self, self.dtype if dtype is None else dtype, memory_format)
     return _ops.clone(result) if copy and result is self else result
 
 

@@ -1636,7 +1636,7 @@ def softmax(input, dim, dtype=None):
     torch.nn.functional's may be left to `softmax_dim`)."""
     axis = input._dim(_required_dim(dim, "softmax"))
     input, shifted, axes = _shifted(input, axis, dtype, "softmax")
-    out = quiet().run(_softmax, shifted, axes)
+    out = _layout.relaid(quiet().run(_softmax, shifted, axes), _layout.row_major)  # PyTorch's
     return wrap(out, "SoftmaxBackward0", (input,), saves_result=True)
 
 
@@ -1649,8 +1649,8 @@ def log_softmax(input, dim, dtype=None):
     """log(softmax(input)), computed without forming softmax."""
     axis = input._dim(_required_dim(dim, "log_softmax"))
     input, shifted, axes = _shifted(input, axis, dtype, "log_softmax")
-    return wrap(quiet().run(_log_softmax, shifted, axes), "LogSoftmaxBackward0", (input,),
-                saves_result=True)
+    out = _layout.relaid(quiet().run(_log_softmax, shifted, axes), _layout.row_major)
+    return wrap(out, "LogSoftmaxBackward0", (input,), saves_result=True)
 
 
 def _log_softmax(shifted, axes):
@@ -1677,8 +1677,8 @@ def contiguous(input, memory_format=_memory_formats.contiguous_format):
     return _copied(input, _memory_formats.empty_in(input._data, memory_format, "contiguous"))
 
 
-def _copied(input, fresh):
-    """A copy of `input` into the new array `fresh`, recorded as a clone."""
+def _copied(input, fresh, label="CloneBackward0"):
+    """A copy of `input` into the new array `fresh`, recorded as a clone (or `label`)."""
     if input._box is None or not STATE.enabled:
         fresh[...] = input._data
         return make(fresh)
@@ -1686,7 +1686,7 @@ def _copied(input, fresh):
     if out.value.strides != fresh.strides:  # the ufunc kept the input's order
         fresh[...] = out.value
         out.value = fresh
-    return wrap(out, "CloneBackward0", (input,))
+    return wrap(out, label, (input,))
 
 
 def copy_of(input):
@@ -1694,17 +1694,34 @@ def copy_of(input):
     return wrap(fnp.positive(input._box), "CopyBackwards", (input,))
 
 
-def to_dtype(input, dtype):
-    """The tensor converted to `dtype` (the tensor itself if it has that dtype already)."""
+def to_dtype(input, dtype, memory_format=_memory_formats.preserve_format):
+    """The tensor converted to `dtype` and laid out in `memory_format` (the tensor itself
+    where it is both already)."""
     dtype = _dtypes.as_dtype(dtype)
+    laid_out = (memory_format is _memory_formats.preserve_format
+                or _memory_formats.is_in(input._data, memory_format, "to"))
     if input.dtype is dtype:
-        return input
+        return input if laid_out else _copied(
+            input, _memory_formats.empty_in(input._data, memory_format, "to"),
+            "ToCopyBackward0")
     value = engine(input)
     if input.dtype.is_complex and dtype.category in (_dtypes.INTEGER, _float):
         value = discard_imaginary(value)  # (bool is z != 0: no part is discarded)
     if dtype.category < _float:  # (an integer result has no history)
-        return make(quiet().run(unbox_all(value).astype, dtype.numpy))
-    return wrap(quiet().run(fnp.astype, value, dtype.numpy), "ToCopyBackward0", (input,))
+        value = quiet().run(unbox_all(value).astype, dtype.numpy)
+    else:
+        value = quiet().run(fnp.astype, value, dtype.numpy)
+    if not laid_out:  # (the cast's fresh array, laid out again)
+        value = _layout.relaid(value, lambda raw: _filled(
+            _memory_formats.empty_in(raw, memory_format, "to"), raw))
+    if dtype.category < _float:
+        return make(value)
+    return wrap(value, "ToCopyBackward0", (input,))
+
+
+def _filled(fresh, values):
+    fresh[...] = values
+    return fresh
 
 
 __all__ = [

@@ -55,10 +55,15 @@ def alpha_dropout(input, p=0.5, training=False, inplace=False):
 
 def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     check_probability(p)
-    if input.dim() < 2:
+    return _dropped(input, p, training, inplace, _channels(input, p, training), alpha=True)
+
+
+def _channels(input, p, training):
+    """A feature dropout's noise shape, a draw per channel of each sample. PyTorch refuses
+    fewer than two dimensions only where it draws (training, p > 0, some elements)."""
+    if training and p != 0 and input.numel() and input.dim() < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    noise_shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
-    return _dropped(input, p, training, inplace, noise_shape, alpha=True)
+    return tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
 
 
 def drawn_in_memory_order(input, probability):
@@ -78,10 +83,7 @@ def drawn_in_memory_order(input, probability):
 def feature_dropout(input, p, training, inplace):
     """Zero each channel (dimension 1) of each sample with probability p, and scale the
     rest by 1 / (1 - p)."""
-    if input.dim() < 2:
-        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    noise_shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
-    return _dropped(input, p, training, inplace, noise_shape)
+    return _dropped(input, p, training, inplace, _channels(input, p, training))
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):

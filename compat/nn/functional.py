@@ -18,6 +18,7 @@ from .._complex_refusals import (CLAMP, fixed, refuse_complex, refuse_complex_de
                                  refuse_complex_into)
 from .._factories import empty_like, zeros_like
 from .._inplace import inplace
+from .._memory_formats import contiguous_format
 from .._quiet import quiet, quieted
 from .._record import engine, float_operand, operand, result_type, wrap
 from .._scipy import special as fsp
@@ -320,7 +321,9 @@ def glu(input, dim=-1):
 
 
 def hardshrink(input, lambd=0.5):
-    """input where |input| > lambd, else 0 (NaN stays NaN, with derivative 0)."""
+    """input where |input| > lambd, else 0 (NaN stays NaN, with derivative 0: that of
+    PyTorch's vectorized kernel, which computes all but the last few elements of a tensor;
+    its scalar loop over those, and over tensors of a few elements, gives 1)."""
     def compute(x):
         raw = unbox_all(x)
         kept = (raw < -lambd) | (raw > lambd)
@@ -330,7 +333,7 @@ def hardshrink(input, lambd=0.5):
 
 def softshrink(input, lambd=0.5):
     """input moved lambd towards 0, and 0 where |input| <= lambd (NaN stays NaN, with
-    derivative 0)."""
+    derivative 0, as hardshrink's)."""
     largest = np.finfo(input.dtype.numpy).max if input.dtype.is_floating_point else np.inf
     if not 0 <= lambd <= largest:
         raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype "
@@ -431,12 +434,14 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     if eps != 1e-10:
         warnings.warn("`eps` parameter is deprecated and has no effect.", UserWarning,
                       stacklevel=2)
-    gumbels = -empty_like(logits).exponential_().log()
+    # (drawn into a row-major tensor, PyTorch's legacy_contiguous_format: a transposed
+    # input gets the draws of a contiguous one, not transposed draws)
+    gumbels = -empty_like(logits, memory_format=contiguous_format).exponential_().log()
     y_soft = ((logits + gumbels) / tau).softmax(dim)
     if not hard:
         return y_soft
     index = y_soft.max(dim, keepdim=True)[1]
-    y_hard = zeros_like(logits).scatter_(dim, index, 1.0)
+    y_hard = zeros_like(logits, memory_format=contiguous_format).scatter_(dim, index, 1.0)
     return y_hard - y_soft.detach() + y_soft
 
 

@@ -2,8 +2,9 @@
 of one tensor found compat answering differently: 0-d tensors with dims 0 and -1 (one
 dimension, named twice in a tuple), empty tensors (reductions without an identity, LU
 factorisations, medians), a tensor where a sequence of tensors is taken, missing size
-arguments, and gradients outside a function's domain; and clamp_min and clamp_max's
-dtypes, found by a sweep of functions of two tensors. Each case gives PyTorch's result
+arguments, and gradients outside a function's domain; clamp_min's, clamp_max's, fmod's
+and inner's dtypes, found by a sweep of functions of two tensors; and layouts and draws
+of non-contiguous inputs, found by a sweep of torch.nn.functional. Each case gives PyTorch's result
 and gradient, or raises PyTorch's exception (with its text, unless noted)."""
 import warnings
 
@@ -22,9 +23,10 @@ def _case(expression):
                      requires_grad=True)
         p = T.tensor([-0.5, 0.0, 0.3, 1.0, 1.5, float("nan")], dtype=T.float32,
                      requires_grad=True)
+        F = T.nn.functional
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # (std of one element; deprecated names)
-            return eval(expression)
+            return eval(expression, {**globals(), **locals()})
     return seeded(case)
 
 
@@ -117,7 +119,33 @@ GRADIENTS = [
 ]
 
 
-@pytest.mark.parametrize("expression", ZERO_D + EMPTY + ARGUMENTS + IDENTITIES + GRADIENTS)
+# From a sweep of torch.nn.functional: layouts and draws of non-contiguous inputs, and
+# feature dropout of fewer than two dimensions where nothing is dropped.
+LAYOUTS = [
+    "(lambda y: (y, y.stride()))(F.gumbel_softmax(T.arange(24.).reshape(4, 3, 2)"
+    ".permute(2, 1, 0)))",
+    "(lambda x: _gradient(T, F.gumbel_softmax(x.permute(2, 1, 0), hard=True, dim=0), x))"
+    "(T.arange(24.).reshape(4, 3, 2).requires_grad_())",
+    "T.arange(24.).reshape(4, 3, 2).permute(2, 1, 0).softmax(-1).stride()",
+    "T.arange(24.).reshape(4, 3, 2).permute(2, 1, 0).log_softmax(0).stride()",
+    "F.softmin(T.arange(24.).reshape(4, 3, 2).permute(2, 1, 0), 1).stride()",
+    "F.feature_alpha_dropout(T.ones(3))", "F.feature_alpha_dropout(T.ones(3), training=True)",
+    "T.feature_dropout(T.ones(3), 0.5, False)", "F.feature_alpha_dropout(T.ones(0), True)",
+    # to(memory_format=) and the casts' memory_format (a copy where the layout changes)
+    "(lambda x: (x.to(memory_format=T.channels_last).stride(), x.to(memory_format="
+    "T.channels_last).grad_fn.name()))(T.randn(2, 3, 4, 5, requires_grad=True))",
+    "(lambda y: y.to(memory_format=T.channels_last) is y)(T.randn(2, 3, 4, 5).to("
+    "memory_format=T.channels_last))",
+    "(lambda x: x.to(memory_format=T.contiguous_format) is x)(T.randn(2, 3, 4, 5))",
+    "(lambda x: _gradient(T, x.double(memory_format=T.channels_last), x))(T.randn(2, 3, 4, 5, "
+    "requires_grad=True))", "T.randn(2, 3, 4, 5).int(memory_format=T.channels_last).stride()",
+    "(lambda x: x.float(memory_format=T.channels_last) is x)(T.randn(2, 3, 4, 5))",
+    "T.randn(2, 3, 4, 5).to(T.float64, memory_format=T.channels_last).stride()",
+]
+
+
+@pytest.mark.parametrize("expression",
+                         ZERO_D + EMPTY + ARGUMENTS + IDENTITIES + GRADIENTS + LAYOUTS)
 def test_odd_arguments_as_torch(expression):
     check(_case(expression), rtol=1e-6, atol=1e-7, messages=True)
 
