@@ -203,11 +203,17 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     return wrap(out, "MultiMarginLossBackward0", (input,), saves_inputs=True)
 
 
-def _check_multi_margin_shapes(input, target, weight):
-    """(samples, classes) of multi_margin_loss's input, after PyTorch's checks."""
-    if not (input.dim() <= 2 and input.numel() > 0):
+def _check_matrix_of_classes(input):
+    """PyTorch's refusal of what is not a vector or a matrix of classes: a batch of no
+    samples is one ("optional 0-dim batch size"), no classes is not."""
+    if not (input.dim() == 0 or input.dim() <= 2 and input.shape[-1]):
         raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch "
                            f"size, but got: {list(input.shape)}")
+
+
+def _check_multi_margin_shapes(input, target, weight):
+    """(samples, classes) of multi_margin_loss's input, after PyTorch's checks."""
+    _check_matrix_of_classes(input)
     rows = input.shape[0] if input.dim() == 2 else 1
     classes = input.shape[-1] if input.dim() else 1
     if not (target.dim() <= 1 and target.numel() == rows):
@@ -230,9 +236,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     """For each sample, the sum over its target classes j (target's entries up to the
     first -1) and the other classes i of max(0, 1 - (x[j] - x[i])), over the classes."""
     reduction = reduction_of(size_average, reduce, reduction)
-    if not (input.dim() <= 2 and input.numel() > 0):
-        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch "
-                           f"size, but got: {list(input.shape)}")
+    _check_matrix_of_classes(input)
     if target.shape != input.shape:
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
                            f"{list(input.shape)}")

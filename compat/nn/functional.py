@@ -20,7 +20,7 @@ from .._factories import empty_like, zeros_like
 from .._inplace import inplace
 from .._memory_formats import contiguous_format
 from .._quiet import quiet, quieted
-from .._record import engine, float_operand, operand, result_type, wrap
+from .._record import broadcast_error, engine, float_operand, operand, result_type, wrap
 from .._scipy import special as fsp
 from .._tensor import Tensor, make
 from ._activation import activation, leaky_relu_values, log_sigmoid_values, logsigmoid
@@ -519,22 +519,34 @@ def one_hot(tensor, num_classes=-1):
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
-    """The (mean, summed or elementwise) squared difference of input and target."""
+    """The (mean, summed or elementwise) squared difference of input and target; with
+    `weight` (of input's shape), weighted, its mean divided by the weights' sum, as
+    PyTorch composes it."""
     warn_of_broadcasting(input, target)
     reduction = reduction_of(size_average, reduce, reduction)
     check_broadcast(input, target)
+    if weight is not None:
+        return _weighted((input - target).pow(2), weight, input, reduction)
     dtype = result_type(input, target)
     _dtypes.require_floating("mse_cpu", dtype)
     out = quiet().run(_squared_errors, operand(input, dtype), operand(target, dtype),
-                      None if weight is None else operand(weight, dtype), reduction)
+                      reduction)
     return wrap(out, "MseLossBackward0", (input, target), saves_inputs=True)
 
 
-def _squared_errors(x, y, weight, reduction):
-    losses = fnp.square(fnp.subtract(x, y))
-    if weight is not None:
-        losses = fnp.multiply(losses, weight)
-    return reduced(losses, reduction)
+def _squared_errors(x, y, reduction):
+    return reduced(fnp.square(fnp.subtract(x, y)), reduction)
+
+
+def _weighted(losses, weight, input, reduction):
+    """`losses` times `weight`, which has input's shape, reduced as PyTorch's weighted
+    regression losses are (their mean: the sum over the weights' sum)."""
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    losses = losses * weight
+    if reduction == "mean":
+        return losses.sum() / weight.sum()
+    return losses if reduction == "none" else losses.sum()
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
@@ -545,12 +557,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     errors = _ops.abs(input - target)
     if weight is None:
         return reduced_tensor(errors, reduction)
-    if weight.shape != input.shape:
-        raise ValueError("Weights and input must have the same size.")
-    errors = errors * weight
-    if reduction == "mean":
-        return errors.sum() / weight.sum()
-    return errors if reduction == "none" else errors.sum()
+    return _weighted(errors, weight, input, reduction)
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean",
@@ -572,6 +579,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """0.5 * d**2 where the absolute difference d is below delta, else delta * (d - 0.5 *
     delta)."""
     warn_of_broadcasting(input, target)
+    reduction_of(None, None, reduction)  # (PyTorch's error for another name)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     if weight is not None and weight.shape != input.shape:
@@ -597,8 +605,12 @@ def _piecewise_loss(input, target, reduction, label, kernel, inner, outer, thres
 
     def losses(x, y):
         difference = fnp.absolute(fnp.subtract(x, y))
-        below = unbox_all(difference) < threshold
-        return reduced(fnp.where(below, inner(difference), outer(difference)), reduction)
+        # (NaN goes to `inner`, whose slope there is NaN, as PyTorch's gradient)
+        below = ~(unbox_all(difference) >= threshold)
+        # `inner` of the differences below only: its slope at an infinite difference,
+        # times the zero its unselected branch gets, would make the gradient NaN
+        inside = fnp.where(below, difference, 0.0)
+        return reduced(fnp.where(below, inner(inside), outer(difference)), reduction)
     out = quiet().run(losses, operand(input, dtype), operand(target, dtype))
     return wrap(out, label, (input, target), saves_inputs=True)  # (PyTorch saves both)
 
@@ -680,6 +692,9 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes "
                            f"or no classes but got weight tensor of shape: "
                            f"{list(weight.shape)}")
+    if weight is not None and weight.dtype is not input.dtype:  # (no promotion)
+        raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
+                           f"{weight.dtype.scalar_name}")
     class_weights = (np.ones(classes, input._data.dtype) if weight is None
                      else weight._data.astype(input._data.dtype))
     weights = np.where(ignored, 0, class_weights[chosen]).astype(input._data.dtype)
@@ -736,6 +751,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         uniform = _uniform_target_loss(log_probabilities, target, weight, ignore_index,
                                        reduction, class_dim)
         return (1 - smoothing) * loss + uniform * (smoothing / classes)
+    if ignore_index != -100:
+        raise RuntimeError("ignore_index is not supported for floating point target")
     if smoothing:
         target = target * (1 - smoothing) + smoothing / classes
     return _soft_cross_entropy(log_probabilities, target, weight, reduction, class_dim)
@@ -805,23 +822,24 @@ def _uniform_target_loss(log_probabilities, target, weight, ignore_index, reduct
 
 @quieted
 def _soft_cross_entropy(log_probabilities, target, weight, reduction, class_dim):
-    dtype = log_probabilities.dtype
-    products = fnp.multiply(float_operand(log_probabilities), operand(target, dtype))
+    """Minus the (weighted) sum over classes of target * log_probabilities, composed as
+    PyTorch composes it (its dtypes promoted, the weight differentiable); the mean is over
+    the samples and, for a K-dimensional loss, their positions."""
+    products = log_probabilities * target
     if weight is not None:
         shape = [1] * log_probabilities.dim()
         shape[class_dim] = -1
-        products = fnp.multiply(products, weight._data.astype(dtype.numpy).reshape(shape))
-    losses = fnp.negative(fnp.sum(products, axis=class_dim))
-    if reduction == "mean":
-        # The mean over the samples and, for a K-dimensional loss, their positions.
-        count = math.prod(size for dim, size in enumerate(log_probabilities.shape)
-                          if dim != class_dim)
-        out, label = fnp.true_divide(fnp.sum(losses), count), "DivBackward1"
-    elif reduction == "sum":
-        out, label = fnp.sum(losses), "NegBackward0"
-    else:
-        out, label = losses, "NegBackward0"
-    return wrap(out, label, (log_probabilities, target))
+        products = products * weight.view(shape)
+    if reduction == "none":
+        return -products.sum(class_dim)
+    if reduction == "mean" and not log_probabilities.numel():
+        return -products.sum().fill_(math.nan)  # (PyTorch's node: the negation's)
+    total = -products.sum()
+    if reduction == "sum":
+        return total
+    count = log_probabilities.numel() / log_probabilities.shape[class_dim]
+    # (PyTorch's division by a number, DivBackward1, where Python's `/` records DivBackward0)
+    return wrap(quiet().run(fnp.true_divide, engine(total), count), "DivBackward1", (total,))
 
 
 def _check_same_size(input, target, message):
@@ -845,6 +863,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         values = t._data
         if ((values < 0) | (values > 1)).any() or np.isnan(values).any():
             raise RuntimeError(f"all elements of {name} should be between 0 and 1")
+    _refuse_widening(input, weight)
     dtype = input.dtype
     out = quiet().run(_binary_cross_entropy, float_operand(input), operand(target, dtype),
                       None if weight is None else operand(weight, dtype), reduction)
@@ -873,6 +892,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if not (target.dtype.is_floating_point or target.dtype.is_complex):
         raise RuntimeError(f"result type {input.dtype.scalar_name} can't be cast to the "
                            f"desired output type {target.dtype.scalar_name}")
+    _refuse_widening(input, weight, pos_weight)
     dtype = result_type(input, target)
     if pos_weight is not None:  # (PyTorch scales the real logits in place)
         refuse_complex_into(input.dtype, input, target)
@@ -883,6 +903,22 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                       None if pos_weight is None else operand(pos_weight, dtype), reduction)
     return wrap(out, "BinaryCrossEntropyWithLogitsBackward0", (input, target),
                 saves_inputs=True)
+
+
+def _refuse_widening(input, *weights):
+    """PyTorch's errors for weights that do not broadcast to input's shape, or broadcast
+    it to a larger one (its kernels scale the losses in place)."""
+    shape = tuple(input.shape)
+    for weight in weights:
+        if weight is None:
+            continue
+        clash = broadcast_error(shape, tuple(weight.shape))
+        if clash:
+            raise RuntimeError(clash)
+        widened = np.broadcast_shapes(shape, tuple(weight.shape))
+        if widened != shape:
+            raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast "
+                               f"shape {list(widened)}")
 
 
 def _logits_cross_entropy(x, t, weight, pos_weight, reduction):

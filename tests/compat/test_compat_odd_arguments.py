@@ -4,7 +4,8 @@ dimension, named twice in a tuple), empty tensors (reductions without an identit
 factorisations, medians), a tensor where a sequence of tensors is taken, missing size
 arguments, and gradients outside a function's domain; clamp_min's, clamp_max's, fmod's
 and inner's dtypes, found by a sweep of functions of two tensors; and layouts and draws
-of non-contiguous inputs, found by a sweep of torch.nn.functional. Each case gives PyTorch's result
+of non-contiguous inputs, and losses' weights, reductions and infinite differences,
+found by sweeps of torch.nn.functional. Each case gives PyTorch's result
 and gradient, or raises PyTorch's exception (with its text, unless noted)."""
 import warnings
 
@@ -144,8 +145,52 @@ LAYOUTS = [
 ]
 
 
+# From a sweep of the loss functions over reductions, weights and odd inputs.
+_W = "T.arange(1., 7.).reshape(2, 3).double()"
+_INFINITE = ("T.tensor([[float('nan'), 1.0, 2.0], [0.5, float('inf'), -float('inf')]], "
+             "requires_grad=True)")
+LOSSES = [
+    # weighted regression losses: the weight has input's shape; the mean is over its sum
+    f"_gradient(T, F.mse_loss(m, T.zeros(2, 3, dtype=T.float64), weight={_W}), m)",
+    f"_gradient(T, F.mse_loss(m, T.zeros(3, dtype=T.float64), weight={_W}, reduction='none'), m)",
+    f"_gradient(T, F.l1_loss(m, T.zeros(2, 3, dtype=T.float64), weight={_W}), m)",
+    "F.mse_loss(m, m, weight=T.ones(3, dtype=T.float64))",
+    "F.huber_loss(m, m, reduction='batchmean')",
+    # smooth L1 and Huber: an infinite difference has slope +-1, a NaN one NaN
+    f"(lambda x: _gradient(T, F.smooth_l1_loss(x, T.ones(2, 3)), x))({_INFINITE})",
+    f"(lambda x: _gradient(T, F.huber_loss(x, T.ones(2, 3), reduction='sum'), x))({_INFINITE})",
+    f"(lambda x: _gradient(T, F.smooth_l1_loss(x, T.ones(2, 3), reduction='none', beta=0.5), x))"
+    f"({_INFINITE})",
+    # binary cross entropy: weights may not broadcast the losses past input's shape
+    "F.binary_cross_entropy(T.tensor(0.3), T.tensor(0.6), weight=T.ones(3))",
+    "F.binary_cross_entropy_with_logits(T.tensor(0.3), T.tensor(0.6), pos_weight=T.ones(3))",
+    "F.binary_cross_entropy_with_logits(T.ones(2, 3), T.ones(2, 3), weight=T.ones(4))",
+    "F.binary_cross_entropy(T.full((2, 3), 0.5), T.ones(2, 3), weight=T.ones(2, 2, 3))",
+    "F.binary_cross_entropy_with_logits(T.ones(2, 3), T.ones(2, 3), weight=T.ones(2, 1), "
+    "pos_weight=T.ones(3))",
+    # cross entropy with class probabilities: promoted dtypes, a differentiable weight,
+    # PyTorch's nodes; no ignore_index; class indices with a weight of another dtype
+    "F.cross_entropy(m.float(), T.softmax(m, 1))", "F.cross_entropy(m, T.softmax(m, 1), "
+    "ignore_index=1)", "(lambda w: (F.cross_entropy(m, T.softmax(m, 1), weight=w), "
+    "T.autograd.grad(F.cross_entropy(m, T.softmax(m, 1), weight=w), (m, w))))(T.tensor("
+    "[0.5, 1.0, 2.0], dtype=T.float64, requires_grad=True))",
+    "[type(f).__name__ for f, _ in F.cross_entropy(m, T.softmax(m, 1)).grad_fn.next_functions]",
+    "_gradient(T, F.cross_entropy(m, T.softmax(m, 1), label_smoothing=0.2), m)",
+    "_gradient(T, F.cross_entropy(e, e.detach()), e)",
+    "(lambda x: _gradient(T, F.cross_entropy(x, T.softmax(T.ones(2, 3, 4), 1)), x))("
+    "T.zeros(2, 3, 4, requires_grad=True))",
+    "F.nll_loss(m.float(), T.tensor([0, 2]), weight=T.ones(3, dtype=T.float64))",
+    "F.cross_entropy(m, T.tensor([0, 2]), weight=T.ones(3), label_smoothing=0.1)",
+    # margin losses take a batch of no samples
+    "_gradient(T, F.multi_margin_loss(e, T.zeros(0, dtype=T.long), reduction='none'), e)",
+    "F.multi_margin_loss(e, T.zeros(0, dtype=T.long), reduction='sum')",
+    "F.multi_margin_loss(e30, T.zeros(3, dtype=T.long), reduction='none')",
+    "_gradient(T, F.multilabel_margin_loss(e, T.zeros(0, 3, dtype=T.long), reduction='none'), e)",
+]
+
+
 @pytest.mark.parametrize("expression",
-                         ZERO_D + EMPTY + ARGUMENTS + IDENTITIES + GRADIENTS + LAYOUTS)
+                         ZERO_D + EMPTY + ARGUMENTS + IDENTITIES + GRADIENTS + LAYOUTS + LOSSES)
 def test_odd_arguments_as_torch(expression):
     check(_case(expression), rtol=1e-6, atol=1e-7, messages=True)
 
