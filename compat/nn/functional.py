@@ -584,21 +584,26 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     if weight is not None and weight.shape != input.shape:
         raise ValueError("Weights and input must have the same size.")
-    refuse_complex_into(input.dtype, input, target)
+    dtype = result_type(input, target)  # (computed in, and written into input's dtype)
+    if not _dtypes.can_cast(dtype, input.dtype):
+        raise RuntimeError(f"result type {dtype.scalar_name} can't be cast to the desired "
+                           f"output type {input.dtype.scalar_name}")
     losses = _piecewise_loss(input, target, "none" if weight is not None else reduction,
                              "HuberLossBackward0", "huber_cpu",
                              lambda d: fnp.multiply(0.5, fnp.square(d)),
                              lambda d: fnp.multiply(delta, fnp.subtract(d, 0.5 * delta)),
-                             delta)
+                             delta, into=input.dtype)
     if weight is None:
         return losses
     losses = losses * weight
     return reduced_tensor(losses, reduction)
 
 
-def _piecewise_loss(input, target, reduction, label, kernel, inner, outer, threshold):
+def _piecewise_loss(input, target, reduction, label, kernel, inner, outer, threshold,
+                    into=None):
     """`inner`(d) where the absolute difference d of input and target is below
-    `threshold`, else `outer`(d); reduced. (PyTorch's `kernel` has floating loops only.)"""
+    `threshold`, else `outer`(d); reduced, and cast to dtype `into` if given. (PyTorch's
+    `kernel` has floating loops only.)"""
     check_broadcast(input, target)
     dtype = result_type(input, target)
     _dtypes.require_floating(kernel, dtype)
@@ -610,7 +615,8 @@ def _piecewise_loss(input, target, reduction, label, kernel, inner, outer, thres
         # `inner` of the differences below only: its slope at an infinite difference,
         # times the zero its unselected branch gets, would make the gradient NaN
         inside = fnp.where(below, difference, 0.0)
-        return reduced(fnp.where(below, inner(inside), outer(difference)), reduction)
+        out = reduced(fnp.where(below, inner(inside), outer(difference)), reduction)
+        return out if into is None or into is dtype else fnp.astype(out, into.numpy)
     out = quiet().run(losses, operand(input, dtype), operand(target, dtype))
     return wrap(out, label, (input, target), saves_inputs=True)  # (PyTorch saves both)
 

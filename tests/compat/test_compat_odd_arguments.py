@@ -161,6 +161,9 @@ LOSSES = [
     f"(lambda x: _gradient(T, F.huber_loss(x, T.ones(2, 3), reduction='sum'), x))({_INFINITE})",
     f"(lambda x: _gradient(T, F.smooth_l1_loss(x, T.ones(2, 3), reduction='none', beta=0.5), x))"
     f"({_INFINITE})",
+    # huber_loss writes into input's dtype (smooth_l1_loss and mse_loss promote)
+    "F.huber_loss(m.float(), T.ones(2, 3, dtype=T.float64))",
+    "F.huber_loss(T.ones(2, 3, dtype=T.int64), m)", "F.huber_loss(m, T.ones(2, 3).to(T.complex64))",
     # binary cross entropy: weights may not broadcast the losses past input's shape
     "F.binary_cross_entropy(T.tensor(0.3), T.tensor(0.6), weight=T.ones(3))",
     "F.binary_cross_entropy_with_logits(T.tensor(0.3), T.tensor(0.6), pos_weight=T.ones(3))",
