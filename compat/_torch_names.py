@@ -179,7 +179,10 @@ def _matrices(x, name):
 
 def _unflatten(x, dim, sizes):
     shape = list(fnp.shape(x))
-    dim = dim % len(shape)
+    if not shape:  # (PyTorch's message goes on with its C++ stack, left out)
+        raise RuntimeError(f"unflatten got an unexpected error:\nDimension specified as {dim} "
+                           f"but tensor has no dimensions")
+    dim = checked_dims(x, dim)  # (PyTorch's range errors: a wrapped dim unflattened another)
     sizes = tuple(sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")

@@ -4,6 +4,7 @@ from other operations: rms_norm (tensor arithmetic), instance_norm (batch_norm o
 sample's channels as channels of one sample) and local_response_norm (an average pool
 across channels), composed the same way here, so their values, gradients and grad_fn names
 follow."""
+import math
 import warnings
 
 import numpy as np
@@ -31,6 +32,12 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if eps < 0.0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    if not input.numel():
+        # PyTorch's result for no elements: a copy of them (times weight[0], plus bias[0]),
+        # and no statistics (the mean of nothing, NaN, would make the running ones NaN).
+        out = input.clone()
+        out = out if weight is None else out * weight[0]
+        return out if bias is None else out + bias[0]
     channels = input.shape[1] if input.dim() > 1 else 1
     for name, statistic in (("running_mean", running_mean), ("running_var", running_var)):
         if statistic is None and not training:
@@ -188,7 +195,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
 
 def _group_normalised(x, groups, weight, bias, eps):
     shape = fnp.shape(x)
-    grouped = fnp.reshape(x, (shape[0], groups, -1))
+    grouped = fnp.reshape(x, (shape[0], groups, math.prod(shape[1:]) // groups))  # (no -1:
+    # a batch of no samples leaves it undetermined)
     out = fnp.reshape(_normalised_by(grouped, *_moments(grouped, 2), None, None, eps), shape)
     if weight is not None:
         out = fnp.multiply(out, weight)

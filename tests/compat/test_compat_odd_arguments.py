@@ -5,8 +5,9 @@ factorisations, medians), a tensor where a sequence of tensors is taken, missing
 arguments, and gradients outside a function's domain; clamp_min's, clamp_max's, fmod's
 and inner's dtypes, found by a sweep of functions of two tensors; and layouts and draws
 of non-contiguous inputs, and losses' weights, reductions and infinite differences,
-found by sweeps of torch.nn.functional. Each case gives PyTorch's result
-and gradient, or raises PyTorch's exception (with its text, unless noted)."""
+found by sweeps of torch.nn.functional; and modules given batches of no samples. Each case
+gives PyTorch's result and gradient, or raises PyTorch's exception (with its text, unless
+noted)."""
 import warnings
 
 import pytest
@@ -99,9 +100,9 @@ ARGUMENTS = [
 ]
 
 # Python's own message for a missing argument ("argument: 'dim'") is not PyTorch's, nor
-# are view()'s list of overloads and meshgrid's print of the tensor.
+# are view()'s list of overloads, meshgrid's print of the tensor and unflatten's C++ stack.
 TYPE_ONLY = ["T.softmax(m)", "m.softmax()", "T.log_softmax(m)", "T.meshgrid(m, indexing='ij')",
-             "x0.view()"]
+             "x0.view()", "T.unflatten(x0, 0, (1,))"]
 
 # An input returned as it is gets a node of its own (its own node keeps its name).
 IDENTITIES = [
@@ -192,8 +193,25 @@ LOSSES = [
 ]
 
 
-@pytest.mark.parametrize("expression",
-                         ZERO_D + EMPTY + ARGUMENTS + IDENTITIES + GRADIENTS + LAYOUTS + LOSSES)
+# From a sweep of modules: batches of no samples, and unflatten's dims.
+MODULES = [
+    "(lambda bn: (_gradient(T, bn(T.zeros(0, 3, requires_grad=True)), [bn.weight, bn.bias]), "
+    "list(bn.buffers())))(T.nn.BatchNorm1d(3))",
+    "(lambda bn: (bn(T.zeros(0, 3, requires_grad=True)), list(bn.buffers())))("
+    "T.nn.BatchNorm1d(3, affine=False))",
+    "(lambda bn: _gradient(T, bn(T.zeros(0, 3, 4, requires_grad=True)), [bn.weight]))("
+    "T.nn.BatchNorm1d(3, track_running_stats=False))",
+    "(lambda bn: bn.eval()(T.zeros(0, 3, requires_grad=True)))(T.nn.BatchNorm1d(3))",
+    "(lambda bn: (bn(T.randn(4, 3, 5)), list(bn.buffers())))(T.nn.BatchNorm1d(3))",
+    "(lambda g: _gradient(T, g(T.zeros(0, 4, 5, requires_grad=True)), [g.weight, g.bias]))("
+    "T.nn.GroupNorm(2, 4))",
+    "T.unflatten(one, 1, (1, 1))", "T.unflatten(m, -3, (1, 2))",
+    "T.unflatten(m, -1, (3, 1))", "T.nn.Unflatten(1, (3, 1))(one)",
+]
+
+
+@pytest.mark.parametrize("expression", ZERO_D + EMPTY + ARGUMENTS + IDENTITIES + GRADIENTS
+                         + LAYOUTS + LOSSES + MODULES)
 def test_odd_arguments_as_torch(expression):
     check(_case(expression), rtol=1e-6, atol=1e-7, messages=True)
 
