@@ -596,6 +596,9 @@ def _one_sided(input, low, high, name):
     bound = high if low is None else low
     if isinstance(bound, Tensor):  # clamp_min(input, tensor) is maximum's kernel
         refuse_complex(_bounds_kernel(low, high), input, bound)
+        clash = broadcast_error(input._data.shape, bound._data.shape)
+        if clash:
+            raise RuntimeError(clash)
     _refuse_complex_clamp(input, low, high)
     dtype = result_type(input, bound)  # (clamp's: an int tensor and a float bound give floats)
     value = _clamped(operand(input, dtype), _bound(low, dtype), _bound(high, dtype))

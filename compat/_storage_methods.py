@@ -62,6 +62,9 @@ def resize_(self, *sizes, memory_format=None):
 
 def resize_as_(self, the_template, memory_format=None):
     """resize_ to the shape of `the_template`."""
+    if not isinstance(the_template, Tensor):
+        raise TypeError(f"resize_as_(): argument 'the_template' (position 1) must be Tensor, "
+                        f"not {type(the_template).__name__}")
     return resize_(self, the_template.shape, memory_format=memory_format)
 
 

@@ -89,7 +89,8 @@ ARGUMENTS = [
     "T.clamp_max(T.tensor([1, 2], dtype=T.uint8), 300)",
     "T.clamp(T.tensor([1, 2], dtype=T.uint8), max=300)",
     "T.clamp_min(T.tensor([1, 2], dtype=T.uint8), -1)",
-    "T.clamp(T.tensor([1, 2], dtype=T.int8), -200, 5)",
+    "T.clamp(T.tensor([1, 2], dtype=T.int8), -200, 5)", "m.clamp_max(T.zeros(0, 3))",
+    "m.resize_as_(2.0)",
     # a bool tensor and a number compute in their result type (fmod's kernel has no bools)
     "T.fmod(T.tensor([True, False]), 2.5)", "T.tensor([True, False]).fmod(3)",
     "T.fmod(T.tensor([True, False]), T.tensor([True, True]))",
