@@ -1,5 +1,7 @@
 """PyTorch's `dim` arguments in funcgrad's terms: as an axis, checked against a tensor's
 dimensions (with PyTorch's error), and kept in a reduction's result (`keepdim`)."""
+import numbers
+
 import funcgrad.numpy as fnp
 
 
@@ -17,6 +19,16 @@ def checked_dims(x, dim):
             raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
                              f"{ndim - 1}], but got {d})")
     return dim % ndim if isinstance(dim, int) else tuple(d % ndim for d in dim)
+
+
+def one_dim(x, dim, function, position=2):
+    """`checked_dims(x, dim)` for `function`, which works along one dimension (its argument
+    at `position`): PyTorch's TypeError for a sequence of dims, which a 0-d tensor would
+    otherwise take."""
+    if not isinstance(dim, numbers.Integral):
+        raise TypeError(f"{function}(): argument 'dim' (position {position}) must be int, not "
+                        f"{type(dim).__name__}")
+    return checked_dims(x, dim)
 
 
 def dims_as_axes(x, dim):

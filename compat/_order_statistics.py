@@ -6,16 +6,15 @@ import numpy as np
 import funcgrad.numpy as fnp
 from funcgrad.core import unbox_all
 
-from ._dim_args import checked_dims, empty_dim, keep_dim
+from ._dim_args import empty_dim, keep_dim, one_dim
 
 
 def sort(x, dim=-1, descending=False, stable=False):
     """Values and indices sorted along `dim`, ties in their original order (always stable;
     NaN sorts as the largest value, as in PyTorch)."""
+    dim = one_dim(x, dim, "sort")
     if fnp.ndim(x) == 0:
-        checked_dims(x, dim)
         return x, np.zeros((), np.int64)
-    dim = checked_dims(x, dim)
     raw = unbox_all(x)
     if descending:  # a stable ascending sort of the reversed values, reversed back
         reversed_order = np.argsort(np.flip(raw, axis=dim), axis=dim, kind="stable")
@@ -40,10 +39,10 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
     return fnp.getitem(values, tuple(part)), indices[tuple(part)]
 
 
-def kthvalue(x, k, dim=-1, keepdim=False, name="kthvalue"):
+def kthvalue(x, k, dim=-1, keepdim=False, name="kthvalue", position=3):
     """The k-th smallest element along `dim` (k from 1) and its index (`name`: the function
-    PyTorch's errors name)."""
-    axis = checked_dims(x, dim)
+    PyTorch's errors name, whose argument `dim` is at `position`)."""
+    axis = one_dim(x, dim, name, position)
     size = fnp.shape(x)[axis] if fnp.ndim(x) else 1
     if size == 0:
         raise empty_dim(f"{name}()", axis)
@@ -73,8 +72,8 @@ def median(x, dim=None, keepdim=False):
         if fnp.size(x) == 0:
             return _median_of_nothing(x)
         return median(fnp.reshape(x, (-1,)), 0)[0]
-    n = fnp.shape(x)[dim] if fnp.ndim(x) else 1
-    value, index = kthvalue(x, (n + 1) // 2, dim, keepdim, "median")
+    n = fnp.shape(x)[one_dim(x, dim, "median")] if fnp.ndim(x) else 1
+    value, index = kthvalue(x, (n + 1) // 2, dim, keepdim, "median", 2)
     raw = unbox_all(x)
     if raw.ndim == 0 or raw.dtype.kind != "f":
         return value, index
@@ -98,9 +97,9 @@ def nanmedian(x, dim=None, keepdim=False):
             return _median_of_nothing(x)
         x = fnp.reshape(x, (-1,))
     elif fnp.ndim(x) == 0:
-        checked_dims(x, dim)
+        one_dim(x, dim, "nanmedian")
         return x, np.zeros((), np.int64)
-    axis = 0 if dim is None else checked_dims(x, dim)
+    axis = 0 if dim is None else one_dim(x, dim, "nanmedian")
     if not fnp.shape(x)[axis]:
         raise empty_dim("median()", axis)  # (PyTorch's message names median)
     values, indices = sort(x, axis)  # NaN sorts last
@@ -118,10 +117,9 @@ def nanmedian(x, dim=None, keepdim=False):
 def mode(x, dim=-1, keepdim=False):
     """The most frequent value along `dim` (the smallest of equally frequent ones) and the
     index of its last occurrence, as PyTorch's CPU kernel gives them."""
+    axis = one_dim(x, dim, "mode")
     if fnp.ndim(x) == 0:
-        checked_dims(x, dim)
         return x, np.zeros((), np.int64)
-    axis = checked_dims(x, dim)
     if fnp.shape(x)[axis] == 0:
         raise empty_dim("mode()", axis)
     rows = np.moveaxis(unbox_all(x), axis, -1)
@@ -141,17 +139,18 @@ def mode(x, dim=-1, keepdim=False):
 
 
 def cummax(x, dim):
-    return _running_best(x, dim, np.maximum)
+    return _running_best(x, dim, np.maximum, "cummax")
 
 
 def cummin(x, dim):
-    return _running_best(x, dim, np.minimum)
+    return _running_best(x, dim, np.minimum, "cummin")
 
 
-def _running_best(x, dim, which):
-    """The running maximum or minimum (`which`) along `dim`, with the index of its element."""
+def _running_best(x, dim, which, name):
+    """The running maximum or minimum (`which`, the function `name`) along `dim`, with the
+    index of its element."""
+    dim = one_dim(x, dim, name)
     if fnp.ndim(x) == 0:  # (the element itself)
-        checked_dims(x, dim)
         return x, np.zeros((), np.int64)
     raw = unbox_all(x)
     best = which.accumulate(raw, axis=dim)

@@ -25,7 +25,8 @@ from . import (_complex_build, _dtypes, _fused, _gathering, _householder, _index
                _legacy_linalg, _linalg_ex, _order_statistics, _scaled_products, _scans,
                _view_scatters, _windowed)
 from ._complex_refusals import fixed, no_complex, refuse_complex, refuse_complex_derivative
-from ._dim_args import checked_dims, dim_as_axis, dims_as_axes, empty_dim, existing_dims
+from ._dim_args import (checked_dims, dim_as_axis, dims_as_axes, empty_dim, existing_dims,
+                        one_dim)
 from ._inplace import inplace, overwrite_p
 from ._not_implemented import without_derivative
 from ._ops import (nonzero_indices, refuse_bool_product, refuse_integer_zero_divisor,
@@ -96,7 +97,7 @@ def _cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
 
 
 def _logcumsumexp(x, dim):
-    axis = checked_dims(x, dim)
+    axis = one_dim(x, dim, "logcumsumexp")
     if fnp.ndim(x) == 0:
         return fnp.positive(x)
     if unbox_all(x).dtype.kind == "c":  # (no complex logaddexp: shifted by the maximum)
@@ -474,6 +475,11 @@ _AT_LEAST_LABELS = Labels(_at_least_label, "ViewBackward0", "UnsqueezeBackward0"
 # PyTorch's inner multiplies by a 0-d operand, and reshapes a tensordot's result otherwise.
 _INNER_LABELS = Labels(lambda input, other: "MulBackward0" if not (input.dim() and other.dim())
                        else "ViewBackward0", "MulBackward0", "ViewBackward0")
+
+
+# PyTorch's overload with `stable` (given, True or False) has a node of its own.
+_SORT_LABELS = Labels(lambda x, dim=-1, descending=False, stable=None: "SortBackward0"
+                      if stable is None else "SortBackward1", "SortBackward0", "SortBackward1")
 
 
 def _sequence_of_tensors(function):
@@ -1506,14 +1512,14 @@ REDUCTIONS = [
         returns=_named("nanmedian")),
     Row("mode", _order_statistics.mode, KEEP, returns=_named("mode")),
     Row("cumprod", lambda x, dim, *, dtype=None:
-        _scans.scanned(fnp.cumprod, x, checked_dims(x, dim), dtype), KEEP,
+        _scans.scanned(fnp.cumprod, x, one_dim(x, dim, "cumprod"), dtype), KEEP,
         inplace=True, saves_inputs=True, saves_result=True, contiguous=True),
     Row("logcumsumexp", _logcumsumexp, FLOAT, check=_no_kernel("logcumsumexp_out_cpu"),
         contiguous=True, saves_inputs=True, saves_result=True),
     Row("cummax", _order_statistics.cummax, KEEP, returns=_named("cummax"), saves_inputs=True),
     Row("cummin", _order_statistics.cummin, KEEP, returns=_named("cummin"), saves_inputs=True),
-    Row("sort", lambda x, dim=-1, descending=False, stable=False:
-        _order_statistics.sort(x, dim, descending), KEEP, "SortBackward0", returns=_named("sort"),
+    Row("sort", lambda x, dim=-1, descending=False, stable=None:
+        _order_statistics.sort(x, dim, descending), KEEP, _SORT_LABELS, returns=_named("sort"),
         keeps_layout=True),
     Row("msort", lambda x: _order_statistics.sort(x, 0)[0], KEEP, "SortBackward0",
         keeps_layout=True),

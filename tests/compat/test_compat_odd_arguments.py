@@ -51,6 +51,10 @@ ZERO_D = [
     "T.nansum(x0, -1, True)", "T.nansum(x0, (0, -1))", "T.std_mean(x0, 0)",
     "T.var_mean(x0, (0, -1))", "T.frobenius_norm(x0, 0)", "T.frobenius_norm(x0, (0,))",
     "T.where(x0)", "T.where(x0 * 0)", "T.nonzero(x0, as_tuple=True)",
+    # operations along one dim refuse a tuple of dims, which a 0-d tensor took as its dim
+    "T.mode(x0, (0,))", "T.nanmedian(x0, (0,))", "T.cumprod(x0, (0,))", "T.cummax(x0, (0,))",
+    "T.logcumsumexp(m, (0,))", "T.kthvalue(m, 1, (0,))", "T.median(m, (0,))",
+    "T.sort(m, stable=True)", "T.sort(m, stable=False)", "m.sort(1, True)",
     "_gradient(T, T.max(x0, 0).values, x0)", "T.min(x0, 0)",
 ]
 
@@ -101,9 +105,11 @@ ARGUMENTS = [
 ]
 
 # Python's own message for a missing argument ("argument: 'dim'") is not PyTorch's, nor
-# are view()'s list of overloads, meshgrid's print of the tensor and unflatten's C++ stack.
+# are view()'s (and sort's) lists of overloads, meshgrid's print of the tensor and
+# unflatten's C++ stack.
 TYPE_ONLY = ["T.softmax(m)", "m.softmax()", "T.log_softmax(m)", "T.meshgrid(m, indexing='ij')",
-             "x0.view()", "T.unflatten(x0, 0, (1,))"]
+             "x0.view()", "T.unflatten(x0, 0, (1,))", "T.sort(x0, dim=(0,))",
+             "T.argsort(x0, dim=(0,))", "T.topk(m, 1, (0,))"]
 
 # An input returned as it is gets a node of its own (its own node keeps its name).
 IDENTITIES = [
