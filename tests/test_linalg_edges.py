@@ -1,5 +1,5 @@
-"""Edges of linalg, against JAX (float64): det and slogdet at singular matrices, and
-empty batches.
+"""Edges of linalg, against JAX (float64): det and slogdet at singular matrices, empty
+batches, and the LU factors of matrices without rows or columns.
 
 The derivative of det is the transposed adjugate, defined at every matrix: at rank n - 1 it
 has rank 1, at rank n - 2 or less it is 0. log|det| has no finite derivative there: its
@@ -17,6 +17,7 @@ import jax.numpy as jnp
 import jax.scipy.linalg as jsl
 import numpy as np
 import pytest
+import scipy.linalg
 
 import funcgrad as fg
 import funcgrad.numpy as fnp
@@ -197,3 +198,19 @@ def test_vmap_of_grad_over_an_empty_batch_matches_jax(name):
     expected = jax.vmap(jax.grad(total(jnp, theirs), argnums))(*args)
     assert (_shapes_and_dtypes(fg.vmap(fg.grad(total(fnp, ours), argnums))(*args))
             == _shapes_and_dtypes(expected))
+
+
+# SciPy's P of an m x 0 matrix is 0 x 0 (JAX's is the m x m identity): funcgrad keeps
+# SciPy's factors, and its derivatives and P @ L pass the (empty) rows through unpermuted.
+@pytest.mark.parametrize("shape", [(3, 0), (2, 3, 0), (0, 3), (0, 0)])
+def test_lu_of_a_matrix_without_columns_or_rows(shape):
+    a = np.zeros(shape)
+    def loss(sl, a):
+        return sum(jnp.sum(t * t) if sl is jsl else fnp.sum(t * t) for t in sl.lu(a)[1:])
+    assert fg.grad(lambda a: loss(fsl, a))(a).shape == shape
+    jacobian = fg.jacfwd(lambda a: fsl.lu(a)[1])(a)
+    if len(shape) == 2:  # (JAX's lu takes matrices only)
+        assert jax.grad(lambda a: loss(jsl, a))(jnp.asarray(a)).shape == shape
+        assert jacobian.shape == jax.jacfwd(lambda a: jsl.lu(a)[1])(jnp.asarray(a)).shape
+    for ours, theirs in zip(fsl.lu(a, permute_l=True), scipy.linalg.lu(a, permute_l=True)):
+        assert ours.shape == theirs.shape

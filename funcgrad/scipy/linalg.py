@@ -277,7 +277,7 @@ def _lu_jvp(t, ans, a):
     p, l, u = ans
     m, n = shape_of(a)[-2:]
     k = min(m, n)
-    t = matmul(_mT(p), t)
+    t = _permuted(_mT(p), t)
     l1, u1 = _rows(l, 0, k), _columns(u, 0, k)
     _check_differentiable(u1)
     d_l1, d_u1 = _lu_square_tangents(l1, u1, _columns(_rows(t, 0, k), 0, k))
@@ -333,7 +333,13 @@ def _lu_pull(cts, p, l, u, shape, dtype):
                              None if g_u is None else _columns(g_u, 0, k))
         if m != n:  # the remaining block's cotangent is 0
             ct = pad(ct, [(0, 0)] * (len(shape) - 2) + [(0, m - k), (0, n - k)])
-    return unbroadcast(matmul(p, ct), shape, dtype)
+    return unbroadcast(_permuted(p, ct), shape, dtype)
+
+
+def _permuted(p, x):
+    """``p @ x``, x's rows permuted by P; x itself where P is SciPy's for an m x 0 matrix,
+    0 x 0 (there is nothing to permute)."""
+    return x if shape_of(p)[-1] != shape_of(x)[-2] else matmul(p, x)
 
 
 defvjp(_lu, ArgVJP(lambda ans, a: (*ans, *aval(a)), _lu_pull))
@@ -347,7 +353,7 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
     a = _inexact(a, "lu", "a", square=False)
     p, l, u = _lu(a)
     if permute_l:
-        return matmul(p, l), u
+        return _permuted(p, l), u
     if p_indices:
         # Row i of P @ L is row p[i] of L.
         p = read_stacked(lambda p: np.argmax(p, axis=-1).astype(np.int32), p)
