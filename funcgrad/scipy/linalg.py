@@ -364,11 +364,17 @@ _lu_pivots = answering_empty_stacks(lambda a: scipy.linalg.lu_factor(a, check_fi
 
 
 def lu_factor(a, overwrite_a=False, check_finite=True):
-    """``scipy.linalg.lu_factor``: ``(lu, piv)``, L's strict lower triangle and U in one
-    matrix and LAPACK's pivot indices (a constant); differentiable in ``lu``."""
-    a = _inexact(a, "lu_factor", "a")
+    """``scipy.linalg.lu_factor``: ``(lu, piv)``, L's strict lower triangle (m x k) and U
+    (k x n, k = min(m, n)) in one m x n matrix and LAPACK's k pivot indices (a constant);
+    differentiable in ``lu``. Rectangular matrices as SciPy takes them (since 1.15)."""
+    a = _inexact(a, "lu_factor", "a", square=False)
     _, l, u = _lu(a)
-    return tril(l, -1) + u, read_stacked(_lu_pivots, a)
+    m, n = shape_of(a)[-2:]
+    k = min(m, n)
+    batch = [(0, 0)] * (len(shape_of(a)) - 2)
+    packed = (pad(tril(l, -1), batch + [(0, 0), (0, n - k)])
+              + pad(u, batch + [(0, m - k), (0, 0)]))
+    return packed, read_stacked(_lu_pivots, a)
 
 
 def _row_order(piv):

@@ -98,7 +98,7 @@ def rectangular(draw):
 
 def _lu_rectangular(np, a):
     la = linalg(np)
-    return tuple(la.lu(a)) + tuple(la.lu(a, permute_l=True))
+    return tuple(la.lu(a)) + tuple(la.lu(a, permute_l=True)) + (la.lu_factor(a)[0],)
 
 
 def _one_triangle(np, a, b, read=lambda a, uplo: a):
