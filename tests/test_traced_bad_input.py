@@ -185,6 +185,7 @@ CASES = {
     "partition with kth out of range": (lambda m, x: m.partition(x, 3), V, "partition"),
     "diff with a negative order": (lambda m, x: m.diff(x, n=-1), V, "diff"),
     "fft with n=0": (lambda m, x: m.fft.fft(x, n=0), V, "fft"),
+    "trim_zeros of a 0-d array": (lambda m, x: m.trim_zeros(x), S, None),
 }
 
 

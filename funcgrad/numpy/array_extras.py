@@ -173,6 +173,8 @@ def trim_zeros(filt, trim="fb", axis=None):
                          f"'b', got {trim!r}")
     axes = range(filt.ndim) if axis is None else normalize_axis(axis, filt.ndim,
                                                                "trim_zeros")
+    if not filt.ndim:  # (a 0-d array has nothing to trim, as NumPy's)
+        return filt
     nonzero = np.nonzero(plain_value(filt))
     index = [slice(None)] * filt.ndim
     for ax in axes:
