@@ -23,6 +23,25 @@ _BASIC_TYPES = (int, slice, type(None), type(Ellipsis))
 _MASK_DTYPES = (np.bool_, np.uint8)
 
 
+def _as_index(index):
+    """`index`, a list read as a tuple where PyTorch (and NumPy before 1.23) reads it so: a
+    list of fewer than 32 items holding a sequence, a tensor, a slice, None or Ellipsis
+    (``x[[[0, 1], [1, 0]]]`` is ``x[[0, 1], [1, 0]]``), with PyTorch's warning."""
+    if type(index) is list and len(index) < 32 and any(
+            isinstance(item, (list, tuple, Tensor, np.ndarray, slice)) or item is None
+            or item is Ellipsis for item in index):
+        warnings.warn(_NON_TUPLE_SEQUENCE, UserWarning, stacklevel=3)
+        return tuple(index)
+    return index
+
+
+_NON_TUPLE_SEQUENCE = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
+    "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will "
+    "be interpreted as tensor index, x[torch.tensor(seq)], which will result either in an "
+    "error or a different result")
+
+
 def _index_parts(index):
     """The index as a tuple, with tensors as NumPy arrays (0-d integer tensors as ints)."""
     parts = index if isinstance(index, tuple) else (index,)
@@ -73,6 +92,7 @@ def _index_tensors(index):
 def getitem(input, index):
     """``input[index]`` for ints, slices, None, Ellipsis, lists and integer/bool tensors.
     Basic indexing gives views, recorded one step per index as PyTorch does."""
+    index = _as_index(index)
     parts = _index_parts(index)
     if input._data.ndim == 0 and len(parts) == 1 and type(parts[0]) is int and parts[0] in (0, -1):
         return _legacy_scalar_index(input)
@@ -210,7 +230,9 @@ def _check_int(index, size, position):
 
 
 def _check_step(part):
-    if part.step is not None and part.step <= 0:
+    if part.step == 0:
+        raise ValueError("slice step cannot be zero")
+    if part.step is not None and part.step < 0:
         raise ValueError("step must be greater than zero")
 
 
@@ -235,6 +257,9 @@ def _legacy_scalar_index(input):
 
 def _basic_index(input, parts):
     ndim = input._data.ndim
+    for part in parts:  # (PyTorch checks the steps first)
+        if type(part) is slice:
+            _check_step(part)
     consumed = sum(1 for p in parts if p is not None and p is not Ellipsis)
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
@@ -267,6 +292,7 @@ def _basic_index(input, parts):
 def setitem(input, index, value):
     """``input[index] = value``: an in-place update, recorded (as a `where` that takes the
     new values at the index) when either side requires grad."""
+    index = _as_index(index)
     parts = _index_parts(index)
     view, arrays = _check_index(input._data.shape, parts)
     if isinstance(value, Tensor):  # PyTorch checks the value before the index arrays

@@ -5,13 +5,16 @@ factorisations, medians), a tensor where a sequence of tensors is taken, missing
 arguments, and gradients outside a function's domain; clamp_min's, clamp_max's, fmod's
 and inner's dtypes, found by a sweep of functions of two tensors; and layouts and draws
 of non-contiguous inputs, and losses' weights, reductions and infinite differences,
-found by sweeps of torch.nn.functional; and modules given batches of no samples. Each case
-gives PyTorch's result and gradient, or raises PyTorch's exception (with its text, unless
-noted)."""
+found by sweeps of torch.nn.functional; modules given batches of no samples; and lists
+of sequences as indices. Each case gives PyTorch's result and gradient, or raises
+PyTorch's exception (with its text, unless noted)."""
 import warnings
 
+import numpy as np
 import pytest
+import torch
 
+import compat
 from compat_harness import check, seeded
 
 
@@ -217,8 +220,21 @@ MODULES = [
 ]
 
 
+# From a sweep of indices: a list holding sequences, tensors, slices or None is a tuple of
+# indices, as in PyTorch (and NumPy before 1.23); steps are checked first.
+_X = "T.arange(24.).reshape(3, 4, 2)"
+INDEXING = [
+    f"(lambda x: _gradient(T, x[[[0, 1], [1, 0]]], x))({_X}.requires_grad_())",
+    f"{_X}[[0, [1]]]", f"{_X}[[0, slice(None)]]", f"{_X}[[0, None]]",
+    f"{_X}[[T.tensor(0), 1]]", f"{_X}[[0, 1]]", f"{_X}[[[0, 1], [1, 0], [0, 0]]]",
+    f"{_X}[[np.array([0, 1]), 0]]",
+    f"(lambda x: (x.__setitem__([[0, 1], [1, 0]], -1.0), x)[1])({_X})",
+    "x0[::-1]", "x0[::0]", "m[::0]", "m[[0], ::-1]",
+]
+
+
 @pytest.mark.parametrize("expression", ZERO_D + EMPTY + ARGUMENTS + IDENTITIES + GRADIENTS
-                         + LAYOUTS + LOSSES + MODULES)
+                         + LAYOUTS + LOSSES + MODULES + INDEXING)
 def test_odd_arguments_as_torch(expression):
     check(_case(expression), rtol=1e-6, atol=1e-7, messages=True)
 
@@ -226,6 +242,17 @@ def test_odd_arguments_as_torch(expression):
 @pytest.mark.parametrize("expression", TYPE_ONLY)
 def test_odd_arguments_raise_torchs_exception_type(expression):
     check(_case(expression), messages=False)
+
+
+def test_a_list_of_sequences_as_an_index_warns_as_torch():
+    messages = []
+    for T in (compat, torch):
+        with pytest.warns(UserWarning) as caught:
+            T.arange(24.0).reshape(3, 4, 2)[[[0, 1], [1, 0]]]
+        messages.append([str(w.message) for w in caught])
+    # (PyTorch's text goes on with where its C++ code warned)
+    assert len(messages[0]) == 1
+    assert messages[1][0].startswith(messages[0][0] + " (Triggered internally at ")
 
 
 def test_bernoulli_with_a_number_has_no_derivative():
