@@ -1272,7 +1272,7 @@ def _as_view(input, view_shape, strides, label, fn=reshape_p, **params):
 def view(input, *shape):
     """The same storage with another shape; fails where that needs a copy (use reshape)."""
     if len(shape) == 1 and isinstance(shape[0], _dtypes.dtype):
-        raise NotImplementedError("compat: view(dtype) is not supported")
+        return _viewed_as(input, shape[0])
     shape = _layout.infer_shape(_shape_args(shape, "view"), input._data.size)
     strides = _layout.view_strides(input._data, shape)
     if strides is None:
@@ -1280,6 +1280,36 @@ def view(input, *shape):
                            "(at least one dimension spans across two contiguous subspaces). "
                            "Use .reshape(...) instead.")
     return _as_view(input, shape, strides, "ViewBackward0")
+
+
+def _viewed_as(input, dtype):
+    """``view(dtype)``: the same memory read as `dtype` (a last dimension of elements of
+    another size rescaled), with PyTorch's checks; like PyTorch's, without history, and
+    sharing input's version counter (as detach)."""
+    data, old = input._data, input.dtype
+    ratio = dtype.numpy.itemsize / data.itemsize
+    if ratio != 1:
+        words = f"to view {old.scalar_name} as {dtype.scalar_name} (different element sizes)"
+        if not data.ndim:
+            raise RuntimeError(f"self.dim() cannot be 0 {words}")
+        if data.strides[-1] != data.itemsize and data.shape[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {words}, but got "
+                               f"{data.strides[-1] // data.itemsize}")
+        if ratio > 1:  # (wider elements: each must start where a narrow one does)
+            factor = int(ratio)
+            if data.shape[-1] % factor:
+                raise RuntimeError(f"self.size(-1) must be divisible by {factor} {words}, "
+                                   f"but got {data.shape[-1]}")
+            if input.storage_offset() % factor:
+                raise RuntimeError(f"self.storage_offset() must be divisible by {factor} "
+                                   f"{words}, but got {input.storage_offset()}")
+            for dim, stride in enumerate(input.stride()[:-1]):
+                if stride % factor:
+                    raise RuntimeError(f"self.stride({dim}) must be divisible by {factor} "
+                                       f"{words}, but got {stride}")
+    view = input.detach()
+    view._data = data.view(dtype.numpy)  # (a fresh tensor: its array may be replaced)
+    return view
 
 
 def reshape(input, *shape):

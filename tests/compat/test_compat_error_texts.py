@@ -665,8 +665,6 @@ TYPES_ONLY = {
 
 # name: (snippet, what compat raises, what PyTorch raises): None where one computes.
 DIFFERENCES = {
-    # compat implements no type punning of storage
-    "view as another dtype": ("torch.ones(2, 3).view(torch.int32)", NotImplementedError, None),
     # out= arguments are not supported: assign the result instead
     "ones with out=": ("torch.ones(2, out=torch.ones(2))", TypeError, None),
     # sparse gradients are not supported

@@ -6,7 +6,7 @@ arguments, and gradients outside a function's domain; clamp_min's, clamp_max's, 
 and inner's dtypes, found by a sweep of functions of two tensors; and layouts and draws
 of non-contiguous inputs, and losses' weights, reductions and infinite differences,
 found by sweeps of torch.nn.functional; modules given batches of no samples; and lists
-of sequences as indices. Each case gives PyTorch's result and gradient, or raises
+of sequences as indices, and view(dtype). Each case gives PyTorch's result and gradient, or raises
 PyTorch's exception (with its text, unless noted)."""
 import warnings
 
@@ -230,6 +230,16 @@ INDEXING = [
     f"{_X}[[np.array([0, 1]), 0]]",
     f"(lambda x: (x.__setitem__([[0, 1], [1, 0]], -1.0), x)[1])({_X})",
     "x0[::-1]", "x0[::0]", "m[::0]", "m[[0], ::-1]",
+    # view(dtype): the same memory read as another dtype, without history
+    "T.arange(12.).reshape(3, 4).view(T.float64)", "T.arange(12.).reshape(3, 4).view(T.int8)",
+    "T.arange(12.).reshape(3, 4)[:, :2].view(T.float64)", "T.tensor(1.5).view(T.int32)",
+    "T.arange(12.).reshape(3, 4)[:, 1:3].view(T.float64)",
+    "T.arange(15.).reshape(3, 5)[:, :2].view(T.float64)",
+    "T.arange(12.).reshape(3, 4)[:, :1].view(T.float64)", "T.tensor(1.5).view(T.int16)",
+    "T.arange(6.).reshape(2, 3).t().view(T.int16)", "T.arange(6.).reshape(2, 3).t().view(T.int32)",
+    "(lambda x: x.view(T.float32))(T.arange(6., requires_grad=True))",
+    "(lambda x: (x.view(T.int32).add_(1), x, x._version))(T.arange(4.))",
+    "T.arange(4.).view(T.complex64)", "T.ones(4).view(T.bool)",
 ]
 
 
