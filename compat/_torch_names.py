@@ -18,7 +18,7 @@ import funcgrad as fg
 import funcgrad.numpy as fnp
 import funcgrad.numpy.linalg as fla
 
-from funcgrad.core import dtype_of, unbox_all
+from funcgrad.core import Box, dtype_of, unbox_all
 from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 
 from . import (_complex_build, _dtypes, _fused, _gathering, _householder, _indexing, _layout,
@@ -732,8 +732,42 @@ def _square_first(name, check, position=0, keyword=None):
     return checked
 
 
+def _matrix_rank(A, tol=None, *, atol=None, rtol=None, hermitian=False):
+    """The number of singular values (|eigenvalues| with `hermitian`) above max(atol, rtol
+    times the largest), per matrix: rtol is eps * max(m, n) unless given, or 0 where a
+    positive atol is given; `tol` is atol's older name. (Tolerances broadcast over the
+    batch of matrices.)"""
+    if np.ndim(A) < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at "
+                           "least 2 dimensions.")
+    atol = tol if atol is None else atol
+    if hermitian and A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"linalg.eigh: A must be batches of square matrices, but they are "
+                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+    values = (np.abs(np.linalg.eigvalsh(A)) if hermitian
+              else np.linalg.svd(A, compute_uv=False))
+    absolute = np.asarray(0.0 if atol is None else atol, values.dtype)
+    if rtol is None:
+        default = np.finfo(values.dtype).eps * max(A.shape[-2:])
+        rtol = default if atol is None else np.where(absolute > 0, 0.0, default)
+    largest = np.max(values, axis=-1, initial=0.0)
+    threshold = np.maximum(absolute, np.asarray(rtol, values.dtype) * largest)
+    return np.asarray((values > threshold[..., None]).sum(axis=-1), np.int64)
+
+
 def _svd(A, full_matrices=True, *, driver=None):
-    return tuple(fla.svd(A, full_matrices=full_matrices))
+    """linalg.svd. With full_matrices, a non-square matrix's extra singular vectors (U's
+    columns or Vh's rows past min(m, n)) are not unique: PyTorch ignores their gradient
+    (funcgrad's rule refuses it, as JAX's), so they are constants joined to the thin
+    factors, as the legacy svd(some=False) joins them."""
+    m, n = fnp.shape(A)[-2:]
+    if not (full_matrices and m != n and isinstance(A, Box)):
+        return tuple(fla.svd(A, full_matrices=full_matrices))
+    u, s, vh = fla.svd(A, full_matrices=False)
+    full_u, _, full_vh = np.linalg.svd(unbox_all(A), full_matrices=True)
+    k = min(m, n)
+    return (fnp.concatenate([u, full_u[..., k:]], axis=-1), s,
+            fnp.concatenate([vh, full_vh[..., k:, :]], axis=-2))
 
 
 def _symmetrised_gradient(A):
@@ -854,9 +888,21 @@ def _fft(which, default_norm=None):
     return compute
 
 
+def _fft_labels(of_real):
+    """The node of a 1-D transform: PyTorch's kernel's (c2c for a complex input), or
+    `of_real` for a real one (r2c; for ifft, the conjugate of an r2c)."""
+    return Labels(lambda input, *args, **kwargs: "FftC2CBackward0" if input.is_complex()
+                  else of_real, of_real, "FftC2CBackward0")
+
+
 def _fftn(which):
     def compute(input, s=None, dim=None, norm=None):
-        return which(input, s=s, axes=dim_as_axis(dim), norm=norm)
+        out = which(input, s=s, axes=dim_as_axis(dim), norm=norm)
+        if which in (fnp.fft.fftn, fnp.fft.ifftn) and fnp.result_type(out).kind != "c":
+            # over no axes (a 0-d tensor, or dim=()) NumPy returns the real input; PyTorch's
+            # transforms always give complex results
+            out = fnp.astype(out, np.result_type(fnp.result_type(out), np.complex64))
+        return out
     return compute
 
 
@@ -1803,9 +1849,7 @@ LINALG = [
                                         "singular_values")), check=_FLOAT_OR_DOUBLE),
     Row("linalg.pinv", _pinv, FLOAT, check=_pinv_floats),
     Row("linalg.matrix_power", _matrix_power, KEEP, _MATRIX_POWER_LABELS),
-    Row("linalg.matrix_rank", lambda A, *, atol=None, rtol=None, hermitian=False:
-        np.asarray(np.linalg.matrix_rank(A, hermitian=hermitian), np.int64), DATA,
-        check=_FLOAT_OR_DOUBLE),
+    Row("linalg.matrix_rank", _matrix_rank, DATA, check=_FLOAT_OR_DOUBLE),
     Row("linalg.cond", lambda A, p=None: fla.cond(A, p), FLOAT, "LinalgVectorNormBackward0",
         check=_linalg_input("linalg.svd", _missing_kernel("linalg_svd_cpu"))),
     Row("linalg.multi_dot", lambda tensors: fla.multi_dot(list(tensors)), PROMOTE,
@@ -1893,15 +1937,20 @@ COMPLEX = [
 ]
 
 FFT = [
-    Row("fft.fft", _fft(fnp.fft.fft), FLOAT), Row("fft.ifft", _fft(fnp.fft.ifft), FLOAT),
-    Row("fft.rfft", _fft(fnp.fft.rfft), FLOAT), Row("fft.irfft", _fft(fnp.fft.irfft), FLOAT),
-    Row("fft.hfft", _fft(fnp.fft.hfft), FLOAT), Row("fft.ihfft", _fft(fnp.fft.ihfft), FLOAT),
-    Row("fft.fft2", _fft2(fnp.fft.fft2), FLOAT), Row("fft.ifft2", _fft2(fnp.fft.ifft2), FLOAT),
-    Row("fft.rfft2", _fft2(fnp.fft.rfft2), FLOAT),
-    Row("fft.irfft2", _fft2(fnp.fft.irfft2), FLOAT),
-    Row("fft.fftn", _fftn(fnp.fft.fftn), FLOAT), Row("fft.ifftn", _fftn(fnp.fft.ifftn), FLOAT),
-    Row("fft.rfftn", _fftn(fnp.fft.rfftn), FLOAT),
-    Row("fft.irfftn", _fftn(fnp.fft.irfftn), FLOAT),
+    Row("fft.fft", _fft(fnp.fft.fft), FLOAT, _fft_labels("FftR2CBackward0")),
+    Row("fft.ifft", _fft(fnp.fft.ifft), FLOAT, _fft_labels("ConjBackward0")),
+    Row("fft.rfft", _fft(fnp.fft.rfft), FLOAT, "FftR2CBackward0"),
+    Row("fft.irfft", _fft(fnp.fft.irfft), FLOAT, "FftC2RBackward0"),
+    Row("fft.hfft", _fft(fnp.fft.hfft), FLOAT, "FftC2RBackward0"),
+    Row("fft.ihfft", _fft(fnp.fft.ihfft), FLOAT, "ConjBackward0"),
+    Row("fft.fft2", _fft2(fnp.fft.fft2), FLOAT, "FftC2CBackward0"),
+    Row("fft.ifft2", _fft2(fnp.fft.ifft2), FLOAT, "FftC2CBackward0"),
+    Row("fft.rfft2", _fft2(fnp.fft.rfft2), FLOAT, "FftR2CBackward0"),
+    Row("fft.irfft2", _fft2(fnp.fft.irfft2), FLOAT, "FftC2RBackward0"),
+    Row("fft.fftn", _fftn(fnp.fft.fftn), FLOAT, "FftC2CBackward0"),
+    Row("fft.ifftn", _fftn(fnp.fft.ifftn), FLOAT, "FftC2CBackward0"),
+    Row("fft.rfftn", _fftn(fnp.fft.rfftn), FLOAT, "FftR2CBackward0"),
+    Row("fft.irfftn", _fftn(fnp.fft.irfftn), FLOAT, "FftC2RBackward0"),
     Row("stft", _windowed.stft, KEEP, "TransposeBackward1"),
     Row("istft", _windowed.istft, KEEP, "SqueezeBackward1"),
     Row("fft.fftshift", lambda x, dim=None: fnp.fft.fftshift(x, axes=dim_as_axis(dim)), KEEP,

@@ -6,7 +6,8 @@ arguments, and gradients outside a function's domain; clamp_min's, clamp_max's, 
 and inner's dtypes, found by a sweep of functions of two tensors; and layouts and draws
 of non-contiguous inputs, and losses' weights, reductions and infinite differences,
 found by sweeps of torch.nn.functional; modules given batches of no samples; and lists
-of sequences as indices, and view(dtype). Each case gives PyTorch's result and gradient, or raises
+of sequences as indices, view(dtype), and matrix_rank's tolerances, a full SVD's
+gradients and the FFTs' dtypes and nodes. Each case gives PyTorch's result and gradient, or raises
 PyTorch's exception (with its text, unless noted)."""
 import warnings
 
@@ -242,9 +243,36 @@ INDEXING = [
     "T.arange(4.).view(T.complex64)", "T.ones(4).view(T.bool)",
 ]
 
+# From a sweep of torch.linalg and torch.fft: tolerances, dimensions, dtypes and PyTorch's
+# nodes.
+LINALG_FFT = [
+    "(lambda A: [T.linalg.matrix_rank(A), T.linalg.matrix_rank(A, atol=1e-2), "
+    "T.linalg.matrix_rank(A, rtol=1e-2), T.linalg.matrix_rank(A, atol=1e-12, rtol=1e-2), "
+    "T.linalg.matrix_rank(A, atol=0.0), T.linalg.matrix_rank(A, hermitian=True, atol=1e-4), "
+    "T.linalg.matrix_rank(A, tol=1e-2), T.linalg.matrix_rank(T.stack([A, A * 1e-5]), "
+    "atol=T.tensor([1e-2, 1e-7], dtype=T.float64)), T.linalg.matrix_rank(T.zeros(2, 0, 3)), "
+    "T.linalg.matrix_rank(A.float(), rtol=T.tensor(1e-2))])(T.tensor([[1., 0, 0], "
+    "[0, 1e-3, 0], [0, 0, 1e-9]], dtype=T.float64))",
+    "T.linalg.matrix_rank(x0)", "T.linalg.matrix_rank(m, hermitian=True)",
+    "T.fft.fftn(x0)", "T.fft.ifftn(x0)", "T.fft.fftn(T.tensor(2))", "T.fft.fftn(m, dim=())",
+    # gradients through U and Vh of a non-square full SVD (the extra vectors' ignored)
+    "(lambda a: T.autograd.grad((T.linalg.svd(a)[0].abs() * T.arange(2.).double()).sum(), a))("
+    "T.tensor([[0.5, -1.5, 2.0], [0.25, 3.0, -0.75]], dtype=T.float64, requires_grad=True))",
+    "(lambda a: T.autograd.grad((T.linalg.svd(a)[2][:2].abs() * T.arange(3.).double()).sum(), "
+    "a))(T.tensor([[0.5, -1.5, 2.0], [0.25, 3.0, -0.75]], dtype=T.float64, "
+    "requires_grad=True))",
+    "(lambda a: T.autograd.grad((T.linalg.svd(a)[0][:, :2].abs() * T.arange(2.).double())"
+    ".sum(), a))(T.tensor([[0.5, -1.5], [2.0, 0.25], [3.0, -0.75]], dtype=T.float64, "
+    "requires_grad=True))",
+] + [f"T.fft.{name}(T.ones(2, 4, dtype=T.{dtype}, requires_grad=True)).grad_fn.name()"
+     for name in ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "irfft", "irfft2", "irfftn",
+                  "hfft"] for dtype in ["float64", "complex128"]] + [
+    f"T.fft.{name}(T.ones(2, 4, requires_grad=True)).grad_fn.name()"
+    for name in ["rfft", "rfft2", "rfftn", "ihfft"]]
+
 
 @pytest.mark.parametrize("expression", ZERO_D + EMPTY + ARGUMENTS + IDENTITIES + GRADIENTS
-                         + LAYOUTS + LOSSES + MODULES + INDEXING)
+                         + LAYOUTS + LOSSES + MODULES + INDEXING + LINALG_FFT)
 def test_odd_arguments_as_torch(expression):
     check(_case(expression), rtol=1e-6, atol=1e-7, messages=True)
 
