@@ -1921,8 +1921,10 @@ LEGACY_LINALG = [
 ]
 
 COMPLEX = [
-    Row("real", _real, KEEP, method=False, view=True, passes_input=True),
-    Row("imag", fnp.imag, KEEP, method=False, view=True, check=_complex_build.check_imag),
+    # (PyTorch's node: a select of view_as_real's, whose node is not made here)
+    Row("real", _real, KEEP, "SelectBackward0", method=False, view=True, passes_input=True),
+    Row("imag", fnp.imag, KEEP, "SelectBackward0", method=False, view=True,
+        check=_complex_build.check_imag),
     Row("angle", _angle, FLOAT, saves_inputs=True),
     Row("view_as_real", lambda x: fnp.stack([fnp.real(x), fnp.imag(x)], axis=-1), KEEP,
         "ViewAsRealBackward0", method=False, check=_complex_build.check_view_as_real),

@@ -509,15 +509,11 @@ ERRORS = [
 
 # Rows whose torch function is built from others, so that PyTorch's grad_fn name depends on
 # its decomposition or overload (outer is a MulBackward0, split with sizes a
-# SplitWithSizesBackward0): their grad_fn names are not compared. linalg.eig's complex results
-# are compared through .real, .imag or .abs() (named otherwise by PyTorch); their own grad_fn
-# name is compared by the cases that return `grad_fn.name()`.
+# SplitWithSizesBackward0): their grad_fn names are not compared.
 COMPOSED = {
-    "einsum", "inner", "kron", "tensordot", "chain_matmul", "matrix_power", "logdet",
-    "linalg.norm", "linalg.matrix_norm", "linalg.cond", "linalg.multi_dot",
-    "linalg.matrix_power", "linalg.eig", "linalg.eigvals", "stft", "istft", "real", "imag",
-    "view_as_real",
-} | {name for name in CASES if name.startswith("fft.")}
+    "einsum", "kron", "tensordot", "chain_matmul", "logdet", "linalg.norm",
+    "linalg.matrix_norm", "linalg.cond", "linalg.multi_dot", "stft", "istft",
+}
 
 
 def _inputs(torch, parameters=False):
