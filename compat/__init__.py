@@ -68,7 +68,7 @@ from ._runtime import (are_deterministic_algorithms_enabled, get_float32_matmul_
                        use_deterministic_algorithms)
 from ._serialization import load, save
 from ._strided import as_strided, as_strided_scatter
-from ._tensor import Size, Tensor
+from ._tensor import Size, Tensor, require_tensor as _require_tensor
 from ._typename import typename
 from ._view_copies import (alias_copy, as_strided_copy, detach_copy, diagonal_copy,
                            expand_copy, permute_copy, select_copy, slice_copy, split_copy,
@@ -155,6 +155,7 @@ def resolve_neg(input):
 
 
 def is_same_size(input, other):
+    _require_tensor(other, "is_same_size", "other", 2)
     return input.is_same_size(other)
 
 

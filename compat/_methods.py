@@ -13,7 +13,7 @@ from ._printing import format_tensor
 from ._record import with_number
 from ._runtime import warn_once
 from ._tape import InvalidatedBox
-from ._tensor import Tensor
+from ._tensor import Tensor, require_tensor
 
 # Methods that are the operation of the same name.
 _SAME_NAME = (
@@ -132,7 +132,7 @@ def _install():
     Tensor.where = lambda self, condition, other: _ops.where(condition, self, other)
     Tensor.to = _to
     Tensor.type = _type
-    Tensor.type_as = lambda self, other: _ops.to_dtype(self, other.dtype)
+    Tensor.type_as = _type_as
     for name, d in (("float", _dtypes.float32), ("double", _dtypes.float64),
                     ("half", _dtypes.float16), ("long", _dtypes.int64), ("int", _dtypes.int32),
                     ("short", _dtypes.int16), ("char", _dtypes.int8), ("byte", _dtypes.uint8),
@@ -248,6 +248,11 @@ def _to(self, *args, **kwargs):
     _device.check(device)
     result = _ops.to_dtype(self, self.dtype if dtype is None else dtype, memory_format)
     return _ops.clone(result) if copy and result is self else result
+
+
+def _type_as(self, other):
+    require_tensor(other, "type_as", "other", 1)
+    return _ops.to_dtype(self, other.dtype)
 
 
 def _type(self, dtype=None, non_blocking=False):

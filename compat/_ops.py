@@ -30,7 +30,7 @@ from ._record import (binary, broadcast_error, check_tensor, discard_imaginary, 
                       engine, float_operand, operand, reduced, result_type, selected,
                       unary, with_number, wrap, wrap_view)
 from ._return_types import return_type
-from ._tensor import Size, Tensor, make
+from ._tensor import Size, Tensor, make, require_tensor
 from ._typename import typename
 
 _int64, _bool, _float = _dtypes.int64, _dtypes.bool, _dtypes.FLOAT
@@ -722,10 +722,12 @@ def isnan(input):
 
 def equal(input, other):
     """True if both tensors have the same shape and elements."""
+    require_tensor(other, "equal", "other", 2)
     return input.shape == other.shape and bool(np.array_equal(input._data, other._data))
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    require_tensor(other, "allclose", "other", 2)
     if input.dtype is not other.dtype:  # (PyTorch promotes none: a real and a complex one)
         raise RuntimeError(f"{input.dtype.scalar_name} did not match {other.dtype.scalar_name}")
     return bool(np.allclose(input._data, other._data, rtol=rtol, atol=atol,
@@ -1460,14 +1462,17 @@ def broadcast_shapes(*shapes):
 
 
 def expand_as(input, other):
+    require_tensor(other, "expand_as", "other", 1)
     return expand(input, other.shape)
 
 
 def view_as(input, other):
+    require_tensor(other, "view_as", "other", 1)
     return view(input, other.shape)
 
 
 def reshape_as(input, other):
+    require_tensor(other, "reshape_as", "other", 1)
     return reshape(input, other.shape)
 
 

@@ -36,6 +36,14 @@ from ._tape import ALIAS_OF, INFERENCE, TAPE, VERSION, InvalidatedBox, leaf_node
 _new = object.__new__
 
 
+def require_tensor(x, function, argument, position):
+    """PyTorch's error for a non-tensor `x` given as `function`'s tensor `argument` (at
+    `position`, counted as PyTorch's message counts it)."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{function}(): argument '{argument}' (position {position}) must be "
+                        f"Tensor, not {type(x).__name__}")
+
+
 def make(data, box=None, version=None, base=None):
     """A tensor over the ndarray `data` (no copy)."""
     # `_record._recorded` sets these fields in place (no call): keep the two in step.
@@ -206,10 +214,12 @@ class Tensor:
         return bool(self._data.reshape(()) != 0)
 
     def is_same_size(self, other):
+        require_tensor(other, "is_same_size", "other", 1)
         return self._data.shape == other._data.shape
 
     def is_set_to(self, tensor):
         """Whether both view the same elements: storage, offset, sizes and strides."""
+        require_tensor(tensor, "is_set_to", "tensor", 1)
         a, b = self._data, tensor._data
         return (a.shape == b.shape and a.strides == b.strides
                 and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]

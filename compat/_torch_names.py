@@ -38,7 +38,7 @@ from ._runtime import warn_once
 from ._scipy import linalg as fsl
 from ._scipy import special as fsp
 from ._table import DATA, FLOAT, KEEP, PROMOTE, Labels, Row, install
-from ._tensor import Tensor
+from ._tensor import Tensor, require_tensor
 
 # ---- helpers for conventions funcgrad's functions do not share with PyTorch -------------
 
@@ -2180,6 +2180,26 @@ def _refusing_complex(rows):
         if row.name in _DTYPE_REFUSALS:
             row.check = _both(_refuses(*_DTYPE_REFUSALS[row.name],
                                        with_numbers=row.dtypes is PROMOTE), row.check)
+        if row.name in _TENSOR_ARGUMENTS:  # (first: what is not a tensor has no dtype)
+            row.check = _both(_tensor_argument(row.short_name, *_TENSOR_ARGUMENTS[row.name]),
+                              row.check)
+
+
+# Rows' second arguments that PyTorch takes as tensors only: (name, position as PyTorch's
+# message counts it), for its TypeError where a number or a list is given.
+_TENSOR_ARGUMENTS = {
+    "complex": ("imag", 2), "polar": ("angle", 2), "masked_select": ("mask", 2),
+    "cholesky_solve": ("input2", 2), "triangular_solve": ("A", 2),
+    "lu_unpack": ("LU_pivots", 2), "orgqr": ("input2", 2),
+}
+
+
+def _tensor_argument(function, argument, position):
+    def check(*args, **kwargs):
+        if len(args) > 1 or argument in kwargs:
+            require_tensor(args[1] if len(args) > 1 else kwargs[argument], function,
+                           argument, position)
+    return check
 
 
 _refusing_complex(ROWS)

@@ -10,6 +10,7 @@ from .. import _dtypes
 from .._grad_mode import no_grad
 from .._quiet import quiet
 from .._record import engine, result_type, wrap
+from .._tensor import require_tensor
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
@@ -30,6 +31,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """The p-norm of x1 - x2 + eps over the last dimension."""
+    require_tensor(x2, "pairwise_distance", "x2", 2)
     difference = x1 - x2 + eps
     axis = max(x1.dim(), x2.dim()) - 1
     out = quiet().run(lambda d: fnp.linalg.vector_norm(d, ord=p, axis=axis, keepdims=keepdim),

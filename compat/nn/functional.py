@@ -22,7 +22,7 @@ from .._memory_formats import contiguous_format
 from .._quiet import quiet, quieted
 from .._record import broadcast_error, engine, float_operand, operand, result_type, wrap
 from .._scipy import special as fsp
-from .._tensor import Tensor, make
+from .._tensor import Tensor, make, require_tensor
 from ._activation import activation, leaky_relu_values, log_sigmoid_values, logsigmoid
 from ._attention import multi_head_attention_forward, scaled_dot_product_attention
 from ._blocks import fold, pixel_shuffle, pixel_unshuffle, unfold
@@ -393,6 +393,7 @@ def celu_(input, alpha=1.0):
 def prelu(input, weight):
     """input where it is positive, else weight * input: one weight for every channel
     (dimension 1) or one for all."""
+    require_tensor(weight, "prelu", "weight", 2)
     if weight.dim() > 1:
         raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
                            f"ndim = {weight.dim()}")
@@ -626,6 +627,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     log-probabilities too with log_target), composed as PyTorch composes it; 'batchmean'
     divides the sum by the batch size, 'mean' by the number of elements (with PyTorch's
     warning that this is not the KL divergence's mean)."""
+    require_tensor(target, "kl_div", "target", 2)
     if size_average is not None or reduce is not None:
         reduction = reduction_of(size_average, reduce, reduction)
     elif reduction != "batchmean":

@@ -99,6 +99,13 @@ ARGUMENTS = [
     "T.clamp_min(T.tensor([1, 2], dtype=T.uint8), -1)",
     "T.clamp(T.tensor([1, 2], dtype=T.int8), -200, 5)", "m.clamp_max(T.zeros(0, 3))",
     "m.resize_as_(2.0)",
+    # a number where PyTorch takes a tensor: its TypeError (raw AttributeErrors before)
+    "T.equal(m, 2.0)", "T.allclose(m, 2.0)", "T.is_same_size(m, 2.0)", "m.is_same_size(2.0)",
+    "m.type_as(2.0)", "m.view_as(2.0)", "m.expand_as(2)", "m.reshape_as(2.0)",
+    "m.is_set_to(2.0)", "T.prelu(m, 2.0)", "T.complex(m, 2.0)", "T.polar(m, 2.0)",
+    "T.masked_select(m, 2.0)", "F.kl_div(m, 2.0)", "T.pairwise_distance(m, 2.0)",
+    "T.cholesky_solve(m, 2.0)", "T.triangular_solve(m, 2.0)", "T.lu_unpack(m, 2.0)",
+    "T.orgqr(m, 2.0)",
     # a bool tensor and a number compute in their result type (fmod's kernel has no bools)
     "T.fmod(T.tensor([True, False]), 2.5)", "T.tensor([True, False]).fmod(3)",
     "T.fmod(T.tensor([True, False]), T.tensor([True, True]))",
