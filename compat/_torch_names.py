@@ -897,7 +897,7 @@ def _fft_labels(of_real):
 
 def _fftn(which):
     def compute(input, s=None, dim=None, norm=None):
-        out = which(input, s=s, axes=dim_as_axis(dim), norm=norm)
+        out = which(input, s=_as_sequence(s), axes=dim_as_axis(_as_sequence(dim)), norm=norm)
         if which in (fnp.fft.fftn, fnp.fft.ifftn) and fnp.result_type(out).kind != "c":
             # over no axes (a 0-d tensor, or dim=()) NumPy returns the real input; PyTorch's
             # transforms always give complex results
@@ -906,9 +906,16 @@ def _fftn(which):
     return compute
 
 
+def _as_sequence(value):
+    """An n-dimensional transform's `s` or `dim`: one int is a sequence of one, as
+    PyTorch takes it."""
+    return (value,) if isinstance(value, numbers.Integral) else value
+
+
 def _fft2(which):
     def compute(input, s=None, dim=(-2, -1), norm=None):
-        return which(input, s=s, axes=existing_dims(input, tuple(dim)), norm=norm)
+        return which(input, s=_as_sequence(s), axes=existing_dims(input, tuple(
+            _as_sequence(dim))), norm=norm)
     return compute
 
 
@@ -1216,6 +1223,13 @@ def _searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side
     dtype = np.int32 if out_int32 else np.int64
     if sequence.ndim == 1:
         return np.asarray(np.searchsorted(sequence, values, side=side)).astype(dtype)
+    if sequence.ndim == 0 and values.ndim:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
+                           "dimension, but got 0 dimension")
+    if values.ndim == 0:
+        raise RuntimeError(f"torch.searchsorted(): input value can be a scalar only when "
+                           f"boundaries tensor dimension is 1, but we got boundaries tensor "
+                           f"dim({sequence.ndim}) and input value's dim(0) numel(1)")
     if sequence.shape[:-1] != values.shape[:-1]:
         raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or "
                            f"the first N-1 dimensions of boundaries tensor and input value "

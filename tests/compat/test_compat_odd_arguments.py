@@ -262,6 +262,11 @@ LINALG_FFT = [
     "[0, 1e-3, 0], [0, 0, 1e-9]], dtype=T.float64))",
     "T.linalg.matrix_rank(x0)", "T.linalg.matrix_rank(m, hermitian=True)",
     "T.fft.fftn(x0)", "T.fft.ifftn(x0)", "T.fft.fftn(T.tensor(2))", "T.fft.fftn(m, dim=())",
+    # n-dimensional transforms take one int as s or dim
+    "T.fft.fft2(m, dim=-1)", "T.fft.rfft2(m, dim=1)", "T.fft.fftn(m, dim=1)",
+    "T.fft.fft2(m, s=4, dim=1)", "T.fft.fftn(m, s=4, dim=1)", "T.fft.irfftn(m, s=4, dim=0)",
+    "T.fft.fft2(x0, dim=0)",
+    "T.searchsorted(x0, x0)", "T.searchsorted(m, x0)", "T.searchsorted(x0, T.ones(2))",
     # gradients through U and Vh of a non-square full SVD (the extra vectors' ignored)
     "(lambda a: T.autograd.grad((T.linalg.svd(a)[0].abs() * T.arange(2.).double()).sum(), a))("
     "T.tensor([[0.5, -1.5, 2.0], [0.25, 3.0, -0.75]], dtype=T.float64, requires_grad=True))",
