@@ -62,7 +62,7 @@ def celu(input, alpha=1.0):
 
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
-    return F.rrelu(input, lower, upper, training)
+    return F.rrelu(input, lower, upper, training, generator=generator)
 
 
 def threshold(input, threshold, value):

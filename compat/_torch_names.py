@@ -565,6 +565,7 @@ def _std_or_var(which):
 
 
 def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    A = _in_dtype(A, dtype)
     if tuple(dim) in ((-2, -1), (fnp.ndim(A) - 2, fnp.ndim(A) - 1)):
         return fla.matrix_norm(A, ord=ord, keepdims=keepdim)
     norms = fla.matrix_norm(fnp.moveaxis(A, tuple(dim), (-2, -1)), ord=ord)
@@ -611,10 +612,45 @@ def _frobenius_norm_input(input, dim, keepdim=False):
 
 
 def _vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    x = _in_dtype(x, dtype)
     return _fused.vector_norm(x, ord, dims_as_axes(x, dim), keepdim)
 
 
+def _nansum(x, dim=None, keepdim=False, *, dtype=None):
+    """The sum of the non-NaN elements, NaN counting as 0 before any cast to `dtype` (as
+    PyTorch's, which casts the elements, then sums)."""
+    if dtype is not None and fnp.result_type(x).kind in "fc":
+        x = fnp.where(fnp.isnan(x), 0.0, x)
+    return fnp.nansum(_summable(_in_dtype(x, dtype)), axis=dims_as_axes(x, dim),
+                      keepdims=keepdim)
+
+
+def _in_dtype(x, dtype):
+    """An input cast to its function's `dtype=` (None: as it is), as PyTorch casts it before
+    computing (a norm's was checked by `_norm_dtype`)."""
+    return x if dtype is None else fnp.astype(x, _dtypes.as_dtype(dtype).numpy)
+
+
+def _norm_dtype(name):
+    """A norm row's check of its `dtype=`: of the input's kind (real or complex), which it
+    converts to without narrowing, as PyTorch requires."""
+    def check(input, *args, dtype=None, **kwargs):
+        if dtype is None or not isinstance(input, Tensor):
+            return
+        dtype = _dtypes.as_dtype(dtype)
+        if input.dtype.is_complex != dtype.is_complex:
+            kind = "complex" if input.dtype.is_complex else "real"
+            raise RuntimeError(f"{name}: dtype should be {kind} for {kind} inputs, but got "
+                               f"{dtype.scalar_name}")
+        if _dtypes.promote_types(input.dtype, dtype) is not dtype:
+            raise RuntimeError(f"{name}: the dtype of the input ({input.dtype.scalar_name}) "
+                               f"should be convertible without narrowing to the specified "
+                               f"dtype ({dtype.scalar_name})")
+    return check
+
+
 def _linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    A = _in_dtype(A, dtype)
     if ord is None and dim is None:
         return _vector_norm(fnp.reshape(A, (-1,)), 2, 0, False) if not keepdim else \
             _vector_norm(A, 2, None, True)
@@ -812,8 +848,9 @@ _complete_qr_of_tall.defvjp(lambda A: (_complete_qr_of_tall(A), None),
 def _lstsq(A, B, rcond=None, *, driver=None):
     """(solution, residuals, rank, singular_values), as PyTorch's default CPU driver
     'gelsy' reports them: residuals and singular_values empty."""
-    solution = fla.pinv(A) @ B
-    rank = np.asarray(np.linalg.matrix_rank(unbox_all(A)), np.int64)
+    # (rcond: the singular values at or below rcond times the largest count as zero)
+    solution = (fla.pinv(A) if rcond is None else fla.pinv(A, rtol=rcond)) @ B
+    rank = _matrix_rank(unbox_all(A), rtol=rcond)
     empty = np.zeros((0,), unbox_all(A).real.dtype)  # real for complex A too, as PyTorch's
     return solution, empty, rank, empty
 
@@ -1560,11 +1597,10 @@ def _unique_consecutive(x, return_inverse, return_counts, dim):
 
 REDUCTIONS = [
     Row("logsumexp", _logsumexp, FLOAT, saves_inputs=True, saves_result=True),
-    Row("nansum", lambda x, dim=None, keepdim=False, *, dtype=None:
-        fnp.nansum(_summable(x), axis=dims_as_axes(x, dim), keepdims=keepdim), KEEP,
-        saves_inputs=True),
+    Row("nansum", _nansum, KEEP, saves_inputs=True),
     Row("nanmean", lambda x, dim=None, keepdim=False, *, dtype=None:  # PyTorch: sum / count
-        fnp.nanmean(x, axis=dims_as_axes(x, dim), keepdims=keepdim), KEEP, "DivBackward0"),
+        fnp.nanmean(_in_dtype(x, dtype), axis=dims_as_axes(x, dim), keepdims=keepdim), KEEP,
+        "DivBackward0"),
     Row("median", _order_statistics.median, KEEP, _by_dim("MedianBackward"),
         returns=_named("median"), contiguous=True, saves_inputs={"MedianBackward0"},
         saves_result={"MedianBackward0"}),
@@ -1792,11 +1828,13 @@ PRODUCTS = [
 ]
 
 LINALG = [
-    Row("linalg.norm", _linalg_norm, FLOAT, "LinalgVectorNormBackward0", saves_result=True,
-        check=_expects_floats("linalg.vector_norm")),
-    Row("linalg.vector_norm", _vector_norm, FLOAT, check=_expects_floats("linalg.vector_norm")),
-    Row("linalg.matrix_norm", _matrix_norm, FLOAT, "LinalgVectorNormBackward0",
-        check=_matrix_norm_input),
+    # (KEEP: their checks refuse integers, and a dtype= may widen the result)
+    Row("linalg.norm", _linalg_norm, KEEP, "LinalgVectorNormBackward0", saves_result=True,
+        check=_both(_expects_floats("linalg.vector_norm"), _norm_dtype("linalg.vector_norm"))),
+    Row("linalg.vector_norm", _vector_norm, KEEP, check=_both(
+        _expects_floats("linalg.vector_norm"), _norm_dtype("linalg.vector_norm"))),
+    Row("linalg.matrix_norm", _matrix_norm, KEEP, "LinalgVectorNormBackward0",
+        check=_both(_matrix_norm_input, _norm_dtype("linalg.matrix_norm"))),
     Row("nuclear_norm", _nuclear_norm, FLOAT, _NUCLEAR_NORM_LABELS, method=False,
         check=_nuclear_norm_input),
     Row("frobenius_norm", lambda input, dim, keepdim=False: _vector_norm(input, 2, dim, keepdim),

@@ -267,6 +267,22 @@ LINALG_FFT = [
     "T.fft.fft2(m, s=4, dim=1)", "T.fft.fftn(m, s=4, dim=1)", "T.fft.irfftn(m, s=4, dim=0)",
     "T.fft.fft2(x0, dim=0)",
     "T.searchsorted(x0, x0)", "T.searchsorted(m, x0)", "T.searchsorted(x0, T.ones(2))",
+    # arguments that were ignored: norms' and nansum's dtype=, lstsq's rcond, rrelu's
+    # generator
+    "T.linalg.matrix_norm(m.float(), dtype=T.float64)",
+    "_gradient(T, T.linalg.vector_norm(m.float(), 3, dim=1, dtype=T.float64), m)",
+    "T.linalg.norm(m.float(), dtype=T.float64)", "T.linalg.vector_norm(m, dtype=T.float32)",
+    "T.linalg.matrix_norm(m, dtype=T.complex128)",
+    "T.linalg.vector_norm(m.to(T.complex64), dtype=T.float64)",
+    "T.linalg.matrix_norm(m.to(T.complex64), dtype=T.complex128)",
+    "T.nansum(m.float(), dtype=T.float64)", "T.nanmean(m.float(), 1, dtype=T.float64)",
+    "T.nansum(T.tensor([1., float('nan')]), dtype=T.int64)",
+    "T.nansum(T.tensor([1.5, 1.5]), dtype=T.int64)",
+    "T.linalg.lstsq(T.tensor([[1., 0], [0, 1e-3], [0, 0]]), T.ones(3, 1), rcond=0.5)",
+    "T.linalg.lstsq(T.tensor([[1., 0], [0, 1e-3], [0, 0]]), T.ones(3, 1))",
+    "T.rrelu(T.tensor([-1., -2., 3.]), 0.1, 0.3, True, T.Generator().manual_seed(5))",
+    "(lambda x: (T.rrelu_(x, 0.1, 0.3, True, T.Generator().manual_seed(5)), x)[1])("
+    "T.tensor([-1., -2., 3.]))",
     # gradients through U and Vh of a non-square full SVD (the extra vectors' ignored)
     "(lambda a: T.autograd.grad((T.linalg.svd(a)[0].abs() * T.arange(2.).double()).sum(), a))("
     "T.tensor([[0.5, -1.5, 2.0], [0.25, 3.0, -0.75]], dtype=T.float64, requires_grad=True))",
