@@ -11,6 +11,7 @@ import funcgrad.numpy as fnp
 from funcgrad.core import unbox_all
 
 from . import _layout
+from ._dim_args import no_dimensions
 from ._not_implemented import without_derivative
 from ._return_types import return_type
 from ._tensor import Tensor, make
@@ -40,10 +41,18 @@ def _product(A, tau, columns):
 def check_shapes(A, tau, name):
     """PyTorch's refusals of reflectors `A` and scales `tau` of mismatched shapes (its
     row's check)."""
+    if len(fnp.shape(A)) < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
     m, n = fnp.shape(A)[-2:]
     if m < n:
         raise RuntimeError(f"{name}: input.shape[-2] must be greater than or equal to "
                            f"input.shape[-1]")
+    if not fnp.shape(tau):
+        raise no_dimensions(-1)
+    if len(fnp.shape(tau)) != len(fnp.shape(A)) - 1:
+        raise RuntimeError(f"{name}: Expected tau to have one dimension less than input, but "
+                           f"got tau.ndim equal to {len(fnp.shape(tau))} and input.ndim is "
+                           f"equal to {len(fnp.shape(A))}")
     if n < fnp.shape(tau)[-1]:
         raise RuntimeError(f"{name}: input.shape[-1] must be greater than or equal to "
                            f"tau.shape[-1]")

@@ -266,6 +266,8 @@ def pivots_check(name, position):
     def check(*args, **kwargs):
         pivots = (args[position] if len(args) > position
                   else kwargs.get("LU_pivots", kwargs.get("pivots")))
+        if pivots is None:  # (Python's own error, raised where the function is called)
+            return
         if unbox_all(pivots._data).dtype != np.int32:
             raise RuntimeError(f"{name}: pivots should be a Tensor of scalar type "
                                f"torch.int32")
@@ -297,7 +299,11 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     k = min(m, n)
     empty = np.zeros((0,), dtype)
     if unpack_pivots:
-        order = row_order(unbox_all(pivots), m)
+        values = unbox_all(pivots)
+        if not values.ndim or values.size and not ((values >= 1) & (values <= m)).all():
+            raise RuntimeError("pivots passed to lu_unpack must be between 1 and LU.size(-2) "
+                               "inclusive.Did you properly pass the result of lu_factor?")
+        order = row_order(values, m)
         # Row i of P^T is e_order[i], so P = I[order]^T (row-major, as PyTorch's).
         permutation = np.ascontiguousarray(np.swapaxes(np.eye(m, dtype=dtype)[order], -1, -2))
     else:

@@ -26,7 +26,7 @@ from . import (_complex_build, _dtypes, _fused, _gathering, _householder, _index
                _view_scatters, _windowed)
 from ._complex_refusals import fixed, no_complex, refuse_complex, refuse_complex_derivative
 from ._dim_args import (checked_dims, dim_as_axis, dims_as_axes, empty_dim, existing_dims,
-                        one_dim)
+                        one_dim, refuse_repeated)
 from ._inplace import inplace, overwrite_p
 from ._not_implemented import without_derivative
 from ._ops import (nonzero_indices, refuse_bool_product, refuse_integer_zero_divisor,
@@ -1384,6 +1384,9 @@ def _gradient(input, *, spacing=1, dim=None, edge_order=1):
     or one for each dimension), one-sided ones of `edge_order` at the edges."""
     dims = tuple(range(fnp.ndim(input))) if dim is None else (
         (dim,) if isinstance(dim, int) else tuple(dim))
+    if dim is not None:  # (PyTorch's errors for a dim out of range or named twice)
+        dims = existing_dims(input, dims)
+        refuse_repeated(dims)
     steps = list(spacing) if isinstance(spacing, (list, tuple)) else [spacing]
     if len(steps) not in (1, len(dims)):
         raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or "

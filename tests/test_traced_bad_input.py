@@ -186,6 +186,10 @@ CASES = {
     "diff with a negative order": (lambda m, x: m.diff(x, n=-1), V, "diff"),
     "fft with n=0": (lambda m, x: m.fft.fft(x, n=0), V, "fft"),
     "trim_zeros of a 0-d array": (lambda m, x: m.trim_zeros(x), S, None),
+    # the axes in the order given: NumPy pairs them with the spacings and returns them so
+    "gradient along axes out of order": (lambda m, x: m.gradient(x * x, 1.0, 2.0, axis=(1, 0)),
+                                         A, None),
+    "gradient along a repeated axis": (lambda m, x: m.gradient(x, axis=(0, -2)), A, "gradient"),
 }
 
 

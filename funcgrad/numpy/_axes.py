@@ -24,6 +24,18 @@ def normalize_axis(axis, ndim, function, namespace="funcgrad.numpy"):
     return tuple(sorted(result))
 
 
+def axes_in_order(axis, ndim, function, namespace="funcgrad.numpy", argument="axis"):
+    """``axis`` (an int, or a tuple or list of ints) as a tuple of non-negative ints in the
+    order given, where it pairs them with something (moveaxis's destinations, gradient's
+    spacings and results, the real FFTs' last axis); errors name ``namespace.function``
+    and its ``argument``."""
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    result = tuple(normalize_one_axis(a, ndim, function, namespace) for a in axes)
+    if len(set(result)) != len(result):
+        raise ValueError(f"{namespace}.{function}: repeated axis in {argument} {axis!r}")
+    return result
+
+
 def normalize_one_axis(axis, ndim, function, namespace="funcgrad.numpy"):
     """``axis``, a single axis (an int, possibly negative), as a non-negative int."""
     axis = _as_int(axis, function, namespace, "an int")

@@ -13,7 +13,7 @@ import operator
 import numpy as np
 
 from ..core import Box, dtype_of, full_of_part, shape_of, zeros_in_library_of
-from ._axes import normalize_axis, normalize_one_axis
+from ._axes import axes_in_order, normalize_axis, normalize_one_axis
 from ._rules import reject_out
 from ._base import astype
 from ._batching import plain_value, read_values
@@ -422,7 +422,8 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     _refuse_booleans(f, "gradient")
     if f.dtype.kind not in "fc":
         f = astype(f, np.float64)
-    axes = normalize_axis(tuple(range(f.ndim)) if axis is None else axis, f.ndim, "gradient")
+    # (in the order given: NumPy pairs them with the spacings and returns them so)
+    axes = tuple(range(f.ndim)) if axis is None else axes_in_order(axis, f.ndim, "gradient")
     if edge_order not in (1, 2):
         raise ValueError(f"funcgrad.numpy.gradient: edge_order must be 1 or 2, got "
                          f"{edge_order}")

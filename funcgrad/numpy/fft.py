@@ -11,7 +11,7 @@ import operator
 import numpy as np
 
 from ..core import constant_like, zeros_in_library_of
-from ._axes import normalize_one_axis
+from ._axes import axes_in_order
 from ._base import unbroadcast
 from ._batching import over_axes as batch_over_axes
 from ._rules import ArgVJP, aval, defbatch, defjvp, defvjp, primitive
@@ -128,16 +128,6 @@ def _check_length(n, function, what="n"):
     return n
 
 
-def _normalize_axes(axes, ndim, function):
-    """``axes`` as a tuple of non-negative ints, in the given order (it matters for the
-    real transforms, whose last axis is the real one)."""
-    result = [normalize_one_axis(axis, ndim, function, "funcgrad.numpy.fft") for axis in axes]
-    if len(set(result)) != len(result):
-        raise ValueError(f"funcgrad.numpy.fft.{function}: repeated axis in {tuple(axes)}; "
-                         f"transform along each axis once")
-    return tuple(result)
-
-
 def _axes_and_lengths(a, s, axes, function, what="s"):
     """Normalized axes and the transform length along each (``s``, or the array's);
     ``what`` names ``s`` in errors (``n`` for the 1-D functions)."""
@@ -147,7 +137,7 @@ def _axes_and_lengths(a, s, axes, function, what="s"):
     elif isinstance(axes, (int, np.integer)):
         raise TypeError(f"funcgrad.numpy.fft.{function}: axes must be a sequence of ints, "
                         f"got {axes!r}")
-    axes = _normalize_axes(tuple(axes), ndim, function)
+    axes = axes_in_order(tuple(axes), ndim, function, "funcgrad.numpy.fft", "axes")
     if s is None:
         return axes, tuple(np.shape(a)[ax] for ax in axes)
     s = tuple(_check_length(length, function, what) for length in s)
@@ -295,7 +285,7 @@ def _shift(x, axes, function, inverse):
         axes = range(ndim)
     elif isinstance(axes, (int, np.integer)):
         axes = (axes,)
-    axes = _normalize_axes(tuple(axes), ndim, function)
+    axes = axes_in_order(tuple(axes), ndim, function, "funcgrad.numpy.fft", "axes")
     halves = [np.shape(x)[axis] // 2 for axis in axes]
     return roll(x, [-half for half in halves] if inverse else halves, axes)
 

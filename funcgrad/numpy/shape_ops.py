@@ -12,7 +12,7 @@ import operator
 import numpy as np
 
 from ..core import Box, constant_like, is_array, shape_of, unbox_all, zeros_in_library_of
-from ._axes import normalize_axis, normalize_one_axis
+from ._axes import axes_in_order, normalize_axis, normalize_one_axis
 from ._base import (add_at_zeros, as_array, astype, broadcast_to_p, concatenate_p, gather,
                     reshape_p, stack_p, transpose_p)
 from ._batching import scan as batch_scan
@@ -225,8 +225,8 @@ def matrix_transpose(x):
 def moveaxis(a, source, destination):
     """``numpy.moveaxis``: move the axes ``source`` to positions ``destination``."""
     ndim = np.ndim(a)
-    source_axes = _axes_in_order(source, ndim, "moveaxis", "source")
-    destination_axes = _axes_in_order(destination, ndim, "moveaxis", "destination")
+    source_axes = axes_in_order(source, ndim, "moveaxis", argument="source")
+    destination_axes = axes_in_order(destination, ndim, "moveaxis", argument="destination")
     if len(source_axes) != len(destination_axes):
         raise ValueError("funcgrad.numpy.moveaxis: source and destination must have the same "
                          "number of elements")
@@ -234,15 +234,6 @@ def moveaxis(a, source, destination):
     for dest, src in sorted(zip(destination_axes, source_axes)):
         order.insert(dest, src)
     return transpose(a, order)
-
-
-def _axes_in_order(axes, ndim, function, argument):
-    """Like normalize_axis, but keeping the order given (moveaxis pairs them up)."""
-    axes = (axes,) if isinstance(axes, (int, np.integer)) else tuple(axes)
-    result = [normalize_one_axis(ax, ndim, function) for ax in axes]
-    if len(set(result)) != len(result):
-        raise ValueError(f"funcgrad.numpy.{function}: repeated axis in `{argument}`")
-    return result
 
 
 def swapaxes(a, axis1, axis2):

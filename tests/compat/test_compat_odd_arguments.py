@@ -281,6 +281,14 @@ LINALG_FFT = [
     "T.linalg.lstsq(T.tensor([[1., 0], [0, 1e-3], [0, 0]]), T.ones(3, 1), rcond=0.5)",
     "T.linalg.lstsq(T.tensor([[1., 0], [0, 1e-3], [0, 0]]), T.ones(3, 1))",
     "T.rrelu(T.tensor([-1., -2., 3.]), 0.1, 0.3, True, T.Generator().manual_seed(5))",
+    # gradient: results in the order of the dims given; PyTorch's errors for the dims
+    "T.gradient(T.arange(12.).reshape(3, 4) ** 2, dim=(1, 0), spacing=[1.0, 2.0])",
+    "T.gradient(T.ones(3, 4), dim=(0, -2))", "T.gradient(T.ones(3, 4), dim=(0, 5))",
+    # lu_unpack's pivots and householder_product's shapes, checked as PyTorch's
+    "T.lu_unpack(m, T.tensor(2, dtype=T.int32))",
+    "T.lu_unpack(T.ones(2, 2), T.tensor([3, 1], dtype=T.int32))",
+    "T.orgqr(x0, x0)", "T.orgqr(T.ones(3, 2), T.tensor(1.))",
+    "T.linalg.householder_product(T.ones(3, 2), T.ones(2, 2))",
     "(lambda x: (T.rrelu_(x, 0.1, 0.3, True, T.Generator().manual_seed(5)), x)[1])("
     "T.tensor([-1., -2., 3.]))",
     # gradients through U and Vh of a non-square full SVD (the extra vectors' ignored)
