@@ -68,8 +68,8 @@ from ._runtime import (are_deterministic_algorithms_enabled, get_float32_matmul_
                        use_deterministic_algorithms)
 from ._serialization import load, save
 from ._strided import as_strided, as_strided_scatter
-from ._tensor import Size, Tensor, require_tensor as _require_tensor
-from ._typename import typename
+from ._tensor import Size, Tensor, typename
+from ._tensor import require_tensor as _require_tensor
 from ._view_copies import (alias_copy, as_strided_copy, detach_copy, diagonal_copy,
                            expand_copy, permute_copy, select_copy, slice_copy, split_copy,
                            split_with_sizes_copy, squeeze_copy, t_copy, transpose_copy,

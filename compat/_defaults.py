@@ -2,7 +2,7 @@
 compat), the legacy set_default_tensor_type, and torch.get_device."""
 from . import _device, _dtypes, _factories
 from ._runtime import warn_once
-from ._tensor import Tensor
+from ._tensor import require_tensor
 
 
 def get_default_device():
@@ -47,9 +47,7 @@ def _legacy_type(name):
 
 def get_device(input):
     """The index of the tensor's device: -1, the CPU's."""
-    if not isinstance(input, Tensor):
-        raise TypeError(f"get_device(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+    require_tensor(input, "get_device", "input", 1)
     return input.get_device()
 
 

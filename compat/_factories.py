@@ -11,8 +11,7 @@ from . import _device, _dtypes, _memory_formats
 from ._fma import fused_multiply_add
 from ._record import alias
 from ._runtime import warn_once
-from ._tensor import Size, Tensor, make, make_leaf
-from ._typename import typename
+from ._tensor import Size, Tensor, make, make_leaf, typename
 
 
 def shape_argument(shape, name, argument="size"):

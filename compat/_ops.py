@@ -30,8 +30,7 @@ from ._record import (binary, broadcast_error, check_tensor, discard_imaginary, 
                       engine, float_operand, operand, reduced, result_type, selected,
                       unary, with_number, wrap, wrap_view)
 from ._return_types import return_type
-from ._tensor import Size, Tensor, make, require_tensor
-from ._typename import typename
+from ._tensor import Size, Tensor, make, require_tensor, typename
 
 _int64, _bool, _float = _dtypes.int64, _dtypes.bool, _dtypes.FLOAT
 
@@ -448,9 +447,7 @@ def sigmoid(input):
 
 def relu(input):
     """max(input, 0), whose derivative at 0 is 0 (PyTorch's)."""
-    if not isinstance(input, Tensor):
-        raise TypeError(f"relu(): argument 'input' (position 1) must be Tensor, not "
-                        f"{typename(input)}")
+    require_tensor(input, "relu", "input", 1)
     if input._data.dtype == np.bool_:
         raise RuntimeError("Boolean inputs not supported for relu")
     refuse_complex(CLAMP, input)

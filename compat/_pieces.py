@@ -16,8 +16,7 @@ from funcgrad.numpy.shape_ops import _unstack as unstack_p
 
 from ._dim_args import no_dimensions
 from ._record import check_tensor, pieces, recorded_view
-from ._tensor import Tensor
-from ._typename import typename
+from ._tensor import Tensor, typename
 
 
 def chunk(input, chunks, dim=0, *, _unsafe=False):

@@ -10,7 +10,7 @@ import numpy as np
 
 from ._factories import shape_argument
 from ._layout import memory_owner, order_of_dimensions
-from ._tensor import Tensor
+from ._tensor import Tensor, require_tensor
 
 # The tensors share_memory_ was called on, by id (compat's memory is the process's own: the
 # call only marks them, as is_shared reports). By id: a tensor's == compares elements.
@@ -62,9 +62,7 @@ def resize_(self, *sizes, memory_format=None):
 
 def resize_as_(self, the_template, memory_format=None):
     """resize_ to the shape of `the_template`."""
-    if not isinstance(the_template, Tensor):
-        raise TypeError(f"resize_as_(): argument 'the_template' (position 1) must be Tensor, "
-                        f"not {type(the_template).__name__}")
+    require_tensor(the_template, "resize_as_", "the_template", 1)
     return resize_(self, the_template.shape, memory_format=memory_format)
 
 

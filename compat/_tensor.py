@@ -36,12 +36,24 @@ from ._tape import ALIAS_OF, INFERENCE, TAPE, VERSION, InvalidatedBox, leaf_node
 _new = object.__new__
 
 
+def typename(value):
+    """torch.typename: how PyTorch's messages name the type of a value. 'torch.FloatTensor'
+    for a float32 tensor, else the type's qualified name ('numpy.ndarray'), without a
+    module for builtins ('float')."""
+    if isinstance(value, Tensor):
+        return f"torch.{value.dtype.legacy_name}"
+    kind = type(value)
+    if kind.__module__ in ("", "builtins"):
+        return kind.__qualname__
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
 def require_tensor(x, function, argument, position):
     """PyTorch's error for a non-tensor `x` given as `function`'s tensor `argument` (at
     `position`, counted as PyTorch's message counts it)."""
     if not isinstance(x, Tensor):
         raise TypeError(f"{function}(): argument '{argument}' (position {position}) must be "
-                        f"Tensor, not {type(x).__name__}")
+                        f"Tensor, not {typename(x)}")
 
 
 def make(data, box=None, version=None, base=None):

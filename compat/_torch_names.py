@@ -32,13 +32,12 @@ from ._not_implemented import without_derivative
 from ._ops import (nonzero_indices, refuse_bool_product, refuse_integer_zero_divisor,
                    refuse_one_tensor)
 from ._record import result_type
-from ._typename import typename
 from ._return_types import return_type
 from ._runtime import warn_once
 from ._scipy import linalg as fsl
 from ._scipy import special as fsp
 from ._table import DATA, FLOAT, KEEP, PROMOTE, Labels, Row, install
-from ._tensor import Tensor, require_tensor
+from ._tensor import Tensor, require_tensor, typename
 
 # ---- helpers for conventions funcgrad's functions do not share with PyTorch -------------
 
@@ -322,9 +321,8 @@ def _tensor_arguments(name, **positions):
     def check(self, *args, **kwargs):
         for argument, position in positions.items():
             value = args[position - 1] if position <= len(args) else kwargs.get(argument)
-            if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"{name}(): argument '{argument}' (position {position}) must "
-                                f"be Tensor, not {type(value).__name__}")
+            if value is not None:
+                require_tensor(value, name, argument, position)
     return check
 
 
@@ -335,9 +333,7 @@ def _index_put_arguments(self, indices, values, accumulate=False):
                                                          for part in indices):
         raise TypeError(f"index_put(): argument 'indices' (position 1) must be tuple of "
                         f"Tensors, not {type(indices).__name__}")
-    if not isinstance(values, Tensor):
-        raise TypeError(f"index_put(): argument 'values' (position 2) must be Tensor, not "
-                        f"{type(values).__name__}")
+    require_tensor(values, "index_put", "values", 2)
     if any(part.dtype is _dtypes.uint8 for part in indices):
         _indexing.warn_of_byte_index(stacklevel=3)
 
@@ -687,9 +683,7 @@ def _incomplete_gamma_input(name):
     """igamma's or igammac's refusals: a number as `other`, and dtypes without a kernel
     (integers, bool, complex numbers)."""
     def check(input, other):
-        if not isinstance(other, Tensor):
-            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
-                            f"{type(other).__name__}")
+        require_tensor(other, name, "other", 2)
         dtype = result_type(input, other)
         if dtype.category != _dtypes.FLOAT:
             raise _dtypes.not_implemented_for(f"{name}_cpu", dtype)
@@ -2024,9 +2018,7 @@ def _inner_operands(input, other):
     """inner's refusals of a number as `other`, and of tensors of two dtypes or bool ones
     (by the kernel PyTorch runs: dot for vectors); a 0-d operand is multiplied, with
     PyTorch's promotion."""
-    if not isinstance(other, Tensor):
-        raise TypeError(f"inner(): argument 'other' (position 2) must be Tensor, not "
-                        f"{typename(other)}")
+    require_tensor(other, "inner", "other", 2)
     if input.dim() and other.dim():
         _one_dtype(lambda a, b: "both inputs should have same dtype")(input, other)
         refuse_bool_product(input, "dot" if input.dim() == 1 else "addmm_impl_cpu_")

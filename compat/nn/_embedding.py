@@ -14,18 +14,15 @@ from .. import _dtypes
 from .._complex_refusals import refuse_complex_derivative
 from .._grad_mode import no_grad
 from .._record import float_operand, wrap
-from .._tensor import Tensor, make
-from .._typename import typename
+from .._tensor import Tensor, make, require_tensor
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     """The rows of `weight` at the integer indices `input`."""
     # (PyTorch's native signature is embedding(weight, indices): its positions)
-    for position, (name, value) in enumerate((("weight", weight), ("indices", input)), 1):
-        if not isinstance(value, Tensor):
-            raise TypeError(f"embedding(): argument '{name}' (position {position}) must be "
-                            f"Tensor, not {typename(value)}")
+    require_tensor(weight, "embedding", "weight", 1)
+    require_tensor(input, "embedding", "indices", 2)
     if sparse:
         raise NotImplementedError("compat: embedding's sparse gradients are not supported")
     if max_norm is not None:  # (PyTorch renormalises first)

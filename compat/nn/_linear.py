@@ -7,17 +7,14 @@ import funcgrad.numpy as fnp
 from .. import _dtypes, _ops, _scaled_products
 from .._quiet import quiet
 from .._record import engine, wrap
-from .._tensor import Tensor
+from .._tensor import require_tensor
 from .._torch_names import FUNCTIONS
-from .._typename import typename
 
 
 def linear(input, weight, bias=None):
     """input @ weight.T + bias, over the last dimension of `input`."""
-    for position, (name, value) in enumerate((("input", input), ("weight", weight)), 1):
-        if not isinstance(value, Tensor):
-            raise TypeError(f"linear(): argument '{name}' (position {position}) must be "
-                            f"Tensor, not {typename(value)}")
+    require_tensor(input, "linear", "input", 1)
+    require_tensor(weight, "linear", "weight", 2)
     if not input.dim() or not weight.dim():
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
                            f"{input.dim()}D and {weight.dim()}D")

@@ -17,8 +17,7 @@ from .. import _dtypes, _layout
 from .._memory_formats import in_suggested_format
 from .._quiet import quiet
 from .._record import engine, wrap
-from .._tensor import Tensor
-from .._typename import typename
+from .._tensor import require_tensor, typename
 
 MODES = ("constant", "reflect", "replicate", "circular")
 
@@ -77,9 +76,7 @@ _UNSUPPORTED = ("Padding size {size} is not supported for {ndim}D input tensor.\
 
 def _check_arguments(input, pad, mode):
     """PyTorch's binding's errors for arguments of the wrong type."""
-    if not isinstance(input, Tensor):
-        raise TypeError(f"pad(): argument 'input' (position 1) must be Tensor, not "
-                        f"{typename(input)}")
+    require_tensor(input, "pad", "input", 1)
     if not isinstance(pad, (tuple, list)):
         raise TypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, not "
                         f"{type(pad).__name__}")

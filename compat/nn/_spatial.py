@@ -34,14 +34,7 @@ from funcgrad.numpy.lib.stride_tricks import sliding_window_view
 from .. import _dtypes, _ops
 from .._quiet import quiet
 from .._record import engine, wrap
-from .._tensor import Tensor, make
-from .._typename import typename
-
-
-def _check_tensor(value, name, position, function):
-    if not isinstance(value, Tensor):
-        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
-                        f"Tensor, not {typename(value)}")
+from .._tensor import make, require_tensor
 
 
 def _windows(x, kernel, stride, dilation, output):
@@ -85,10 +78,10 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 
 def _convolution(input, weight, bias, stride, padding, dilation, groups, dims, name):
-    _check_tensor(input, "input", 1, name)
-    _check_tensor(weight, "weight", 2, name)
+    require_tensor(input, name, "input", 1)
+    require_tensor(weight, name, "weight", 2)
     if bias is not None:
-        _check_tensor(bias, "bias", 3, name)
+        require_tensor(bias, name, "bias", 3)
     stride, dilation = _bound(stride, dims), _bound(dilation, dims)
     same = _padding_string(padding, stride)
     if input.dim() not in (dims + 1, dims + 2):
@@ -303,10 +296,10 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
 
 def _transposed_convolution(input, weight, bias, stride, padding, output_padding, groups,
                             dilation, dims, name):
-    _check_tensor(input, "input", 1, name)
-    _check_tensor(weight, "weight", 2, name)
+    require_tensor(input, name, "input", 1)
+    require_tensor(weight, name, "weight", 2)
     if bias is not None:
-        _check_tensor(bias, "bias", 3, name)
+        require_tensor(bias, name, "bias", 3)
     if isinstance(padding, str):
         raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
     if input.dim() not in (dims + 1, dims + 2):
@@ -600,7 +593,7 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, dims):
     name = f"max_pool{dims}d"
-    _check_tensor(input, "input", 1, name)
+    require_tensor(input, name, "input", 1)
     kernel = _pool_sizes(kernel_size, "kernel_size", name, dims)
     stride = _pool_stride(stride, kernel, name)
     padding = _pool_sizes(padding, "padding", name, dims)
@@ -703,7 +696,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     """The mean of each kernel_size window of input (N, C, H, W) or (C, H, W), windows
     `stride` apart, over the input padded by `padding` zeros; the divisor counts the
     padding (count_include_pad) or not, or is `divisor_override`."""
-    _check_tensor(input, "input", 1, "avg_pool2d")
+    require_tensor(input, "avg_pool2d", "input", 1)
     kernel = _pool_sizes(kernel_size, "kernel_size", "avg_pool2d", 2)
     stride = _pool_stride(stride, kernel, "avg_pool2d")
     padding = _pool_sizes(padding, "padding", "avg_pool2d", 2)
@@ -722,7 +715,7 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
     """avg_pool2d's windows over the last three dimensions of input (N, C, D, H, W) or (C,
     D, H, W)."""
-    _check_tensor(input, "input", 1, "avg_pool3d")
+    require_tensor(input, "avg_pool3d", "input", 1)
     # (PyTorch's 3-d messages say "must be" where its 2-d ones say "must either be")
     kernel = _pool_sizes(kernel_size, "kernel_size", "avg_pool3d", 3, "must be")
     stride = _pool_stride(stride, kernel, "avg_pool3d", "must be")
@@ -855,7 +848,7 @@ def adaptive_avg_pool3d(input, output_size):
 
 def _adaptive_avg_pool(input, output_size, dims):
     name = f"adaptive_avg_pool{dims}d"
-    _check_tensor(input, "input", 1, name)
+    require_tensor(input, name, "input", 1)
     sizes = _adaptive_output_size(input, output_size, dims)
     if len(sizes) != dims:
         raise RuntimeError(f"{name}: output_size must be {dims}")
@@ -892,7 +885,7 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
 
 def _adaptive_max_pool(input, output_size, return_indices, dims):
     name = f"adaptive_max_pool{dims}d"
-    _check_tensor(input, "input", 1, name)
+    require_tensor(input, name, "input", 1)
     sizes = _adaptive_output_size(input, output_size, dims)
     if len(sizes) != dims:
         raise RuntimeError(f"{name}(): internal error: output_size.size() must be {dims}")
@@ -961,7 +954,7 @@ def _first_largest(raw, axis):
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     """max_pool2d along the last dimension of input (N, C, L) or (C, L)."""
-    _check_tensor(input, "input", 1, "max_pool1d")
+    require_tensor(input, "max_pool1d", "input", 1)
     if input.dim() not in (2, 3) or not all(input.shape[1:]):
         raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
                            f"dim batch size for input, but got:{list(input.shape)}")
@@ -1019,7 +1012,7 @@ def _one_size(value, name, function):
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True):
     """avg_pool2d along the last dimension of input (N, C, L) or (C, L)."""
-    _check_tensor(input, "input", 1, "avg_pool1d")
+    require_tensor(input, "avg_pool1d", "input", 1)
     _check_1d_input(input, "avg_pool1d")
     kernel = _one_size(kernel_size, "kernel_size", "avg_pool1d")
     stride = kernel if stride is None or stride == () else _one_size(stride, "stride",
@@ -1031,7 +1024,7 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
 
 def adaptive_avg_pool1d(input, output_size):
     """adaptive_avg_pool2d along the last dimension of input (N, C, L) or (C, L)."""
-    _check_tensor(input, "input", 1, "adaptive_avg_pool1d")
+    require_tensor(input, "adaptive_avg_pool1d", "input", 1)
     size = _one_size(output_size, "output_size", "adaptive_avg_pool1d")
     _check_1d_input(input, "adaptive_avg_pool1d")
     return _ops.squeeze(adaptive_avg_pool2d(_ops.unsqueeze(input, -2), (1, size)), -2)
@@ -1039,7 +1032,7 @@ def adaptive_avg_pool1d(input, output_size):
 
 def adaptive_max_pool1d(input, output_size, return_indices=False):
     """adaptive_max_pool2d along the last dimension of input (N, C, L) or (C, L)."""
-    _check_tensor(input, "input", 1, "adaptive_max_pool1d")
+    require_tensor(input, "adaptive_max_pool1d", "input", 1)
     size = _one_size(output_size, "output_size", "adaptive_max_pool1d")
     _check_1d_input(input, "adaptive_max_pool1d")
     pooled = adaptive_max_pool2d(_ops.unsqueeze(input, -2), (1, size), return_indices)

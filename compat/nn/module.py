@@ -11,8 +11,7 @@ from collections import OrderedDict, namedtuple
 from .. import _device, _dtypes
 from .._graph import RemovableHandle, clear_grad
 from .._grad_mode import no_grad
-from .._tensor import Tensor
-from .._typename import typename
+from .._tensor import Tensor, typename
 from .parameter import Buffer, Parameter, is_lazy
 
 

@@ -15,8 +15,7 @@ import numpy as np
 from .._grad_mode import enable_grad
 from .._graph import clear_grad
 from .._inplace import write
-from .._tensor import Tensor, make
-from .._typename import typename
+from .._tensor import Tensor, make, typename
 
 
 def _as_pairs(values):

@@ -106,6 +106,11 @@ ARGUMENTS = [
     "T.masked_select(m, 2.0)", "F.kl_div(m, 2.0)", "T.pairwise_distance(m, 2.0)",
     "T.cholesky_solve(m, 2.0)", "T.triangular_solve(m, 2.0)", "T.lu_unpack(m, 2.0)",
     "T.orgqr(m, 2.0)",
+    # an ndarray where a tensor is taken: PyTorch names its type with its module
+    "m.is_same_size(np.ones(3))", "T.relu(np.ones(3))", "F.linear(np.ones(3), m)",
+    "F.embedding(T.tensor([0]), np.ones((2, 3)))", "T.get_device(np.ones(3))",
+    "m.resize_as_(np.ones(3))", "F.pad(np.ones(3), (1, 1))", "T.igamma(m, np.ones(3))",
+    "T.inner(m, np.ones(3))", "F.avg_pool1d(np.ones((1, 3)), 2)",
     # a bool tensor and a number compute in their result type (fmod's kernel has no bools)
     "T.fmod(T.tensor([True, False]), 2.5)", "T.tensor([True, False]).fmod(3)",
     "T.fmod(T.tensor([True, False]), T.tensor([True, True]))",

@@ -1,7 +1,6 @@
 """A model's parameters as one vector and back (``nn.utils.parameters_to_vector``)."""
 from ... import _ops
-from ..._tensor import Tensor
-from ..._typename import typename
+from ..._tensor import Tensor, typename
 
 
 def parameters_to_vector(parameters):

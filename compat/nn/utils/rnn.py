@@ -15,8 +15,7 @@ import numpy as np
 from ... import _dtypes, _ops
 from ..._factories import arange, as_tensor, empty_like, tensor
 from ..._record import broadcast_error, engine, wrap
-from ..._tensor import Tensor
-from ..._typename import typename
+from ..._tensor import Tensor, typename
 from .. import functional as F
 
 __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence",
