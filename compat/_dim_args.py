@@ -26,9 +26,15 @@ def one_dim(x, dim, function, position=2):
     at `position`): PyTorch's TypeError for a sequence of dims, which a 0-d tensor would
     otherwise take."""
     if not isinstance(dim, numbers.Integral):
-        raise TypeError(f"{function}(): argument 'dim' (position {position}) must be int, not "
-                        f"{type(dim).__name__}")
+        raise not_an_int(dim, function, position)
     return checked_dims(x, dim)
+
+
+def not_an_int(dim, function, position=2):
+    """PyTorch's error for a `dim` of `function` (its argument at `position`) that is not
+    an int."""
+    return TypeError(f"{function}(): argument 'dim' (position {position}) must be int, not "
+                     f"{type(dim).__name__}")
 
 
 def dims_as_axes(x, dim):

@@ -85,7 +85,6 @@ complex64 = dtype("complex64", np.complex64, COMPLEX, "ComplexFloatTensor")
 complex128 = dtype("complex128", np.complex128, COMPLEX, "ComplexDoubleTensor")
 
 
-
 class UnsupportedDtype(dtype):
     """A PyTorch dtype that NumPy, which holds compat's tensors, has no type for: it exists,
     prints and compares as PyTorch's does, and every use that needs its element type

@@ -22,7 +22,7 @@ from funcgrad.numpy.products import _matmul as matmul_p
 from . import _dtypes, _fused, _layout, _memory_formats, _scans
 from ._complex_refusals import CLAMP, fixed, refuse_complex
 from ._dtypes import DEFAULTS
-from ._dim_args import empty_dim, refuse_repeated
+from ._dim_args import empty_dim, not_an_int, refuse_repeated
 from ._factories import shape_argument
 from ._grad_mode import STATE
 from ._quiet import quiet, quieted
@@ -896,7 +896,6 @@ def amin(input, dim=(), keepdim=False):
                 (input,), saves_result=True, saves_inputs=True)
 
 
-
 def _extreme_axes(name, input, dim):
     """amax's or amin's axes (None: all, as for an empty `dim`), with PyTorch's errors for
     an empty tensor: a maximum of no elements has no value."""
@@ -913,6 +912,7 @@ def _extreme_axes(name, input, dim):
         if shape[axis] == 0:
             raise empty_dim(f"{name}()", axis)
     return axes
+
 
 def _variance(input, dim, unbiased, keepdim, correction, name):
     if input.dtype.category < _float:
@@ -1570,7 +1570,6 @@ def _check_cat_shapes(tensors, reference, axis):
                                    f"number {i} in the list.")
 
 
-
 def stack(tensors, dim=0):
     """Join tensors of one shape along a new dimension."""
     tensors, dtype = _join_dtype(tensors, "stack")
@@ -1645,7 +1644,7 @@ def softmax_dim(input, dim, name, stacklevel=3):
 
 def _required_dim(dim, function):
     if dim is None:
-        raise TypeError(f"{function}(): argument 'dim' (position 2) must be int, not NoneType")
+        raise not_an_int(dim, function)
     return dim
 
 

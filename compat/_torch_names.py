@@ -2024,7 +2024,6 @@ def _inner_operands(input, other):
         refuse_bool_product(input, "dot" if input.dim() == 1 else "addmm_impl_cpu_")
 
 
-
 def _kernel_by_dim(kernel, kernel_along_dim, bools=False):
     """A refusal of complex tensors (and bool ones if `bools`: median's), whose kernel
     PyTorch picks by whether a `dim` is given."""

@@ -14,6 +14,7 @@ from ._cycles_and_sequences import (ChainedScheduler, ConstantLR,  # noqa: F401
 from ._plateau import ReduceLROnPlateau  # noqa: F401
 from ._scheduler_base import LRScheduler, load_state_except
 
+
 class _PerGroupFunctions(LRScheduler):
     """A scheduler driven by lr_lambda(epoch): one function, or one per parameter group
     (checked to be callable where PyTorch checks, `checks_callable`). Its state_dict keeps

@@ -433,6 +433,7 @@ def _add_optional(total, term):
 defvjp(_svd, ArgVJP(lambda ans, a, full_matrices, hermitian: (*ans, full_matrices, hermitian,
                                                              *aval(a)), _svd_pull))
 
+
 def _svdvals_impl(a, hermitian):
     try:
         return np.linalg.svd(a, compute_uv=False, **_hermitian(hermitian))

@@ -599,6 +599,7 @@ def _arg_extremum(function, numpy_function):
 nanargmax = _arg_extremum("nanargmax", np.nanargmax)
 nanargmin = _arg_extremum("nanargmin", np.nanargmin)
 
+
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """``numpy.trace``: the sum along the diagonal."""
     reject_out(out, "trace")

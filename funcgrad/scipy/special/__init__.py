@@ -127,7 +127,6 @@ def betaln(a, b):
     return _core.betaln(a, b)
 
 
-
 def beta(a, b):
     """``scipy.special.beta``: Gamma(a) Gamma(b) / Gamma(a + b)."""
     check_broadcastable("beta", a=a, b=b)
