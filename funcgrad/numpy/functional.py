@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 
-from ._axes import normalize_axis, normalize_one_axis
+from ._axes import normalize_one_axis
 from .creation import asarray
 from .shape_ops import broadcast_to, expand_dims, reshape
 

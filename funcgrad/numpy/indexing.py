@@ -8,7 +8,7 @@ import numpy as np
 from ..core import (Box, dtype_of, is_array, strip_derivatives, unbox_all,
                     zeros_in_library_of)
 from ._add_at import added_at
-from ._axes import normalize_axis, normalize_one_axis
+from ._axes import normalize_one_axis
 from ..core import Primitive, defbatch, defjvp, defvjp
 from ._base import as_array, getitem_p, transpose_p
 from ._batching import batched_everywhere, computed, ndim_of, with_rank

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..core import Box, constant_like, dtype_of, shape_of, unbox_all, zeros_in_library_of
 from . import reductions
-from ._axes import normalize_axis, normalize_one_axis
+from ._axes import normalize_one_axis
 from ._rules import (ArgVJP, aval, defbatch, defdiagonal, defjvp, defjvp_any_arg, defvjp,
                      defvjp_any_arg, primitive, reject_out)
 from ._base import astype, reshape_p, transpose_p, unbroadcast

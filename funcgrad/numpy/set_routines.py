@@ -15,7 +15,7 @@ import operator
 import numpy as np
 
 from ..core import Box
-from ._axes import normalize_axis, normalize_one_axis
+from ._axes import normalize_one_axis
 from ._base import astype
 from ._batching import computed, plain_value, read_values
 from .creation import asarray

@@ -3,7 +3,7 @@ array gathers it through the sorting permutation, so its derivative is that perm
 import numpy as np
 
 from ..core import Box, unbox_all
-from ._axes import normalize_axis, normalize_one_axis
+from ._axes import normalize_one_axis
 from ._base import astype
 from ._batching import read_along, read_values
 from ._rules import reject_out
