@@ -238,7 +238,7 @@ OPS = {
     "split into a negative size": "torch.ones(5).split([2, -1, 4])",
     "split into sizes of another sum": "torch.ones(2, 3).split([1, 3], 1)",
     "split into no sizes": "torch.ones(3).split([])",
-    "unbind of a scalar": "torch.tensor(1.).unbind()",
+    "unbind of a scalar along dim 0": "torch.tensor(1.).unbind()",
     "tensor_split of 0": "torch.ones(2, 3).tensor_split(0)",
     "tensor_split of a scalar": "torch.tensor(1.).tensor_split(1)",
     "tensor_split at float indices": "torch.ones(3).tensor_split(torch.tensor([1.]))",
