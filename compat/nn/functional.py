@@ -17,10 +17,10 @@ from .. import _dtypes, _fused, _ops
 from .._complex_refusals import (CLAMP, fixed, refuse_complex, refuse_complex_derivative,
                                  refuse_complex_into)
 from .._factories import empty_like, zeros_like
-from .._inplace import inplace
+from .._inplace import check_written_shape, inplace
 from .._memory_formats import contiguous_format
 from .._quiet import quiet, quieted
-from .._record import broadcast_error, engine, float_operand, operand, result_type, wrap
+from .._record import engine, float_operand, operand, result_type, wrap
 from .._scipy import special as fsp
 from .._tensor import Tensor, make, require_tensor
 from ._activation import activation, leaky_relu_values, log_sigmoid_values, logsigmoid
@@ -916,17 +916,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 def _refuse_widening(input, *weights):
     """PyTorch's errors for weights that do not broadcast to input's shape, or broadcast
     it to a larger one (its kernels scale the losses in place)."""
-    shape = tuple(input.shape)
     for weight in weights:
-        if weight is None:
-            continue
-        clash = broadcast_error(shape, tuple(weight.shape))
-        if clash:
-            raise RuntimeError(clash)
-        widened = np.broadcast_shapes(shape, tuple(weight.shape))
-        if widened != shape:
-            raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast "
-                               f"shape {list(widened)}")
+        if weight is not None:
+            check_written_shape(tuple(input.shape), tuple(weight.shape))
 
 
 def _logits_cross_entropy(x, t, weight, pos_weight, reduction):
