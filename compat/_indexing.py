@@ -273,7 +273,6 @@ def _basic_index(input, parts):
             current = wrap_view(current, fnp.expand_dims, "UnsqueezeBackward0", axis=axis)
             axis += 1
         elif isinstance(part, slice):
-            _check_step(part)
             if part != slice(None) or len(parts) == 1:
                 current = wrap_view(current, fnp.getitem, "SliceBackward0",
                                     index=(slice(None),) * axis + (part,))
