@@ -945,8 +945,8 @@ def _as_sequence(value):
 
 def _fft2(which):
     def compute(input, s=None, dim=(-2, -1), norm=None):
-        return which(input, s=_as_sequence(s), axes=existing_dims(input, tuple(
-            _as_sequence(dim))), norm=norm)
+        axes = existing_dims(input, tuple(_as_sequence(dim)))
+        return which(input, s=_as_sequence(s), axes=axes, norm=norm)
     return compute
 
 

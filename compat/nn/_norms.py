@@ -195,8 +195,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
 
 def _group_normalised(x, groups, weight, bias, eps):
     shape = fnp.shape(x)
-    grouped = fnp.reshape(x, (shape[0], groups, math.prod(shape[1:]) // groups))  # (no -1:
-    # a batch of no samples leaves it undetermined)
+    # (no -1: a batch of no samples leaves it undetermined)
+    grouped = fnp.reshape(x, (shape[0], groups, math.prod(shape[1:]) // groups))
     out = fnp.reshape(_normalised_by(grouped, *_moments(grouped, 2), None, None, eps), shape)
     if weight is not None:
         out = fnp.multiply(out, weight)
