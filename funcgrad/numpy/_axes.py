@@ -14,14 +14,9 @@ def normalize_axis(axis, ndim, function, namespace="funcgrad.numpy"):
     non-negative ints; errors name ``namespace.function``."""
     if axis is None:
         return tuple(range(ndim))
-    if isinstance(axis, (tuple, list)):
-        axes = axis
-    else:
-        axes = (_as_int(axis, function, namespace, "an int, a tuple of ints or None"),)
-    result = [normalize_one_axis(a, ndim, function, namespace) for a in axes]
-    if len(set(result)) != len(result):
-        raise ValueError(f"{namespace}.{function}: repeated axis in {axis!r}")
-    return tuple(sorted(result))
+    if not isinstance(axis, (tuple, list)):  # (here None is a third choice to name)
+        axis = _as_int(axis, function, namespace, "an int, a tuple of ints or None")
+    return tuple(sorted(axes_in_order(axis, ndim, function, namespace)))
 
 
 def axes_in_order(axis, ndim, function, namespace="funcgrad.numpy", argument="axis"):
