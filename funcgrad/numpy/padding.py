@@ -83,9 +83,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
 
 
 def _pad_constant(array, shape, widths, constant_values):
-    if isinstance(constant_values, Box) or (
-            isinstance(constant_values, (list, tuple)) and
-            any(isinstance(c, Box) for c in np.ravel(np.asarray(constant_values, object)))):
+    if _traced(constant_values):
         raise TypeError("funcgrad.numpy.pad: constant_values cannot be traced; pad with zeros "
                         "and add the traced value where funcgrad.numpy.pad(ones_like(x), ...) "
                         "is zero")
@@ -96,6 +94,12 @@ def _pad_constant(array, shape, widths, constant_values):
     if np.any(np.asarray(constant_values) != 0):
         out = out + np.pad(np.zeros(shape, dtype), widths, constant_values=constant_values)
     return out
+
+
+def _traced(option):
+    """Whether a pad option (a number, or a sequence of them) holds a traced value."""
+    return isinstance(option, Box) or any(isinstance(v, Box) for v in np.ravel(
+        np.asarray(option, object)))
 
 
 def _pad_axis(x, axis, before, after, mode, pair):
@@ -118,8 +122,7 @@ def _pairs(value, ndim, name):
     """A pad option (a number, a pair, or a pair per axis; None: none) as a pair per axis."""
     if value is None:
         return [(None, None)] * ndim
-    if isinstance(value, Box) or any(isinstance(v, Box) for v in np.ravel(
-            np.asarray(value, object))):
+    if _traced(value):
         raise TypeError(f"funcgrad.numpy.pad: {name} cannot be traced")
     try:  # (NumPy scalars, whose dtype counts in linspace's, as NumPy's pad passes them)
         return np.broadcast_to(np.asarray(value), (ndim, 2))
